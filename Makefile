@@ -1,0 +1,91 @@
+# jvmprof — build, test, demo and benchmark.
+#   make          build/libjvmprof.so, build/jvmprof.jar, build/jvmprof
+#   make demo     profile the bundled sample program and show the report
+#   make test     unit tests (also under ASan+UBSan) and integration tests on a real JVM
+#   make bench    overhead benchmarks (bench/RESULTS.md)
+
+VERSION   := 0.1.0
+JAVA_HOME ?= $(shell tools/java-home.sh)
+CC        ?= gcc
+BUILD     := build
+
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 -D_GNU_SOURCE -DJP_VERSION='"$(VERSION)"' $(WARN) -fPIC -fvisibility=hidden
+JNI_INC   := -isystem $(JAVA_HOME)/include -isystem $(JAVA_HOME)/include/linux
+SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+COMMON_SRC := $(wildcard src/common/*.c)
+MODEL_SRC  := $(wildcard src/model/*.c)
+FORMAT_SRC := $(wildcard src/format/*.c)
+AGENT_SRC  := $(wildcard src/agent/*.c)
+CLI_SRC    := $(wildcard src/cli/*.c)
+PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) src/agent/options.c
+JAVA_SRC   := $(shell find java -name '*.java')
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+HEADERS    := $(shell find src -name '*.h')
+
+obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
+asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
+
+.PHONY: all demo test test-unit test-it bench clean deps install
+all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
+
+deps:
+	@tools/deps.sh
+
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(JNI_INC) -c $< -o $@
+
+$(BUILD)/asan/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(JNI_INC) -c $< -o $@
+
+$(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(AGENT_SRC)) src/agent/exports.map
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread
+
+$(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
+	$(CC) -o $@ $^ -lpthread
+
+$(BUILD)/jvmprof.jar: $(JAVA_SRC)
+	@rm -rf $(BUILD)/classes && mkdir -p $(BUILD)/classes
+	$(JAVA_HOME)/bin/javac --release 11 -d $(BUILD)/classes $(JAVA_SRC)
+	$(JAVA_HOME)/bin/jar --create --file $@ -C $(BUILD)/classes .
+
+# unit tests: each test_<module>.c linked with the pure modules, plain and under ASan+UBSan
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/harness.h $(call obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DJP_DEBUG -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
+
+$(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/harness.h $(call asan_obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) -Isrc -o $@ $< $(call asan_obj,$(PURE_SRC)) -lpthread
+
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
+             $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
+
+test: all $(UNIT_BINS)
+	@tests/run.sh
+
+test-unit: all $(UNIT_BINS)
+	@tests/run.sh unit
+
+test-it: all
+	@tests/run.sh it
+
+demo: all
+	@tools/demo.sh
+
+bench: all
+	@bench/run.sh
+
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/jvmprof $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/libjvmprof.so $(DESTDIR)$(PREFIX)/lib/jvmprof/
+	install -m 644 $(BUILD)/jvmprof.jar $(DESTDIR)$(PREFIX)/lib/jvmprof/
+	install -m 755 $(BUILD)/jvmprof $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf $(BUILD)

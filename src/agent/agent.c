@@ -1,0 +1,137 @@
+/* agent.c — the agent's entry points: Agent_OnLoad parses and validates the
+ * options (a bad one stops the VM with one line), checks the output file can
+ * be written, adds jvmprof.jar (found beside this library) to the boot class
+ * path, requests the JVMTI capabilities the options need and installs the
+ * callbacks. Agent_OnAttach refuses politely: attach comes later. */
+
+#include "agent.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/jp_log.h"
+#include "../format/sink.h"
+#include "callbacks.h"
+#include "jvmti_util.h"
+#include "profiler.h"
+
+jvmtiEnv *agent_jvmti;
+const agent_options *agent_opts;
+static agent_options agent_options_storage;
+
+uint64_t agent_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t agent_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The jar lives beside libjvmprof.so. */
+static void agent_add_jar(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)agent_add_jar, &info) || !info.dli_fname)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", info.dli_fname);
+    char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "jvmprof.jar");
+    else
+        snprintf(path, sizeof path, "jvmprof.jar");
+    if (access(path, R_OK) != 0) {
+        jp_log_debug("%s not found: the jvmprof.Control API is unavailable", path);
+        return;
+    }
+    jvmti_check((*agent_jvmti)->AddToBootstrapClassLoaderSearch(agent_jvmti, path),
+                "AddToBootstrapClassLoaderSearch");
+}
+
+static jint agent_load(JavaVM *vm, const char *text)
+{
+    agent_options *o = &agent_options_storage;
+    char err[1024];
+    char *all = NULL;
+    const char *env = getenv("JVMPROF_OPTIONS");
+    if (env && *env) {
+        size_t n = (text ? strlen(text) : 0) + strlen(env) + 2;
+        all = malloc(n);
+        if (!all)
+            return JNI_ERR;
+        snprintf(all, n, "%s%s%s", text ? text : "", text && *text ? "," : "", env);
+        text = all;
+    }
+    jp_status st = options_parse(text, (long)getpid(), o, err, sizeof err);
+    free(all);
+    if (st != JP_OK) {
+        fprintf(stderr, "jvmprof: %s\n", err);
+        return JNI_ERR;
+    }
+    if (o->help) {
+        options_print_help(stderr);
+        exit(0);
+    }
+    agent_opts = o;
+    jp_log_set_level(o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);
+    if (getenv("JVMPROF_DEBUG"))
+        jp_log_set_level(JP_LOG_DEBUG);
+
+    if (sink_check_writable(o->file, err, sizeof err) != JP_OK) {
+        if (!o->force) {
+            fprintf(stderr, "jvmprof: file=%s: %s (force=n stops the program)\n", o->file, err);
+            return JNI_ERR;
+        }
+        fprintf(stderr, "jvmprof: file=%s: %s; profiling disabled, the program runs on (force=y)\n", o->file,
+                err);
+        return JNI_OK;
+    }
+
+    if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
+        fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
+        return JNI_ERR;
+    }
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_get_line_numbers = 1;
+    caps.can_get_source_file_name = 1;
+    if (o->cpu == OPTIONS_CPU_SAMPLES)
+        caps.can_get_thread_cpu_time = 1;
+    if (o->monitor)
+        caps.can_generate_monitor_events = 1;
+    if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
+        return JNI_ERR;
+    agent_add_jar();
+    if (profiler_init() != JP_OK || callbacks_install() != JP_OK)
+        return JNI_ERR;
+    return JNI_OK;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    return agent_load(vm, options);
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    (void)vm, (void)options, (void)reserved;
+    fprintf(stderr, "jvmprof: attaching to a running JVM is not supported yet; start the JVM with "
+                    "-agentpath:libjvmprof.so=...\n");
+    return JNI_ERR;
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+    (void)vm;
+}

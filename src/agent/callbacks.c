@@ -1,0 +1,145 @@
+/* callbacks.c — every JVMTI entry point of the agent (cb_<Event>), kept thin:
+ * pass the gate, hand off to the module that owns the work, leave. VM init
+ * starts the agent thread; VM death closes the gate, stops the agent thread
+ * and writes the final report (doe=y). */
+#include "callbacks.h"
+
+#include <string.h>
+
+#include "../common/jp_log.h"
+#include "agent.h"
+#include "gate.h"
+#include "jvmti_util.h"
+#include "monitor.h"
+#include "profiler.h"
+#include "thread_registry.h"
+
+static void JNICALL cb_ThreadStart(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    thread_registry_start(jni, thread);
+    gate_leave();
+}
+
+static void JNICALL cb_ThreadEnd(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    thread_registry_end(jni, thread);
+    gate_leave();
+}
+
+static void JNICALL cb_MonitorContendedEnter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+{
+    (void)jv, (void)jni, (void)thread, (void)object;
+    if (!gate_enter())
+        return;
+    monitor_contended_enter();
+    gate_leave();
+}
+
+static void JNICALL cb_MonitorContendedEntered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    monitor_contended_entered(jni, thread, object);
+    gate_leave();
+}
+
+static void JNICALL cb_MonitorWait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout)
+{
+    (void)jv, (void)jni, (void)thread, (void)object, (void)timeout;
+    if (!gate_enter())
+        return;
+    monitor_wait();
+    gate_leave();
+}
+
+static void JNICALL cb_MonitorWaited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jboolean timed_out)
+{
+    (void)jv, (void)timed_out;
+    if (!gate_enter())
+        return;
+    monitor_waited(jni, thread, object);
+    gate_leave();
+}
+
+static void JNICALL cb_DataDumpRequest(jvmtiEnv *jv)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    profiler_request_dump();
+    gate_leave();
+}
+
+static jp_status cb_enable(jvmtiEvent ev, jboolean on)
+{
+    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, on ? JVMTI_ENABLE : JVMTI_DISABLE, ev,
+                                                                NULL),
+                       "SetEventNotificationMode");
+}
+
+static void cb_enable_monitor_events(jboolean on)
+{
+    if (!agent_opts->monitor)
+        return;
+    cb_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTER, on);
+    cb_enable(JVMTI_EVENT_MONITOR_CONTENDED_ENTERED, on);
+    cb_enable(JVMTI_EVENT_MONITOR_WAIT, on);
+    cb_enable(JVMTI_EVENT_MONITOR_WAITED, on);
+}
+
+static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
+{
+    (void)jv, (void)thread;
+    cb_enable(JVMTI_EVENT_THREAD_START, JNI_TRUE);
+    cb_enable(JVMTI_EVENT_THREAD_END, JNI_TRUE);
+    thread_registry_existing(jni);
+    cb_enable_monitor_events(JNI_TRUE);
+    cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_TRUE);
+    if (profiler_start(jni) != JP_OK)
+        jp_log_error("profiling disabled: the agent thread could not start");
+}
+
+static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
+{
+    (void)jv;
+    cb_enable_monitor_events(JNI_FALSE);
+    cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_FALSE);
+    cb_enable(JVMTI_EVENT_THREAD_START, JNI_FALSE);
+    cb_enable(JVMTI_EVENT_THREAD_END, JNI_FALSE);
+    if (!gate_close(5000))
+        jp_log_error("callbacks still running at VM death after 5 s");
+    if (!profiler_stop(jni))
+        return;
+    if (agent_opts->doe)
+        profiler_dump(jni);
+}
+
+jp_status callbacks_install(void)
+{
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = cb_VMInit;
+    cb.VMDeath = cb_VMDeath;
+    cb.ThreadStart = cb_ThreadStart;
+    cb.ThreadEnd = cb_ThreadEnd;
+    cb.DataDumpRequest = cb_DataDumpRequest;
+    cb.MonitorContendedEnter = cb_MonitorContendedEnter;
+    cb.MonitorContendedEntered = cb_MonitorContendedEntered;
+    cb.MonitorWait = cb_MonitorWait;
+    cb.MonitorWaited = cb_MonitorWaited;
+    jp_status st = jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, &cb, (jint)sizeof cb),
+                               "SetEventCallbacks");
+    if (st != JP_OK)
+        return st;
+    st = cb_enable(JVMTI_EVENT_VM_INIT, JNI_TRUE);
+    if (st == JP_OK)
+        st = cb_enable(JVMTI_EVENT_VM_DEATH, JNI_TRUE);
+    return st;
+}

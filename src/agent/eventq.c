@@ -1,0 +1,57 @@
+/* eventq.c — lock-free MPSC hand-off of events (see eventq.h). */
+#include "eventq.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Atomic(eventq_event *) eventq_head;
+
+eventq_event *eventq_new(eventq_kind kind, uint32_t thread, uint32_t nframes, const char *s0, const char *s1,
+                         const char *s2)
+{
+    const char *in[3] = { s0, s1, s2 };
+    size_t lens[3], total = sizeof(eventq_event) + (size_t)nframes * sizeof(jvmtiFrameInfo);
+    for (int i = 0; i < 3; i++) {
+        lens[i] = in[i] ? strlen(in[i]) + 1 : 0;
+        total += lens[i];
+    }
+    eventq_event *e = malloc(total);
+    if (!e)
+        return NULL;
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->thread = thread;
+    e->nframes = nframes;
+    char *p = (char *)(e->frames + nframes);
+    for (int i = 0; i < 3; i++) {
+        if (!in[i])
+            continue;
+        memcpy(p, in[i], lens[i]);
+        e->str[i] = p;
+        p += lens[i];
+    }
+    return e;
+}
+
+void eventq_push(eventq_event *e)
+{
+    eventq_event *old = atomic_load_explicit(&eventq_head, memory_order_relaxed);
+    do {
+        e->next = old;
+    } while (!atomic_compare_exchange_weak_explicit(&eventq_head, &old, e, memory_order_release,
+                                                    memory_order_relaxed));
+}
+
+eventq_event *eventq_take_all(void)
+{
+    eventq_event *e = atomic_exchange_explicit(&eventq_head, NULL, memory_order_acquire);
+    eventq_event *fifo = NULL;
+    while (e) {
+        eventq_event *next = e->next;
+        e->next = fifo;
+        fifo = e;
+        e = next;
+    }
+    return fifo;
+}

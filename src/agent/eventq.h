@@ -1,0 +1,32 @@
+/* eventq.h — the hand-off from collectors (JVMTI callbacks on the program's
+ * threads) to the agent thread: a lock-free multi-producer stack. Producers
+ * push with one CAS; the agent thread takes everything at once with an
+ * atomic exchange (so there is no ABA) and gets it back in push order.
+ * Events are malloc'ed by the producer and freed by the consumer. */
+#ifndef EVENTQ_H
+#define EVENTQ_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+typedef enum eventq_kind { EVENTQ_THREAD_START, EVENTQ_THREAD_END, EVENTQ_MONITOR } eventq_kind;
+
+typedef struct eventq_event {
+    struct eventq_event *next;
+    eventq_kind kind;
+    uint32_t thread;           /* thread serial */
+    uint64_t duration_ns;      /* EVENTQ_MONITOR: time blocked or waiting */
+    const char *str[3];        /* THREAD_START: name, group, parent group; MONITOR: class signature */
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];   /* MONITOR: where it happened, top first */
+} eventq_event;
+
+/* Allocates an event with room for nframes frames and the given strings
+ * (copied; NULL allowed). Returns NULL when out of memory. */
+eventq_event *eventq_new(eventq_kind kind, uint32_t thread, uint32_t nframes, const char *s0, const char *s1,
+                         const char *s2);
+void eventq_push(eventq_event *e);
+/* Takes all pushed events, oldest first; caller frees each with free(). */
+eventq_event *eventq_take_all(void);
+
+#endif

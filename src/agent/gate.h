@@ -1,0 +1,14 @@
+/* gate.h — counts JVMTI callbacks in flight so VM death can wait for them to
+ * leave before the final dump, and turns new arrivals away once the VM is
+ * dying. Usage: if (!gate_enter()) return; ...; gate_leave(); */
+#ifndef GATE_H
+#define GATE_H
+
+#include <stdbool.h>
+
+bool gate_enter(void);
+void gate_leave(void);
+/* Refuses new callbacks and waits (up to timeout_ms) for those in flight. */
+bool gate_close(unsigned timeout_ms);
+
+#endif

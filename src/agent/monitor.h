@@ -1,0 +1,17 @@
+/* monitor.h — monitor=y: contended monitor enter/entered and wait/waited.
+ * The "begin" callbacks stamp the time in a thread-local; the "end"
+ * callbacks capture the stack and the monitor's class and queue one event
+ * with the time spent. No global lock; names are resolved later by the
+ * agent thread. */
+#ifndef MONITOR_H
+#define MONITOR_H
+
+#include <jni.h>
+#include <jvmti.h>
+
+void monitor_contended_enter(void);
+void monitor_contended_entered(JNIEnv *jni, jthread thread, jobject object);
+void monitor_wait(void);
+void monitor_waited(JNIEnv *jni, jthread thread, jobject object);
+
+#endif

@@ -1,0 +1,279 @@
+/* options.c — option table, parser, validation and help text of the agent.
+ * Every option HPROF had keeps its name and meaning; those whose feature is
+ * not built yet are refused with a message saying so (never ignored). */
+#include "options.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum opt_kind { OPT_BOOL, OPT_UINT, OPT_DOUBLE, OPT_ENUM, OPT_PATH, OPT_LATER } opt_kind;
+
+typedef struct opt_def {
+    const char *name;
+    opt_kind kind;
+    const char *values;      /* what is accepted, as shown in help and errors */
+    const char *deflt;
+    const char *what;
+    unsigned long min, max;  /* OPT_UINT */
+} opt_def;
+
+static const opt_def options_table[] = {
+    { "help", OPT_BOOL, "", "", "print this help and exit", 0, 0 },
+    { "cpu", OPT_ENUM, "samples|y", "samples", "CPU usage by sampling running threads", 0, 0 },
+    { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0 },
+    { "format", OPT_ENUM, "a|b", "a", "text (java.hprof.txt) or HPROF binary (java.hprof)", 0, 0 },
+    { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0 },
+    { "depth", OPT_UINT, "0..2048", "4", "stack trace depth", 0, 2048 },
+    { "interval", OPT_UINT, "1..60000", "10", "sample interval in ms", 1, 60000 },
+    { "cutoff", OPT_DOUBLE, "0..1", "0.0001", "output cutoff point (share of the total)", 0, 0 },
+    { "lineno", OPT_BOOL, "y|n", "y", "line numbers in traces?", 0, 0 },
+    { "thread", OPT_BOOL, "y|n", "n", "thread in traces?", 0, 0 },
+    { "doe", OPT_BOOL, "y|n", "y", "dump on exit?", 0, 0 },
+    { "force", OPT_BOOL, "y|n", "y", "run the program even if <file> cannot be written?", 0, 0 },
+    { "verbose", OPT_BOOL, "y|n", "y", "print messages about dumps to stderr", 0, 0 },
+    { "heap", OPT_LATER, "dump|sites|all", "off", "heap profiling (not built yet)", 0, 0 },
+    { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
+    { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
+};
+
+#define OPTIONS_COUNT (sizeof options_table / sizeof options_table[0])
+
+void options_print_help(FILE *out)
+{
+    fprintf(out,
+            "jvmprof: a profiler for the Java virtual machine, in HPROF's option syntax\n"
+            "\n"
+            "    java -agentpath:/path/to/libjvmprof.so=[help]|[<option>=<value>, ...]\n"
+            "\n"
+            "Option Name and Value  Description                                  Default\n"
+            "---------------------  -----------                                  -------\n");
+    for (size_t i = 0; i < OPTIONS_COUNT; i++) {
+        const opt_def *d = &options_table[i];
+        char nv[64];
+        if (d->kind == OPT_BOOL && strcmp(d->name, "help") == 0)
+            snprintf(nv, sizeof nv, "help");
+        else
+            snprintf(nv, sizeof nv, "%s=%s", d->name, d->values);
+        fprintf(out, "%-22s %-44s %s\n", nv, d->what, d->deflt);
+    }
+    fprintf(out,
+            "\n"
+            "With no cpu= or monitor= option, cpu=samples is on; naming one turns the other off.\n"
+            "monitor=y needs format=a (the HPROF binary format has no monitor record).\n"
+            "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
+            "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
+            "\n"
+            "Examples:\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,interval=10,depth=8,file=out.txt -jar app.jar\n"
+            "    java -agentpath:libjvmprof.so=monitor=y,thread=y Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n");
+}
+
+static const opt_def *options_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < OPTIONS_COUNT; i++)
+        if (strlen(options_table[i].name) == len && strncmp(options_table[i].name, name, len) == 0)
+            return &options_table[i];
+    return NULL;
+}
+
+static void options_accepted_names(char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < OPTIONS_COUNT && used < len; i++) {
+        if (options_table[i].kind == OPT_LATER)
+            continue;
+        int n = snprintf(out + used, len - used, "%s%s", used ? ", " : "", options_table[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static jp_status options_bad(char *err, size_t errlen, const opt_def *d, const char *value)
+{
+    snprintf(err, errlen, "%s=%s: bad value; expected %s%s", d->name, value, d->values,
+             d->kind == OPT_UINT ? " (an integer)" : d->kind == OPT_DOUBLE ? " (a number)" : "");
+    return JP_ERR_ARG;
+}
+
+static jp_status options_expand_file(const char *value, long pid, char *out, size_t outlen, char *err,
+                                     size_t errlen)
+{
+    size_t used = 0;
+    for (const char *p = value; *p; p++) {
+        char piece[32];
+        const char *add = piece;
+        if (p[0] == '%' && p[1] == 'p') {
+            snprintf(piece, sizeof piece, "%ld", pid);
+            p++;
+        } else if (p[0] == '%' && p[1] == '%') {
+            strcpy(piece, "%");
+            p++;
+        } else {
+            piece[0] = *p;
+            piece[1] = '\0';
+        }
+        size_t n = strlen(add);
+        if (used + n + 1 > outlen) {
+            snprintf(err, errlen, "file=: path too long (at most %zu bytes)", outlen - 1);
+            return JP_ERR_ARG;
+        }
+        memcpy(out + used, add, n);
+        used += n;
+    }
+    out[used] = '\0';
+    return JP_OK;
+}
+
+static jp_status options_set(agent_options *o, const opt_def *d, const char *value, long pid, char *err,
+                             size_t errlen, bool *cpu_or_monitor_named)
+{
+    switch (d->kind) {
+    case OPT_LATER:
+        snprintf(err, errlen, "%s=%s: not available in this version of jvmprof (%s); available now: cpu=samples, "
+                 "monitor=y", d->name, value, d->what);
+        return JP_ERR_ARG;
+    case OPT_BOOL: {
+        bool v;
+        if (strcmp(value, "y") == 0)
+            v = true;
+        else if (strcmp(value, "n") == 0)
+            v = false;
+        else
+            return options_bad(err, errlen, d, value);
+        if (strcmp(d->name, "monitor") == 0) {
+            o->monitor = v;
+            *cpu_or_monitor_named = true;
+        } else if (strcmp(d->name, "lineno") == 0)
+            o->lineno = v;
+        else if (strcmp(d->name, "thread") == 0)
+            o->thread = v;
+        else if (strcmp(d->name, "doe") == 0)
+            o->doe = v;
+        else if (strcmp(d->name, "force") == 0)
+            o->force = v;
+        else if (strcmp(d->name, "verbose") == 0)
+            o->verbose = v;
+        return JP_OK;
+    }
+    case OPT_UINT: {
+        if (!*value || *value == '-' || *value == '+')
+            return options_bad(err, errlen, d, value);
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(value, &end, 10);
+        if (errno || *end || v < d->min || v > d->max)
+            return options_bad(err, errlen, d, value);
+        if (strcmp(d->name, "depth") == 0)
+            o->depth = (unsigned)v;
+        else
+            o->interval_ms = (unsigned)v;
+        return JP_OK;
+    }
+    case OPT_DOUBLE: {
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (!*value || errno || *end || !(v >= 0.0 && v <= 1.0))
+            return options_bad(err, errlen, d, value);
+        o->cutoff = v;
+        return JP_OK;
+    }
+    case OPT_ENUM:
+        if (strcmp(d->name, "format") == 0) {
+            if (strcmp(value, "a") != 0 && strcmp(value, "b") != 0)
+                return options_bad(err, errlen, d, value);
+            o->format = value[0];
+            return JP_OK;
+        }
+        /* cpu */
+        if (strcmp(value, "samples") == 0 || strcmp(value, "y") == 0) {
+            o->cpu = OPTIONS_CPU_SAMPLES;
+            *cpu_or_monitor_named = true;
+            return JP_OK;
+        }
+        if (strcmp(value, "times") == 0 || strcmp(value, "old") == 0) {
+            snprintf(err, errlen, "cpu=%s: not available in this version of jvmprof (exact CPU times need "
+                     "bytecode instrumentation, not built yet); accepted now: cpu=samples", value);
+            return JP_ERR_ARG;
+        }
+        return options_bad(err, errlen, d, value);
+    case OPT_PATH:
+        if (!*value) {
+            snprintf(err, errlen, "file=: empty file name; expected file=<path>");
+            return JP_ERR_ARG;
+        }
+        return options_expand_file(value, pid, o->file, sizeof o->file, err, errlen);
+    }
+    return JP_ERR_ARG;
+}
+
+jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->interval_ms = 10;
+    o->depth = 4;
+    o->format = 'a';
+    o->cutoff = 0.0001;
+    o->lineno = o->doe = o->force = o->verbose = true;
+    bool named = false;
+    err[0] = '\0';
+
+    const char *p = text ? text : "";
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0) {
+            if (!end)
+                break;
+            p = end + 1;
+            continue;
+        }
+        char item[OPTIONS_PATH_MAX + 64];
+        if (len >= sizeof item) {
+            snprintf(err, errlen, "option too long (%zu bytes)", len);
+            return JP_ERR_ARG;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *eq = strchr(item, '=');
+        if (!eq && strcmp(item, "help") == 0) {
+            o->help = true;
+        } else {
+            const opt_def *d = options_find(item, eq ? (size_t)(eq - item) : len);
+            if (!d || strcmp(d->name, "help") == 0) {
+                char names[512];
+                options_accepted_names(names, sizeof names);
+                snprintf(err, errlen, "unknown option '%s'; accepted: %s (see help)", item, names);
+                return JP_ERR_ARG;
+            }
+            if (!eq) {
+                snprintf(err, errlen, "%s: missing value; expected %s=%s", item, d->name, d->values);
+                return JP_ERR_ARG;
+            }
+            jp_status st = options_set(o, d, eq + 1, pid, err, errlen, &named);
+            if (st != JP_OK)
+                return st;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    if (!named)
+        o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; heap is not built yet */
+    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor) {
+        snprintf(err, errlen, "nothing to profile: cpu is off and monitor=n; use cpu=samples and/or monitor=y");
+        return JP_ERR_ARG;
+    }
+    if (o->format == 'b' && o->monitor) {
+        snprintf(err, errlen, "monitor=y with format=b: the HPROF binary format has no monitor record (as in "
+                 "HPROF); use format=a with monitor=y");
+        return JP_ERR_ARG;
+    }
+    if (!o->file[0])
+        strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
+    return JP_OK;
+}

@@ -1,0 +1,35 @@
+/* options.h — the agent's options in HPROF's syntax
+ * (`cpu=samples,interval=10,depth=8,file=out.txt`): one table drives the
+ * parser, the validation and the `help` text. Pure C (the CLI prints the
+ * same help). A bad option gives one line naming it and what is accepted. */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../common/jp_error.h"
+
+#define OPTIONS_PATH_MAX 4096
+
+typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES } options_cpu;
+
+typedef struct agent_options {
+    bool help;
+    options_cpu cpu;
+    bool monitor;
+    unsigned interval_ms;
+    unsigned depth;
+    char format;                      /* 'a' or 'b' */
+    double cutoff;
+    bool lineno, thread, doe, verbose, force;
+    char file[OPTIONS_PATH_MAX];      /* %p expanded */
+} agent_options;
+
+/* Parses `text` (may be NULL or empty) for process `pid`. On error returns
+ * JP_ERR_ARG and writes a one-line message (without "jvmprof: ") to err. */
+jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen);
+void options_print_help(FILE *out);
+
+#endif

@@ -1,0 +1,268 @@
+/* profiler.c — the agent thread: JVMTI stack sampling (HPROF's cpu=samples:
+ * every interval, the stacks of all threads in one GetAllStackTraces call,
+ * counting those that are running), draining the event queue, and dumps
+ * on request. See profiler.h for who may touch the model when. */
+#include "profiler.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/jp_log.h"
+#include "../format/format.h"
+#include "../model/model.h"
+#include "agent.h"
+#include "eventq.h"
+#include "jvmti_util.h"
+#include "symbols.h"
+#include "thread_registry.h"
+
+static model *prof_model;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER; /* guards only the flags below, never the model */
+static pthread_cond_t prof_wake;
+static bool prof_stop_requested, prof_dump_requested, prof_running, prof_started;
+static frame_id *prof_frames;  /* scratch for one trace */
+static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
+static jlong *prof_cpu_seen;       /* [serial]: thread CPU time at the previous sample */
+static uint32_t prof_cpu_seen_cap;
+static jobject prof_thread_ref;    /* the agent thread, never sampled or registered */
+
+bool profiler_is_agent_thread(JNIEnv *jni, jthread thread)
+{
+    return prof_thread_ref && (*jni)->IsSameObject(jni, thread, prof_thread_ref);
+}
+
+/* A thread the JVM calls RUNNABLE may be parked in native code (a socket
+ * read, or the VM's own Reference Handler wait): it counts as running only
+ * if its CPU clock moved since the previous sample. */
+static bool prof_used_cpu(jthread thread, uint32_t serial)
+{
+    jlong now = 0;
+    if (serial == 0 || (*agent_jvmti)->GetThreadCpuTime(agent_jvmti, thread, &now) != JVMTI_ERROR_NONE)
+        return true;
+    if (!model_grow((void **)&prof_cpu_seen, &prof_cpu_seen_cap, serial, sizeof *prof_cpu_seen))
+        return true;
+    jlong before = prof_cpu_seen[serial - 1];
+    prof_cpu_seen[serial - 1] = now;
+    return before != 0 && now > before; /* the first look only sets the baseline */
+}
+
+jp_status profiler_init(void)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&prof_wake, &attr);
+    pthread_condattr_destroy(&attr);
+    prof_model = model_new();
+    prof_frames = calloc(agent_opts->depth + 1, sizeof *prof_frames);
+    if (!prof_model || !prof_frames)
+        return jp_error(JP_ERR_NOMEM, "out of memory at start");
+    prof_model->start_time_ms = agent_wall_ms();
+    prof_model->depth = agent_opts->depth;
+    return JP_OK;
+}
+
+static void prof_sample(JNIEnv *jni)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    jvmtiStackInfo *stacks = NULL;
+    jint nthreads = 0;
+    if ((*jni)->PushLocalFrame(jni, 64) != 0)
+        return;
+    jvmtiError err = (*jv)->GetAllStackTraces(jv, (jint)agent_opts->depth, &stacks, &nthreads);
+    if (err != JVMTI_ERROR_NONE) {
+        if (prof_sample_errors++ == 0)
+            jvmti_check(err, "GetAllStackTraces");
+        (*jni)->PopLocalFrame(jni, NULL);
+        return;
+    }
+    prof_sample_rounds++;
+    for (jint i = 0; i < nthreads; i++) {
+        const jvmtiStackInfo *si = &stacks[i];
+        if (!(si->state & JVMTI_THREAD_STATE_RUNNABLE) || (si->state & JVMTI_THREAD_STATE_SUSPENDED) ||
+            si->frame_count <= 0)
+            continue; /* not running, or a VM-internal thread with no Java frames */
+        uint32_t serial = thread_registry_serial(si->thread);
+        if (!prof_used_cpu(si->thread, serial)) {
+            prof_idle_skipped++;
+            continue;
+        }
+        uint32_t n = (uint32_t)si->frame_count;
+        for (uint32_t k = 0; k < n; k++)
+            prof_frames[k] = symbols_frame(prof_model, jni, si->frame_buffer[k].method, si->frame_buffer[k].location,
+                                           agent_opts->lineno);
+        trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, n);
+        model_trace_add_samples(prof_model, t, 1);
+    }
+    jvmti_free(stacks);
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
+static void prof_drain(JNIEnv *jni)
+{
+    model *m = prof_model;
+    eventq_event *e = eventq_take_all();
+    while (e) {
+        eventq_event *next = e->next;
+        switch (e->kind) {
+        case EVENTQ_THREAD_START:
+            model_thread_start(m, e->thread, e->thread, model_cstring(m, e->str[0]), model_cstring(m, e->str[1]),
+                               model_cstring(m, e->str[2]));
+            break;
+        case EVENTQ_THREAD_END:
+            model_thread_end(m, e->thread);
+            break;
+        case EVENTQ_MONITOR: {
+            for (uint32_t k = 0; k < e->nframes; k++)
+                prof_frames[k] = symbols_frame(m, jni, e->frames[k].method, e->frames[k].location,
+                                               agent_opts->lineno);
+            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
+            char cname[1024];
+            symbols_class_name(e->str[0], cname, sizeof cname);
+            monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
+            model_monitor_add(m, mon, 1, e->duration_ns);
+            break;
+        }
+        }
+        free(e);
+        e = next;
+    }
+}
+
+jp_status profiler_dump(JNIEnv *jni)
+{
+    prof_drain(jni);
+    model *m = prof_model;
+    m->dump_time_ms = agent_wall_ms();
+    const jp_format_ops *fmt = agent_opts->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
+    report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES, agent_opts->monitor };
+    char err[512];
+    sink *s = sink_open_file(agent_opts->file, err, sizeof err);
+    if (!s)
+        return jp_error(JP_ERR_IO, "%s", err);
+    jp_status st = fmt->write(m, &ro, s);
+    if (st != JP_OK) {
+        sink_abort(s);
+        return jp_error(st, "cannot write %s: %s", agent_opts->file, jp_status_name(st));
+    }
+    uint64_t bytes = sink_bytes(s);
+    st = sink_commit(s, err, sizeof err);
+    if (st != JP_OK)
+        return jp_error(st, "%s", err);
+    prof_dumps++;
+    uint64_t resolved, unloaded;
+    symbols_stats(&resolved, &unloaded);
+    jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s)",
+                agent_opts->file, (unsigned long long)bytes, (unsigned long long)m->total_samples,
+                (unsigned long long)model_trace_count(m), model_monitor_count(m),
+                (unsigned long long)prof_sample_rounds, m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+    if (unloaded)
+        jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
+                    (unsigned long long)resolved);
+    return JP_OK;
+}
+
+static void prof_deadline(struct timespec *ts, unsigned ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
+{
+    (void)jv;
+    (void)arg;
+    /* with cpu off the thread only drains queued events */
+    unsigned period = agent_opts->cpu == OPTIONS_CPU_SAMPLES ? agent_opts->interval_ms : 100;
+    struct timespec next;
+    prof_deadline(&next, period);
+    for (;;) {
+        bool dump = false;
+        pthread_mutex_lock(&prof_lock);
+        while (!prof_stop_requested && !prof_dump_requested) {
+            int rc = pthread_cond_timedwait(&prof_wake, &prof_lock, &next);
+            if (rc == ETIMEDOUT)
+                break;
+        }
+        bool stop = prof_stop_requested;
+        dump = prof_dump_requested;
+        prof_dump_requested = false;
+        pthread_mutex_unlock(&prof_lock);
+        if (stop)
+            break;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+            if (agent_opts->cpu == OPTIONS_CPU_SAMPLES)
+                prof_sample(jni);
+            prof_drain(jni);
+            prof_deadline(&next, period);
+        }
+        if (dump)
+            profiler_dump(jni);
+    }
+    pthread_mutex_lock(&prof_lock);
+    prof_running = false;
+    pthread_cond_broadcast(&prof_wake);
+    pthread_mutex_unlock(&prof_lock);
+}
+
+jp_status profiler_start(JNIEnv *jni)
+{
+    jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
+    jmethodID ctor = tc ? (*jni)->GetMethodID(jni, tc, "<init>", "(Ljava/lang/String;)V") : NULL;
+    jstring name = (*jni)->NewStringUTF(jni, "jvmprof");
+    jthread thr = ctor && name ? (*jni)->NewObject(jni, tc, ctor, name) : NULL;
+    if (!thr) {
+        (*jni)->ExceptionClear(jni);
+        return jp_error(JP_ERR_JVMTI, "cannot create the agent thread");
+    }
+    prof_thread_ref = (*jni)->NewGlobalRef(jni, thr);
+    prof_running = true;
+    prof_started = true;
+    jvmtiError err = (*agent_jvmti)->RunAgentThread(agent_jvmti, thr, prof_thread_main, NULL,
+                                                     JVMTI_THREAD_MAX_PRIORITY);
+    if (err != JVMTI_ERROR_NONE) {
+        prof_running = prof_started = false;
+        return jvmti_check(err, "RunAgentThread");
+    }
+    return JP_OK;
+}
+
+void profiler_request_dump(void)
+{
+    pthread_mutex_lock(&prof_lock);
+    prof_dump_requested = true;
+    pthread_cond_broadcast(&prof_wake);
+    pthread_mutex_unlock(&prof_lock);
+}
+
+bool profiler_stop(JNIEnv *jni)
+{
+    pthread_mutex_lock(&prof_lock);
+    prof_stop_requested = true;
+    pthread_cond_broadcast(&prof_wake);
+    struct timespec limit;
+    prof_deadline(&limit, 10000);
+    while (prof_started && prof_running) {
+        if (pthread_cond_timedwait(&prof_wake, &prof_lock, &limit) == ETIMEDOUT)
+            break;
+    }
+    bool stuck = prof_running;
+    pthread_mutex_unlock(&prof_lock);
+    if (stuck) {
+        jp_log_error("the agent thread did not stop within 10 s; no final report");
+        return false;
+    }
+    prof_drain(jni);
+    return true;
+}

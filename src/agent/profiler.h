@@ -1,0 +1,28 @@
+/* profiler.h — the agent thread and the model it owns. The agent thread
+ * wakes every interval= ms, samples running threads (cpu=samples), drains
+ * the collectors' event queue into the model, and writes the report when a
+ * dump was requested (SIGQUIT). Only this thread touches the model until
+ * profiler_stop() has returned; after that the caller (VM death) may. */
+#ifndef PROFILER_H
+#define PROFILER_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+
+#include "../common/jp_error.h"
+
+jp_status profiler_init(void);
+/* Starts the agent thread (call from VMInit). */
+jp_status profiler_start(JNIEnv *jni);
+/* True for the agent's own thread, which is never sampled or reported. */
+bool profiler_is_agent_thread(JNIEnv *jni, jthread thread);
+/* Asks the agent thread to write the report soon (SIGQUIT, control API). */
+void profiler_request_dump(void);
+/* Stops the agent thread and waits for it (up to 10 s), then drains what is
+ * queued. False if the thread did not stop: the model must not be touched. */
+bool profiler_stop(JNIEnv *jni);
+/* Writes the report now; only after profiler_stop (or from the agent thread). */
+jp_status profiler_dump(JNIEnv *jni);
+
+#endif

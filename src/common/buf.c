@@ -1,0 +1,138 @@
+/* buf.c — growable buffer and bounds-checked reader (see buf.h). */
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void buf_init(buf *b) { memset(b, 0, sizeof *b); }
+
+void buf_free(buf *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+void buf_reset(buf *b)
+{
+    b->len = 0;
+    b->failed = false;
+}
+
+static bool buf_reserve(buf *b, size_t n)
+{
+    if (b->failed)
+        return false;
+    if (b->len + n <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n) {
+        if (cap > SIZE_MAX / 2) {
+            b->failed = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    unsigned char *d = realloc(b->data, cap);
+    if (!d) {
+        b->failed = true;
+        return false;
+    }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void buf_put(buf *b, const void *p, size_t n)
+{
+    if (n == 0 || !buf_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+void buf_put_u1(buf *b, uint8_t v) { buf_put(b, &v, 1); }
+
+void buf_put_u2(buf *b, uint16_t v)
+{
+    unsigned char x[2] = { (unsigned char)(v >> 8), (unsigned char)v };
+    buf_put(b, x, 2);
+}
+
+void buf_put_u4(buf *b, uint32_t v)
+{
+    unsigned char x[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+                           (unsigned char)v };
+    buf_put(b, x, 4);
+}
+
+void buf_put_u8(buf *b, uint64_t v)
+{
+    buf_put_u4(b, (uint32_t)(v >> 32));
+    buf_put_u4(b, (uint32_t)v);
+}
+
+void buf_printf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char small[512];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        buf_put(b, small, (size_t)n);
+        return;
+    }
+    if (!buf_reserve(b, (size_t)n + 1))
+        return;
+    va_start(ap, fmt);
+    vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void buf_rd_init(buf_rd *r, const void *data, size_t len)
+{
+    r->p = data;
+    r->end = r->p + len;
+    r->overrun = false;
+}
+
+const void *buf_get_bytes(buf_rd *r, size_t n)
+{
+    if (r->overrun || (size_t)(r->end - r->p) < n) {
+        r->overrun = true;
+        r->p = r->end;
+        return NULL;
+    }
+    const void *p = r->p;
+    r->p += n;
+    return p;
+}
+
+uint8_t buf_get_u1(buf_rd *r)
+{
+    const unsigned char *p = buf_get_bytes(r, 1);
+    return p ? p[0] : 0;
+}
+
+uint16_t buf_get_u2(buf_rd *r)
+{
+    const unsigned char *p = buf_get_bytes(r, 2);
+    return p ? (uint16_t)((p[0] << 8) | p[1]) : 0;
+}
+
+uint32_t buf_get_u4(buf_rd *r)
+{
+    const unsigned char *p = buf_get_bytes(r, 4);
+    return p ? ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3] : 0;
+}
+
+uint64_t buf_get_u8(buf_rd *r)
+{
+    uint64_t hi = buf_get_u4(r);
+    return (hi << 32) | buf_get_u4(r);
+}

@@ -1,0 +1,190 @@
+/* hprof_txt.c — the HPROF ASCII report (format=a, java.hprof.txt): header,
+ * THREAD START/END in the order they happened, the TRACE records that the
+ * printed rows refer to, then CPU SAMPLES and MONITOR TIME tables ordered by
+ * cost, cut off below report_opts.cutoff. Layout follows JDK 8 HPROF. */
+#include "format.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct txt_row {
+    uint32_t key;        /* trace id or monitor id */
+    uint64_t cost;
+} txt_row;
+
+static int txt_row_cmp(const void *a, const void *b)
+{
+    const txt_row *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    return x->key < y->key ? -1 : (x->key > y->key);
+}
+
+static void txt_ctime(uint64_t ms, char out[64])
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || strftime(out, 64, "%a %b %e %H:%M:%S %Y", &tm) == 0)
+        strcpy(out, "?");
+}
+
+/* Rows above the cutoff, sorted by cost; returns the count printed. */
+static uint32_t txt_rows_above_cutoff(txt_row *rows, uint32_t n, uint64_t total, double cutoff)
+{
+    qsort(rows, n, sizeof *rows, txt_row_cmp);
+    uint32_t k = 0;
+    while (k < n && total > 0 && (double)rows[k].cost / (double)total >= cutoff)
+        k++;
+    return k;
+}
+
+static void txt_method_name(const model *m, frame_id f, sink *s)
+{
+    const model_frame *fr = model_frame_get(m, f);
+    const model_method *me = fr ? model_method_get(m, fr->method) : NULL;
+    const model_class *c = me ? model_class_get(m, me->cls) : NULL;
+    sink_printf(s, "%s.%s", c ? model_string_get(m, c->name, NULL) : "<unknown class>",
+                me ? model_string_get(m, me->name, NULL) : "<unknown method>");
+}
+
+static void txt_write_trace(const model *m, trace_id t, sink *s)
+{
+    model_trace tr = model_trace_get(m, t);
+    if (tr.thread)
+        sink_printf(s, "TRACE %u: (thread=%u)\n", HPROF_SERIAL_TRACE + t.v, HPROF_SERIAL_THREAD + tr.thread);
+    else
+        sink_printf(s, "TRACE %u:\n", HPROF_SERIAL_TRACE + t.v);
+    if (tr.nframes == 0)
+        sink_printf(s, "\t<empty>\n");
+    for (uint32_t i = 0; i < tr.nframes; i++) {
+        const model_frame *fr = model_frame_get(m, tr.frames[i]);
+        const model_method *me = fr ? model_method_get(m, fr->method) : NULL;
+        const model_class *c = me ? model_class_get(m, me->cls) : NULL;
+        const char *src = c && c->source_file.v ? model_string_get(m, c->source_file, NULL) : "Unknown Source";
+        sink_write(s, "\t", 1);
+        txt_method_name(m, tr.frames[i], s);
+        int32_t line = fr ? fr->line : FRAME_LINE_UNKNOWN;
+        if (line > 0)
+            sink_printf(s, "(%s:%d)\n", src, line);
+        else
+            sink_printf(s, "(%s:%s)\n", src,
+                        line == FRAME_LINE_NATIVE     ? "Native method"
+                        : line == FRAME_LINE_COMPILED ? "Compiled method"
+                                                      : "Unknown line");
+    }
+}
+
+static void txt_write_header(const model *m, sink *s)
+{
+    char when[64];
+    txt_ctime(m->start_time_ms, when);
+    sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\n", when);
+    sink_printf(s,
+                "Written by jvmprof, an HPROF-compatible profiler for the Java virtual machine.\n"
+                "\n"
+                "Sections, in the order they appear:\n"
+                "THREAD START / THREAD END: threads as they started and ended; id is the thread serial.\n"
+                "TRACE: a stack trace (top frame first) that the tables below refer to by serial; with\n"
+                "  thread=y each trace belongs to one thread. A line is a number, \"Native method\",\n"
+                "  \"Compiled method\" or \"Unknown line\" (no line table, or lineno=n).\n"
+                "CPU SAMPLES: how often each trace was on a running thread when the sampler looked, every\n"
+                "  interval= ms; ranked by count, rows below cutoff= omitted.\n"
+                "MONITOR TIME: time threads spent blocked entering a contended monitor or waiting in\n"
+                "  Object.wait, by trace and class of the monitor object.\n"
+                "\n--------\n\n");
+}
+
+static jp_status txt_write(const model *m, const report_opts *o, sink *s)
+{
+    char when[64];
+    txt_write_header(m, s);
+    for (uint32_t i = 0; i < m->thread_events_len; i++) {
+        const model_thread_event *e = &m->thread_events[i];
+        const model_thread *t = model_thread_get(m, e->thread);
+        if (!t)
+            continue;
+        if (e->kind == MODEL_THREAD_START)
+            sink_printf(s, "THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\")\n",
+                        (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
+                        model_string_get(m, t->name, NULL), model_string_get(m, t->group, NULL));
+        else
+            sink_printf(s, "THREAD END (id = %u)\n", HPROF_SERIAL_THREAD + e->thread);
+    }
+
+    uint32_t ntraces = model_trace_count(m), nmon = model_monitor_count(m);
+    txt_row *cpu = calloc(ntraces + 1, sizeof *cpu);
+    txt_row *mon = calloc(nmon + 1, sizeof *mon);
+    unsigned char *printed = calloc(ntraces + 1, 1);
+    if (!cpu || !mon || !printed) {
+        free(cpu);
+        free(mon);
+        free(printed);
+        return JP_ERR_NOMEM;
+    }
+    uint32_t ncpu = 0, nmonrows = 0;
+    if (o->cpu_samples) {
+        for (uint32_t t = 1; t <= ntraces; t++) {
+            uint64_t c = model_trace_samples(m, (trace_id){ t });
+            if (c)
+                cpu[ncpu++] = (txt_row){ t, c };
+        }
+        ncpu = txt_rows_above_cutoff(cpu, ncpu, m->total_samples, o->cutoff);
+    }
+    uint64_t mon_total = model_monitor_total_ns(m);
+    if (o->monitor) {
+        for (uint32_t i = 1; i <= nmon; i++)
+            mon[nmonrows++] = (txt_row){ i, model_monitor_get(m, (monitor_id){ i })->time_ns };
+        nmonrows = txt_rows_above_cutoff(mon, nmonrows, mon_total, o->cutoff);
+    }
+
+    /* TRACE records for every printed row, in serial order */
+    for (uint32_t i = 0; i < ncpu; i++)
+        printed[cpu[i].key] = 1;
+    for (uint32_t i = 0; i < nmonrows; i++)
+        printed[model_monitor_get(m, (monitor_id){ mon[i].key })->trace.v] = 1;
+    for (uint32_t t = 1; t <= ntraces; t++)
+        if (printed[t])
+            txt_write_trace(m, (trace_id){ t }, s);
+
+    txt_ctime(m->dump_time_ms, when);
+    if (o->cpu_samples) {
+        sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
+        sink_printf(s, "rank   self  accum   count trace method\n");
+        double accum = 0;
+        for (uint32_t i = 0; i < ncpu; i++) {
+            double self = 100.0 * (double)cpu[i].cost / (double)m->total_samples;
+            accum += self;
+            model_trace tr = model_trace_get(m, (trace_id){ cpu[i].key });
+            sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)cpu[i].cost,
+                        HPROF_SERIAL_TRACE + cpu[i].key);
+            if (tr.nframes)
+                txt_method_name(m, tr.frames[0], s);
+            else
+                sink_printf(s, "<empty trace>");
+            sink_write(s, "\n", 1);
+        }
+        sink_printf(s, "CPU SAMPLES END\n");
+    }
+    if (o->monitor) {
+        sink_printf(s, "MONITOR TIME BEGIN (total = %llu ms) %s\n", (unsigned long long)(mon_total / 1000000u),
+                    when);
+        sink_printf(s, "rank   self  accum   count trace monitor\n");
+        double accum = 0;
+        for (uint32_t i = 0; i < nmonrows; i++) {
+            const model_monitor *mm = model_monitor_get(m, (monitor_id){ mon[i].key });
+            double self = 100.0 * (double)mm->time_ns / (double)mon_total;
+            accum += self;
+            sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u %s (Java)\n", i + 1, self, accum,
+                        (unsigned long long)mm->count, HPROF_SERIAL_TRACE + mm->trace.v,
+                        model_string_get(m, mm->class_name, NULL));
+        }
+        sink_printf(s, "MONITOR TIME END\n");
+    }
+    free(cpu);
+    free(mon);
+    free(printed);
+    return sink_status(s);
+}
+
+const jp_format_ops hprof_txt_format = { "hprof-ascii", txt_write };

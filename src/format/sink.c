@@ -1,0 +1,254 @@
+/* sink.c — buffered output with atomic publish (temp file + rename), sticky
+ * errors and fault injection for tests. All file I/O of the writers goes
+ * through here, so this is the one place that handles EINTR, short writes
+ * and ENOSPC. */
+#include "sink.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SINK_BUF_SIZE (256u * 1024u)
+
+struct sink {
+    int fd;                  /* -1 for memory sinks */
+    buf *mem;
+    char *path, *tmp_path;
+    unsigned char *buf;
+    size_t used;
+    uint64_t bytes;          /* accepted from the writer */
+    uint64_t flushed;        /* reached the file */
+    jp_status status;
+    int err;                 /* errno of the first failure */
+    uint64_t fault_after;
+    int fault_errno;
+    int short_writes;
+};
+
+static char *sink_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+static char *sink_tmp_name(const char *path)
+{
+    size_t n = strlen(path) + 32;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%s.%ld.tmp", path, (long)getpid());
+    return t;
+}
+
+sink *sink_open_file(const char *path, char *errbuf, size_t errlen)
+{
+    sink *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(errbuf, errlen, "out of memory");
+        return NULL;
+    }
+    s->path = sink_strdup(path);
+    s->tmp_path = sink_tmp_name(path);
+    s->buf = malloc(SINK_BUF_SIZE);
+    if (!s->path || !s->tmp_path || !s->buf) {
+        snprintf(errbuf, errlen, "out of memory");
+        goto err;
+    }
+    s->fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (s->fd < 0) {
+        snprintf(errbuf, errlen, "cannot create %s: %s", s->tmp_path, strerror(errno));
+        goto err;
+    }
+    return s;
+err:
+    free(s->path);
+    free(s->tmp_path);
+    free(s->buf);
+    free(s);
+    return NULL;
+}
+
+sink *sink_open_memory(buf *out)
+{
+    sink *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fd = -1;
+    s->mem = out;
+    return s;
+}
+
+void sink_inject_fault(sink *s, uint64_t after_bytes, int err, int short_writes)
+{
+    s->fault_after = after_bytes;
+    s->fault_errno = err;
+    s->short_writes = short_writes;
+}
+
+static void sink_fail(sink *s, int err)
+{
+    if (s->status != JP_OK)
+        return;
+    s->err = err;
+    s->status = (err == ENOSPC || err == EDQUOT) ? JP_ERR_NOSPC : (err == ENOMEM ? JP_ERR_NOMEM : JP_ERR_IO);
+}
+
+static void sink_flush(sink *s)
+{
+    size_t off = 0;
+    while (s->status == JP_OK && off < s->used) {
+        size_t n = s->used - off;
+        if (s->short_writes && n > 7)
+            n = 7;
+        if (s->fault_errno && s->flushed + n > s->fault_after) {
+            n = (size_t)(s->fault_after - s->flushed);
+            if (n == 0) {
+                sink_fail(s, s->fault_errno);
+                break;
+            }
+        }
+        ssize_t w = write(s->fd, s->buf + off, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            sink_fail(s, errno);
+            break;
+        }
+        off += (size_t)w;
+        s->flushed += (uint64_t)w;
+    }
+    s->used = 0;
+}
+
+void sink_write(sink *s, const void *p, size_t n)
+{
+    if (s->status != JP_OK || n == 0)
+        return;
+    s->bytes += n;
+    if (s->mem) {
+        buf_put(s->mem, p, n);
+        if (s->mem->failed)
+            sink_fail(s, ENOMEM);
+        return;
+    }
+    const unsigned char *c = p;
+    while (n > 0 && s->status == JP_OK) {
+        size_t room = SINK_BUF_SIZE - s->used;
+        size_t k = n < room ? n : room;
+        memcpy(s->buf + s->used, c, k);
+        s->used += k;
+        c += k;
+        n -= k;
+        if (s->used == SINK_BUF_SIZE)
+            sink_flush(s);
+    }
+}
+
+void sink_printf(sink *s, const char *fmt, ...)
+{
+    char small[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        sink_write(s, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        sink_fail(s, ENOMEM);
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sink_write(s, big, (size_t)n);
+    free(big);
+}
+
+void sink_u1(sink *s, uint8_t v) { sink_write(s, &v, 1); }
+
+void sink_u2(sink *s, uint16_t v)
+{
+    unsigned char x[2] = { (unsigned char)(v >> 8), (unsigned char)v };
+    sink_write(s, x, 2);
+}
+
+void sink_u4(sink *s, uint32_t v)
+{
+    unsigned char x[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
+                           (unsigned char)v };
+    sink_write(s, x, 4);
+}
+
+void sink_u8(sink *s, uint64_t v)
+{
+    sink_u4(s, (uint32_t)(v >> 32));
+    sink_u4(s, (uint32_t)v);
+}
+
+jp_status sink_status(const sink *s) { return s->status; }
+uint64_t sink_bytes(const sink *s) { return s->bytes; }
+
+static void sink_release(sink *s)
+{
+    free(s->path);
+    free(s->tmp_path);
+    free(s->buf);
+    free(s);
+}
+
+jp_status sink_commit(sink *s, char *errbuf, size_t errlen)
+{
+    if (s->mem) {
+        jp_status st = s->status;
+        if (st != JP_OK)
+            snprintf(errbuf, errlen, "out of memory");
+        sink_release(s);
+        return st;
+    }
+    sink_flush(s);
+    if (s->status == JP_OK && fsync(s->fd) != 0 && errno != EINVAL && errno != EROFS)
+        sink_fail(s, errno);
+    if (close(s->fd) != 0 && s->status == JP_OK)
+        sink_fail(s, errno);
+    s->fd = -1;
+    if (s->status == JP_OK && rename(s->tmp_path, s->path) != 0)
+        sink_fail(s, errno);
+    jp_status st = s->status;
+    if (st != JP_OK) {
+        snprintf(errbuf, errlen, "cannot write %s: %s", s->path, strerror(s->err));
+        unlink(s->tmp_path);
+    }
+    sink_release(s);
+    return st;
+}
+
+void sink_abort(sink *s)
+{
+    if (!s->mem) {
+        if (s->fd >= 0)
+            close(s->fd);
+        unlink(s->tmp_path);
+    }
+    sink_release(s);
+}
+
+jp_status sink_check_writable(const char *path, char *errbuf, size_t errlen)
+{
+    sink *s = sink_open_file(path, errbuf, errlen);
+    if (!s)
+        return JP_ERR_IO;
+    sink_abort(s);
+    return JP_OK;
+}

@@ -1,0 +1,60 @@
+/* model.c — creation and destruction of the model, and the helper that grows
+ * the per-id side arrays (counters, attributes) that hang off the interned
+ * tables. */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+model *model_new(void)
+{
+    model *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    arena_init(&m->keys);
+    intern_init(&m->strings, &m->keys);
+    intern_init(&m->classes, &m->keys);
+    intern_init(&m->methods, &m->keys);
+    intern_init(&m->frames, &m->keys);
+    intern_init(&m->traces, &m->keys);
+    intern_init(&m->monitors, &m->keys);
+    return m;
+}
+
+void model_free(model *m)
+{
+    if (!m)
+        return;
+    intern_free(&m->strings);
+    intern_free(&m->classes);
+    intern_free(&m->methods);
+    intern_free(&m->frames);
+    intern_free(&m->traces);
+    intern_free(&m->monitors);
+    free(m->class_info);
+    free(m->trace_samples);
+    free(m->monitor_info);
+    free(m->threads);
+    free(m->thread_events);
+    arena_free(&m->keys);
+    free(m);
+}
+
+bool model_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    uint32_t n = *cap ? *cap : 64;
+    while (n < need) {
+        if (n > UINT32_MAX / 2)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, (size_t)n * elem);
+    if (!p)
+        return false;
+    memset((char *)p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *arr = p;
+    *cap = n;
+    return true;
+}

@@ -1,0 +1,133 @@
+/* model.h — what the profiler has learned, as interned tables with small
+ * 1-based ids: strings, classes, methods, frames (method + line), traces
+ * (frames + thread), threads (by serial), monitors (trace + class), and the
+ * counters hung on them (CPU samples per trace, monitor time per monitor).
+ * Pure C: no JVMTI types. Single writer (the agent thread, or the CLI);
+ * writers read it through the accessors below. */
+#ifndef MODEL_H
+#define MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/arena.h"
+#include "../common/intern.h"
+
+typedef struct { uint32_t v; } str_id;
+typedef struct { uint32_t v; } class_id;
+typedef struct { uint32_t v; } method_id;
+typedef struct { uint32_t v; } frame_id;
+typedef struct { uint32_t v; } trace_id;
+typedef struct { uint32_t v; } monitor_id;
+
+/* HPROF's line-number codes for a frame. */
+enum {
+    FRAME_LINE_UNKNOWN = -1,
+    FRAME_LINE_COMPILED = -2,
+    FRAME_LINE_NATIVE = -3,
+};
+
+typedef struct model_class {
+    str_id name;          /* dotted: java.lang.String */
+    str_id source_file;   /* 0 if unknown */
+} model_class;
+
+typedef struct model_method {
+    class_id cls;
+    str_id name, sig;
+} model_method;
+
+typedef struct model_frame {
+    method_id method;
+    int32_t line;         /* > 0, or FRAME_LINE_* */
+} model_frame;
+
+typedef struct model_trace {
+    uint32_t thread;      /* thread serial, 0 when traces are not per thread */
+    uint32_t nframes;
+    const frame_id *frames;   /* top of stack first */
+} model_trace;
+
+typedef struct model_thread {
+    bool known;           /* a start record was seen */
+    uint64_t object_id;
+    str_id name, group, parent_group;
+} model_thread;
+
+typedef enum model_thread_event_kind { MODEL_THREAD_START, MODEL_THREAD_END } model_thread_event_kind;
+typedef struct model_thread_event {
+    model_thread_event_kind kind;
+    uint32_t thread;
+} model_thread_event;
+
+typedef struct model_monitor {
+    trace_id trace;
+    str_id class_name;    /* dotted class name of the monitor object */
+    uint64_t count;       /* contended enters + waits */
+    uint64_t time_ns;
+} model_monitor;
+
+typedef struct model {
+    arena keys;
+    intern_table strings, classes, methods, frames, traces, monitors;
+    model_class *class_info;      /* [class id - 1] */
+    uint64_t *trace_samples;      /* [trace id - 1] */
+    uint32_t trace_samples_cap;
+    uint32_t class_info_cap;
+    uint64_t total_samples;
+    model_monitor *monitor_info;  /* [monitor id - 1] */
+    uint32_t monitor_info_cap;
+    model_thread *threads;        /* [serial - 1] */
+    uint32_t threads_cap;         /* also the highest serial + 1 seen */
+    model_thread_event *thread_events;
+    uint32_t thread_events_len, thread_events_cap;
+    uint64_t start_time_ms;       /* wall clock when profiling started (ms since epoch) */
+    uint64_t dump_time_ms;        /* wall clock of the snapshot being written */
+    uint32_t depth;               /* stack depth traces were captured with */
+    bool oom;                     /* an insert failed for lack of memory */
+} model;
+
+model *model_new(void);
+void model_free(model *m);
+
+/* strings.c */
+str_id model_string(model *m, const char *s, size_t len);
+str_id model_cstring(model *m, const char *s);
+const char *model_string_get(const model *m, str_id id, size_t *len);
+static inline uint32_t model_string_count(const model *m) { return intern_count(&m->strings); }
+
+/* classes.c, methods.c, frames.c */
+class_id model_class_intern(model *m, str_id name, str_id source_file);
+const model_class *model_class_get(const model *m, class_id id);
+static inline uint32_t model_class_count(const model *m) { return intern_count(&m->classes); }
+method_id model_method_intern(model *m, class_id cls, str_id name, str_id sig);
+const model_method *model_method_get(const model *m, method_id id);
+frame_id model_frame_intern(model *m, method_id method, int32_t line);
+const model_frame *model_frame_get(const model *m, frame_id id);
+static inline uint32_t model_frame_count(const model *m) { return intern_count(&m->frames); }
+
+/* traces.c */
+trace_id model_trace_intern(model *m, uint32_t thread, const frame_id *frames, uint32_t nframes);
+model_trace model_trace_get(const model *m, trace_id id);
+static inline uint32_t model_trace_count(const model *m) { return intern_count(&m->traces); }
+void model_trace_add_samples(model *m, trace_id t, uint64_t n);
+uint64_t model_trace_samples(const model *m, trace_id t);
+
+/* threads.c */
+void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
+                        str_id parent_group);
+void model_thread_end(model *m, uint32_t serial);
+const model_thread *model_thread_get(const model *m, uint32_t serial);
+
+/* monitors.c */
+monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name);
+void model_monitor_add(model *m, monitor_id id, uint64_t count, uint64_t time_ns);
+const model_monitor *model_monitor_get(const model *m, monitor_id id);
+static inline uint32_t model_monitor_count(const model *m) { return intern_count(&m->monitors); }
+uint64_t model_monitor_total_ns(const model *m);
+
+/* Grows a [id - 1]-indexed side array so index `need - 1` is valid; zero-fills. */
+bool model_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem);
+
+#endif

@@ -1,0 +1,41 @@
+/* threads.c — threads by serial number (1-based, assigned by the agent as
+ * threads start), and the ordered log of thread start/end events that the
+ * writers replay as THREAD START / THREAD END records. */
+#include "model.h"
+
+static void model_thread_log(model *m, model_thread_event_kind kind, uint32_t serial)
+{
+    if (!model_grow((void **)&m->thread_events, &m->thread_events_cap, m->thread_events_len + 1,
+                    sizeof *m->thread_events)) {
+        m->oom = true;
+        return;
+    }
+    m->thread_events[m->thread_events_len++] = (model_thread_event){ kind, serial };
+}
+
+void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
+                        str_id parent_group)
+{
+    if (serial == 0)
+        return;
+    if (!model_grow((void **)&m->threads, &m->threads_cap, serial, sizeof *m->threads)) {
+        m->oom = true;
+        return;
+    }
+    m->threads[serial - 1] = (model_thread){ true, object_id, name, group, parent_group };
+    model_thread_log(m, MODEL_THREAD_START, serial);
+}
+
+void model_thread_end(model *m, uint32_t serial)
+{
+    if (serial == 0 || serial > m->threads_cap || !m->threads[serial - 1].known)
+        return;
+    model_thread_log(m, MODEL_THREAD_END, serial);
+}
+
+const model_thread *model_thread_get(const model *m, uint32_t serial)
+{
+    if (serial == 0 || serial > m->threads_cap || !m->threads[serial - 1].known)
+        return NULL;
+    return &m->threads[serial - 1];
+}

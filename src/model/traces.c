@@ -1,0 +1,63 @@
+/* traces.c — the trace table, keyed by (thread serial, frames...), and the
+ * CPU sample counter of each trace. The key layout is u32 thread followed by
+ * the frame ids, so model_trace_get() reads the frames in place. */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+trace_id model_trace_intern(model *m, uint32_t thread, const frame_id *frames, uint32_t nframes)
+{
+    uint32_t stackkey[1 + 64];
+    uint32_t *key = stackkey;
+    if (nframes > UINT32_MAX / 4 - 2)
+        return (trace_id){ 0 };
+    if (nframes + 1 > sizeof stackkey / sizeof stackkey[0]) {
+        key = malloc(((size_t)nframes + 1) * sizeof *key);
+        if (!key) {
+            m->oom = true;
+            return (trace_id){ 0 };
+        }
+    }
+    key[0] = thread;
+    for (uint32_t i = 0; i < nframes; i++)
+        key[i + 1] = frames[i].v;
+    uint32_t id = intern_put(&m->traces, key, (nframes + 1) * (uint32_t)sizeof *key, NULL);
+    if (key != stackkey)
+        free(key);
+    if (!id)
+        m->oom = true;
+    return (trace_id){ id };
+}
+
+model_trace model_trace_get(const model *m, trace_id id)
+{
+    model_trace t = { 0, 0, NULL };
+    if (id.v == 0 || id.v > intern_count(&m->traces))
+        return t;
+    uint32_t len;
+    const uint32_t *key = intern_key(&m->traces, id.v, &len);
+    t.thread = key[0];
+    t.nframes = len / 4 - 1;
+    t.frames = (const frame_id *)(key + 1);
+    return t;
+}
+
+void model_trace_add_samples(model *m, trace_id t, uint64_t n)
+{
+    if (t.v == 0)
+        return;
+    if (!model_grow((void **)&m->trace_samples, &m->trace_samples_cap, t.v, sizeof *m->trace_samples)) {
+        m->oom = true;
+        return;
+    }
+    m->trace_samples[t.v - 1] += n;
+    m->total_samples += n;
+}
+
+uint64_t model_trace_samples(const model *m, trace_id t)
+{
+    if (t.v == 0 || t.v > m->trace_samples_cap)
+        return 0;
+    return m->trace_samples[t.v - 1];
+}

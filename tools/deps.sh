@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs the Debian packages the build and tests need, only if missing:
+# a C compiler with ASan/UBSan, make, and a JDK (javac, jar, jvmti.h).
+missing=""
+command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+jh=$(dirname "$0")/java-home.sh
+jh=$($jh)
+[ -x "$jh/bin/javac" ] && [ -f "$jh/include/jvmti.h" ] || missing="$missing openjdk-17-jdk-headless"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+if [ -n "$missing" ]; then
+    echo "jvmprof: installing missing Debian packages:$missing" >&2
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get install -y $missing >/dev/null 2>&1 || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y $missing; } || {
+        echo "jvmprof: could not install:$missing" >&2; exit 1; }
+fi
+exit 0
