@@ -1,20 +1,26 @@
-// HotLoop: spends about 3/4 of its CPU time in heavy() and 1/4 in light(),
-// both doing the same work per unit, in one thread, for about `seconds`.
+// HotLoop: one thread spends about 3/4 of its CPU time in heavy() and 1/4 in
+// light(); each method runs its own loop, so each is the top frame of its
+// samples. Runs for about args[0] seconds (default 3).
 public class HotLoop {
     static volatile long sink;
 
-    static long work(long n, long seed) {
+    static long heavy(long seed) {
         long x = seed;
-        for (long i = 0; i < n; i++) {
+        for (int i = 0; i < 3_000_000; i++) {
             x = x * 6364136223846793005L + 1442695040888963407L;
             x ^= (x >>> 17);
         }
         return x;
     }
 
-    static long heavy(long seed) { return work(3_000_000, seed); }
-
-    static long light(long seed) { return work(1_000_000, seed); }
+    static long light(long seed) {
+        long x = seed;
+        for (int i = 0; i < 1_000_000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= (x >>> 17);
+        }
+        return x;
+    }
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 3.0;

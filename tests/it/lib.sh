@@ -1,0 +1,40 @@
+# lib.sh — shared by the integration tests (tests/it/tNNNN-*.sh): where the
+# JDK, the agent and the compiled test programs are, and small assertions.
+# Each test runs in its own scratch directory ($T) and exits non-zero on failure.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
+JAVA="$JAVA_HOME/bin/java"
+AGENT="$ROOT/build/libjvmprof.so"
+JVMPROF="$ROOT/build/jvmprof"
+CLASSES="$ROOT/build/it/classes"
+T=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-it.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# Compile the test programs once per build (tests/run.sh does it up front too).
+if [ ! -f "$CLASSES/.stamp" ] || [ -n "$(find "$ROOT/tests/programs" -newer "$CLASSES/.stamp" -name '*.java')" ]; then
+    mkdir -p "$CLASSES"
+    "$JAVA_HOME/bin/javac" -d "$CLASSES" -cp "$ROOT/build/jvmprof.jar" "$ROOT"/tests/programs/*.java && touch "$CLASSES/.stamp"
+fi
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*" >&2; }
+
+# run_java OPTIONS CLASS ARGS... : runs a test program with the agent (OPTIONS
+# empty = no agent); stdout in $T/out, stderr in $T/err, exit code in $RC.
+run_java() {
+    local opts=$1; shift
+    local agent=()
+    if [ -n "$opts" ]; then agent=("-agentpath:$AGENT=$opts"); fi
+    RC=0
+    timeout 120 "$JAVA" "${agent[@]}" -cp "$CLASSES" "$@" >"$T/out" 2>"$T/err" || RC=$?
+}
+
+expect_rc() { [ "$RC" = "$1" ] || { cat "$T/err" >&2; fail "exit code $RC, expected $1"; }; }
+expect_grep() { grep -q -- "$1" "$2" || { echo "--- $2:" >&2; head -60 "$2" >&2; fail "no '$1' in $2"; }; }
+expect_no_grep() { ! grep -q -- "$1" "$2" || fail "unexpected '$1' in $2"; }
+
+# cpu_rows FILE: the CPU SAMPLES rows as "rank self% count trace method"
+cpu_rows() { sed -n '/^CPU SAMPLES BEGIN/,/^CPU SAMPLES END/p' "$1" | grep -E '^ *[0-9]+ ' ; }
+# trace_of FILE SERIAL: the frames of TRACE SERIAL
+trace_of() { awk -v s="TRACE $2:" 'index($0, s) == 1 {on=1; next} /^[A-Z]/ {on=0} on' "$1"; }

@@ -1,0 +1,32 @@
+# A bad option stops the VM at start with one line naming the option and what
+# is accepted; the program does not run.
+. "$(dirname "$0")/lib.sh"
+check_bad() { # OPTIONS EXPECTED-TEXT
+    run_java "$1" Hello
+    [ "$RC" != 0 ] || fail "$1: exit code 0"
+    ! grep -q hello "$T/out" || fail "$1: the program ran"
+    local line
+    line=$(grep '^jvmprof: ' "$T/err")
+    [ "$(echo "$line" | wc -l)" = 1 ] || { cat "$T/err" >&2; fail "$1: not exactly one jvmprof line"; }
+    echo "$line" | grep -qF -- "$2" || fail "$1: message '$line' lacks '$2'"
+    note "$1 -> $line"
+}
+check_bad "interval=abc" "interval=abc: bad value; expected 1..60000"
+check_bad "interval=0" "expected 1..60000"
+check_bad "depth=-1" "depth=-1: bad value; expected 0..2048"
+check_bad "depth=99999" "expected 0..2048"
+check_bad "cutoff=2" "cutoff=2: bad value; expected 0..1"
+check_bad "format=x" "format=x: bad value; expected a|b"
+check_bad "cpu=fast" "cpu=fast: bad value; expected samples|y"
+check_bad "monitor=maybe" "expected y|n"
+check_bad "lineno=1" "expected y|n"
+check_bad "bogus=1" "unknown option 'bogus=1'; accepted: cpu, monitor"
+check_bad "interval" "interval: missing value"
+check_bad "file=" "file=: empty file name"
+check_bad "heap=sites" "heap=sites: not available in this version"
+check_bad "cpu=times" "cpu=times: not available in this version"
+check_bad "net=localhost:9999" "net=localhost:9999: not available"
+check_bad "monitor=y,format=b" "monitor=y with format=b"
+# JVMPROF_OPTIONS is appended and validated the same way
+JVMPROF_OPTIONS="depth=x" run_java "cpu=samples" Hello
+[ "$RC" != 0 ] && grep -q "depth=x: bad value" "$T/err" || fail "JVMPROF_OPTIONS not validated"
