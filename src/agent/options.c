@@ -3,6 +3,7 @@
  * not built yet are refused with a message saying so (never ignored). */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         return JP_OK;
     }
     case OPT_UINT: {
-        if (!*value || *value == '-' || *value == '+')
+        if (!isdigit((unsigned char)*value)) /* strtoul would take " 5", "-5", "+5" */
             return options_bad(err, errlen, d, value);
         char *end;
         errno = 0;
@@ -177,7 +178,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         char *end;
         errno = 0;
         double v = strtod(value, &end);
-        if (!*value || errno || *end || !(v >= 0.0 && v <= 1.0))
+        if ((!isdigit((unsigned char)*value) && *value != '.') || errno || *end || !(v >= 0.0 && v <= 1.0))
             return options_bad(err, errlen, d, value);
         o->cutoff = v;
         return JP_OK;
@@ -211,7 +212,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     return JP_ERR_ARG;
 }
 
-jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)
+static jp_status options_parse_list(const char *text, long pid, agent_options *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->interval_ms = 10;
@@ -234,7 +235,9 @@ jp_status options_parse(const char *text, long pid, agent_options *o, char *err,
         }
         char item[OPTIONS_PATH_MAX + 64];
         if (len >= sizeof item) {
-            snprintf(err, errlen, "option too long (%zu bytes)", len);
+            size_t name = strcspn(p, "=,");
+            snprintf(err, errlen, "%.*s: option too long (%zu bytes; at most %zu)", (int)(name < 32 ? name : 32), p,
+                     len, sizeof item - 1);
             return JP_ERR_ARG;
         }
         memcpy(item, p, len);
@@ -244,17 +247,21 @@ jp_status options_parse(const char *text, long pid, agent_options *o, char *err,
             o->help = true;
         } else {
             const opt_def *d = options_find(item, eq ? (size_t)(eq - item) : len);
-            if (!d || strcmp(d->name, "help") == 0) {
+            if (d && strcmp(d->name, "help") == 0) {
+                snprintf(err, errlen, "%s: help takes no value; write just help", item);
+                return JP_ERR_ARG;
+            }
+            if (!d) {
                 char names[512];
                 options_accepted_names(names, sizeof names);
                 snprintf(err, errlen, "unknown option '%s'; accepted: %s (see help)", item, names);
                 return JP_ERR_ARG;
             }
-            if (!eq) {
+            if (!eq && d->kind != OPT_LATER) {
                 snprintf(err, errlen, "%s: missing value; expected %s=%s", item, d->name, d->values);
                 return JP_ERR_ARG;
             }
-            jp_status st = options_set(o, d, eq + 1, pid, err, errlen, &named);
+            jp_status st = options_set(o, d, eq ? eq + 1 : "", pid, err, errlen, &named);
             if (st != JP_OK)
                 return st;
         }
@@ -276,4 +283,14 @@ jp_status options_parse(const char *text, long pid, agent_options *o, char *err,
     if (!o->file[0])
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
     return JP_OK;
+}
+
+jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)
+{
+    jp_status st = options_parse_list(text, pid, o, err, errlen);
+    /* the message quotes what the user wrote: keep it on one line */
+    for (char *c = err; st != JP_OK && errlen > 0 && *c; c++)
+        if (iscntrl((unsigned char)*c))
+            *c = '?';
+    return st;
 }

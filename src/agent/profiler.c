@@ -166,15 +166,24 @@ jp_status profiler_dump(JNIEnv *jni)
     return JP_OK;
 }
 
-static void prof_deadline(struct timespec *ts, unsigned ms)
+/* Sets *ts to now + ms (now=true) or advances it by ms (a fixed-rate tick). */
+static void prof_deadline_from(struct timespec *ts, unsigned ms, bool now)
 {
-    clock_gettime(CLOCK_MONOTONIC, ts);
+    if (now)
+        clock_gettime(CLOCK_MONOTONIC, ts);
     ts->tv_sec += ms / 1000;
     ts->tv_nsec += (long)(ms % 1000) * 1000000L;
     if (ts->tv_nsec >= 1000000000L) {
         ts->tv_sec++;
         ts->tv_nsec -= 1000000000L;
     }
+}
+
+static void prof_deadline(struct timespec *ts, unsigned ms) { prof_deadline_from(ts, ms, true); }
+
+static bool prof_reached(const struct timespec *now, const struct timespec *t)
+{
+    return now->tv_sec > t->tv_sec || (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
 }
 
 static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
@@ -201,11 +210,14 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             break;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+        if (prof_reached(&now, &next)) {
             if (agent_opts->cpu == OPTIONS_CPU_SAMPLES)
                 prof_sample(jni);
             prof_drain(jni);
-            prof_deadline(&next, period);
+            /* fixed rate: one tick per interval; if a round overran, skip the missed ticks */
+            prof_deadline_from(&next, period, false);
+            if (prof_reached(&now, &next))
+                prof_deadline(&next, period);
         }
         if (dump)
             profiler_dump(jni);

@@ -1,0 +1,391 @@
+/* test_options.c — the agent option parser (src/agent/options.c): every
+ * option with every accepted value and its limits, the defaults, and every
+ * kind of bad value, whose message must be one line that names the option
+ * and what is accepted. */
+#include "harness.h"
+
+#include "agent/options.h"
+
+#define PID 4242L
+
+static agent_options opts;
+static char err[1024];
+
+/* Parses text, which must be accepted. */
+static bool parse_ok(const char *text, const char *file, int line)
+{
+    jp_status st = options_parse(text, PID, &opts, err, sizeof err);
+    if (!th_check(st == JP_OK, file, line, "options_parse accepts the text")) {
+        fprintf(stderr, "    text: \"%s\"\n    error: %s\n", text ? text : "(null)", err);
+        return false;
+    }
+    th_check(err[0] == '\0', file, line, "no error message on success");
+    return true;
+}
+#define PARSE_OK(text) parse_ok((text), __FILE__, __LINE__)
+
+/* Parses text, which must be refused with a single-line message containing
+ * every one of the (up to three, NULL = unused) fragments. */
+static void parse_bad(const char *text, const char *f1, const char *f2, const char *f3, const char *file, int line)
+{
+    jp_status st = options_parse(text, PID, &opts, err, sizeof err);
+    if (!th_check(st == JP_ERR_ARG, file, line, "options_parse refuses the text with JP_ERR_ARG")) {
+        fprintf(stderr, "    text: \"%.200s\" (status %d)\n", text, (int)st);
+        return;
+    }
+    th_check(err[0] != '\0', file, line, "error message not empty");
+    if (!th_check(strchr(err, '\n') == NULL && strchr(err, '\r') == NULL, file, line, "error message is one line"))
+        fprintf(stderr, "    text: \"%.200s\"\n    error: %s\n", text, err);
+    const char *frags[3] = { f1, f2, f3 };
+    for (int i = 0; i < 3; i++) {
+        if (frags[i] && !th_check(strstr(err, frags[i]) != NULL, file, line, "error message names what it should"))
+            fprintf(stderr, "    text: \"%.200s\"\n    error: %s\n    lacks: %s\n", text, err, frags[i]);
+    }
+}
+#define PARSE_BAD(text, f1, f2) parse_bad((text), (f1), (f2), NULL, __FILE__, __LINE__)
+#define PARSE_BAD3(text, f1, f2, f3) parse_bad((text), (f1), (f2), (f3), __FILE__, __LINE__)
+
+static void check_defaults(const char *text)
+{
+    if (!PARSE_OK(text))
+        return;
+    CHECK(!opts.help);
+    CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+    CHECK(!opts.monitor);
+    CHECK_EQ_INT(opts.interval_ms, 10);
+    CHECK_EQ_INT(opts.depth, 4);
+    CHECK_EQ_INT(opts.format, 'a');
+    CHECK(opts.cutoff == 0.0001);
+    CHECK(opts.lineno);
+    CHECK(!opts.thread);
+    CHECK(opts.doe);
+    CHECK(opts.verbose);
+    CHECK(opts.force);
+    CHECK_EQ_STR(opts.file, "java.hprof.txt");
+}
+
+static void test_defaults(void)
+{
+    check_defaults(NULL);
+    check_defaults("");
+    check_defaults(",");
+    check_defaults(",,,");
+
+    /* the binary format changes the default file name only */
+    if (PARSE_OK("format=b")) {
+        CHECK_EQ_INT(opts.format, 'b');
+        CHECK_EQ_STR(opts.file, "java.hprof");
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+    }
+    if (PARSE_OK("format=a")) {
+        CHECK_EQ_INT(opts.format, 'a');
+        CHECK_EQ_STR(opts.file, "java.hprof.txt");
+    }
+    /* a parse starts from the defaults, whatever the struct held before */
+    memset(&opts, 0x5a, sizeof opts);
+    check_defaults("");
+}
+
+static void test_cpu_and_monitor(void)
+{
+    if (PARSE_OK("cpu=samples")) {
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+        CHECK(!opts.monitor);
+    }
+    if (PARSE_OK("cpu=y"))
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+    /* naming monitor alone turns the default cpu=samples off */
+    if (PARSE_OK("monitor=y")) {
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_OFF);
+        CHECK(opts.monitor);
+        CHECK_EQ_STR(opts.file, "java.hprof.txt");
+    }
+    if (PARSE_OK("monitor=y,cpu=samples")) {
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+        CHECK(opts.monitor);
+    }
+    if (PARSE_OK("cpu=y,monitor=y")) {
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+        CHECK(opts.monitor);
+    }
+    if (PARSE_OK("cpu=samples,monitor=n")) {
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_SAMPLES);
+        CHECK(!opts.monitor);
+    }
+    if (PARSE_OK("monitor=y,format=a"))
+        CHECK(opts.monitor);
+    if (PARSE_OK("cpu=samples,format=b")) {
+        CHECK_EQ_INT(opts.format, 'b');
+        CHECK_EQ_STR(opts.file, "java.hprof");
+    }
+    /* the last value of a repeated option wins */
+    if (PARSE_OK("monitor=y,monitor=n,cpu=y"))
+        CHECK(!opts.monitor);
+
+    /* nothing left to profile */
+    PARSE_BAD("monitor=n", "monitor", "cpu=samples");
+    /* no monitor record in the binary format, in either order */
+    PARSE_BAD("monitor=y,format=b", "monitor=y", "format=a");
+    PARSE_BAD("format=b,monitor=y", "monitor=y", "format=b");
+    PARSE_BAD("cpu=samples,monitor=y,format=b", "monitor=y", "format=b");
+
+    PARSE_BAD("cpu=fast", "cpu=fast", "samples|y");
+    PARSE_BAD("cpu=", "cpu=", "samples|y");
+    PARSE_BAD("cpu=Samples", "cpu=Samples", "samples|y");
+    PARSE_BAD("cpu=n", "cpu=n", "samples|y");
+    PARSE_BAD("monitor=maybe", "monitor=maybe", "y|n");
+    PARSE_BAD("monitor=", "monitor=", "y|n");
+    PARSE_BAD("format=x", "format=x", "a|b");
+    PARSE_BAD("format=", "format=", "a|b");
+    PARSE_BAD("format=ab", "format=ab", "a|b");
+    PARSE_BAD("format=A", "format=A", "a|b");
+}
+
+static void test_bool_options(void)
+{
+    static const char *const names[] = { "monitor", "lineno", "thread", "doe", "verbose", "force" };
+    static const char *const bad_values[] = { "yes", "no", "Y", "N", "1", "0", "true", "", "yy", " y" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[128], frag[64];
+        for (int v = 0; v < 2; v++) {
+            /* cpu=samples keeps monitor=n from being "nothing to profile" */
+            snprintf(text, sizeof text, "cpu=samples,%s=%s", names[i], v ? "y" : "n");
+            if (!PARSE_OK(text))
+                continue;
+            bool got = strcmp(names[i], "monitor") == 0   ? opts.monitor
+                       : strcmp(names[i], "lineno") == 0  ? opts.lineno
+                       : strcmp(names[i], "thread") == 0  ? opts.thread
+                       : strcmp(names[i], "doe") == 0     ? opts.doe
+                       : strcmp(names[i], "verbose") == 0 ? opts.verbose
+                                                          : opts.force;
+            if (!CHECK_EQ_INT(got, v))
+                fprintf(stderr, "    text: %s\n", text);
+        }
+        for (size_t b = 0; b < sizeof bad_values / sizeof bad_values[0]; b++) {
+            snprintf(text, sizeof text, "%s=%s", names[i], bad_values[b]);
+            snprintf(frag, sizeof frag, "%s=%s:", names[i], bad_values[b]);
+            PARSE_BAD(text, frag, "y|n");
+        }
+        PARSE_BAD(names[i], names[i], "y|n"); /* no '=' */
+    }
+}
+
+static void test_help(void)
+{
+    if (PARSE_OK("help"))
+        CHECK(opts.help);
+    if (PARSE_OK("cpu=samples,help,depth=8")) {
+        CHECK(opts.help);
+        CHECK_EQ_INT(opts.depth, 8);
+    }
+    if (PARSE_OK("depth=8"))
+        CHECK(!opts.help);
+    /* help takes no value */
+    PARSE_BAD("help=y", "help=y", "takes no value");
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ASSERT(f != NULL);
+    options_print_help(f);
+    fclose(f);
+    static const char *const must[] = { "help", "cpu=samples|y", "monitor=y|n", "format=a|b", "file=<file>",
+                                        "depth=0..2048", "interval=1..60000", "cutoff=0..1", "lineno=y|n",
+                                        "thread=y|n", "doe=y|n", "force=y|n", "verbose=y|n", "heap=", "net=",
+                                        "msa=" };
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++)
+        if (!CHECK(strstr(text, must[i]) != NULL))
+            fprintf(stderr, "    help lacks %s\n", must[i]);
+    /* every line fits a terminal */
+    size_t longest = 0;
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n > longest)
+            longest = n;
+        p += n + (p[n] == '\n');
+    }
+    CHECK(longest <= 120);
+    CHECK(len > 0 && text[len - 1] == '\n');
+    free(text);
+}
+
+static void test_interval(void)
+{
+    if (PARSE_OK("interval=1"))
+        CHECK_EQ_INT(opts.interval_ms, 1);
+    if (PARSE_OK("interval=60000"))
+        CHECK_EQ_INT(opts.interval_ms, 60000);
+    if (PARSE_OK("interval=20"))
+        CHECK_EQ_INT(opts.interval_ms, 20);
+    if (PARSE_OK("interval=007"))
+        CHECK_EQ_INT(opts.interval_ms, 7);
+    static const char *const bad[] = { "0",   "60001", "-1", "-0", "+5",  "abc", "",      "1.5",
+                                       "1e3", "0x10",  "5ms", " 5", "5 ", "99999999999999999999999" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64], frag[64];
+        snprintf(text, sizeof text, "interval=%s", bad[i]);
+        snprintf(frag, sizeof frag, "interval=%s:", bad[i]);
+        PARSE_BAD(text, frag, "1..60000");
+    }
+    PARSE_BAD("interval", "interval", "1..60000");
+}
+
+static void test_depth(void)
+{
+    if (PARSE_OK("depth=0"))
+        CHECK_EQ_INT(opts.depth, 0);
+    if (PARSE_OK("depth=2048"))
+        CHECK_EQ_INT(opts.depth, 2048);
+    if (PARSE_OK("depth=1"))
+        CHECK_EQ_INT(opts.depth, 1);
+    if (PARSE_OK("depth=5,depth=7"))
+        CHECK_EQ_INT(opts.depth, 7);
+    static const char *const bad[] = { "2049", "-1", "+1", "abc", "", "4k", "1.0", "0x10", " 4", "\t4",
+                                       "18446744073709551617", "4294967296" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64], frag[64];
+        snprintf(text, sizeof text, "depth=%s", bad[i]);
+        snprintf(frag, sizeof frag, "depth=%s:", bad[i]);
+        for (char *c = frag; *c; c++) /* control characters are shown as '?' */
+            if (*c == '\t')
+                *c = '?';
+        PARSE_BAD(text, frag, "0..2048");
+    }
+    PARSE_BAD("depth", "depth", "0..2048");
+}
+
+static void test_cutoff(void)
+{
+    static const struct { const char *text; double v; } good[] = {
+        { "0", 0.0 }, { "1", 1.0 }, { "0.5", 0.5 }, { "0.0001", 0.0001 }, { "1e-3", 0.001 }, { ".25", 0.25 },
+        { "1.0", 1.0 },
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "cutoff=%s", good[i].text);
+        if (PARSE_OK(text))
+            if (!CHECK(opts.cutoff == good[i].v))
+                fprintf(stderr, "    %s gave %g\n", text, opts.cutoff);
+    }
+    static const char *const bad[] = { "-0.1", "1.1", "2", "abc", "", "nan", "inf", "-inf", "0.5x", " 0.5",
+                                       "1e999", "-1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[64], frag[64];
+        snprintf(text, sizeof text, "cutoff=%s", bad[i]);
+        snprintf(frag, sizeof frag, "cutoff=%s:", bad[i]);
+        PARSE_BAD(text, frag, "0..1");
+    }
+    PARSE_BAD("cutoff", "cutoff", "0..1");
+}
+
+static void test_file(void)
+{
+    if (PARSE_OK("file=out.txt"))
+        CHECK_EQ_STR(opts.file, "out.txt");
+    if (PARSE_OK("file=/tmp/dir/x.hprof,format=b")) /* file= wins over the format's default */
+        CHECK_EQ_STR(opts.file, "/tmp/dir/x.hprof");
+    if (PARSE_OK("file=app-%p.hprof"))
+        CHECK_EQ_STR(opts.file, "app-4242.hprof");
+    if (PARSE_OK("file=%p"))
+        CHECK_EQ_STR(opts.file, "4242");
+    if (PARSE_OK("file=%p%p"))
+        CHECK_EQ_STR(opts.file, "42424242");
+    if (PARSE_OK("file=100%%.txt"))
+        CHECK_EQ_STR(opts.file, "100%.txt");
+    if (PARSE_OK("file=%%p"))
+        CHECK_EQ_STR(opts.file, "%p");
+    if (PARSE_OK("file=%%%p"))
+        CHECK_EQ_STR(opts.file, "%4242");
+    if (PARSE_OK("file=a%"))  /* a lone % is kept */
+        CHECK_EQ_STR(opts.file, "a%");
+    if (PARSE_OK("file=a%x")) /* so is an unknown escape */
+        CHECK_EQ_STR(opts.file, "a%x");
+    if (PARSE_OK("file=a=b"))  /* only the first '=' separates */
+        CHECK_EQ_STR(opts.file, "a=b");
+    if (PARSE_OK("file=x,file=y"))
+        CHECK_EQ_STR(opts.file, "y");
+    /* the pid of the process parsed for */
+    if (CHECK(options_parse("file=%p", 1, &opts, err, sizeof err) == JP_OK))
+        CHECK_EQ_STR(opts.file, "1");
+
+    PARSE_BAD("file=", "file=", "<path>");
+    PARSE_BAD("file", "file", "file=<file>");
+
+    /* the longest path that fits, then one byte more, then far more */
+    enum { MAXLEN = OPTIONS_PATH_MAX - 1 };
+    static char text[3 * OPTIONS_PATH_MAX];
+    char frag[64];
+    snprintf(frag, sizeof frag, "%d", MAXLEN);
+    strcpy(text, "file=");
+    memset(text + 5, 'f', MAXLEN);
+    text[5 + MAXLEN] = '\0';
+    if (PARSE_OK(text))
+        CHECK_EQ_INT(strlen(opts.file), MAXLEN);
+    text[5 + MAXLEN] = 'f';
+    text[5 + MAXLEN + 1] = '\0';
+    PARSE_BAD3(text, "file", "too long", frag);
+    /* %p expansion pushing it over */
+    memset(text + 5, 'f', MAXLEN - 2);
+    strcpy(text + 5 + MAXLEN - 2, "%p");
+    PARSE_BAD3(text, "file", "too long", frag);
+    memset(text + 5, 'f', MAXLEN - 4);
+    strcpy(text + 5 + MAXLEN - 4, "%p");
+    if (PARSE_OK(text))
+        CHECK_EQ_INT(strlen(opts.file), MAXLEN);
+    memset(text + 5, 'f', sizeof text - 6);
+    text[sizeof text - 1] = '\0';
+    PARSE_BAD(text, "file", "too long");
+    /* a long option of another name names that option */
+    memcpy(text, "depth=", 6);
+    PARSE_BAD(text, "depth", "too long");
+}
+
+static void test_later_and_unknown(void)
+{
+    PARSE_BAD3("heap=dump", "heap=dump", "not available", "cpu=samples");
+    PARSE_BAD3("heap=sites", "heap=sites", "not available", "cpu=samples");
+    PARSE_BAD3("heap=all", "heap=all", "not available", "cpu=samples");
+    PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
+    PARSE_BAD3("msa=y", "msa=y", "not available", "cpu=samples");
+    PARSE_BAD3("cpu=times", "cpu=times", "not available", "cpu=samples");
+    PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=samples");
+    PARSE_BAD3("cpu=samples,heap=all", "heap=all", "not available", "cpu=samples");
+    /* a later-issue option without a value is refused as not available too */
+    PARSE_BAD3("heap", "heap", "not available", "cpu=samples");
+
+    static const char *const unknown[] = { "bogus=1", "bogus", "CPU=samples", "=5", "=", "gc_okay=y",
+                                           "cpu =samples", "depth =4" };
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        char frag[64];
+        snprintf(frag, sizeof frag, "'%s'", unknown[i]);
+        PARSE_BAD3(unknown[i], frag, "unknown option", "cpu, monitor");
+    }
+    /* the first bad option stops the parse */
+    PARSE_BAD("depth=8,bogus=1,depth=x", "bogus", "accepted");
+    /* a value with a line break still gives a one-line message */
+    PARSE_BAD("depth=1\n2", "depth=", "0..2048");
+    PARSE_BAD("bogus\n=1", "unknown option", "accepted");
+}
+
+static void test_small_error_buffer(void)
+{
+    char small[8];
+    memset(small, 'x', sizeof small);
+    CHECK_EQ_INT(options_parse("depth=abcdefghijklmnop", PID, &opts, small, sizeof small), JP_ERR_ARG);
+    CHECK(memchr(small, '\0', sizeof small) != NULL);
+}
+
+int main(void)
+{
+    RUN(test_defaults);
+    RUN(test_cpu_and_monitor);
+    RUN(test_bool_options);
+    RUN(test_help);
+    RUN(test_interval);
+    RUN(test_depth);
+    RUN(test_cutoff);
+    RUN(test_file);
+    RUN(test_later_and_unknown);
+    RUN(test_small_error_buffer);
+    return DONE();
+}

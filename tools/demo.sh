@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# demo.sh — `make demo`: profiles the bundled sample program (examples/Demo.java)
+# with cpu=samples and monitor=y, then shows the top of the report and where it is.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
+OUT="$ROOT/build/demo"
+mkdir -p "$OUT/classes"
+"$JAVA_HOME/bin/javac" -d "$OUT/classes" "$ROOT/examples/Demo.java"
+REPORT="$OUT/java.hprof.txt"
+OPTS="cpu=samples,monitor=y,interval=10,depth=6,file=$REPORT"
+echo "\$ java -agentpath:build/libjvmprof.so=$OPTS -cp build/demo/classes Demo"
+"$JAVA_HOME/bin/java" "-agentpath:$ROOT/build/libjvmprof.so=$OPTS" -cp "$OUT/classes" Demo
+echo
+echo "--- top of the CPU SAMPLES table:"
+awk '/^CPU SAMPLES BEGIN/ {on=1} on && n++ < 12' "$REPORT"
+echo
+echo "--- top of the MONITOR TIME table:"
+awk '/^MONITOR TIME BEGIN/ {on=1} on && n++ < 7' "$REPORT"
+echo
+echo "The whole report, with the TRACE records the tables refer to: $REPORT"
