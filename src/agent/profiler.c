@@ -66,6 +66,20 @@ jp_status profiler_init(void)
     return JP_OK;
 }
 
+/* Resolves captured frames into prof_frames; false (and counted) when the
+ * model ran out of memory, so no trace refers to a frame that does not exist. */
+static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        prof_frames[k] = symbols_frame(prof_model, jni, frames[k].method, frames[k].location, agent_opts->lineno);
+        if (prof_frames[k].v == 0) {
+            prof_model->oom = true;
+            return false;
+        }
+    }
+    return true;
+}
+
 static void prof_sample(JNIEnv *jni)
 {
     jvmtiEnv *jv = agent_jvmti;
@@ -92,9 +106,8 @@ static void prof_sample(JNIEnv *jni)
             continue;
         }
         uint32_t n = (uint32_t)si->frame_count;
-        for (uint32_t k = 0; k < n; k++)
-            prof_frames[k] = symbols_frame(prof_model, jni, si->frame_buffer[k].method, si->frame_buffer[k].location,
-                                           agent_opts->lineno);
+        if (!prof_frames_of(jni, si->frame_buffer, n))
+            continue;
         trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, n);
         model_trace_add_samples(prof_model, t, 1);
     }
@@ -117,9 +130,8 @@ static void prof_drain(JNIEnv *jni)
             model_thread_end(m, e->thread);
             break;
         case EVENTQ_MONITOR: {
-            for (uint32_t k = 0; k < e->nframes; k++)
-                prof_frames[k] = symbols_frame(m, jni, e->frames[k].method, e->frames[k].location,
-                                               agent_opts->lineno);
+            if (!prof_frames_of(jni, e->frames, e->nframes))
+                break;
             trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
             char cname[1024];
             symbols_class_name(e->str[0], cname, sizeof cname);
