@@ -29,6 +29,7 @@ obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 
 .PHONY: all demo test test-unit test-it bench clean deps install
+.SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
 deps:

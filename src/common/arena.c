@@ -18,6 +18,8 @@ void arena_init(arena *a) { memset(a, 0, sizeof *a); }
 
 void *arena_alloc(arena *a, size_t n)
 {
+    if (n > SIZE_MAX - 7u)
+        return NULL; /* rounding up would wrap to a tiny block */
     n = (n + 7u) & ~(size_t)7u;
     if (n == 0)
         n = 8;

@@ -133,6 +133,10 @@ uint32_t buf_get_u4(buf_rd *r)
 
 uint64_t buf_get_u8(buf_rd *r)
 {
-    uint64_t hi = buf_get_u4(r);
-    return (hi << 32) | buf_get_u4(r);
+    /* all 8 bytes or none: two u4 gets would return half a value on overrun */
+    const unsigned char *p = buf_get_bytes(r, 8);
+    uint64_t v = 0;
+    for (int i = 0; p && i < 8; i++)
+        v = (v << 8) | p[i];
+    return v;
 }

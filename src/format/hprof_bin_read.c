@@ -51,6 +51,7 @@ typedef struct reader {
     arena scratch;
     rd_map strings, class_names, classes_by_serial, frames, traces;
     unsigned idsize;
+    size_t file_len;
     char *err;
     size_t errlen;
 } reader;
@@ -143,6 +144,13 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu)
         uint64_t name = rd_id(r, b), group = rd_id(r, b), parent = rd_id(r, b);
         if (b->overrun)
             return false;
+        /* threads are a table indexed by serial: a corrupt serial must not
+         * make us allocate for a billion threads. Serials are dense, so a
+         * file cannot name more threads than it has bytes. */
+        if (rd_thread_serial(serial) > r->file_len) {
+            snprintf(r->err, r->errlen, "START THREAD serial %u out of range", serial);
+            return false;
+        }
         model_thread_start(m, rd_thread_serial(serial), obj, rd_string(r, name), rd_string(r, group),
                            rd_string(r, parent));
         return true;
@@ -205,6 +213,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         return NULL;
     }
     r.idsize = idsize;
+    r.file_len = len;
     r.err = errbuf;
     r.errlen = errlen;
     errbuf[0] = '\0';

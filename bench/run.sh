@@ -1,0 +1,388 @@
+#!/usr/bin/env bash
+# Overhead benchmark for the jvmprof JVMTI agent (what `make bench` runs).
+#
+# Measures wall time of two real-world workloads (javac compiling JDK sources,
+# the H2 database under a multithreaded JDBC load) without the agent and with
+# each agent configuration, interleaved round by round, plus JVM start-up cost.
+# Prints a table and appends a dated section to bench/RESULTS.md.
+#
+# Environment (all optional):
+#   AGENT=path/to/libjvmprof.so   default: build/libjvmprof.so (relative to the repo root)
+#   RUNS=N                        measured runs per workload and config (default 5)
+#   WORKLOADS="javac h2"          which workloads to run (default both)
+#   CONFIGS="none|cpu=samples,interval=10|monitor=y"
+#                                 '|'-separated agent option strings; "none" = no agent.
+#                                 ",file=<tmp>/report.txt" is appended to each.
+#   STARTUP=1                     measure start-up cost (0 to skip)
+#   STARTUP_RUNS=N                hyperfine runs per start-up config (default 20)
+#   STARTUP_CONFIGS="none|cpu=samples|-"
+#                                 as CONFIGS; "-" = -agentpath without any options
+#   WARMUP=1                      unmeasured warm-up runs (config none) per workload
+#   JAVAC_PKGS="java/util ..."    JDK packages (with sub-packages) of java.base to compile
+#   H2_ARGS="4 2000 10000"        H2Load arguments: threads customersPerThread opsPerThread
+#   RESULTS=path                  results file (default bench/RESULTS.md); RECORD=0 to not write it
+#   BENCH_JAVA_HOME=dir           JDK to use (default /usr/lib/jvm/java-17-openjdk-amd64,
+#                                 else the one javac on PATH belongs to)
+#   KEEP_TMP=1                    keep the temp dir (agent reports) and print its path
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+OUT="$BENCH_DIR/out"
+
+RUNS=${RUNS:-5}
+WORKLOADS=${WORKLOADS:-"javac h2"}
+CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|monitor=y"}
+STARTUP=${STARTUP:-1}
+STARTUP_RUNS=${STARTUP_RUNS:-20}
+STARTUP_CONFIGS=${STARTUP_CONFIGS:-"none|cpu=samples|-"}
+WARMUP=${WARMUP:-1}
+JAVAC_PKGS=${JAVAC_PKGS:-"java/util java/io java/time java/text java/math java/net java/security"}
+H2_ARGS=${H2_ARGS:-"4 2000 10000"}
+RESULTS=${RESULTS:-"$BENCH_DIR/RESULTS.md"}
+RECORD=${RECORD:-1}
+KEEP_TMP=${KEEP_TMP:-0}
+
+SRC_ZIP=/usr/lib/jvm/openjdk-17/src.zip
+H2_JAR=/usr/share/java/h2.jar
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+die() { printf '[bench] FAILED: %s\n' "$*" >&2; exit 1; }
+
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer (got '$RUNS')"
+[[ "$STARTUP_RUNS" =~ ^[1-9][0-9]*$ ]] || die "STARTUP_RUNS must be a positive integer"
+[[ "$WARMUP" =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer"
+
+# ---------------------------------------------------------------- prerequisites
+SUDO=
+if [[ $(id -u) -ne 0 ]] && command -v sudo >/dev/null; then SUDO=sudo; fi
+apt_install() {
+    log "installing missing packages: $*"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! $SUDO apt-get install -y "$@"; then
+        log "apt-get install failed; running apt-get update and retrying"
+        $SUDO apt-get update
+        $SUDO apt-get install -y "$@"
+    fi
+}
+missing=()
+[[ -f $SRC_ZIP ]] || missing+=(openjdk-17-source)
+[[ -f $H2_JAR ]] || missing+=(libh2-java)
+[[ $STARTUP == 0 ]] || command -v hyperfine >/dev/null || missing+=(hyperfine)
+if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
+[[ -f $SRC_ZIP ]] || die "$SRC_ZIP still missing after installing openjdk-17-source"
+[[ -f $H2_JAR ]] || die "$H2_JAR still missing after installing libh2-java"
+
+if [[ -n ${BENCH_JAVA_HOME:-} ]]; then
+    JDK=$BENCH_JAVA_HOME
+elif [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]]; then
+    JDK=/usr/lib/jvm/java-17-openjdk-amd64
+else
+    JDK=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+fi
+JAVA="$JDK/bin/java"
+JAVAC="$JDK/bin/javac"
+[[ -x $JAVA && -x $JAVAC ]] || die "no java/javac in $JDK"
+JAVA_VERSION=$("$JAVA" -version 2>&1 | head -1)
+[[ $JAVA_VERSION == *'"17.'* ]] || log "WARNING: $JAVA_VERSION is not JDK 17; the JDK 17 sources may not compile"
+
+# ---------------------------------------------------------------- agent
+AGENT=${AGENT:-build/libjvmprof.so}
+if [[ $AGENT != /* ]]; then
+    # relative paths: to the caller's directory if the file is there, else to the repo root
+    if [[ -e $AGENT ]]; then AGENT="$PWD/$AGENT"; else AGENT="$ROOT/$AGENT"; fi
+fi
+HAVE_AGENT=0
+if [[ -f $AGENT ]]; then
+    HAVE_AGENT=1
+    AGENT=$(readlink -f "$AGENT")
+fi
+
+split_configs() { # "a|b|c" -> one per line, agent configs dropped when there is no agent
+    local IFS='|' c
+    for c in $1; do
+        [[ -z $c ]] && continue
+        if [[ $c != none && $HAVE_AGENT == 0 ]]; then continue; fi
+        printf '%s\n' "$c"
+    done
+}
+mapfile -t CFG < <(split_configs "$CONFIGS")
+mapfile -t SCFG < <(split_configs "$STARTUP_CONFIGS")
+if [[ $HAVE_AGENT == 0 ]]; then
+    log "NOTE: agent $AGENT does not exist (build it with 'make')."
+    log "NOTE: skipping all agent configurations; measuring only 'none'."
+fi
+((${#CFG[@]})) || die "no configurations to run (CONFIGS='$CONFIGS')"
+
+# ---------------------------------------------------------------- scratch space
+mkdir -p "$OUT/logs" "$OUT/classes"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-bench.XXXXXX")
+cleanup() {
+    if [[ $KEEP_TMP == 1 ]]; then log "kept temp dir $TMP"; else rm -rf "$TMP"; fi
+}
+trap cleanup EXIT
+rm -f "$OUT"/logs/*.log
+
+# agent option string -> JVM option (empty for none); $2 = report file
+agent_opt() {
+    local cfg=$1 report=$2
+    case $cfg in
+        none) ;;
+        -) printf -- '-agentpath:%s' "$AGENT" ;;
+        *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
+    esac
+}
+
+now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
+
+# ---------------------------------------------------------------- workloads
+"$JAVAC" -d "$OUT/classes" -nowarn "$BENCH_DIR/workloads/H2Load.java" "$BENCH_DIR/workloads/Hello.java" \
+    || die "could not compile bench/workloads"
+
+JAVAC_SRC="$OUT/javac-src"
+JAVAC_LIST="$OUT/javac-files.txt"
+JAVAC_EXPECT="$OUT/javac-expected-classes.txt"
+prepare_javac() {
+    local stamp
+    stamp="$SRC_ZIP|$(stat -c %Y "$SRC_ZIP")|$JAVAC_PKGS"
+    if [[ ! -f $JAVAC_SRC/.stamp || $(cat "$JAVAC_SRC/.stamp") != "$stamp" ]]; then
+        log "extracting JDK sources ($JAVAC_PKGS) from $SRC_ZIP"
+        rm -rf "$JAVAC_SRC"
+        mkdir -p "$JAVAC_SRC"
+        local pats=() p
+        for p in $JAVAC_PKGS; do pats+=("java.base/$p/*"); done
+        unzip -q "$SRC_ZIP" "${pats[@]}" -d "$JAVAC_SRC"
+        printf '%s' "$stamp" >"$JAVAC_SRC/.stamp"
+    fi
+    (cd "$JAVAC_SRC/java.base" && find . -name '*.java' | sed 's|^\./||' | LC_ALL=C sort) >"$TMP/rel.txt"
+    sed "s|^|$JAVAC_SRC/java.base/|" "$TMP/rel.txt" >"$JAVAC_LIST"
+    grep -v -e '/package-info\.java$' -e '^module-info\.java$' "$TMP/rel.txt" | sed 's|\.java$|.class|' >"$JAVAC_EXPECT"
+    JAVAC_NFILES=$(wc -l <"$JAVAC_LIST")
+    ((JAVAC_NFILES > 0)) || die "no .java files extracted for JAVAC_PKGS=$JAVAC_PKGS"
+}
+
+# run_javac <agent-opt> <log>: compile the extracted java.base packages into a fresh dir
+run_javac() {
+    local aopt=$1 logf=$2 dest="$TMP/javac-out"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    local jopt=()
+    [[ -n $aopt ]] && jopt=("-J$aopt")
+    local t0 t1 rc=0
+    t0=$(now)
+    "$JAVAC" "${jopt[@]}" --patch-module "java.base=$JAVAC_SRC/java.base" -d "$dest" \
+        -proc:none -nowarn -XDsuppressNotes -XDignore.symbol.file -implicit:none \
+        "@$JAVAC_LIST" >"$logf" 2>&1 || rc=$?
+    t1=$(now)
+    if ((rc != 0)); then
+        tail -n 30 "$logf" >&2
+        die "javac exited with status $rc (log: $logf)"
+    fi
+    local missing_cls
+    missing_cls=$(cd "$dest" && find . -name '*.class' | sed 's|^\./||' | LC_ALL=C sort | LC_ALL=C comm -23 "$JAVAC_EXPECT" - | head -5)
+    [[ -z $missing_cls ]] || die "javac exited 0 but class files are missing, e.g.: ${missing_cls//$'\n'/ } (log: $logf)"
+    local ncls
+    ncls=$(find "$dest" -name '*.class' | wc -l)
+    printf 'javac: %d source files -> %d class files\n' "$JAVAC_NFILES" "$ncls" >>"$logf"
+    RUN_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+}
+
+H2_CHECKSUM=
+run_h2() {
+    local aopt=$1 logf=$2
+    local jopt=()
+    [[ -n $aopt ]] && jopt=("$aopt")
+    local t0 t1 rc=0
+    t0=$(now)
+    # shellcheck disable=SC2086 # H2_ARGS is split on purpose
+    "$JAVA" "${jopt[@]}" -cp "$OUT/classes:$H2_JAR" H2Load $H2_ARGS >"$logf" 2>&1 || rc=$?
+    t1=$(now)
+    if ((rc != 0)); then
+        tail -n 30 "$logf" >&2
+        die "H2Load exited with status $rc (log: $logf)"
+    fi
+    local line sum
+    line=$(grep '^H2LOAD OK ' "$logf" | tail -1) || die "H2Load printed no 'H2LOAD OK' line (log: $logf)"
+    sum=$(sed -n 's/.* orders=\([0-9]*\) .* checksum=\([0-9a-f]*\).*/\1 \2/p' <<<"$line")
+    [[ -n $sum ]] || die "cannot parse H2Load result line: $line"
+    if [[ -z $H2_CHECKSUM ]]; then
+        H2_CHECKSUM=$sum
+    elif [[ $sum != "$H2_CHECKSUM" ]]; then
+        die "H2Load result '$sum' differs from earlier runs '$H2_CHECKSUM' (log: $logf)"
+    fi
+    RUN_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+}
+
+describe_workload() {
+    case $1 in
+        javac) printf 'javac (JDK 17, single JVM) compiling %s .java files of java.base (%s) from src.zip with --patch-module java.base, -proc:none -implicit:none' \
+            "$JAVAC_NFILES" "$JAVAC_PKGS" ;;
+        h2) printf 'H2 %s in-memory database, H2Load driver (JDBC) with args "%s" (threads, customers/thread, ops/thread): inserts, indexed selects, updates, deletes, joins, aggregates' \
+            "$(unzip -p "$H2_JAR" META-INF/MANIFEST.MF | sed -n 's/^Implementation-Version: *\([^[:space:]]*\).*/\1/p')" "$H2_ARGS" ;;
+    esac
+}
+
+for wl in $WORKLOADS; do
+    case $wl in
+        javac) prepare_javac ;;
+        h2) ;;
+        *) die "unknown workload '$wl' (known: javac h2)" ;;
+    esac
+done
+
+# ---------------------------------------------------------------- measurement
+RAW="$OUT/last-run.csv"
+echo "workload,config,round,seconds" >"$RAW"
+declare -A TIMES=()
+MISSING_REPORTS=()
+START_ALL=$(now)
+
+for wl in $WORKLOADS; do
+    log "workload $wl: $(describe_workload "$wl")"
+    for ((w = 1; w <= WARMUP; w++)); do
+        "run_$wl" "" "$OUT/logs/$wl-warmup-$w.log"
+        log "  warm-up $w (none): ${RUN_SECONDS}s"
+    done
+    for ((r = 1; r <= RUNS; r++)); do
+        for i in "${!CFG[@]}"; do
+            cfg=${CFG[$i]}
+            report="$TMP/report-$wl-$i-$r.txt"
+            "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
+            TIMES[$wl,$i]+="$RUN_SECONDS "
+            echo "$wl,\"$cfg\",$r,$RUN_SECONDS" >>"$RAW"
+            log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s"
+            if [[ $cfg != none && ! -s $report ]]; then
+                log "  WARNING: agent wrote no report to $report"
+                MISSING_REPORTS+=("$wl:$cfg")
+            fi
+        done
+    done
+done
+
+# stats <numbers...> -> "n median min max"
+stats() {
+    printf '%s\n' "$@" | LC_ALL=C sort -g | awk '
+        { v[NR] = $1 }
+        END {
+            n = NR
+            med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+            printf "%d %.3f %.3f %.3f\n", n, med, v[1], v[n]
+        }'
+}
+
+TABLE="$TMP/table.md"
+{
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+} >"$TABLE"
+for wl in $WORKLOADS; do
+    base=
+    for i in "${!CFG[@]}"; do
+        cfg=${CFG[$i]}
+        # shellcheck disable=SC2086
+        read -r n med mn mx < <(stats ${TIMES[$wl,$i]})
+        if [[ $cfg == none ]]; then base=$med; fi
+        if [[ -n $base ]]; then
+            read -r ratio pct < <(awk -v m="$med" -v b="$base" 'BEGIN { printf "%.3f %+.1f\n", m / b, (m / b - 1) * 100 }')
+        else
+            ratio=n/a pct=n/a
+        fi
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct |" >>"$TABLE"
+    done
+done
+
+# ---------------------------------------------------------------- start-up cost
+STABLE=
+if [[ $STARTUP != 0 ]]; then
+    log "start-up: java Hello, $STARTUP_RUNS runs per config (hyperfine)"
+    mkdir -p "$TMP/startup-cwd"
+    cmds=()
+    for i in "${!SCFG[@]}"; do
+        cfg=${SCFG[$i]}
+        aopt=$(agent_opt "$cfg" "$TMP/startup-report-$i.txt")
+        # check once that it works and prints the expected line
+        out=$(cd "$TMP/startup-cwd" && "$JAVA" ${aopt:+"$aopt"} -cp "$OUT/classes" Hello 2>"$OUT/logs/startup-$i.log") \
+            || { tail -n 30 "$OUT/logs/startup-$i.log" >&2; die "java Hello failed with config '$cfg'"; }
+        grep -qx 'Hello, world' <<<"$out" || die "java Hello with config '$cfg' printed '$out'"
+        cmds+=("'$JAVA' ${aopt:+"'$aopt'"} -cp '$OUT/classes' Hello")
+    done
+    (cd "$TMP/startup-cwd" && hyperfine -N --style basic --warmup 3 --runs "$STARTUP_RUNS" \
+        --export-csv "$TMP/startup.csv" "${cmds[@]}") >"$OUT/logs/startup-hyperfine.log" 2>&1 \
+        || { tail -n 30 "$OUT/logs/startup-hyperfine.log" >&2; die "hyperfine start-up measurement failed"; }
+    STABLE="$TMP/startup.md"
+    {
+        echo "| start-up config | runs | median ms | min ms | max ms | added ms |"
+        echo "|---|---:|---:|---:|---:|---:|"
+    } >"$STABLE"
+    # csv: command,mean,stddev,median,user,system,min,max ; rows in command order.
+    # The command column may contain quoted commas, so count fields from the end.
+    sbase=
+    i=0
+    while read -r medms mnms mxms; do
+        cfg=${SCFG[$i]}
+        label=$cfg
+        [[ $cfg == - ]] && label="(no options)"
+        [[ $cfg == none ]] && sbase=$medms
+        if [[ -n $sbase ]]; then
+            added=$(awk -v a="$medms" -v b="$sbase" 'BEGIN { printf "%+.1f", a - b }')
+        else
+            added=n/a
+        fi
+        echo "| \`$label\` | $STARTUP_RUNS | $medms | $mnms | $mxms | $added |" >>"$STABLE"
+        i=$((i + 1))
+    done < <(awk -F, 'NR > 1 { printf "%.1f %.1f %.1f\n", $(NF - 4) * 1000, $(NF - 1) * 1000, $NF * 1000 }' "$TMP/startup.csv")
+    ((i == ${#SCFG[@]})) || die "unexpected hyperfine CSV $TMP/startup.csv"
+fi
+
+ELAPSED=$(awk -v a="$START_ALL" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
+
+# ---------------------------------------------------------------- report
+echo
+cat "$TABLE"
+if [[ -n $STABLE ]]; then echo; cat "$STABLE"; fi
+echo
+if [[ $HAVE_AGENT == 0 ]]; then echo "NOTE: agent not found ($AGENT): agent configurations were skipped."; fi
+if ((${#MISSING_REPORTS[@]})); then echo "WARNING: no agent report written for: ${MISSING_REPORTS[*]}"; fi
+echo "raw times: $RAW   logs: $OUT/logs/   total measurement time: ${ELAPSED}s"
+
+if [[ $RECORD != 0 ]]; then
+    if [[ ! -f $RESULTS ]]; then
+        cat >"$RESULTS" <<'EOF'
+# jvmprof overhead benchmark results
+
+Appended by `bench/run.sh` (`make bench`); newest section last. See bench/README.md.
+Each section: wall time of each workload without the agent (`none`) and with each
+agent configuration, runs interleaved round by round; ratio = median / median of
+`none`, overhead % = (ratio - 1) * 100. Start-up: `java Hello` measured with hyperfine,
+"added ms" = median minus median without agent. The machine is a small shared VM:
+differences of a few percent are within noise; compare medians and look at min/max.
+EOF
+    fi
+    cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1)
+    mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+    if [[ $HAVE_AGENT == 1 ]]; then
+        agent_desc="\`${AGENT#"$ROOT"/}\` (sha256 $(sha256sum "$AGENT" | cut -c1-12), built $(date -u -r "$AGENT" '+%Y-%m-%d %H:%M UTC'))"
+    else
+        agent_desc="not found (\`${AGENT#"$ROOT"/}\`): only \`none\` measured"
+    fi
+    commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    if [[ $commit != unknown && -n $(git -C "$ROOT" status --porcelain -- src Makefile 2>/dev/null) ]]; then
+        commit="$commit (with uncommitted changes in src/ or Makefile)"
+    fi
+    {
+        echo
+        echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — RUNS=$RUNS"
+        echo
+        echo "- Machine: $(nproc) CPUs, $cpu, $mem RAM, kernel $(uname -r); $JAVA_VERSION"
+        echo "- Agent: $agent_desc; repo commit $commit"
+        for wl in $WORKLOADS; do
+            echo "- Workload $wl: $(describe_workload "$wl")"
+        done
+        echo "- Agent options get \`,file=<tmpdir>/report.txt\` appended; $WARMUP unmeasured warm-up run(s) per workload; total ${ELAPSED}s"
+        if ((${#MISSING_REPORTS[@]})); then echo "- WARNING: no agent report written for: ${MISSING_REPORTS[*]}"; fi
+        echo
+        cat "$TABLE"
+        if [[ -n $STABLE ]]; then echo; cat "$STABLE"; fi
+    } >>"$RESULTS"
+    log "appended results to ${RESULTS#"$ROOT"/}"
+fi

@@ -1,0 +1,798 @@
+/* test_formats.c — the HPROF writers and reader (src/format): a small model
+ * built in code is written with the text and binary writers into memory and
+ * byte-compared with tests/golden/model1.hprof.txt and model1.hprof
+ * (UPDATE_GOLDEN=1 rewrites them; tests/golden/hprof_dump.py prints the
+ * binary one record by record, independently of our reader). Also: cutoff,
+ * the round trip model -> binary -> reader -> text, and the reader on
+ * truncated, corrupt and hand-made files (4-byte ids, unknown records). */
+#include "harness.h"
+
+#include <sys/stat.h>
+#include <time.h>
+
+#include "format/format.h"
+#include "format/hprof_bin.h"
+
+#define GOLDEN_TXT "tests/golden/model1.hprof.txt"
+#define GOLDEN_BIN "tests/golden/model1.hprof"
+
+static const report_opts opts_all = { 0.0001, true, true };
+static const report_opts opts_cpu = { 0.0001, true, false };
+
+/* ---- the model ---------------------------------------------------------- */
+
+typedef struct model1_ids {
+    trace_id hot, worker, empty, waiting, sleeping, locker;
+} model1_ids;
+
+static frame_id frame(model *m, const char *cls, const char *src, const char *name, const char *sig, int32_t line)
+{
+    class_id c = model_class_intern(m, model_cstring(m, cls), src ? model_cstring(m, src) : (str_id){ 0 });
+    method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, sig));
+    return model_frame_intern(m, me, line);
+}
+
+/* Three threads (one ends), five classes (one without a source file),
+ * frames with a line, native, unknown and compiled lines, six traces
+ * (one empty, one with a thread serial, one only a monitor refers to),
+ * 100 CPU samples with a tie, two monitors. */
+static model *model1(model1_ids *ids)
+{
+    model *m = model_new();
+    if (!m)
+        return NULL;
+    m->start_time_ms = UINT64_C(1700000000000); /* Tue Nov 14 22:13:20 2023 UTC */
+    m->dump_time_ms = m->start_time_ms + 12345;
+    m->depth = 4;
+
+    str_id grp = model_cstring(m, "main"), sys = model_cstring(m, "system");
+    model_thread_start(m, 1, 0x7f0001, model_cstring(m, "main"), grp, sys);
+    model_thread_start(m, 2, 0x7f0002, model_cstring(m, "worker-1"), grp, sys);
+    model_thread_start(m, 3, 0x7f0003, model_cstring(m, "short-lived"), grp, sys);
+    model_thread_end(m, 3);
+
+    frame_id compute = frame(m, "demo.Hot", "Hot.java", "compute", "(I)J", 42);
+    frame_id hot_main = frame(m, "demo.Hot", "Hot.java", "main", "([Ljava/lang/String;)V", 17);
+    frame_id work = frame(m, "demo.Worker", "Worker.java", "run", "()V", FRAME_LINE_COMPILED);
+    frame_id trun = frame(m, "java.lang.Thread", "Thread.java", "run", "()V", FRAME_LINE_UNKNOWN);
+    frame_id wait = frame(m, "java.lang.Object", NULL, "wait", "(J)V", FRAME_LINE_NATIVE);
+    frame_id sleep = frame(m, "java.lang.Thread", "Thread.java", "sleep", "(J)V", FRAME_LINE_NATIVE);
+    frame_id lock = frame(m, "demo.Lock", "Lock.java", "take", "()V", 8);
+
+    frame_id t_hot[] = { compute, hot_main };
+    frame_id t_worker[] = { work, trun };
+    frame_id t_waiting[] = { wait, work, trun };
+    frame_id t_sleeping[] = { sleep };
+    frame_id t_locker[] = { lock, hot_main };
+    ids->hot = model_trace_intern(m, 0, t_hot, 2);
+    ids->worker = model_trace_intern(m, 0, t_worker, 2);
+    ids->empty = model_trace_intern(m, 0, NULL, 0);
+    ids->waiting = model_trace_intern(m, 2, t_waiting, 3);
+    ids->sleeping = model_trace_intern(m, 0, t_sleeping, 1);
+    ids->locker = model_trace_intern(m, 0, t_locker, 2);
+
+    model_trace_add_samples(m, ids->hot, 50);
+    model_trace_add_samples(m, ids->worker, 30);
+    model_trace_add_samples(m, ids->empty, 16);
+    model_trace_add_samples(m, ids->sleeping, 2); /* ties with waiting: the lower trace id ranks first */
+    model_trace_add_samples(m, ids->waiting, 2);
+
+    monitor_id mon1 = model_monitor_intern(m, ids->waiting, model_cstring(m, "java.lang.Object"));
+    monitor_id mon2 = model_monitor_intern(m, ids->locker, model_cstring(m, "demo.Lock"));
+    model_monitor_add(m, mon1, 3, UINT64_C(1500000000));
+    model_monitor_add(m, mon2, 1, UINT64_C(500000000));
+    return m;
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static jp_status write_with(const jp_format_ops *f, const model *m, const report_opts *o, buf *out)
+{
+    buf_init(out);
+    sink *s = sink_open_memory(out);
+    if (!s)
+        return JP_ERR_NOMEM;
+    jp_status st = f->write(m, o, s);
+    char err[256];
+    jp_status st2 = sink_commit(s, err, sizeof err);
+    return st != JP_OK ? st : st2;
+}
+
+/* Compares out with a golden file, or rewrites it under UPDATE_GOLDEN=1.
+ * On a mismatch the output is left in build/golden/ for diffing. */
+static void golden(const char *path, const buf *out)
+{
+    const char *base = strrchr(path, '/') + 1;
+    if (getenv("UPDATE_GOLDEN")) {
+        CHECK(th_write_file(path, out->data, out->len));
+        fprintf(stderr, "updated %s (%zu bytes)\n", path, out->len);
+        return;
+    }
+    size_t len = 0;
+    char *want = th_read_file(path, &len);
+    if (!CHECK(want != NULL)) {
+        fprintf(stderr, "    cannot read %s (run from the repository root; UPDATE_GOLDEN=1 creates it)\n", path);
+        return;
+    }
+    if (!CHECK_EQ_MEM(out->data, out->len, want, len)) {
+        char actual[256];
+        mkdir("build", 0755);
+        mkdir("build/golden", 0755);
+        snprintf(actual, sizeof actual, "build/golden/%s", base);
+        if (th_write_file(actual, out->data, out->len))
+            fprintf(stderr, "    output differs from %s: see %s\n", path, actual);
+    }
+    free(want);
+}
+
+/* The text after the explanatory header (which ends with the separator). */
+static const char *txt_body(const buf *b)
+{
+    static const char sep[] = "\n--------\n\n";
+    const char *p = memmem(b->data, b->len, sep, sizeof sep - 1);
+    return p ? p + sizeof sep - 1 : "";
+}
+
+static bool has(const buf *b, const char *needle) { return memmem(b->data, b->len, needle, strlen(needle)) != NULL; }
+
+static void buf_terminate(buf *b)
+{
+    buf_put_u1(b, 0);
+    b->len--;
+}
+
+/* ---- golden files ----------------------------------------------------------- */
+
+static void test_golden_text(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    ASSERT(m != NULL && !m->oom);
+    buf out;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &out), JP_OK);
+    golden(GOLDEN_TXT, &out);
+    /* spot checks that do not depend on the golden file */
+    buf_terminate(&out);
+    CHECK(strncmp((char *)out.data, "JAVA PROFILE 1.0.1, created Tue Nov 14 22:13:20 2023\n", 53) == 0);
+    CHECK(has(&out, "THREAD END (id = 200003)\n"));
+    CHECK(has(&out, "TRACE 300004: (thread=200002)\n\tjava.lang.Object.wait(Unknown Source:Native method)\n"));
+    CHECK(has(&out, "\tdemo.Worker.run(Worker.java:Compiled method)\n\tjava.lang.Thread.run(Thread.java:Unknown line)\n"));
+    CHECK(has(&out, "TRACE 300003:\n\t<empty>\n"));
+    CHECK(has(&out, "CPU SAMPLES BEGIN (total = 100) Tue Nov 14 22:13:32 2023\n"));
+    CHECK(has(&out, "   4  2.00% 98.00%       2 300004 java.lang.Object.wait\n"));
+    CHECK(has(&out, "   3 16.00% 96.00%      16 300003 <empty trace>\n"));
+    CHECK(has(&out, "MONITOR TIME BEGIN (total = 2000 ms) Tue Nov 14 22:13:32 2023\n"));
+    CHECK(has(&out, "   2 25.00% 100.00%       1 300006 demo.Lock (Java)\n"));
+    CHECK(has(&out, "MONITOR TIME END\n"));
+
+    /* the same model writes the same bytes again */
+    buf again;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &again), JP_OK);
+    CHECK_EQ_MEM(again.data, again.len, out.data, out.len);
+    buf_free(&again);
+    buf_free(&out);
+    model_free(m);
+}
+
+static void test_golden_binary(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    ASSERT(m != NULL);
+    buf out;
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_cpu, &out), JP_OK);
+    golden(GOLDEN_BIN, &out);
+    /* the header, read by hand */
+    ASSERT(out.len > 31);
+    CHECK(memcmp(out.data, "JAVA PROFILE 1.0.2\0", 19) == 0);
+    buf_rd r;
+    buf_rd_init(&r, out.data + 19, out.len - 19);
+    CHECK_EQ_INT(buf_get_u4(&r), 8);
+    CHECK(buf_get_u8(&r) == UINT64_C(1700000000000));
+    /* first record: CONTROL SETTINGS, cpu sampling, depth 4, dump time 12.345 s in */
+    CHECK_EQ_INT(buf_get_u1(&r), HPROF_TAG_CONTROL_SETTINGS);
+    CHECK_EQ_INT(buf_get_u4(&r), 12345000);
+    CHECK_EQ_INT(buf_get_u4(&r), 6);
+    CHECK_EQ_INT(buf_get_u4(&r), HPROF_CONTROL_CPU_SAMPLING);
+    CHECK_EQ_INT(buf_get_u2(&r), 4);
+    /* last record: CPU SAMPLES, ranked by count */
+    static const unsigned char cpu_tail[] = {
+        HPROF_TAG_CPU_SAMPLES, 0, 0xbc, 0x5e, 0xa8, 0, 0, 0, 48, 0, 0, 0, 100, 0, 0, 0, 5,
+        0, 0, 0, 50, 0, 0x04, 0x93, 0xe1, 0, 0, 0, 30, 0, 0x04, 0x93, 0xe2, 0, 0, 0, 16, 0, 0x04, 0x93, 0xe3,
+        0, 0, 0, 2,  0, 0x04, 0x93, 0xe4, 0, 0, 0, 2,  0, 0x04, 0x93, 0xe5,
+    };
+    CHECK(out.len > sizeof cpu_tail &&
+          CHECK_EQ_MEM(out.data + out.len - sizeof cpu_tail, sizeof cpu_tail, cpu_tail, sizeof cpu_tail));
+
+    /* the binary format has no monitor record: refused, nothing written */
+    buf mon;
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_all, &mon), JP_ERR_ARG);
+    CHECK_EQ_INT(mon.len, 0);
+    buf_free(&mon);
+    buf_free(&out);
+    model_free(m);
+}
+
+/* ---- cutoff ---------------------------------------------------------------- */
+
+static void test_cutoff(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    ASSERT(m != NULL);
+    buf out;
+
+    /* 5%: the 2% rows go, and with them the traces only they printed */
+    report_opts o = { 0.05, true, true };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "   3 16.00% 96.00%      16 300003 <empty trace>\nCPU SAMPLES END\n"));
+    CHECK(!has(&out, "300005 java.lang.Thread.sleep"));
+    CHECK(!has(&out, "TRACE 300005:"));
+    CHECK(has(&out, "TRACE 300004:")); /* the first monitor still refers to it */
+    CHECK(has(&out, "TRACE 300006:"));
+    CHECK(has(&out, "   1 75.00% 75.00%       3 300004 java.lang.Object (Java)\n"));
+    buf_free(&out);
+
+    /* the same with cpu only: monitor-only traces are not printed either */
+    o = (report_opts){ 0.05, true, false };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "TRACE 300001:") && has(&out, "TRACE 300002:") && has(&out, "TRACE 300003:"));
+    CHECK(!has(&out, "TRACE 300004:") && !has(&out, "TRACE 300005:") && !has(&out, "TRACE 300006:"));
+    CHECK(strstr(txt_body(&out), "MONITOR TIME") == NULL);
+    buf_free(&out);
+
+    /* a row exactly at the cutoff stays; 30% drops the monitor at 25% */
+    o = (report_opts){ 0.3, true, true };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "   2 30.00% 80.00%      30 300002 demo.Worker.run\nCPU SAMPLES END\n"));
+    CHECK(has(&out, "   1 75.00% 75.00%       3 300004 java.lang.Object (Java)\nMONITOR TIME END\n"));
+    CHECK(!has(&out, "TRACE 300003:") && !has(&out, "TRACE 300006:"));
+    CHECK(has(&out, "TRACE 300004:"));
+    buf_free(&out);
+
+    /* cutoff 1: nothing reaches 100%, so the tables are empty, and no TRACE */
+    o = (report_opts){ 1.0, true, true };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "rank   self  accum   count trace method\nCPU SAMPLES END\n"));
+    CHECK(has(&out, "rank   self  accum   count trace monitor\nMONITOR TIME END\n"));
+    CHECK(!has(&out, "TRACE 3"));
+    buf_free(&out);
+
+    /* cutoff 0: every sampled trace; neither section: threads only */
+    o = (report_opts){ 0.0, true, false };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "   5  2.00% 100.00%       2 300005 java.lang.Thread.sleep\n"));
+    buf_free(&out);
+    o = (report_opts){ 0.0001, false, false };
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    const char *body = txt_body(&out);
+    CHECK(!strstr(body, "TRACE") && !strstr(body, "CPU SAMPLES") && !strstr(body, "MONITOR TIME"));
+    CHECK(has(&out, "THREAD END (id = 200003)\n"));
+    buf_free(&out);
+    model_free(m);
+}
+
+/* ---- round trip -------------------------------------------------------------- */
+
+static void test_round_trip(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    ASSERT(m != NULL);
+    buf direct, bin, via;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_cpu, &direct), JP_OK);
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_cpu, &bin), JP_OK);
+    char err[256] = "";
+    report_opts ro;
+    model *back = hprof_bin_read(bin.data, bin.len, &ro, err, sizeof err);
+    if (!CHECK(back != NULL)) {
+        fprintf(stderr, "    %s\n", err);
+        goto out;
+    }
+    CHECK(ro.cpu_samples);
+    CHECK(!ro.monitor);
+    CHECK_EQ_INT(back->start_time_ms, m->start_time_ms);
+    CHECK_EQ_INT(back->dump_time_ms, m->dump_time_ms);
+    CHECK_EQ_INT(back->depth, 4);
+    CHECK_EQ_INT(back->total_samples, 100);
+    CHECK_EQ_INT(model_trace_count(back), model_trace_count(m));
+    CHECK_EQ_INT(model_frame_count(back), model_frame_count(m));
+    CHECK_EQ_INT(back->thread_events_len, 4);
+    CHECK_EQ_INT(write_with(&hprof_txt_format, back, &opts_cpu, &via), JP_OK);
+    CHECK_EQ_MEM(via.data, via.len, direct.data, direct.len);
+    /* and once more: binary from the model read back is the same binary,
+     * except for string and class numbering, which follows reading order */
+    buf bin2, via2;
+    CHECK_EQ_INT(write_with(&hprof_bin_format, back, &opts_cpu, &bin2), JP_OK);
+    model *back2 = hprof_bin_read(bin2.data, bin2.len, &ro, err, sizeof err);
+    if (CHECK(back2 != NULL)) {
+        CHECK_EQ_INT(write_with(&hprof_txt_format, back2, &opts_cpu, &via2), JP_OK);
+        CHECK_EQ_MEM(via2.data, via2.len, direct.data, direct.len);
+        buf_free(&via2);
+        model_free(back2);
+    }
+    buf_free(&bin2);
+    buf_free(&via);
+    model_free(back);
+out:
+    buf_free(&direct);
+    buf_free(&bin);
+    model_free(m);
+}
+
+/* An empty model: both writers work, the reader reads it back. */
+static void test_empty_model(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    buf txt, bin;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &txt), JP_OK);
+    buf_terminate(&txt);
+    CHECK_EQ_STR(txt_body(&txt), "CPU SAMPLES BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n"
+                                 "rank   self  accum   count trace method\n"
+                                 "CPU SAMPLES END\n"
+                                 "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n"
+                                 "rank   self  accum   count trace monitor\n"
+                                 "MONITOR TIME END\n");
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_cpu, &bin), JP_OK);
+    char err[256];
+    report_opts ro;
+    model *back = hprof_bin_read(bin.data, bin.len, &ro, err, sizeof err);
+    CHECK(back != NULL);
+    if (back) {
+        CHECK(ro.cpu_samples);
+        CHECK_EQ_INT(model_trace_count(back), 0);
+    }
+    model_free(back);
+    buf_free(&txt);
+    buf_free(&bin);
+    model_free(m);
+}
+
+/* ---- reader robustness ------------------------------------------------------------ */
+
+static bool one_line(const char *s) { return s[0] != '\0' && strchr(s, '\n') == NULL; }
+
+/* Reads data from an exact-size heap copy (so ASan sees any read past it). */
+static model *read_copy(const void *data, size_t len, report_opts *ro, char *err, size_t errlen)
+{
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return NULL;
+    if (len)
+        memcpy(copy, data, len);
+    model *m = hprof_bin_read(copy, len, ro, err, errlen);
+    free(copy);
+    return m;
+}
+
+/* Every proper prefix of the golden binary: refused with a one-line error,
+ * except a prefix that ends exactly between records, which is a valid
+ * (shorter) file: the format has no end marker. */
+static void test_truncated(void)
+{
+    size_t len = 0;
+    unsigned char *data = th_read_file(GOLDEN_BIN, &len);
+    ASSERT(data != NULL && len > 31);
+    /* record boundaries, found by walking the record headers */
+    unsigned char *boundary = calloc(len + 1, 1);
+    ASSERT(boundary != NULL);
+    size_t off = 31, nrec = 0;
+    while (off + 9 <= len) {
+        boundary[off] = 1;
+        uint32_t rlen = (uint32_t)data[off + 5] << 24 | (uint32_t)data[off + 6] << 16 |
+                        (uint32_t)data[off + 7] << 8 | data[off + 8];
+        off += 9 + (size_t)rlen;
+        nrec++;
+    }
+    CHECK_EQ_INT(off, len);
+    unsigned long refused = 0, accepted = 0, wrong = 0;
+    for (size_t n = 0; n < len; n++) {
+        char err[256];
+        memset(err, 'x', sizeof err);
+        err[sizeof err - 1] = '\0';
+        report_opts ro;
+        model *m = read_copy(data, n, &ro, err, sizeof err);
+        if (m) {
+            accepted++;
+            if (!boundary[n]) {
+                wrong++;
+                fprintf(stderr, "    prefix of %zu bytes accepted\n", n);
+            }
+            /* whatever was read can be written */
+            buf out;
+            if (write_with(&hprof_txt_format, m, &ro, &out) != JP_OK)
+                wrong++;
+            buf_free(&out);
+            model_free(m);
+        } else {
+            refused++;
+            if (boundary[n] || !one_line(err) || strlen(err) > 200) {
+                wrong++;
+                fprintf(stderr, "    prefix of %zu bytes: error \"%s\"\n", n, err);
+            }
+        }
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(accepted, nrec); /* the header alone, and after each record but the last */
+    CHECK_EQ_INT(refused + accepted, len);
+    free(boundary);
+    free(data);
+}
+
+static void test_bad_header(void)
+{
+    static const struct { const char *what; const char *data; size_t len; } cases[] = {
+        { "empty", "", 0 },
+        { "one byte", "J", 1 },
+        { "no NUL", "JAVA PROFILE 1.0.2", 18 },
+        { "other version", "JAVA PROFILE 1.0.3\0\0\0\0\x08\0\0\0\0\0\0\0\0", 31 },
+        { "other magic", "JAVA PROFILE\0\0\0\0\x08\0\0\0\0\0\0\0\0", 25 },
+        { "text file", "JAVA PROFILE 1.0.1, created Tue Nov 14 22:13:20 2023\n\nWritten by jvmprof, an "
+                       "HPROF-compatible profiler for the Java virtual machine.\n", 127 },
+        { "id size 0", "JAVA PROFILE 1.0.2\0\0\0\0\0\0\0\0\0\0\0\0\0", 31 },
+        { "id size 2", "JAVA PROFILE 1.0.2\0\0\0\0\x02\0\0\0\0\0\0\0\0", 31 },
+        { "id size 16", "JAVA PROFILE 1.0.2\0\0\0\0\x10\0\0\0\0\0\0\0\0", 31 },
+        { "short time", "JAVA PROFILE 1.0.2\0\0\0\0\x08\0\0\0", 26 },
+        { "short id size", "JAVA PROFILE 1.0.1\0\0\0", 22 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[256] = "";
+        report_opts ro;
+        model *m = read_copy(cases[i].data, cases[i].len, &ro, err, sizeof err);
+        if (!CHECK(m == NULL) || !CHECK(one_line(err)))
+            fprintf(stderr, "    case %s: \"%s\"\n", cases[i].what, err);
+        model_free(m);
+    }
+    char err[256] = "";
+    report_opts ro;
+    CHECK(read_copy("XAVA PROFILE 1.0.2\0\0\0\0\x08\0\0\0\0\0\0\0\0", 31, &ro, err, sizeof err) == NULL);
+    CHECK(strstr(err, "not an HPROF binary file") != NULL);
+    CHECK(read_copy("JAVA PROFILE 1.0.2\0\0\0\0\x03\0\0\0\0\0\0\0\0", 31, &ro, err, sizeof err) == NULL);
+    CHECK(strstr(err, "identifier size 3") != NULL);
+    /* a valid header and nothing else is a valid, empty file */
+    model *m = read_copy("JAVA PROFILE 1.0.1\0\0\0\0\x04\0\0\0\0\0\0\0\x07", 31, &ro, err, sizeof err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_EQ_INT(m->start_time_ms, 7);
+        CHECK(!ro.cpu_samples);
+    }
+    model_free(m);
+}
+
+/* ---- hand-made files ----------------------------------------------------------------- */
+
+typedef struct hfile {
+    buf b;
+    unsigned idsize;
+} hfile;
+
+static void hf_begin(hfile *h, const char *magic, unsigned idsize, uint64_t start_ms)
+{
+    buf_init(&h->b);
+    h->idsize = idsize;
+    buf_put(&h->b, magic, strlen(magic) + 1);
+    buf_put_u4(&h->b, idsize);
+    buf_put_u8(&h->b, start_ms);
+}
+
+static void hf_id(hfile *h, buf *body, uint64_t id)
+{
+    if (h->idsize == 4)
+        buf_put_u4(body, (uint32_t)id);
+    else
+        buf_put_u8(body, id);
+}
+
+static void hf_record(hfile *h, uint8_t tag, uint32_t micros, buf *body)
+{
+    buf_put_u1(&h->b, tag);
+    buf_put_u4(&h->b, micros);
+    buf_put_u4(&h->b, (uint32_t)body->len);
+    buf_put(&h->b, body->data, body->len);
+    buf_reset(body);
+}
+
+static void hf_utf8(hfile *h, buf *body, uint64_t id, const char *s)
+{
+    hf_id(h, body, id);
+    buf_put(body, s, strlen(s));
+    hf_record(h, HPROF_TAG_UTF8, 0, body);
+}
+
+static void hf_frame(hfile *h, buf *body, uint64_t id, uint64_t name, uint64_t sig, uint64_t src, uint32_t cls,
+                     int32_t line)
+{
+    hf_id(h, body, id);
+    hf_id(h, body, name);
+    hf_id(h, body, sig);
+    hf_id(h, body, src);
+    buf_put_u4(body, cls);
+    buf_put_u4(body, (uint32_t)line);
+    hf_record(h, HPROF_TAG_FRAME, 0, body);
+}
+
+/* A JDK 8 HPROF-style file: version 1.0.1, 4-byte ids that are not dense,
+ * internal class names, serials with HPROF's bases, an unknown record and a
+ * heap summary in between, both skipped. */
+static void build_id4_file(hfile *h)
+{
+    buf body;
+    buf_init(&body);
+    hf_begin(h, "JAVA PROFILE 1.0.1", 4, UINT64_C(1000000000000)); /* Sun Sep  9 01:46:40 2001 UTC */
+    buf_put(&body, "\x01\x02\x03\x04\x05", 5);
+    hf_record(h, 0x99, 2000000, &body); /* unknown tag; its time sets the dump time */
+    hf_utf8(h, &body, 0x1000, "demo/Hot");
+    hf_utf8(h, &body, 0x1004, "compute");
+    hf_utf8(h, &body, 0x1008, "(I)J");
+    hf_utf8(h, &body, 0x100c, "Hot.java");
+    hf_utf8(h, &body, 0x1010, "main");
+    hf_utf8(h, &body, 0x1014, "system");
+    buf_put_u4(&body, 100001);
+    hf_id(h, &body, 0xdead);
+    buf_put_u4(&body, 0);
+    hf_id(h, &body, 0x1000);
+    hf_record(h, HPROF_TAG_LOAD_CLASS, 0, &body);
+    buf_put_u4(&body, 200001);
+    hf_id(h, &body, 0xbeef);
+    buf_put_u4(&body, 0);
+    hf_id(h, &body, 0x1010);
+    hf_id(h, &body, 0x1014);
+    hf_id(h, &body, 0);
+    hf_record(h, HPROF_TAG_START_THREAD, 0, &body);
+    for (int i = 0; i < 24; i++)
+        buf_put_u1(&body, 0);
+    hf_record(h, HPROF_TAG_HEAP_SUMMARY, 0, &body);
+    hf_frame(h, &body, 0x2000, 0x1004, 0x1008, 0x100c, 100001, 42);
+    hf_frame(h, &body, 0x2004, 0x1004, 0x1008, 0x100c, 100001, FRAME_LINE_NATIVE);
+    buf_put_u4(&body, 300007);
+    buf_put_u4(&body, 200001);
+    buf_put_u4(&body, 2);
+    hf_id(h, &body, 0x2000);
+    hf_id(h, &body, 0x2004);
+    hf_record(h, HPROF_TAG_TRACE, 0, &body);
+    buf_put_u4(&body, 300009);
+    buf_put_u4(&body, 0);
+    buf_put_u4(&body, 0);
+    hf_record(h, HPROF_TAG_TRACE, 0, &body);
+    hf_record(h, HPROF_TAG_HEAP_DUMP_END, 0, &body); /* empty body */
+    buf_put_u4(&body, 10);
+    buf_put_u4(&body, 2);
+    buf_put_u4(&body, 7);
+    buf_put_u4(&body, 300007);
+    buf_put_u4(&body, 3);
+    buf_put_u4(&body, 300009);
+    hf_record(h, HPROF_TAG_CPU_SAMPLES, 0, &body);
+    buf_put_u4(&body, 200001);
+    hf_record(h, HPROF_TAG_END_THREAD, 0, &body);
+    buf_free(&body);
+}
+
+static void test_id4_file(void)
+{
+    hfile h;
+    build_id4_file(&h);
+    char err[256] = "";
+    report_opts ro;
+    model *m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    if (!CHECK(m != NULL)) {
+        fprintf(stderr, "    %s\n", err);
+        buf_free(&h.b);
+        return;
+    }
+    CHECK(ro.cpu_samples);
+    CHECK_EQ_INT(m->start_time_ms, UINT64_C(1000000000000));
+    CHECK_EQ_INT(m->dump_time_ms, UINT64_C(1000000002000));
+    CHECK_EQ_INT(m->total_samples, 10);
+    buf out;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &ro, &out), JP_OK);
+    buf_terminate(&out);
+    /* trace serials are renumbered in reading order: model ids, as always */
+    CHECK_EQ_STR(txt_body(&out), "THREAD START (obj=beef, id = 200001, name=\"main\", group=\"system\")\n"
+                                 "THREAD END (id = 200001)\n"
+                                 "TRACE 300001: (thread=200001)\n"
+                                 "\tdemo.Hot.compute(Hot.java:42)\n"
+                                 "\tdemo.Hot.compute(Hot.java:Native method)\n"
+                                 "TRACE 300002:\n"
+                                 "\t<empty>\n"
+                                 "CPU SAMPLES BEGIN (total = 10) Sun Sep  9 01:46:42 2001\n"
+                                 "rank   self  accum   count trace method\n"
+                                 "   1 70.00% 70.00%       7 300001 demo.Hot.compute\n"
+                                 "   2 30.00% 100.00%       3 300002 <empty trace>\n"
+                                 "CPU SAMPLES END\n");
+    buf_free(&out);
+    model_free(m);
+
+    /* every prefix of it too */
+    unsigned long crashes_avoided = 0;
+    for (size_t n = 0; n < h.b.len; n++) {
+        model *p = read_copy(h.b.data, n, &ro, err, sizeof err);
+        if (!p && !one_line(err))
+            crashes_avoided++;
+        model_free(p);
+    }
+    CHECK_EQ_INT(crashes_avoided, 0);
+    buf_free(&h.b);
+}
+
+/* Files that are well-formed record by record but wrong in content. */
+static void test_bad_references(void)
+{
+    buf body;
+    buf_init(&body);
+    char err[256];
+    report_opts ro;
+    model *m;
+
+    /* a TRACE naming a FRAME that was never defined */
+    hfile h;
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    hf_utf8(&h, &body, 1, "f");
+    hf_frame(&h, &body, 10, 1, 1, 0, 100001, 3);
+    buf_put_u4(&body, 300001);
+    buf_put_u4(&body, 0);
+    buf_put_u4(&body, 2);
+    buf_put_u8(&body, 10);
+    buf_put_u8(&body, 11);
+    hf_record(&h, HPROF_TAG_TRACE, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL);
+    CHECK(one_line(err));
+    CHECK(strstr(err, "TRACE 300001 refers to an unknown FRAME") != NULL);
+    model_free(m);
+    buf_free(&h.b);
+
+    /* CPU SAMPLES naming a TRACE that was never defined */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 300001);
+    buf_put_u4(&body, 0);
+    buf_put_u4(&body, 0);
+    hf_record(&h, HPROF_TAG_TRACE, 0, &body);
+    buf_put_u4(&body, 2);
+    buf_put_u4(&body, 2);
+    buf_put_u4(&body, 1);
+    buf_put_u4(&body, 300001);
+    buf_put_u4(&body, 1);
+    buf_put_u4(&body, 300002);
+    hf_record(&h, HPROF_TAG_CPU_SAMPLES, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL);
+    CHECK(one_line(err));
+    CHECK(strstr(err, "unknown TRACE 300002") != NULL);
+    model_free(m);
+    buf_free(&h.b);
+
+    /* counts that promise more than the record holds */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 300001);
+    buf_put_u4(&body, 0);
+    buf_put_u4(&body, 0xffffffffu);
+    hf_record(&h, HPROF_TAG_TRACE, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL && one_line(err));
+    model_free(m);
+    buf_free(&h.b);
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 0);
+    buf_put_u4(&body, 0x20000000u);
+    hf_record(&h, HPROF_TAG_CPU_SAMPLES, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL && one_line(err));
+    model_free(m);
+    buf_free(&h.b);
+
+    /* a record shorter than its fixed fields */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 200001);
+    hf_record(&h, HPROF_TAG_START_THREAD, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL && one_line(err));
+    CHECK(strstr(err, "malformed record (tag 0x0a)") != NULL);
+    model_free(m);
+    buf_free(&h.b);
+
+    /* a record length running past the end of the file */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u1(&h.b, HPROF_TAG_UTF8);
+    buf_put_u4(&h.b, 0);
+    buf_put_u4(&h.b, 0xfffffff0u);
+    buf_put(&h.b, "abcdefgh", 8);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL && one_line(err));
+    CHECK(strstr(err, "truncated record (tag 0x01) at offset 31") != NULL);
+    model_free(m);
+    buf_free(&h.b);
+
+    /* a thread serial far beyond what the file could hold: refused without
+     * allocating a table for a billion threads */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 1000000000u);
+    buf_put_u8(&body, 1);
+    buf_put_u4(&body, 0);
+    buf_put_u8(&body, 0);
+    buf_put_u8(&body, 0);
+    buf_put_u8(&body, 0);
+    hf_record(&h, HPROF_TAG_START_THREAD, 0, &body);
+    err[0] = '\0';
+    m = read_copy(h.b.data, h.b.len, &ro, err, sizeof err);
+    CHECK(m == NULL && one_line(err));
+    CHECK(strstr(err, "START THREAD serial 1000000000 out of range") != NULL);
+    model_free(m);
+    buf_free(&h.b);
+    buf_free(&body);
+}
+
+/* Random corruption of the golden binary (fixed seed): the reader either
+ * refuses the file with one line or returns a model the writers can write;
+ * it never crashes, hangs or trips ASan/UBSan. */
+static void test_corrupt(void)
+{
+    size_t len = 0;
+    unsigned char *data = th_read_file(GOLDEN_BIN, &len);
+    ASSERT(data != NULL && len > 31);
+    unsigned char *copy = malloc(len);
+    ASSERT(copy != NULL);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    unsigned long bad = 0, accepted = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        memcpy(copy, data, len);
+        int flips = 1 + iter % 4;
+        for (int k = 0; k < flips; k++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            size_t at = 19 + (size_t)(x % (len - 19));
+            copy[at] = iter % 3 == 0 ? (unsigned char)(x >> 32) : (unsigned char)(copy[at] ^ (1u << ((x >> 40) % 8)));
+        }
+        char err[256] = "";
+        report_opts ro;
+        model *m = hprof_bin_read(copy, len, &ro, err, sizeof err);
+        if (m) {
+            accepted++;
+            buf out;
+            if (write_with(&hprof_txt_format, m, &ro, &out) != JP_OK)
+                bad++;
+            buf_free(&out);
+            if (write_with(&hprof_bin_format, m, &ro, &out) != JP_OK)
+                bad++;
+            buf_free(&out);
+            model_free(m);
+        } else if (!one_line(err)) {
+            bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(accepted > 0); /* flips in strings or counts still give a readable file */
+    free(copy);
+    free(data);
+}
+
+int main(void)
+{
+    /* the text writer prints local time */
+    setenv("TZ", "UTC", 1);
+    tzset();
+    RUN(test_golden_text);
+    RUN(test_golden_binary);
+    RUN(test_cutoff);
+    RUN(test_round_trip);
+    RUN(test_empty_model);
+    RUN(test_truncated);
+    RUN(test_bad_header);
+    RUN(test_id4_file);
+    RUN(test_bad_references);
+    RUN(test_corrupt);
+    return DONE();
+}
