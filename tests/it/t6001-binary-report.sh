@@ -21,3 +21,9 @@ if "$JVMPROF" report "$T/cut.hprof" >"$T/o" 2>"$T/e"; then fail "truncated file 
 echo hello >"$T/not.hprof"
 if "$JVMPROF" report "$T/not.hprof" 2>"$T/e"; then fail "text file accepted"; fi
 grep -q "not an HPROF binary file" "$T/e" || fail "no clear error for a non-HPROF file"
+# an independent parser (tests/golden/hprof_dump.py, written from the format
+# description, not from our reader) accepts the agent's file and finds every
+# reference resolvable
+python3 "$ROOT/tests/golden/hprof_dump.py" "$T/java.hprof" >"$T/dump.txt" || { tail -5 "$T/dump.txt" >&2; fail "independent parser rejected java.hprof"; }
+grep -q "CPU SAMPLES" "$T/dump.txt" || fail "independent parser found no CPU SAMPLES record"
+grep -q "'heavy'" "$T/dump.txt" || fail "independent parser found no heavy method name"
