@@ -49,7 +49,7 @@ static uint32_t rd_map_get(const rd_map *mp, uint64_t key)
 typedef struct reader {
     model *m;
     arena scratch;
-    rd_map strings, class_names, classes_by_serial, frames, traces;
+    rd_map strings, class_names, frames, traces;
     unsigned idsize;
     size_t file_len;
     char *err;
@@ -220,14 +220,12 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     arena_init(&r.scratch);
     rd_map_init(&r.strings, &r.scratch);
     rd_map_init(&r.class_names, &r.scratch);
-    rd_map_init(&r.classes_by_serial, &r.scratch);
     rd_map_init(&r.frames, &r.scratch);
     rd_map_init(&r.traces, &r.scratch);
     r.m->start_time_ms = r.m->dump_time_ms = start_ms;
     *o = (report_opts){ 0.0001, false, false };
 
     bool ok = true, saw_cpu = false, first = true;
-    uint64_t nrec = 0;
     while (ok && buf_rd_left(&b) > 0) {
         size_t off = len - buf_rd_left(&b);
         uint8_t tag = buf_get_u1(&b);
@@ -249,7 +247,6 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
                 snprintf(errbuf, errlen, "malformed record (tag 0x%02x) at offset %zu", tag, off);
             ok = false;
         }
-        nrec++;
     }
     if (ok && r.m->oom) {
         snprintf(errbuf, errlen, "out of memory");
@@ -257,7 +254,6 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     }
     rd_map_free(&r.strings);
     rd_map_free(&r.class_names);
-    rd_map_free(&r.classes_by_serial);
     rd_map_free(&r.frames);
     rd_map_free(&r.traces);
     arena_free(&r.scratch);
@@ -266,6 +262,5 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         return NULL;
     }
     o->cpu_samples = saw_cpu;
-    (void)nrec;
     return r.m;
 }
