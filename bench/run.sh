@@ -9,12 +9,13 @@
 # Environment (all optional):
 #   AGENT=path/to/libjvmprof.so   default: build/libjvmprof.so (relative to the repo root)
 #   RUNS=N                        measured runs per workload and config (default 5)
-#   WORKLOADS="javac h2"          which workloads to run (default both)
+#   WORKLOADS="javac h2"          which workloads to run (default both; "" = start-up only)
 #   CONFIGS="none|cpu=samples,interval=10|monitor=y"
 #                                 '|'-separated agent option strings; "none" = no agent.
 #                                 ",file=<tmp>/report.txt" is appended to each.
 #   STARTUP=1                     measure start-up cost (0 to skip)
-#   STARTUP_RUNS=N                hyperfine runs per start-up config (default 20)
+#   STARTUP_RUNS=N                measured start-up runs per config (default 30, interleaved;
+#                                 STARTUP_WARMUP=3 unmeasured rounds first)
 #   STARTUP_CONFIGS="none|cpu=samples|-"
 #                                 as CONFIGS; "-" = -agentpath without any options
 #   WARMUP=1                      unmeasured warm-up runs (config none) per workload
@@ -31,10 +32,11 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 OUT="$BENCH_DIR/out"
 
 RUNS=${RUNS:-5}
-WORKLOADS=${WORKLOADS:-"javac h2"}
+WORKLOADS=${WORKLOADS-"javac h2"}
 CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|monitor=y"}
 STARTUP=${STARTUP:-1}
-STARTUP_RUNS=${STARTUP_RUNS:-20}
+STARTUP_RUNS=${STARTUP_RUNS:-30}
+STARTUP_WARMUP=${STARTUP_WARMUP:-3}
 STARTUP_CONFIGS=${STARTUP_CONFIGS:-"none|cpu=samples|-"}
 WARMUP=${WARMUP:-1}
 JAVAC_PKGS=${JAVAC_PKGS:-"java/util java/io java/time java/text java/math java/net java/security"}
@@ -51,6 +53,7 @@ die() { printf '[bench] FAILED: %s\n' "$*" >&2; exit 1; }
 
 [[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer (got '$RUNS')"
 [[ "$STARTUP_RUNS" =~ ^[1-9][0-9]*$ ]] || die "STARTUP_RUNS must be a positive integer"
+[[ "$STARTUP_WARMUP" =~ ^[0-9]+$ ]] || die "STARTUP_WARMUP must be a non-negative integer"
 [[ "$WARMUP" =~ ^[0-9]+$ ]] || die "WARMUP must be a non-negative integer"
 
 # ---------------------------------------------------------------- prerequisites
@@ -68,7 +71,6 @@ apt_install() {
 missing=()
 [[ -f $SRC_ZIP ]] || missing+=(openjdk-17-source)
 [[ -f $H2_JAR ]] || missing+=(libh2-java)
-[[ $STARTUP == 0 ]] || command -v hyperfine >/dev/null || missing+=(hyperfine)
 if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
 [[ -f $SRC_ZIP ]] || die "$SRC_ZIP still missing after installing openjdk-17-source"
 [[ -f $H2_JAR ]] || die "$H2_JAR still missing after installing libh2-java"
@@ -236,6 +238,7 @@ echo "workload,config,round,seconds" >"$RAW"
 declare -A TIMES=()
 MISSING_REPORTS=()
 START_ALL=$(now)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for wl in $WORKLOADS; do
     log "workload $wl: $(describe_workload "$wl")"
@@ -292,55 +295,66 @@ for wl in $WORKLOADS; do
 done
 
 # ---------------------------------------------------------------- start-up cost
+# Own loop instead of hyperfine so that the configurations are interleaved too
+# (this machine's speed drifts); each sample is fork+exec+JVM lifetime of `java Hello`.
 STABLE=
 if [[ $STARTUP != 0 ]]; then
-    log "start-up: java Hello, $STARTUP_RUNS runs per config (hyperfine)"
+    log "start-up: java Hello, $STARTUP_WARMUP warm-up + $STARTUP_RUNS measured rounds over ${#SCFG[@]} configs"
     mkdir -p "$TMP/startup-cwd"
-    cmds=()
+    AOPT=()
     for i in "${!SCFG[@]}"; do
         cfg=${SCFG[$i]}
-        aopt=$(agent_opt "$cfg" "$TMP/startup-report-$i.txt")
+        AOPT[i]=$(agent_opt "$cfg" "$TMP/startup-report-$i.txt")
         # check once that it works and prints the expected line
-        out=$(cd "$TMP/startup-cwd" && "$JAVA" ${aopt:+"$aopt"} -cp "$OUT/classes" Hello 2>"$OUT/logs/startup-$i.log") \
+        out=$(cd "$TMP/startup-cwd" && "$JAVA" ${AOPT[i]:+"${AOPT[i]}"} -cp "$OUT/classes" Hello 2>"$OUT/logs/startup-$i.log") \
             || { tail -n 30 "$OUT/logs/startup-$i.log" >&2; die "java Hello failed with config '$cfg'"; }
         grep -qx 'Hello, world' <<<"$out" || die "java Hello with config '$cfg' printed '$out'"
-        cmds+=("'$JAVA' ${aopt:+"'$aopt'"} -cp '$OUT/classes' Hello")
     done
-    (cd "$TMP/startup-cwd" && hyperfine -N --style basic --warmup 3 --runs "$STARTUP_RUNS" \
-        --export-csv "$TMP/startup.csv" "${cmds[@]}") >"$OUT/logs/startup-hyperfine.log" 2>&1 \
-        || { tail -n 30 "$OUT/logs/startup-hyperfine.log" >&2; die "hyperfine start-up measurement failed"; }
+    declare -A STIMES=()
+    cd "$TMP/startup-cwd"
+    for ((r = 1 - STARTUP_WARMUP; r <= STARTUP_RUNS; r++)); do
+        for i in "${!SCFG[@]}"; do
+            t0=$(now)
+            "$JAVA" ${AOPT[i]:+"${AOPT[i]}"} -cp "$OUT/classes" Hello >/dev/null 2>>"$OUT/logs/startup-$i.log" \
+                || { tail -n 30 "$OUT/logs/startup-$i.log" >&2; die "java Hello failed with config '${SCFG[$i]}'"; }
+            t1=$(now)
+            if ((r >= 1)); then
+                STIMES[$i]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) * 1000 }') "
+            fi
+        done
+    done
+    cd "$ROOT"
     STABLE="$TMP/startup.md"
     {
         echo "| start-up config | runs | median ms | min ms | max ms | added ms |"
         echo "|---|---:|---:|---:|---:|---:|"
     } >"$STABLE"
-    # csv: command,mean,stddev,median,user,system,min,max ; rows in command order.
-    # The command column may contain quoted commas, so count fields from the end.
     sbase=
-    i=0
-    while read -r medms mnms mxms; do
+    for i in "${!SCFG[@]}"; do
         cfg=${SCFG[$i]}
         label=$cfg
         [[ $cfg == - ]] && label="(no options)"
-        [[ $cfg == none ]] && sbase=$medms
+        # shellcheck disable=SC2086
+        read -r n med mn mx < <(stats ${STIMES[$i]})
+        [[ $cfg == none ]] && sbase=$med
         if [[ -n $sbase ]]; then
-            added=$(awk -v a="$medms" -v b="$sbase" 'BEGIN { printf "%+.1f", a - b }')
+            added=$(awk -v a="$med" -v b="$sbase" 'BEGIN { printf "%+.1f", a - b }')
         else
             added=n/a
         fi
-        echo "| \`$label\` | $STARTUP_RUNS | $medms | $mnms | $mxms | $added |" >>"$STABLE"
-        i=$((i + 1))
-    done < <(awk -F, 'NR > 1 { printf "%.1f %.1f %.1f\n", $(NF - 4) * 1000, $(NF - 1) * 1000, $NF * 1000 }' "$TMP/startup.csv")
-    ((i == ${#SCFG[@]})) || die "unexpected hyperfine CSV $TMP/startup.csv"
+        # shellcheck disable=SC2016 # literal backticks
+        printf '| `%s` | %d | %.1f | %.1f | %.1f | %s |\n' "$label" "$n" "$med" "$mn" "$mx" "$added" >>"$STABLE"
+    done
 fi
 
 ELAPSED=$(awk -v a="$START_ALL" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
 
 # ---------------------------------------------------------------- report
+HAVE_WL=0
+[[ -n ${WORKLOADS//[[:space:]]/} ]] && HAVE_WL=1
 echo
-cat "$TABLE"
-if [[ -n $STABLE ]]; then echo; cat "$STABLE"; fi
-echo
+if [[ $HAVE_WL == 1 ]]; then cat "$TABLE"; echo; fi
+if [[ -n $STABLE ]]; then cat "$STABLE"; echo; fi
 if [[ $HAVE_AGENT == 0 ]]; then echo "NOTE: agent not found ($AGENT): agent configurations were skipped."; fi
 if ((${#MISSING_REPORTS[@]})); then echo "WARNING: no agent report written for: ${MISSING_REPORTS[*]}"; fi
 echo "raw times: $RAW   logs: $OUT/logs/   total measurement time: ${ELAPSED}s"
@@ -353,8 +367,8 @@ if [[ $RECORD != 0 ]]; then
 Appended by `bench/run.sh` (`make bench`); newest section last. See bench/README.md.
 Each section: wall time of each workload without the agent (`none`) and with each
 agent configuration, runs interleaved round by round; ratio = median / median of
-`none`, overhead % = (ratio - 1) * 100. Start-up: `java Hello` measured with hyperfine,
-"added ms" = median minus median without agent. The machine is a small shared VM:
+`none`, overhead % = (ratio - 1) * 100. Start-up: wall time of `java Hello` (fork to exit, configs
+interleaved), "added ms" = median minus median without agent. The machine is a small shared VM:
 differences of a few percent are within noise; compare medians and look at min/max.
 EOF
     fi
@@ -374,14 +388,14 @@ EOF
         echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — RUNS=$RUNS"
         echo
         echo "- Machine: $(nproc) CPUs, $cpu, $mem RAM, kernel $(uname -r); $JAVA_VERSION"
+        echo "- Load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
         echo "- Agent: $agent_desc; repo commit $commit"
         for wl in $WORKLOADS; do
             echo "- Workload $wl: $(describe_workload "$wl")"
         done
         echo "- Agent options get \`,file=<tmpdir>/report.txt\` appended; $WARMUP unmeasured warm-up run(s) per workload; total ${ELAPSED}s"
         if ((${#MISSING_REPORTS[@]})); then echo "- WARNING: no agent report written for: ${MISSING_REPORTS[*]}"; fi
-        echo
-        cat "$TABLE"
+        if [[ $HAVE_WL == 1 ]]; then echo; cat "$TABLE"; fi
         if [[ -n $STABLE ]]; then echo; cat "$STABLE"; fi
     } >>"$RESULTS"
     log "appended results to ${RESULTS#"$ROOT"/}"

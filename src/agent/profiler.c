@@ -24,7 +24,8 @@ static model *prof_model;
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER; /* guards only the flags below, never the model */
 static pthread_cond_t prof_wake;
 static bool prof_stop_requested, prof_dump_requested, prof_running, prof_started;
-static frame_id *prof_frames;  /* scratch for one trace */
+static frame_id *prof_frames;        /* scratch for one trace */
+static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
 static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
 static jlong *prof_cpu_seen;       /* [serial]: thread CPU time at the previous sample */
 static uint32_t prof_cpu_seen_cap;
@@ -59,7 +60,8 @@ jp_status profiler_init(void)
     pthread_condattr_destroy(&attr);
     prof_model = model_new();
     prof_frames = calloc(agent_opts->depth + 1, sizeof *prof_frames);
-    if (!prof_model || !prof_frames)
+    prof_capture = calloc(agent_opts->depth + 1, sizeof *prof_capture);
+    if (!prof_model || !prof_frames || !prof_capture)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
     prof_model->start_time_ms = agent_wall_ms();
     prof_model->depth = agent_opts->depth;
@@ -80,38 +82,45 @@ static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n
     return true;
 }
 
+/* One sampling round. Each running thread is stopped alone, by the
+ * handshake GetStackTrace does since JDK 15, instead of stopping every thread
+ * at a safepoint as GetAllStackTraces would: idle threads are never touched,
+ * and a round costs the program one short pause per running thread. */
 static void prof_sample(JNIEnv *jni)
 {
     jvmtiEnv *jv = agent_jvmti;
-    jvmtiStackInfo *stacks = NULL;
+    jthread *threads = NULL;
     jint nthreads = 0;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
         return;
-    jvmtiError err = (*jv)->GetAllStackTraces(jv, (jint)agent_opts->depth, &stacks, &nthreads);
+    jvmtiError err = (*jv)->GetAllThreads(jv, &nthreads, &threads);
     if (err != JVMTI_ERROR_NONE) {
         if (prof_sample_errors++ == 0)
-            jvmti_check(err, "GetAllStackTraces");
+            jvmti_check(err, "GetAllThreads");
         (*jni)->PopLocalFrame(jni, NULL);
         return;
     }
     prof_sample_rounds++;
     for (jint i = 0; i < nthreads; i++) {
-        const jvmtiStackInfo *si = &stacks[i];
-        if (!(si->state & JVMTI_THREAD_STATE_RUNNABLE) || (si->state & JVMTI_THREAD_STATE_SUSPENDED) ||
-            si->frame_count <= 0)
-            continue; /* not running, or a VM-internal thread with no Java frames */
-        uint32_t serial = thread_registry_serial(si->thread);
-        if (!prof_used_cpu(si->thread, serial)) {
+        jint state = 0, count = 0;
+        if ((*jv)->GetThreadState(jv, threads[i], &state) != JVMTI_ERROR_NONE ||
+            !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
+            continue;
+        uint32_t serial = thread_registry_serial(threads[i]);
+        if (!prof_used_cpu(threads[i], serial)) {
             prof_idle_skipped++;
             continue;
         }
-        uint32_t n = (uint32_t)si->frame_count;
-        if (!prof_frames_of(jni, si->frame_buffer, n))
+        if ((*jv)->GetStackTrace(jv, threads[i], 0, (jint)agent_opts->depth, prof_capture, &count) !=
+                JVMTI_ERROR_NONE ||
+            count <= 0)
+            continue; /* ended meanwhile, or a VM-internal thread with no Java frames */
+        if (!prof_frames_of(jni, prof_capture, (uint32_t)count))
             continue;
-        trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, n);
+        trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, (uint32_t)count);
         model_trace_add_samples(prof_model, t, 1);
     }
-    jvmti_free(stacks);
+    jvmti_free(threads);
     (*jni)->PopLocalFrame(jni, NULL);
 }
 
