@@ -367,9 +367,11 @@ if [[ $RECORD != 0 ]]; then
 Appended by `bench/run.sh` (`make bench`); newest section last. See bench/README.md.
 Each section: wall time of each workload without the agent (`none`) and with each
 agent configuration, runs interleaved round by round; ratio = median / median of
-`none`, overhead % = (ratio - 1) * 100. Start-up: wall time of `java Hello` (fork to exit, configs
-interleaved), "added ms" = median minus median without agent. The machine is a small shared VM:
-differences of a few percent are within noise; compare medians and look at min/max.
+`none`, overhead % = (ratio - 1) * 100. Start-up: wall time of `java Hello` (fork to
+exit, configs interleaved), "added ms" = median minus median without agent.
+The development machine is a small shared VM, often busy with builds at the same time
+(see the load average line): single runs vary by up to about ±25 %, so differences of
+less than ~10 % in a RUNS=5 median are within noise; look at min/max too.
 EOF
     fi
     cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1)
