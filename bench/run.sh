@@ -170,12 +170,10 @@ run_javac() {
     mkdir -p "$dest"
     local jopt=()
     [[ -n $aopt ]] && jopt=("-J$aopt")
-    local t0 t1 rc=0
-    t0=$(now)
-    "$JAVAC" "${jopt[@]}" --patch-module "java.base=$JAVAC_SRC/java.base" -d "$dest" \
+    local rc=0
+    "$BENCH_DIR/timeit.py" "$TMP/time" -- "$JAVAC" "${jopt[@]}" --patch-module "java.base=$JAVAC_SRC/java.base" -d "$dest" \
         -proc:none -nowarn -XDsuppressNotes -XDignore.symbol.file -implicit:none \
         "@$JAVAC_LIST" >"$logf" 2>&1 || rc=$?
-    t1=$(now)
     if ((rc != 0)); then
         tail -n 30 "$logf" >&2
         die "javac exited with status $rc (log: $logf)"
@@ -186,7 +184,15 @@ run_javac() {
     local ncls
     ncls=$(find "$dest" -name '*.class' | wc -l)
     printf 'javac: %d source files -> %d class files\n' "$JAVAC_NFILES" "$ncls" >>"$logf"
-    RUN_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    read_time
+}
+
+# sets RUN_SECONDS (wall) and RUN_CPU (user+sys of the JVM) from timeit.py's output
+read_time() {
+    local wall user sys
+    read -r wall user sys <"$TMP/time"
+    RUN_SECONDS=$wall
+    RUN_CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
 }
 
 H2_CHECKSUM=
@@ -194,11 +200,9 @@ run_h2() {
     local aopt=$1 logf=$2
     local jopt=()
     [[ -n $aopt ]] && jopt=("$aopt")
-    local t0 t1 rc=0
-    t0=$(now)
+    local rc=0
     # shellcheck disable=SC2086 # H2_ARGS is split on purpose
-    "$JAVA" "${jopt[@]}" -cp "$OUT/classes:$H2_JAR" H2Load $H2_ARGS >"$logf" 2>&1 || rc=$?
-    t1=$(now)
+    "$BENCH_DIR/timeit.py" "$TMP/time" -- "$JAVA" "${jopt[@]}" -cp "$OUT/classes:$H2_JAR" H2Load $H2_ARGS >"$logf" 2>&1 || rc=$?
     if ((rc != 0)); then
         tail -n 30 "$logf" >&2
         die "H2Load exited with status $rc (log: $logf)"
@@ -212,7 +216,7 @@ run_h2() {
     elif [[ $sum != "$H2_CHECKSUM" ]]; then
         die "H2Load result '$sum' differs from earlier runs '$H2_CHECKSUM' (log: $logf)"
     fi
-    RUN_SECONDS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+    read_time
 }
 
 describe_workload() {
@@ -234,8 +238,8 @@ done
 
 # ---------------------------------------------------------------- measurement
 RAW="$OUT/last-run.csv"
-echo "workload,config,round,seconds" >"$RAW"
-declare -A TIMES=()
+echo "workload,config,round,seconds,cpu_seconds" >"$RAW"
+declare -A TIMES=() CPUS=() PAIRED=()
 MISSING_REPORTS=()
 START_ALL=$(now)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -252,8 +256,14 @@ for wl in $WORKLOADS; do
             report="$TMP/report-$wl-$i-$r.txt"
             "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
             TIMES[$wl,$i]+="$RUN_SECONDS "
-            echo "$wl,\"$cfg\",$r,$RUN_SECONDS" >>"$RAW"
-            log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s"
+            CPUS[$wl,$i]+="$RUN_CPU "
+            # paired ratio: this run against the same round's run without the agent
+            if [[ $cfg == none ]]; then ROUND_BASE=$RUN_SECONDS; fi
+            if [[ -n ${ROUND_BASE:-} ]]; then
+                PAIRED[$wl,$i]+="$(awk -v a="$RUN_SECONDS" -v b="$ROUND_BASE" 'BEGIN { printf "%.4f", a / b }') "
+            fi
+            echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
+            log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
             if [[ $cfg != none && ! -s $report ]]; then
                 log "  WARNING: agent wrote no report to $report"
                 MISSING_REPORTS+=("$wl:$cfg")
@@ -275,8 +285,8 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do
     base=
@@ -284,13 +294,17 @@ for wl in $WORKLOADS; do
         cfg=${CFG[$i]}
         # shellcheck disable=SC2086
         read -r n med mn mx < <(stats ${TIMES[$wl,$i]})
-        if [[ $cfg == none ]]; then base=$med; fi
+        read -r _ cmed _ _ < <(stats ${CPUS[$wl,$i]})
+        pmed=n/a
+        if [[ -n ${PAIRED[$wl,$i]:-} ]]; then read -r _ pmed _ _ < <(stats ${PAIRED[$wl,$i]}); fi
+        if [[ $cfg == none ]]; then base=$med; cbase=$cmed; fi
         if [[ -n $base ]]; then
             read -r ratio pct < <(awk -v m="$med" -v b="$base" 'BEGIN { printf "%.3f %+.1f\n", m / b, (m / b - 1) * 100 }')
         else
             ratio=n/a pct=n/a
         fi
-        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct |" >>"$TABLE"
+        cratio=$(awk -v m="$cmed" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.3f", m / b; else print "n/a" }')
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio |" >>"$TABLE"
     done
 done
 
