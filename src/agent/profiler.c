@@ -21,9 +21,14 @@
 #include "thread_registry.h"
 
 static model *prof_model;
-static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER; /* guards only the flags below, never the model */
+/* prof_lock guards only stop/running (VM death waits on them), never the
+ * model. A dump request is a lock-free flag that the agent thread polls at
+ * least every PROF_POLL_MS, so callbacks asking for one take no lock. */
+#define PROF_POLL_MS 50u
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t prof_wake;
-static bool prof_stop_requested, prof_dump_requested, prof_running, prof_started;
+static bool prof_stop_requested, prof_running, prof_started;
+static atomic_bool prof_dump_requested;
 static frame_id *prof_frames;        /* scratch for one trace */
 static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
 static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
@@ -216,17 +221,16 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     struct timespec next;
     prof_deadline(&next, period);
     for (;;) {
-        bool dump = false;
+        struct timespec wake;
+        prof_deadline(&wake, PROF_POLL_MS);
+        if (!prof_reached(&next, &wake))
+            wake = next;
         pthread_mutex_lock(&prof_lock);
-        while (!prof_stop_requested && !prof_dump_requested) {
-            int rc = pthread_cond_timedwait(&prof_wake, &prof_lock, &next);
-            if (rc == ETIMEDOUT)
-                break;
-        }
+        if (!prof_stop_requested)
+            pthread_cond_timedwait(&prof_wake, &prof_lock, &wake);
         bool stop = prof_stop_requested;
-        dump = prof_dump_requested;
-        prof_dump_requested = false;
         pthread_mutex_unlock(&prof_lock);
+        bool dump = atomic_exchange(&prof_dump_requested, false);
         if (stop)
             break;
         struct timespec now;
@@ -271,13 +275,7 @@ jp_status profiler_start(JNIEnv *jni)
     return JP_OK;
 }
 
-void profiler_request_dump(void)
-{
-    pthread_mutex_lock(&prof_lock);
-    prof_dump_requested = true;
-    pthread_cond_broadcast(&prof_wake);
-    pthread_mutex_unlock(&prof_lock);
-}
+void profiler_request_dump(void) { atomic_store(&prof_dump_requested, true); }
 
 bool profiler_stop(JNIEnv *jni)
 {
