@@ -1,5 +1,6 @@
 // Contended: two threads fight over one SharedLock for about args[0] seconds
-// (default 2): each holds it while it works, so the other blocks entering it.
+// (default 2): each holds it while it works, then works a little without it,
+// so each blocks entering it while the other holds it.
 // A third thread waits on it with Object.wait(10) in a loop.
 public class Contended {
     static final class SharedLock {
@@ -18,9 +19,22 @@ public class Contended {
         }
     }
 
+    static volatile long outside;
+
+    // work done without the lock, so the blocked thread gets its turn (monitors
+    // are not fair: a thread that re-enters at once would keep the lock)
+    static void workOutside() {
+        long x = outside;
+        for (int i = 0; i < 100_000; i++)
+            x = x * 31 + i;
+        outside = x;
+    }
+
     static void worker() {
-        while (!stop)
+        while (!stop) {
             holdAndWork();
+            workOutside();
+        }
     }
 
     static void waiter() throws InterruptedException {
