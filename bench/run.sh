@@ -239,7 +239,7 @@ done
 # ---------------------------------------------------------------- measurement
 RAW="$OUT/last-run.csv"
 echo "workload,config,round,seconds,cpu_seconds" >"$RAW"
-declare -A TIMES=() CPUS=() PAIRED=()
+declare -A TIMES=() CPUS=() PAIRED=() AGENTMS=() STACKMS=() MONMS=()
 MISSING_REPORTS=()
 START_ALL=$(now)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -261,6 +261,16 @@ for wl in $WORKLOADS; do
             if [[ $cfg == none ]]; then ROUND_BASE=$RUN_SECONDS; fi
             if [[ -n ${ROUND_BASE:-} ]]; then
                 PAIRED[$wl,$i]+="$(awk -v a="$RUN_SECONDS" -v b="$ROUND_BASE" 'BEGIN { printf "%.4f", a / b }') "
+            fi
+            # the agent's own account of its cost (its "jvmprof: cost:" line on stderr):
+            # agent thread CPU ms + ms spent taking stacks + ms in monitor callbacks
+            logf="$OUT/logs/$wl-cfg$i-r$r.log"
+            cost=$(sed -n 's/^jvmprof: cost: agent thread \([0-9.]*\) ms CPU.*taken in \([0-9.]*\) ms; monitor callbacks \([0-9.]*\) ms$/\1 \2 \3/p' "$logf" | tail -1)
+            if [[ -n $cost ]]; then
+                read -r c_agent c_stack c_mon <<<"$cost"
+                AGENTMS[$wl,$i]+="$c_agent "
+                STACKMS[$wl,$i]+="$c_stack "
+                MONMS[$wl,$i]+="$c_mon "
             fi
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
@@ -285,8 +295,8 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | agent CPU % of wall |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do
     base=
@@ -304,7 +314,18 @@ for wl in $WORKLOADS; do
             ratio=n/a pct=n/a
         fi
         cratio=$(awk -v m="$cmed" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.3f", m / b; else print "n/a" }')
-        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio |" >>"$TABLE"
+        a_ms=- s_ms=- m_ms=- costpct=-
+        if [[ -n ${AGENTMS[$wl,$i]:-} ]]; then
+            read -r _ a_ms _ _ < <(stats ${AGENTMS[$wl,$i]})
+            read -r _ s_ms _ _ < <(stats ${STACKMS[$wl,$i]})
+            read -r _ m_ms _ _ < <(stats ${MONMS[$wl,$i]})
+            # the CPU the agent itself used, as a share of the run's wall time: its own
+            # thread plus its callbacks on the program's threads. (Stack-taking time is
+            # shown apart: it is the agent thread waiting for a handshake, mostly for the
+            # target to reach its next safepoint poll while it runs on.)
+            costpct=$(awk -v a="$a_ms" -v c="$m_ms" -v w="$med" 'BEGIN { printf "%.2f", (a + c) / (w * 10) }')
+        fi
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $costpct |" >>"$TABLE"
     done
 done
 

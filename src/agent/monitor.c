@@ -1,6 +1,7 @@
 /* monitor.c — contended-monitor and wait collectors (see monitor.h). */
 #include "monitor.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "agent.h"
@@ -9,6 +10,9 @@
 #include "thread_registry.h"
 
 static _Thread_local uint64_t monitor_enter_ns, monitor_wait_ns;
+static _Atomic uint64_t monitor_cost;   /* ns spent in monitor_record, all threads */
+
+uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memory_order_relaxed); }
 
 void monitor_contended_enter(void) { monitor_enter_ns = agent_now_ns(); }
 void monitor_wait(void) { monitor_wait_ns = agent_now_ns(); }
@@ -18,7 +22,7 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
     if (since_ns == 0)
         return; /* the begin event came before we were listening */
     jvmtiEnv *jv = agent_jvmti;
-    uint64_t dt = agent_now_ns() - since_ns;
+    uint64_t now = agent_now_ns(), dt = now - since_ns;
     jclass klass = (*jni)->GetObjectClass(jni, object);
     char *sig = NULL;
     if (!klass || (*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
@@ -37,6 +41,7 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
     e->nframes = (uint32_t)count;
     e->duration_ns = dt;
     eventq_push(e);
+    atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
 }
 
 void monitor_contended_entered(JNIEnv *jni, jthread thread, jobject object)

@@ -8,10 +8,13 @@
 
 #include <jni.h>
 #include <jvmti.h>
+#include <stdint.h>
 
 void monitor_contended_enter(void);
 void monitor_contended_entered(JNIEnv *jni, jthread thread, jobject object);
 void monitor_wait(void);
 void monitor_waited(JNIEnv *jni, jthread thread, jobject object);
+/* Time spent recording events, summed over all threads (for the cost line). */
+uint64_t monitor_cost_ns(void);
 
 #endif

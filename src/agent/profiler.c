@@ -17,6 +17,7 @@
 #include "agent.h"
 #include "eventq.h"
 #include "jvmti_util.h"
+#include "monitor.h"
 #include "symbols.h"
 #include "thread_registry.h"
 
@@ -32,6 +33,10 @@ static atomic_bool prof_dump_requested;
 static frame_id *prof_frames;        /* scratch for one trace */
 static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
 static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
+/* what profiling costs, reported with each dump: the agent thread's own CPU
+ * time, and the stacks it took with the wall time spent taking them (an
+ * upper bound on how long the sampled threads were held). */
+static uint64_t prof_stacks_taken, prof_stack_ns, prof_agent_cpu_ns, prof_start_ns;
 static jlong *prof_cpu_seen;       /* [serial]: thread CPU time at the previous sample */
 static uint32_t prof_cpu_seen_cap;
 static jobject prof_thread_ref;    /* the agent thread, never sampled or registered */
@@ -69,6 +74,7 @@ jp_status profiler_init(void)
     if (!prof_model || !prof_frames || !prof_capture)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
     prof_model->start_time_ms = agent_wall_ms();
+    prof_start_ns = agent_now_ns();
     prof_model->depth = agent_opts->depth;
     return JP_OK;
 }
@@ -112,13 +118,17 @@ static void prof_sample(JNIEnv *jni)
             !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
             continue;
         uint32_t serial = thread_registry_serial(threads[i]);
+        if (serial == 0 && profiler_is_agent_thread(jni, threads[i]))
+            continue;
         if (!prof_used_cpu(threads[i], serial)) {
             prof_idle_skipped++;
             continue;
         }
-        if ((*jv)->GetStackTrace(jv, threads[i], 0, (jint)agent_opts->depth, prof_capture, &count) !=
-                JVMTI_ERROR_NONE ||
-            count <= 0)
+        uint64_t t0 = agent_now_ns();
+        err = (*jv)->GetStackTrace(jv, threads[i], 0, (jint)agent_opts->depth, prof_capture, &count);
+        prof_stack_ns += agent_now_ns() - t0;
+        prof_stacks_taken++;
+        if (err != JVMTI_ERROR_NONE || count <= 0)
             continue; /* ended meanwhile, or a VM-internal thread with no Java frames */
         if (!prof_frames_of(jni, prof_capture, (uint32_t)count))
             continue;
@@ -186,6 +196,13 @@ jp_status profiler_dump(JNIEnv *jni)
                 agent_opts->file, (unsigned long long)bytes, (unsigned long long)m->total_samples,
                 (unsigned long long)model_trace_count(m), model_monitor_count(m),
                 (unsigned long long)prof_sample_rounds, m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+    double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
+    double agent_ms = (double)prof_agent_cpu_ns / 1e6, stack_ms = (double)prof_stack_ns / 1e6;
+    double cb_ms = (double)monitor_cost_ns() / 1e6;
+    jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core); %llu stacks taken in %.1f ms; "
+                "monitor callbacks %.1f ms",
+                agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0,
+                (unsigned long long)prof_stacks_taken, stack_ms, cb_ms);
     if (unloaded)
         jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
                     (unsigned long long)resolved);
@@ -246,6 +263,9 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         }
         if (dump)
             profiler_dump(jni);
+        struct timespec cpu;
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+            prof_agent_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
     }
     pthread_mutex_lock(&prof_lock);
     prof_running = false;
