@@ -32,6 +32,7 @@ static bool prof_stop_requested, prof_running, prof_started;
 static atomic_bool prof_dump_requested;
 static frame_id *prof_frames;        /* scratch for one trace */
 static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
+#define PROF_MAX_BATCH 256             /* running threads sampled per round at most */
 static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
 /* what profiling costs, reported with each dump: the agent thread's own CPU
  * time, and the stacks it took with the wall time spent taking them (an
@@ -93,10 +94,21 @@ static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n
     return true;
 }
 
-/* One sampling round. Each running thread is stopped alone, by the
- * handshake GetStackTrace does since JDK 15, instead of stopping every thread
- * at a safepoint as GetAllStackTraces would: idle threads are never touched,
- * and a round costs the program one short pause per running thread. */
+static void prof_count(JNIEnv *jni, const jvmtiFrameInfo *frames, jint count, uint32_t serial)
+{
+    if (count <= 0 || !prof_frames_of(jni, frames, (uint32_t)count))
+        return; /* a VM-internal thread with no Java frames, or out of memory */
+    trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, (uint32_t)count);
+    model_trace_add_samples(prof_model, t, 1);
+}
+
+/* One sampling round: find the threads that are running (state and CPU
+ * clock, which stops no thread), then take their stacks. One running thread
+ * is stopped alone by the handshake GetStackTrace does since JDK 15; several
+ * are taken in one GetThreadListStackTraces, so the wait for them to reach a
+ * safepoint poll is paid once per round rather than once per thread (a
+ * handshake's requester spins while it waits). Idle threads are never
+ * stopped by a handshake. */
 static void prof_sample(JNIEnv *jni)
 {
     jvmtiEnv *jv = agent_jvmti;
@@ -112,8 +124,10 @@ static void prof_sample(JNIEnv *jni)
         return;
     }
     prof_sample_rounds++;
-    for (jint i = 0; i < nthreads; i++) {
-        jint state = 0, count = 0;
+    jint nrun = 0; /* running threads, moved to the front of threads[] */
+    uint32_t serials[PROF_MAX_BATCH];
+    for (jint i = 0; i < nthreads && nrun < PROF_MAX_BATCH; i++) {
+        jint state = 0;
         if ((*jv)->GetThreadState(jv, threads[i], &state) != JVMTI_ERROR_NONE ||
             !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
             continue;
@@ -124,17 +138,26 @@ static void prof_sample(JNIEnv *jni)
             prof_idle_skipped++;
             continue;
         }
-        uint64_t t0 = agent_now_ns();
-        err = (*jv)->GetStackTrace(jv, threads[i], 0, (jint)agent_opts->depth, prof_capture, &count);
-        prof_stack_ns += agent_now_ns() - t0;
-        prof_stacks_taken++;
-        if (err != JVMTI_ERROR_NONE || count <= 0)
-            continue; /* ended meanwhile, or a VM-internal thread with no Java frames */
-        if (!prof_frames_of(jni, prof_capture, (uint32_t)count))
-            continue;
-        trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, (uint32_t)count);
-        model_trace_add_samples(prof_model, t, 1);
+        serials[nrun] = serial;
+        threads[nrun++] = threads[i];
     }
+    uint64_t t0 = agent_now_ns();
+    if (nrun == 1) {
+        jint count = 0;
+        if ((*jv)->GetStackTrace(jv, threads[0], 0, (jint)agent_opts->depth, prof_capture, &count) ==
+            JVMTI_ERROR_NONE)
+            prof_count(jni, prof_capture, count, serials[0]);
+    } else if (nrun > 1) {
+        jvmtiStackInfo *stacks = NULL;
+        if ((*jv)->GetThreadListStackTraces(jv, nrun, threads, (jint)agent_opts->depth, &stacks) ==
+            JVMTI_ERROR_NONE) {
+            for (jint i = 0; i < nrun; i++) /* a thread that ended meanwhile has no frames */
+                prof_count(jni, stacks[i].frame_buffer, stacks[i].frame_count, serials[i]);
+            jvmti_free(stacks);
+        }
+    }
+    prof_stack_ns += agent_now_ns() - t0;
+    prof_stacks_taken += (uint64_t)nrun;
     jvmti_free(threads);
     (*jni)->PopLocalFrame(jni, NULL);
 }
