@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,22 +18,25 @@ typedef struct opt_def {
     const char *deflt;
     const char *what;
     unsigned long min, max;  /* OPT_UINT */
+    size_t at;               /* OPT_BOOL / OPT_UINT: OPT_AT(field) it sets, 0 = handled by name */
 } opt_def;
+
+#define OPT_AT(field) (offsetof(agent_options, field) + 1)
 
 static const opt_def options_table[] = {
     { "help", OPT_BOOL, "", "", "print this help and exit", 0, 0 },
     { "cpu", OPT_ENUM, "samples|y", "samples", "CPU usage by sampling running threads", 0, 0 },
-    { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0 },
+    { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0, OPT_AT(monitor) },
     { "format", OPT_ENUM, "a|b", "a", "text (java.hprof.txt) or HPROF binary (java.hprof)", 0, 0 },
     { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0 },
-    { "depth", OPT_UINT, "0..2048", "4", "stack trace depth", 0, 2048 },
-    { "interval", OPT_UINT, "1..60000", "10", "sample interval in ms", 1, 60000 },
+    { "depth", OPT_UINT, "0..2048", "4", "stack trace depth", 0, 2048, OPT_AT(depth) },
+    { "interval", OPT_UINT, "1..60000", "10", "sample interval in ms", 1, 60000, OPT_AT(interval_ms) },
     { "cutoff", OPT_DOUBLE, "0..1", "0.0001", "output cutoff point (share of the total)", 0, 0 },
-    { "lineno", OPT_BOOL, "y|n", "y", "line numbers in traces?", 0, 0 },
-    { "thread", OPT_BOOL, "y|n", "n", "thread in traces?", 0, 0 },
-    { "doe", OPT_BOOL, "y|n", "y", "dump on exit?", 0, 0 },
-    { "force", OPT_BOOL, "y|n", "y", "run the program even if <file> cannot be written?", 0, 0 },
-    { "verbose", OPT_BOOL, "y|n", "y", "print messages about dumps to stderr", 0, 0 },
+    { "lineno", OPT_BOOL, "y|n", "y", "line numbers in traces?", 0, 0, OPT_AT(lineno) },
+    { "thread", OPT_BOOL, "y|n", "n", "thread in traces?", 0, 0, OPT_AT(thread) },
+    { "doe", OPT_BOOL, "y|n", "y", "dump on exit?", 0, 0, OPT_AT(doe) },
+    { "force", OPT_BOOL, "y|n", "y", "run the program even if <file> cannot be written?", 0, 0, OPT_AT(force) },
+    { "verbose", OPT_BOOL, "y|n", "y", "print messages about dumps to stderr", 0, 0, OPT_AT(verbose) },
     { "heap", OPT_LATER, "dump|sites|all", "off", "heap profiling (not built yet)", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
@@ -145,19 +149,11 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             v = false;
         else
             return options_bad(err, errlen, d, value);
-        if (strcmp(d->name, "monitor") == 0) {
-            o->monitor = v;
+        if (d->at == 0)
+            return options_bad(err, errlen, d, value);
+        *(bool *)((char *)o + d->at - 1) = v;
+        if (strcmp(d->name, "monitor") == 0)
             *cpu_or_monitor_named = true;
-        } else if (strcmp(d->name, "lineno") == 0)
-            o->lineno = v;
-        else if (strcmp(d->name, "thread") == 0)
-            o->thread = v;
-        else if (strcmp(d->name, "doe") == 0)
-            o->doe = v;
-        else if (strcmp(d->name, "force") == 0)
-            o->force = v;
-        else if (strcmp(d->name, "verbose") == 0)
-            o->verbose = v;
         return JP_OK;
     }
     case OPT_UINT: {
@@ -168,10 +164,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         unsigned long v = strtoul(value, &end, 10);
         if (errno || *end || v < d->min || v > d->max)
             return options_bad(err, errlen, d, value);
-        if (strcmp(d->name, "depth") == 0)
-            o->depth = (unsigned)v;
-        else
-            o->interval_ms = (unsigned)v;
+        *(unsigned *)((char *)o + d->at - 1) = (unsigned)v;
         return JP_OK;
     }
     case OPT_DOUBLE: {
