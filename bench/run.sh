@@ -71,6 +71,8 @@ apt_install() {
 missing=()
 [[ -f $SRC_ZIP ]] || missing+=(openjdk-17-source)
 [[ -f $H2_JAR ]] || missing+=(libh2-java)
+command -v unzip >/dev/null || missing+=(unzip)
+command -v python3 >/dev/null || missing+=(python3)
 if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
 [[ -f $SRC_ZIP ]] || die "$SRC_ZIP still missing after installing openjdk-17-source"
 [[ -f $H2_JAR ]] || die "$H2_JAR still missing after installing libh2-java"
@@ -250,18 +252,18 @@ for wl in $WORKLOADS; do
         "run_$wl" "" "$OUT/logs/$wl-warmup-$w.log"
         log "  warm-up $w (none): ${RUN_SECONDS}s"
     done
+    ncfg=${#CFG[@]}
     for ((r = 1; r <= RUNS; r++)); do
-        for i in "${!CFG[@]}"; do
+        # each round starts at a different config, so no config always runs first
+        declare -A ROUND_T=()
+        for ((k = 0; k < ncfg; k++)); do
+            i=$(((k + r - 1) % ncfg))
             cfg=${CFG[$i]}
             report="$TMP/report-$wl-$i-$r.txt"
             "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
             TIMES[$wl,$i]+="$RUN_SECONDS "
             CPUS[$wl,$i]+="$RUN_CPU "
-            # paired ratio: this run against the same round's run without the agent
-            if [[ $cfg == none ]]; then ROUND_BASE=$RUN_SECONDS; fi
-            if [[ -n ${ROUND_BASE:-} ]]; then
-                PAIRED[$wl,$i]+="$(awk -v a="$RUN_SECONDS" -v b="$ROUND_BASE" 'BEGIN { printf "%.4f", a / b }') "
-            fi
+            ROUND_T[$i]=$RUN_SECONDS
             # the agent's own account of its cost (its "jvmprof: cost:" line on stderr):
             # agent thread CPU ms + ms spent taking stacks + ms in monitor callbacks
             logf="$OUT/logs/$wl-cfg$i-r$r.log"
@@ -279,6 +281,14 @@ for wl in $WORKLOADS; do
                 MISSING_REPORTS+=("$wl:$cfg")
             fi
         done
+        # paired ratio: each run against the same round's run without the agent
+        for i in "${!CFG[@]}"; do
+            [[ ${CFG[$i]} == none ]] || continue
+            for j in "${!CFG[@]}"; do
+                PAIRED[$wl,$j]+="$(awk -v a="${ROUND_T[$j]}" -v b="${ROUND_T[$i]}" 'BEGIN { printf "%.4f", a / b }') "
+            done
+        done
+        unset ROUND_T
     done
 done
 
