@@ -32,7 +32,16 @@ static bool prof_stop_requested, prof_running, prof_started;
 static atomic_bool prof_dump_requested;
 static frame_id *prof_frames;        /* scratch for one trace */
 static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
-#define PROF_MAX_BATCH 256             /* running threads sampled per round at most */
+static uint64_t prof_rng = 0x9E3779B97F4A7C15ull;
+
+/* xorshift64: the agent thread's own cheap random numbers */
+static uint64_t prof_random(void)
+{
+    prof_rng ^= prof_rng << 13;
+    prof_rng ^= prof_rng >> 7;
+    prof_rng ^= prof_rng << 17;
+    return prof_rng;
+}
 static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
 /* what profiling costs, reported with each dump: the agent thread's own CPU
  * time, and the stacks it took with the wall time spent taking them (an
@@ -94,21 +103,15 @@ static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n
     return true;
 }
 
-static void prof_count(JNIEnv *jni, const jvmtiFrameInfo *frames, jint count, uint32_t serial)
-{
-    if (count <= 0 || !prof_frames_of(jni, frames, (uint32_t)count))
-        return; /* a VM-internal thread with no Java frames, or out of memory */
-    trace_id t = model_trace_intern(prof_model, agent_opts->thread ? serial : 0, prof_frames, (uint32_t)count);
-    model_trace_add_samples(prof_model, t, 1);
-}
 
 /* One sampling round: find the threads that are running (state and CPU
- * clock, which stops no thread), then take their stacks. One running thread
- * is stopped alone by the handshake GetStackTrace does since JDK 15; several
- * are taken in one GetThreadListStackTraces, so the wait for them to reach a
- * safepoint poll is paid once per round rather than once per thread (a
- * handshake's requester spins while it waits). Idle threads are never
- * stopped by a handshake. */
+ * clock, which stops no thread), pick one of them at random and take its
+ * stack with the handshake GetStackTrace does since JDK 15, which holds that
+ * one thread only. The sample counts as many as there were running threads,
+ * so each thread's expected count is what sampling them all would give,
+ * while a round costs one handshake whatever the number of threads: taking
+ * every running thread's stack each round stalled a 4-thread server
+ * measurably (bench/RESULTS.md). */
 static void prof_sample(JNIEnv *jni)
 {
     jvmtiEnv *jv = agent_jvmti;
@@ -124,9 +127,9 @@ static void prof_sample(JNIEnv *jni)
         return;
     }
     prof_sample_rounds++;
-    jint nrun = 0; /* running threads, moved to the front of threads[] */
-    uint32_t serials[PROF_MAX_BATCH];
-    for (jint i = 0; i < nthreads && nrun < PROF_MAX_BATCH; i++) {
+    jint nrun = 0, pick = -1;
+    uint32_t pick_serial = 0;
+    for (jint i = 0; i < nthreads; i++) {
         jint state = 0;
         if ((*jv)->GetThreadState(jv, threads[i], &state) != JVMTI_ERROR_NONE ||
             !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
@@ -138,26 +141,25 @@ static void prof_sample(JNIEnv *jni)
             prof_idle_skipped++;
             continue;
         }
-        serials[nrun] = serial;
-        threads[nrun++] = threads[i];
-    }
-    uint64_t t0 = agent_now_ns();
-    if (nrun == 1) {
-        jint count = 0;
-        if ((*jv)->GetStackTrace(jv, threads[0], 0, (jint)agent_opts->depth, prof_capture, &count) ==
-            JVMTI_ERROR_NONE)
-            prof_count(jni, prof_capture, count, serials[0]);
-    } else if (nrun > 1) {
-        jvmtiStackInfo *stacks = NULL;
-        if ((*jv)->GetThreadListStackTraces(jv, nrun, threads, (jint)agent_opts->depth, &stacks) ==
-            JVMTI_ERROR_NONE) {
-            for (jint i = 0; i < nrun; i++) /* a thread that ended meanwhile has no frames */
-                prof_count(jni, stacks[i].frame_buffer, stacks[i].frame_count, serials[i]);
-            jvmti_free(stacks);
+        /* reservoir sampling: each running thread is picked with probability 1/nrun */
+        nrun++;
+        if (prof_random() % (uint64_t)nrun == 0) {
+            pick = i;
+            pick_serial = serial;
         }
     }
-    prof_stack_ns += agent_now_ns() - t0;
-    prof_stacks_taken += (uint64_t)nrun;
+    if (pick >= 0) {
+        jint count = 0;
+        uint64_t t0 = agent_now_ns();
+        err = (*jv)->GetStackTrace(jv, threads[pick], 0, (jint)agent_opts->depth, prof_capture, &count);
+        prof_stack_ns += agent_now_ns() - t0;
+        prof_stacks_taken++;
+        if (err == JVMTI_ERROR_NONE && count > 0 && prof_frames_of(jni, prof_capture, (uint32_t)count)) {
+            trace_id t = model_trace_intern(prof_model, agent_opts->thread ? pick_serial : 0, prof_frames,
+                                            (uint32_t)count);
+            model_trace_add_samples(prof_model, t, (uint64_t)nrun);
+        }
+    }
     jvmti_free(threads);
     (*jni)->PopLocalFrame(jni, NULL);
 }
