@@ -42,10 +42,11 @@ static uint64_t prof_random(void)
     prof_rng ^= prof_rng << 17;
     return prof_rng;
 }
-static uint64_t prof_sample_rounds, prof_sample_errors, prof_dumps, prof_idle_skipped;
+static uint64_t prof_sample_rounds, prof_sample_errors;
 /* what profiling costs, reported with each dump: the agent thread's own CPU
- * time, and the stacks it took with the wall time spent taking them (an
- * upper bound on how long the sampled threads were held). */
+ * time (read on that thread when it dumps or stops), and the stacks it took
+ * with the wall time it waited for them (mostly the target running on to its
+ * next safepoint poll, not time the target lost). */
 static uint64_t prof_stacks_taken, prof_stack_ns, prof_agent_cpu_ns, prof_start_ns;
 static jlong *prof_cpu_seen;       /* [serial]: thread CPU time at the previous sample */
 static uint32_t prof_cpu_seen_cap;
@@ -89,8 +90,9 @@ jp_status profiler_init(void)
     return JP_OK;
 }
 
-/* Resolves captured frames into prof_frames; false (and counted) when the
- * model ran out of memory, so no trace refers to a frame that does not exist. */
+/* Resolves captured frames into prof_frames; false (and the model marked out
+ * of memory) when a frame could not be interned, so no trace refers to a
+ * frame that does not exist. */
 static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++) {
@@ -102,7 +104,6 @@ static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n
     }
     return true;
 }
-
 
 /* One sampling round: find the threads that are running (state and CPU
  * clock, which stops no thread), pick one of them at random and take its
@@ -137,10 +138,8 @@ static void prof_sample(JNIEnv *jni)
         uint32_t serial = thread_registry_serial(threads[i]);
         if (serial == 0 && profiler_is_agent_thread(jni, threads[i]))
             continue;
-        if (!prof_used_cpu(threads[i], serial)) {
-            prof_idle_skipped++;
+        if (!prof_used_cpu(threads[i], serial))
             continue;
-        }
         /* reservoir sampling: each running thread is picked with probability 1/nrun */
         nrun++;
         if (prof_random() % (uint64_t)nrun == 0) {
@@ -214,7 +213,6 @@ jp_status profiler_dump(JNIEnv *jni)
     st = sink_commit(s, err, sizeof err);
     if (st != JP_OK)
         return jp_error(st, "%s", err);
-    prof_dumps++;
     uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
     jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s)",
@@ -254,6 +252,14 @@ static bool prof_reached(const struct timespec *now, const struct timespec *t)
     return now->tv_sec > t->tv_sec || (now->tv_sec == t->tv_sec && now->tv_nsec >= t->tv_nsec);
 }
 
+/* Records the calling (agent) thread's CPU time for the cost line. */
+static void prof_note_agent_cpu(void)
+{
+    struct timespec cpu;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+        prof_agent_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
+}
+
 static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 {
     (void)jv;
@@ -286,12 +292,12 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             if (prof_reached(&now, &next))
                 prof_deadline(&next, period);
         }
-        if (dump)
+        if (dump) {
+            prof_note_agent_cpu();
             profiler_dump(jni);
-        struct timespec cpu;
-        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
-            prof_agent_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
+        }
     }
+    prof_note_agent_cpu();
     pthread_mutex_lock(&prof_lock);
     prof_running = false;
     pthread_cond_broadcast(&prof_wake);
