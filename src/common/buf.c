@@ -56,21 +56,23 @@ void buf_put_u1(buf *b, uint8_t v) { buf_put(b, &v, 1); }
 
 void buf_put_u2(buf *b, uint16_t v)
 {
-    unsigned char x[2] = { (unsigned char)(v >> 8), (unsigned char)v };
+    unsigned char x[2];
+    be_store_u2(x, v);
     buf_put(b, x, 2);
 }
 
 void buf_put_u4(buf *b, uint32_t v)
 {
-    unsigned char x[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
-                           (unsigned char)v };
+    unsigned char x[4];
+    be_store_u4(x, v);
     buf_put(b, x, 4);
 }
 
 void buf_put_u8(buf *b, uint64_t v)
 {
-    buf_put_u4(b, (uint32_t)(v >> 32));
-    buf_put_u4(b, (uint32_t)v);
+    unsigned char x[8];
+    be_store_u8(x, v);
+    buf_put(b, x, 8);
 }
 
 void buf_printf(buf *b, const char *fmt, ...)

@@ -8,6 +8,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Big-endian encoding of one value into out: shared by buf and the sinks. */
+static inline void be_store_u2(unsigned char *out, uint16_t v)
+{
+    out[0] = (unsigned char)(v >> 8);
+    out[1] = (unsigned char)v;
+}
+
+static inline void be_store_u4(unsigned char *out, uint32_t v)
+{
+    be_store_u2(out, (uint16_t)(v >> 16));
+    be_store_u2(out + 2, (uint16_t)v);
+}
+
+static inline void be_store_u8(unsigned char *out, uint64_t v)
+{
+    be_store_u4(out, (uint32_t)(v >> 32));
+    be_store_u4(out + 4, (uint32_t)v);
+}
+
 typedef struct buf {
     unsigned char *data;
     size_t len, cap;

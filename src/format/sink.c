@@ -180,21 +180,23 @@ void sink_u1(sink *s, uint8_t v) { sink_write(s, &v, 1); }
 
 void sink_u2(sink *s, uint16_t v)
 {
-    unsigned char x[2] = { (unsigned char)(v >> 8), (unsigned char)v };
+    unsigned char x[2];
+    be_store_u2(x, v);
     sink_write(s, x, 2);
 }
 
 void sink_u4(sink *s, uint32_t v)
 {
-    unsigned char x[4] = { (unsigned char)(v >> 24), (unsigned char)(v >> 16), (unsigned char)(v >> 8),
-                           (unsigned char)v };
+    unsigned char x[4];
+    be_store_u4(x, v);
     sink_write(s, x, 4);
 }
 
 void sink_u8(sink *s, uint64_t v)
 {
-    sink_u4(s, (uint32_t)(v >> 32));
-    sink_u4(s, (uint32_t)v);
+    unsigned char x[8];
+    be_store_u8(x, v);
+    sink_write(s, x, 8);
 }
 
 jp_status sink_status(const sink *s) { return s->status; }
