@@ -1,0 +1,285 @@
+/* classfile.c — parsing a class file into offsets (JVMS §4): the constant
+ * pool index, fields, methods and attributes, every length checked against
+ * the bytes; and appending entries to the constant pool. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classfile/bytecode.h"
+#include "classfile/cf_internal.h"
+
+static jp_status bad(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static jp_status bad(char *why, size_t cap, const char *fmt, ...)
+{
+    if (why && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, cap, fmt, ap);
+        va_end(ap);
+    }
+    return JP_ERR_FORMAT;
+}
+
+static bool parse_attrs(buf_rd *r, const unsigned char *base, uint16_t *nattrs, cf_attr **attrs)
+{
+    *nattrs = buf_get_u2(r);
+    *attrs = NULL;
+    if (r->overrun)
+        return false;
+    if (*nattrs == 0)
+        return true;
+    *attrs = calloc(*nattrs, sizeof **attrs);
+    if (!*attrs)
+        return false;
+    for (uint16_t i = 0; i < *nattrs; i++) {
+        (*attrs)[i].name = buf_get_u2(r);
+        (*attrs)[i].len = buf_get_u4(r);
+        (*attrs)[i].off = (uint32_t)(r->p - base);
+        if (r->overrun || !buf_get_bytes(r, (*attrs)[i].len))
+            return false;
+    }
+    return true;
+}
+
+static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_member **out, const char *what,
+                               char *why, size_t cap)
+{
+    *count = buf_get_u2(r);
+    if (r->overrun)
+        return bad(why, cap, "truncated before the %s count", what);
+    if (*count == 0)
+        return JP_OK;
+    *out = calloc(*count, sizeof **out);
+    if (!*out)
+        return JP_ERR_NOMEM;
+    for (uint16_t i = 0; i < *count; i++) {
+        cf_member *m = &(*out)[i];
+        m->off = (uint32_t)(r->p - c->b);
+        m->access = buf_get_u2(r);
+        m->name = buf_get_u2(r);
+        m->desc = buf_get_u2(r);
+        m->code = -1;
+        if (!parse_attrs(r, c->b, &m->nattrs, &m->attrs))
+            return bad(why, cap, "%s %u of %u is truncated", what, i + 1, *count);
+        if (!cf_utf8(c, m->name, NULL) || !cf_utf8(c, m->desc, NULL))
+            return bad(why, cap, "%s %u has a name or descriptor that is not a Utf8 constant", what, i + 1);
+        for (uint16_t k = 0; k < m->nattrs; k++)
+            if (cf_utf8_is(c, m->attrs[k].name, "Code")) {
+                if (m->code >= 0)
+                    return bad(why, cap, "%s %u has two Code attributes", what, i + 1);
+                m->code = k;
+            }
+        m->end = (uint32_t)(r->p - c->b);
+    }
+    return JP_OK;
+}
+
+jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, size_t cap)
+{
+    memset(c, 0, sizeof *c);
+    c->b = b;
+    c->n = n;
+    if (n > UINT32_MAX)
+        return bad(why, cap, "class file larger than 4 GiB");
+    buf_rd r;
+    buf_rd_init(&r, b, n);
+    uint32_t magic = buf_get_u4(&r);
+    c->minor = buf_get_u2(&r);
+    c->major = buf_get_u2(&r);
+    c->cp_count = buf_get_u2(&r);
+    if (r.overrun)
+        return bad(why, cap, "truncated header (%zu bytes)", n);
+    if (magic != 0xCAFEBABE)
+        return bad(why, cap, "bad magic 0x%08X (expected 0xCAFEBABE)", magic);
+    if (c->major < CF_MAJOR_MIN || c->major > CF_MAJOR_MAX)
+        return bad(why, cap, "class file version %u.%u not supported (majors %d to %d are)", c->major, c->minor,
+                   CF_MAJOR_MIN, CF_MAJOR_MAX);
+    if (c->cp_count == 0)
+        return bad(why, cap, "constant pool count is 0");
+    c->cp_off = calloc(c->cp_count, sizeof *c->cp_off);
+    if (!c->cp_off)
+        return JP_ERR_NOMEM;
+    for (uint32_t i = 1; i < c->cp_count; i++) {
+        c->cp_off[i] = (uint32_t)(r.p - b);
+        uint8_t tag = buf_get_u1(&r);
+        size_t skip;
+        switch (tag) {
+        case CP_UTF8: skip = buf_get_u2(&r); break;
+        case CP_INTEGER: case CP_FLOAT: case CP_FIELDREF: case CP_METHODREF: case CP_IMETHODREF:
+        case CP_NAMEANDTYPE: case CP_DYNAMIC: case CP_INVOKEDYNAMIC:
+            skip = 4; break;
+        case CP_LONG: case CP_DOUBLE: skip = 8; break;
+        case CP_CLASS: case CP_STRING: case CP_METHODTYPE: case CP_MODULE: case CP_PACKAGE: skip = 2; break;
+        case CP_METHODHANDLE: skip = 3; break;
+        default:
+            if (r.overrun)
+                return bad(why, cap, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
+            return bad(why, cap, "constant pool entry %u has unknown tag %u", i, tag);
+        }
+        if (r.overrun || !buf_get_bytes(&r, skip))
+            return bad(why, cap, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
+        if (tag == CP_LONG || tag == CP_DOUBLE) {
+            if (++i >= c->cp_count)
+                return bad(why, cap, "a long or double is the last constant pool entry");
+            c->cp_off[i] = 0;
+        }
+    }
+    c->cp_end = (uint32_t)(r.p - b);
+    c->access = buf_get_u2(&r);
+    c->this_class = buf_get_u2(&r);
+    c->super_class = buf_get_u2(&r);
+    uint16_t nif = buf_get_u2(&r);
+    if (r.overrun || !buf_get_bytes(&r, 2u * nif))
+        return bad(why, cap, "truncated after the constant pool");
+    if (!cf_class_name_index(c, c->this_class))
+        return bad(why, cap, "this_class %u is not a Class constant", c->this_class);
+    jp_status st = parse_members(c, &r, &c->nfields, &c->fields, "field", why, cap);
+    if (st != JP_OK)
+        return st;
+    c->methods_off = (uint32_t)(r.p - b);
+    st = parse_members(c, &r, &c->nmethods, &c->methods, "method", why, cap);
+    if (st != JP_OK)
+        return st;
+    c->attrs_off = (uint32_t)(r.p - b);
+    uint16_t na;
+    cf_attr *attrs;
+    if (!parse_attrs(&r, b, &na, &attrs)) {
+        free(attrs);
+        return bad(why, cap, "class attributes are truncated");
+    }
+    free(attrs);
+    if (r.p != r.end)
+        return bad(why, cap, "%zu bytes after the end of the class", (size_t)(r.end - r.p));
+    return JP_OK;
+}
+
+void cf_class_free(cf_class *c)
+{
+    for (uint16_t i = 0; c->fields && i < c->nfields; i++)
+        free(c->fields[i].attrs);
+    for (uint16_t i = 0; c->methods && i < c->nmethods; i++)
+        free(c->methods[i].attrs);
+    free(c->fields);
+    free(c->methods);
+    free(c->cp_off);
+    memset(c, 0, sizeof *c);
+}
+
+const unsigned char *cf_utf8(const cf_class *c, uint16_t idx, uint16_t *len)
+{
+    if (idx == 0 || idx >= c->cp_count || c->cp_off[idx] == 0 || c->b[c->cp_off[idx]] != CP_UTF8)
+        return NULL;
+    const unsigned char *p = c->b + c->cp_off[idx];
+    if (len)
+        *len = bc_u2(p + 1);
+    return p + 3;
+}
+
+bool cf_utf8_is(const cf_class *c, uint16_t idx, const char *s)
+{
+    uint16_t len;
+    const unsigned char *p = cf_utf8(c, idx, &len);
+    return p && strlen(s) == len && memcmp(p, s, len) == 0;
+}
+
+bool cf_utf8_copy(const cf_class *c, uint16_t idx, char *out, size_t cap)
+{
+    uint16_t len;
+    const unsigned char *p = cf_utf8(c, idx, &len);
+    if (!p || (size_t)len + 1 > cap)
+        return false;
+    memcpy(out, p, len);
+    out[len] = 0;
+    return true;
+}
+
+uint16_t cf_class_name_index(const cf_class *c, uint16_t idx)
+{
+    if (idx == 0 || idx >= c->cp_count || c->cp_off[idx] == 0 || c->b[c->cp_off[idx]] != CP_CLASS)
+        return 0;
+    uint16_t name = bc_u2(c->b + c->cp_off[idx] + 1);
+    return cf_utf8(c, name, NULL) ? name : 0;
+}
+
+jp_status cf_class_name(const unsigned char *in, size_t len, char *name, size_t cap)
+{
+    cf_class c;
+    jp_status st = cf_parse(&c, in, len, NULL, 0);
+    if (st == JP_OK && !cf_utf8_copy(&c, cf_class_name_index(&c, c.this_class), name, cap))
+        st = JP_ERR_FORMAT;
+    cf_class_free(&c);
+    return st;
+}
+
+void cp_append_init(cp_append *a, const cf_class *c)
+{
+    buf_init(&a->bytes);
+    a->next = c->cp_count;
+}
+
+bool cp_append_ok(const cp_append *a) { return a->next <= 0xffff && !a->bytes.failed; }
+
+static uint16_t take(cp_append *a, uint32_t slots)
+{
+    if (a->next + slots > 0xffff) {
+        a->next = 0x10000;
+        return 0;
+    }
+    uint16_t idx = (uint16_t)a->next;
+    a->next += slots;
+    return idx;
+}
+
+uint16_t cp_add_utf8(cp_append *a, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 0xffff)
+        return 0;
+    uint16_t idx = take(a, 1);
+    if (idx) {
+        buf_put_u1(&a->bytes, CP_UTF8);
+        buf_put_u2(&a->bytes, (uint16_t)n);
+        buf_put(&a->bytes, s, n);
+    }
+    return idx;
+}
+
+uint16_t cp_add_class(cp_append *a, const char *internal_name)
+{
+    uint16_t name = cp_add_utf8(a, internal_name);
+    uint16_t idx = name ? take(a, 1) : 0;
+    if (idx) {
+        buf_put_u1(&a->bytes, CP_CLASS);
+        buf_put_u2(&a->bytes, name);
+    }
+    return idx;
+}
+
+uint16_t cp_add_methodref(cp_append *a, uint16_t class_idx, const char *name, const char *desc)
+{
+    uint16_t n = cp_add_utf8(a, name), d = cp_add_utf8(a, desc);
+    uint16_t nat = (n && d) ? take(a, 1) : 0;
+    if (!nat)
+        return 0;
+    buf_put_u1(&a->bytes, CP_NAMEANDTYPE);
+    buf_put_u2(&a->bytes, n);
+    buf_put_u2(&a->bytes, d);
+    uint16_t idx = take(a, 1);
+    if (idx) {
+        buf_put_u1(&a->bytes, CP_METHODREF);
+        buf_put_u2(&a->bytes, class_idx);
+        buf_put_u2(&a->bytes, nat);
+    }
+    return idx;
+}
+
+uint16_t cp_add_integer(cp_append *a, int32_t v)
+{
+    uint16_t idx = take(a, 1);
+    if (idx) {
+        buf_put_u1(&a->bytes, CP_INTEGER);
+        buf_put_u4(&a->bytes, (uint32_t)v);
+    }
+    return idx;
+}

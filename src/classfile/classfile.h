@@ -1,0 +1,76 @@
+/* classfile.h — the class-file rewriter's public interface: bytes in, bytes
+ * out, no JVMTI. cf_rewrite parses a class file (any version 45 … 69),
+ * injects `invokestatic` calls to a tracker class into the methods a caller
+ * selects, and returns the new class file:
+ *
+ *   CF_INJECT_CALLS     push cnum, push mnum, invokestatic enter(II)V   at method entry, and
+ *                       push cnum, push mnum, invokestatic exit(II)V    before every *return
+ *   CF_INJECT_OBJINIT   aload_0, invokestatic objectInit(Object)V       at entry of java/lang/Object.<init>
+ *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
+ *
+ * cnum is the caller's class number, mnum the method's index in the class
+ * file. Malformed input returns JP_ERR_FORMAT with a message and no output.
+ * A method that cannot be rewritten (too big after injection, bad bytecode,
+ * a widened branch that would need a stack map frame the rewriter cannot
+ * infer) is left unchanged and counted in methods_unchanged. */
+#ifndef CLASSFILE_H
+#define CLASSFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/jp_error.h"
+
+enum {
+    CF_INJECT_CALLS = 1u << 0,    /* entry and exit calls, in the methods select() picks */
+    CF_INJECT_OBJINIT = 1u << 1,
+    CF_INJECT_NEWARRAY = 1u << 2, /* in every method */
+};
+
+#define CF_MAJOR_MIN 45
+#define CF_MAJOR_MAX 69 /* Java 25 */
+
+/* A method as the selector sees it. name and desc are NUL-terminated
+ * (modified UTF-8, as in the class file); valid only during the call. */
+typedef struct cf_method_view {
+    uint16_t index;      /* position in the class file: the mnum */
+    uint16_t access;     /* ACC_* flags */
+    const char *name, *desc;
+    uint32_t code_length; /* 0 for abstract and native methods */
+} cf_method_view;
+
+/* Returns true to inject entry/exit calls into this method. Called once per
+ * method that has code, in class-file order. */
+typedef bool (*cf_select_fn)(void *ctx, const cf_method_view *m);
+
+typedef struct cf_inject_spec {
+    const char *tracker;  /* internal name of the tracker class, e.g. "jvmprof/Tracker" */
+    unsigned what;        /* CF_INJECT_* bits */
+    uint32_t cnum;        /* class number carried by entry/exit calls */
+    cf_select_fn select;  /* NULL: every method with code */
+    void *ctx;
+} cf_inject_spec;
+
+typedef struct cf_result {
+    unsigned char *bytes; /* malloc'ed; NULL when nothing was injected */
+    size_t len;
+    uint16_t major;
+    uint32_t methods;           /* methods with code */
+    uint32_t methods_rewritten; /* methods that got at least one call */
+    uint32_t methods_unchanged; /* selected (or with allocations) but left as they were */
+    uint32_t entries, exits, objinits, newarrays; /* calls injected */
+    uint32_t widened;           /* branches widened to 32-bit forms */
+    uint32_t frames_added;      /* stack map frames the rewriter inferred */
+    char why[320];              /* the error, or why the last unchanged method was left */
+} cf_result;
+
+/* Rewrites in[0..len). On JP_OK, out->bytes is the new class file (free() it)
+ * or NULL if no method needed a call. On error, out->why says what was wrong. */
+jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *spec, cf_result *out);
+
+/* The internal name of the class (this_class), e.g. "java/lang/String",
+ * copied NUL-terminated into name[cap]. JP_ERR_FORMAT if unreadable. */
+jp_status cf_class_name(const unsigned char *in, size_t len, char *name, size_t cap);
+
+#endif

@@ -1,0 +1,440 @@
+/* code_rewrite.c — rewriting one method's Code attribute: decode the
+ * instructions, lay out the new code with the injected calls (prefixes
+ * before instructions, suffixes after them, a method-entry prologue),
+ * widen 16-bit branches that no longer reach, re-pad switches, and carry
+ * every offset along: branch and switch targets, the exception table,
+ * LineNumberTable, LocalVariableTable, LocalVariableTypeTable and
+ * StackMapTable (including Uninitialized(offset) types). A widened
+ * conditional branch needs a stack map frame after it; stackmap.c infers it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classfile/bytecode.h"
+#include "classfile/code_rewrite.h"
+#include "classfile/stackmap.h"
+
+typedef struct insn {
+    uint32_t old, old_len;
+    uint32_t start;   /* new offset of the prefix (== op when there is none) */
+    uint32_t op;      /* new offset of the instruction itself */
+    uint32_t size;    /* new size of the instruction itself */
+    uint8_t opcode, prefix, suffix, widen;
+} insn;
+
+typedef struct method_code {
+    uint16_t max_stack, max_locals;
+    uint32_t len;
+    const unsigned char *code;
+    uint16_t nexc;
+    const unsigned char *exc;     /* nexc * 8 bytes */
+    uint16_t nattrs;
+    cf_attr attrs[64];            /* Code's own attributes (offsets into the class bytes) */
+    insn *ins;
+    uint32_t nins;
+    int32_t *at;                  /* old offset -> instruction index, -1 inside an instruction */
+    uint32_t new_len;
+} method_code;
+
+static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static uint32_t push_len(uint32_t v)
+{
+    return v <= 5 ? 1 : v <= 127 ? 2 : v <= 32767 ? 3 : 3 /* ldc_w */;
+}
+
+static void emit_push(buf *b, uint32_t v, uint16_t cp_int)
+{
+    if (v <= 5) {
+        buf_put_u1(b, (uint8_t)(OP_ICONST_0 + v));
+    } else if (v <= 127) {
+        buf_put_u1(b, OP_BIPUSH);
+        buf_put_u1(b, (uint8_t)v);
+    } else if (v <= 32767) {
+        buf_put_u1(b, OP_SIPUSH);
+        buf_put_u2(b, (uint16_t)v);
+    } else {
+        buf_put_u1(b, OP_LDC_W);
+        buf_put_u2(b, cp_int);
+    }
+}
+
+static void emit_call(buf *b, const code_inject *inj, uint16_t ref)
+{
+    emit_push(b, inj->cnum, inj->cnum_cp);
+    emit_push(b, inj->mnum, inj->mnum_cp);
+    buf_put_u1(b, OP_INVOKESTATIC);
+    buf_put_u2(b, ref);
+}
+
+/* New offset that a jump to old offset `old` must land on. */
+static inline uint32_t target_of(const method_code *mc, uint32_t old)
+{
+    return old == mc->len ? mc->new_len : mc->ins[mc->at[old]].start;
+}
+
+static inline bool is_insn(const method_code *mc, int64_t old)
+{
+    return old >= 0 && old < mc->len && mc->at[old] >= 0;
+}
+
+static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc, char *why, size_t cap)
+{
+    buf_rd r;
+    buf_rd_init(&r, c->b + a->off, a->len);
+    mc->max_stack = buf_get_u2(&r);
+    mc->max_locals = buf_get_u2(&r);
+    mc->len = buf_get_u4(&r);
+    if (r.overrun || mc->len == 0 || mc->len > 65535)
+        return fail(why, cap, JP_ERR_FORMAT, "code length %u (must be 1..65535)", mc->len);
+    mc->code = buf_get_bytes(&r, mc->len);
+    mc->nexc = buf_get_u2(&r);
+    mc->exc = buf_get_bytes(&r, 8u * mc->nexc);
+    mc->nattrs = buf_get_u2(&r);
+    if (r.overrun || !mc->code || !mc->exc)
+        return fail(why, cap, JP_ERR_FORMAT, "Code attribute truncated");
+    if (mc->nattrs > 64)
+        return fail(why, cap, JP_ERR_ARG, "%u attributes in one Code attribute", mc->nattrs);
+    for (uint16_t i = 0; i < mc->nattrs; i++) {
+        mc->attrs[i].name = buf_get_u2(&r);
+        mc->attrs[i].len = buf_get_u4(&r);
+        const unsigned char *p = buf_get_bytes(&r, mc->attrs[i].len);
+        if (!p)
+            return fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u truncated", i + 1);
+        mc->attrs[i].off = (uint32_t)(p - c->b);
+    }
+    if (r.p != r.end)
+        return fail(why, cap, JP_ERR_FORMAT, "Code attribute has %zu trailing bytes", buf_rd_left(&r));
+    return JP_OK;
+}
+
+static jp_status decode(method_code *mc, const code_inject *inj, char *why, size_t cap)
+{
+    mc->ins = calloc(mc->len, sizeof *mc->ins);
+    mc->at = malloc(sizeof *mc->at * mc->len);
+    if (!mc->ins || !mc->at)
+        return JP_ERR_NOMEM;
+    memset(mc->at, 0xff, sizeof *mc->at * mc->len);
+    uint32_t call_len = push_len(inj->cnum) + push_len(inj->mnum) + 3;
+    for (uint32_t pc = 0; pc < mc->len;) {
+        uint32_t n = bc_insn_length(mc->code, mc->len, pc);
+        if (!n)
+            return fail(why, cap, JP_ERR_FORMAT, "bad or truncated instruction 0x%02x at pc %u", mc->code[pc], pc);
+        insn *in = &mc->ins[mc->nins];
+        mc->at[pc] = (int32_t)mc->nins++;
+        in->old = pc;
+        in->old_len = n;
+        in->opcode = mc->code[pc];
+        if (inj->entry_exit && bc_is_return(in->opcode))
+            in->prefix = (uint8_t)call_len;
+        if (inj->newarray && bc_is_newarray(in->opcode))
+            in->suffix = 4; /* dup, invokestatic */
+        pc += n;
+    }
+    /* every branch and switch target must be an instruction */
+    for (uint32_t i = 0; i < mc->nins; i++) {
+        const insn *in = &mc->ins[i];
+        const unsigned char *p = mc->code + in->old;
+        if (bc_is_branch16(in->opcode) || bc_is_branch32(in->opcode)) {
+            int64_t t = (int64_t)in->old + (bc_is_branch16(in->opcode) ? bc_s2(p + 1) : bc_s4(p + 1));
+            if (!is_insn(mc, t))
+                return fail(why, cap, JP_ERR_FORMAT, "branch at pc %u to %lld, not an instruction", in->old,
+                            (long long)t);
+        } else if (in->opcode == OP_TABLESWITCH || in->opcode == OP_LOOKUPSWITCH) {
+            const unsigned char *q = p + 1 + bc_switch_pad(in->old);
+            uint32_t n = in->opcode == OP_TABLESWITCH ? (uint32_t)(bc_s4(q + 8) - bc_s4(q + 4) + 1)
+                                                      : (uint32_t)bc_s4(q + 4);
+            const unsigned char *offs = q + 12; /* first jump offset, for both kinds */
+            if (!is_insn(mc, (int64_t)in->old + bc_s4(q)))
+                return fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad default target", in->old);
+            for (uint32_t k = 0; k < n; k++) {
+                int32_t off = in->opcode == OP_TABLESWITCH ? bc_s4(offs + 4 * k) : bc_s4(offs + 8 * k);
+                if (!is_insn(mc, (int64_t)in->old + off))
+                    return fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad target", in->old);
+            }
+        }
+    }
+    return JP_OK;
+}
+
+/* Assigns new offsets until no 16-bit branch overflows. */
+static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t cap)
+{
+    for (int round = 0;; round++) {
+        uint32_t pos = prologue;
+        for (uint32_t i = 0; i < mc->nins; i++) {
+            insn *in = &mc->ins[i];
+            in->start = pos;
+            in->op = pos + in->prefix;
+            if (in->opcode == OP_TABLESWITCH || in->opcode == OP_LOOKUPSWITCH)
+                in->size = 1 + bc_switch_pad(in->op) + (in->old_len - 1 - bc_switch_pad(in->old));
+            else if (in->widen)
+                in->size = bc_is_conditional(in->opcode) ? 8 : 5;
+            else
+                in->size = in->old_len;
+            pos = in->op + in->size + in->suffix;
+            if (pos > 65535)
+                return fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)", pos);
+        }
+        mc->new_len = pos;
+        bool changed = false;
+        for (uint32_t i = 0; i < mc->nins; i++) {
+            insn *in = &mc->ins[i];
+            if (!bc_is_branch16(in->opcode) || in->widen)
+                continue;
+            int64_t off = (int64_t)target_of(mc, in->old + (uint32_t)bc_s2(mc->code + in->old + 1)) - in->op;
+            if (off < -32768 || off > 32767) {
+                in->widen = 1;
+                changed = true;
+            }
+        }
+        if (!changed)
+            return JP_OK;
+        if (round > 64)
+            return fail(why, cap, JP_ERR_ARG, "branch widening did not settle");
+    }
+}
+
+static void put_target(buf *b, const method_code *mc, const insn *in, int32_t old_off, bool wide)
+{
+    int64_t off = (int64_t)target_of(mc, (uint32_t)((int64_t)in->old + old_off)) - in->op;
+    if (wide)
+        buf_put_u4(b, (uint32_t)(int32_t)off);
+    else
+        buf_put_u2(b, (uint16_t)(int16_t)off);
+}
+
+static void emit_code(buf *b, const method_code *mc, const code_inject *inj, code_stats *st)
+{
+    if (inj->objinit) {
+        buf_put_u1(b, OP_ALOAD_0);
+        buf_put_u1(b, OP_INVOKESTATIC);
+        buf_put_u2(b, inj->objinit_ref);
+        st->objinits++;
+    }
+    if (inj->entry_exit) {
+        emit_call(b, inj, inj->enter_ref);
+        st->entries++;
+    }
+    for (uint32_t i = 0; i < mc->nins; i++) {
+        const insn *in = &mc->ins[i];
+        const unsigned char *p = mc->code + in->old;
+        if (in->prefix) {
+            emit_call(b, inj, inj->exit_ref);
+            st->exits++;
+        }
+        if (bc_is_branch16(in->opcode)) {
+            int32_t off = bc_s2(p + 1);
+            if (!in->widen) {
+                buf_put_u1(b, in->opcode);
+                put_target(b, mc, in, off, false);
+            } else if (bc_is_conditional(in->opcode)) {
+                buf_put_u1(b, bc_invert(in->opcode));
+                buf_put_u2(b, 8);
+                buf_put_u1(b, OP_GOTO_W);
+                int64_t t = (int64_t)target_of(mc, (uint32_t)((int64_t)in->old + off)) - (in->op + 3);
+                buf_put_u4(b, (uint32_t)(int32_t)t);
+                st->widened++;
+            } else {
+                buf_put_u1(b, in->opcode == OP_GOTO ? OP_GOTO_W : OP_JSR_W);
+                put_target(b, mc, in, off, true);
+                st->widened++;
+            }
+        } else if (bc_is_branch32(in->opcode)) {
+            buf_put_u1(b, in->opcode);
+            put_target(b, mc, in, bc_s4(p + 1), true);
+        } else if (in->opcode == OP_TABLESWITCH || in->opcode == OP_LOOKUPSWITCH) {
+            buf_put_u1(b, in->opcode);
+            for (uint32_t k = bc_switch_pad(in->op); k; k--)
+                buf_put_u1(b, 0);
+            const unsigned char *q = p + 1 + bc_switch_pad(in->old);
+            put_target(b, mc, in, bc_s4(q), true);
+            if (in->opcode == OP_TABLESWITCH) {
+                buf_put(b, q + 4, 8); /* low, high */
+                uint32_t n = (uint32_t)(bc_s4(q + 8) - bc_s4(q + 4) + 1);
+                for (uint32_t k = 0; k < n; k++)
+                    put_target(b, mc, in, bc_s4(q + 12 + 4 * k), true);
+            } else {
+                buf_put(b, q + 4, 4); /* npairs */
+                uint32_t n = (uint32_t)bc_s4(q + 4);
+                for (uint32_t k = 0; k < n; k++) {
+                    buf_put(b, q + 8 + 8 * k, 4);
+                    put_target(b, mc, in, bc_s4(q + 12 + 8 * k), true);
+                }
+            }
+        } else {
+            buf_put(b, p, in->old_len);
+        }
+        if (in->suffix) {
+            buf_put_u1(b, OP_DUP);
+            buf_put_u1(b, OP_INVOKESTATIC);
+            buf_put_u2(b, inj->newarray_ref);
+            st->newarrays++;
+        }
+    }
+}
+
+/* LineNumberTable, LocalVariableTable, LocalVariableTypeTable: remap pcs. */
+static jp_status remap_table(const cf_class *c, const cf_attr *a, const method_code *mc, bool ranges, buf *out,
+                             char *why, size_t cap)
+{
+    buf_rd r;
+    buf_rd_init(&r, c->b + a->off, a->len);
+    uint16_t n = buf_get_u2(&r);
+    uint32_t entry = ranges ? 10 : 4;
+    if (r.overrun || a->len != 2 + (uint32_t)n * entry)
+        return fail(why, cap, JP_ERR_FORMAT, "pc table of %u bytes does not hold %u entries", a->len, n);
+    buf_put_u2(out, (uint16_t)a->name);
+    buf_put_u4(out, a->len);
+    buf_put_u2(out, n);
+    for (uint16_t i = 0; i < n; i++) {
+        uint16_t start = buf_get_u2(&r);
+        if (!is_insn(mc, start))
+            return fail(why, cap, JP_ERR_FORMAT, "pc table entry at pc %u, not an instruction", start);
+        uint32_t ns = target_of(mc, start);
+        buf_put_u2(out, (uint16_t)ns);
+        if (ranges) {
+            uint32_t end = (uint32_t)start + buf_get_u2(&r);
+            if (end != mc->len && !is_insn(mc, end))
+                return fail(why, cap, JP_ERR_FORMAT, "local variable range ends at pc %u, not an instruction", end);
+            buf_put_u2(out, (uint16_t)(target_of(mc, end) - ns));
+            buf_put(out, buf_get_bytes(&r, 6), 6);
+        } else {
+            buf_put(out, buf_get_bytes(&r, 2), 2);
+        }
+    }
+    return JP_OK;
+}
+
+static uint32_t new_insn_at(void *ctx, uint32_t old)
+{
+    const method_code *mc = ctx;
+    return mc->ins[mc->at[old]].op;
+}
+static uint32_t new_target_at(void *ctx, uint32_t old)
+{
+    return target_of(ctx, old);
+}
+static bool valid_insn(void *ctx, uint32_t old)
+{
+    return is_insn(ctx, old);
+}
+
+jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, buf *out, code_stats *st,
+                       char *why, size_t cap)
+{
+    method_code mc = {0};
+    const cf_attr *a = &m->attrs[m->code];
+    jp_status s = parse_code(c, a, &mc, why, cap);
+    if (s == JP_OK)
+        s = decode(&mc, inj, why, cap);
+    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->cnum) + push_len(inj->mnum) + 3 : 0);
+    if (s == JP_OK)
+        s = layout(&mc, prologue, why, cap);
+    uint32_t extra = inj->entry_exit ? 2 : 1;
+    if (s == JP_OK && mc.max_stack + extra > 65535)
+        s = fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
+    int smt = -1;
+    for (uint16_t i = 0; s == JP_OK && i < mc.nattrs; i++)
+        if (cf_utf8_is(c, mc.attrs[i].name, "StackMapTable"))
+            smt = i;
+    /* frames the stack map needs after widened conditional branches */
+    stackmap_ctx sm = {.cls = c, .method = m, .code = mc.code, .code_len = mc.len, .max_locals = mc.max_locals,
+                       .map = &mc, .new_target = new_target_at, .new_insn = new_insn_at, .is_insn = valid_insn};
+    uint32_t nneed = 0;
+    uint32_t *need = NULL;
+    for (uint32_t i = 0; s == JP_OK && i < mc.nins; i++)
+        if (mc.ins[i].widen && bc_is_conditional(mc.ins[i].opcode) && smt >= 0) {
+            if (!need && !(need = malloc(sizeof *need * mc.nins)))
+                s = JP_ERR_NOMEM;
+            else
+                need[nneed++] = mc.ins[i].old;
+        }
+
+    buf code, tail;
+    buf_init(&code);
+    buf_init(&tail);
+    code_stats local = {0};
+    if (s == JP_OK) {
+        emit_code(&code, &mc, inj, &local);
+        /* exception table */
+        buf_put_u2(&tail, mc.nexc);
+        for (uint16_t i = 0; i < mc.nexc && s == JP_OK; i++) {
+            const unsigned char *e = mc.exc + 8 * i;
+            uint16_t sp = bc_u2(e), ep = bc_u2(e + 2), hp = bc_u2(e + 4);
+            if (!is_insn(&mc, sp) || !(ep == mc.len || is_insn(&mc, ep)) || sp >= ep || !is_insn(&mc, hp)) {
+                s = fail(why, cap, JP_ERR_FORMAT, "exception table entry %u [%u, %u) -> %u is bad", i, sp, ep, hp);
+                break;
+            }
+            buf_put_u2(&tail, (uint16_t)target_of(&mc, sp));
+            buf_put_u2(&tail, (uint16_t)target_of(&mc, ep));
+            buf_put_u2(&tail, (uint16_t)target_of(&mc, hp));
+            buf_put(&tail, e + 6, 2);
+        }
+        size_t count_at = tail.len;
+        uint16_t kept = 0;
+        buf_put_u2(&tail, 0);
+        for (uint16_t i = 0; i < mc.nattrs && s == JP_OK; i++) {
+            const cf_attr *ca = &mc.attrs[i];
+            if (cf_utf8_is(c, ca->name, "LineNumberTable"))
+                s = remap_table(c, ca, &mc, false, &tail, why, cap);
+            else if (cf_utf8_is(c, ca->name, "LocalVariableTable") ||
+                     cf_utf8_is(c, ca->name, "LocalVariableTypeTable"))
+                s = remap_table(c, ca, &mc, true, &tail, why, cap);
+            else if ((int)i == smt)
+                s = stackmap_rewrite(&sm, ca, need, nneed, &tail, &local.frames_added, why, cap);
+            else if (cf_utf8_is(c, ca->name, "RuntimeVisibleTypeAnnotations") ||
+                     cf_utf8_is(c, ca->name, "RuntimeInvisibleTypeAnnotations"))
+                continue; /* their bytecode offsets would be stale: dropped */
+            else {
+                buf_put_u2(&tail, ca->name);
+                buf_put_u4(&tail, ca->len);
+                buf_put(&tail, c->b + ca->off, ca->len);
+            }
+            kept++;
+        }
+        if (s == JP_OK && nneed && smt < 0)
+            s = fail(why, cap, JP_ERR_ARG, "widened branch without a StackMapTable");
+        be_store_u2(tail.data + count_at, kept);
+    }
+    if (s == JP_OK && (code.failed || tail.failed))
+        s = JP_ERR_NOMEM;
+    if (s == JP_OK && code.len != mc.new_len)
+        s = fail(why, cap, JP_ERR_FORMAT, "internal: emitted %zu bytes, laid out %u", code.len, mc.new_len);
+    if (s == JP_OK) {
+        uint64_t alen = 8 + 4 + (uint64_t)code.len + tail.len;
+        if (alen > UINT32_MAX) {
+            s = fail(why, cap, JP_ERR_ARG, "Code attribute too large");
+        } else {
+            buf_put_u2(out, a->name);
+            buf_put_u4(out, (uint32_t)alen);
+            buf_put_u2(out, (uint16_t)(mc.max_stack + extra));
+            buf_put_u2(out, mc.max_locals);
+            buf_put_u4(out, (uint32_t)code.len);
+            buf_put(out, code.data, code.len);
+            buf_put(out, tail.data, tail.len);
+            st->entries += local.entries;
+            st->exits += local.exits;
+            st->objinits += local.objinits;
+            st->newarrays += local.newarrays;
+            st->widened += local.widened;
+            st->frames_added += local.frames_added;
+        }
+    }
+    buf_free(&code);
+    buf_free(&tail);
+    free(need);
+    free(mc.ins);
+    free(mc.at);
+    return s;
+}

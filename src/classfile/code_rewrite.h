@@ -1,0 +1,29 @@
+/* code_rewrite.h — rewriting one method's Code attribute (code_rewrite.c):
+ * what to inject, and the counts of what was injected. */
+#ifndef CODE_REWRITE_H
+#define CODE_REWRITE_H
+
+#include "classfile/cf_internal.h"
+
+typedef struct code_inject {
+    bool entry_exit;   /* enter(cnum, mnum) at entry, exit(cnum, mnum) before each return */
+    bool objinit;      /* aload_0; objectInit(Object) at entry */
+    bool newarray;     /* dup; newArray(Object) after each array allocation */
+    uint32_t cnum;
+    uint16_t mnum;
+    uint16_t enter_ref, exit_ref, objinit_ref, newarray_ref; /* Methodref indices */
+    uint16_t cnum_cp, mnum_cp; /* Integer constants for values over 32767, else 0 */
+} code_inject;
+
+typedef struct code_stats {
+    uint32_t entries, exits, objinits, newarrays, widened, frames_added;
+} code_stats;
+
+/* Appends the rewritten Code attribute (with its 6-byte header) of method m
+ * to out and adds to *st. JP_ERR_FORMAT: the code is malformed; JP_ERR_ARG:
+ * the method cannot be rewritten (why says which); out is then unchanged
+ * except for its length, which the caller restores. */
+jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, buf *out, code_stats *st,
+                       char *why, size_t cap);
+
+#endif

@@ -1,0 +1,177 @@
+/* rewrite.c — cf_rewrite: decides which methods of a parsed class get which
+ * calls, appends the tracker's constant-pool entries, rewrites those
+ * methods' Code attributes (code_rewrite.c) and assembles the new class
+ * file; everything else is copied byte for byte. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classfile/bytecode.h"
+#include "classfile/cf_internal.h"
+#include "classfile/code_rewrite.h"
+
+static bool has_array_alloc(const cf_class *c, const cf_member *m)
+{
+    const cf_attr *a = &m->attrs[m->code];
+    if (a->len < 8)
+        return false;
+    const unsigned char *p = c->b + a->off;
+    uint32_t len = ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7];
+    if (len > a->len - 8)
+        return false;
+    for (uint32_t pc = 0; pc < len;) {
+        uint32_t n = bc_insn_length(p + 8, len, pc);
+        if (!n)
+            return true; /* malformed: let code_rewrite report it */
+        if (bc_is_newarray(p[8 + pc]))
+            return true;
+        pc += n;
+    }
+    return false;
+}
+
+typedef struct plan {
+    bool calls, objinit, newarray;
+} plan;
+
+jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *spec, cf_result *out)
+{
+    memset(out, 0, sizeof *out);
+    cf_class c;
+    jp_status st = cf_parse(&c, in, len, out->why, sizeof out->why);
+    out->major = c.major;
+    if (st != JP_OK) {
+        cf_class_free(&c);
+        return st;
+    }
+    char cname[512] = "";
+    cf_utf8_copy(&c, cf_class_name_index(&c, c.this_class), cname, sizeof cname);
+    bool is_object = strcmp(cname, "java/lang/Object") == 0;
+    plan *plans = calloc(c.nmethods ? c.nmethods : 1, sizeof *plans);
+    if (!plans) {
+        cf_class_free(&c);
+        return JP_ERR_NOMEM;
+    }
+    bool any = false, any_calls = false, any_obj = false, any_arr = false;
+    for (uint16_t i = 0; i < c.nmethods; i++) {
+        const cf_member *m = &c.methods[i];
+        if (m->code < 0)
+            continue;
+        out->methods++;
+        char name[256], desc[1024];
+        if (!cf_utf8_copy(&c, m->name, name, sizeof name) || !cf_utf8_copy(&c, m->desc, desc, sizeof desc))
+            continue; /* names this long are never selected */
+        const cf_attr *a = &m->attrs[m->code];
+        uint32_t clen = 0;
+        if (a->len >= 8) {
+            const unsigned char *p = c.b + a->off + 4;
+            clen = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+        }
+        cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen};
+        plan *pl = &plans[i];
+        pl->calls = (spec->what & CF_INJECT_CALLS) && (!spec->select || spec->select(spec->ctx, &v));
+        pl->objinit = (spec->what & CF_INJECT_OBJINIT) && is_object && strcmp(name, "<init>") == 0 &&
+                      strcmp(desc, "()V") == 0;
+        pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && has_array_alloc(&c, m);
+        any_calls |= pl->calls;
+        any_obj |= pl->objinit;
+        any_arr |= pl->newarray;
+        any |= pl->calls || pl->objinit || pl->newarray;
+    }
+    if (!any) {
+        free(plans);
+        cf_class_free(&c);
+        return JP_OK;
+    }
+
+    cp_append cp;
+    cp_append_init(&cp, &c);
+    uint16_t tracker = cp_add_class(&cp, spec->tracker);
+    code_inject inj = {.cnum = spec->cnum};
+    if (any_calls) {
+        inj.enter_ref = cp_add_methodref(&cp, tracker, "enter", "(II)V");
+        inj.exit_ref = cp_add_methodref(&cp, tracker, "exit", "(II)V");
+        if (spec->cnum > 32767)
+            inj.cnum_cp = cp_add_integer(&cp, (int32_t)spec->cnum);
+    }
+    if (any_obj)
+        inj.objinit_ref = cp_add_methodref(&cp, tracker, "objectInit", "(Ljava/lang/Object;)V");
+    if (any_arr)
+        inj.newarray_ref = cp_add_methodref(&cp, tracker, "newArray", "(Ljava/lang/Object;)V");
+
+    buf methods;
+    buf_init(&methods);
+    buf_put_u2(&methods, c.nmethods);
+    code_stats cs = {0};
+    for (uint16_t i = 0; i < c.nmethods && st == JP_OK; i++) {
+        const cf_member *m = &c.methods[i];
+        const plan *pl = &plans[i];
+        if (m->code < 0 || !(pl->calls || pl->objinit || pl->newarray)) {
+            buf_put(&methods, c.b + m->off, m->end - m->off);
+            continue;
+        }
+        inj.entry_exit = pl->calls;
+        inj.objinit = pl->objinit;
+        inj.newarray = pl->newarray;
+        inj.mnum = i;
+        inj.mnum_cp = (pl->calls && i > 32767) ? cp_add_integer(&cp, i) : 0;
+        buf_put(&methods, c.b + m->off, 8); /* access, name, descriptor, attributes_count */
+        for (uint16_t k = 0; k < m->nattrs; k++) {
+            const cf_attr *a = &m->attrs[k];
+            size_t mark = methods.len;
+            jp_status s = JP_ERR_ARG;
+            char why[128];
+            if ((int)k == m->code)
+                s = code_rewrite(&c, m, &inj, &methods, &cs, why, sizeof why);
+            if (s == JP_OK) {
+                out->methods_rewritten++;
+                continue;
+            }
+            if (s == JP_ERR_NOMEM) {
+                st = s;
+                break;
+            }
+            if ((int)k == m->code) {
+                out->methods_unchanged++;
+                snprintf(out->why, sizeof out->why, "%.160s method %u: %s", cname, i, why);
+            }
+            methods.len = mark;
+            buf_put(&methods, c.b + a->off - 6, (size_t)a->len + 6);
+        }
+    }
+    free(plans);
+    if (st == JP_OK && !cp_append_ok(&cp)) {
+        snprintf(out->why, sizeof out->why, "%s: constant pool would exceed 65535 entries", cname);
+        st = JP_ERR_ARG;
+    }
+    if (st == JP_OK && (methods.failed || cp.bytes.failed))
+        st = JP_ERR_NOMEM;
+    if (st == JP_OK) {
+        buf o;
+        buf_init(&o);
+        buf_put(&o, c.b, 8);
+        buf_put_u2(&o, (uint16_t)cp.next);
+        buf_put(&o, c.b + 10, c.cp_end - 10);
+        buf_put(&o, cp.bytes.data, cp.bytes.len);
+        buf_put(&o, c.b + c.cp_end, c.methods_off - c.cp_end);
+        buf_put(&o, methods.data, methods.len);
+        buf_put(&o, c.b + c.attrs_off, c.n - c.attrs_off);
+        if (o.failed) {
+            buf_free(&o);
+            st = JP_ERR_NOMEM;
+        } else {
+            out->bytes = o.data;
+            out->len = o.len;
+            out->entries = cs.entries;
+            out->exits = cs.exits;
+            out->objinits = cs.objinits;
+            out->newarrays = cs.newarrays;
+            out->widened = cs.widened;
+            out->frames_added = cs.frames_added;
+        }
+    }
+    buf_free(&methods);
+    buf_free(&cp.bytes);
+    cf_class_free(&c);
+    return st;
+}

@@ -1,0 +1,28 @@
+/* stackmap.h — carrying a method's StackMapTable over to the rewritten
+ * code (stackmap.c): frame offsets re-encoded as deltas of the new layout,
+ * Uninitialized(offset) types pointed at the moved `new` instructions. */
+#ifndef STACKMAP_H
+#define STACKMAP_H
+
+#include "classfile/cf_internal.h"
+
+typedef struct stackmap_ctx {
+    const cf_class *cls;
+    const cf_member *method;
+    const unsigned char *code;
+    uint32_t code_len;
+    uint16_t max_locals;
+    void *map;                                       /* passed to the three functions below */
+    uint32_t (*new_target)(void *map, uint32_t old); /* where a jump to old lands now */
+    uint32_t (*new_insn)(void *map, uint32_t old);   /* where the instruction at old is now */
+    bool (*is_insn)(void *map, uint32_t old);
+} stackmap_ctx;
+
+/* Appends the rewritten StackMapTable attribute a (header included) to out.
+ * need[0..nneed) are old offsets of conditional branches widened into
+ * `if!cond +8; goto_w`: the instruction after each must have a frame.
+ * JP_ERR_ARG when one is needed that the table does not have. */
+jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed, buf *out,
+                           uint32_t *frames_added, char *why, size_t cap);
+
+#endif
