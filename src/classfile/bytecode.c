@@ -1,5 +1,5 @@
 /* bytecode.c — instruction lengths of the JVM instruction set (JVMS §6.5). */
-#include "classfile/bytecode.h"
+#include "bytecode.h"
 
 /* Fixed length per opcode; 0 = undefined, 0xff = variable (switches, wide). */
 static const uint8_t fixed_len[256] = {

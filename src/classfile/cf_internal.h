@@ -4,8 +4,8 @@
 #ifndef CF_INTERNAL_H
 #define CF_INTERNAL_H
 
-#include "classfile/classfile.h"
-#include "common/buf.h"
+#include "classfile.h"
+#include "../common/buf.h"
 
 enum {
     CP_UTF8 = 1, CP_INTEGER = 3, CP_FLOAT = 4, CP_LONG = 5, CP_DOUBLE = 6, CP_CLASS = 7, CP_STRING = 8,

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classfile/bytecode.h"
-#include "classfile/cf_internal.h"
+#include "bytecode.h"
+#include "cf_internal.h"
 
 static jp_status bad(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static jp_status bad(char *why, size_t cap, const char *fmt, ...)

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/jp_error.h"
+#include "../common/jp_error.h"
 
 enum {
     CF_INJECT_CALLS = 1u << 0,    /* entry and exit calls, in the methods select() picks */

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classfile/bytecode.h"
-#include "classfile/code_rewrite.h"
-#include "classfile/stackmap.h"
+#include "bytecode.h"
+#include "code_rewrite.h"
+#include "stackmap.h"
 
 typedef struct insn {
     uint32_t old, old_len;

@@ -3,7 +3,7 @@
 #ifndef CODE_REWRITE_H
 #define CODE_REWRITE_H
 
-#include "classfile/cf_internal.h"
+#include "cf_internal.h"
 
 typedef struct code_inject {
     bool entry_exit;   /* enter(cnum, mnum) at entry, exit(cnum, mnum) before each return */

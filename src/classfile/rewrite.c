@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classfile/bytecode.h"
-#include "classfile/cf_internal.h"
-#include "classfile/code_rewrite.h"
+#include "bytecode.h"
+#include "cf_internal.h"
+#include "code_rewrite.h"
 
 static bool has_array_alloc(const cf_class *c, const cf_member *m)
 {

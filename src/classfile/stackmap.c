@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "classfile/bytecode.h"
-#include "classfile/stackmap.h"
+#include "bytecode.h"
+#include "stackmap.h"
 
 static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

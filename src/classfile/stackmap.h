@@ -4,7 +4,7 @@
 #ifndef STACKMAP_H
 #define STACKMAP_H
 
-#include "classfile/cf_internal.h"
+#include "cf_internal.h"
 
 typedef struct stackmap_ctx {
     const cf_class *cls;
