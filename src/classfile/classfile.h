@@ -4,7 +4,9 @@
  * selects, and returns the new class file:
  *
  *   CF_INJECT_CALLS     push cnum, push mnum, invokestatic enter(II)V   at method entry, and
- *                       push cnum, push mnum, invokestatic exit(II)V    before every *return
+ *                       push cnum, push mnum, invokestatic exit(II)V    before every *return, and
+ *                       in a catch-all handler covering the method      (then athrow; not in <init>,
+ *                       whose uninitialized `this` no single handler frame can describe)
  *   CF_INJECT_OBJINIT   aload_0, invokestatic objectInit(Object)V       at entry of java/lang/Object.<init>
  *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
  *
@@ -60,6 +62,7 @@ typedef struct cf_result {
     uint32_t methods_rewritten; /* methods that got at least one call */
     uint32_t methods_unchanged; /* selected (or with allocations) but left as they were */
     uint32_t entries, exits, objinits, newarrays; /* calls injected */
+    uint32_t handlers;          /* catch-all handlers injected (exit on a throw) */
     uint32_t widened;           /* branches widened to 32-bit forms */
     uint32_t frames_added;      /* stack map frames the rewriter inferred */
     char why[320];              /* the error, or why the last unchanged method was left */

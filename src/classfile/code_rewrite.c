@@ -344,6 +344,16 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     uint32_t extra = inj->entry_exit ? 2 : 1;
     if (s == JP_OK && mc.max_stack + extra > 65535)
         s = fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
+    uint32_t new_stack = mc.max_stack + extra;
+    uint32_t handler_at = mc.new_len, handler_len = 0;
+    if (inj->handler) {
+        handler_len = push_len(inj->cnum) + push_len(inj->mnum) + 3 + 1;
+        if (new_stack < 3)
+            new_stack = 3; /* the thrown object and two ints */
+        if (s == JP_OK && handler_at + handler_len > 65535)
+            s = fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)",
+                     handler_at + handler_len);
+    }
     int smt = -1;
     for (uint16_t i = 0; s == JP_OK && i < mc.nattrs; i++)
         if (cf_utf8_is(c, mc.attrs[i].name, "StackMapTable"))
@@ -367,8 +377,14 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     code_stats local = {0};
     if (s == JP_OK) {
         emit_code(&code, &mc, inj, &local);
-        /* exception table */
-        buf_put_u2(&tail, mc.nexc);
+        if (inj->handler) {
+            emit_call(&code, inj, inj->exit_ref);
+            buf_put_u1(&code, OP_ATHROW);
+            local.handlers++;
+        }
+        /* exception table; the catch-all handler goes last so every handler
+         * of the method's own takes precedence */
+        buf_put_u2(&tail, (uint16_t)(mc.nexc + (inj->handler ? 1 : 0)));
         for (uint16_t i = 0; i < mc.nexc && s == JP_OK; i++) {
             const unsigned char *e = mc.exc + 8 * i;
             uint16_t sp = bc_u2(e), ep = bc_u2(e + 2), hp = bc_u2(e + 4);
@@ -381,6 +397,14 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             buf_put_u2(&tail, (uint16_t)target_of(&mc, hp));
             buf_put(&tail, e + 6, 2);
         }
+        if (inj->handler) {
+            if (mc.nexc == 65535)
+                s = fail(why, cap, JP_ERR_ARG, "exception table full");
+            buf_put_u2(&tail, (uint16_t)mc.ins[0].start);
+            buf_put_u2(&tail, (uint16_t)handler_at);
+            buf_put_u2(&tail, (uint16_t)handler_at);
+            buf_put_u2(&tail, 0);
+        }
         size_t count_at = tail.len;
         uint16_t kept = 0;
         buf_put_u2(&tail, 0);
@@ -392,7 +416,8 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
                      cf_utf8_is(c, ca->name, "LocalVariableTypeTable"))
                 s = remap_table(c, ca, &mc, true, &tail, why, cap);
             else if ((int)i == smt)
-                s = stackmap_rewrite(&sm, ca, need, nneed, &tail, &local.frames_added, why, cap);
+                s = stackmap_rewrite(&sm, ca, need, nneed, inj->handler ? (int64_t)handler_at : -1, inj->throwable,
+                                     &tail, &local.frames_added, why, cap);
             else if (cf_utf8_is(c, ca->name, "RuntimeVisibleTypeAnnotations") ||
                      cf_utf8_is(c, ca->name, "RuntimeInvisibleTypeAnnotations"))
                 continue; /* their bytecode offsets would be stale: dropped */
@@ -405,26 +430,36 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         }
         if (s == JP_OK && nneed && smt < 0)
             s = fail(why, cap, JP_ERR_ARG, "widened branch without a StackMapTable");
+        if (s == JP_OK && inj->handler && smt < 0 && inj->major >= 50) {
+            /* a method without branches had no table: it now needs one frame */
+            buf_put_u2(&tail, inj->smt_name);
+            buf_put_u4(&tail, 2 + 1 + 2 + 2 + 2 + 3);
+            buf_put_u2(&tail, 1);
+            stackmap_put_handler_frame(&tail, handler_at, inj->throwable);
+            kept++;
+        }
         be_store_u2(tail.data + count_at, kept);
     }
     if (s == JP_OK && (code.failed || tail.failed))
         s = JP_ERR_NOMEM;
-    if (s == JP_OK && code.len != mc.new_len)
-        s = fail(why, cap, JP_ERR_FORMAT, "internal: emitted %zu bytes, laid out %u", code.len, mc.new_len);
+    if (s == JP_OK && code.len != (size_t)mc.new_len + handler_len)
+        s = fail(why, cap, JP_ERR_FORMAT, "internal: emitted %zu bytes, laid out %u", code.len,
+                 mc.new_len + handler_len);
     if (s == JP_OK) {
-        uint64_t alen = 8 + 4 + (uint64_t)code.len + tail.len;
+        uint64_t alen = 8 + (uint64_t)code.len + tail.len; /* stacks, code_length, code, tail */
         if (alen > UINT32_MAX) {
             s = fail(why, cap, JP_ERR_ARG, "Code attribute too large");
         } else {
             buf_put_u2(out, a->name);
             buf_put_u4(out, (uint32_t)alen);
-            buf_put_u2(out, (uint16_t)(mc.max_stack + extra));
+            buf_put_u2(out, (uint16_t)new_stack);
             buf_put_u2(out, mc.max_locals);
             buf_put_u4(out, (uint32_t)code.len);
             buf_put(out, code.data, code.len);
             buf_put(out, tail.data, tail.len);
             st->entries += local.entries;
             st->exits += local.exits;
+            st->handlers += local.handlers;
             st->objinits += local.objinits;
             st->newarrays += local.newarrays;
             st->widened += local.widened;

@@ -88,7 +88,10 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     cp_append_init(&cp, &c);
     uint16_t tracker = cp_add_class(&cp, spec->tracker);
     code_inject inj = {.cnum = spec->cnum};
+    inj.major = c.major;
     if (any_calls) {
+        inj.throwable = cp_add_class(&cp, "java/lang/Throwable");
+        inj.smt_name = cp_add_utf8(&cp, "StackMapTable");
         inj.enter_ref = cp_add_methodref(&cp, tracker, "enter", "(II)V");
         inj.exit_ref = cp_add_methodref(&cp, tracker, "exit", "(II)V");
         if (spec->cnum > 32767)
@@ -111,6 +114,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             continue;
         }
         inj.entry_exit = pl->calls;
+        inj.handler = pl->calls && !cf_utf8_is(&c, m->name, "<init>");
         inj.objinit = pl->objinit;
         inj.newarray = pl->newarray;
         inj.mnum = i;
@@ -164,6 +168,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             out->len = o.len;
             out->entries = cs.entries;
             out->exits = cs.exits;
+            out->handlers = cs.handlers;
             out->objinits = cs.objinits;
             out->newarrays = cs.newarrays;
             out->widened = cs.widened;

@@ -47,8 +47,19 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed, buf *out,
-                           uint32_t *frames_added, char *why, size_t cap)
+void stackmap_put_handler_frame(buf *out, uint32_t delta, uint16_t throwable)
+{
+    buf_put_u1(out, 255);
+    buf_put_u2(out, (uint16_t)delta);
+    buf_put_u2(out, 0); /* no locals: every local is top, so any frame in the range is assignable */
+    buf_put_u2(out, 1);
+    buf_put_u1(out, 7);
+    buf_put_u2(out, throwable);
+}
+
+jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed,
+                           int64_t handler_at, uint16_t throwable, buf *out, uint32_t *frames_added, char *why,
+                           size_t cap)
 {
     (void)frames_added;
     uint32_t *want = NULL;
@@ -66,7 +77,9 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
     size_t hdr = out->len;
     buf_put_u2(out, a->name);
     buf_put_u4(out, 0);
-    buf_put_u2(out, n);
+    buf_put_u2(out, (uint16_t)(n + (handler_at >= 0)));
+    if (handler_at >= 0 && n == 0xffff)
+        return fail(why, cap, JP_ERR_ARG, "stack map table full");
     int64_t prev_old = -1, prev_new = -1;
     jp_status st = JP_OK;
     for (uint16_t i = 0; i < n && st == JP_OK; i++) {
@@ -142,6 +155,11 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
         st = fail(why, cap, JP_ERR_ARG, "a widened branch needs a stack map frame at pc %u that the table lacks",
                   missing);
     free(want);
+    if (st == JP_OK && handler_at >= 0) {
+        if (handler_at - prev_new - 1 > 0xffff)
+            return fail(why, cap, JP_ERR_ARG, "stack map delta too large");
+        stackmap_put_handler_frame(out, (uint32_t)(handler_at - prev_new - 1), throwable);
+    }
     if (st == JP_OK) {
         size_t len = out->len - hdr - 6;
         if (len > UINT32_MAX)

@@ -21,8 +21,15 @@ typedef struct stackmap_ctx {
 /* Appends the rewritten StackMapTable attribute a (header included) to out.
  * need[0..nneed) are old offsets of conditional branches widened into
  * `if!cond +8; goto_w`: the instruction after each must have a frame.
- * JP_ERR_ARG when one is needed that the table does not have. */
-jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed, buf *out,
-                           uint32_t *frames_added, char *why, size_t cap);
+ * JP_ERR_ARG when one is needed that the table does not have. handler_at
+ * >= 0 appends the frame of the injected catch-all handler there. */
+jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed,
+                           int64_t handler_at, uint16_t throwable, buf *out, uint32_t *frames_added, char *why,
+                           size_t cap);
+
+/* The frame of the injected catch-all handler at new offset handler_at:
+ * full_frame, no locals, stack [Throwable], as the first frame of a table
+ * (delta = offset). */
+void stackmap_put_handler_frame(buf *out, uint32_t delta, uint16_t throwable);
 
 #endif
