@@ -29,7 +29,7 @@ HEADERS    := $(shell find src -name '*.h')
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 
-.PHONY: all demo test test-unit test-it bench clean deps install
+.PHONY: all demo test test-unit test-it test-full fuzz bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
@@ -67,13 +67,24 @@ $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/harness.h $(call asan_obj,$(PURE
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
              $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
 
-test: all $(UNIT_BINS)
+$(BUILD)/unit/test_classfile $(BUILD)/unit-asan/test_classfile: tests/tools/cf_walk.h
+
+# test tools: the class-file round trip checker, linked with the pure modules
+$(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(call obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
+
+test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip
 	@tests/run.sh
+
+# everything, with the rewriter checked on every JDK class instead of a sample
+test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip
+	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all
+test-it: all $(BUILD)/tools/cf_roundtrip
 	@tests/run.sh it
 
 demo: all

@@ -18,6 +18,7 @@
 #include "callbacks.h"
 #include "jvmti_util.h"
 #include "profiler.h"
+#include "times.h"
 
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
@@ -112,6 +113,8 @@ static jint agent_load(JavaVM *vm, const char *text)
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
         return JNI_ERR;
     agent_add_jar();
+    if (o->cpu == OPTIONS_CPU_TIMES && times_init() != JP_OK)
+        return JNI_ERR;
     if (profiler_init() != JP_OK || callbacks_install() != JP_OK)
         return JNI_ERR;
     return JNI_OK;

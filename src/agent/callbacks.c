@@ -8,6 +8,7 @@
 
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "bci.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "monitor.h"
@@ -102,6 +103,8 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     thread_registry_existing(jni);
     cb_enable_monitor_events(JNI_TRUE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_TRUE);
+    if (agent_opts->cpu == OPTIONS_CPU_TIMES && bci_vm_init(jni) != JP_OK)
+        jp_log_error("cpu=times disabled: bytecode instrumentation could not start");
     if (profiler_start(jni) != JP_OK)
         jp_log_error("profiling disabled: the agent thread could not start");
 }
@@ -109,6 +112,8 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
 {
     (void)jv;
+    if (agent_opts->cpu == OPTIONS_CPU_TIMES)
+        bci_vm_death(jni);
     cb_enable_monitor_events(JNI_FALSE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_FALSE);
     cb_enable(JVMTI_EVENT_THREAD_START, JNI_FALSE);
@@ -134,6 +139,7 @@ jp_status callbacks_install(void)
     cb.MonitorContendedEntered = cb_MonitorContendedEntered;
     cb.MonitorWait = cb_MonitorWait;
     cb.MonitorWaited = cb_MonitorWaited;
+    cb.ClassFileLoadHook = bci_class_file_load_hook;
     jp_status st = jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, &cb, (jint)sizeof cb),
                                "SetEventCallbacks");
     if (st != JP_OK)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum opt_kind { OPT_BOOL, OPT_UINT, OPT_DOUBLE, OPT_ENUM, OPT_PATH, OPT_LATER } opt_kind;
+typedef enum opt_kind { OPT_BOOL, OPT_UINT, OPT_DOUBLE, OPT_ENUM, OPT_PATH, OPT_PREFIXES, OPT_LATER } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -25,7 +25,7 @@ typedef struct opt_def {
 
 static const opt_def options_table[] = {
     { "help", OPT_BOOL, "", "", "print this help and exit", 0, 0 },
-    { "cpu", OPT_ENUM, "samples|y", "samples", "CPU usage by sampling running threads", 0, 0 },
+    { "cpu", OPT_ENUM, "samples|times|y", "samples", "CPU usage: sampling, or exact times (instrumentation)", 0, 0 },
     { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0, OPT_AT(monitor) },
     { "format", OPT_ENUM, "a|b", "a", "text (java.hprof.txt) or HPROF binary (java.hprof)", 0, 0 },
     { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0 },
@@ -37,6 +37,10 @@ static const opt_def options_table[] = {
     { "doe", OPT_BOOL, "y|n", "y", "dump on exit?", 0, 0, OPT_AT(doe) },
     { "force", OPT_BOOL, "y|n", "y", "run the program even if <file> cannot be written?", 0, 0, OPT_AT(force) },
     { "verbose", OPT_BOOL, "y|n", "y", "print messages about dumps to stderr", 0, 0, OPT_AT(verbose) },
+    { "include", OPT_PREFIXES, "<prefixes>", "all", "cpu=times: only classes named a.b.*:c.D* ...", 0, 0,
+      OPT_AT(include) },
+    { "exclude", OPT_PREFIXES, "<prefixes>", "none", "cpu=times: never classes named a.b.*:c.D* ...", 0, 0,
+      OPT_AT(exclude) },
     { "heap", OPT_LATER, "dump|sites|all", "off", "heap profiling (not built yet)", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
@@ -65,13 +69,17 @@ void options_print_help(FILE *out)
     fprintf(out,
             "\n"
             "With no cpu= or monitor= option, cpu=samples is on; naming one turns the other off.\n"
-            "monitor=y needs format=a (the HPROF binary format has no monitor record).\n"
+            "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
+            "cpu=times instruments classes loaded after VM start; it skips jvmprof's own classes,\n"
+            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and leaf methods of <= 32 bytes of bytecode\n"
+            "(no calls, no loops). include=/exclude= narrow it by class-name prefix (exclude wins).\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
             "Examples:\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,interval=10,depth=8,file=out.txt -jar app.jar\n"
             "    java -agentpath:libjvmprof.so=monitor=y,thread=y Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=times,include=com.example.,depth=6 Main\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n");
 }
 
@@ -139,7 +147,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     switch (d->kind) {
     case OPT_LATER:
         snprintf(err, errlen, "%s=%s: not available in this version of jvmprof (%s); available now: cpu=samples, "
-                 "monitor=y", d->name, value, d->what);
+                 "cpu=times, monitor=y", d->name, value, d->what);
         return JP_ERR_ARG;
     case OPT_BOOL: {
         bool v;
@@ -189,12 +197,39 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             *cpu_or_monitor_named = true;
             return JP_OK;
         }
-        if (strcmp(value, "times") == 0 || strcmp(value, "old") == 0) {
-            snprintf(err, errlen, "cpu=%s: not available in this version of jvmprof (exact CPU times need "
-                     "bytecode instrumentation, not built yet); accepted now: cpu=samples", value);
+        if (strcmp(value, "times") == 0) {
+            o->cpu = OPTIONS_CPU_TIMES;
+            *cpu_or_monitor_named = true;
+            return JP_OK;
+        }
+        if (strcmp(value, "old") == 0) {
+            snprintf(err, errlen, "cpu=old: HPROF's caller/callee timing is not available in jvmprof; accepted: "
+                     "cpu=samples, cpu=times");
             return JP_ERR_ARG;
         }
         return options_bad(err, errlen, d, value);
+    case OPT_PREFIXES: {
+        char *dst = (char *)o + d->at - 1;
+        size_t n = strlen(value);
+        if (n == 0 || n >= OPTIONS_PREFIXES_MAX) {
+            snprintf(err, errlen, "%s=%s: expected %s=%s (class-name prefixes such as com.example.:org.foo.Bar, "
+                     "separated by ':', at most %d characters)", d->name, value, d->name, d->values, OPTIONS_PREFIXES_MAX - 1);
+            return JP_ERR_ARG;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char c = value[i];
+            bool empty_item = c == ':' && (i == 0 || value[i - 1] == ':' || i + 1 == n);
+            if (empty_item || !(isalnum((unsigned char)c) || c == '.' || c == '/' || c == '_' || c == '$' ||
+                                c == ':' || (unsigned char)c >= 0x80)) {
+                snprintf(err, errlen, "%s=%s: '%c' at position %zu is not allowed; expected %s=%s (class-name "
+                         "prefixes such as com.example.:org.foo.Bar)", d->name, value, c, i + 1, d->name, d->values);
+                return JP_ERR_ARG;
+            }
+            dst[i] = c == '/' ? '.' : c;
+        }
+        dst[n] = '\0';
+        return JP_OK;
+    }
     case OPT_PATH:
         if (!*value) {
             snprintf(err, errlen, "file=: empty file name; expected file=<path>");
@@ -271,6 +306,16 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     if (o->format == 'b' && o->monitor) {
         snprintf(err, errlen, "monitor=y with format=b: the HPROF binary format has no monitor record (as in "
                  "HPROF); use format=a with monitor=y");
+        return JP_ERR_ARG;
+    }
+    if (o->format == 'b' && o->cpu == OPTIONS_CPU_TIMES) {
+        snprintf(err, errlen, "cpu=times with format=b: the HPROF binary format has no CPU TIME record (as in "
+                 "HPROF); use format=a with cpu=times");
+        return JP_ERR_ARG;
+    }
+    if (o->cpu != OPTIONS_CPU_TIMES && (o->include[0] || o->exclude[0])) {
+        snprintf(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times turns on; add cpu=times "
+                 "or drop %s=", o->include[0] ? "include" : "exclude", o->include[0] ? "include" : "exclude");
         return JP_ERR_ARG;
     }
     if (!o->file[0])

@@ -13,7 +13,9 @@
 
 #define OPTIONS_PATH_MAX 4096
 
-typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES } options_cpu;
+typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU_TIMES } options_cpu;
+
+#define OPTIONS_PREFIXES_MAX 1024
 
 typedef struct agent_options {
     bool help;
@@ -25,6 +27,9 @@ typedef struct agent_options {
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     char file[OPTIONS_PATH_MAX];      /* %p expanded */
+    /* cpu=times: ':'-separated dotted class-name prefixes to instrument only /
+     * never ("" = no rule); '/' in the option is taken as '.' */
+    char include[OPTIONS_PREFIXES_MAX], exclude[OPTIONS_PREFIXES_MAX];
 } agent_options;
 
 /* Parses `text` (may be NULL or empty) for process `pid`. On error returns

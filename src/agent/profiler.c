@@ -15,11 +15,13 @@
 #include "../format/format.h"
 #include "../model/model.h"
 #include "agent.h"
+#include "bci.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "monitor.h"
 #include "symbols.h"
 #include "thread_registry.h"
+#include "times.h"
 
 static model *prof_model;
 /* prof_lock guards only stop/running (VM death waits on them), never the
@@ -199,7 +201,10 @@ jp_status profiler_dump(JNIEnv *jni)
     model *m = prof_model;
     m->dump_time_ms = agent_wall_ms();
     const jp_format_ops *fmt = agent_opts->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
-    report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES, agent_opts->monitor };
+    bool cpu_times = agent_opts->cpu == OPTIONS_CPU_TIMES;
+    if (cpu_times)
+        times_collect(m);
+    report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES, agent_opts->monitor, cpu_times };
     char err[512];
     sink *s = sink_open_file(agent_opts->file, err, sizeof err);
     if (!s)
@@ -226,6 +231,23 @@ jp_status profiler_dump(JNIEnv *jni)
                 "monitor callbacks %.1f ms",
                 agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0,
                 (unsigned long long)prof_stacks_taken, stack_ms, cb_ms);
+    if (cpu_times) {
+        bci_stats b;
+        times_stats ts;
+        bci_get_stats(&b);
+        times_get_stats(&ts);
+        jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods, %llu left "
+                    "unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu calls in %llu "
+                    "call paths on %llu threads, clock: %s; %llu exits without their entry, %llu frames closed by a "
+                    "later exit, %llu calls not recorded",
+                    (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
+                    (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_unchanged,
+                    (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
+                    b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
+                    (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads,
+                    ts.clock, (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
+                    (unsigned long long)ts.dropped);
+    }
     if (unloaded)
         jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
                     (unsigned long long)resolved);

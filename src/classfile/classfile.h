@@ -40,6 +40,7 @@ typedef struct cf_method_view {
     uint16_t access;     /* ACC_* flags */
     const char *name, *desc;
     uint32_t code_length; /* 0 for abstract and native methods */
+    bool leaf;            /* no invoke instruction and no backward branch: no calls, no loops */
 } cf_method_view;
 
 /* Returns true to inject entry/exit calls into this method. Called once per
@@ -65,6 +66,7 @@ typedef struct cf_result {
     uint32_t handlers;          /* catch-all handlers injected (exit on a throw) */
     uint32_t widened;           /* branches widened to 32-bit forms */
     uint32_t frames_added;      /* stack map frames the rewriter inferred */
+    char source_file[128];      /* the SourceFile attribute, "" if none (or too long) */
     char why[320];              /* the error, or why the last unchanged method was left */
 } cf_result;
 

@@ -10,24 +10,49 @@
 #include "cf_internal.h"
 #include "code_rewrite.h"
 
-static bool has_array_alloc(const cf_class *c, const cf_member *m)
+typedef struct code_facts {
+    bool newarray;  /* allocates an array (or is malformed: code_rewrite reports it) */
+    bool leaf;      /* no invoke, no backward branch */
+} code_facts;
+
+static code_facts scan_code(const cf_class *c, const cf_member *m)
 {
+    code_facts f = { false, true };
     const cf_attr *a = &m->attrs[m->code];
-    if (a->len < 8)
-        return false;
     const unsigned char *p = c->b + a->off;
-    uint32_t len = ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7];
-    if (len > a->len - 8)
-        return false;
+    uint32_t len = a->len >= 8 ? ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7] : 0;
+    if (a->len < 8 || len > a->len - 8)
+        return (code_facts){ true, false };
+    const unsigned char *code = p + 8;
     for (uint32_t pc = 0; pc < len;) {
-        uint32_t n = bc_insn_length(p + 8, len, pc);
+        uint32_t n = bc_insn_length(code, len, pc);
         if (!n)
-            return true; /* malformed: let code_rewrite report it */
-        if (bc_is_newarray(p[8 + pc]))
-            return true;
+            return (code_facts){ true, false };
+        uint8_t op = code[pc];
+        if (bc_is_newarray(op))
+            f.newarray = true;
+        else if (op >= 0xb6 && op <= 0xba) /* invokevirtual … invokedynamic */
+            f.leaf = false;
+        else if ((bc_is_branch16(op) && bc_s2(code + pc + 1) <= 0) || (bc_is_branch32(op) && bc_s4(code + pc + 1) <= 0) ||
+                 op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
+            f.leaf = false; /* a loop (switches: not worth proving they jump forward) */
         pc += n;
     }
-    return false;
+    return f;
+}
+
+static void source_file(const cf_class *c, char *out, size_t cap)
+{
+    buf_rd r;
+    buf_rd_init(&r, c->b + c->attrs_off, c->n - c->attrs_off);
+    for (uint16_t n = buf_get_u2(&r); n && !r.overrun; n--) {
+        uint16_t name = buf_get_u2(&r);
+        uint32_t len = buf_get_u4(&r);
+        const unsigned char *p = buf_get_bytes(&r, len);
+        if (p && len == 2 && cf_utf8_is(c, name, "SourceFile") && cf_utf8_copy(c, bc_u2(p), out, cap))
+            return;
+    }
+    out[0] = 0;
 }
 
 typedef struct plan {
@@ -47,6 +72,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     char cname[512] = "";
     cf_utf8_copy(&c, cf_class_name_index(&c, c.this_class), cname, sizeof cname);
     bool is_object = strcmp(cname, "java/lang/Object") == 0;
+    source_file(&c, out->source_file, sizeof out->source_file);
     plan *plans = calloc(c.nmethods ? c.nmethods : 1, sizeof *plans);
     if (!plans) {
         cf_class_free(&c);
@@ -67,12 +93,14 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             const unsigned char *p = c.b + a->off + 4;
             clen = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
         }
-        cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen};
+        code_facts facts = scan_code(&c, m);
+        cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen,
+                            .leaf = facts.leaf};
         plan *pl = &plans[i];
         pl->calls = (spec->what & CF_INJECT_CALLS) && (!spec->select || spec->select(spec->ctx, &v));
         pl->objinit = (spec->what & CF_INJECT_OBJINIT) && is_object && strcmp(name, "<init>") == 0 &&
                       strcmp(desc, "()V") == 0;
-        pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && has_array_alloc(&c, m);
+        pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && facts.newarray;
         any_calls |= pl->calls;
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;

@@ -22,6 +22,7 @@ typedef struct report_opts {
     double cutoff;        /* rows whose share is below this fraction are not printed */
     bool cpu_samples;     /* write the CPU SAMPLES section */
     bool monitor;         /* write the MONITOR TIME section */
+    bool cpu_times;       /* write the CPU TIME (ms) section (ASCII only, as in HPROF) */
 } report_opts;
 
 typedef struct jp_format_ops {

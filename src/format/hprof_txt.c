@@ -1,7 +1,8 @@
 /* hprof_txt.c — the HPROF ASCII report (format=a, java.hprof.txt): header,
  * THREAD START/END in the order they happened, the TRACE records that the
- * printed rows refer to, then CPU SAMPLES and MONITOR TIME tables ordered by
- * cost, cut off below report_opts.cutoff. Layout follows JDK 8 HPROF. */
+ * printed rows refer to, then the CPU SAMPLES, CPU TIME and MONITOR TIME
+ * tables ordered by cost, cut off below report_opts.cutoff. Layout follows
+ * JDK 8 HPROF. */
 #include "format.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 typedef struct txt_row {
     uint32_t key;        /* trace id or monitor id */
     uint64_t cost;
+    uint64_t count;      /* the count column: samples, calls or monitor events */
 } txt_row;
 
 static int txt_row_cmp(const void *a, const void *b)
@@ -90,9 +92,32 @@ static void txt_write_header(const model *m, sink *s)
                 "  \"Compiled method\" or \"Unknown line\" (no line table, or lineno=n).\n"
                 "CPU SAMPLES: how often each trace was on a running thread when the sampler looked, every\n"
                 "  interval= ms; ranked by count, rows below cutoff= omitted.\n"
+                "CPU TIME (ms): cpu=times, measured by bytecode instrumentation: self is the share of the\n"
+                "  total elapsed time spent in the trace's top method itself (callees excluded), count is\n"
+                "  the exact number of calls; a trace is the call path of depth= instrumented methods.\n"
                 "MONITOR TIME: time threads spent blocked entering a contended monitor or waiting in\n"
                 "  Object.wait, by trace and class of the monitor object.\n"
                 "\n--------\n\n");
+}
+
+/* The rows of a CPU SAMPLES or CPU TIME table: self and accum are shares of
+ * total cost, count is samples or calls. */
+static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, uint64_t total, sink *s)
+{
+    sink_printf(s, "rank   self  accum   count trace method\n");
+    double accum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double self = 100.0 * (double)rows[i].cost / (double)total;
+        accum += self;
+        model_trace tr = model_trace_get(m, (trace_id){ rows[i].key });
+        sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)rows[i].count,
+                    HPROF_SERIAL_TRACE + rows[i].key);
+        if (tr.nframes)
+            txt_method_name(m, tr.frames[0], s);
+        else
+            sink_printf(s, "<empty trace>");
+        sink_write(s, "\n", 1);
+    }
 }
 
 static jp_status txt_write(const model *m, const report_opts *o, sink *s)
@@ -114,22 +139,32 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
 
     uint32_t ntraces = model_trace_count(m), nmon = model_monitor_count(m);
     txt_row *cpu = calloc(ntraces + 1, sizeof *cpu);
+    txt_row *times = calloc(ntraces + 1, sizeof *times);
     txt_row *mon = calloc(nmon + 1, sizeof *mon);
     unsigned char *printed = calloc(ntraces + 1, 1);
-    if (!cpu || !mon || !printed) {
+    if (!cpu || !times || !mon || !printed) {
         free(cpu);
+        free(times);
         free(mon);
         free(printed);
         return JP_ERR_NOMEM;
     }
-    uint32_t ncpu = 0, nmonrows = 0;
+    uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
     if (o->cpu_samples) {
         for (uint32_t t = 1; t <= ntraces; t++) {
             uint64_t c = model_trace_samples(m, (trace_id){ t });
             if (c)
-                cpu[ncpu++] = (txt_row){ t, c };
+                cpu[ncpu++] = (txt_row){ t, c, c };
         }
         ncpu = txt_rows_above_cutoff(cpu, ncpu, m->total_samples, o->cutoff);
+    }
+    if (o->cpu_times) {
+        for (uint32_t t = 1; t <= ntraces; t++) {
+            uint64_t calls = model_trace_calls(m, (trace_id){ t });
+            if (calls)
+                times[ntimes++] = (txt_row){ t, model_trace_time_ns(m, (trace_id){ t }), calls };
+        }
+        ntimes = txt_rows_above_cutoff(times, ntimes, m->total_time_ns, o->cutoff);
     }
     uint64_t mon_total = model_monitor_total_ns(m);
     if (o->monitor) {
@@ -141,6 +176,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     /* TRACE records for every printed row, in serial order */
     for (uint32_t i = 0; i < ncpu; i++)
         printed[cpu[i].key] = 1;
+    for (uint32_t i = 0; i < ntimes; i++)
+        printed[times[i].key] = 1;
     for (uint32_t i = 0; i < nmonrows; i++)
         printed[model_monitor_get(m, (monitor_id){ mon[i].key })->trace.v] = 1;
     for (uint32_t t = 1; t <= ntraces; t++)
@@ -150,21 +187,14 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     txt_ctime(m->dump_time_ms, when);
     if (o->cpu_samples) {
         sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
-        sink_printf(s, "rank   self  accum   count trace method\n");
-        double accum = 0;
-        for (uint32_t i = 0; i < ncpu; i++) {
-            double self = 100.0 * (double)cpu[i].cost / (double)m->total_samples;
-            accum += self;
-            model_trace tr = model_trace_get(m, (trace_id){ cpu[i].key });
-            sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)cpu[i].cost,
-                        HPROF_SERIAL_TRACE + cpu[i].key);
-            if (tr.nframes)
-                txt_method_name(m, tr.frames[0], s);
-            else
-                sink_printf(s, "<empty trace>");
-            sink_write(s, "\n", 1);
-        }
+        txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, s);
         sink_printf(s, "CPU SAMPLES END\n");
+    }
+    if (o->cpu_times) {
+        sink_printf(s, "CPU TIME (ms) BEGIN (total = %llu) %s\n", (unsigned long long)(m->total_time_ns / 1000000u),
+                    when);
+        txt_write_cpu_rows(m, times, ntimes, m->total_time_ns, s);
+        sink_printf(s, "CPU TIME (ms) END\n");
     }
     if (o->monitor) {
         sink_printf(s, "MONITOR TIME BEGIN (total = %llu ms) %s\n", (unsigned long long)(mon_total / 1000000u),
@@ -182,6 +212,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         sink_printf(s, "MONITOR TIME END\n");
     }
     free(cpu);
+    free(times);
     free(mon);
     free(printed);
     return sink_status(s);

@@ -33,6 +33,8 @@ void model_free(model *m)
     intern_free(&m->monitors);
     free(m->class_info);
     free(m->trace_samples);
+    free(m->trace_time_ns);
+    free(m->trace_calls);
     free(m->monitor_info);
     free(m->threads);
     free(m->thread_events);

@@ -76,6 +76,10 @@ typedef struct model {
     uint32_t trace_samples_cap;
     uint32_t class_info_cap;
     uint64_t total_samples;
+    uint64_t *trace_time_ns;      /* [trace id - 1]: cpu=times self time */
+    uint64_t *trace_calls;        /* [trace id - 1]: cpu=times calls */
+    uint32_t trace_times_cap;
+    uint64_t total_time_ns;
     model_monitor *monitor_info;  /* [monitor id - 1] */
     uint32_t monitor_info_cap;
     model_thread *threads;        /* [serial - 1] */
@@ -113,6 +117,12 @@ model_trace model_trace_get(const model *m, trace_id id);
 static inline uint32_t model_trace_count(const model *m) { return intern_count(&m->traces); }
 void model_trace_add_samples(model *m, trace_id t, uint64_t n);
 uint64_t model_trace_samples(const model *m, trace_id t);
+/* cpu=times: self time and calls of a trace (its top frame's method). */
+void model_trace_add_time(model *m, trace_id t, uint64_t self_ns, uint64_t calls);
+uint64_t model_trace_time_ns(const model *m, trace_id t);
+uint64_t model_trace_calls(const model *m, trace_id t);
+/* Zeroes every trace's time and calls (before a collector re-adds its totals). */
+void model_times_reset(model *m);
 
 /* threads.c */
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,

@@ -1,5 +1,5 @@
 /* traces.c — the trace table, keyed by (thread serial, frames...), and the
- * CPU sample counter of each trace. The key layout is u32 thread followed by
+ * CPU sample counter and the cpu=times self time and calls of each trace. The key layout is u32 thread followed by
  * the frame ids, so model_trace_get() reads the frames in place. */
 #include "model.h"
 
@@ -60,4 +60,38 @@ uint64_t model_trace_samples(const model *m, trace_id t)
     if (t.v == 0 || t.v > m->trace_samples_cap)
         return 0;
     return m->trace_samples[t.v - 1];
+}
+
+void model_trace_add_time(model *m, trace_id t, uint64_t self_ns, uint64_t calls)
+{
+    if (t.v == 0)
+        return;
+    uint32_t cap = m->trace_times_cap;
+    if (!model_grow((void **)&m->trace_time_ns, &cap, t.v, sizeof *m->trace_time_ns) ||
+        !model_grow((void **)&m->trace_calls, &m->trace_times_cap, t.v, sizeof *m->trace_calls)) {
+        m->oom = true;
+        return;
+    }
+    m->trace_time_ns[t.v - 1] += self_ns;
+    m->trace_calls[t.v - 1] += calls;
+    m->total_time_ns += self_ns;
+}
+
+uint64_t model_trace_time_ns(const model *m, trace_id t)
+{
+    return t.v == 0 || t.v > m->trace_times_cap ? 0 : m->trace_time_ns[t.v - 1];
+}
+
+uint64_t model_trace_calls(const model *m, trace_id t)
+{
+    return t.v == 0 || t.v > m->trace_times_cap ? 0 : m->trace_calls[t.v - 1];
+}
+
+void model_times_reset(model *m)
+{
+    if (m->trace_times_cap) {
+        memset(m->trace_time_ns, 0, m->trace_times_cap * sizeof *m->trace_time_ns);
+        memset(m->trace_calls, 0, m->trace_times_cap * sizeof *m->trace_calls);
+    }
+    m->total_time_ns = 0;
 }

@@ -1,0 +1,333 @@
+/* bci.c — the agent's side of bytecode instrumentation (see bci.h). The
+ * class registry is a two-level array of published records indexed by class
+ * number: a loading thread fills a record, then publishes it with a release
+ * store; the agent thread reads with acquire loads. No lock on any path but
+ * the rare one that adds a module defined after VM init. */
+#include "bci.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../classfile/classfile.h"
+#include "../common/jp_log.h"
+#include "agent.h"
+#include "jvmti_util.h"
+#include "times.h"
+
+#define BCI_CHUNK 4096u
+#define BCI_CHUNKS 4096u /* up to 16M instrumented classes */
+#define BCI_TRACKER "jvmprof/Tracker"
+
+static _Atomic(bci_class *) *_Atomic bci_chunks[BCI_CHUNKS];
+static atomic_uint bci_next_cnum = 1;
+static atomic_bool bci_ready;
+static jobject bci_tracker_module; /* global ref: the boot loader's unnamed module */
+static jclass bci_tracker_class;   /* global ref */
+
+/* modules made to read the tracker's module: append-only, count published last */
+#define BCI_MODULES_MAX 4096
+static jobject bci_modules[BCI_MODULES_MAX];
+static atomic_uint bci_nmodules;
+static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_unchanged, st_ns;
+
+const bci_class *bci_class_get(uint32_t cnum)
+{
+    if (cnum == 0 || cnum >= BCI_CHUNK * BCI_CHUNKS)
+        return NULL;
+    _Atomic(bci_class *) *chunk = atomic_load_explicit(&bci_chunks[cnum / BCI_CHUNK], memory_order_acquire);
+    return chunk ? atomic_load_explicit(&chunk[cnum % BCI_CHUNK], memory_order_acquire) : NULL;
+}
+
+static bool bci_publish(uint32_t cnum, bci_class *c)
+{
+    if (cnum == 0 || cnum >= BCI_CHUNK * BCI_CHUNKS)
+        return false;
+    _Atomic(bci_class *) *_Atomic *slot = &bci_chunks[cnum / BCI_CHUNK];
+    _Atomic(bci_class *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
+    if (!chunk) {
+        _Atomic(bci_class *) *fresh = calloc(BCI_CHUNK, sizeof *fresh);
+        if (!fresh)
+            return false;
+        if (atomic_compare_exchange_strong_explicit(slot, &chunk, fresh, memory_order_acq_rel, memory_order_acquire))
+            chunk = fresh;
+        else
+            free(fresh); /* another thread installed it: chunk now holds theirs */
+    }
+    atomic_store_explicit(&chunk[cnum % BCI_CHUNK], c, memory_order_release);
+    return true;
+}
+
+static bool bci_has_prefix_in(const char *dotted, const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n && strncmp(dotted, p, n) == 0)
+            return true;
+        p += n + (p[n] == ':');
+    }
+    return false;
+}
+
+bool bci_class_wanted(const char *class_name)
+{
+    if (strncmp(class_name, "jvmprof/", 8) == 0)
+        return false; /* the agent's own classes, Tracker first of all */
+    char dotted[1024];
+    size_t n = strlen(class_name);
+    if (n >= sizeof dotted)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        dotted[i] = class_name[i] == '/' ? '.' : class_name[i];
+    if (agent_opts->exclude[0] && bci_has_prefix_in(dotted, agent_opts->exclude))
+        return false;
+    return !agent_opts->include[0] || bci_has_prefix_in(dotted, agent_opts->include);
+}
+
+static bool bci_is_system(const char *c)
+{
+    return strncmp(c, "java/", 5) == 0 || strncmp(c, "javax/", 6) == 0 || strncmp(c, "jdk/", 4) == 0 ||
+           strncmp(c, "sun/", 4) == 0 || strncmp(c, "com/sun/", 8) == 0;
+}
+
+bool bci_method_wanted(const char *class_name, const char *name, uint16_t access, uint32_t code_length, bool leaf)
+{
+    (void)access;
+    if (code_length == 0)
+        return false; /* native or abstract */
+    /* a tiny method with no calls and no loops runs for a few ns: the two
+     * calls would cost more than it, and its time is its caller's anyway */
+    if (leaf && code_length <= 32)
+        return false;
+    if (bci_is_system(class_name) && strcmp(name, "<clinit>") == 0)
+        return false; /* HPROF's rule: system class initializers run once, at odd times */
+    if (strcmp(class_name, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0)
+        return false;
+    return true;
+}
+
+typedef struct bci_select_ctx {
+    const char *class_name;
+    bci_class *rec;
+    bool oom;
+} bci_select_ctx;
+
+static bool bci_select(void *vctx, const cf_method_view *m)
+{
+    bci_select_ctx *ctx = vctx;
+    if (!bci_method_wanted(ctx->class_name, m->name, m->access, m->code_length, m->leaf))
+        return false;
+    bci_class *c = ctx->rec;
+    if (m->index >= c->nmethods) {
+        uint32_t n = m->index + 16u;
+        char **nn = realloc(c->mname, n * sizeof *nn), **ns = nn ? realloc(c->msig, n * sizeof *ns) : NULL;
+        if (nn)
+            c->mname = nn;
+        if (!nn || !ns) {
+            ctx->oom = true;
+            return false;
+        }
+        c->msig = ns;
+        memset(c->mname + c->nmethods, 0, (n - c->nmethods) * sizeof *nn);
+        memset(c->msig + c->nmethods, 0, (n - c->nmethods) * sizeof *ns);
+        c->nmethods = n;
+    }
+    c->mname[m->index] = strdup(m->name);
+    c->msig[m->index] = strdup(m->desc);
+    if (!c->mname[m->index] || !c->msig[m->index]) {
+        ctx->oom = true;
+        return false;
+    }
+    return true;
+}
+
+static void bci_class_free(bci_class *c)
+{
+    for (uint32_t i = 0; i < c->nmethods; i++) {
+        free(c->mname[i]);
+        free(c->msig[i]);
+    }
+    free(c->mname);
+    free(c->msig);
+    free(c->name);
+    free(c->source_file);
+    free(c);
+}
+
+/* A class in a named module calls into the tracker's (unnamed) module only if
+ * its module reads it. Modules that existed at VM init were handled then;
+ * this adds one defined later (a new module layer). */
+static bool bci_module_reads(JNIEnv *jni, jobject loader, const char *class_name)
+{
+    char pkg[1024];
+    const char *slash = strrchr(class_name, '/');
+    size_t n = slash ? (size_t)(slash - class_name) : 0;
+    if (n >= sizeof pkg)
+        return false;
+    memcpy(pkg, class_name, n);
+    pkg[n] = 0;
+    jobject module = NULL;
+    if ((*agent_jvmti)->GetNamedModule(agent_jvmti, loader, pkg, &module) != JVMTI_ERROR_NONE)
+        return false;
+    if (!module)
+        return true; /* unnamed modules read every module */
+    unsigned k = atomic_load_explicit(&bci_nmodules, memory_order_acquire);
+    for (unsigned i = 0; i < k; i++)
+        if ((*jni)->IsSameObject(jni, module, bci_modules[i])) {
+            (*jni)->DeleteLocalRef(jni, module);
+            return true;
+        }
+    bool ok = (*agent_jvmti)->AddModuleReads(agent_jvmti, module, bci_tracker_module) == JVMTI_ERROR_NONE;
+    if (ok) {
+        pthread_mutex_lock(&bci_modules_lock);
+        unsigned at = atomic_load(&bci_nmodules);
+        if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, module)))
+            atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
+        pthread_mutex_unlock(&bci_modules_lock);
+    }
+    (*jni)->DeleteLocalRef(jni, module);
+    return ok;
+}
+
+void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                      jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
+                                      unsigned char **new_data)
+{
+    (void)protection_domain;
+    if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || redefined || len <= 0)
+        return;
+    char cname[1024];
+    if (!name) {
+        if (cf_class_name(data, (size_t)len, cname, sizeof cname) != JP_OK)
+            return;
+        name = cname;
+    }
+    atomic_fetch_add_explicit(&st_seen, 1, memory_order_relaxed);
+    if (!bci_class_wanted(name) || !bci_module_reads(jni, loader, name))
+        return;
+    bci_class *rec = calloc(1, sizeof *rec);
+    if (!rec)
+        return;
+    uint32_t cnum = atomic_fetch_add_explicit(&bci_next_cnum, 1, memory_order_relaxed);
+    bci_select_ctx ctx = { name, rec, false };
+    cf_inject_spec spec = { BCI_TRACKER, CF_INJECT_CALLS, cnum, bci_select, &ctx };
+    cf_result r;
+    uint64_t t0 = agent_now_ns();
+    jp_status st = cf_rewrite(data, (size_t)len, &spec, &r);
+    atomic_fetch_add_explicit(&st_ns, agent_now_ns() - t0, memory_order_relaxed);
+    if (st != JP_OK || ctx.oom) {
+        atomic_fetch_add_explicit(&st_failed, 1, memory_order_relaxed);
+        jp_log_debug("class %s left as it was: %s", name, st != JP_OK ? r.why : "out of memory");
+        free(r.bytes);
+        bci_class_free(rec);
+        return;
+    }
+    if (r.methods_unchanged) {
+        atomic_fetch_add_explicit(&st_unchanged, r.methods_unchanged, memory_order_relaxed);
+        jp_log_debug("%s", r.why);
+    }
+    unsigned char *out = NULL;
+    if (!r.bytes || (*jv)->Allocate(jv, (jlong)r.len, &out) != JVMTI_ERROR_NONE) {
+        free(r.bytes);
+        bci_class_free(rec);
+        return;
+    }
+    memcpy(out, r.bytes, r.len);
+    free(r.bytes);
+    rec->name = strdup(name);
+    rec->source_file = r.source_file[0] ? strdup(r.source_file) : NULL;
+    if (!rec->name) {
+        (*jv)->Deallocate(jv, out);
+        bci_class_free(rec);
+        return;
+    }
+    for (char *p = rec->name; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    /* published before the class can run: its calls always find a name */
+    if (!bci_publish(cnum, rec)) {
+        (*jv)->Deallocate(jv, out);
+        bci_class_free(rec);
+        return;
+    }
+    atomic_fetch_add_explicit(&st_rewritten, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_methods, r.methods_rewritten, memory_order_relaxed);
+    *new_len = (jint)r.len;
+    *new_data = out;
+}
+
+
+static jp_status bci_engage(JNIEnv *jni, jboolean on)
+{
+    jfieldID f = (*jni)->GetStaticFieldID(jni, bci_tracker_class, "engaged", "Z");
+    if (!f) {
+        (*jni)->ExceptionClear(jni);
+        return jp_error(JP_ERR_JVMTI, "jvmprof.Tracker has no engaged field: jvmprof.jar does not match the agent");
+    }
+    (*jni)->SetStaticBooleanField(jni, bci_tracker_class, f, on);
+    return JP_OK;
+}
+
+jp_status bci_vm_init(JNIEnv *jni)
+{
+    jclass c = (*jni)->FindClass(jni, BCI_TRACKER);
+    if (!c) {
+        (*jni)->ExceptionClear(jni);
+        return jp_error(JP_ERR_JVMTI, "cpu=times needs jvmprof.jar beside libjvmprof.so; class jvmprof.Tracker "
+                                      "not found");
+    }
+    bci_tracker_class = (*jni)->NewGlobalRef(jni, c);
+    JNINativeMethod natives[] = {
+        { (char *)"enter0", (char *)"(II)V", (void *)times_enter },
+        { (char *)"exit0", (char *)"(II)V", (void *)times_exit },
+    };
+    if ((*jni)->RegisterNatives(jni, c, natives, 2) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.Tracker's natives");
+    }
+    jobject mod = (*jni)->GetModule(jni, c);
+    bci_tracker_module = mod ? (*jni)->NewGlobalRef(jni, mod) : NULL;
+    if (!bci_tracker_module)
+        return jp_error(JP_ERR_JVMTI, "cannot find jvmprof.Tracker's module");
+    jint n = 0;
+    jobject *mods = NULL;
+    if (jvmti_check((*agent_jvmti)->GetAllModules(agent_jvmti, &n, &mods), "GetAllModules") == JP_OK) {
+        for (jint i = 0; i < n; i++) {
+            if ((*agent_jvmti)->AddModuleReads(agent_jvmti, mods[i], bci_tracker_module) == JVMTI_ERROR_NONE) {
+                unsigned at = atomic_load(&bci_nmodules);
+                if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, mods[i])))
+                    atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
+            }
+            (*jni)->DeleteLocalRef(jni, mods[i]);
+        }
+        jvmti_free(mods);
+    }
+    jp_status st = bci_engage(jni, JNI_TRUE);
+    if (st != JP_OK)
+        return st;
+    atomic_store_explicit(&bci_ready, true, memory_order_release);
+    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
+                                                                JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
+                       "SetEventNotificationMode(ClassFileLoadHook)");
+}
+
+void bci_vm_death(JNIEnv *jni)
+{
+    if (!atomic_exchange(&bci_ready, false))
+        return;
+    (*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
+    bci_engage(jni, JNI_FALSE);
+}
+
+void bci_get_stats(bci_stats *o)
+{
+    o->classes_seen = atomic_load(&st_seen);
+    o->classes_rewritten = atomic_load(&st_rewritten);
+    o->classes_failed = atomic_load(&st_failed);
+    o->methods_instrumented = atomic_load(&st_methods);
+    o->methods_unchanged = atomic_load(&st_unchanged);
+    o->rewrite_ns = atomic_load(&st_ns);
+}

@@ -1,0 +1,44 @@
+/* bci.h — bytecode instrumentation in the agent: the ClassFileLoadHook that
+ * runs the class-file rewriter (src/classfile) on each class loaded after
+ * VM init, the rules that pick which methods get entry/exit calls, the
+ * registry that maps the injected (class number, method number) back to
+ * names, and the jvmprof.Tracker natives and engaged flag. */
+#ifndef BCI_H
+#define BCI_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/jp_error.h"
+
+typedef struct bci_class {
+    char *name;          /* dotted: java.util.HashMap */
+    char *source_file;   /* NULL if unknown */
+    uint32_t nmethods;   /* entries in mname/msig */
+    char **mname, **msig; /* [mnum]; NULL for methods without calls */
+} bci_class;
+
+/* The class with number cnum, or NULL (not instrumented, or not yet published). */
+const bci_class *bci_class_get(uint32_t cnum);
+
+/* The method-selection rules, exposed for tests: true if a method gets
+ * entry/exit calls. class_name is internal (java/lang/String). */
+bool bci_method_wanted(const char *class_name, const char *name, uint16_t access, uint32_t code_length, bool leaf);
+/* true if include=/exclude= let class_name (internal form) be instrumented. */
+bool bci_class_wanted(const char *class_name);
+
+jp_status bci_vm_init(JNIEnv *jni);  /* natives, module reads, engage, start rewriting */
+void bci_vm_death(JNIEnv *jni);      /* disengage: the Tracker calls stop reaching the agent */
+void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
+                                      jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
+                                      unsigned char **new_data);
+
+typedef struct bci_stats {
+    uint64_t classes_seen, classes_rewritten, classes_failed, methods_instrumented, methods_unchanged;
+    uint64_t rewrite_ns;
+} bci_stats;
+void bci_get_stats(bci_stats *out);
+
+#endif

@@ -1,0 +1,378 @@
+/* times.c — cpu=times (see times.h). Each Java thread owns a shadow stack
+ * of the instrumented methods it is in and a table of call paths (the top
+ * depth= methods, top first) with their calls and self time. Only the
+ * owning thread writes its table: counters are relaxed atomics written with
+ * plain load+store (no locked instruction), new paths are filled in and then
+ * published with a release store of the count, chunks never move, so the
+ * agent thread can read any table at any time without a lock.
+ *
+ * Time is the thread's elapsed time between entry and exit, read from the
+ * CPU's time-stamp counter when the kernel trusts it (constant, non-stop,
+ * the system clock source) and CLOCK_MONOTONIC otherwise; see README for why
+ * not the thread CPU clock. A method left by an exception is closed by the
+ * injected catch-all handler; a frame whose exit never came (a constructor
+ * that threw) is closed when an exit further down the stack arrives. */
+#include "times.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define TIMES_HAVE_TSC 1
+#endif
+
+#include "agent.h"
+#include "bci.h"
+#include "thread_registry.h"
+
+#define TIMES_CHUNK 512u     /* paths per chunk */
+#define TIMES_CHUNKS 2048u   /* chunks per thread: 1M paths */
+#define TIMES_NO_KEY UINT64_MAX
+#define TIMES_ROOT UINT32_MAX        /* the path of the sentinel frame under everything */
+#define TIMES_NO_PATH (UINT32_MAX - 1) /* a path that could not be stored */
+#define TIMES_UNWIND_MAX 256u        /* how far down an exit looks for its frame */
+
+typedef struct times_counts {
+    _Atomic uint64_t calls, ticks;
+} times_counts;
+
+typedef struct times_chunk {
+    times_counts counts[TIMES_CHUNK];
+    uint16_t len[TIMES_CHUNK];
+    uint64_t keys[]; /* TIMES_CHUNK * depth; path i's keys, top first */
+} times_chunk;
+
+typedef struct times_frame {
+    uint64_t key;       /* cnum << 16 | mnum */
+    uint64_t start;     /* ticks at entry */
+    uint64_t child;     /* ticks spent in instrumented callees */
+    uint64_t last_key;  /* the callee entered last, and its path: most calls repeat it */
+    uint32_t path, last_path;
+} times_frame;
+
+typedef struct times_thread {
+    struct times_thread *next;
+    uint32_t serial;
+    times_frame *stack;
+    uint32_t sp, cap;              /* stack[0] is the root sentinel */
+    _Atomic uint32_t npaths;
+    times_chunk *_Atomic chunks[TIMES_CHUNKS];
+    uint32_t *index;               /* open addressing, path + 1; owner only */
+    uint32_t index_cap;
+    _Atomic uint64_t unmatched, unwound, dropped;
+} times_thread;
+
+static _Atomic(times_thread *) times_threads;
+/* initial-exec: a plain %fs-relative load, no __tls_get_addr call on every entry and exit */
+static _Thread_local times_thread *times_self __attribute__((tls_model("initial-exec")));
+static uint32_t times_depth;
+static bool times_tsc;
+static uint64_t times_tsc0, times_ns0;
+
+static inline void relaxed_add(_Atomic uint64_t *p, uint64_t v)
+{
+    atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t times_ticks(void)
+{
+#ifdef TIMES_HAVE_TSC
+    if (times_tsc)
+        return __rdtsc();
+#endif
+    return mono_ns();
+}
+
+static bool file_has(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, what) != NULL;
+    fclose(f);
+    return found;
+}
+
+jp_status times_init(void)
+{
+    times_depth = agent_opts->depth;
+#ifdef TIMES_HAVE_TSC
+    times_tsc = file_has("/proc/cpuinfo", " constant_tsc") && file_has("/proc/cpuinfo", " nonstop_tsc") &&
+                file_has("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc") &&
+                !getenv("JVMPROF_NO_TSC");
+#endif
+    times_ns0 = mono_ns();
+    times_tsc0 = times_ticks();
+    return JP_OK;
+}
+
+static double times_ns_per_tick(void)
+{
+    if (!times_tsc)
+        return 1.0;
+    uint64_t ns = mono_ns() - times_ns0, ticks = times_ticks() - times_tsc0;
+    return ticks && ns > 1000000 ? (double)ns / (double)ticks : 1.0 / 3.0; /* 3 GHz until measurable */
+}
+
+static times_thread *times_thread_new(void)
+{
+    times_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cap = 256;
+    t->stack = malloc(t->cap * sizeof *t->stack);
+    t->index_cap = 1024;
+    t->index = calloc(t->index_cap, sizeof *t->index);
+    if (!t->stack || !t->index) {
+        free(t->stack);
+        free(t->index);
+        free(t);
+        return NULL;
+    }
+    t->serial = thread_registry_serial(NULL);
+    t->stack[0] = (times_frame){ TIMES_NO_KEY, 0, 0, TIMES_NO_KEY, TIMES_ROOT, 0 };
+    t->sp = 1;
+    times_thread *head = atomic_load(&times_threads);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&times_threads, &head, t));
+    times_self = t;
+    return t;
+}
+
+static inline times_chunk *chunk_of(times_thread *t, uint32_t path)
+{
+    return atomic_load_explicit(&t->chunks[path / TIMES_CHUNK], memory_order_acquire);
+}
+
+static inline const uint64_t *path_keys(times_thread *t, uint32_t path, uint32_t *len)
+{
+    if (path == TIMES_ROOT || path == TIMES_NO_PATH) {
+        *len = 0;
+        return NULL;
+    }
+    times_chunk *c = chunk_of(t, path);
+    *len = c->len[path % TIMES_CHUNK];
+    return c->keys + (size_t)(path % TIMES_CHUNK) * times_depth;
+}
+
+static inline uint64_t mix(uint64_t h, uint64_t k)
+{
+    h = (h ^ k) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t plen)
+{
+    uint32_t n = times_depth;
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    if (n == 0)
+        return h;
+    h = mix(h, key);
+    for (uint32_t i = 0; i + 1 < n && i < plen; i++)
+        h = mix(h, pk[i]);
+    return h;
+}
+
+static bool index_grow(times_thread *t)
+{
+    uint32_t cap = t->index_cap * 2;
+    uint32_t *ix = cap ? calloc(cap, sizeof *ix) : NULL;
+    if (!ix)
+        return false;
+    uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t len;
+        const uint64_t *k = path_keys(t, p, &len);
+        uint64_t h = len ? path_hash(k[0], k + 1, len - 1) : path_hash(0, NULL, 0);
+        uint32_t i = (uint32_t)h & (cap - 1);
+        while (ix[i])
+            i = (i + 1) & (cap - 1);
+        ix[i] = p + 1;
+    }
+    free(t->index);
+    t->index = ix;
+    t->index_cap = cap;
+    return true;
+}
+
+/* The path of `key` called from a frame whose path is parent: found, or added. */
+static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint32_t plen;
+    const uint64_t *pk = path_keys(t, parent, &plen);
+    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
+    uint64_t h = path_hash(key, pk, plen);
+    uint32_t mask = t->index_cap - 1, i = (uint32_t)h & mask;
+    for (uint32_t p; (p = t->index[i]) != 0; i = (i + 1) & mask) {
+        uint32_t l;
+        const uint64_t *k = path_keys(t, p - 1, &l);
+        if (l == len && (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
+            return p - 1;
+    }
+    uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
+    if (n >= TIMES_CHUNK * TIMES_CHUNKS)
+        return TIMES_NO_PATH;
+    times_chunk *c = chunk_of(t, n);
+    if (!c) {
+        c = calloc(1, sizeof *c + (size_t)TIMES_CHUNK * times_depth * sizeof(uint64_t));
+        if (!c)
+            return TIMES_NO_PATH;
+        atomic_store_explicit(&t->chunks[n / TIMES_CHUNK], c, memory_order_release);
+    }
+    uint64_t *k = c->keys + (size_t)(n % TIMES_CHUNK) * times_depth;
+    if (len) {
+        k[0] = key;
+        memcpy(k + 1, pk, (size_t)(len - 1) * sizeof *k);
+    }
+    c->len[n % TIMES_CHUNK] = (uint16_t)len;
+    atomic_store_explicit(&t->npaths, n + 1, memory_order_release);
+    t->index[i] = n + 1;
+    if ((uint64_t)(n + 1) * 2 >= t->index_cap)
+        index_grow(t); /* on failure the index just gets fuller */
+    return n;
+}
+
+static inline void times_pop(times_thread *t, uint64_t now)
+{
+    times_frame *f = &t->stack[--t->sp];
+    uint64_t elapsed = now > f->start ? now - f->start : 0;
+    if (f->path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
+                    elapsed > f->child ? elapsed - f->child : 0);
+    t->stack[t->sp - 1].child += elapsed;
+}
+
+void JNICALL times_enter(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
+{
+    (void)jni, (void)cls;
+    times_thread *t = times_self;
+    if (!t && !(t = times_thread_new()))
+        return;
+    if (t->sp == t->cap) {
+        uint32_t cap = t->cap * 2;
+        times_frame *s = cap > t->cap ? realloc(t->stack, cap * sizeof *s) : NULL;
+        if (!s) {
+            relaxed_add(&t->dropped, 1); /* its exit will find no frame and be ignored */
+            return;
+        }
+        t->stack = s;
+        t->cap = cap;
+    }
+    uint64_t key = ((uint64_t)(uint32_t)cnum << 16) | (uint16_t)mnum;
+    times_frame *parent = &t->stack[t->sp - 1];
+    uint32_t path;
+    if (parent->last_key == key) {
+        path = parent->last_path;
+    } else {
+        path = path_of(t, parent->path, key);
+        parent->last_key = key;
+        parent->last_path = path;
+    }
+    if (path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].calls, 1);
+    else
+        relaxed_add(&t->dropped, 1);
+    times_frame *f = &t->stack[t->sp++];
+    f->key = key;
+    f->path = path;
+    f->child = 0;
+    f->last_key = TIMES_NO_KEY;
+    f->start = times_ticks(); /* last, so our own work above is not the callee's */
+}
+
+void JNICALL times_exit(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
+{
+    uint64_t now = times_ticks(); /* first, for the same reason */
+    (void)jni, (void)cls;
+    times_thread *t = times_self;
+    if (!t)
+        return;
+    uint64_t key = ((uint64_t)(uint32_t)cnum << 16) | (uint16_t)mnum;
+    if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
+        times_pop(t, now);
+        return;
+    }
+    /* frames above ours whose exit never came: close them now */
+    for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
+        if (t->stack[i].key == key) {
+            while (t->sp > i + 1) {
+                times_pop(t, now);
+                relaxed_add(&t->unwound, 1);
+            }
+            times_pop(t, now);
+            return;
+        }
+    relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
+}
+
+static frame_id times_frame_of(model *m, uint64_t key)
+{
+    const bci_class *c = bci_class_get((uint32_t)(key >> 16));
+    uint32_t mnum = (uint32_t)(key & 0xffff);
+    const char *cname = c ? c->name : "<unknown class>";
+    const char *mname = c && mnum < c->nmethods && c->mname[mnum] ? c->mname[mnum] : "<unknown method>";
+    const char *msig = c && mnum < c->nmethods && c->msig[mnum] ? c->msig[mnum] : "()V";
+    str_id src = c && c->source_file ? model_cstring(m, c->source_file) : (str_id){ 0 };
+    class_id cl = model_class_intern(m, model_cstring(m, cname), src);
+    method_id me = model_method_intern(m, cl, model_cstring(m, mname), model_cstring(m, msig));
+    return model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+}
+
+void times_collect(model *m)
+{
+    model_times_reset(m);
+    double ns_per_tick = times_ns_per_tick();
+    frame_id *frames = calloc(times_depth + 1, sizeof *frames);
+    if (!frames) {
+        m->oom = true;
+        return;
+    }
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        for (uint32_t p = 0; p < n; p++) {
+            times_counts *c = &chunk_of(t, p)->counts[p % TIMES_CHUNK];
+            uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed);
+            uint64_t ticks = atomic_load_explicit(&c->ticks, memory_order_relaxed);
+            if (!calls)
+                continue;
+            uint32_t len;
+            const uint64_t *k = path_keys(t, p, &len);
+            for (uint32_t i = 0; i < len; i++)
+                frames[i] = times_frame_of(m, k[i]);
+            trace_id tr = model_trace_intern(m, agent_opts->thread ? t->serial : 0, frames, len);
+            model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
+        }
+    }
+    free(frames);
+}
+
+void times_get_stats(times_stats *o)
+{
+    memset(o, 0, sizeof *o);
+    o->clock = times_tsc ? "time-stamp counter" : "CLOCK_MONOTONIC";
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        o->threads++;
+        o->paths += n;
+        for (uint32_t p = 0; p < n; p++)
+            o->calls += atomic_load_explicit(&chunk_of(t, p)->counts[p % TIMES_CHUNK].calls, memory_order_relaxed);
+        o->unmatched_exits += atomic_load_explicit(&t->unmatched, memory_order_relaxed);
+        o->unwound += atomic_load_explicit(&t->unwound, memory_order_relaxed);
+        o->dropped += atomic_load_explicit(&t->dropped, memory_order_relaxed);
+    }
+}
