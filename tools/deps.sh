@@ -1,7 +1,13 @@
 #!/bin/sh
 # Installs the Debian packages the build and tests need, only if missing:
 # a C compiler with ASan/UBSan, make, and a JDK (javac, jar, jvmti.h).
+# `tools/deps.sh jdk-source` also installs the JDK's sources (src.zip), which
+# the javac integration test compiles.
 missing=""
+if [ "${1:-}" = jdk-source ]; then
+    [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
+    command -v unzip >/dev/null 2>&1 || missing="$missing unzip"
+fi
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 jh=$(dirname "$0")/java-home.sh

@@ -219,7 +219,14 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         for (size_t i = 0; i < n; i++) {
             char c = value[i];
             bool empty_item = c == ':' && (i == 0 || value[i - 1] == ':' || i + 1 == n);
-            if (empty_item || !(isalnum((unsigned char)c) || c == '.' || c == '/' || c == '_' || c == '$' ||
+
+            if (empty_item) {
+                snprintf(err, errlen, "%s=%s: empty prefix at position %zu; expected %s=%s (class-name prefixes "
+                         "separated by ':', such as com.example.:org.foo.Bar)", d->name, value, i + 1, d->name,
+                         d->values);
+                return JP_ERR_ARG;
+            }
+            if (!(isalnum((unsigned char)c) || c == '.' || c == '/' || c == '_' || c == '$' ||
                                 c == ':' || (unsigned char)c >= 0x80)) {
                 snprintf(err, errlen, "%s=%s: '%c' at position %zu is not allowed; expected %s=%s (class-name "
                          "prefixes such as com.example.:org.foo.Bar)", d->name, value, c, i + 1, d->name, d->values);

@@ -1,0 +1,53 @@
+# cpu=times counts every call exactly: fib(25) = 242785 calls (summed over
+# its call paths), three frames left by an exception 1000 times each, a
+# recursion caught half way up (1100 calls), a constructor that throws
+# (100 calls); the program's output is unchanged and the class files are
+# verified (-Xverify:all). Also: the CPU TIME table's layout, and that time
+# follows the work (HotLoop: heavy ~75%, light ~25%).
+. "$(dirname "$0")/lib.sh"
+run_java "" CallCounts
+expect_rc 0
+cp "$T/out" "$T/expected"
+run_java "cpu=times,cutoff=0,file=$T/t.txt" -Xverify:all CallCounts
+expect_rc 0
+cmp -s "$T/out" "$T/expected" || fail "program output changed under cpu=times"
+expect_no_grep "VerifyError" "$T/err"
+expect_grep "^CPU TIME (ms) BEGIN (total = [0-9]*)" "$T/t.txt"
+expect_grep "^rank   self  accum   count trace method$" "$T/t.txt"
+expect_grep "^CPU TIME (ms) END$" "$T/t.txt"
+# calls per method, summed over the method's call paths (depth=4 splits fib's)
+calls() {
+    sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$T/t.txt" |
+        awk -v m="$1" '$6 == m { c += $4 } END { print c + 0 }'
+}
+check() {
+    local got; got=$(calls "$1")
+    [ "$got" = "$2" ] || fail "$1: $got calls, expected $2"
+    note "$1: $got calls"
+}
+check CallCounts.fib 242785
+check CallCounts.thrower 1000
+check CallCounts.middle 1000
+check CallCounts.outer 1000
+check CallCounts.catcher 1
+check CallCounts.rec 1100
+check 'CallCounts$Boom.<init>' 100
+check CallCounts.main 1
+# every exit found its frame; the 50 constructors that threw were closed later
+expect_grep "0 exits without their entry, 50 frames closed by a later exit, 0 calls not recorded" "$T/err"
+# a trace of fib's deepest path is four fib frames
+serial=$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/t.txt" | awk '$6 == "CallCounts.fib" { print $5; exit }')
+[ "$(trace_of "$T/t.txt" "$serial" | grep -c 'CallCounts.fib(CallCounts.java')" = 4 ] ||
+    fail "top fib trace $serial is not four fib frames"
+
+# time follows the work
+run_java "cpu=times,file=$T/h.txt" HotLoop 2
+expect_rc 0
+pct() {
+    sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$T/h.txt" |
+        awk -v m="$1" '$6 == m { s += $2 } END { printf "%.0f", s }'
+}
+h=$(pct HotLoop.heavy) l=$(pct HotLoop.light)
+note "HotLoop: heavy $h%, light $l%"
+awk -v a="$h" -v b="$l" 'BEGIN { exit !(a >= 65 && a <= 85 && b >= 15 && b <= 35) }' ||
+    fail "heavy $h% / light $l% not within 10 points of 75 / 25"

@@ -1,0 +1,48 @@
+# cpu=times method rules and class filters: a tiny leaf getter is not
+# instrumented while a method that calls and a leaf with a loop are; a
+# non-system <clinit> is, a java.* <clinit> never; include= and exclude=
+# select classes by dotted prefix (exclude wins); bad values and options
+# that would be ignored stop the VM with one line.
+. "$(dirname "$0")/lib.sh"
+rows() { sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$1" | awk 'NR > 2 && $6 != "" { print $6 }' | sort -u; }
+
+run_java "cpu=times,cutoff=0,file=$T/a.txt" filt.main.FiltMain
+expect_rc 0
+[ "$(cat "$T/out")" = ok ] || fail "program output changed"
+rows "$T/a.txt" >"$T/a.rows"
+for m in filt.main.FiltMain.work filt.main.FiltMain.main 'filt.main.FiltMain.<clinit>' filt.lib.Lib.compute \
+         filt.lib.Lib.spin 'filt.lib.Lib.<init>'; do
+    grep -qxF "$m" "$T/a.rows" || fail "$m missing from the CPU TIME table"
+done
+! grep -qxF filt.lib.Lib.get "$T/a.rows" || fail "the tiny getter Lib.get was instrumented"
+! grep -q '^java\..*\.<clinit>$' "$T/a.rows" || fail "a java.* <clinit> was instrumented: $(grep '^java\..*<clinit>' "$T/a.rows" | head -1)"
+[ "$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/a.txt" | awk '$6 == "filt.lib.Lib.compute" { c += $4 } END { print c }')" = 1000 ] ||
+    fail "Lib.compute not counted 1000 times"
+
+run_java "cpu=times,cutoff=0,include=filt.lib.,file=$T/i.txt" filt.main.FiltMain
+expect_rc 0
+rows "$T/i.txt" >"$T/i.rows"
+grep -qxF filt.lib.Lib.spin "$T/i.rows" || fail "include=filt.lib. lost Lib.spin"
+[ -z "$(grep -v '^filt\.lib\.' "$T/i.rows")" ] || fail "include=filt.lib. let in $(grep -v '^filt\.lib\.' "$T/i.rows" | head -3)"
+
+run_java "cpu=times,cutoff=0,include=filt.:java.util.,exclude=filt.lib/,file=$T/e.txt" filt.main.FiltMain
+expect_rc 0
+rows "$T/e.txt" >"$T/e.rows"
+grep -qxF filt.main.FiltMain.work "$T/e.rows" || fail "include=filt. lost FiltMain.work"
+! grep -q '^filt\.lib\.' "$T/e.rows" || fail "exclude=filt.lib/ did not exclude filt.lib.Lib"
+[ -z "$(grep -v -e '^filt\.' -e '^java\.util\.' "$T/e.rows")" ] || fail "include let in $(grep -v -e '^filt\.' -e '^java\.util\.' "$T/e.rows" | head -3)"
+
+bad() {
+    run_java "$1" filt.main.FiltMain
+    [ "$RC" != 0 ] || fail "$1 was accepted"
+    grep -q "^jvmprof: .*$2" "$T/err" || { cat "$T/err" >&2; fail "$1: no message about '$2'"; }
+    [ "$(grep -c '^jvmprof:' "$T/err")" = 1 ] || fail "$1: more than one line of error"
+    note "$1 -> $(grep '^jvmprof:' "$T/err")"
+}
+bad "cpu=samples,include=filt." "include= applies to bytecode instrumentation"
+bad "exclude=filt." "exclude= applies to bytecode instrumentation"
+bad "cpu=times,include=a::b" "include=a::b: empty prefix at position 3"
+bad "cpu=times,exclude=a,b" "unknown option 'b'"
+bad "cpu=times,include=" "include=: expected"
+bad "cpu=times,format=b" "cpu=times with format=b"
+bad "cpu=old" "cpu=old"
