@@ -10,7 +10,7 @@
 #   AGENT=path/to/libjvmprof.so   default: build/libjvmprof.so (relative to the repo root)
 #   RUNS=N                        measured runs per workload and config (default 5)
 #   WORKLOADS="javac h2"          which workloads to run (default both; "" = start-up only)
-#   CONFIGS="none|cpu=samples,interval=10|monitor=y"
+#   CONFIGS="none|cpu=samples,interval=10|monitor=y|cpu=times"
 #                                 '|'-separated agent option strings; "none" = no agent.
 #                                 ",file=<tmp>/report.txt" is appended to each.
 #   STARTUP=1                     measure start-up cost (0 to skip)
@@ -33,7 +33,7 @@ OUT="$BENCH_DIR/out"
 
 RUNS=${RUNS:-5}
 WORKLOADS=${WORKLOADS-"javac h2"}
-CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|monitor=y"}
+CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|monitor=y|cpu=times"}
 STARTUP=${STARTUP:-1}
 STARTUP_RUNS=${STARTUP_RUNS:-30}
 STARTUP_WARMUP=${STARTUP_WARMUP:-3}

@@ -15,13 +15,13 @@
 #include "code_rewrite.h"
 #include "stackmap.h"
 
-typedef struct insn {
+struct insn {
     uint32_t old, old_len;
     uint32_t start;   /* new offset of the prefix (== op when there is none) */
     uint32_t op;      /* new offset of the instruction itself */
     uint32_t size;    /* new size of the instruction itself */
     uint8_t opcode, prefix, suffix, widen;
-} insn;
+};
 
 typedef struct method_code {
     uint16_t max_stack, max_locals;
@@ -118,12 +118,20 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
     return JP_OK;
 }
 
-static jp_status decode(method_code *mc, const code_inject *inj, char *why, size_t cap)
+static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *inj, char *why, size_t cap)
 {
-    mc->ins = calloc(mc->len, sizeof *mc->ins);
-    mc->at = malloc(sizeof *mc->at * mc->len);
-    if (!mc->ins || !mc->at)
-        return JP_ERR_NOMEM;
+    if (mc->len > sc->cap) { /* scratch kept across the methods of a class */
+        insn *ins = realloc(sc->ins, mc->len * sizeof *ins);
+        if (ins)
+            sc->ins = ins;
+        int32_t *at = ins ? realloc(sc->at, mc->len * sizeof *at) : NULL;
+        if (!at)
+            return JP_ERR_NOMEM;
+        sc->at = at;
+        sc->cap = mc->len;
+    }
+    mc->ins = sc->ins; /* every field is set below */
+    mc->at = sc->at;
     memset(mc->at, 0xff, sizeof *mc->at * mc->len);
     uint32_t call_len = push_len(inj->cnum) + push_len(inj->mnum) + 3;
     for (uint32_t pc = 0; pc < mc->len;) {
@@ -132,9 +140,7 @@ static jp_status decode(method_code *mc, const code_inject *inj, char *why, size
             return fail(why, cap, JP_ERR_FORMAT, "bad or truncated instruction 0x%02x at pc %u", mc->code[pc], pc);
         insn *in = &mc->ins[mc->nins];
         mc->at[pc] = (int32_t)mc->nins++;
-        in->old = pc;
-        in->old_len = n;
-        in->opcode = mc->code[pc];
+        *in = (insn){ .old = pc, .old_len = n, .opcode = mc->code[pc] };
         if (inj->entry_exit && bc_is_return(in->opcode))
             in->prefix = (uint8_t)call_len;
         if (inj->newarray && bc_is_newarray(in->opcode))
@@ -214,6 +220,11 @@ static void put_target(buf *b, const method_code *mc, const insn *in, int32_t ol
         buf_put_u2(b, (uint16_t)(int16_t)off);
 }
 
+static inline bool plain(uint8_t op)
+{
+    return !bc_is_branch16(op) && !bc_is_branch32(op) && op != OP_TABLESWITCH && op != OP_LOOKUPSWITCH;
+}
+
 static void emit_code(buf *b, const method_code *mc, const code_inject *inj, code_stats *st)
 {
     if (inj->objinit) {
@@ -273,7 +284,13 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
                 }
             }
         } else {
-            buf_put(b, p, in->old_len);
+            /* a run of plain instructions that need nothing: one copy */
+            uint32_t j = i;
+            while (j + 1 < mc->nins && !mc->ins[j].suffix && !mc->ins[j + 1].prefix && plain(mc->ins[j + 1].opcode))
+                j++;
+            buf_put(b, p, mc->ins[j].old + mc->ins[j].old_len - in->old);
+            i = j;
+            in = &mc->ins[i];
         }
         if (in->suffix) {
             buf_put_u1(b, OP_DUP);
@@ -330,14 +347,23 @@ static bool valid_insn(void *ctx, uint32_t old)
     return is_insn(ctx, old);
 }
 
-jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, buf *out, code_stats *st,
-                       char *why, size_t cap)
+void code_scratch_free(code_scratch *sc)
+{
+    free(sc->ins);
+    free(sc->at);
+    buf_free(&sc->code);
+    buf_free(&sc->tail);
+    memset(sc, 0, sizeof *sc);
+}
+
+jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, code_scratch *sc, buf *out,
+                       code_stats *st, char *why, size_t cap)
 {
     method_code mc = {0};
     const cf_attr *a = &m->attrs[m->code];
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
-        s = decode(&mc, inj, why, cap);
+        s = decode(&mc, sc, inj, why, cap);
     uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->cnum) + push_len(inj->mnum) + 3 : 0);
     if (s == JP_OK)
         s = layout(&mc, prologue, why, cap);
@@ -371,11 +397,12 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
                 need[nneed++] = mc.ins[i].old;
         }
 
-    buf code, tail;
-    buf_init(&code);
-    buf_init(&tail);
+    buf code = sc->code, tail = sc->tail;
+    buf_reset(&code);
+    buf_reset(&tail);
     code_stats local = {0};
-    if (s == JP_OK) {
+    if (s == JP_OK && buf_reserve(&code, (size_t)mc.new_len + handler_len) &&
+        buf_reserve(&tail, a->len - mc.len + 64)) {
         emit_code(&code, &mc, inj, &local);
         if (inj->handler) {
             emit_call(&code, inj, inj->exit_ref);
@@ -466,10 +493,8 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             st->frames_added += local.frames_added;
         }
     }
-    buf_free(&code);
-    buf_free(&tail);
+    sc->code = code;
+    sc->tail = tail;
     free(need);
-    free(mc.ins);
-    free(mc.at);
     return s;
 }

@@ -23,11 +23,22 @@ typedef struct code_stats {
     uint32_t entries, exits, handlers, objinits, newarrays, widened, frames_added;
 } code_stats;
 
+/* Memory reused from one method to the next of a class: instruction tables
+ * and the code and tail buffers. Zero-initialize; free with code_scratch_free. */
+typedef struct insn insn;
+typedef struct code_scratch {
+    insn *ins;
+    int32_t *at;
+    uint32_t cap;
+    buf code, tail;
+} code_scratch;
+void code_scratch_free(code_scratch *sc);
+
 /* Appends the rewritten Code attribute (with its 6-byte header) of method m
  * to out and adds to *st. JP_ERR_FORMAT: the code is malformed; JP_ERR_ARG:
  * the method cannot be rewritten (why says which); out is then unchanged
  * except for its length, which the caller restores. */
-jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, buf *out, code_stats *st,
-                       char *why, size_t cap);
+jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject *inj, code_scratch *sc, buf *out,
+                       code_stats *st, char *why, size_t cap);
 
 #endif

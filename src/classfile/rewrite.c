@@ -132,8 +132,10 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
 
     buf methods;
     buf_init(&methods);
+    buf_reserve(&methods, c.attrs_off - c.methods_off + 64u * c.nmethods);
     buf_put_u2(&methods, c.nmethods);
     code_stats cs = {0};
+    code_scratch scratch = {0};
     for (uint16_t i = 0; i < c.nmethods && st == JP_OK; i++) {
         const cf_member *m = &c.methods[i];
         const plan *pl = &plans[i];
@@ -154,7 +156,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             jp_status s = JP_ERR_ARG;
             char why[128];
             if ((int)k == m->code)
-                s = code_rewrite(&c, m, &inj, &methods, &cs, why, sizeof why);
+                s = code_rewrite(&c, m, &inj, &scratch, &methods, &cs, why, sizeof why);
             if (s == JP_OK) {
                 out->methods_rewritten++;
                 continue;
@@ -172,6 +174,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         }
     }
     free(plans);
+    code_scratch_free(&scratch);
     if (st == JP_OK && !cp_append_ok(&cp)) {
         snprintf(out->why, sizeof out->why, "%s: constant pool would exceed 65535 entries", cname);
         st = JP_ERR_ARG;
@@ -181,6 +184,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     if (st == JP_OK) {
         buf o;
         buf_init(&o);
+        buf_reserve(&o, 10 + (c.cp_end - 10) + cp.bytes.len + (c.methods_off - c.cp_end) + methods.len +
+                            (c.n - c.attrs_off));
         buf_put(&o, c.b, 8);
         buf_put_u2(&o, (uint16_t)cp.next);
         buf_put(&o, c.b + 10, c.cp_end - 10);

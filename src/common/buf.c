@@ -20,7 +20,7 @@ void buf_reset(buf *b)
     b->failed = false;
 }
 
-static bool buf_reserve(buf *b, size_t n)
+bool buf_reserve(buf *b, size_t n)
 {
     if (b->failed)
         return false;
@@ -50,22 +50,6 @@ void buf_put(buf *b, const void *p, size_t n)
         return;
     memcpy(b->data + b->len, p, n);
     b->len += n;
-}
-
-void buf_put_u1(buf *b, uint8_t v) { buf_put(b, &v, 1); }
-
-void buf_put_u2(buf *b, uint16_t v)
-{
-    unsigned char x[2];
-    be_store_u2(x, v);
-    buf_put(b, x, 2);
-}
-
-void buf_put_u4(buf *b, uint32_t v)
-{
-    unsigned char x[4];
-    be_store_u4(x, v);
-    buf_put(b, x, 4);
 }
 
 void buf_put_u8(buf *b, uint64_t v)
@@ -103,7 +87,7 @@ void buf_rd_init(buf_rd *r, const void *data, size_t len)
     r->overrun = false;
 }
 
-const void *buf_get_bytes(buf_rd *r, size_t n)
+const void *buf_get_bytes_slow(buf_rd *r, size_t n)
 {
     if (r->overrun || (size_t)(r->end - r->p) < n) {
         r->overrun = true;
@@ -113,24 +97,6 @@ const void *buf_get_bytes(buf_rd *r, size_t n)
     const void *p = r->p;
     r->p += n;
     return p;
-}
-
-uint8_t buf_get_u1(buf_rd *r)
-{
-    const unsigned char *p = buf_get_bytes(r, 1);
-    return p ? p[0] : 0;
-}
-
-uint16_t buf_get_u2(buf_rd *r)
-{
-    const unsigned char *p = buf_get_bytes(r, 2);
-    return p ? (uint16_t)((p[0] << 8) | p[1]) : 0;
-}
-
-uint32_t buf_get_u4(buf_rd *r)
-{
-    const unsigned char *p = buf_get_bytes(r, 4);
-    return p ? ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3] : 0;
 }
 
 uint64_t buf_get_u8(buf_rd *r)
