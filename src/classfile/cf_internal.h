@@ -41,6 +41,10 @@ typedef struct cf_class {
     uint32_t attrs_off;   /* offset of the class's attributes_count */
 } cf_class;
 
+/* Writes the message into why[cap] (if why) and returns st: the error idiom
+ * of the rewriter, whose callers decide whether to log. */
+jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, size_t whycap);
 void cf_class_free(cf_class *c);
 

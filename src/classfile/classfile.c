@@ -9,8 +9,7 @@
 #include "bytecode.h"
 #include "cf_internal.h"
 
-static jp_status bad(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static jp_status bad(char *why, size_t cap, const char *fmt, ...)
+jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
 {
     if (why && cap) {
         va_list ap;
@@ -18,7 +17,7 @@ static jp_status bad(char *why, size_t cap, const char *fmt, ...)
         vsnprintf(why, cap, fmt, ap);
         va_end(ap);
     }
-    return JP_ERR_FORMAT;
+    return st;
 }
 
 static bool parse_attrs(buf_rd *r, const unsigned char *base, uint16_t *nattrs, cf_attr **attrs)
@@ -47,7 +46,7 @@ static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_membe
 {
     *count = buf_get_u2(r);
     if (r->overrun)
-        return bad(why, cap, "truncated before the %s count", what);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "truncated before the %s count", what);
     if (*count == 0)
         return JP_OK;
     *out = calloc(*count, sizeof **out);
@@ -61,13 +60,13 @@ static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_membe
         m->desc = buf_get_u2(r);
         m->code = -1;
         if (!parse_attrs(r, c->b, &m->nattrs, &m->attrs))
-            return bad(why, cap, "%s %u of %u is truncated", what, i + 1, *count);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u of %u is truncated", what, i + 1, *count);
         if (!cf_utf8(c, m->name, NULL) || !cf_utf8(c, m->desc, NULL))
-            return bad(why, cap, "%s %u has a name or descriptor that is not a Utf8 constant", what, i + 1);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u has a name or descriptor that is not a Utf8 constant", what, i + 1);
         for (uint16_t k = 0; k < m->nattrs; k++)
             if (cf_utf8_is(c, m->attrs[k].name, "Code")) {
                 if (m->code >= 0)
-                    return bad(why, cap, "%s %u has two Code attributes", what, i + 1);
+                    return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u has two Code attributes", what, i + 1);
                 m->code = k;
             }
         m->end = (uint32_t)(r->p - c->b);
@@ -81,7 +80,7 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     c->b = b;
     c->n = n;
     if (n > UINT32_MAX)
-        return bad(why, cap, "class file larger than 4 GiB");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "class file larger than 4 GiB");
     buf_rd r;
     buf_rd_init(&r, b, n);
     uint32_t magic = buf_get_u4(&r);
@@ -89,14 +88,14 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     c->major = buf_get_u2(&r);
     c->cp_count = buf_get_u2(&r);
     if (r.overrun)
-        return bad(why, cap, "truncated header (%zu bytes)", n);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "truncated header (%zu bytes)", n);
     if (magic != 0xCAFEBABE)
-        return bad(why, cap, "bad magic 0x%08X (expected 0xCAFEBABE)", magic);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "bad magic 0x%08X (expected 0xCAFEBABE)", magic);
     if (c->major < CF_MAJOR_MIN || c->major > CF_MAJOR_MAX)
-        return bad(why, cap, "class file version %u.%u not supported (majors %d to %d are)", c->major, c->minor,
+        return cf_fail(why, cap, JP_ERR_FORMAT, "class file version %u.%u not supported (majors %d to %d are)", c->major, c->minor,
                    CF_MAJOR_MIN, CF_MAJOR_MAX);
     if (c->cp_count == 0)
-        return bad(why, cap, "constant pool count is 0");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "constant pool count is 0");
     c->cp_off = calloc(c->cp_count, sizeof *c->cp_off);
     if (!c->cp_off)
         return JP_ERR_NOMEM;
@@ -114,14 +113,14 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
         case CP_METHODHANDLE: skip = 3; break;
         default:
             if (r.overrun)
-                return bad(why, cap, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
-            return bad(why, cap, "constant pool entry %u has unknown tag %u", i, tag);
+                return cf_fail(why, cap, JP_ERR_FORMAT, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "constant pool entry %u has unknown tag %u", i, tag);
         }
         if (r.overrun || !buf_get_bytes(&r, skip))
-            return bad(why, cap, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "truncated in constant pool entry %u of %u", i, c->cp_count - 1);
         if (tag == CP_LONG || tag == CP_DOUBLE) {
             if (++i >= c->cp_count)
-                return bad(why, cap, "a long or double is the last constant pool entry");
+                return cf_fail(why, cap, JP_ERR_FORMAT, "a long or double is the last constant pool entry");
             c->cp_off[i] = 0;
         }
     }
@@ -131,9 +130,9 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     c->super_class = buf_get_u2(&r);
     uint16_t nif = buf_get_u2(&r);
     if (r.overrun || !buf_get_bytes(&r, 2u * nif))
-        return bad(why, cap, "truncated after the constant pool");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "truncated after the constant pool");
     if (!cf_class_name_index(c, c->this_class))
-        return bad(why, cap, "this_class %u is not a Class constant", c->this_class);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "this_class %u is not a Class constant", c->this_class);
     jp_status st = parse_members(c, &r, &c->nfields, &c->fields, "field", why, cap);
     if (st != JP_OK)
         return st;
@@ -146,11 +145,11 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     cf_attr *attrs;
     if (!parse_attrs(&r, b, &na, &attrs)) {
         free(attrs);
-        return bad(why, cap, "class attributes are truncated");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated");
     }
     free(attrs);
     if (r.p != r.end)
-        return bad(why, cap, "%zu bytes after the end of the class", (size_t)(r.end - r.p));
+        return cf_fail(why, cap, JP_ERR_FORMAT, "%zu bytes after the end of the class", (size_t)(r.end - r.p));
     return JP_OK;
 }
 

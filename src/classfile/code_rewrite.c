@@ -37,17 +37,6 @@ typedef struct method_code {
     uint32_t new_len;
 } method_code;
 
-static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
 static uint32_t push_len(uint32_t v)
 {
     return v <= 5 ? 1 : v <= 127 ? 2 : v <= 32767 ? 3 : 3 /* ldc_w */;
@@ -96,25 +85,25 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
     mc->max_locals = buf_get_u2(&r);
     mc->len = buf_get_u4(&r);
     if (r.overrun || mc->len == 0 || mc->len > 65535)
-        return fail(why, cap, JP_ERR_FORMAT, "code length %u (must be 1..65535)", mc->len);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "code length %u (must be 1..65535)", mc->len);
     mc->code = buf_get_bytes(&r, mc->len);
     mc->nexc = buf_get_u2(&r);
     mc->exc = buf_get_bytes(&r, 8u * mc->nexc);
     mc->nattrs = buf_get_u2(&r);
     if (r.overrun || !mc->code || !mc->exc)
-        return fail(why, cap, JP_ERR_FORMAT, "Code attribute truncated");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute truncated");
     if (mc->nattrs > 64)
-        return fail(why, cap, JP_ERR_ARG, "%u attributes in one Code attribute", mc->nattrs);
+        return cf_fail(why, cap, JP_ERR_ARG, "%u attributes in one Code attribute", mc->nattrs);
     for (uint16_t i = 0; i < mc->nattrs; i++) {
         mc->attrs[i].name = buf_get_u2(&r);
         mc->attrs[i].len = buf_get_u4(&r);
         const unsigned char *p = buf_get_bytes(&r, mc->attrs[i].len);
         if (!p)
-            return fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u truncated", i + 1);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u truncated", i + 1);
         mc->attrs[i].off = (uint32_t)(p - c->b);
     }
     if (r.p != r.end)
-        return fail(why, cap, JP_ERR_FORMAT, "Code attribute has %zu trailing bytes", buf_rd_left(&r));
+        return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute has %zu trailing bytes", buf_rd_left(&r));
     return JP_OK;
 }
 
@@ -137,7 +126,7 @@ static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *in
     for (uint32_t pc = 0; pc < mc->len;) {
         uint32_t n = bc_insn_length(mc->code, mc->len, pc);
         if (!n)
-            return fail(why, cap, JP_ERR_FORMAT, "bad or truncated instruction 0x%02x at pc %u", mc->code[pc], pc);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "bad or truncated instruction 0x%02x at pc %u", mc->code[pc], pc);
         insn *in = &mc->ins[mc->nins];
         mc->at[pc] = (int32_t)mc->nins++;
         *in = (insn){ .old = pc, .old_len = n, .opcode = mc->code[pc] };
@@ -154,7 +143,7 @@ static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *in
         if (bc_is_branch16(in->opcode) || bc_is_branch32(in->opcode)) {
             int64_t t = (int64_t)in->old + (bc_is_branch16(in->opcode) ? bc_s2(p + 1) : bc_s4(p + 1));
             if (!is_insn(mc, t))
-                return fail(why, cap, JP_ERR_FORMAT, "branch at pc %u to %lld, not an instruction", in->old,
+                return cf_fail(why, cap, JP_ERR_FORMAT, "branch at pc %u to %lld, not an instruction", in->old,
                             (long long)t);
         } else if (in->opcode == OP_TABLESWITCH || in->opcode == OP_LOOKUPSWITCH) {
             const unsigned char *q = p + 1 + bc_switch_pad(in->old);
@@ -162,11 +151,11 @@ static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *in
                                                       : (uint32_t)bc_s4(q + 4);
             const unsigned char *offs = q + 12; /* first jump offset, for both kinds */
             if (!is_insn(mc, (int64_t)in->old + bc_s4(q)))
-                return fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad default target", in->old);
+                return cf_fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad default target", in->old);
             for (uint32_t k = 0; k < n; k++) {
                 int32_t off = in->opcode == OP_TABLESWITCH ? bc_s4(offs + 4 * k) : bc_s4(offs + 8 * k);
                 if (!is_insn(mc, (int64_t)in->old + off))
-                    return fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad target", in->old);
+                    return cf_fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad target", in->old);
             }
         }
     }
@@ -190,7 +179,7 @@ static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t ca
                 in->size = in->old_len;
             pos = in->op + in->size + in->suffix;
             if (pos > 65535)
-                return fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)", pos);
+                return cf_fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)", pos);
         }
         mc->new_len = pos;
         bool changed = false;
@@ -207,7 +196,7 @@ static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t ca
         if (!changed)
             return JP_OK;
         if (round > 64)
-            return fail(why, cap, JP_ERR_ARG, "branch widening did not settle");
+            return cf_fail(why, cap, JP_ERR_ARG, "branch widening did not settle");
     }
 }
 
@@ -310,20 +299,20 @@ static jp_status remap_table(const cf_class *c, const cf_attr *a, const method_c
     uint16_t n = buf_get_u2(&r);
     uint32_t entry = ranges ? 10 : 4;
     if (r.overrun || a->len != 2 + (uint32_t)n * entry)
-        return fail(why, cap, JP_ERR_FORMAT, "pc table of %u bytes does not hold %u entries", a->len, n);
+        return cf_fail(why, cap, JP_ERR_FORMAT, "pc table of %u bytes does not hold %u entries", a->len, n);
     buf_put_u2(out, (uint16_t)a->name);
     buf_put_u4(out, a->len);
     buf_put_u2(out, n);
     for (uint16_t i = 0; i < n; i++) {
         uint16_t start = buf_get_u2(&r);
         if (!is_insn(mc, start))
-            return fail(why, cap, JP_ERR_FORMAT, "pc table entry at pc %u, not an instruction", start);
+            return cf_fail(why, cap, JP_ERR_FORMAT, "pc table entry at pc %u, not an instruction", start);
         uint32_t ns = target_of(mc, start);
         buf_put_u2(out, (uint16_t)ns);
         if (ranges) {
             uint32_t end = (uint32_t)start + buf_get_u2(&r);
             if (end != mc->len && !is_insn(mc, end))
-                return fail(why, cap, JP_ERR_FORMAT, "local variable range ends at pc %u, not an instruction", end);
+                return cf_fail(why, cap, JP_ERR_FORMAT, "local variable range ends at pc %u, not an instruction", end);
             buf_put_u2(out, (uint16_t)(target_of(mc, end) - ns));
             buf_put(out, buf_get_bytes(&r, 6), 6);
         } else {
@@ -369,7 +358,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         s = layout(&mc, prologue, why, cap);
     uint32_t extra = inj->entry_exit ? 2 : 1;
     if (s == JP_OK && mc.max_stack + extra > 65535)
-        s = fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
+        s = cf_fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
     uint32_t new_stack = mc.max_stack + extra;
     uint32_t handler_at = mc.new_len, handler_len = 0;
     if (inj->handler) {
@@ -377,7 +366,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         if (new_stack < 3)
             new_stack = 3; /* the thrown object and two ints */
         if (s == JP_OK && handler_at + handler_len > 65535)
-            s = fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)",
+            s = cf_fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)",
                      handler_at + handler_len);
     }
     int smt = -1;
@@ -416,7 +405,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             const unsigned char *e = mc.exc + 8 * i;
             uint16_t sp = bc_u2(e), ep = bc_u2(e + 2), hp = bc_u2(e + 4);
             if (!is_insn(&mc, sp) || !(ep == mc.len || is_insn(&mc, ep)) || sp >= ep || !is_insn(&mc, hp)) {
-                s = fail(why, cap, JP_ERR_FORMAT, "exception table entry %u [%u, %u) -> %u is bad", i, sp, ep, hp);
+                s = cf_fail(why, cap, JP_ERR_FORMAT, "exception table entry %u [%u, %u) -> %u is bad", i, sp, ep, hp);
                 break;
             }
             buf_put_u2(&tail, (uint16_t)target_of(&mc, sp));
@@ -426,7 +415,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         }
         if (inj->handler) {
             if (mc.nexc == 65535)
-                s = fail(why, cap, JP_ERR_ARG, "exception table full");
+                s = cf_fail(why, cap, JP_ERR_ARG, "exception table full");
             buf_put_u2(&tail, (uint16_t)mc.ins[0].start);
             buf_put_u2(&tail, (uint16_t)handler_at);
             buf_put_u2(&tail, (uint16_t)handler_at);
@@ -456,7 +445,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             kept++;
         }
         if (s == JP_OK && nneed && smt < 0)
-            s = fail(why, cap, JP_ERR_ARG, "widened branch without a StackMapTable");
+            s = cf_fail(why, cap, JP_ERR_ARG, "widened branch without a StackMapTable");
         if (s == JP_OK && inj->handler && smt < 0 && inj->major >= 50) {
             /* a method without branches had no table: it now needs one frame */
             buf_put_u2(&tail, inj->smt_name);
@@ -470,12 +459,12 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     if (s == JP_OK && (code.failed || tail.failed))
         s = JP_ERR_NOMEM;
     if (s == JP_OK && code.len != (size_t)mc.new_len + handler_len)
-        s = fail(why, cap, JP_ERR_FORMAT, "internal: emitted %zu bytes, laid out %u", code.len,
+        s = cf_fail(why, cap, JP_ERR_FORMAT, "internal: emitted %zu bytes, laid out %u", code.len,
                  mc.new_len + handler_len);
     if (s == JP_OK) {
         uint64_t alen = 8 + (uint64_t)code.len + tail.len; /* stacks, code_length, code, tail */
         if (alen > UINT32_MAX) {
-            s = fail(why, cap, JP_ERR_ARG, "Code attribute too large");
+            s = cf_fail(why, cap, JP_ERR_ARG, "Code attribute too large");
         } else {
             buf_put_u2(out, a->name);
             buf_put_u4(out, (uint32_t)alen);

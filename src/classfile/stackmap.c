@@ -10,17 +10,6 @@
 #include "bytecode.h"
 #include "stackmap.h"
 
-static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static jp_status fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, cap, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
 /* Copies n verification types from r to out, remapping Uninitialized offsets. */
 static bool copy_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, buf *out)
 {
@@ -79,7 +68,7 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
     buf_put_u4(out, 0);
     buf_put_u2(out, (uint16_t)(n + (handler_at >= 0)));
     if (handler_at >= 0 && n == 0xffff)
-        return fail(why, cap, JP_ERR_ARG, "stack map table full");
+        return cf_fail(why, cap, JP_ERR_ARG, "stack map table full");
     int64_t prev_old = -1, prev_new = -1;
     jp_status st = JP_OK;
     for (uint16_t i = 0; i < n && st == JP_OK; i++) {
@@ -90,12 +79,12 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
         else if (type >= 247)
             delta = buf_get_u2(&r);
         else {
-            st = fail(why, cap, JP_ERR_FORMAT, "stack map frame %u has reserved type %u", i, type);
+            st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map frame %u has reserved type %u", i, type);
             break;
         }
         int64_t old = prev_old + delta + 1;
         if (r.overrun || old >= sm->code_len || !sm->is_insn(sm->map, (uint32_t)old)) {
-            st = fail(why, cap, JP_ERR_FORMAT, "stack map frame %u at pc %lld, not an instruction", i, (long long)old);
+            st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map frame %u at pc %lld, not an instruction", i, (long long)old);
             break;
         }
         /* needed frames: each must be at an offset the table has a frame for */
@@ -109,7 +98,7 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
         int64_t now = sm->new_target(sm->map, (uint32_t)old);
         uint32_t nd = (uint32_t)(now - prev_new - 1);
         if (nd > 0xffff) {
-            st = fail(why, cap, JP_ERR_ARG, "stack map delta %u too large", nd);
+            st = cf_fail(why, cap, JP_ERR_ARG, "stack map delta %u too large", nd);
             break;
         }
         bool ok = true;
@@ -143,27 +132,27 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
             }
         }
         if (!ok || r.overrun)
-            st = fail(why, cap, JP_ERR_FORMAT, "stack map frame %u is malformed", i);
+            st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map frame %u is malformed", i);
         prev_old = old;
         prev_new = now;
     }
     if (st == JP_OK && r.p != r.end)
-        st = fail(why, cap, JP_ERR_FORMAT, "stack map table has trailing bytes");
+        st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map table has trailing bytes");
     if (st == JP_OK && missing == UINT32_MAX && wi < nneed)
         missing = want[wi];
     if (st == JP_OK && missing != UINT32_MAX)
-        st = fail(why, cap, JP_ERR_ARG, "a widened branch needs a stack map frame at pc %u that the table lacks",
+        st = cf_fail(why, cap, JP_ERR_ARG, "a widened branch needs a stack map frame at pc %u that the table lacks",
                   missing);
     free(want);
     if (st == JP_OK && handler_at >= 0) {
         if (handler_at - prev_new - 1 > 0xffff)
-            return fail(why, cap, JP_ERR_ARG, "stack map delta too large");
+            return cf_fail(why, cap, JP_ERR_ARG, "stack map delta too large");
         stackmap_put_handler_frame(out, (uint32_t)(handler_at - prev_new - 1), throwable);
     }
     if (st == JP_OK) {
         size_t len = out->len - hdr - 6;
         if (len > UINT32_MAX)
-            return fail(why, cap, JP_ERR_ARG, "stack map too large");
+            return cf_fail(why, cap, JP_ERR_ARG, "stack map too large");
         if (!out->failed)
             be_store_u4(out->data + hdr + 2, (uint32_t)len);
     }
