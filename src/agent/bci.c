@@ -1,8 +1,10 @@
 /* bci.c — the agent's side of bytecode instrumentation (see bci.h). The
- * class registry is a two-level array of published records indexed by class
- * number: a loading thread fills a record, then publishes it with a release
- * store; the agent thread reads with acquire loads. No lock on any path but
- * the rare one that adds a module defined after VM init. */
+ * method registry is a two-level array of published records indexed by
+ * method number: a loading thread fills the records of a class, rewrites it,
+ * then publishes them with release stores before the class can run; the
+ * agent thread reads with acquire loads. No lock on any path but the rare
+ * one that adds a module defined after VM init. Records live as long as the
+ * process (an unloaded class's methods still name old call paths). */
 #include "bci.h"
 
 #include <pthread.h>
@@ -17,11 +19,11 @@
 #include "times.h"
 
 #define BCI_CHUNK 4096u
-#define BCI_CHUNKS 4096u /* up to 16M instrumented classes */
+#define BCI_CHUNKS 16384u /* up to 64M instrumented methods */
 #define BCI_TRACKER "jvmprof/Tracker"
 
-static _Atomic(bci_class *) *_Atomic bci_chunks[BCI_CHUNKS];
-static atomic_uint bci_next_cnum = 1;
+static _Atomic(bci_method *) *_Atomic bci_chunks[BCI_CHUNKS];
+static atomic_uint bci_next_id = 1;
 static atomic_bool bci_ready;
 static jobject bci_tracker_module; /* global ref: the boot loader's unnamed module */
 static jclass bci_tracker_class;   /* global ref */
@@ -34,22 +36,22 @@ static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_unchanged, st_ns;
 
-const bci_class *bci_class_get(uint32_t cnum)
+const bci_method *bci_method_get(uint32_t id)
 {
-    if (cnum == 0 || cnum >= BCI_CHUNK * BCI_CHUNKS)
+    if (id == 0 || id >= BCI_CHUNK * BCI_CHUNKS)
         return NULL;
-    _Atomic(bci_class *) *chunk = atomic_load_explicit(&bci_chunks[cnum / BCI_CHUNK], memory_order_acquire);
-    return chunk ? atomic_load_explicit(&chunk[cnum % BCI_CHUNK], memory_order_acquire) : NULL;
+    _Atomic(bci_method *) *chunk = atomic_load_explicit(&bci_chunks[id / BCI_CHUNK], memory_order_acquire);
+    return chunk ? atomic_load_explicit(&chunk[id % BCI_CHUNK], memory_order_acquire) : NULL;
 }
 
-static bool bci_publish(uint32_t cnum, bci_class *c)
+static bool bci_publish(uint32_t id, bci_method *m)
 {
-    if (cnum == 0 || cnum >= BCI_CHUNK * BCI_CHUNKS)
+    if (id == 0 || id >= BCI_CHUNK * BCI_CHUNKS)
         return false;
-    _Atomic(bci_class *) *_Atomic *slot = &bci_chunks[cnum / BCI_CHUNK];
-    _Atomic(bci_class *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
+    _Atomic(bci_method *) *_Atomic *slot = &bci_chunks[id / BCI_CHUNK];
+    _Atomic(bci_method *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
     if (!chunk) {
-        _Atomic(bci_class *) *fresh = calloc(BCI_CHUNK, sizeof *fresh);
+        _Atomic(bci_method *) *fresh = calloc(BCI_CHUNK, sizeof *fresh);
         if (!fresh)
             return false;
         if (atomic_compare_exchange_strong_explicit(slot, &chunk, fresh, memory_order_acq_rel, memory_order_acquire))
@@ -57,7 +59,7 @@ static bool bci_publish(uint32_t cnum, bci_class *c)
         else
             free(fresh); /* another thread installed it: chunk now holds theirs */
     }
-    atomic_store_explicit(&chunk[cnum % BCI_CHUNK], c, memory_order_release);
+    atomic_store_explicit(&chunk[id % BCI_CHUNK], m, memory_order_release);
     return true;
 }
 
@@ -109,52 +111,69 @@ bool bci_method_wanted(const char *class_name, const char *name, uint16_t access
     return true;
 }
 
+/* The methods of the class being rewritten, numbered but not yet published. */
 typedef struct bci_select_ctx {
     const char *class_name;
-    bci_class *rec;
+    bci_class *cls;
+    bci_method **pending;
+    uint32_t *ids;
+    uint32_t n, cap;
     bool oom;
 } bci_select_ctx;
 
-static bool bci_select(void *vctx, const cf_method_view *m)
+static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
     if (!bci_method_wanted(ctx->class_name, m->name, m->access, m->code_length, m->leaf))
-        return false;
-    bci_class *c = ctx->rec;
-    if (m->index >= c->nmethods) {
-        uint32_t n = m->index + 16u;
-        char **nn = realloc(c->mname, n * sizeof *nn), **ns = nn ? realloc(c->msig, n * sizeof *ns) : NULL;
-        if (nn)
-            c->mname = nn;
-        if (!nn || !ns) {
+        return 0;
+    if (ctx->n == ctx->cap) {
+        uint32_t cap = ctx->cap ? ctx->cap * 2 : 16;
+        bci_method **p = realloc(ctx->pending, cap * sizeof *p);
+        if (p)
+            ctx->pending = p;
+        uint32_t *ids = p ? realloc(ctx->ids, cap * sizeof *ids) : NULL;
+        if (!ids) {
             ctx->oom = true;
-            return false;
+            return 0;
         }
-        c->msig = ns;
-        memset(c->mname + c->nmethods, 0, (n - c->nmethods) * sizeof *nn);
-        memset(c->msig + c->nmethods, 0, (n - c->nmethods) * sizeof *ns);
-        c->nmethods = n;
+        ctx->ids = ids;
+        ctx->cap = cap;
     }
-    c->mname[m->index] = strdup(m->name);
-    c->msig[m->index] = strdup(m->desc);
-    if (!c->mname[m->index] || !c->msig[m->index]) {
+    bci_method *me = calloc(1, sizeof *me);
+    if (me) {
+        me->cls = ctx->cls;
+        me->name = strdup(m->name);
+        me->sig = strdup(m->desc);
+    }
+    if (!me || !me->name || !me->sig) {
+        if (me) {
+            free(me->name);
+            free(me->sig);
+        }
+        free(me);
         ctx->oom = true;
-        return false;
+        return 0;
     }
-    return true;
+    uint32_t id = atomic_fetch_add_explicit(&bci_next_id, 1, memory_order_relaxed);
+    ctx->pending[ctx->n] = me;
+    ctx->ids[ctx->n++] = id;
+    return id;
 }
 
-static void bci_class_free(bci_class *c)
+static void bci_select_free(bci_select_ctx *ctx, bool keep_methods)
 {
-    for (uint32_t i = 0; i < c->nmethods; i++) {
-        free(c->mname[i]);
-        free(c->msig[i]);
+    for (uint32_t i = 0; !keep_methods && i < ctx->n; i++) {
+        free(ctx->pending[i]->name);
+        free(ctx->pending[i]->sig);
+        free(ctx->pending[i]);
     }
-    free(c->mname);
-    free(c->msig);
-    free(c->name);
-    free(c->source_file);
-    free(c);
+    free(ctx->pending);
+    free(ctx->ids);
+    if (!keep_methods && ctx->cls) {
+        free(ctx->cls->name);
+        free(ctx->cls->source_file);
+        free(ctx->cls);
+    }
 }
 
 /* A class in a named module calls into the tracker's (unnamed) module only if
@@ -211,9 +230,8 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     bci_class *rec = calloc(1, sizeof *rec);
     if (!rec)
         return;
-    uint32_t cnum = atomic_fetch_add_explicit(&bci_next_cnum, 1, memory_order_relaxed);
-    bci_select_ctx ctx = { name, rec, false };
-    cf_inject_spec spec = { BCI_TRACKER, CF_INJECT_CALLS, cnum, bci_select, &ctx };
+    bci_select_ctx ctx = { name, rec, NULL, NULL, 0, 0, false };
+    cf_inject_spec spec = { BCI_TRACKER, CF_INJECT_CALLS, bci_select, &ctx };
     cf_result r;
     uint64_t t0 = agent_now_ns();
     jp_status st = cf_rewrite(data, (size_t)len, &spec, &r);
@@ -222,7 +240,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         atomic_fetch_add_explicit(&st_failed, 1, memory_order_relaxed);
         jp_log_debug("class %s left as it was: %s", name, st != JP_OK ? r.why : "out of memory");
         free(r.bytes);
-        bci_class_free(rec);
+        bci_select_free(&ctx, false);
         return;
     }
     if (r.methods_unchanged) {
@@ -232,7 +250,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     unsigned char *out = NULL;
     if (!r.bytes || (*jv)->Allocate(jv, (jlong)r.len, &out) != JVMTI_ERROR_NONE) {
         free(r.bytes);
-        bci_class_free(rec);
+        bci_select_free(&ctx, false);
         return;
     }
     memcpy(out, r.bytes, r.len);
@@ -241,18 +259,22 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     rec->source_file = r.source_file[0] ? strdup(r.source_file) : NULL;
     if (!rec->name) {
         (*jv)->Deallocate(jv, out);
-        bci_class_free(rec);
+        bci_select_free(&ctx, false);
         return;
     }
     for (char *p = rec->name; *p; p++)
         if (*p == '/')
             *p = '.';
     /* published before the class can run: its calls always find a name */
-    if (!bci_publish(cnum, rec)) {
-        (*jv)->Deallocate(jv, out);
-        bci_class_free(rec);
-        return;
-    }
+    for (uint32_t i = 0; i < ctx.n; i++)
+        if (!bci_publish(ctx.ids[i], ctx.pending[i])) {
+            while (i--)
+                bci_publish(ctx.ids[i], NULL); /* into chunks that exist: cannot fail */
+            (*jv)->Deallocate(jv, out);
+            bci_select_free(&ctx, false);
+            return;
+        }
+    bci_select_free(&ctx, true);
     atomic_fetch_add_explicit(&st_rewritten, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&st_methods, r.methods_rewritten, memory_order_relaxed);
     *new_len = (jint)r.len;
@@ -281,8 +303,8 @@ jp_status bci_vm_init(JNIEnv *jni)
     }
     bci_tracker_class = (*jni)->NewGlobalRef(jni, c);
     JNINativeMethod natives[] = {
-        { (char *)"enter0", (char *)"(II)V", (void *)times_enter },
-        { (char *)"exit0", (char *)"(II)V", (void *)times_exit },
+        { (char *)"enter0", (char *)"(I)V", (void *)times_enter },
+        { (char *)"exit0", (char *)"(I)V", (void *)times_exit },
     };
     if ((*jni)->RegisterNatives(jni, c, natives, 2) != 0) {
         (*jni)->ExceptionClear(jni);

@@ -1,7 +1,7 @@
 /* bci.h — bytecode instrumentation in the agent: the ClassFileLoadHook that
  * runs the class-file rewriter (src/classfile) on each class loaded after
  * VM init, the rules that pick which methods get entry/exit calls, the
- * registry that maps the injected (class number, method number) back to
+ * registry that maps the method number the injected calls carry back to
  * names, and the jvmprof.Tracker natives and engaged flag. */
 #ifndef BCI_H
 #define BCI_H
@@ -16,12 +16,15 @@
 typedef struct bci_class {
     char *name;          /* dotted: java.util.HashMap */
     char *source_file;   /* NULL if unknown */
-    uint32_t nmethods;   /* entries in mname/msig */
-    char **mname, **msig; /* [mnum]; NULL for methods without calls */
 } bci_class;
 
-/* The class with number cnum, or NULL (not instrumented, or not yet published). */
-const bci_class *bci_class_get(uint32_t cnum);
+typedef struct bci_method {
+    const bci_class *cls;
+    char *name, *sig;
+} bci_method;
+
+/* The method with number id, or NULL (not instrumented, or not yet published). */
+const bci_method *bci_method_get(uint32_t id);
 
 /* The method-selection rules, exposed for tests: true if a method gets
  * entry/exit calls. class_name is internal (java/lang/String). */

@@ -47,7 +47,7 @@ typedef struct times_chunk {
 } times_chunk;
 
 typedef struct times_frame {
-    uint64_t key;       /* cnum << 16 | mnum */
+    uint64_t key;       /* the method's number (bci.h) */
     uint64_t start;     /* ticks at entry */
     uint64_t child;     /* ticks spent in instrumented callees */
     uint64_t last_key;  /* the callee entered last, and its path: most calls repeat it */
@@ -257,7 +257,7 @@ static inline void times_pop(times_thread *t, uint64_t now)
     t->stack[t->sp - 1].child += elapsed;
 }
 
-void JNICALL times_enter(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
+void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
 {
     (void)jni, (void)cls;
     times_thread *t = times_self;
@@ -273,7 +273,7 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
         t->stack = s;
         t->cap = cap;
     }
-    uint64_t key = ((uint64_t)(uint32_t)cnum << 16) | (uint16_t)mnum;
+    uint64_t key = (uint32_t)id;
     times_frame *parent = &t->stack[t->sp - 1];
     uint32_t path;
     if (parent->last_key == key) {
@@ -295,14 +295,14 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
     f->start = times_ticks(); /* last, so our own work above is not the callee's */
 }
 
-void JNICALL times_exit(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
+void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
 {
     uint64_t now = times_ticks(); /* first, for the same reason */
     (void)jni, (void)cls;
     times_thread *t = times_self;
     if (!t)
         return;
-    uint64_t key = ((uint64_t)(uint32_t)cnum << 16) | (uint16_t)mnum;
+    uint64_t key = (uint32_t)id;
     if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
         times_pop(t, now);
         return;
@@ -322,11 +322,11 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint cnum, jint mnum)
 
 static frame_id times_frame_of(model *m, uint64_t key)
 {
-    const bci_class *c = bci_class_get((uint32_t)(key >> 16));
-    uint32_t mnum = (uint32_t)(key & 0xffff);
+    const bci_method *me0 = bci_method_get((uint32_t)key);
+    const bci_class *c = me0 ? me0->cls : NULL;
     const char *cname = c ? c->name : "<unknown class>";
-    const char *mname = c && mnum < c->nmethods && c->mname[mnum] ? c->mname[mnum] : "<unknown method>";
-    const char *msig = c && mnum < c->nmethods && c->msig[mnum] ? c->msig[mnum] : "()V";
+    const char *mname = me0 ? me0->name : "<unknown method>";
+    const char *msig = me0 ? me0->sig : "()V";
     str_id src = c && c->source_file ? model_cstring(m, c->source_file) : (str_id){ 0 };
     class_id cl = model_class_intern(m, model_cstring(m, cname), src);
     method_id me = model_method_intern(m, cl, model_cstring(m, mname), model_cstring(m, msig));

@@ -13,8 +13,8 @@
 #include "../model/model.h"
 
 jp_status times_init(void);
-void JNICALL times_enter(JNIEnv *jni, jclass cls, jint cnum, jint mnum);
-void JNICALL times_exit(JNIEnv *jni, jclass cls, jint cnum, jint mnum);
+void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id);
+void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id);
 
 /* Agent thread: replaces the model's cpu=times totals with the current ones. */
 void times_collect(model *m);

@@ -3,15 +3,15 @@
  * injects `invokestatic` calls to a tracker class into the methods a caller
  * selects, and returns the new class file:
  *
- *   CF_INJECT_CALLS     push cnum, push mnum, invokestatic enter(II)V   at method entry, and
- *                       push cnum, push mnum, invokestatic exit(II)V    before every *return, and
- *                       in a catch-all handler covering the method      (then athrow; not in <init>,
- *                       whose uninitialized `this` no single handler frame can describe)
+ *   CF_INJECT_CALLS     push id, invokestatic enter(I)V   at method entry, and
+ *                       push id, invokestatic exit(I)V    before every *return, and
+ *                       in a catch-all handler covering the method (then athrow; not in
+ *                       <init>, whose uninitialized `this` no single handler frame can describe)
  *   CF_INJECT_OBJINIT   aload_0, invokestatic objectInit(Object)V       at entry of java/lang/Object.<init>
  *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
  *
- * cnum is the caller's class number, mnum the method's index in the class
- * file. Malformed input returns JP_ERR_FORMAT with a message and no output.
+ * id is the method's number, chosen by the caller's select() (6 bytes per
+ * call site: sipush or ldc_w, invokestatic). Malformed input returns JP_ERR_FORMAT with a message and no output.
  * A method that cannot be rewritten (too big after injection, bad bytecode,
  * a widened branch that would need a stack map frame the rewriter cannot
  * infer) is left unchanged and counted in methods_unchanged. */
@@ -43,15 +43,15 @@ typedef struct cf_method_view {
     bool leaf;            /* no invoke instruction and no backward branch: no calls, no loops */
 } cf_method_view;
 
-/* Returns true to inject entry/exit calls into this method. Called once per
- * method that has code, in class-file order. */
-typedef bool (*cf_select_fn)(void *ctx, const cf_method_view *m);
+/* Returns the id the entry/exit calls of this method carry, or 0 to leave
+ * the method without them. Called once per method that has code, in
+ * class-file order. */
+typedef uint32_t (*cf_select_fn)(void *ctx, const cf_method_view *m);
 
 typedef struct cf_inject_spec {
     const char *tracker;  /* internal name of the tracker class, e.g. "jvmprof/Tracker" */
     unsigned what;        /* CF_INJECT_* bits */
-    uint32_t cnum;        /* class number carried by entry/exit calls */
-    cf_select_fn select;  /* NULL: every method with code */
+    cf_select_fn select;  /* NULL: every method with code, id = its index + 1 */
     void *ctx;
 } cf_inject_spec;
 

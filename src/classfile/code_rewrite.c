@@ -60,8 +60,7 @@ static void emit_push(buf *b, uint32_t v, uint16_t cp_int)
 
 static void emit_call(buf *b, const code_inject *inj, uint16_t ref)
 {
-    emit_push(b, inj->cnum, inj->cnum_cp);
-    emit_push(b, inj->mnum, inj->mnum_cp);
+    emit_push(b, inj->id, inj->id_cp);
     buf_put_u1(b, OP_INVOKESTATIC);
     buf_put_u2(b, ref);
 }
@@ -122,7 +121,7 @@ static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *in
     mc->ins = sc->ins; /* every field is set below */
     mc->at = sc->at;
     memset(mc->at, 0xff, sizeof *mc->at * mc->len);
-    uint32_t call_len = push_len(inj->cnum) + push_len(inj->mnum) + 3;
+    uint32_t call_len = push_len(inj->id) + 3;
     for (uint32_t pc = 0; pc < mc->len;) {
         uint32_t n = bc_insn_length(mc->code, mc->len, pc);
         if (!n)
@@ -353,7 +352,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
         s = decode(&mc, sc, inj, why, cap);
-    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->cnum) + push_len(inj->mnum) + 3 : 0);
+    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->id) + 3 : 0);
     if (s == JP_OK)
         s = layout(&mc, prologue, why, cap);
     uint32_t extra = inj->entry_exit ? 2 : 1;
@@ -362,7 +361,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     uint32_t new_stack = mc.max_stack + extra;
     uint32_t handler_at = mc.new_len, handler_len = 0;
     if (inj->handler) {
-        handler_len = push_len(inj->cnum) + push_len(inj->mnum) + 3 + 1;
+        handler_len = push_len(inj->id) + 3 + 1;
         if (new_stack < 3)
             new_stack = 3; /* the thrown object and two ints */
         if (s == JP_OK && handler_at + handler_len > 65535)

@@ -6,14 +6,13 @@
 #include "cf_internal.h"
 
 typedef struct code_inject {
-    bool entry_exit;   /* enter(cnum, mnum) at entry, exit(cnum, mnum) before each return */
+    bool entry_exit;   /* enter(id) at entry, exit(id) before each return */
     bool objinit;      /* aload_0; objectInit(Object) at entry */
     bool newarray;     /* dup; newArray(Object) after each array allocation */
-    bool handler;      /* a catch-all handler at the end: exit(cnum, mnum); athrow */
-    uint32_t cnum;
-    uint16_t mnum;
+    bool handler;      /* a catch-all handler at the end: exit(id); athrow */
+    uint32_t id;
     uint16_t enter_ref, exit_ref, objinit_ref, newarray_ref; /* Methodref indices */
-    uint16_t cnum_cp, mnum_cp; /* Integer constants for values over 32767, else 0 */
+    uint16_t id_cp;            /* Integer constant for an id over 32767, else 0 */
     uint16_t throwable;        /* Class java/lang/Throwable, for the handler's stack map frame */
     uint16_t smt_name;         /* Utf8 "StackMapTable", for methods that need a table they lack */
     uint16_t major;

@@ -57,6 +57,7 @@ static void source_file(const cf_class *c, char *out, size_t cap)
 
 typedef struct plan {
     bool calls, objinit, newarray;
+    uint32_t id;
 } plan;
 
 jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *spec, cf_result *out)
@@ -97,7 +98,9 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen,
                             .leaf = facts.leaf};
         plan *pl = &plans[i];
-        pl->calls = (spec->what & CF_INJECT_CALLS) && (!spec->select || spec->select(spec->ctx, &v));
+        if (spec->what & CF_INJECT_CALLS)
+            pl->id = spec->select ? spec->select(spec->ctx, &v) : i + 1u;
+        pl->calls = pl->id != 0;
         pl->objinit = (spec->what & CF_INJECT_OBJINIT) && is_object && strcmp(name, "<init>") == 0 &&
                       strcmp(desc, "()V") == 0;
         pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && facts.newarray;
@@ -115,15 +118,13 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     cp_append cp;
     cp_append_init(&cp, &c);
     uint16_t tracker = cp_add_class(&cp, spec->tracker);
-    code_inject inj = {.cnum = spec->cnum};
+    code_inject inj = {0};
     inj.major = c.major;
     if (any_calls) {
         inj.throwable = cp_add_class(&cp, "java/lang/Throwable");
         inj.smt_name = cp_add_utf8(&cp, "StackMapTable");
-        inj.enter_ref = cp_add_methodref(&cp, tracker, "enter", "(II)V");
-        inj.exit_ref = cp_add_methodref(&cp, tracker, "exit", "(II)V");
-        if (spec->cnum > 32767)
-            inj.cnum_cp = cp_add_integer(&cp, (int32_t)spec->cnum);
+        inj.enter_ref = cp_add_methodref(&cp, tracker, "enter", "(I)V");
+        inj.exit_ref = cp_add_methodref(&cp, tracker, "exit", "(I)V");
     }
     if (any_obj)
         inj.objinit_ref = cp_add_methodref(&cp, tracker, "objectInit", "(Ljava/lang/Object;)V");
@@ -147,8 +148,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         inj.handler = pl->calls && !cf_utf8_is(&c, m->name, "<init>");
         inj.objinit = pl->objinit;
         inj.newarray = pl->newarray;
-        inj.mnum = i;
-        inj.mnum_cp = (pl->calls && i > 32767) ? cp_add_integer(&cp, i) : 0;
+        inj.id = pl->id;
+        inj.id_cp = (pl->calls && pl->id > 32767) ? cp_add_integer(&cp, (int32_t)pl->id) : 0;
         buf_put(&methods, c.b + m->off, 8); /* access, name, descriptor, attributes_count */
         for (uint16_t k = 0; k < m->nattrs; k++) {
             const cf_attr *a = &m->attrs[k];
