@@ -374,7 +374,8 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             smt = i;
     /* frames the stack map needs after widened conditional branches */
     stackmap_ctx sm = {.cls = c, .method = m, .code = mc.code, .code_len = mc.len, .max_locals = mc.max_locals,
-                       .map = &mc, .new_target = new_target_at, .new_insn = new_insn_at, .is_insn = valid_insn};
+                       .max_stack = mc.max_stack, .cp = inj->cp, .smt_name = inj->smt_name, .map = &mc,
+                       .new_target = new_target_at, .new_insn = new_insn_at, .is_insn = valid_insn};
     uint32_t nneed = 0;
     uint32_t *need = NULL;
     for (uint32_t i = 0; s == JP_OK && i < mc.nins; i++)

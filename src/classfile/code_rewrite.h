@@ -16,6 +16,7 @@ typedef struct code_inject {
     uint16_t throwable;        /* Class java/lang/Throwable, for the handler's stack map frame */
     uint16_t smt_name;         /* Utf8 "StackMapTable", for methods that need a table they lack */
     uint16_t major;
+    cp_append *cp;             /* the class's new constant-pool entries */
 } code_inject;
 
 typedef struct code_stats {

@@ -120,6 +120,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     uint16_t tracker = cp_add_class(&cp, spec->tracker);
     code_inject inj = {0};
     inj.major = c.major;
+    inj.cp = &cp;
     if (any_calls) {
         inj.throwable = cp_add_class(&cp, "java/lang/Throwable");
         inj.smt_name = cp_add_utf8(&cp, "StackMapTable");

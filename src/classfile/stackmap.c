@@ -50,7 +50,6 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
                            int64_t handler_at, uint16_t throwable, buf *out, uint32_t *frames_added, char *why,
                            size_t cap)
 {
-    (void)frames_added;
     uint32_t *want = NULL;
     if (nneed) {
         if (!(want = malloc(sizeof *want * nneed)))
@@ -136,14 +135,15 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
         prev_old = old;
         prev_new = now;
     }
-    if (st == JP_OK && r.p != r.end)
+    if (st == JP_OK && missing == UINT32_MAX && r.p != r.end)
         st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map table has trailing bytes");
     if (st == JP_OK && missing == UINT32_MAX && wi < nneed)
         missing = want[wi];
-    if (st == JP_OK && missing != UINT32_MAX)
-        st = cf_fail(why, cap, JP_ERR_ARG, "a widened branch needs a stack map frame at pc %u that the table lacks",
-                  missing);
     free(want);
+    if (st == JP_OK && missing != UINT32_MAX) {
+        out->len = hdr; /* start over: every frame explicit, the missing ones inferred */
+        return stackmap_rewrite_full(sm, a, need, nneed, handler_at, throwable, out, frames_added, why, cap);
+    }
     if (st == JP_OK && handler_at >= 0) {
         if (handler_at - prev_new - 1 > 0xffff)
             return cf_fail(why, cap, JP_ERR_ARG, "stack map delta too large");

@@ -11,7 +11,9 @@ typedef struct stackmap_ctx {
     const cf_member *method;
     const unsigned char *code;
     uint32_t code_len;
-    uint16_t max_locals;
+    uint16_t max_locals, max_stack;
+    cp_append *cp;                                   /* for the Class entries an inferred frame needs */
+    uint16_t smt_name;                               /* Utf8 "StackMapTable" */
     void *map;                                       /* passed to the three functions below */
     uint32_t (*new_target)(void *map, uint32_t old); /* where a jump to old lands now */
     uint32_t (*new_insn)(void *map, uint32_t old);   /* where the instruction at old is now */
@@ -21,11 +23,19 @@ typedef struct stackmap_ctx {
 /* Appends the rewritten StackMapTable attribute a (header included) to out.
  * need[0..nneed) are old offsets of conditional branches widened into
  * `if!cond +8; goto_w`: the instruction after each must have a frame.
- * JP_ERR_ARG when one is needed that the table does not have. handler_at
- * >= 0 appends the frame of the injected catch-all handler there. */
+ * When one is needed that the table does not have, the table is rebuilt by
+ * stackmap_rewrite_full. handler_at >= 0 appends the frame of the injected
+ * catch-all handler there. */
 jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *need, uint32_t nneed,
                            int64_t handler_at, uint16_t throwable, buf *out, uint32_t *frames_added, char *why,
                            size_t cap);
+
+/* The same, writing every frame as a full frame, with the frames the
+ * widened branches at old offsets ifs[0..nifs) need inferred (frames.c).
+ * a may be NULL (no table yet). */
+jp_status stackmap_rewrite_full(const stackmap_ctx *sm, const cf_attr *a, const uint32_t *ifs, uint32_t nifs,
+                                int64_t handler_at, uint16_t throwable, buf *out, uint32_t *frames_added, char *why,
+                                size_t cap);
 
 /* The frame of the injected catch-all handler at new offset handler_at:
  * full_frame, no locals, stack [Throwable], as the first frame of a table
