@@ -95,14 +95,15 @@ static bool bci_is_system(const char *c)
            strncmp(c, "sun/", 4) == 0 || strncmp(c, "com/sun/", 8) == 0;
 }
 
-bool bci_method_wanted(const char *class_name, const char *name, uint16_t access, uint32_t code_length, bool leaf)
+bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
+                       unsigned tiny)
 {
-    (void)access;
     if (code_length == 0)
         return false; /* native or abstract */
-    /* a tiny method with no calls and no loops runs for a few ns: the two
-     * calls would cost more than it, and its time is its caller's anyway */
-    if (leaf && code_length <= 32)
+    /* A method without loops of a few bytes (an accessor, a delegating
+     * one-liner) runs for a few ns plus its callees: the two calls would cost
+     * more than it, so its own time is left to its caller (tiny=0: not). */
+    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
         return false;
     if (bci_is_system(class_name) && strcmp(name, "<clinit>") == 0)
         return false; /* HPROF's rule: system class initializers run once, at odd times */
@@ -124,7 +125,7 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    if (!bci_method_wanted(ctx->class_name, m->name, m->access, m->code_length, m->leaf))
+    if (!bci_method_wanted(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
         return 0;
     if (ctx->n == ctx->cap) {
         uint32_t cap = ctx->cap ? ctx->cap * 2 : 16;

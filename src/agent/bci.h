@@ -28,7 +28,8 @@ const bci_method *bci_method_get(uint32_t id);
 
 /* The method-selection rules, exposed for tests: true if a method gets
  * entry/exit calls. class_name is internal (java/lang/String). */
-bool bci_method_wanted(const char *class_name, const char *name, uint16_t access, uint32_t code_length, bool leaf);
+bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
+                       unsigned tiny);
 /* true if include=/exclude= let class_name (internal form) be instrumented. */
 bool bci_class_wanted(const char *class_name);
 

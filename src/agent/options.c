@@ -41,6 +41,8 @@ static const opt_def options_table[] = {
       OPT_AT(include) },
     { "exclude", OPT_PREFIXES, "<prefixes>", "none", "cpu=times: never classes named a.b.*:c.D* ...", 0, 0,
       OPT_AT(exclude) },
+    { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
+      OPT_AT(tiny) },
     { "heap", OPT_LATER, "dump|sites|all", "off", "heap profiling (not built yet)", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
@@ -70,9 +72,10 @@ void options_print_help(FILE *out)
             "\n"
             "With no cpu= or monitor= option, cpu=samples is on; naming one turns the other off.\n"
             "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
-            "cpu=times instruments classes loaded after VM start; it skips jvmprof's own classes,\n"
-            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and leaf methods of <= 32 bytes of bytecode\n"
-            "(no calls, no loops). include=/exclude= narrow it by class-name prefix (exclude wins).\n"
+            "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes,\n"
+            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and loop-free methods of <= tiny= bytes of\n"
+            "bytecode (and <= 32 bytes if they make no call); tiny=0 instruments every method.\n"
+            "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
@@ -173,6 +176,8 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         if (errno || *end || v < d->min || v > d->max)
             return options_bad(err, errlen, d, value);
         *(unsigned *)((char *)o + d->at - 1) = (unsigned)v;
+        if (strcmp(d->name, "tiny") == 0)
+            o->tiny_named = true;
         return JP_OK;
     }
     case OPT_DOUBLE: {
@@ -255,6 +260,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     o->format = 'a';
     o->cutoff = 0.0001;
     o->lineno = o->doe = o->force = o->verbose = true;
+    o->tiny = 12;
     bool named = false;
     err[0] = '\0';
 
@@ -320,9 +326,10 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
                  "HPROF); use format=a with cpu=times");
         return JP_ERR_ARG;
     }
-    if (o->cpu != OPTIONS_CPU_TIMES && (o->include[0] || o->exclude[0])) {
+    if (o->cpu != OPTIONS_CPU_TIMES && (o->include[0] || o->exclude[0] || o->tiny_named)) {
+        const char *which = o->include[0] ? "include" : o->exclude[0] ? "exclude" : "tiny";
         snprintf(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times turns on; add cpu=times "
-                 "or drop %s=", o->include[0] ? "include" : "exclude", o->include[0] ? "include" : "exclude");
+                 "or drop %s=", which, which);
         return JP_ERR_ARG;
     }
     if (!o->file[0])

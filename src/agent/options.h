@@ -30,6 +30,8 @@ typedef struct agent_options {
     /* cpu=times: ':'-separated dotted class-name prefixes to instrument only /
      * never ("" = no rule); '/' in the option is taken as '.' */
     char include[OPTIONS_PREFIXES_MAX], exclude[OPTIONS_PREFIXES_MAX];
+    unsigned tiny;                    /* cpu=times: loop-free methods of <= tiny bytes are skipped */
+    bool tiny_named;
 } agent_options;
 
 /* Parses `text` (may be NULL or empty) for process `pid`. On error returns

@@ -40,7 +40,8 @@ typedef struct cf_method_view {
     uint16_t access;     /* ACC_* flags */
     const char *name, *desc;
     uint32_t code_length; /* 0 for abstract and native methods */
-    bool leaf;            /* no invoke instruction and no backward branch: no calls, no loops */
+    bool calls;           /* has an invoke instruction */
+    bool loops;           /* has a backward branch or a switch */
 } cf_method_view;
 
 /* Returns the id the entry/exit calls of this method carry, or 0 to leave

@@ -12,30 +12,31 @@
 
 typedef struct code_facts {
     bool newarray;  /* allocates an array (or is malformed: code_rewrite reports it) */
-    bool leaf;      /* no invoke, no backward branch */
+    bool calls;     /* an invoke instruction */
+    bool loops;     /* a backward branch, or a switch (not worth proving it jumps forward) */
 } code_facts;
 
 static code_facts scan_code(const cf_class *c, const cf_member *m)
 {
-    code_facts f = { false, true };
+    code_facts f = { false, false, false };
     const cf_attr *a = &m->attrs[m->code];
     const unsigned char *p = c->b + a->off;
     uint32_t len = a->len >= 8 ? ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7] : 0;
     if (a->len < 8 || len > a->len - 8)
-        return (code_facts){ true, false };
+        return (code_facts){ true, true, true };
     const unsigned char *code = p + 8;
     for (uint32_t pc = 0; pc < len;) {
         uint32_t n = bc_insn_length(code, len, pc);
         if (!n)
-            return (code_facts){ true, false };
+            return (code_facts){ true, true, true };
         uint8_t op = code[pc];
         if (bc_is_newarray(op))
             f.newarray = true;
         else if (op >= 0xb6 && op <= 0xba) /* invokevirtual … invokedynamic */
-            f.leaf = false;
+            f.calls = true;
         else if ((bc_is_branch16(op) && bc_s2(code + pc + 1) <= 0) || (bc_is_branch32(op) && bc_s4(code + pc + 1) <= 0) ||
                  op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
-            f.leaf = false; /* a loop (switches: not worth proving they jump forward) */
+            f.loops = true;
         pc += n;
     }
     return f;
@@ -96,7 +97,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         }
         code_facts facts = scan_code(&c, m);
         cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen,
-                            .leaf = facts.leaf};
+                            .calls = facts.calls, .loops = facts.loops};
         plan *pl = &plans[i];
         if (spec->what & CF_INJECT_CALLS)
             pl->id = spec->select ? spec->select(spec->ctx, &v) : i + 1u;
@@ -178,7 +179,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     free(plans);
     code_scratch_free(&scratch);
     if (st == JP_OK && !cp_append_ok(&cp)) {
-        snprintf(out->why, sizeof out->why, "%s: constant pool would exceed 65535 entries", cname);
+        snprintf(out->why, sizeof out->why, "%.200s: constant pool would exceed 65535 entries", cname);
         st = JP_ERR_ARG;
     }
     if (st == JP_OK && (methods.failed || cp.bytes.failed))

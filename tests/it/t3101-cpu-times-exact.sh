@@ -1,14 +1,14 @@
 # cpu=times counts every call exactly: fib(25) = 242785 calls (summed over
 # its call paths), three frames left by an exception 1000 times each, a
 # recursion caught half way up (1100 calls), a constructor that throws
-# (100 calls); the program's output is unchanged and the class files are
-# verified (-Xverify:all). Also: the CPU TIME table's layout, and that time
+# (100 calls), with tiny=0 (every method instrumented); the program's output
+# is unchanged and the class files are verified (-Xverify:all). Also: the CPU TIME table's layout, and that time
 # follows the work (HotLoop: heavy ~75%, light ~25%).
 . "$(dirname "$0")/lib.sh"
 run_java "" CallCounts
 expect_rc 0
 cp "$T/out" "$T/expected"
-run_java "cpu=times,cutoff=0,file=$T/t.txt" -Xverify:all CallCounts
+run_java "cpu=times,cutoff=0,tiny=0,file=$T/t.txt" -Xverify:all CallCounts
 expect_rc 0
 cmp -s "$T/out" "$T/expected" || fail "program output changed under cpu=times"
 expect_no_grep "VerifyError" "$T/err"
@@ -39,6 +39,15 @@ expect_grep "0 exits without their entry, 50 frames closed by a later exit, 0 ca
 serial=$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/t.txt" | awk '$6 == "CallCounts.fib" { print $5; exit }')
 [ "$(trace_of "$T/t.txt" "$serial" | grep -c 'CallCounts.fib(CallCounts.java')" = 4 ] ||
     fail "top fib trace $serial is not four fib frames"
+
+# by default (tiny=12) the 5-byte middle and outer are not instrumented; the rest stay exact
+run_java "cpu=times,cutoff=0,file=$T/d.txt" CallCounts
+expect_rc 0
+cp "$T/d.txt" "$T/t.txt"
+check CallCounts.middle 0
+check CallCounts.outer 0
+check CallCounts.thrower 1000
+check CallCounts.fib 242785
 
 # time follows the work
 run_java "cpu=times,file=$T/h.txt" HotLoop 2

@@ -1,8 +1,9 @@
-# cpu=times method rules and class filters: a tiny leaf getter is not
-# instrumented while a method that calls and a leaf with a loop are; a
-# non-system <clinit> is, a java.* <clinit> never; include= and exclude=
-# select classes by dotted prefix (exclude wins); bad values and options
-# that would be ignored stop the VM with one line.
+# cpu=times method rules and class filters: loop-free methods of at most
+# tiny= bytes (default 12) are not instrumented, a leaf with a loop is;
+# tiny=0 instruments them all, with exact counts; a non-system <clinit> is
+# instrumented, a java.* <clinit> never; include= and exclude= select classes
+# by dotted prefix (exclude wins); bad values and options that would be
+# ignored stop the VM with one line.
 . "$(dirname "$0")/lib.sh"
 rows() { sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$1" | awk 'NR > 2 && $6 != "" { print $6 }' | sort -u; }
 
@@ -10,14 +11,21 @@ run_java "cpu=times,cutoff=0,file=$T/a.txt" filt.main.FiltMain
 expect_rc 0
 [ "$(cat "$T/out")" = ok ] || fail "program output changed"
 rows "$T/a.txt" >"$T/a.rows"
-for m in filt.main.FiltMain.work filt.main.FiltMain.main 'filt.main.FiltMain.<clinit>' filt.lib.Lib.compute \
-         filt.lib.Lib.spin 'filt.lib.Lib.<init>'; do
+calls() { sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$1" | awk -v m="$2" '$6 == m { c += $4 } END { print c + 0 }'; }
+for m in filt.main.FiltMain.work filt.main.FiltMain.main 'filt.main.FiltMain.<clinit>' filt.lib.Lib.spin; do
     grep -qxF "$m" "$T/a.rows" || fail "$m missing from the CPU TIME table"
 done
-! grep -qxF filt.lib.Lib.get "$T/a.rows" || fail "the tiny getter Lib.get was instrumented"
+for m in filt.lib.Lib.get filt.lib.Lib.compute 'filt.lib.Lib.<init>'; do
+    ! grep -qxF "$m" "$T/a.rows" || fail "$m (at most 12 bytes, no loop) was instrumented"
+done
 ! grep -q '^java\..*\.<clinit>$' "$T/a.rows" || fail "a java.* <clinit> was instrumented: $(grep '^java\..*<clinit>' "$T/a.rows" | head -1)"
-[ "$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/a.txt" | awk '$6 == "filt.lib.Lib.compute" { c += $4 } END { print c }')" = 1000 ] ||
-    fail "Lib.compute not counted 1000 times"
+[ "$(calls "$T/a.txt" filt.lib.Lib.spin)" = 1000 ] || fail "Lib.spin not counted 1000 times"
+
+run_java "cpu=times,cutoff=0,tiny=0,file=$T/z.txt" filt.main.FiltMain
+expect_rc 0
+[ "$(calls "$T/z.txt" filt.lib.Lib.get)" = 2000 ] || fail "tiny=0: Lib.get not counted 2000 times (1000 direct, 1000 from compute)"
+[ "$(calls "$T/z.txt" filt.lib.Lib.compute)" = 1000 ] || fail "tiny=0: Lib.compute not counted 1000 times"
+[ "$(calls "$T/z.txt" 'filt.lib.Lib.<init>')" = 1 ] || fail "tiny=0: Lib.<init> not counted once"
 
 run_java "cpu=times,cutoff=0,include=filt.lib.,file=$T/i.txt" filt.main.FiltMain
 expect_rc 0
@@ -40,6 +48,8 @@ bad() {
     note "$1 -> $(grep '^jvmprof:' "$T/err")"
 }
 bad "cpu=samples,include=filt." "include= applies to bytecode instrumentation"
+bad "tiny=4" "tiny= applies to bytecode instrumentation"
+bad "cpu=times,tiny=-1" "tiny=-1"
 bad "exclude=filt." "exclude= applies to bytecode instrumentation"
 bad "cpu=times,include=a::b" "include=a::b: empty prefix at position 3"
 bad "cpu=times,exclude=a,b" "unknown option 'b'"

@@ -5,7 +5,8 @@ package filt.main;
 import filt.lib.Lib;
 
 public class FiltMain {
-    static final long START = System.nanoTime(); // a <clinit> of a non-system class
+    static final long START = System.nanoTime(); // a <clinit> of a non-system class, over 12 bytes
+    static final String NAME = String.valueOf(START).substring(0, 1);
 
     static long work(Lib lib) {
         long s = 0;
@@ -15,6 +16,6 @@ public class FiltMain {
     }
 
     public static void main(String[] args) {
-        System.out.println(work(new Lib(3)) > 0 && START != 0 ? "ok" : "??");
+        System.out.println(work(new Lib(3)) > 0 && !NAME.isEmpty() ? "ok" : "??");
     }
 }

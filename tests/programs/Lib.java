@@ -1,5 +1,6 @@
-/* filt.lib.Lib: a tiny getter (no calls, no loop: not instrumented), a
- * method that calls (instrumented), a leaf method with a loop (instrumented). */
+/* filt.lib.Lib: a 5-byte getter and a 10-byte method that calls (both below
+ * tiny=12, so not instrumented by default), and a leaf method with a loop
+ * (always instrumented). */
 package filt.lib;
 
 public class Lib {

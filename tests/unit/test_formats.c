@@ -215,6 +215,57 @@ static void test_golden_binary(void)
 
 /* ---- cutoff ---------------------------------------------------------------- */
 
+/* CPU TIME (ms): rows ranked by self time, count = calls, total in ms, only
+ * when asked for; model_times_reset zeroes the table for the next dump. */
+static void test_cpu_times(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    m->start_time_ms = m->dump_time_ms = UINT64_C(1700000000000);
+    frame_id fib = frame(m, "demo.Calls", "Calls.java", "fib", "(I)I", FRAME_LINE_UNKNOWN);
+    frame_id run = frame(m, "demo.Calls", "Calls.java", "main", "([Ljava/lang/String;)V", FRAME_LINE_UNKNOWN);
+    frame_id deep[] = { fib, fib }, top[] = { fib, run }, root[] = { run };
+    trace_id t_deep = model_trace_intern(m, 0, deep, 2), t_top = model_trace_intern(m, 0, top, 2);
+    trace_id t_root = model_trace_intern(m, 0, root, 1);
+    model_trace_add_time(m, t_deep, 3000000000u, 242784);
+    model_trace_add_time(m, t_top, 500000000u, 1);
+    model_trace_add_time(m, t_root, 1500000000u, 1);
+    CHECK_EQ_INT(m->total_time_ns, 5000000000u);
+    CHECK_EQ_INT(model_trace_calls(m, t_deep), 242784);
+    report_opts o = { 0.0001, false, false, true };
+    buf out;
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "CPU TIME (ms) BEGIN (total = 5000) "));
+    CHECK(has(&out, "rank   self  accum   count trace method\n"
+                    "   1 60.00% 60.00%  242784 300001 demo.Calls.fib\n"
+                    "   2 30.00% 90.00%       1 300003 demo.Calls.main\n"
+                    "   3 10.00% 100.00%       1 300002 demo.Calls.fib\n"
+                    "CPU TIME (ms) END\n"));
+    CHECK(has(&out, "TRACE 300001:\n\tdemo.Calls.fib(Calls.java:Unknown line)\n\tdemo.Calls.fib(Calls.java:Unknown line)\n"));
+    CHECK(!has(&out, "CPU SAMPLES BEGIN"));
+    buf_free(&out);
+    /* cutoff applies to shares of the time */
+    o.cutoff = 0.2;
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "   2 30.00% 90.00%"));
+    CHECK(!has(&out, "   3 10.00%"));
+    CHECK(!has(&out, "TRACE 300002:"));
+    buf_free(&out);
+    /* without cpu_times the section is absent */
+    o = (report_opts){ 0.0001, true, false, false };
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(!has(&out, "CPU TIME (ms) BEGIN"));
+    buf_free(&out);
+    model_times_reset(m);
+    CHECK_EQ_INT(m->total_time_ns, 0);
+    CHECK_EQ_INT(model_trace_calls(m, t_deep), 0);
+    CHECK_EQ_INT(model_trace_time_ns(m, t_deep), 0);
+    model_free(m);
+}
+
 static void test_cutoff(void)
 {
     model1_ids ids;
@@ -765,6 +816,7 @@ int main(void)
     tzset();
     RUN(test_golden_text);
     RUN(test_golden_binary);
+    RUN(test_cpu_times);
     RUN(test_cutoff);
     RUN(test_round_trip);
     RUN(test_empty_model);

@@ -129,10 +129,10 @@ static void test_cpu_and_monitor(void)
     PARSE_BAD("format=b,monitor=y", "monitor=y", "format=b");
     PARSE_BAD("cpu=samples,monitor=y,format=b", "monitor=y", "format=b");
 
-    PARSE_BAD("cpu=fast", "cpu=fast", "samples|y");
-    PARSE_BAD("cpu=", "cpu=", "samples|y");
-    PARSE_BAD("cpu=Samples", "cpu=Samples", "samples|y");
-    PARSE_BAD("cpu=n", "cpu=n", "samples|y");
+    PARSE_BAD("cpu=fast", "cpu=fast", "samples|times|y");
+    PARSE_BAD("cpu=", "cpu=", "samples|times|y");
+    PARSE_BAD("cpu=Samples", "cpu=Samples", "samples|times|y");
+    PARSE_BAD("cpu=n", "cpu=n", "samples|times|y");
     PARSE_BAD("monitor=maybe", "monitor=maybe", "y|n");
     PARSE_BAD("monitor=", "monitor=", "y|n");
     PARSE_BAD("format=x", "format=x", "a|b");
@@ -189,7 +189,7 @@ static void test_help(void)
     ASSERT(f != NULL);
     options_print_help(f);
     fclose(f);
-    static const char *const must[] = { "help", "cpu=samples|y", "monitor=y|n", "format=a|b", "file=<file>",
+    static const char *const must[] = { "help", "cpu=samples|times|y", "monitor=y|n", "format=a|b", "file=<file>",
                                         "depth=0..2048", "interval=1..60000", "cutoff=0..1", "lineno=y|n",
                                         "thread=y|n", "doe=y|n", "force=y|n", "verbose=y|n", "heap=", "net=",
                                         "msa=" };
@@ -340,6 +340,36 @@ static void test_file(void)
     PARSE_BAD(text, "depth", "too long");
 }
 
+static void test_cpu_times(void)
+{
+    if (PARSE_OK("cpu=times")) {
+        CHECK(opts.cpu == OPTIONS_CPU_TIMES);
+        CHECK_EQ_INT(opts.tiny, 12);
+        CHECK_EQ_STR(opts.include, "");
+        CHECK_EQ_STR(opts.exclude, "");
+        CHECK(!opts.monitor);
+    }
+    if (PARSE_OK("cpu=times,monitor=y,include=com/example/:org.acme.P$1,exclude=com.example.gen.,tiny=0")) {
+        CHECK_EQ_STR(opts.include, "com.example.:org.acme.P$1"); /* '/' is read as '.' */
+        CHECK_EQ_STR(opts.exclude, "com.example.gen.");
+        CHECK_EQ_INT(opts.tiny, 0);
+        CHECK(opts.monitor);
+    }
+    if (PARSE_OK("cpu=times,tiny=65535"))
+        CHECK_EQ_INT(opts.tiny, 65535);
+    PARSE_BAD3("cpu=times,format=b", "cpu=times with format=b", "format=a", NULL);
+    PARSE_BAD3("include=com.", "include=", "cpu=times", NULL);
+    PARSE_BAD3("cpu=samples,exclude=com.", "exclude=", "cpu=times", NULL);
+    PARSE_BAD3("monitor=y,tiny=3", "tiny=", "cpu=times", NULL);
+    PARSE_BAD3("cpu=times,tiny=65536", "tiny=65536", "0..65535", NULL);
+    PARSE_BAD3("cpu=times,tiny=x", "tiny=x", "0..65535", NULL);
+    PARSE_BAD3("cpu=times,include=", "include=", "prefixes", NULL);
+    PARSE_BAD3("cpu=times,include=:a", "include=:a", "empty prefix at position 1", NULL);
+    PARSE_BAD3("cpu=times,include=a:", "include=a:", "empty prefix at position 2", NULL);
+    PARSE_BAD3("cpu=times,exclude=a b", "exclude=a b", "' ' at position 2", NULL);
+    PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=times");
+}
+
 static void test_later_and_unknown(void)
 {
     PARSE_BAD3("heap=dump", "heap=dump", "not available", "cpu=samples");
@@ -347,7 +377,6 @@ static void test_later_and_unknown(void)
     PARSE_BAD3("heap=all", "heap=all", "not available", "cpu=samples");
     PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
     PARSE_BAD3("msa=y", "msa=y", "not available", "cpu=samples");
-    PARSE_BAD3("cpu=times", "cpu=times", "not available", "cpu=samples");
     PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=samples");
     PARSE_BAD3("cpu=samples,heap=all", "heap=all", "not available", "cpu=samples");
     /* a later-issue option without a value is refused as not available too */
@@ -385,6 +414,7 @@ int main(void)
     RUN(test_depth);
     RUN(test_cutoff);
     RUN(test_file);
+    RUN(test_cpu_times);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
     return DONE();
