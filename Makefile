@@ -87,6 +87,23 @@ test-unit: all $(UNIT_BINS)
 test-it: all $(BUILD)/tools/cf_roundtrip
 	@tests/run.sh it
 
+# fuzz the class-file rewriter with clang's libFuzzer: replay tests/fuzz/regressions/,
+# then FUZZ_SECONDS of fuzzing from a scratch copy of tests/fuzz/corpus/
+FUZZ_SECONDS ?= 60
+$(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CLASSFILE_SRC) $(COMMON_SRC) $(HEADERS)
+	@command -v clang >/dev/null 2>&1 || { echo "jvmprof: installing clang for make fuzz" >&2; \
+	    S=; [ "$$(id -u)" -eq 0 ] || S=sudo; $$S apt-get install -y clang >/dev/null 2>&1 || \
+	    { $$S apt-get update >/dev/null && $$S apt-get install -y clang; }; }
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -DJP_DEBUG -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
+
+fuzz: $(BUILD)/fuzz/fuzz_rewrite
+	@rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
+	@if ls tests/fuzz/regressions/* >/dev/null 2>&1; then $< tests/fuzz/regressions/*; fi
+	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+
 demo: all
 	@tools/demo.sh
 

@@ -60,9 +60,20 @@ uint16_t cf_class_name_index(const cf_class *c, uint16_t idx);
 typedef struct cp_append {
     buf bytes;
     uint32_t next;   /* the index the next entry gets */
+    uint32_t first;  /* the index of the first appended entry */
+    /* the Class entries appended, by name, so each is added once */
+    struct { char *name; uint16_t idx; } *classes;
+    uint32_t nclasses, classes_cap;
 } cp_append;
 
 void cp_append_init(cp_append *a, const cf_class *c);
+void cp_append_free(cp_append *a);
+/* The CONSTANT_Class named name[0..n): an existing one (the class's own or
+ * one appended before), or a new one; 0 when the pool is full. */
+uint16_t cp_class_for(cp_append *a, const cf_class *c, const char *name, size_t n);
+/* The name of CONSTANT_Class idx, in the class's pool or appended (not
+ * NUL-terminated; *len set), or NULL. */
+const char *cp_class_name(const cp_append *a, const cf_class *c, uint16_t idx, uint16_t *len);
 uint16_t cp_add_utf8(cp_append *a, const char *s);
 uint16_t cp_add_class(cp_append *a, const char *internal_name);
 uint16_t cp_add_methodref(cp_append *a, uint16_t class_idx, const char *name, const char *desc);

@@ -20,7 +20,7 @@ jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
     return st;
 }
 
-static bool parse_attrs(buf_rd *r, const unsigned char *base, uint16_t *nattrs, cf_attr **attrs)
+static bool parse_attrs(const cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attrs)
 {
     *nattrs = buf_get_u2(r);
     *attrs = NULL;
@@ -34,9 +34,9 @@ static bool parse_attrs(buf_rd *r, const unsigned char *base, uint16_t *nattrs, 
     for (uint16_t i = 0; i < *nattrs; i++) {
         (*attrs)[i].name = buf_get_u2(r);
         (*attrs)[i].len = buf_get_u4(r);
-        (*attrs)[i].off = (uint32_t)(r->p - base);
-        if (r->overrun || !buf_get_bytes(r, (*attrs)[i].len))
-            return false;
+        (*attrs)[i].off = (uint32_t)(r->p - c->b);
+        if (r->overrun || !buf_get_bytes(r, (*attrs)[i].len) || !cf_utf8(c, (*attrs)[i].name, NULL))
+            return false; /* truncated, or a name that is not a Utf8 constant (JVMS 4.7) */
     }
     return true;
 }
@@ -59,8 +59,9 @@ static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_membe
         m->name = buf_get_u2(r);
         m->desc = buf_get_u2(r);
         m->code = -1;
-        if (!parse_attrs(r, c->b, &m->nattrs, &m->attrs))
-            return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u of %u is truncated", what, i + 1, *count);
+        if (!parse_attrs(c, r, &m->nattrs, &m->attrs))
+            return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u of %u: attributes truncated or misnamed", what, i + 1,
+                           *count);
         if (!cf_utf8(c, m->name, NULL) || !cf_utf8(c, m->desc, NULL))
             return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u has a name or descriptor that is not a Utf8 constant", what, i + 1);
         for (uint16_t k = 0; k < m->nattrs; k++)
@@ -143,9 +144,9 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     c->attrs_off = (uint32_t)(r.p - b);
     uint16_t na;
     cf_attr *attrs;
-    if (!parse_attrs(&r, b, &na, &attrs)) {
+    if (!parse_attrs(c, &r, &na, &attrs)) {
         free(attrs);
-        return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated");
+        return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated or misnamed");
     }
     free(attrs);
     if (r.p != r.end)
@@ -213,8 +214,67 @@ jp_status cf_class_name(const unsigned char *in, size_t len, char *name, size_t 
 
 void cp_append_init(cp_append *a, const cf_class *c)
 {
+    memset(a, 0, sizeof *a);
     buf_init(&a->bytes);
-    a->next = c->cp_count;
+    a->next = a->first = c->cp_count;
+}
+
+void cp_append_free(cp_append *a)
+{
+    for (uint32_t i = 0; i < a->nclasses; i++)
+        free(a->classes[i].name);
+    free(a->classes);
+    buf_free(&a->bytes);
+    memset(a, 0, sizeof *a);
+}
+
+uint16_t cp_class_for(cp_append *a, const cf_class *c, const char *name, size_t n)
+{
+    for (uint16_t i = 1; i < c->cp_count; i++) {
+        if (!c->cp_off[i] || c->b[c->cp_off[i]] != CP_CLASS)
+            continue;
+        uint16_t len;
+        const unsigned char *p = cf_utf8(c, bc_u2(c->b + c->cp_off[i] + 1), &len);
+        if (p && len == n && memcmp(p, name, n) == 0)
+            return i;
+    }
+    for (uint32_t i = 0; i < a->nclasses; i++)
+        if (strlen(a->classes[i].name) == n && memcmp(a->classes[i].name, name, n) == 0)
+            return a->classes[i].idx;
+    char *copy = malloc(n + 1);
+    if (!copy || memchr(name, 0, n))
+        goto fail;
+    memcpy(copy, name, n);
+    copy[n] = 0;
+    if (a->nclasses == a->classes_cap) {
+        uint32_t cap = a->classes_cap ? a->classes_cap * 2 : 8;
+        void *p = realloc(a->classes, cap * sizeof *a->classes);
+        if (!p)
+            goto fail;
+        a->classes = p;
+        a->classes_cap = cap;
+    }
+    uint16_t idx = cp_add_class(a, copy);
+    if (!idx)
+        goto fail;
+    a->classes[a->nclasses].name = copy;
+    a->classes[a->nclasses++].idx = idx;
+    return idx;
+fail:
+    free(copy);
+    return 0;
+}
+
+const char *cp_class_name(const cp_append *a, const cf_class *c, uint16_t idx, uint16_t *len)
+{
+    if (idx < c->cp_count)
+        return (const char *)cf_utf8(c, cf_class_name_index(c, idx), len);
+    for (uint32_t i = 0; i < a->nclasses; i++)
+        if (a->classes[i].idx == idx) {
+            *len = (uint16_t)strlen(a->classes[i].name);
+            return a->classes[i].name;
+        }
+    return NULL;
 }
 
 bool cp_append_ok(const cp_append *a) { return a->next <= 0xffff && !a->bytes.failed; }

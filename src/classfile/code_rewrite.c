@@ -100,13 +100,16 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
         if (!p)
             return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u truncated", i + 1);
         mc->attrs[i].off = (uint32_t)(p - c->b);
+        if (!cf_utf8(c, mc->attrs[i].name, NULL))
+            return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u is not named by a Utf8", i + 1);
     }
     if (r.p != r.end)
         return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute has %zu trailing bytes", buf_rd_left(&r));
     return JP_OK;
 }
 
-static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *inj, char *why, size_t cap)
+static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, const code_inject *inj, char *why,
+                        size_t cap)
 {
     if (mc->len > sc->cap) { /* scratch kept across the methods of a class */
         insn *ins = realloc(sc->ins, mc->len * sizeof *ins);
@@ -129,6 +132,13 @@ static jp_status decode(method_code *mc, code_scratch *sc, const code_inject *in
         insn *in = &mc->ins[mc->nins];
         mc->at[pc] = (int32_t)mc->nins++;
         *in = (insn){ .old = pc, .old_len = n, .opcode = mc->code[pc] };
+        uint8_t op = in->opcode;
+        uint32_t k = op == OP_LDC ? mc->code[pc + 1]
+                     : (op == OP_LDC_W || op == OP_LDC2_W || (op >= 0xb2 && op <= 0xbb) || op == OP_ANEWARRAY ||
+                        op == 0xc0 || op == 0xc1 || op == OP_MULTIANEWARRAY) ? bc_u2(mc->code + pc + 1) : 1;
+        if (k == 0 || k >= c->cp_count)
+            return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u refers to constant %u of %u", op, pc,
+                           k, c->cp_count);
         if (inj->entry_exit && bc_is_return(in->opcode))
             in->prefix = (uint8_t)call_len;
         if (inj->newarray && bc_is_newarray(in->opcode))
@@ -351,7 +361,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     const cf_attr *a = &m->attrs[m->code];
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
-        s = decode(&mc, sc, inj, why, cap);
+        s = decode(c, &mc, sc, inj, why, cap);
     uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->id) + 3 : 0);
     if (s == JP_OK)
         s = layout(&mc, prologue, why, cap);
@@ -370,8 +380,11 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     }
     int smt = -1;
     for (uint16_t i = 0; s == JP_OK && i < mc.nattrs; i++)
-        if (cf_utf8_is(c, mc.attrs[i].name, "StackMapTable"))
+        if (cf_utf8_is(c, mc.attrs[i].name, "StackMapTable")) {
+            if (smt >= 0)
+                s = cf_fail(why, cap, JP_ERR_FORMAT, "two StackMapTable attributes");
             smt = i;
+        }
     /* frames the stack map needs after widened conditional branches */
     stackmap_ctx sm = {.cls = c, .method = m, .code = mc.code, .code_len = mc.len, .max_locals = mc.max_locals,
                        .max_stack = mc.max_stack, .cp = inj->cp, .smt_name = inj->smt_name, .map = &mc,

@@ -50,21 +50,7 @@ static uint16_t cp_u2(const cf_class *c, uint16_t i, unsigned at)
 /* The index of a CONSTANT_Class named name[0..n), found or appended. */
 static uint16_t class_index(const stackmap_ctx *sm, const char *name, size_t n)
 {
-    const cf_class *c = sm->cls;
-    for (uint16_t i = 1; i < c->cp_count; i++) {
-        if (cp_tag(c, i) != CP_CLASS)
-            continue;
-        uint16_t len;
-        const unsigned char *p = cf_utf8(c, cp_u2(c, i, 0), &len);
-        if (p && len == n && memcmp(p, name, n) == 0)
-            return i;
-    }
-    char tmp[1024];
-    if (n >= sizeof tmp || !sm->cp)
-        return 0;
-    memcpy(tmp, name, n);
-    tmp[n] = 0;
-    return cp_add_class(sm->cp, tmp);
+    return sm->cp ? cp_class_for(sm->cp, sm->cls, name, n) : 0;
 }
 
 /* One field type at d[*i] (advanced past it); false if malformed. */
@@ -411,7 +397,7 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
         else if (arr.tag == T_NULL) push(s, arr);
         else {
             uint16_t len;
-            const char *name = arr.tag == T_OBJ ? (const char *)cf_utf8(c, cf_class_name_index(c, arr.data), &len) : NULL;
+            const char *name = arr.tag == T_OBJ && sm->cp ? cp_class_name(sm->cp, c, arr.data, &len) : NULL;
             if (!name || len < 2 || name[0] != '[')
                 return false;
             size_t i = 1;

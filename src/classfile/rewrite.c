@@ -86,9 +86,19 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         if (m->code < 0)
             continue;
         out->methods++;
-        char name[256], desc[1024];
-        if (!cf_utf8_copy(&c, m->name, name, sizeof name) || !cf_utf8_copy(&c, m->desc, desc, sizeof desc))
-            continue; /* names this long are never selected */
+        uint16_t nlen, dlen;
+        const unsigned char *np = cf_utf8(&c, m->name, &nlen), *dp = cf_utf8(&c, m->desc, &dlen);
+        char *name = malloc((size_t)nlen + 1), *desc = malloc((size_t)dlen + 1);
+        if (!name || !desc) {
+            free(name);
+            free(desc);
+            st = JP_ERR_NOMEM;
+            break;
+        }
+        memcpy(name, np, nlen);
+        name[nlen] = 0;
+        memcpy(desc, dp, dlen);
+        desc[dlen] = 0;
         const cf_attr *a = &m->attrs[m->code];
         uint32_t clen = 0;
         if (a->len >= 8) {
@@ -109,6 +119,13 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;
         any |= pl->calls || pl->objinit || pl->newarray;
+        free(name);
+        free(desc);
+    }
+    if (st != JP_OK) {
+        free(plans);
+        cf_class_free(&c);
+        return st;
     }
     if (!any) {
         free(plans);
@@ -212,7 +229,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         }
     }
     buf_free(&methods);
-    buf_free(&cp.bytes);
+    cp_append_free(&cp);
     cf_class_free(&c);
     return st;
 }

@@ -66,8 +66,10 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
     buf_put_u2(out, a->name);
     buf_put_u4(out, 0);
     buf_put_u2(out, (uint16_t)(n + (handler_at >= 0)));
-    if (handler_at >= 0 && n == 0xffff)
+    if (handler_at >= 0 && n == 0xffff) {
+        free(want);
         return cf_fail(why, cap, JP_ERR_ARG, "stack map table full");
+    }
     int64_t prev_old = -1, prev_new = -1;
     jp_status st = JP_OK;
     for (uint16_t i = 0; i < n && st == JP_OK; i++) {
