@@ -1,8 +1,9 @@
-/* bytecode.c — instruction lengths of the JVM instruction set (JVMS §6.5). */
+/* bytecode.c — instruction lengths of the JVM instruction set (JVMS §6.5):
+ * the fixed lengths, and those of tableswitch, lookupswitch and wide. */
 #include "bytecode.h"
 
 /* Fixed length per opcode; 0 = undefined, 0xff = variable (switches, wide). */
-static const uint8_t fixed_len[256] = {
+const uint8_t bc_fixed_len[256] = {
     /* 0x00 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     /* 0x10 */ 2, 3, 2, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1,
     /* 0x20 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -18,12 +19,31 @@ static const uint8_t fixed_len[256] = {
     /* 0xc0 */ 3, 3, 1, 1, 0xff, 4, 3, 3, 5, 5,
 };
 
-uint32_t bc_insn_length(const unsigned char *code, uint32_t len, uint32_t pc)
+#define J BC_JUMPS
+#define R BC_RETURN
+#define A BC_NEWARRAY
+#define C BC_CP
+const uint8_t bc_kind[256] = {
+    [0x12] = C, [0x13] = C, [0x14] = C,                                         /* ldc, ldc_w, ldc2_w */
+    [0x99] = J, J, J, J, J, J, J, J, J, J, J, J, J, J, J, J,                    /* if*, goto, jsr */
+    [0xaa] = J, J,                                                              /* switches */
+    [0xac] = R, R, R, R, R, R,                                                  /* returns */
+    [0xb2] = C, C, C, C, C, C, C, C, C, C,                                      /* fields, invokes, new */
+    [0xbc] = A, A | C,                                                          /* newarray, anewarray */
+    [0xc0] = C, C,                                                              /* checkcast, instanceof */
+    [0xc5] = A | C, J, J, J, J,                                                 /* multianewarray, ifnull … jsr_w */
+};
+#undef J
+#undef R
+#undef A
+#undef C
+
+uint32_t bc_insn_length_var(const unsigned char *code, uint32_t len, uint32_t pc)
 {
     if (pc >= len)
         return 0;
     uint8_t op = code[pc];
-    uint32_t n = fixed_len[op];
+    uint32_t n = bc_fixed_len[op];
     if (n == 0xff) {
         if (op == OP_WIDE) {
             if (pc + 1 >= len)

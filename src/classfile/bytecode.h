@@ -19,9 +19,29 @@ enum {
     OP_JSR_W = 0xc9,
 };
 
+extern const uint8_t bc_fixed_len[256]; /* 0 = undefined, 0xff = variable */
+
+/* What the rewriter needs to know of an opcode, as bits of bc_kind[op]. */
+enum {
+    BC_JUMPS = 1u << 0,    /* a branch (16 or 32 bit) or a switch: has targets */
+    BC_RETURN = 1u << 1,   /* ireturn … return */
+    BC_NEWARRAY = 1u << 2, /* newarray, anewarray, multianewarray */
+    BC_CP = 1u << 3,       /* refers to a constant (u1 for ldc, u2 otherwise) */
+};
+extern const uint8_t bc_kind[256];
+uint32_t bc_insn_length_var(const unsigned char *code, uint32_t len, uint32_t pc);
+
 /* Length in bytes of the instruction at code[pc], where code has len bytes.
  * Returns 0 if the opcode is undefined or the instruction runs past len. */
-uint32_t bc_insn_length(const unsigned char *code, uint32_t len, uint32_t pc);
+static inline uint32_t bc_insn_length(const unsigned char *code, uint32_t len, uint32_t pc)
+{
+    if (pc >= len)
+        return 0;
+    uint32_t n = bc_fixed_len[code[pc]];
+    if (n == 0xff)
+        return bc_insn_length_var(code, len, pc);
+    return n && n <= len - pc ? n : 0;
+}
 
 /* if*, ifnull, ifnonnull, goto, jsr: a signed 16-bit offset at pc+1. */
 static inline bool bc_is_branch16(uint8_t op)

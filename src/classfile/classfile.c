@@ -20,7 +20,9 @@ jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
     return st;
 }
 
-static bool parse_attrs(const cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attrs)
+/* Attributes come from one pool per class: each takes at least 6 bytes of
+ * the file, so n / 6 + 1 entries always suffice (one malloc, not one per member). */
+static bool parse_attrs(cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attrs)
 {
     *nattrs = buf_get_u2(r);
     *attrs = NULL;
@@ -28,9 +30,10 @@ static bool parse_attrs(const cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr 
         return false;
     if (*nattrs == 0)
         return true;
-    *attrs = calloc(*nattrs, sizeof **attrs);
-    if (!*attrs)
-        return false;
+    if (*nattrs > c->pool_cap - c->pool_used)
+        return false; /* more attributes than bytes to hold them: truncated */
+    *attrs = c->pool + c->pool_used;
+    c->pool_used += *nattrs;
     for (uint16_t i = 0; i < *nattrs; i++) {
         (*attrs)[i].name = buf_get_u2(r);
         (*attrs)[i].len = buf_get_u4(r);
@@ -98,7 +101,9 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     if (c->cp_count == 0)
         return cf_fail(why, cap, JP_ERR_FORMAT, "constant pool count is 0");
     c->cp_off = calloc(c->cp_count, sizeof *c->cp_off);
-    if (!c->cp_off)
+    c->pool_cap = n / 6 + 1;
+    c->pool = malloc(c->pool_cap * sizeof *c->pool);
+    if (!c->cp_off || !c->pool)
         return JP_ERR_NOMEM;
     for (uint32_t i = 1; i < c->cp_count; i++) {
         c->cp_off[i] = (uint32_t)(r.p - b);
@@ -144,11 +149,8 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     c->attrs_off = (uint32_t)(r.p - b);
     uint16_t na;
     cf_attr *attrs;
-    if (!parse_attrs(c, &r, &na, &attrs)) {
-        free(attrs);
+    if (!parse_attrs(c, &r, &na, &attrs))
         return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated or misnamed");
-    }
-    free(attrs);
     if (r.p != r.end)
         return cf_fail(why, cap, JP_ERR_FORMAT, "%zu bytes after the end of the class", (size_t)(r.end - r.p));
     return JP_OK;
@@ -156,10 +158,7 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
 
 void cf_class_free(cf_class *c)
 {
-    for (uint16_t i = 0; c->fields && i < c->nfields; i++)
-        free(c->fields[i].attrs);
-    for (uint16_t i = 0; c->methods && i < c->nmethods; i++)
-        free(c->methods[i].attrs);
+    free(c->pool);
     free(c->fields);
     free(c->methods);
     free(c->cp_off);

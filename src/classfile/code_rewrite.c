@@ -35,6 +35,8 @@ typedef struct method_code {
     uint32_t nins;
     int32_t *at;                  /* old offset -> instruction index, -1 inside an instruction */
     uint32_t new_len;
+    uint32_t nbranches;           /* branches and switches */
+    uint32_t nwidened;            /* 16-bit branches widened */
 } method_code;
 
 static uint32_t push_len(uint32_t v)
@@ -74,6 +76,11 @@ static inline uint32_t target_of(const method_code *mc, uint32_t old)
 static inline bool is_insn(const method_code *mc, int64_t old)
 {
     return old >= 0 && old < mc->len && mc->at[old] >= 0;
+}
+
+static inline bool plain(uint8_t op)
+{
+    return !(bc_kind[op] & BC_JUMPS);
 }
 
 static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc, char *why, size_t cap)
@@ -133,20 +140,22 @@ static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, co
         mc->at[pc] = (int32_t)mc->nins++;
         *in = (insn){ .old = pc, .old_len = n, .opcode = mc->code[pc] };
         uint8_t op = in->opcode;
-        uint32_t k = op == OP_LDC ? mc->code[pc + 1]
-                     : (op == OP_LDC_W || op == OP_LDC2_W || (op >= 0xb2 && op <= 0xbb) || op == OP_ANEWARRAY ||
-                        op == 0xc0 || op == 0xc1 || op == OP_MULTIANEWARRAY) ? bc_u2(mc->code + pc + 1) : 1;
-        if (k == 0 || k >= c->cp_count)
-            return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u refers to constant %u of %u", op, pc,
-                           k, c->cp_count);
-        if (inj->entry_exit && bc_is_return(in->opcode))
+        mc->nbranches += !plain(op);
+        uint8_t kind = bc_kind[op];
+        if (kind & BC_CP) {
+            uint32_t k = op == OP_LDC ? mc->code[pc + 1] : bc_u2(mc->code + pc + 1);
+            if (k == 0 || k >= c->cp_count)
+                return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u refers to constant %u of %u", op,
+                               pc, k, c->cp_count);
+        }
+        if ((kind & BC_RETURN) && inj->entry_exit)
             in->prefix = (uint8_t)call_len;
-        if (inj->newarray && bc_is_newarray(in->opcode))
+        if ((kind & BC_NEWARRAY) && inj->newarray)
             in->suffix = 4; /* dup, invokestatic */
         pc += n;
     }
     /* every branch and switch target must be an instruction */
-    for (uint32_t i = 0; i < mc->nins; i++) {
+    for (uint32_t i = 0; mc->nbranches && i < mc->nins; i++) {
         const insn *in = &mc->ins[i];
         const unsigned char *p = mc->code + in->old;
         if (bc_is_branch16(in->opcode) || bc_is_branch32(in->opcode)) {
@@ -191,6 +200,8 @@ static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t ca
                 return cf_fail(why, cap, JP_ERR_ARG, "code would be %u bytes after injection (limit 65535)", pos);
         }
         mc->new_len = pos;
+        if (pos <= 32767)
+            return JP_OK; /* no offset within the code can exceed 16 bits */
         bool changed = false;
         for (uint32_t i = 0; i < mc->nins; i++) {
             insn *in = &mc->ins[i];
@@ -199,6 +210,7 @@ static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t ca
             int64_t off = (int64_t)target_of(mc, in->old + (uint32_t)bc_s2(mc->code + in->old + 1)) - in->op;
             if (off < -32768 || off > 32767) {
                 in->widen = 1;
+                mc->nwidened++;
                 changed = true;
             }
         }
@@ -216,11 +228,6 @@ static void put_target(buf *b, const method_code *mc, const insn *in, int32_t ol
         buf_put_u4(b, (uint32_t)(int32_t)off);
     else
         buf_put_u2(b, (uint16_t)(int16_t)off);
-}
-
-static inline bool plain(uint8_t op)
-{
-    return !bc_is_branch16(op) && !bc_is_branch32(op) && op != OP_TABLESWITCH && op != OP_LOOKUPSWITCH;
 }
 
 static void emit_code(buf *b, const method_code *mc, const code_inject *inj, code_stats *st)
@@ -391,7 +398,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
                        .new_target = new_target_at, .new_insn = new_insn_at, .is_insn = valid_insn};
     uint32_t nneed = 0;
     uint32_t *need = NULL;
-    for (uint32_t i = 0; s == JP_OK && i < mc.nins; i++)
+    for (uint32_t i = 0; s == JP_OK && mc.nwidened && i < mc.nins; i++)
         if (mc.ins[i].widen && bc_is_conditional(mc.ins[i].opcode) && smt >= 0) {
             if (!need && !(need = malloc(sizeof *need * mc.nins)))
                 s = JP_ERR_NOMEM;

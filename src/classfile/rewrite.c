@@ -88,10 +88,14 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         out->methods++;
         uint16_t nlen, dlen;
         const unsigned char *np = cf_utf8(&c, m->name, &nlen), *dp = cf_utf8(&c, m->desc, &dlen);
-        char *name = malloc((size_t)nlen + 1), *desc = malloc((size_t)dlen + 1);
+        char name_buf[256], desc_buf[512]; /* the usual sizes; longer ones on the heap */
+        char *name = nlen < sizeof name_buf ? name_buf : malloc((size_t)nlen + 1);
+        char *desc = dlen < sizeof desc_buf ? desc_buf : malloc((size_t)dlen + 1);
         if (!name || !desc) {
-            free(name);
-            free(desc);
+            if (name != name_buf)
+                free(name);
+            if (desc != desc_buf)
+                free(desc);
             st = JP_ERR_NOMEM;
             break;
         }
@@ -119,8 +123,10 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;
         any |= pl->calls || pl->objinit || pl->newarray;
-        free(name);
-        free(desc);
+        if (name != name_buf)
+            free(name);
+        if (desc != desc_buf)
+            free(desc);
     }
     if (st != JP_OK) {
         free(plans);
