@@ -107,8 +107,13 @@ fuzz: $(BUILD)/fuzz/fuzz_rewrite
 demo: all
 	@tools/demo.sh
 
-bench: all
+$(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(CLASSFILE_SRC) $(COMMON_SRC)) -lpthread
+
+bench: all $(BUILD)/tools/rewrite_cost
 	@bench/run.sh
+	@bench/rewrite.sh
 
 PREFIX ?= /usr/local
 install: all

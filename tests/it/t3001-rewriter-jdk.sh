@@ -9,20 +9,7 @@
 RT="$ROOT/build/tools/cf_roundtrip"
 [ -x "$RT" ] || make -C "$ROOT" -s build/tools/cf_roundtrip >&2 || fail "cannot build $RT"
 
-# jdk_classes: prints the directory holding the JDK's extracted classes
-jdk_classes() {
-    local dir="$ROOT/build/jdk-classes" id
-    id="$JAVA_HOME/lib/modules $(stat -c '%s %Y' "$JAVA_HOME/lib/modules")"
-    if [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$id" ]; then
-        local tmp="$dir.tmp.$$"
-        rm -rf "$tmp" && mkdir -p "$tmp" || return 1
-        "$JAVA_HOME/bin/jimage" extract --dir "$tmp" "$JAVA_HOME/lib/modules" >&2 || { rm -rf "$tmp"; return 1; }
-        echo "$id" >"$tmp/.stamp"
-        rm -rf "$dir" && mv "$tmp" "$dir" || return 1
-    fi
-    echo "$dir"
-}
-JDKC=$(jdk_classes) || fail "jimage extract failed"
+JDKC=$("$ROOT/tools/jdk-classes.sh") || fail "jimage extract failed"
 
 if [ "${JP_FULL:-0}" = 1 ]; then
     sample=()
