@@ -11,10 +11,12 @@
  *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
  *
  * id is the method's number, chosen by the caller's select() (6 bytes per
- * call site: sipush or ldc_w, invokestatic). Malformed input returns JP_ERR_FORMAT with a message and no output.
- * A method that cannot be rewritten (too big after injection, bad bytecode,
- * a widened branch that would need a stack map frame the rewriter cannot
- * infer) is left unchanged and counted in methods_unchanged. */
+ * call site: sipush or ldc_w, invokestatic). Malformed input, including
+ * malformed code in any method, returns JP_ERR_FORMAT with a message and no
+ * output: the class loads unchanged and the JVM judges it. A well-formed
+ * method that cannot be rewritten (too big after injection, a widened branch
+ * whose stack map frame cannot be inferred) is left unchanged and counted in
+ * methods_unchanged. */
 #ifndef CLASSFILE_H
 #define CLASSFILE_H
 

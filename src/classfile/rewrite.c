@@ -191,6 +191,11 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
                 st = s;
                 break;
             }
+            if (s == JP_ERR_FORMAT) { /* malformed code: the whole class is left to the JVM to reject */
+                snprintf(out->why, sizeof out->why, "%.160s method %u: %s", cname, i, why);
+                st = s;
+                break;
+            }
             if ((int)k == m->code) {
                 out->methods_unchanged++;
                 snprintf(out->why, sizeof out->why, "%.160s method %u: %s", cname, i, why);
