@@ -63,6 +63,25 @@ static bool bci_publish(uint32_t id, bci_method *m)
     return true;
 }
 
+/* internal class names to dotted ones, in place: java/util/Map$Entry -> java.util.Map$Entry */
+static void bci_dots(char *s)
+{
+    for (; *s; s++)
+        if (*s == '/')
+            *s = '.';
+}
+
+/* Keeps a global reference to a module that now reads the tracker's module,
+ * so bci_module_reads finds it; the count is published after the entry. */
+static void bci_remember_module(JNIEnv *jni, jobject module)
+{
+    pthread_mutex_lock(&bci_modules_lock);
+    unsigned at = atomic_load(&bci_nmodules);
+    if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, module)))
+        atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
+    pthread_mutex_unlock(&bci_modules_lock);
+}
+
 static bool bci_has_prefix_in(const char *dotted, const char *list)
 {
     for (const char *p = list; *p;) {
@@ -82,8 +101,8 @@ bool bci_class_wanted(const char *class_name)
     size_t n = strlen(class_name);
     if (n >= sizeof dotted)
         return false;
-    for (size_t i = 0; i <= n; i++)
-        dotted[i] = class_name[i] == '/' ? '.' : class_name[i];
+    memcpy(dotted, class_name, n + 1);
+    bci_dots(dotted);
     if (agent_opts->exclude[0] && bci_has_prefix_in(dotted, agent_opts->exclude))
         return false;
     return !agent_opts->include[0] || bci_has_prefix_in(dotted, agent_opts->include);
@@ -201,13 +220,8 @@ static bool bci_module_reads(JNIEnv *jni, jobject loader, const char *class_name
             return true;
         }
     bool ok = (*agent_jvmti)->AddModuleReads(agent_jvmti, module, bci_tracker_module) == JVMTI_ERROR_NONE;
-    if (ok) {
-        pthread_mutex_lock(&bci_modules_lock);
-        unsigned at = atomic_load(&bci_nmodules);
-        if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, module)))
-            atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
-        pthread_mutex_unlock(&bci_modules_lock);
-    }
+    if (ok)
+        bci_remember_module(jni, module);
     (*jni)->DeleteLocalRef(jni, module);
     return ok;
 }
@@ -263,9 +277,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         bci_select_free(&ctx, false);
         return;
     }
-    for (char *p = rec->name; *p; p++)
-        if (*p == '/')
-            *p = '.';
+    bci_dots(rec->name);
     /* published before the class can run: its calls always find a name */
     for (uint32_t i = 0; i < ctx.n; i++)
         if (!bci_publish(ctx.ids[i], ctx.pending[i])) {
@@ -281,7 +293,6 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     *new_len = (jint)r.len;
     *new_data = out;
 }
-
 
 static jp_status bci_engage(JNIEnv *jni, jboolean on)
 {
@@ -319,11 +330,8 @@ jp_status bci_vm_init(JNIEnv *jni)
     jobject *mods = NULL;
     if (jvmti_check((*agent_jvmti)->GetAllModules(agent_jvmti, &n, &mods), "GetAllModules") == JP_OK) {
         for (jint i = 0; i < n; i++) {
-            if ((*agent_jvmti)->AddModuleReads(agent_jvmti, mods[i], bci_tracker_module) == JVMTI_ERROR_NONE) {
-                unsigned at = atomic_load(&bci_nmodules);
-                if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, mods[i])))
-                    atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
-            }
+            if ((*agent_jvmti)->AddModuleReads(agent_jvmti, mods[i], bci_tracker_module) == JVMTI_ERROR_NONE)
+                bci_remember_module(jni, mods[i]);
             (*jni)->DeleteLocalRef(jni, mods[i]);
         }
         jvmti_free(mods);

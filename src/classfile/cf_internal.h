@@ -39,6 +39,8 @@ typedef struct cf_class {
     cf_member *fields, *methods;
     uint32_t methods_off; /* offset of methods_count */
     uint32_t attrs_off;   /* offset of the class's attributes_count */
+    uint16_t nattrs;      /* the class's own attributes */
+    cf_attr *attrs;
     cf_attr *pool;        /* every member's attributes */
     size_t pool_used, pool_cap;
 } cf_class;

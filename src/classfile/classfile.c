@@ -147,9 +147,7 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
     if (st != JP_OK)
         return st;
     c->attrs_off = (uint32_t)(r.p - b);
-    uint16_t na;
-    cf_attr *attrs;
-    if (!parse_attrs(c, &r, &na, &attrs))
+    if (!parse_attrs(c, &r, &c->nattrs, &c->attrs))
         return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated or misnamed");
     if (r.p != r.end)
         return cf_fail(why, cap, JP_ERR_FORMAT, "%zu bytes after the end of the class", (size_t)(r.end - r.p));

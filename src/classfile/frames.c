@@ -158,7 +158,7 @@ static bool read_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, vtype *out
         if (r->overrun || tag > T_UNINIT)
             return false;
         out[i] = (vtype){ tag, (tag == T_OBJ || tag == T_UNINIT) ? buf_get_u2(r) : 0 };
-        if (tag == T_UNINIT && (!sm->is_insn(sm->map, out[i].data) || sm->code[out[i].data] != OP_NEW))
+        if (tag == T_UNINIT && !stackmap_is_new(sm, out[i].data))
             return false;
     }
     return !r->overrun;

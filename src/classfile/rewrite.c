@@ -11,6 +11,7 @@
 #include "code_rewrite.h"
 
 typedef struct code_facts {
+    uint32_t length; /* code_length, 0 if the attribute is too short to say */
     bool newarray;  /* allocates an array (or is malformed: code_rewrite reports it) */
     bool calls;     /* an invoke instruction */
     bool loops;     /* a backward branch, or a switch (not worth proving it jumps forward) */
@@ -18,17 +19,17 @@ typedef struct code_facts {
 
 static code_facts scan_code(const cf_class *c, const cf_member *m)
 {
-    code_facts f = { false, false, false };
     const cf_attr *a = &m->attrs[m->code];
     const unsigned char *p = c->b + a->off;
     uint32_t len = a->len >= 8 ? ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7] : 0;
+    code_facts f = { len, false, false, false };
     if (a->len < 8 || len > a->len - 8)
-        return (code_facts){ true, true, true };
+        return (code_facts){ len, true, true, true };
     const unsigned char *code = p + 8;
     for (uint32_t pc = 0; pc < len;) {
         uint32_t n = bc_insn_length(code, len, pc);
         if (!n)
-            return (code_facts){ true, true, true };
+            return (code_facts){ len, true, true, true };
         uint8_t op = code[pc];
         if (bc_is_newarray(op))
             f.newarray = true;
@@ -44,16 +45,30 @@ static code_facts scan_code(const cf_class *c, const cf_member *m)
 
 static void source_file(const cf_class *c, char *out, size_t cap)
 {
-    buf_rd r;
-    buf_rd_init(&r, c->b + c->attrs_off, c->n - c->attrs_off);
-    for (uint16_t n = buf_get_u2(&r); n && !r.overrun; n--) {
-        uint16_t name = buf_get_u2(&r);
-        uint32_t len = buf_get_u4(&r);
-        const unsigned char *p = buf_get_bytes(&r, len);
-        if (p && len == 2 && cf_utf8_is(c, name, "SourceFile") && cf_utf8_copy(c, bc_u2(p), out, cap))
+    for (uint16_t i = 0; i < c->nattrs; i++) {
+        const cf_attr *a = &c->attrs[i];
+        if (a->len == 2 && cf_utf8_is(c, a->name, "SourceFile") && cf_utf8_copy(c, bc_u2(c->b + a->off), out, cap))
             return;
     }
     out[0] = 0;
+}
+
+/* Utf8 bytes p[0..n) NUL-terminated: in local[cap] when they fit, else on the
+ * heap (NULL when out of memory); free with utf8_cstr_free. */
+static char *utf8_cstr(const unsigned char *p, uint16_t n, char *local, size_t cap)
+{
+    char *s = n < cap ? local : malloc((size_t)n + 1);
+    if (s) {
+        memcpy(s, p, n);
+        s[n] = 0;
+    }
+    return s;
+}
+
+static void utf8_cstr_free(char *s, const char *local)
+{
+    if (s != local)
+        free(s);
 }
 
 typedef struct plan {
@@ -89,29 +104,17 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         uint16_t nlen, dlen;
         const unsigned char *np = cf_utf8(&c, m->name, &nlen), *dp = cf_utf8(&c, m->desc, &dlen);
         char name_buf[256], desc_buf[512]; /* the usual sizes; longer ones on the heap */
-        char *name = nlen < sizeof name_buf ? name_buf : malloc((size_t)nlen + 1);
-        char *desc = dlen < sizeof desc_buf ? desc_buf : malloc((size_t)dlen + 1);
+        char *name = utf8_cstr(np, nlen, name_buf, sizeof name_buf);
+        char *desc = utf8_cstr(dp, dlen, desc_buf, sizeof desc_buf);
         if (!name || !desc) {
-            if (name != name_buf)
-                free(name);
-            if (desc != desc_buf)
-                free(desc);
+            utf8_cstr_free(name, name_buf);
+            utf8_cstr_free(desc, desc_buf);
             st = JP_ERR_NOMEM;
             break;
         }
-        memcpy(name, np, nlen);
-        name[nlen] = 0;
-        memcpy(desc, dp, dlen);
-        desc[dlen] = 0;
-        const cf_attr *a = &m->attrs[m->code];
-        uint32_t clen = 0;
-        if (a->len >= 8) {
-            const unsigned char *p = c.b + a->off + 4;
-            clen = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-        }
         code_facts facts = scan_code(&c, m);
-        cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc, .code_length = clen,
-                            .calls = facts.calls, .loops = facts.loops};
+        cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc,
+                            .code_length = facts.length, .calls = facts.calls, .loops = facts.loops};
         plan *pl = &plans[i];
         if (spec->what & CF_INJECT_CALLS)
             pl->id = spec->select ? spec->select(spec->ctx, &v) : i + 1u;
@@ -123,10 +126,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;
         any |= pl->calls || pl->objinit || pl->newarray;
-        if (name != name_buf)
-            free(name);
-        if (desc != desc_buf)
-            free(desc);
+        utf8_cstr_free(name, name_buf);
+        utf8_cstr_free(desc, desc_buf);
     }
     if (st != JP_OK) {
         free(plans);

@@ -22,7 +22,7 @@ static bool copy_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, buf *out)
             buf_put_u2(out, buf_get_u2(r));
         } else if (tag == 8) {
             uint16_t off = buf_get_u2(r);
-            if (r->overrun || !sm->is_insn(sm->map, off) || sm->code[off] != OP_NEW)
+            if (r->overrun || !stackmap_is_new(sm, off))
                 return false;
             buf_put_u2(out, (uint16_t)sm->new_insn(sm->map, off));
         }

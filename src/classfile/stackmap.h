@@ -4,6 +4,7 @@
 #ifndef STACKMAP_H
 #define STACKMAP_H
 
+#include "bytecode.h"
 #include "cf_internal.h"
 
 typedef struct stackmap_ctx {
@@ -19,6 +20,12 @@ typedef struct stackmap_ctx {
     uint32_t (*new_insn)(void *map, uint32_t old);   /* where the instruction at old is now */
     bool (*is_insn)(void *map, uint32_t old);
 } stackmap_ctx;
+
+/* Whether old offset off holds a `new`, as an Uninitialized(off) type needs. */
+static inline bool stackmap_is_new(const stackmap_ctx *sm, uint32_t off)
+{
+    return sm->is_insn(sm->map, off) && sm->code[off] == OP_NEW;
+}
 
 /* Appends the rewritten StackMapTable attribute a (header included) to out.
  * need[0..nneed) are old offsets of conditional branches widened into
