@@ -18,6 +18,7 @@ model *model_new(void)
     intern_init(&m->frames, &m->keys);
     intern_init(&m->traces, &m->keys);
     intern_init(&m->monitors, &m->keys);
+    intern_init(&m->stacks, &m->keys);
     return m;
 }
 
@@ -31,6 +32,8 @@ void model_free(model *m)
     intern_free(&m->frames);
     intern_free(&m->traces);
     intern_free(&m->monitors);
+    intern_free(&m->stacks);
+    free(m->stack_samples);
     free(m->class_info);
     free(m->trace_samples);
     free(m->trace_time_ns);

@@ -20,6 +20,7 @@ typedef struct { uint32_t v; } method_id;
 typedef struct { uint32_t v; } frame_id;
 typedef struct { uint32_t v; } trace_id;
 typedef struct { uint32_t v; } monitor_id;
+typedef struct { uint32_t v; } stack_id;
 
 /* HPROF's line-number codes for a frame. */
 enum {
@@ -49,6 +50,42 @@ typedef struct model_trace {
     const frame_id *frames;   /* top of stack first */
 } model_trace;
 
+/* How a frame of a sampled stack was running. */
+typedef enum frame_kind {
+    FRAME_KIND_UNKNOWN = 0,       /* a Java frame whose kind was not recorded (e.g. read from HPROF) */
+    FRAME_KIND_INTERPRETED = 1,
+    FRAME_KIND_JIT = 2,           /* compiled code of that method */
+    FRAME_KIND_INLINED = 3,       /* inlined into its caller's compiled code */
+    FRAME_KIND_NATIVE = 4,        /* a native method */
+} frame_kind;
+#define FRAME_KIND_BITS 3u
+
+/* What a thread was doing when it was sampled: cpu samples are all RUNNING;
+ * wall= samples threads in every state. */
+typedef enum sample_state {
+    SAMPLE_RUNNING = 0,           /* running Java code or the VM on a CPU */
+    SAMPLE_NATIVE,                /* in native code (JNI, I/O) */
+    SAMPLE_SLEEPING,              /* Thread.sleep */
+    SAMPLE_WAITING,               /* Object.wait, LockSupport.park, join */
+    SAMPLE_BLOCKED,               /* waiting to enter a monitor */
+    SAMPLE_STATES
+} sample_state;
+extern const char *const sample_state_names[SAMPLE_STATES];  /* "running", "native", ... */
+
+/* A sampled stack at full depth, for flame graphs and collapsed stacks: its
+ * frames are methods (no line: a flame graph merges them) with their kind,
+ * each packed as (method id << FRAME_KIND_BITS) | frame_kind. */
+typedef struct model_stack {
+    uint32_t thread;              /* thread serial, 0 when stacks are not per thread */
+    sample_state state;
+    uint32_t nframes;
+    const uint32_t *frames;       /* top of stack first */
+} model_stack;
+
+static inline uint32_t stack_frame_pack(method_id m, frame_kind k) { return (m.v << FRAME_KIND_BITS) | (uint32_t)k; }
+static inline method_id stack_frame_method(uint32_t f) { return (method_id){ f >> FRAME_KIND_BITS }; }
+static inline frame_kind stack_frame_kind(uint32_t f) { return (frame_kind)(f & ((1u << FRAME_KIND_BITS) - 1)); }
+
 typedef struct model_thread {
     bool known;           /* a start record was seen */
     uint64_t object_id;
@@ -70,7 +107,7 @@ typedef struct model_monitor {
 
 typedef struct model {
     arena keys;
-    intern_table strings, classes, methods, frames, traces, monitors;
+    intern_table strings, classes, methods, frames, traces, monitors, stacks;
     model_class *class_info;      /* [class id - 1] */
     uint64_t *trace_samples;      /* [trace id - 1] */
     uint32_t trace_samples_cap;
@@ -80,6 +117,11 @@ typedef struct model {
     uint64_t *trace_calls;        /* [trace id - 1]: cpu=times calls */
     uint32_t trace_times_cap;
     uint64_t total_time_ns;
+    uint64_t *stack_samples;      /* [stack id - 1] */
+    uint32_t stack_samples_cap;
+    uint64_t total_stack_samples;
+    bool wall;                    /* samples are wall-clock samples (wall=), not CPU samples */
+    uint32_t interval_us;         /* time one sample stands for (0 = unknown) */
     model_monitor *monitor_info;  /* [monitor id - 1] */
     uint32_t monitor_info_cap;
     model_thread *threads;        /* [serial - 1] */
@@ -123,6 +165,13 @@ uint64_t model_trace_time_ns(const model *m, trace_id t);
 uint64_t model_trace_calls(const model *m, trace_id t);
 /* Zeroes every trace's time and calls (before a collector re-adds its totals). */
 void model_times_reset(model *m);
+
+/* stacks.c */
+stack_id model_stack_intern(model *m, uint32_t thread, sample_state state, const uint32_t *frames, uint32_t nframes);
+model_stack model_stack_get(const model *m, stack_id id);
+static inline uint32_t model_stack_count(const model *m) { return intern_count(&m->stacks); }
+void model_stack_add(model *m, stack_id id, uint64_t samples);
+uint64_t model_stack_samples(const model *m, stack_id id);
 
 /* threads.c */
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
