@@ -15,6 +15,7 @@
 
 #include "../common/jp_log.h"
 #include "../format/sink.h"
+#include "async_sampler.h"
 #include "callbacks.h"
 #include "jvmti_util.h"
 #include "profiler.h"
@@ -88,13 +89,16 @@ static jint agent_load(JavaVM *vm, const char *text)
     if (getenv("JVMPROF_DEBUG"))
         jp_log_set_level(JP_LOG_DEBUG);
 
-    if (sink_check_writable(o->file, err, sizeof err) != JP_OK) {
+    const char *outputs[3][2] = { { "file", o->file }, { "flame", o->flame }, { "collapsed", o->collapsed } };
+    for (int i = 0; i < 3; i++) {
+        if (!outputs[i][1][0] || sink_check_writable(outputs[i][1], err, sizeof err) == JP_OK)
+            continue;
         if (!o->force) {
-            fprintf(stderr, "jvmprof: file=%s: %s (force=n stops the program)\n", o->file, err);
+            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outputs[i][0], outputs[i][1], err);
             return JNI_ERR;
         }
-        fprintf(stderr, "jvmprof: file=%s: %s; profiling disabled, the program runs on (force=y)\n", o->file,
-                err);
+        fprintf(stderr, "jvmprof: %s=%s: %s; profiling disabled, the program runs on (force=y)\n", outputs[i][0],
+                outputs[i][1], err);
         return JNI_OK;
     }
 
@@ -106,8 +110,13 @@ static jint agent_load(JavaVM *vm, const char *text)
     memset(&caps, 0, sizeof caps);
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
-    if (o->cpu == OPTIONS_CPU_SAMPLES)
+    if (o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_JVMTI)
         caps.can_get_thread_cpu_time = 1;
+    if (options_async_sampling(o)) {
+        st = async_sampler_init(&caps);
+        if (st != JP_OK)
+            return JNI_ERR;
+    }
     if (o->monitor)
         caps.can_generate_monitor_events = 1;
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)

@@ -8,7 +8,9 @@
 
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "async_sampler.h"
 #include "bci.h"
+#include "code_kinds.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "monitor.h"
@@ -20,7 +22,7 @@ static void JNICALL cb_ThreadStart(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     (void)jv;
     if (!gate_enter())
         return;
-    thread_registry_start(jni, thread);
+    thread_registry_start(jni, thread, true);
     gate_leave();
 }
 
@@ -69,6 +71,38 @@ static void JNICALL cb_MonitorWaited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, 
     gate_leave();
 }
 
+/* AsyncGetCallTrace works only while ClassLoad events are enabled. */
+static void JNICALL cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)jni, (void)thread, (void)klass;
+}
+
+static void JNICALL cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)thread;
+    if (!gate_enter())
+        return;
+    async_sampler_class_prepare(jni, klass);
+    gate_leave();
+}
+
+static void JNICALL cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size, const void *code_addr,
+                                          jint map_length, const jvmtiAddrLocationMap *map, const void *compile_info)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_load(jv, method, code_size, code_addr, map_length, map, compile_info);
+    gate_leave();
+}
+
+static void JNICALL cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_unload(jv, method, code_addr);
+    gate_leave();
+}
+
 static void JNICALL cb_DataDumpRequest(jvmtiEnv *jv)
 {
     (void)jv;
@@ -98,6 +132,11 @@ static void cb_enable_monitor_events(jboolean on)
 static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 {
     (void)jv, (void)thread;
+    if (options_async_sampling(agent_opts)) {
+        cb_enable(JVMTI_EVENT_CLASS_LOAD, JNI_TRUE);
+        cb_enable(JVMTI_EVENT_CLASS_PREPARE, JNI_TRUE);
+        async_sampler_vm_init(jni);
+    }
     cb_enable(JVMTI_EVENT_THREAD_START, JNI_TRUE);
     cb_enable(JVMTI_EVENT_THREAD_END, JNI_TRUE);
     thread_registry_existing(jni);
@@ -114,6 +153,8 @@ static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
     (void)jv;
     if (agent_opts->cpu == OPTIONS_CPU_TIMES)
         bci_vm_death(jni);
+    if (options_async_sampling(agent_opts))
+        async_sampler_stop();
     cb_enable_monitor_events(JNI_FALSE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_FALSE);
     cb_enable(JVMTI_EVENT_THREAD_START, JNI_FALSE);
@@ -140,6 +181,10 @@ jp_status callbacks_install(void)
     cb.MonitorWait = cb_MonitorWait;
     cb.MonitorWaited = cb_MonitorWaited;
     cb.ClassFileLoadHook = bci_class_file_load_hook;
+    cb.ClassLoad = cb_ClassLoad;
+    cb.ClassPrepare = cb_ClassPrepare;
+    cb.CompiledMethodLoad = cb_CompiledMethodLoad;
+    cb.CompiledMethodUnload = cb_CompiledMethodUnload;
     jp_status st = jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, &cb, (jint)sizeof cb),
                                "SetEventCallbacks");
     if (st != JP_OK)

@@ -9,13 +9,20 @@
 #include <jvmti.h>
 #include <stdint.h>
 
-typedef enum eventq_kind { EVENTQ_THREAD_START, EVENTQ_THREAD_END, EVENTQ_MONITOR } eventq_kind;
+typedef enum eventq_kind {
+    EVENTQ_THREAD_START,
+    EVENTQ_THREAD_END,
+    EVENTQ_MONITOR,
+    EVENTQ_CODE_LOAD,          /* code_kinds.c: frames[0] = method, then (caller, callee) pairs */
+    EVENTQ_CODE_UNLOAD,        /* code_kinds.c: frames[0] = method */
+} eventq_kind;
 
 typedef struct eventq_event {
     struct eventq_event *next;
     eventq_kind kind;
     uint32_t thread;           /* thread serial */
     uint64_t duration_ns;      /* EVENTQ_MONITOR: time blocked or waiting */
+    const void *code;          /* EVENTQ_CODE_*: the compiled code's address */
     const char *str[3];        /* THREAD_START: name, group, parent group; MONITOR: class signature */
     uint32_t nframes;
     jvmtiFrameInfo frames[];   /* MONITOR: where it happened, top first */

@@ -28,7 +28,7 @@ static const opt_def options_table[] = {
     { "cpu", OPT_ENUM, "samples|times|y", "samples", "CPU usage: sampling, or exact times (instrumentation)", 0, 0 },
     { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0, OPT_AT(monitor) },
     { "format", OPT_ENUM, "a|b", "a", "text (java.hprof.txt) or HPROF binary (java.hprof)", 0, 0 },
-    { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0 },
+    { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0, OPT_AT(file) },
     { "depth", OPT_UINT, "0..2048", "4", "stack trace depth", 0, 2048, OPT_AT(depth) },
     { "interval", OPT_UINT, "1..60000", "10", "sample interval in ms", 1, 60000, OPT_AT(interval_ms) },
     { "cutoff", OPT_DOUBLE, "0..1", "0.0001", "output cutoff point (share of the total)", 0, 0 },
@@ -37,6 +37,12 @@ static const opt_def options_table[] = {
     { "doe", OPT_BOOL, "y|n", "y", "dump on exit?", 0, 0, OPT_AT(doe) },
     { "force", OPT_BOOL, "y|n", "y", "run the program even if <file> cannot be written?", 0, 0, OPT_AT(force) },
     { "verbose", OPT_BOOL, "y|n", "y", "print messages about dumps to stderr", 0, 0, OPT_AT(verbose) },
+    { "sampler", OPT_ENUM, "async|jvmti", "async", "cpu=samples: signal + AsyncGetCallTrace, or JVMTI", 0, 0 },
+    { "wall", OPT_UINT, "1..60000", "off", "wall-clock sampling of all threads every N ms", 1, 60000,
+      OPT_AT(wall_ms) },
+    { "flame", OPT_PATH, "<file.html>", "none", "write an HTML flame graph of the samples", 0, 0, OPT_AT(flame) },
+    { "collapsed", OPT_PATH, "<file>", "none", "write collapsed stacks (flamegraph.pl input)", 0, 0,
+      OPT_AT(collapsed) },
     { "include", OPT_PREFIXES, "<prefixes>", "all", "cpu=times: only classes named a.b.*:c.D* ...", 0, 0,
       OPT_AT(include) },
     { "exclude", OPT_PREFIXES, "<prefixes>", "none", "cpu=times: never classes named a.b.*:c.D* ...", 0, 0,
@@ -70,7 +76,12 @@ void options_print_help(FILE *out)
     }
     fprintf(out,
             "\n"
-            "With no cpu= or monitor= option, cpu=samples is on; naming one turns the other off.\n"
+            "With no cpu=, wall= or monitor= option, cpu=samples is on; naming one turns the others off.\n"
+            "cpu=samples samples each thread every interval= ms of its CPU time from a signal handler\n"
+            "(AsyncGetCallTrace: no safepoint bias); sampler=jvmti takes JVMTI stacks at safepoints instead.\n"
+            "wall=N samples every thread every N ms whatever it is doing, with its state.\n"
+            "flame= and collapsed= write the samples' full stacks (up to 2048 frames; depth= applies to\n"
+            "the HPROF traces) as an HTML flame graph and as flamegraph.pl's collapsed format.\n"
             "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
             "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes,\n"
             "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and loop-free methods of <= tiny= bytes of\n"
@@ -83,7 +94,9 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=cpu=samples,interval=10,depth=8,file=out.txt -jar app.jar\n"
             "    java -agentpath:libjvmprof.so=monitor=y,thread=y Main\n"
             "    java -agentpath:libjvmprof.so=cpu=times,include=com.example.,depth=6 Main\n"
-            "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n");
+            "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,flame=cpu.html Main\n"
+            "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n");
 }
 
 static const opt_def *options_find(const char *name, size_t len)
@@ -115,8 +128,8 @@ static jp_status options_bad(char *err, size_t errlen, const opt_def *d, const c
     return JP_ERR_ARG;
 }
 
-static jp_status options_expand_file(const char *value, long pid, char *out, size_t outlen, char *err,
-                                     size_t errlen)
+static jp_status options_expand_file(const char *name, const char *value, long pid, char *out, size_t outlen,
+                                     char *err, size_t errlen)
 {
     size_t used = 0;
     for (const char *p = value; *p; p++) {
@@ -134,7 +147,7 @@ static jp_status options_expand_file(const char *value, long pid, char *out, siz
         }
         size_t n = strlen(add);
         if (used + n + 1 > outlen) {
-            snprintf(err, errlen, "file=: path too long (at most %zu bytes)", outlen - 1);
+            snprintf(err, errlen, "%s=: path too long (at most %zu bytes)", name, outlen - 1);
             return JP_ERR_ARG;
         }
         memcpy(out + used, add, n);
@@ -150,7 +163,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     switch (d->kind) {
     case OPT_LATER:
         snprintf(err, errlen, "%s=%s: not available in this version of jvmprof (%s); available now: cpu=samples, "
-                 "cpu=times, monitor=y", d->name, value, d->what);
+                 "cpu=times, wall=<ms>, monitor=y", d->name, value, d->what);
         return JP_ERR_ARG;
     case OPT_BOOL: {
         bool v;
@@ -178,6 +191,8 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         *(unsigned *)((char *)o + d->at - 1) = (unsigned)v;
         if (strcmp(d->name, "tiny") == 0)
             o->tiny_named = true;
+        if (strcmp(d->name, "wall") == 0)
+            *cpu_or_monitor_named = true;
         return JP_OK;
     }
     case OPT_DOUBLE: {
@@ -194,6 +209,16 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             if (strcmp(value, "a") != 0 && strcmp(value, "b") != 0)
                 return options_bad(err, errlen, d, value);
             o->format = value[0];
+            return JP_OK;
+        }
+        if (strcmp(d->name, "sampler") == 0) {
+            if (strcmp(value, "async") == 0)
+                o->sampler = OPTIONS_SAMPLER_ASYNC;
+            else if (strcmp(value, "jvmti") == 0)
+                o->sampler = OPTIONS_SAMPLER_JVMTI;
+            else
+                return options_bad(err, errlen, d, value);
+            o->sampler_named = true;
             return JP_OK;
         }
         /* cpu */
@@ -244,10 +269,10 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     }
     case OPT_PATH:
         if (!*value) {
-            snprintf(err, errlen, "file=: empty file name; expected file=<path>");
+            snprintf(err, errlen, "%s=: empty file name; expected %s=%s", d->name, d->name, d->values);
             return JP_ERR_ARG;
         }
-        return options_expand_file(value, pid, o->file, sizeof o->file, err, errlen);
+        return options_expand_file(d->name, value, pid, (char *)o + d->at - 1, OPTIONS_PATH_MAX, err, errlen);
     }
     return JP_ERR_ARG;
 }
@@ -312,8 +337,9 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     }
     if (!named)
         o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; heap is not built yet */
-    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor) {
-        snprintf(err, errlen, "nothing to profile: cpu is off and monitor=n; use cpu=samples and/or monitor=y");
+    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms) {
+        snprintf(err, errlen, "nothing to profile: cpu is off, wall is off and monitor=n; use cpu=samples, wall=<ms> "
+                 "and/or monitor=y");
         return JP_ERR_ARG;
     }
     if (o->format == 'b' && o->monitor) {
@@ -332,9 +358,34 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
                  "or drop %s=", which, which);
         return JP_ERR_ARG;
     }
+    if (o->wall_ms && o->cpu == OPTIONS_CPU_SAMPLES) {
+        snprintf(err, errlen, "wall= with cpu=samples: both fill the samples table; use one of them (wall= samples "
+                 "threads in every state, cpu=samples only while they use CPU)");
+        return JP_ERR_ARG;
+    }
+    if (o->wall_ms && o->format == 'b') {
+        snprintf(err, errlen, "wall= with format=b: the HPROF binary format has no record for wall-clock samples; "
+                 "use format=a, flame= or collapsed= with wall=");
+        return JP_ERR_ARG;
+    }
+    if (o->sampler_named && o->cpu != OPTIONS_CPU_SAMPLES) {
+        snprintf(err, errlen, "sampler= chooses how cpu=samples takes stacks; add cpu=samples or drop sampler=");
+        return JP_ERR_ARG;
+    }
+    if ((o->flame[0] || o->collapsed[0]) && !options_async_sampling(o)) {
+        const char *which = o->flame[0] ? "flame" : "collapsed";
+        snprintf(err, errlen, "%s= draws the stacks of the async sampler; use it with cpu=samples (sampler=async, the "
+                 "default) or with wall=<ms>", which);
+        return JP_ERR_ARG;
+    }
     if (!o->file[0])
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
     return JP_OK;
+}
+
+bool options_async_sampling(const agent_options *o)
+{
+    return o->wall_ms > 0 || (o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_ASYNC);
 }
 
 jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)

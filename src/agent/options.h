@@ -17,6 +17,10 @@ typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU
 
 #define OPTIONS_PREFIXES_MAX 1024
 
+/* Who takes cpu=samples' stacks: a signal handler with AsyncGetCallTrace on
+ * each thread's CPU timer (no safepoint bias), or JVMTI GetStackTrace. */
+typedef enum options_sampler { OPTIONS_SAMPLER_ASYNC = 0, OPTIONS_SAMPLER_JVMTI } options_sampler;
+
 typedef struct agent_options {
     bool help;
     options_cpu cpu;
@@ -32,7 +36,16 @@ typedef struct agent_options {
     char include[OPTIONS_PREFIXES_MAX], exclude[OPTIONS_PREFIXES_MAX];
     unsigned tiny;                    /* cpu=times: loop-free methods of <= tiny bytes are skipped */
     bool tiny_named;
+    options_sampler sampler;
+    bool sampler_named;
+    unsigned wall_ms;                 /* wall-clock sampling period, 0 = off */
+    char flame[OPTIONS_PATH_MAX];     /* HTML flame graph written with each dump ("" = none) */
+    char collapsed[OPTIONS_PATH_MAX]; /* collapsed stacks written with each dump ("" = none) */
 } agent_options;
+
+/* True when stacks are sampled by the signal handler (cpu=samples with
+ * sampler=async, or wall=). */
+bool options_async_sampling(const agent_options *o);
 
 /* Parses `text` (may be NULL or empty) for process `pid`. On error returns
  * JP_ERR_ARG and writes a one-line message (without "jvmprof: ") to err. */

@@ -1,7 +1,8 @@
-/* profiler.c — the agent thread: JVMTI stack sampling (HPROF's cpu=samples:
- * every interval, the stacks of all threads in one GetAllStackTraces call,
- * counting those that are running), draining the event queue, and dumps
- * on request. See profiler.h for who may touch the model when. */
+/* profiler.c — the agent thread: the JVMTI stack sampler (sampler=jvmti:
+ * every interval, one running thread's stack at a safepoint), the wall=
+ * ticks and the draining of the async sampler's ring (async_sampler.c),
+ * draining the event queue, and dumps on request (with the flame graph and
+ * collapsed stacks). See profiler.h for who may touch the model when. */
 #include "profiler.h"
 
 #include <errno.h>
@@ -15,7 +16,9 @@
 #include "../format/format.h"
 #include "../model/model.h"
 #include "agent.h"
+#include "async_sampler.h"
 #include "bci.h"
+#include "code_kinds.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "monitor.h"
@@ -179,6 +182,11 @@ static void prof_drain(JNIEnv *jni)
         case EVENTQ_THREAD_END:
             model_thread_end(m, e->thread);
             break;
+        case EVENTQ_CODE_LOAD:
+        case EVENTQ_CODE_UNLOAD:
+            if (code_kinds_event(e))
+                e = NULL; /* kept by code_kinds until the code unloads */
+            break;
         case EVENTQ_MONITOR: {
             if (!prof_frames_of(jni, e->frames, e->nframes))
                 break;
@@ -193,6 +201,27 @@ static void prof_drain(JNIEnv *jni)
         free(e);
         e = next;
     }
+    if (options_async_sampling(agent_opts))
+        async_sampler_drain(m, jni);
+}
+
+/* Writes one output file with one format: to a temporary name, renamed when complete. */
+static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, const char *path, uint64_t *bytes)
+{
+    char err[512];
+    sink *s = sink_open_file(path, err, sizeof err);
+    if (!s)
+        return jp_error(JP_ERR_IO, "%s", err);
+    jp_status st = fmt->write(prof_model, ro, s);
+    if (st != JP_OK) {
+        sink_abort(s);
+        return jp_error(st, "cannot write %s: %s", path, jp_status_name(st));
+    }
+    *bytes = sink_bytes(s);
+    st = sink_commit(s, err, sizeof err);
+    if (st != JP_OK)
+        return jp_error(st, "%s", err);
+    return JP_OK;
 }
 
 jp_status profiler_dump(JNIEnv *jni)
@@ -204,20 +233,18 @@ jp_status profiler_dump(JNIEnv *jni)
     bool cpu_times = agent_opts->cpu == OPTIONS_CPU_TIMES;
     if (cpu_times)
         times_collect(m);
-    report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES, agent_opts->monitor, cpu_times };
-    char err[512];
-    sink *s = sink_open_file(agent_opts->file, err, sizeof err);
-    if (!s)
-        return jp_error(JP_ERR_IO, "%s", err);
-    jp_status st = fmt->write(m, &ro, s);
-    if (st != JP_OK) {
-        sink_abort(s);
-        return jp_error(st, "cannot write %s: %s", agent_opts->file, jp_status_name(st));
-    }
-    uint64_t bytes = sink_bytes(s);
-    st = sink_commit(s, err, sizeof err);
+    report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
+                       agent_opts->monitor, cpu_times };
+    uint64_t bytes = 0, extra = 0;
+    jp_status st = prof_write(fmt, &ro, agent_opts->file, &bytes);
+    if (agent_opts->flame[0] && prof_write(&flame_html_format, &ro, agent_opts->flame, &extra) == JP_OK)
+        jp_log_info("wrote %s (%llu bytes: flame graph of %llu samples in %u stacks)", agent_opts->flame,
+                    (unsigned long long)extra, (unsigned long long)m->total_stack_samples, model_stack_count(m));
+    if (agent_opts->collapsed[0] && prof_write(&collapsed_format, &ro, agent_opts->collapsed, &extra) == JP_OK)
+        jp_log_info("wrote %s (%llu bytes: %u collapsed stacks)", agent_opts->collapsed, (unsigned long long)extra,
+                    model_stack_count(m));
     if (st != JP_OK)
-        return jp_error(st, "%s", err);
+        return st;
     uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
     jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s)",
@@ -227,6 +254,11 @@ jp_status profiler_dump(JNIEnv *jni)
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
     double agent_ms = (double)prof_agent_cpu_ns / 1e6, stack_ms = (double)prof_stack_ns / 1e6;
     double cb_ms = (double)monitor_cost_ns() / 1e6;
+    if (options_async_sampling(agent_opts)) {
+        char line[1024];
+        async_sampler_describe(line, sizeof line);
+        jp_log_info("%s", line);
+    }
     jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core); %llu stacks taken in %.1f ms; "
                 "monitor callbacks %.1f ms",
                 agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0,
@@ -286,8 +318,12 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 {
     (void)jv;
     (void)arg;
-    /* with cpu off the thread only drains queued events */
-    unsigned period = agent_opts->cpu == OPTIONS_CPU_SAMPLES ? agent_opts->interval_ms : 100;
+    /* the JVMTI sampler and wall= act every period; otherwise the thread
+     * drains the async sampler's ring and the queued events */
+    bool jvmti_sampler = agent_opts->cpu == OPTIONS_CPU_SAMPLES && agent_opts->sampler == OPTIONS_SAMPLER_JVMTI;
+    unsigned period = jvmti_sampler ? agent_opts->interval_ms
+                      : agent_opts->wall_ms ? agent_opts->wall_ms
+                      : options_async_sampling(agent_opts) ? 20 : 100;
     struct timespec next;
     prof_deadline(&next, period);
     for (;;) {
@@ -306,8 +342,10 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (prof_reached(&now, &next)) {
-            if (agent_opts->cpu == OPTIONS_CPU_SAMPLES)
+            if (jvmti_sampler)
                 prof_sample(jni);
+            else if (agent_opts->wall_ms)
+                async_sampler_wall_tick(jni);
             prof_drain(jni);
             /* fixed rate: one tick per interval; if a round overran, skip the missed ticks */
             prof_deadline_from(&next, period, false);

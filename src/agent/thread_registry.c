@@ -4,31 +4,42 @@
 #include "thread_registry.h"
 
 #include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "agent.h"
+#include "async_sampler.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 
 static atomic_uint_fast32_t thread_next_serial = 1;
 
-uint32_t thread_registry_serial(jthread thread)
+/* The storage word: serial in the low 32 bits, OS thread id in the high. */
+static uint64_t thread_word(jthread thread)
 {
     void *p = NULL;
     if ((*agent_jvmti)->GetThreadLocalStorage(agent_jvmti, thread, &p) != JVMTI_ERROR_NONE)
         return 0;
-    return (uint32_t)(uintptr_t)p;
+    return (uint64_t)(uintptr_t)p;
 }
 
-void thread_registry_start(JNIEnv *jni, jthread thread)
+uint32_t thread_registry_serial(jthread thread) { return (uint32_t)thread_word(thread); }
+
+uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thread) >> 32); }
+
+void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
 {
     jvmtiEnv *jv = agent_jvmti;
     if (thread_registry_serial(thread) != 0 || (jni && profiler_is_agent_thread(jni, thread)))
         return;
     uint32_t serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
-    if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)serial),
+    uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
+    if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
                     "SetThreadLocalStorage") != JP_OK)
         return;
+    if (on_thread && options_async_sampling(agent_opts))
+        async_sampler_thread_start(jni, serial);
     jvmtiThreadInfo info = { 0 };
     jvmtiThreadGroupInfo group = { 0 }, parent = { 0 };
     if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE && info.thread_group) {
@@ -60,6 +71,8 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
     uint32_t serial = thread_registry_serial(thread);
     if (serial == 0)
         return;
+    if (options_async_sampling(agent_opts))
+        async_sampler_thread_end();
     eventq_event *e = eventq_new(EVENTQ_THREAD_END, serial, 0, NULL, NULL, NULL);
     if (e)
         eventq_push(e);
@@ -71,9 +84,13 @@ void thread_registry_existing(JNIEnv *jni)
     jthread *threads = NULL;
     if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)
         return;
+    jthread self = NULL;
+    (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self);
     for (jint i = 0; i < n; i++) {
-        thread_registry_start(jni, threads[i]);
+        thread_registry_start(jni, threads[i], self && (*jni)->IsSameObject(jni, threads[i], self));
         (*jni)->DeleteLocalRef(jni, threads[i]);
     }
     jvmti_free(threads);
+    if (self)
+        (*jni)->DeleteLocalRef(jni, self);
 }

@@ -2,6 +2,8 @@
  * reports. It reuses the model and the writers, so a format is produced by one
  * piece of code whether the agent or this command writes it.
  *   jvmprof report FILE [--cutoff X] [-o OUT]   HPROF binary -> HPROF ASCII report
+ *   jvmprof flame FILE [-o OUT] [--title T]     HPROF binary or collapsed stacks -> HTML flame graph
+ *   jvmprof collapse FILE [-o OUT]              HPROF binary (or collapsed stacks) -> collapsed stacks
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
 #include <errno.h>
@@ -21,6 +23,11 @@ static void cli_usage(FILE *out)
             "commands:\n"
             "  report FILE [--cutoff X] [-o OUT]   print the HPROF ASCII report of an HPROF binary file\n"
             "                                      (written by the agent with format=b); OUT defaults to stdout\n"
+            "  flame FILE [-o OUT] [--title T]     an interactive flame graph (one self-contained HTML page) of\n"
+            "                                      an HPROF binary file or of collapsed stacks (ours, async-\n"
+            "                                      profiler's, flamegraph.pl input); OUT defaults to stdout\n"
+            "  collapse FILE [-o OUT]              the collapsed stacks (\"root;...;leaf count\" lines, for\n"
+            "                                      flamegraph.pl or speedscope) of an HPROF binary file\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -59,36 +66,102 @@ static unsigned char *cli_read_file(const char *path, size_t *len)
     return data;
 }
 
-static int cli_report(int argc, char **argv)
+/* The arguments of report, flame and collapse: FILE and the options in
+ * `allowed` (CLI_OPT_*). Returns 0, or the exit code 2 after a one-line
+ * message. */
+enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4 };
+typedef struct cli_args {
+    const char *in, *out, *title;
+    double cutoff;
+} cli_args;
+
+static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
-    const char *in = NULL, *out = NULL;
-    double cutoff = 0.0001;
+    static const struct { const char *name; unsigned flag; } opts[] = {
+        { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE },
+    };
+    *a = (cli_args){ NULL, NULL, NULL, 0.0001 };
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--cutoff") == 0 && i + 1 < argc) {
+        const char *arg = argv[i];
+        unsigned flag = 0;
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+            if (strcmp(arg, opts[k].name) == 0 && (allowed & opts[k].flag))
+                flag = opts[k].flag;
+        if (flag && i + 1 >= argc) {
+            fprintf(stderr, "jvmprof: %s: %s needs a value; usage: jvmprof %s %s\n", cmd, arg, cmd, usage);
+            return 2;
+        }
+        if (flag == CLI_OPT_OUT) {
+            a->out = argv[++i];
+        } else if (flag == CLI_OPT_TITLE) {
+            a->title = argv[++i];
+        } else if (flag == CLI_OPT_CUTOFF) {
             char *end;
-            cutoff = strtod(argv[++i], &end);
-            if (*end || !(cutoff >= 0 && cutoff <= 1)) {
+            a->cutoff = strtod(argv[++i], &end);
+            if (*end || !(a->cutoff >= 0 && a->cutoff <= 1)) {
                 fprintf(stderr, "jvmprof: --cutoff %s: expected a number 0..1\n", argv[i]);
                 return 2;
             }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "jvmprof: report: unknown argument %s; expected FILE [--cutoff X] [-o OUT]\n", argv[i]);
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "jvmprof: %s: unknown argument %s; expected %s\n", cmd, arg, usage);
             return 2;
-        } else if (!in) {
-            in = argv[i];
+        } else if (!a->in) {
+            a->in = arg;
         } else {
-            fprintf(stderr, "jvmprof: report: one input file only (got %s and %s)\n", in, argv[i]);
+            fprintf(stderr, "jvmprof: %s: one input file only (got %s and %s)\n", cmd, a->in, arg);
             return 2;
         }
     }
-    if (!in) {
-        fprintf(stderr, "jvmprof: report: missing FILE; usage: jvmprof report FILE [--cutoff X] [-o OUT]\n");
+    if (!a->in) {
+        fprintf(stderr, "jvmprof: %s: missing FILE; usage: jvmprof %s %s\n", cmd, cmd, usage);
         return 2;
     }
+    return 0;
+}
+
+/* Writes m in format f to path (atomically), or to stdout when path is NULL. */
+static int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, const char *path)
+{
+    char err[512];
+    buf mem;
+    buf_init(&mem);
+    sink *s = path ? sink_open_file(path, err, sizeof err) : sink_open_memory(&mem);
+    if (!s) {
+        fprintf(stderr, "jvmprof: %s\n", path ? err : "out of memory");
+        return 1;
+    }
+    jp_status st = f->write(m, ro, s);
+    if (st != JP_OK) {
+        sink_abort(s);
+        fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", f->name, jp_status_name(st));
+        buf_free(&mem);
+        return 1;
+    }
+    st = sink_commit(s, err, sizeof err);
+    if (st != JP_OK) {
+        fprintf(stderr, "jvmprof: %s\n", err);
+        buf_free(&mem);
+        return 1;
+    }
+    int rc = 0;
+    if (!path && mem.len && fwrite(mem.data, 1, mem.len, stdout) != mem.len)
+        rc = 1;
+    buf_free(&mem);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "jvmprof: cannot write to standard output: %s\n", strerror(errno));
+        rc = 1;
+    }
+    return rc;
+}
+
+static int cli_report(int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse("report", "FILE [--cutoff X] [-o OUT]", CLI_OPT_CUTOFF | CLI_OPT_OUT, argc, argv, &a);
+    if (rc)
+        return rc;
     size_t len = 0;
-    unsigned char *data = cli_read_file(in, &len);
+    unsigned char *data = cli_read_file(a.in, &len);
     if (!data)
         return 1;
     char err[512];
@@ -96,39 +169,63 @@ static int cli_report(int argc, char **argv)
     model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
     free(data);
     if (!m) {
-        fprintf(stderr, "jvmprof: %s: %s\n", in, err);
+        fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
         return 1;
     }
-    ro.cutoff = cutoff;
-    buf mem;
-    buf_init(&mem);
-    sink *s = out ? sink_open_file(out, err, sizeof err) : sink_open_memory(&mem);
-    if (!s) {
-        fprintf(stderr, "jvmprof: %s\n", out ? err : "out of memory");
-        model_free(m);
-        return 1;
-    }
-    jp_status st = hprof_txt_format.write(m, &ro, s);
-    if (st != JP_OK) {
-        sink_abort(s);
-        fprintf(stderr, "jvmprof: cannot write the report: %s\n", jp_status_name(st));
-        model_free(m);
-        buf_free(&mem);
-        return 1;
-    }
-    st = sink_commit(s, err, sizeof err);
+    ro.cutoff = a.cutoff;
+    rc = cli_write(m, &hprof_txt_format, &ro, a.out);
     model_free(m);
-    if (st != JP_OK) {
-        fprintf(stderr, "jvmprof: %s\n", err);
-        buf_free(&mem);
-        return 1;
+    return rc;
+}
+
+/* Reads FILE into a model with a stack table: an HPROF binary file (its CPU
+ * samples' traces become stacks) or collapsed stacks, told apart by the
+ * header. NULL after a one-line message. */
+static model *cli_read_stacks(const char *path)
+{
+    size_t len = 0;
+    unsigned char *data = cli_read_file(path, &len);
+    if (!data)
+        return NULL;
+    char err[512];
+    model *m;
+    static const char magic[] = "JAVA PROFILE 1.0.";
+    if (len >= sizeof magic && memcmp(data, magic, sizeof magic - 1) == 0) {
+        report_opts ro;
+        m = hprof_bin_read(data, len, &ro, err, sizeof err);
+        if (m && trace_stacks_build(m) != JP_OK) {
+            model_free(m);
+            m = NULL;
+            snprintf(err, sizeof err, "out of memory");
+        }
+    } else {
+        m = collapsed_read(data, len, err, sizeof err);
     }
-    int rc = 0;
-    if (!out && mem.len && fwrite(mem.data, 1, mem.len, stdout) != mem.len)
-        rc = 1;
-    buf_free(&mem);
-    if (fflush(stdout) != 0)
-        rc = 1;
+    free(data);
+    if (!m) {
+        fprintf(stderr, "jvmprof: %s: %s\n", path, err);
+        return NULL;
+    }
+    if (m->total_stack_samples == 0)
+        fprintf(stderr, "jvmprof: warning: %s has no CPU samples; the output is empty\n", path);
+    return m;
+}
+
+static int cli_flame(int argc, char **argv, bool html)
+{
+    cli_args a;
+    const char *cmd = html ? "flame" : "collapse";
+    int rc = html ? cli_parse(cmd, "FILE [-o OUT] [--title T]", CLI_OPT_OUT | CLI_OPT_TITLE, argc, argv, &a)
+                  : cli_parse(cmd, "FILE [-o OUT]", CLI_OPT_OUT, argc, argv, &a);
+    if (rc)
+        return rc;
+    model *m = cli_read_stacks(a.in);
+    if (!m)
+        return 1;
+    report_opts ro = { 0 };
+    ro.title = a.title;
+    rc = cli_write(m, html ? &flame_html_format : &collapsed_format, &ro, a.out);
+    model_free(m);
     return rc;
 }
 
@@ -153,6 +250,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "report") == 0)
         return cli_report(argc - 2, argv + 2);
-    fprintf(stderr, "jvmprof: unknown command '%s'; expected report, options, version or help\n", cmd);
+    if (strcmp(cmd, "flame") == 0)
+        return cli_flame(argc - 2, argv + 2, true);
+    if (strcmp(cmd, "collapse") == 0)
+        return cli_flame(argc - 2, argv + 2, false);
+    fprintf(stderr, "jvmprof: unknown command '%s'; expected report, flame, collapse, options, version or help\n",
+            cmd);
     return 2;
 }

@@ -23,6 +23,7 @@ typedef struct report_opts {
     bool cpu_samples;     /* write the CPU SAMPLES section */
     bool monitor;         /* write the MONITOR TIME section */
     bool cpu_times;       /* write the CPU TIME (ms) section (ASCII only, as in HPROF) */
+    const char *title;    /* flame graph title; NULL = "CPU samples" or "Wall-clock samples" */
 } report_opts;
 
 typedef struct jp_format_ops {
@@ -32,6 +33,39 @@ typedef struct jp_format_ops {
 
 extern const jp_format_ops hprof_txt_format;   /* format=a: java.hprof.txt */
 extern const jp_format_ops hprof_bin_format;   /* format=b: java.hprof, JAVA PROFILE 1.0.2 */
+/* The sampled-stack table (model_stack_*), full depth: */
+extern const jp_format_ops collapsed_format;   /* "root;...;leaf count" lines (flamegraph.pl, speedscope) */
+extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: an interactive flame graph */
+
+/* collapsed.c: the frames a flame graph shows for a stack, root first: a
+ * thread frame "[name]" when the stack is per thread, the stack's frames
+ * outermost first, a state frame "[sleeping]" when samples are wall-clock;
+ * a lone "<empty>" frame (a method frame with method id 0) when that leaves
+ * nothing. Both flame graph writers use it, so they show the same frames. */
+enum { COLLAPSED_KIND_THREAD = 5, COLLAPSED_KIND_STATE = 6 };   /* after the frame_kind values */
+typedef struct collapsed_frame {
+    uint32_t kind;        /* a frame_kind, or COLLAPSED_KIND_THREAD / _STATE */
+    uint32_t ref;         /* method id, thread serial or sample_state */
+} collapsed_frame;
+/* Fills out[] (room for st->nframes + 2) and returns the count (>= 1). */
+uint32_t collapsed_frames(const model *m, const model_stack *st, collapsed_frame *out);
+/* Appends the frame's name without kind suffix: "pkg.Class.method" (just
+ * "method" when the class name is empty), "[thread name]" ("[thread N]" when
+ * the thread is unknown), "[state]". ';' and line breaks become '_'. */
+void collapsed_frame_name(const model *m, collapsed_frame f, buf *out);
+/* "_[j]" (JIT), "_[i]" (inlined), "_[0]" (interpreted), "_[n]" (native), "" otherwise. */
+const char *collapsed_kind_suffix(uint32_t kind);
+
+/* collapsed_read.c: parses collapsed stacks (ours, async-profiler's,
+ * flamegraph.pl input) into a fresh model's stack table: "[x]" root frames
+ * become threads, known "[state]" leaf frames states (and set m->wall), kind
+ * suffixes frame kinds. On error returns NULL and fills errbuf with a
+ * one-line reason naming the line. */
+model *collapsed_read(const void *data, size_t len, char *errbuf, size_t errlen);
+
+/* trace_stacks.c: fills the (empty) stack table of a model read from HPROF
+ * from its traces and their CPU samples, so HPROF files get flame graphs. */
+jp_status trace_stacks_build(model *m);
 
 /* hprof_bin_read.c: parses an HPROF binary file into a fresh model. Fills
  * *o with what the file holds (cpu_samples when it had a CPU SAMPLES record).

@@ -92,6 +92,9 @@ static void txt_write_header(const model *m, sink *s)
                 "  \"Compiled method\" or \"Unknown line\" (no line table, or lineno=n).\n"
                 "CPU SAMPLES: how often each trace was on a running thread when the sampler looked, every\n"
                 "  interval= ms; ranked by count, rows below cutoff= omitted.\n"
+                "WALL SAMPLES: wall=, in place of CPU SAMPLES: every thread sampled every wall= ms whatever it\n"
+                "  was doing; a row is a trace and the state its thread was in (running, native, sleeping,\n"
+                "  waiting, blocked).\n"
                 "CPU TIME (ms): cpu=times, measured by bytecode instrumentation: self is the share of the\n"
                 "  total elapsed time spent in the trace's top method itself (callees excluded), count is\n"
                 "  the exact number of calls; a trace is the call path of depth= instrumented methods.\n"
@@ -112,6 +115,26 @@ static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, 
         model_trace tr = model_trace_get(m, (trace_id){ rows[i].key });
         sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)rows[i].count,
                     HPROF_SERIAL_TRACE + rows[i].key);
+        if (tr.nframes)
+            txt_method_name(m, tr.frames[0], s);
+        else
+            sink_printf(s, "<empty trace>");
+        sink_write(s, "\n", 1);
+    }
+}
+
+/* WALL SAMPLES rows: key = trace id * SAMPLE_STATES + state. */
+static void txt_write_wall_rows(const model *m, const txt_row *rows, uint32_t n, uint64_t total, sink *s)
+{
+    sink_printf(s, "rank   self  accum   count trace state    method\n");
+    double accum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double self = 100.0 * (double)rows[i].cost / (double)total;
+        accum += self;
+        uint32_t t = rows[i].key / SAMPLE_STATES;
+        model_trace tr = model_trace_get(m, (trace_id){ t });
+        sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u %-8s ", i + 1, self, accum, (unsigned long long)rows[i].count,
+                    HPROF_SERIAL_TRACE + t, sample_state_names[rows[i].key % SAMPLE_STATES]);
         if (tr.nframes)
             txt_method_name(m, tr.frames[0], s);
         else
@@ -150,7 +173,24 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         return JP_ERR_NOMEM;
     }
     uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
-    if (o->cpu_samples) {
+    bool wall = o->cpu_samples && m->wall;
+    if (wall) {
+        free(cpu);
+        cpu = calloc((size_t)ntraces * SAMPLE_STATES + 1, sizeof *cpu);
+        if (!cpu) {
+            free(times);
+            free(mon);
+            free(printed);
+            return JP_ERR_NOMEM;
+        }
+        for (uint32_t t = 1; t <= ntraces; t++)
+            for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
+                uint64_t c = model_trace_state_samples(m, (trace_id){ t }, (sample_state)st);
+                if (c)
+                    cpu[ncpu++] = (txt_row){ t * SAMPLE_STATES + st, c, c };
+            }
+        ncpu = txt_rows_above_cutoff(cpu, ncpu, m->total_samples, o->cutoff);
+    } else if (o->cpu_samples) {
         for (uint32_t t = 1; t <= ntraces; t++) {
             uint64_t c = model_trace_samples(m, (trace_id){ t });
             if (c)
@@ -175,7 +215,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
 
     /* TRACE records for every printed row, in serial order */
     for (uint32_t i = 0; i < ncpu; i++)
-        printed[cpu[i].key] = 1;
+        printed[wall ? cpu[i].key / SAMPLE_STATES : cpu[i].key] = 1;
     for (uint32_t i = 0; i < ntimes; i++)
         printed[times[i].key] = 1;
     for (uint32_t i = 0; i < nmonrows; i++)
@@ -185,7 +225,12 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
             txt_write_trace(m, (trace_id){ t }, s);
 
     txt_ctime(m->dump_time_ms, when);
-    if (o->cpu_samples) {
+    if (wall) {
+        sink_printf(s, "WALL SAMPLES BEGIN (total = %llu, every %u ms) %s\n", (unsigned long long)m->total_samples,
+                    m->interval_us / 1000, when);
+        txt_write_wall_rows(m, cpu, ncpu, m->total_samples, s);
+        sink_printf(s, "WALL SAMPLES END\n");
+    } else if (o->cpu_samples) {
         sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
         txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, s);
         sink_printf(s, "CPU SAMPLES END\n");

@@ -36,6 +36,7 @@ void model_free(model *m)
     free(m->stack_samples);
     free(m->class_info);
     free(m->trace_samples);
+    free(m->trace_state_samples);
     free(m->trace_time_ns);
     free(m->trace_calls);
     free(m->monitor_info);

@@ -113,6 +113,8 @@ typedef struct model {
     uint32_t trace_samples_cap;
     uint32_t class_info_cap;
     uint64_t total_samples;
+    uint64_t *trace_state_samples; /* [(trace id - 1) * SAMPLE_STATES + state]: wall= samples by state */
+    uint32_t trace_states_cap;     /* in traces */
     uint64_t *trace_time_ns;      /* [trace id - 1]: cpu=times self time */
     uint64_t *trace_calls;        /* [trace id - 1]: cpu=times calls */
     uint32_t trace_times_cap;
@@ -159,6 +161,9 @@ model_trace model_trace_get(const model *m, trace_id id);
 static inline uint32_t model_trace_count(const model *m) { return intern_count(&m->traces); }
 void model_trace_add_samples(model *m, trace_id t, uint64_t n);
 uint64_t model_trace_samples(const model *m, trace_id t);
+/* Samples of a trace taken while its thread was in `state` (wall=). */
+void model_trace_add_state_samples(model *m, trace_id t, sample_state state, uint64_t n);
+uint64_t model_trace_state_samples(const model *m, trace_id t, sample_state state);
 /* cpu=times: self time and calls of a trace (its top frame's method). */
 void model_trace_add_time(model *m, trace_id t, uint64_t self_ns, uint64_t calls);
 uint64_t model_trace_time_ns(const model *m, trace_id t);

@@ -55,6 +55,26 @@ void model_trace_add_samples(model *m, trace_id t, uint64_t n)
     m->total_samples += n;
 }
 
+void model_trace_add_state_samples(model *m, trace_id t, sample_state state, uint64_t n)
+{
+    if (t.v == 0 || (unsigned)state >= SAMPLE_STATES)
+        return;
+    uint32_t cap = m->trace_states_cap * SAMPLE_STATES;
+    if (!model_grow((void **)&m->trace_state_samples, &cap, t.v * SAMPLE_STATES, sizeof *m->trace_state_samples)) {
+        m->oom = true;
+        return;
+    }
+    m->trace_states_cap = cap / SAMPLE_STATES;
+    m->trace_state_samples[(size_t)(t.v - 1) * SAMPLE_STATES + state] += n;
+}
+
+uint64_t model_trace_state_samples(const model *m, trace_id t, sample_state state)
+{
+    if (t.v == 0 || t.v > m->trace_states_cap || (unsigned)state >= SAMPLE_STATES)
+        return 0;
+    return m->trace_state_samples[(size_t)(t.v - 1) * SAMPLE_STATES + state];
+}
+
 uint64_t model_trace_samples(const model *m, trace_id t)
 {
     if (t.v == 0 || t.v > m->trace_samples_cap)

@@ -1,0 +1,398 @@
+/* async_sampler.c — the signal-driven sampler (see async_sampler.h).
+ *
+ * Hot path: as_on_signal runs in a signal handler on the sampled thread. It
+ * reads that thread's JNIEnv from initial-exec TLS, claims a slot of the ring
+ * with one CAS (a bounded multi-producer queue in the style of D. Vyukov's:
+ * each slot carries a sequence number), lets AsyncGetCallTrace write the
+ * frames straight into the slot and publishes it. No lock, no malloc, no I/O;
+ * when the ring is full the sample is counted as dropped. The agent thread
+ * is the only consumer. */
+#include "async_sampler.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/jp_log.h"
+#include "agent.h"
+#include "code_kinds.h"
+#include "jvmti_util.h"
+#include "profiler.h"
+#include "symbols.h"
+#include "thread_registry.h"
+
+/* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
+typedef struct {
+    jint lineno;              /* bytecode index; -3 for a native method */
+    jmethodID method_id;
+} as_call_frame;
+typedef struct {
+    JNIEnv *env_id;
+    jint num_frames;          /* > 0 frames written, <= 0 a reason it failed */
+    as_call_frame *frames;
+} as_call_trace;
+typedef void (*as_agct_fn)(as_call_trace *trace, jint depth, void *ucontext);
+
+/* The failure codes of AsyncGetCallTrace (num_frames <= 0), by -code. */
+#define AS_AGCT_CODES 11
+static const char *const as_agct_names[AS_AGCT_CODES] = {
+    "no Java frame", "no class load", "GC active", "unknown not Java", "not walkable not Java",
+    "unknown Java", "not walkable Java", "unknown state", "thread exit", "deopt", "safepoint",
+};
+
+#define AS_SIGNAL SIGPROF
+#define AS_WALL_TAG 0x6a700000        /* si_value of a wall= signal: tag | state */
+#define AS_WALL_TAG_MASK 0x7fffff00
+#define AS_MAX_DEPTH 2048u             /* frames kept for flame graphs */
+
+typedef struct as_slot {
+    _Atomic uint64_t seq;
+    uint32_t serial;
+    uint32_t weight;
+    int32_t nframes;
+    uint8_t state;
+    as_call_frame frames[];   /* as_depth of them */
+} as_slot;
+
+typedef struct as_thread_local {
+    JNIEnv *jni;              /* NULL: not a Java thread we sample (or it is ending) */
+    uint32_t serial;
+    bool has_timer;
+    timer_t timer;
+} as_thread_local;
+
+static __thread as_thread_local as_tls __attribute__((tls_model("initial-exec")));
+
+static as_agct_fn as_agct;
+static unsigned char *as_ring;
+static size_t as_slot_size;
+static uint64_t as_mask;
+static uint32_t as_depth;             /* frames captured per sample */
+static _Atomic uint64_t as_enqueue;
+static uint64_t as_dequeue;           /* agent thread only */
+static atomic_bool as_active;
+static bool as_cpu_timers;            /* cpu=samples: each thread's CPU timer */
+static bool as_want_stacks;           /* flame= / collapsed=: full stacks in the model */
+
+/* counters the handler bumps (relaxed atomics are lock-free here) */
+static _Atomic uint64_t as_signals, as_dropped, as_no_env, as_foreign, as_timer_failed;
+/* the agent thread's own tallies */
+static uint64_t as_recorded, as_failed[AS_AGCT_CODES + 1], as_wall_signals, as_wall_failed;
+
+static as_slot *as_slot_at(uint64_t pos) { return (as_slot *)(as_ring + (size_t)(pos & as_mask) * as_slot_size); }
+
+static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
+{
+    (void)sig;
+    int saved_errno = errno;
+    uint8_t state = SAMPLE_RUNNING;
+    uint32_t weight = 1;
+    if (si->si_code == SI_QUEUE && (si->si_value.sival_int & AS_WALL_TAG_MASK) == AS_WALL_TAG) {
+        state = (uint8_t)(si->si_value.sival_int & 0xff);
+    } else if (si->si_code == SI_TIMER) {
+        /* timer expirations that came while the signal was pending */
+        weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
+    } else {
+        atomic_fetch_add_explicit(&as_foreign, 1, memory_order_relaxed);
+        errno = saved_errno;
+        return;
+    }
+    atomic_fetch_add_explicit(&as_signals, 1, memory_order_relaxed);
+    JNIEnv *jni = as_tls.jni;
+    if (!jni || !atomic_load_explicit(&as_active, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&as_no_env, 1, memory_order_relaxed);
+        errno = saved_errno;
+        return;
+    }
+    uint64_t pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
+    as_slot *slot;
+    for (;;) {
+        slot = as_slot_at(pos);
+        uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - pos);
+        if (dif == 0) {
+            if (atomic_compare_exchange_weak_explicit(&as_enqueue, &pos, pos + 1, memory_order_relaxed,
+                                                      memory_order_relaxed))
+                break;
+        } else if (dif < 0) {
+            atomic_fetch_add_explicit(&as_dropped, 1, memory_order_relaxed);
+            errno = saved_errno;
+            return;
+        } else {
+            pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
+        }
+    }
+    slot->serial = as_tls.serial;
+    slot->weight = weight;
+    slot->state = state;
+    as_call_trace trace = { jni, 0, slot->frames };
+    as_agct(&trace, (jint)as_depth, ucontext);
+    slot->nframes = trace.num_frames;
+    atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
+    errno = saved_errno;
+}
+
+jp_status async_sampler_init(jvmtiCapabilities *caps)
+{
+    as_agct = (as_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (!as_agct)
+        return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
+    as_cpu_timers = agent_opts->wall_ms == 0;
+    as_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
+    as_depth = agent_opts->depth ? agent_opts->depth : 1;
+    if (as_want_stacks && as_depth < AS_MAX_DEPTH)
+        as_depth = AS_MAX_DEPTH;
+    as_slot_size = (sizeof(as_slot) + (size_t)as_depth * sizeof(as_call_frame) + 63) & ~(size_t)63;
+    /* room for about 64 MiB at most, and at least 64 samples */
+    size_t slots = 4096;
+    while (slots > 64 && slots * as_slot_size > ((size_t)64 << 20))
+        slots /= 2;
+    as_ring = aligned_alloc(64, slots * as_slot_size);
+    if (!as_ring)
+        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * as_slot_size);
+    memset(as_ring, 0, slots * as_slot_size);
+    as_mask = slots - 1;
+    for (uint64_t i = 0; i < slots; i++)
+        atomic_store_explicit(&as_slot_at(i)->seq, i, memory_order_relaxed);
+    if (as_want_stacks && code_kinds_init(caps) != JP_OK)
+        return JP_ERR_JVMTI;
+
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = as_on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(AS_SIGNAL, &sa, &old) != 0)
+        return jp_error(JP_ERR_IO, "cannot install the SIGPROF handler: %s", strerror(errno));
+    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
+                                    : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
+        jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
+    return JP_OK;
+}
+
+/* jmethodIDs are created lazily by the JVM; AsyncGetCallTrace can only name
+ * a method whose jmethodID exists, so each class's are made up front. */
+void async_sampler_class_prepare(JNIEnv *jni, jclass klass)
+{
+    jint n = 0;
+    jmethodID *methods = NULL;
+    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
+        jvmti_free(methods);
+    (void)jni;
+}
+
+jp_status async_sampler_vm_init(JNIEnv *jni)
+{
+    jint n = 0;
+    jclass *classes = NULL;
+    if (jvmti_check((*agent_jvmti)->GetLoadedClasses(agent_jvmti, &n, &classes), "GetLoadedClasses") == JP_OK) {
+        for (jint i = 0; i < n; i++) {
+            async_sampler_class_prepare(jni, classes[i]);
+            (*jni)->DeleteLocalRef(jni, classes[i]);
+        }
+        jvmti_free(classes);
+    }
+    if (as_want_stacks)
+        code_kinds_vm_init();
+    atomic_store_explicit(&as_active, true, memory_order_release);
+    return JP_OK;
+}
+
+void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    as_tls.serial = serial;
+    atomic_signal_fence(memory_order_seq_cst);
+    as_tls.jni = jni;
+    if (!as_cpu_timers || as_tls.has_timer)
+        return;
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = AS_SIGNAL;
+    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* sigev_notify_thread_id */
+    timer_t t;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
+        if (atomic_fetch_add_explicit(&as_timer_failed, 1, memory_order_relaxed) == 0)
+            jp_log_error("cannot create a CPU timer for a thread: %s; that thread is not sampled", strerror(errno));
+        return;
+    }
+    unsigned ms = agent_opts->interval_ms;
+    struct itimerspec its;
+    its.it_interval.tv_sec = ms / 1000;
+    its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+    its.it_value = its.it_interval;
+    if (timer_settime(t, 0, &its, NULL) != 0) {
+        timer_delete(t);
+        atomic_fetch_add_explicit(&as_timer_failed, 1, memory_order_relaxed);
+        return;
+    }
+    as_tls.timer = t;
+    as_tls.has_timer = true;
+}
+
+void async_sampler_thread_end(void)
+{
+    as_tls.jni = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (as_tls.has_timer) {
+        as_tls.has_timer = false;
+        timer_delete(as_tls.timer);
+    }
+}
+
+static sample_state as_state_of(jint st)
+{
+    if (st & JVMTI_THREAD_STATE_SLEEPING)
+        return SAMPLE_SLEEPING;
+    if (st & JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER)
+        return SAMPLE_BLOCKED;
+    if (st & JVMTI_THREAD_STATE_WAITING)
+        return SAMPLE_WAITING;
+    if (st & JVMTI_THREAD_STATE_IN_NATIVE)
+        return SAMPLE_NATIVE;
+    return SAMPLE_RUNNING;
+}
+
+void async_sampler_wall_tick(JNIEnv *jni)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    jthread *threads = NULL;
+    jint n = 0;
+    if ((*jni)->PushLocalFrame(jni, 16) != 0)
+        return;
+    if ((*jv)->GetAllThreads(jv, &n, &threads) != JVMTI_ERROR_NONE) {
+        as_wall_failed++;
+        (*jni)->PopLocalFrame(jni, NULL);
+        return;
+    }
+    pid_t pid = getpid();
+    for (jint i = 0; i < n; i++) {
+        jint st = 0;
+        uint32_t tid = thread_registry_tid(threads[i]);
+        if (tid == 0 || (*jv)->GetThreadState(jv, threads[i], &st) != JVMTI_ERROR_NONE ||
+            !(st & JVMTI_THREAD_STATE_ALIVE) || (st & JVMTI_THREAD_STATE_SUSPENDED))
+            continue;
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        si.si_signo = AS_SIGNAL;
+        si.si_code = SI_QUEUE;
+        si.si_pid = pid;
+        si.si_uid = getuid();
+        si.si_value.sival_int = AS_WALL_TAG | (int)as_state_of(st);
+        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tid, AS_SIGNAL, &si) == 0)
+            as_wall_signals++;
+        else
+            as_wall_failed++;
+    }
+    for (jint i = 0; i < n; i++)
+        (*jni)->DeleteLocalRef(jni, threads[i]);
+    jvmti_free(threads);
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
+/* Interns one sample: its top depth= frames as an HPROF trace, and (flame=,
+ * collapsed=) every frame with its kind as a stack. */
+static void as_record(model *m, JNIEnv *jni, const as_slot *s)
+{
+    static frame_id *frames;
+    static uint32_t *kframes;
+    if (!frames) {
+        frames = calloc(as_depth, sizeof *frames);
+        kframes = calloc(as_depth, sizeof *kframes);
+        if (!frames || !kframes) {
+            m->oom = true;
+            return;
+        }
+    }
+    uint32_t n = (uint32_t)s->nframes;
+    if (n > as_depth)
+        n = as_depth;
+    uint32_t keep = n < agent_opts->depth ? n : agent_opts->depth;
+    uint32_t serial = agent_opts->thread ? s->serial : 0;
+    for (uint32_t k = 0; k < keep; k++) {
+        frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, agent_opts->lineno);
+        if (frames[k].v == 0)
+            return;
+    }
+    trace_id t = model_trace_intern(m, serial, frames, keep);
+    model_trace_add_samples(m, t, s->weight);
+    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
+    if (!as_want_stacks)
+        return;
+    for (uint32_t k = 0; k < n; k++) {
+        frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
+        const model_frame *mf = model_frame_get(m, f);
+        if (!mf)
+            return;
+        frame_kind kind = s->frames[k].lineno == -3 ? FRAME_KIND_NATIVE
+                          : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
+        kframes[k] = stack_frame_pack(mf->method, kind);
+    }
+    stack_id st = model_stack_intern(m, serial, (sample_state)s->state, kframes, n);
+    model_stack_add(m, st, s->weight);
+}
+
+void async_sampler_drain(model *m, JNIEnv *jni)
+{
+    if (!as_ring)
+        return;
+    m->wall = agent_opts->wall_ms > 0;
+    m->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
+    if ((*jni)->PushLocalFrame(jni, 64) != 0)
+        return;
+    for (;;) {
+        as_slot *s = as_slot_at(as_dequeue);
+        uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        if (seq != as_dequeue + 1)
+            break;
+        if (s->nframes > 0) {
+            as_recorded += s->weight;
+            as_record(m, jni, s);
+        } else {
+            int code = -s->nframes;
+            as_failed[code < AS_AGCT_CODES ? code : AS_AGCT_CODES] += s->weight;
+        }
+        atomic_store_explicit(&s->seq, as_dequeue + as_mask + 1, memory_order_release);
+        as_dequeue++;
+    }
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
+void async_sampler_stop(void) { atomic_store_explicit(&as_active, false, memory_order_release); }
+
+uint64_t async_sampler_samples(void) { return as_recorded; }
+
+void async_sampler_describe(char *out, size_t len)
+{
+    size_t used = 0;
+    int w = snprintf(out, len, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
+                     (unsigned long long)atomic_load(&as_signals), (unsigned long long)as_recorded);
+    used = w > 0 && (size_t)w < len ? (size_t)w : len;
+    for (int i = 0; i <= AS_AGCT_CODES && used < len; i++) {
+        if (!as_failed[i])
+            continue;
+        w = snprintf(out + used, len - used, ", %llu not walkable (%s)", (unsigned long long)as_failed[i],
+                     i < AS_AGCT_CODES ? as_agct_names[i] : "other");
+        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
+    }
+    uint64_t extra[4] = { atomic_load(&as_dropped), atomic_load(&as_no_env), atomic_load(&as_foreign),
+                          atomic_load(&as_timer_failed) };
+    static const char *const what[4] = { "dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
+                                         "threads without a CPU timer" };
+    for (int i = 0; i < 4 && used < len; i++) {
+        if (!extra[i])
+            continue;
+        w = snprintf(out + used, len - used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
+    }
+    if (agent_opts->wall_ms && used < len)
+        snprintf(out + used, len - used, "; %llu wall signals sent, %llu failed", (unsigned long long)as_wall_signals,
+                 (unsigned long long)as_wall_failed);
+}

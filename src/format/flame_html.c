@@ -1,0 +1,633 @@
+/* flame_html.c — an interactive flame graph as ONE self-contained HTML page
+ * (no network, no external script or font). The model's stacks, seen as
+ * collapsed_frames() shows them, are merged here into a call tree; the page
+ * embeds the distinct frame names once (a JSON array) and the tree as a flat
+ * preorder list of (name * 8 + kind, samples, depth) triples, and its script
+ * draws the frames as absolutely positioned divs (icicle: root on top):
+ * click to zoom, a search box (substring, or /regex/), colours by frame kind.
+ * Test hook: the URL fragment "#search=TEXT" types TEXT into the search box,
+ * "#click=NAME" clicks the first drawn frame named NAME (or containing it).
+ * Nothing in C recurses on stack depth, nor does the script. */
+#include "format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..4, thread 5, state 6 */
+
+/* The call tree: node 0 is the root; children found by a hash on (parent, key). */
+typedef struct fh_tree {
+    uint32_t *parent, *key, *depth;   /* key = name index << 3 | kind */
+    uint64_t *total;
+    uint32_t n, cap;
+    uint32_t *slots;                  /* node index + 1, 0 = empty */
+    uint32_t mask;
+} fh_tree;
+
+/* The distinct names, in first-seen order (index = intern id - 1), and
+ * caches from what a frame refers to to its name index + 1. */
+typedef struct fh_names {
+    arena mem;
+    intern_table tab;
+    uint32_t *method, method_cap;     /* [method id] */
+    uint32_t *thread, thread_cap;     /* [thread serial] */
+    uint32_t state[SAMPLE_STATES];
+    uint32_t empty;
+    buf tmp;
+} fh_names;
+
+static uint32_t fh_hash(uint32_t parent, uint32_t key)
+{
+    uint64_t h = ((uint64_t)parent << 32 | key) * UINT64_C(0x9E3779B97F4A7C15);
+    return (uint32_t)(h >> 32);
+}
+
+static bool fh_tree_grow(fh_tree *t)
+{
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 1024;
+        if (cap < t->cap)
+            return false;
+        uint32_t *p = realloc(t->parent, (size_t)cap * sizeof *p);
+        if (p)
+            t->parent = p;
+        uint32_t *k = realloc(t->key, (size_t)cap * sizeof *k);
+        if (k)
+            t->key = k;
+        uint32_t *d = realloc(t->depth, (size_t)cap * sizeof *d);
+        if (d)
+            t->depth = d;
+        uint64_t *v = realloc(t->total, (size_t)cap * sizeof *v);
+        if (v)
+            t->total = v;
+        if (!p || !k || !d || !v)
+            return false;
+        t->cap = cap;
+    }
+    if ((uint64_t)(t->n + 1) * 2 > (uint64_t)t->mask + 1 || !t->slots) {
+        uint32_t size = t->slots ? (t->mask + 1) * 2 : 2048;
+        if (size == 0)
+            return false;
+        uint32_t *s = calloc(size, sizeof *s);
+        if (!s)
+            return false;
+        for (uint32_t i = 1; i < t->n; i++) {   /* node 0, the root, is nobody's child */
+            uint32_t h = fh_hash(t->parent[i], t->key[i]) & (size - 1);
+            while (s[h])
+                h = (h + 1) & (size - 1);
+            s[h] = i + 1;
+        }
+        free(t->slots);
+        t->slots = s;
+        t->mask = size - 1;
+    }
+    return true;
+}
+
+/* The child of parent with key, added if new; UINT32_MAX when out of memory. */
+static uint32_t fh_child(fh_tree *t, uint32_t parent, uint32_t key)
+{
+    uint32_t h = fh_hash(parent, key) & t->mask;
+    for (; t->slots[h]; h = (h + 1) & t->mask) {
+        uint32_t i = t->slots[h] - 1;
+        if (t->parent[i] == parent && t->key[i] == key)
+            return i;
+    }
+    if (!fh_tree_grow(t))
+        return UINT32_MAX;
+    h = fh_hash(parent, key) & t->mask;   /* the table may have been rebuilt */
+    while (t->slots[h])
+        h = (h + 1) & t->mask;
+    uint32_t i = t->n++;
+    t->slots[h] = i + 1;
+    t->parent[i] = parent;
+    t->key[i] = key;
+    t->depth[i] = t->depth[parent] + 1;
+    t->total[i] = 0;
+    return i;
+}
+
+static void fh_tree_free(fh_tree *t)
+{
+    free(t->parent);
+    free(t->key);
+    free(t->depth);
+    free(t->total);
+    free(t->slots);
+}
+
+static uint32_t fh_name_put(fh_names *nm, const void *s, size_t len)
+{
+    return len < UINT32_MAX ? intern_put(&nm->tab, s, (uint32_t)len, NULL) : 0;
+}
+
+/* The name index + 1 of a frame (0 when out of memory). */
+static uint32_t fh_name(const model *m, fh_names *nm, collapsed_frame f)
+{
+    uint32_t *slot;
+    if (f.kind == COLLAPSED_KIND_THREAD) {
+        if (f.ref == 0 || !model_grow((void **)&nm->thread, &nm->thread_cap, f.ref, sizeof *nm->thread))
+            return 0;
+        slot = &nm->thread[f.ref - 1];
+    } else if (f.kind == COLLAPSED_KIND_STATE) {
+        slot = &nm->state[f.ref < SAMPLE_STATES ? f.ref : 0];
+    } else if (f.ref == 0) {
+        slot = &nm->empty;
+    } else {
+        if (!model_grow((void **)&nm->method, &nm->method_cap, f.ref, sizeof *nm->method))
+            return 0;
+        slot = &nm->method[f.ref - 1];
+    }
+    if (!*slot) {
+        buf_reset(&nm->tmp);
+        collapsed_frame_name(m, f, &nm->tmp);
+        if (nm->tmp.failed)
+            return 0;
+        *slot = fh_name_put(nm, nm->tmp.data ? (const char *)nm->tmp.data : "", nm->tmp.len);
+    }
+    return *slot;
+}
+
+/* Merges every stack into the tree. */
+static jp_status fh_build(const model *m, fh_tree *t, fh_names *nm)
+{
+    uint32_t nstacks = model_stack_count(m), fcap = 0;
+    collapsed_frame *fr = NULL;
+    jp_status st = JP_OK;
+    for (uint32_t id = 1; id <= nstacks && st == JP_OK; id++) {
+        uint64_t samples = model_stack_samples(m, (stack_id){ id });
+        if (samples == 0)
+            continue;
+        model_stack ms = model_stack_get(m, (stack_id){ id });
+        if (ms.nframes + 2 > fcap) {
+            fcap = ms.nframes + 2;
+            collapsed_frame *p = realloc(fr, (size_t)fcap * sizeof *fr);
+            if (!p) {
+                st = JP_ERR_NOMEM;
+                break;
+            }
+            fr = p;
+        }
+        uint32_t k = collapsed_frames(m, &ms, fr), node = 0;
+        t->total[0] += samples;
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t name = fh_name(m, nm, fr[i]);
+            if (name == 0 || name - 1 > (UINT32_MAX >> 3)) {
+                st = JP_ERR_NOMEM;
+                break;
+            }
+            node = fh_child(t, node, (name - 1) << 3 | fr[i].kind);
+            if (node == UINT32_MAX) {
+                st = JP_ERR_NOMEM;
+                break;
+            }
+            t->total[node] += samples;
+        }
+    }
+    free(fr);
+    return st;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+/* Valid UTF-8 sequence length at s (1..4), or 0. */
+static size_t fh_utf8_len(const unsigned char *s, size_t left)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (left < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* A JSON string that is also safe inside a <script> element: no '<', '>' or
+ * '&', no U+2028/2029, invalid UTF-8 as U+FFFD; Java's modified UTF-8
+ * surrogates (ED A0..BF xx) as \u escapes, so surrogate pairs survive. */
+static void fh_json_string(buf *out, const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    buf_put(out, "\"", 1);
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        size_t n = fh_utf8_len(s + i, len - i);
+        if (c == '"' || c == '\\') {
+            buf_put(out, "\\", 1);
+            buf_put(out, &c, 1);
+            i++;
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
+            buf_printf(out, "\\u%04x", c);
+            i++;
+        } else if (n == 3 && c == 0xE2 && s[i + 1] == 0x80 && (s[i + 2] == 0xA8 || s[i + 2] == 0xA9)) {
+            buf_printf(out, "\\u%04x", 0x2000u + (s[i + 2] - 0xA8u) + 0x28u);
+            i += 3;
+        } else if (n > 0) {
+            buf_put(out, s + i, n);
+            i += n;
+        } else if (c == 0xED && len - i >= 3 && s[i + 1] >= 0xA0 && s[i + 1] <= 0xBF && s[i + 2] >= 0x80 &&
+                   s[i + 2] <= 0xBF) {
+            buf_printf(out, "\\u%04x", 0xD000u | (s[i + 1] & 0x3Fu) << 6 | (s[i + 2] & 0x3Fu));
+            i += 3;
+        } else {
+            buf_put(out, "\\ufffd", 6);
+            i++;
+        }
+    }
+    buf_put(out, "\"", 1);
+}
+
+static void fh_puts(buf *out, const char *s) { buf_put(out, s, strlen(s)); }
+
+static void fh_html_text(buf *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': buf_put(out, "&amp;", 5); break;
+        case '<': buf_put(out, "&lt;", 4); break;
+        case '>': buf_put(out, "&gt;", 4); break;
+        case '"': buf_put(out, "&quot;", 6); break;
+        case '\'': buf_put(out, "&#39;", 5); break;
+        default: buf_put(out, s, 1);
+        }
+    }
+}
+
+/* Moves out's bytes to the sink when there are many (or all, if `all`). */
+static void fh_flush(buf *out, sink *s, bool all)
+{
+    if (out->len >= (all ? 1 : 64u * 1024)) {
+        sink_write(s, out->data, out->len);
+        buf_reset(out);
+    }
+}
+
+typedef struct fh_child_ref {
+    uint64_t order;       /* name rank << 3 | kind */
+    uint32_t node;
+} fh_child_ref;
+
+typedef struct fh_name_ref {
+    const char *s;
+    uint32_t len, index;
+} fh_name_ref;
+
+static int fh_child_cmp(const void *a, const void *b)
+{
+    const fh_child_ref *x = a, *y = b;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int fh_name_cmp(const void *a, const void *b)
+{
+    const fh_name_ref *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The tree in preorder, children sorted by name (then kind), as
+ * "key,total,depth," triples. Iterative: an explicit stack of nodes. */
+static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *s)
+{
+    uint32_t nnames = intern_count(&nm->tab);
+    fh_name_ref *names = malloc(((size_t)nnames + 1) * sizeof *names);
+    uint32_t *rank = malloc(((size_t)nnames + 1) * sizeof *rank);
+    uint32_t *first = calloc((size_t)t->n + 1, sizeof *first);   /* children of i: [first[i], first[i + 1]) */
+    fh_child_ref *kids = malloc(((size_t)t->n + 1) * sizeof *kids);
+    uint32_t *todo = malloc(((size_t)t->n + 1) * sizeof *todo);
+    jp_status st = JP_ERR_NOMEM;
+    if (!names || !rank || !first || !kids || !todo)
+        goto out;
+    for (uint32_t i = 0; i < nnames; i++) {
+        uint32_t len;
+        names[i].s = intern_key(&nm->tab, i + 1, &len);
+        names[i].len = len;
+        names[i].index = i;
+    }
+    qsort(names, nnames, sizeof *names, fh_name_cmp);
+    for (uint32_t i = 0; i < nnames; i++)
+        rank[names[i].index] = i;
+    for (uint32_t i = 1; i < t->n; i++)
+        first[t->parent[i] + 1]++;
+    for (uint32_t i = 0; i < t->n; i++)
+        first[i + 1] += first[i];
+    uint32_t *fill = todo;                                       /* borrowed as fill cursors */
+    memcpy(fill, first, (size_t)t->n * sizeof *fill);
+    for (uint32_t i = 1; i < t->n; i++)
+        kids[fill[t->parent[i]]++] = (fh_child_ref){ (uint64_t)rank[t->key[i] >> 3] << 3 | (t->key[i] & 7), i };
+    for (uint32_t i = 0; i < t->n; i++)
+        if (first[i + 1] - first[i] > 1)
+            qsort(kids + first[i], first[i + 1] - first[i], sizeof *kids, fh_child_cmp);
+    uint32_t sp = 0;
+    todo[sp++] = 0;
+    while (sp > 0) {
+        uint32_t i = todo[--sp];
+        buf_printf(out, "%s%u,%llu,%u", i ? "," : "", t->key[i], (unsigned long long)t->total[i], t->depth[i]);
+        for (uint32_t c = first[i + 1]; c-- > first[i];)
+            todo[sp++] = kids[c].node;
+        fh_flush(out, s, false);
+    }
+    st = out->failed ? JP_ERR_NOMEM : JP_OK;
+out:
+    free(names);
+    free(rank);
+    free(first);
+    free(kids);
+    free(todo);
+    return st;
+}
+
+static const char fh_head[] =
+    "<!DOCTYPE html>\n"
+    "<html lang=\"en\">\n"
+    "<head>\n"
+    "<meta charset=\"utf-8\">\n"
+    "<meta name=\"generator\" content=\"jvmprof\">\n"
+    "<style>\n"
+    "body { font: 13px sans-serif; margin: 10px; color: #222; background: #fff; }\n"
+    "h1 { font-size: 17px; margin: 0 0 2px; }\n"
+    "#sub { color: #555; margin-bottom: 6px; }\n"
+    "#bar { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin-bottom: 4px; }\n"
+    "#search { width: 22em; }\n"
+    "#matched { font-weight: bold; color: #a0209f; }\n"
+    "#legend span { display: inline-block; width: 11px; height: 11px; margin: 0 3px 0 10px;\n"
+    "  vertical-align: -1px; border: 1px solid rgba(0,0,0,0.25); }\n"
+    "#status { font: 12px monospace; min-height: 16px; white-space: pre; overflow: hidden;\n"
+    "  text-overflow: ellipsis; margin: 2px 0 4px; }\n"
+    "#flame { position: relative; width: 100%; overflow: hidden; }\n"
+    "#flame.empty { color: #777; padding: 20px 0; }\n"
+    ".frame { position: absolute; height: 15px; font: 11px/15px 'DejaVu Sans Mono', Menlo, Consolas, monospace;\n"
+    "  padding: 0 3px; box-sizing: border-box; border-right: 1px solid #fff; overflow: hidden;\n"
+    "  white-space: nowrap; text-overflow: ellipsis; color: #000; cursor: pointer; }\n"
+    ".frame:hover { outline: 1px solid #000; z-index: 1; }\n"
+    ".frame.ancestor { opacity: 0.55; }\n"
+    ".frame.match { background-color: #e052e0 !important; }\n"
+    "</style>\n";
+
+static const char fh_controls[] =
+    "<div id=\"bar\"><button id=\"reset\" type=\"button\">Reset zoom</button>\n"
+    "<label>Search <input id=\"search\" type=\"search\" placeholder=\"substring, or /regex/\" autocomplete=\"off\">"
+    "</label>\n"
+    "<span id=\"matched\"></span>\n<span id=\"legend\"></span></div>\n"
+    "<div id=\"status\"> </div>\n<div id=\"flame\"></div>\n"
+    "<script>\nvar D = {\"names\": [";
+
+static const char fh_script[] =
+    "(function () {\n"
+    "'use strict';\n"
+    "var ROW = 16, MIN_W = 0.001;  /* frames narrower than 0.1% of the view are not drawn */\n"
+    "var KINDS = [\n"
+    "  { name: 'unknown', hue: 215, sat: 35 },\n"
+    "  { name: 'interpreted', hue: 45, sat: 90 },\n"
+    "  { name: 'JIT-compiled', hue: 115, sat: 55 },\n"
+    "  { name: 'inlined', hue: 180, sat: 60 },\n"
+    "  { name: 'native', hue: 8, sat: 80 },\n"
+    "  { name: 'thread', hue: 0, sat: 0 },\n"
+    "  { name: 'thread state', hue: 275, sat: 30 },\n"
+    "  { name: 'all', hue: 0, sat: 0 }\n"
+    "];\n"
+    "var names = D.names, raw = D.nodes, n = raw.length / 3;\n"
+    "var nameOf = new Int32Array(n), kindOf = new Uint8Array(n), total = new Float64Array(n);\n"
+    "var depth = new Int32Array(n), parent = new Int32Array(n), end = new Int32Array(n);\n"
+    "var nextX = new Float64Array(n);\n"
+    "/* preorder + depth -> parent and subtree end, with an explicit stack */\n"
+    "var open = [], i;\n"
+    "for (i = 0; i < n; i++) {\n"
+    "  var key = raw[3 * i], d = raw[3 * i + 2];\n"
+    "  kindOf[i] = key % 8; nameOf[i] = (key - key % 8) / 8; total[i] = raw[3 * i + 1]; depth[i] = d;\n"
+    "  while (open.length > d) end[open.pop()] = i;\n"
+    "  parent[i] = d > 0 ? open[d - 1] : -1;\n"
+    "  open.push(i);\n"
+    "}\n"
+    "while (open.length) end[open.pop()] = n;\n"
+    "var T = n ? total[0] : 0;\n"
+    "function $(id) { return document.getElementById(id); }\n"
+    "var flame = $('flame'), statusEl = $('status'), matched = $('matched'), input = $('search');\n"
+    "var zoomed = 0, nameMatch = null;\n"
+    "\n"
+    "function hash(s) {\n"
+    "  var h = 5381;\n"
+    "  for (var j = 0; j < s.length; j++) h = (h * 33 + s.charCodeAt(j)) | 0;\n"
+    "  return h >>> 0;\n"
+    "}\n"
+    "function colour(i) {\n"
+    "  var k = KINDS[kindOf[i]], h = hash(names[nameOf[i]]);\n"
+    "  return 'hsl(' + (k.hue + h % 17 - 8) + ',' + k.sat + '%,' + (62 + (h >>> 8) % 14) + '%)';\n"
+    "}\n"
+    "function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }\n"
+    "function describe(i) {\n"
+    "  return names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' samples, ' + pct(total[i]);\n"
+    "}\n"
+    "function isMatch(i) { return nameMatch !== null && kindOf[i] !== 7 && nameMatch[nameOf[i]] === 1; }\n"
+    "function frameOf(ev) {\n"
+    "  var e = ev.target;\n"
+    "  while (e && e !== flame && !(e.classList && e.classList.contains('frame'))) e = e.parentNode;\n"
+    "  return e && e !== flame ? e : null;\n"
+    "}\n"
+    "\n"
+    "function addFrame(frag, i, x, w, cls) {\n"
+    "  var e = document.createElement('div');\n"
+    "  e.className = 'frame' + cls + (isMatch(i) ? ' match' : '');\n"
+    "  e.setAttribute('data-i', i);\n"
+    "  e.setAttribute('data-x', (100 * x).toFixed(3));\n"
+    "  e.setAttribute('data-w', (100 * w).toFixed(3));\n"
+    "  e.style.left = (100 * x) + '%';\n"
+    "  e.style.width = (100 * w) + '%';\n"
+    "  e.style.top = (depth[i] * ROW) + 'px';\n"
+    "  e.style.backgroundColor = colour(i);\n"
+    "  e.textContent = names[nameOf[i]];\n"
+    "  frag.appendChild(e);\n"
+    "}\n"
+    "\n"
+    "/* the zoomed frame spans the width; its ancestors are drawn above it, full width */\n"
+    "function render() {\n"
+    "  flame.textContent = '';\n"
+    "  if (!T) { flame.className = 'empty'; flame.textContent = 'No samples.'; return; }\n"
+    "  var frag = document.createDocumentFragment(), path = [], maxDepth = 0, a, z = zoomed, zt = total[z];\n"
+    "  for (a = parent[z]; a >= 0; a = parent[a]) path.push(a);\n"
+    "  for (a = path.length - 1; a >= 0; a--) addFrame(frag, path[a], 0, 1, ' ancestor');\n"
+    "  nextX[z] = 0;\n"
+    "  for (var j = z; j < end[z];) {\n"
+    "    var w = total[j] / zt, x = 0;\n"
+    "    if (j !== z) { x = nextX[parent[j]]; nextX[parent[j]] = x + w; }\n"
+    "    if (w < MIN_W) { j = end[j]; continue; }\n"
+    "    nextX[j] = x;\n"
+    "    addFrame(frag, j, x, w, j === z ? ' zoomed' : '');\n"
+    "    if (depth[j] > maxDepth) maxDepth = depth[j];\n"
+    "    j++;\n"
+    "  }\n"
+    "  flame.style.height = ((maxDepth + 1) * ROW) + 'px';\n"
+    "  flame.appendChild(frag);\n"
+    "  $('reset').disabled = z === 0;\n"
+    "}\n"
+    "function zoom(i) { zoomed = i; render(); statusEl.textContent = describe(i); }\n"
+    "\n"
+    "/* substring, or /regex/flags; the percent counts a frame under a matched frame once */\n"
+    "function search(text) {\n"
+    "  nameMatch = null;\n"
+    "  matched.textContent = '';\n"
+    "  matched.removeAttribute('data-percent');\n"
+    "  var test = null, m = /^\\/(.+)\\/([imsu]*)$/.exec(text);\n"
+    "  if (m) {\n"
+    "    try {\n"
+    "      var re = new RegExp(m[1], m[2]);\n"
+    "      test = function (s) { return re.test(s); };\n"
+    "    } catch (err) { matched.textContent = 'bad regular expression: ' + err.message; }\n"
+    "  } else if (text) {\n"
+    "    test = function (s) { return s.indexOf(text) >= 0; };\n"
+    "  }\n"
+    "  if (test) {\n"
+    "    nameMatch = new Uint8Array(names.length);\n"
+    "    for (var j = 0; j < names.length; j++) nameMatch[j] = test(names[j]) ? 1 : 0;\n"
+    "    var sum = 0;\n"
+    "    for (var q = 0; q < n;) {\n"
+    "      if (isMatch(q)) { sum += total[q]; q = end[q]; } else q++;\n"
+    "    }\n"
+    "    matched.textContent = 'Matched: ' + pct(sum) + ' (' + sum + ' of ' + T + ' samples)';\n"
+    "    matched.setAttribute('data-percent', pct(sum));\n"
+    "  }\n"
+    "  var fs = flame.querySelectorAll('.frame');\n"
+    "  for (var f = 0; f < fs.length; f++) fs[f].classList.toggle('match', isMatch(+fs[f].getAttribute('data-i')));\n"
+    "}\n"
+    "\n"
+    "/* #search=TEXT types TEXT into the search box; #click=NAME clicks the first\n"
+    "   drawn frame named NAME, else the first whose name contains it */\n"
+    "function applyHash() {\n"
+    "  var h = location.hash.replace(/^#/, '');\n"
+    "  if (!h) return;\n"
+    "  h.split('&').forEach(function (part) {\n"
+    "    var eq = part.indexOf('=');\n"
+    "    if (eq < 0) return;\n"
+    "    var k = part.slice(0, eq), v = part.slice(eq + 1);\n"
+    "    try { v = decodeURIComponent(v); } catch (err) { /* keep it raw */ }\n"
+    "    if (k === 'search') {\n"
+    "      input.value = v;\n"
+    "      input.dispatchEvent(new Event('input', { bubbles: true }));\n"
+    "    } else if (k === 'click') {\n"
+    "      var fs = flame.querySelectorAll('.frame'), hit = null, j;\n"
+    "      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent === v) hit = fs[j];\n"
+    "      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent.indexOf(v) >= 0) hit = fs[j];\n"
+    "      if (hit) hit.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));\n"
+    "      else statusEl.textContent = 'no frame named ' + v;\n"
+    "    }\n"
+    "  });\n"
+    "}\n"
+    "\n"
+    "flame.addEventListener('click', function (ev) {\n"
+    "  var f = frameOf(ev);\n"
+    "  if (f) zoom(+f.getAttribute('data-i'));\n"
+    "});\n"
+    "flame.addEventListener('mouseover', function (ev) {\n"
+    "  var f = frameOf(ev);\n"
+    "  if (!f) return;\n"
+    "  var text = describe(+f.getAttribute('data-i'));\n"
+    "  statusEl.textContent = text;\n"
+    "  f.title = text;\n"
+    "});\n"
+    "$('reset').addEventListener('click', function () { zoom(0); });\n"
+    "input.addEventListener('input', function () { search(input.value); });\n"
+    "document.addEventListener('keydown', function (ev) {\n"
+    "  if (ev.key === 'Escape' && ev.target !== input) zoom(0);\n"
+    "});\n"
+    "var legend = $('legend');\n"
+    "[2, 3, 1, 4, 0, 5, 6].forEach(function (k) {\n"
+    "  var sw = document.createElement('span');\n"
+    "  sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 5 ? 75 : 66) + '%)';\n"
+    "  legend.appendChild(sw);\n"
+    "  legend.appendChild(document.createTextNode(KINDS[k].name));\n"
+    "});\n"
+    "var msw = document.createElement('span');\n"
+    "msw.style.backgroundColor = '#e052e0';\n"
+    "legend.appendChild(msw);\n"
+    "legend.appendChild(document.createTextNode('search match'));\n"
+    "render();\n"
+    "applyHash();\n"
+    "window.addEventListener('hashchange', applyHash);\n"
+    "})();\n";
+
+static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
+{
+    fh_tree t = { 0 };
+    fh_names nm = { 0 };
+    buf out;
+    buf_init(&out);
+    buf_init(&nm.tmp);
+    arena_init(&nm.mem);
+    intern_init(&nm.tab, &nm.mem);
+    jp_status st = JP_ERR_NOMEM;
+    /* name index 0 is the root's; node 0 the root */
+    if (fh_name_put(&nm, "all", 3) != 1 || !fh_tree_grow(&t))
+        goto out;
+    t.n = 1;
+    t.parent[0] = 0;
+    t.key[0] = FH_KIND_ROOT;
+    t.depth[0] = 0;
+    t.total[0] = 0;
+    if ((st = fh_build(m, &t, &nm)) != JP_OK)
+        goto out;
+
+    const char *title = o && o->title && o->title[0] ? o->title : m->wall ? "Wall-clock samples" : "CPU samples";
+    sink_write(s, fh_head, sizeof fh_head - 1);
+    fh_puts(&out, "<title>");
+    fh_html_text(&out, title);
+    fh_puts(&out, "</title>\n</head>\n<body>\n<h1 id=\"title\">");
+    fh_html_text(&out, title);
+    buf_printf(&out, "</h1>\n<div id=\"sub\">%llu %s sample%s", (unsigned long long)t.total[0],
+               m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
+    if (m->interval_us)
+        buf_printf(&out, ", one every %g ms", m->interval_us / 1000.0);
+    buf_printf(&out, ", %u frames in the call tree. Click a frame to zoom in; click the top frame or press Esc "
+                     "to zoom out.</div>\n", t.n - 1);
+    fh_puts(&out, fh_controls);
+    uint32_t nnames = intern_count(&nm.tab);
+    for (uint32_t i = 1; i <= nnames; i++) {
+        uint32_t len;
+        const char *name = intern_key(&nm.tab, i, &len);
+        if (i > 1)
+            buf_put(&out, ",", 1);
+        fh_json_string(&out, name, len);
+        fh_flush(&out, s, false);
+    }
+    fh_puts(&out, "],\n\"nodes\": [");
+    if ((st = fh_write_nodes(&t, &nm, &out, s)) != JP_OK)
+        goto out;
+    fh_puts(&out, "]};\n</script>\n<script>\n");
+    fh_puts(&out, fh_script);
+    fh_puts(&out, "</script>\n</body>\n</html>\n");
+    st = out.failed ? JP_ERR_NOMEM : JP_OK;
+    fh_flush(&out, s, true);
+    if (st == JP_OK)
+        st = sink_status(s);
+out:
+    buf_free(&out);
+    buf_free(&nm.tmp);
+    free(nm.method);
+    free(nm.thread);
+    intern_free(&nm.tab);
+    arena_free(&nm.mem);
+    fh_tree_free(&t);
+    return st;
+}
+
+const jp_format_ops flame_html_format = { "flame-html", flame_html_write };

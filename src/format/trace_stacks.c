@@ -1,0 +1,40 @@
+/* trace_stacks.c — gives a model read from an HPROF file a stack table, so
+ * it can become a flame graph or collapsed stacks: each trace with CPU
+ * samples becomes a stack of its methods (cut to the depth= the agent used),
+ * NATIVE where HPROF says "Native method", UNKNOWN otherwise (HPROF does not
+ * record how a frame ran). Traces that differ only in line numbers become
+ * the same stack and their samples add up. */
+#include "format.h"
+
+#include <stdlib.h>
+
+jp_status trace_stacks_build(model *m)
+{
+    uint32_t n = model_trace_count(m), cap = 0;
+    uint32_t *frames = NULL;
+    for (uint32_t t = 1; t <= n; t++) {
+        uint64_t samples = model_trace_samples(m, (trace_id){ t });
+        if (samples == 0)
+            continue;
+        model_trace tr = model_trace_get(m, (trace_id){ t });
+        if (tr.nframes > cap) {
+            uint32_t *f = realloc(frames, (size_t)tr.nframes * sizeof *f);
+            if (!f) {
+                free(frames);
+                return JP_ERR_NOMEM;
+            }
+            frames = f;
+            cap = tr.nframes;
+        }
+        for (uint32_t i = 0; i < tr.nframes; i++) {
+            const model_frame *fr = model_frame_get(m, tr.frames[i]);
+            method_id me = fr ? fr->method : (method_id){ 0 };
+            frame_kind k = fr && fr->line == FRAME_LINE_NATIVE ? FRAME_KIND_NATIVE : FRAME_KIND_UNKNOWN;
+            frames[i] = me.v <= UINT32_MAX >> FRAME_KIND_BITS ? stack_frame_pack(me, k) : 0;
+        }
+        model_stack_add(m, model_stack_intern(m, tr.thread, SAMPLE_RUNNING, frames, tr.nframes), samples);
+    }
+    free(frames);
+    m->wall = false;
+    return m->oom ? JP_ERR_NOMEM : JP_OK;
+}
