@@ -1,0 +1,38 @@
+# wall=: SleepCompute's main thread computes 50 ms, then sleeps 50 ms, for
+# 4 s. Wall-clock sampling sees both halves (each within 10 points of 50% of
+# the main thread's samples), compute() as running and Thread.sleep as
+# sleeping; CPU sampling sees only compute().
+. "$(dirname "$0")/lib.sh"
+run_java "wall=10,thread=y,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
+expect_rc 0
+grep -qx done "$T/out" || fail "program output changed under wall="
+expect_grep "^WALL SAMPLES BEGIN" "$T/w.txt"
+# the main thread's serial, then its rows by method and state
+main=$(grep 'THREAD START.*name="main"' "$T/w.txt" | grep -o 'id = [0-9]*' | grep -o '[0-9]*')
+[ -n "$main" ] || fail "no THREAD START for main"
+awk -v main="$main" '
+    /^TRACE [0-9]+: \(thread=/ { split($2, a, ":"); gsub(/[^0-9]/, "", $3); owner[a[1]] = $3 }
+    /^WALL SAMPLES BEGIN/ { on = 1; next }
+    /^WALL SAMPLES END/ { on = 0 }
+    on && $1 ~ /^[0-9]+$/ && owner[$5] == main { n[$7 " " $6] += $4; total += $4 }
+    END {
+        for (k in n) printf "%s %d\n", k, n[k] > "/dev/stderr"
+        printf "%d %d %d %d\n", total, n["SleepCompute.compute running"], n["java.lang.Thread.sleep sleeping"],
+            n["SleepCompute.compute sleeping"] + n["java.lang.Thread.sleep running"] > "'"$T"'/shares"
+    }' "$T/w.txt"
+read -r total compute sleep wrong < "$T/shares"
+note "wall: main thread $total samples: compute running $compute, Thread.sleep sleeping $sleep"
+[ "$total" -ge 200 ] || fail "only $total wall samples of main in 4 s at wall=10"
+awk -v t="$total" -v c="$compute" -v s="$sleep" -v w="$wrong" \
+    'BEGIN { pc = 100 * c / t; ps = 100 * s / t; printf "  compute %.1f%%, sleep %.1f%%\n", pc, ps > "/dev/stderr";
+             exit !(pc >= 40 && pc <= 60 && ps >= 40 && ps <= 60 && w == 0) }' ||
+    fail "wall shares not within 10 points of 50% each (or a state is wrong)"
+grep -q 'SleepCompute.compute_\[[j0i]\];\[running\] [0-9]*$' "$T/w.col" || fail "no [running] leaf under compute in collapsed"
+grep -q 'java.lang.Thread.sleep_\[n\];\[sleeping\] [0-9]*$' "$T/w.col" || fail "no [sleeping] leaf under Thread.sleep"
+
+run_java "cpu=samples,file=$T/c.txt" SleepCompute 4
+expect_rc 0
+c=$(cpu_rows "$T/c.txt" | awk '$6 == "SleepCompute.compute" {s += $2} END {print s + 0}')
+note "cpu: compute ${c}%"
+awk -v c="$c" 'BEGIN { exit !(c >= 90) }' || fail "cpu=samples put only ${c}% in compute()"
+expect_no_grep "Thread.sleep" "$T/c.txt"
