@@ -11,7 +11,10 @@
 #   RUNS=N                        measured runs per workload and config (default 5)
 #   WORKLOADS="javac h2"          which workloads to run (default both; "" = start-up only)
 #   CONFIGS="none|cpu=samples,interval=10|monitor=y|cpu=times"
-#                                 '|'-separated agent option strings; "none" = no agent.
+#                                 '|'-separated agent option strings; "none" = no agent;
+#                                 "jfr" = no agent but JDK Flight Recorder's default recording
+#                                 (-XX:StartFlightRecording, settings=default), "jfr-profile" = its
+#                                 profile settings, both dumped to a file at exit.
 #                                 ",file=<tmp>/report.txt" is appended to each.
 #   STARTUP=1                     measure start-up cost (0 to skip)
 #   STARTUP_RUNS=N                measured start-up runs per config (default 30, interleaved;
@@ -106,7 +109,7 @@ split_configs() { # "a|b|c" -> one per line, agent configs dropped when there is
     local IFS='|' c
     for c in $1; do
         [[ -z $c ]] && continue
-        if [[ $c != none && $HAVE_AGENT == 0 ]]; then continue; fi
+        if [[ $c != none && $c != jfr* && $HAVE_AGENT == 0 ]]; then continue; fi
         printf '%s\n' "$c"
     done
 }
@@ -133,6 +136,8 @@ agent_opt() {
     case $cfg in
         none) ;;
         -) printf -- '-agentpath:%s' "$AGENT" ;;
+        jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
+        jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
         *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
     esac
 }

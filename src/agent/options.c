@@ -269,7 +269,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     }
     case OPT_PATH:
         if (!*value) {
-            snprintf(err, errlen, "%s=: empty file name; expected %s=%s", d->name, d->name, d->values);
+            snprintf(err, errlen, "%s=: empty file name; expected %s=<path>", d->name, d->name);
             return JP_ERR_ARG;
         }
         return options_expand_file(d->name, value, pid, (char *)o + d->at - 1, OPTIONS_PATH_MAX, err, errlen);

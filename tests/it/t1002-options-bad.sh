@@ -27,6 +27,11 @@ check_bad "heap=sites" "heap=sites: not available in this version"
 check_bad "cpu=old" "cpu=old: HPROF's caller/callee timing is not available"
 check_bad "net=localhost:9999" "net=localhost:9999: not available"
 check_bad "monitor=y,format=b" "monitor=y with format=b"
+check_bad "sampler=fast" "sampler=fast: bad value; expected async|jvmti"
+check_bad "wall=10,cpu=samples" "wall= with cpu=samples"
+check_bad "cpu=samples,sampler=jvmti,flame=x.html" "flame= draws the stacks of the async sampler"
+check_bad "flame=/nonexistent-dir/x.html,force=n" "flame=/nonexistent-dir/x.html"
+check_bad "collapsed=/nonexistent-dir/x.txt,force=n" "collapsed=/nonexistent-dir/x.txt"
 # JVMPROF_OPTIONS is appended and validated the same way
 JVMPROF_OPTIONS="depth=x" run_java "cpu=samples" Hello
 [ "$RC" != 0 ] && grep -q "depth=x: bad value" "$T/err" || fail "JVMPROF_OPTIONS not validated"

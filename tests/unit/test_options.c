@@ -370,6 +370,50 @@ static void test_cpu_times(void)
     PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=times");
 }
 
+static void test_sampler_wall_flame(void)
+{
+    if (PARSE_OK("")) {
+        CHECK(opts.sampler == OPTIONS_SAMPLER_ASYNC);
+        CHECK(options_async_sampling(&opts));
+        CHECK_EQ_INT(opts.wall_ms, 0);
+        CHECK_EQ_STR(opts.flame, "");
+        CHECK_EQ_STR(opts.collapsed, "");
+    }
+    if (PARSE_OK("cpu=samples,sampler=jvmti")) {
+        CHECK(opts.sampler == OPTIONS_SAMPLER_JVMTI);
+        CHECK(!options_async_sampling(&opts));
+    }
+    if (PARSE_OK("sampler=async,cpu=samples,flame=f-%p.html,collapsed=c.txt")) {
+        CHECK_EQ_STR(opts.flame, "f-4242.html");
+        CHECK_EQ_STR(opts.collapsed, "c.txt");
+    }
+    /* wall= turns the default cpu=samples off, like monitor= */
+    if (PARSE_OK("wall=20,flame=w.html")) {
+        CHECK_EQ_INT(opts.wall_ms, 20);
+        CHECK(opts.cpu == OPTIONS_CPU_OFF);
+        CHECK(options_async_sampling(&opts));
+    }
+    if (PARSE_OK("wall=1,monitor=y,cpu=times")) {
+        CHECK(opts.cpu == OPTIONS_CPU_TIMES);
+        CHECK(opts.monitor);
+    }
+    if (PARSE_OK("wall=60000"))
+        CHECK_EQ_INT(opts.wall_ms, 60000);
+    PARSE_BAD3("wall=0", "wall=0", "1..60000", NULL);
+    PARSE_BAD3("wall=60001", "wall=60001", "1..60000", NULL);
+    PARSE_BAD3("wall=x", "wall=x", "1..60000", NULL);
+    PARSE_BAD3("wall=10,cpu=samples", "wall= with cpu=samples", "use one of them", NULL);
+    PARSE_BAD3("wall=10,format=b", "wall= with format=b", "collapsed=", NULL);
+    PARSE_BAD3("sampler=fast", "sampler=fast", "async|jvmti", NULL);
+    PARSE_BAD3("monitor=y,sampler=jvmti", "sampler=", "add cpu=samples", NULL);
+    PARSE_BAD3("wall=5,sampler=async", "sampler=", "add cpu=samples", NULL);
+    PARSE_BAD3("cpu=samples,sampler=jvmti,flame=x.html", "flame=", "sampler=async", NULL);
+    PARSE_BAD3("cpu=times,collapsed=x.txt", "collapsed=", "wall=<ms>", NULL);
+    PARSE_BAD3("monitor=y,flame=x.html", "flame=", "cpu=samples", NULL);
+    PARSE_BAD3("flame=", "flame=: empty file name", "flame=<path>", NULL);
+    PARSE_BAD3("collapsed=", "collapsed=: empty file name", NULL, NULL);
+}
+
 static void test_later_and_unknown(void)
 {
     PARSE_BAD3("heap=dump", "heap=dump", "not available", "cpu=samples");
@@ -415,6 +459,7 @@ int main(void)
     RUN(test_cutoff);
     RUN(test_file);
     RUN(test_cpu_times);
+    RUN(test_sampler_wall_flame);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
     return DONE();
