@@ -10,7 +10,7 @@
 #   AGENT=path/to/libjvmprof.so   default: build/libjvmprof.so (relative to the repo root)
 #   RUNS=N                        measured runs per workload and config (default 5)
 #   WORKLOADS="javac h2"          which workloads to run (default both; "" = start-up only)
-#   CONFIGS="none|cpu=samples,interval=10|monitor=y|cpu=times"
+#   CONFIGS="none|cpu=samples,interval=10|cpu=samples,interval=1|jfr|monitor=y|cpu=times"
 #                                 '|'-separated agent option strings; "none" = no agent;
 #                                 "jfr" = no agent but JDK Flight Recorder's default recording
 #                                 (-XX:StartFlightRecording, settings=default), "jfr-profile" = its
@@ -36,7 +36,7 @@ OUT="$BENCH_DIR/out"
 
 RUNS=${RUNS:-5}
 WORKLOADS=${WORKLOADS-"javac h2"}
-CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|monitor=y|cpu=times"}
+CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|cpu=samples,interval=1|jfr|monitor=y|cpu=times"}
 STARTUP=${STARTUP:-1}
 STARTUP_RUNS=${STARTUP_RUNS:-30}
 STARTUP_WARMUP=${STARTUP_WARMUP:-3}
