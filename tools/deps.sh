@@ -2,11 +2,15 @@
 # Installs the Debian packages the build and tests need, only if missing:
 # a C compiler with ASan/UBSan, make, and a JDK (javac, jar, jvmti.h).
 # `tools/deps.sh jdk-source` also installs the JDK's sources (src.zip), which
-# the javac integration test compiles.
+# the javac integration test compiles. `tools/deps.sh chromium` also installs
+# Chromium, which the flame graph browser test runs headless.
 missing=""
 if [ "${1:-}" = jdk-source ]; then
     [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
     command -v unzip >/dev/null 2>&1 || missing="$missing unzip"
+fi
+if [ "${1:-}" = chromium ]; then
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
 fi
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"

@@ -52,11 +52,17 @@ static char *write_str(const model *m, const jp_format_ops *f, const report_opts
 
 static char *collapsed_str(const model *m) { return write_str(m, &collapsed_format, NULL, NULL); }
 
+/* (Not strstr in a loop: under ASan each call rescans the rest of the string.) */
 static size_t count_substr(const char *hay, const char *needle)
 {
     size_t n = 0, k = strlen(needle);
-    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += k)
-        n++;
+    for (const char *p = hay; *p;)
+        if (*p == needle[0] && strncmp(p, needle, k) == 0) {
+            n++;
+            p += k;
+        } else {
+            p++;
+        }
     return n;
 }
 
