@@ -103,38 +103,24 @@ static void txt_write_header(const model *m, sink *s)
                 "\n--------\n\n");
 }
 
-/* The rows of a CPU SAMPLES or CPU TIME table: self and accum are shares of
- * total cost, count is samples or calls. */
-static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, uint64_t total, sink *s)
+/* The rows of a CPU SAMPLES, CPU TIME or WALL SAMPLES table: self and accum
+ * are shares of total cost, count is samples or calls. WALL SAMPLES rows
+ * (by_state) have key = trace id * SAMPLE_STATES + state and a state column. */
+static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, uint64_t total, bool by_state,
+                               sink *s)
 {
-    sink_printf(s, "rank   self  accum   count trace method\n");
+    sink_printf(s, by_state ? "rank   self  accum   count trace state    method\n"
+                            : "rank   self  accum   count trace method\n");
     double accum = 0;
     for (uint32_t i = 0; i < n; i++) {
         double self = 100.0 * (double)rows[i].cost / (double)total;
         accum += self;
-        model_trace tr = model_trace_get(m, (trace_id){ rows[i].key });
-        sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)rows[i].count,
-                    HPROF_SERIAL_TRACE + rows[i].key);
-        if (tr.nframes)
-            txt_method_name(m, tr.frames[0], s);
-        else
-            sink_printf(s, "<empty trace>");
-        sink_write(s, "\n", 1);
-    }
-}
-
-/* WALL SAMPLES rows: key = trace id * SAMPLE_STATES + state. */
-static void txt_write_wall_rows(const model *m, const txt_row *rows, uint32_t n, uint64_t total, sink *s)
-{
-    sink_printf(s, "rank   self  accum   count trace state    method\n");
-    double accum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        double self = 100.0 * (double)rows[i].cost / (double)total;
-        accum += self;
-        uint32_t t = rows[i].key / SAMPLE_STATES;
+        uint32_t t = by_state ? rows[i].key / SAMPLE_STATES : rows[i].key;
         model_trace tr = model_trace_get(m, (trace_id){ t });
-        sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u %-8s ", i + 1, self, accum, (unsigned long long)rows[i].count,
-                    HPROF_SERIAL_TRACE + t, sample_state_names[rows[i].key % SAMPLE_STATES]);
+        sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u ", i + 1, self, accum, (unsigned long long)rows[i].count,
+                    HPROF_SERIAL_TRACE + t);
+        if (by_state)
+            sink_printf(s, "%-8s ", sample_state_names[rows[i].key % SAMPLE_STATES]);
         if (tr.nframes)
             txt_method_name(m, tr.frames[0], s);
         else
@@ -228,17 +214,17 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     if (wall) {
         sink_printf(s, "WALL SAMPLES BEGIN (total = %llu, every %u ms) %s\n", (unsigned long long)m->total_samples,
                     m->interval_us / 1000, when);
-        txt_write_wall_rows(m, cpu, ncpu, m->total_samples, s);
+        txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, true, s);
         sink_printf(s, "WALL SAMPLES END\n");
     } else if (o->cpu_samples) {
         sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
-        txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, s);
+        txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, false, s);
         sink_printf(s, "CPU SAMPLES END\n");
     }
     if (o->cpu_times) {
         sink_printf(s, "CPU TIME (ms) BEGIN (total = %llu) %s\n", (unsigned long long)(m->total_time_ns / 1000000u),
                     when);
-        txt_write_cpu_rows(m, times, ntimes, m->total_time_ns, s);
+        txt_write_cpu_rows(m, times, ntimes, m->total_time_ns, false, s);
         sink_printf(s, "CPU TIME (ms) END\n");
     }
     if (o->monitor) {

@@ -217,6 +217,41 @@ static void test_golden_binary(void)
 
 /* CPU TIME (ms): rows ranked by self time, count = calls, total in ms, only
  * when asked for; model_times_reset zeroes the table for the next dump. */
+/* wall=: the WALL SAMPLES table has a row per (trace, state), with the state. */
+static void test_wall_samples(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    m->start_time_ms = m->dump_time_ms = UINT64_C(1700000000000);
+    m->wall = true;
+    m->interval_us = 10000;
+    frame_id comp = frame(m, "demo.SleepCompute", "SleepCompute.java", "compute", "(J)V", 12);
+    frame_id slp = frame(m, "java.lang.Thread", "Thread.java", "sleep", "(J)V", FRAME_LINE_NATIVE);
+    trace_id tc = model_trace_intern(m, 0, &comp, 1), ts = model_trace_intern(m, 0, &slp, 1);
+    model_trace_add_samples(m, tc, 60);
+    model_trace_add_state_samples(m, tc, SAMPLE_RUNNING, 50);
+    model_trace_add_state_samples(m, tc, SAMPLE_BLOCKED, 10);
+    model_trace_add_samples(m, ts, 40);
+    model_trace_add_state_samples(m, ts, SAMPLE_SLEEPING, 40);
+    CHECK_EQ_INT(model_trace_state_samples(m, tc, SAMPLE_BLOCKED), 10);
+    CHECK_EQ_INT(model_trace_state_samples(m, ts, SAMPLE_RUNNING), 0);
+    CHECK_EQ_INT(model_trace_state_samples(m, (trace_id){ 99 }, SAMPLE_RUNNING), 0);
+    report_opts o = { 0.0001, true, false, false };
+    buf out;
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "WALL SAMPLES BEGIN (total = 100, every 10 ms) "));
+    CHECK(has(&out, "rank   self  accum   count trace state    method\n"
+                    "   1 50.00% 50.00%      50 300001 running  demo.SleepCompute.compute\n"
+                    "   2 40.00% 90.00%      40 300002 sleeping java.lang.Thread.sleep\n"
+                    "   3 10.00% 100.00%      10 300001 blocked  demo.SleepCompute.compute\n"
+                    "WALL SAMPLES END\n"));
+    CHECK(!has(&out, "CPU SAMPLES BEGIN"));
+    CHECK(has(&out, "TRACE 300002:\n\tjava.lang.Thread.sleep(Thread.java:Native method)\n"));
+    buf_free(&out);
+    model_free(m);
+}
+
 static void test_cpu_times(void)
 {
     model *m = model_new();
@@ -817,6 +852,7 @@ int main(void)
     RUN(test_golden_text);
     RUN(test_golden_binary);
     RUN(test_cpu_times);
+    RUN(test_wall_samples);
     RUN(test_cutoff);
     RUN(test_round_trip);
     RUN(test_empty_model);
