@@ -31,3 +31,13 @@ awk -v d="$j_drive" 'BEGIN { exit !(d >= 50) }' ||
 # frame kinds in the collapsed stacks
 grep -q '^SafepointBias.main_\[0\];SafepointBias.drive_\[j\];SafepointBias.arith_\[j\] [0-9]*$' "$T/a.col" ||
     { cat "$T/a.col" >&2; fail "no main (interpreted) -> drive (JIT) -> arith (JIT) stack"; }
+
+# an inlined frame: Inlining.mix() runs inside hot()'s compiled code
+run_java "cpu=samples,file=$T/i.txt,collapsed=$T/i.col" Inlining 2
+expect_rc 0
+grep -qx done "$T/out" || fail "program output changed"
+cat "$T/i.col" >&2
+inl=$(awk '/Inlining.hot_\[j\];Inlining.mix_\[i\] [0-9]+$/ { n += $NF } { t += $NF } END { printf "%d %d", n, t }' "$T/i.col")
+read -r n t <<<"$inl"
+note "mix() inlined into compiled hot(): $n of $t samples"
+[ "$t" -gt 0 ] && [ $((n * 2)) -ge "$t" ] || fail "fewer than half the samples show mix() inlined into JIT-compiled hot()"
