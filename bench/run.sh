@@ -246,7 +246,7 @@ done
 # ---------------------------------------------------------------- measurement
 RAW="$OUT/last-run.csv"
 echo "workload,config,round,seconds,cpu_seconds" >"$RAW"
-declare -A TIMES=() CPUS=() PAIRED=() AGENTMS=() STACKMS=() MONMS=()
+declare -A TIMES=() CPUS=() PAIRED=() AGENTMS=() STACKMS=() MONMS=() SAMPMS=()
 MISSING_REPORTS=()
 START_ALL=$(now)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -279,6 +279,12 @@ for wl in $WORKLOADS; do
                 STACKMS[$wl,$i]+="$c_stack "
                 MONMS[$wl,$i]+="$c_mon "
             fi
+            # the async sampler's cost on the program's threads ("jvmprof: sampler cost:")
+            scost=$(sed -n 's/^jvmprof: sampler cost: signal handlers \([0-9.]*\) ms.*class-prepare callbacks \([0-9.]*\) ms.*$/\1 \2/p' "$logf" | tail -1)
+            if [[ -n $scost ]]; then
+                read -r c_hand c_prep <<<"$scost"
+                SAMPMS[$wl,$i]+="$(awk -v a="$c_hand" -v b="$c_prep" 'BEGIN { printf "%.1f", a + b }') "
+            fi
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
             if [[ $cfg != none && ! -s $report ]]; then
@@ -310,8 +316,8 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | agent CPU % of wall |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare ms | agent CPU % of wall |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do
     base=
@@ -329,7 +335,7 @@ for wl in $WORKLOADS; do
             ratio=n/a pct=n/a
         fi
         cratio=$(awk -v m="$cmed" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.3f", m / b; else print "n/a" }')
-        a_ms=- s_ms=- m_ms=- costpct=-
+        a_ms=- s_ms=- m_ms=- h_ms=- costpct=-
         if [[ -n ${AGENTMS[$wl,$i]:-} ]]; then
             read -r _ a_ms _ _ < <(stats ${AGENTMS[$wl,$i]})
             read -r _ s_ms _ _ < <(stats ${STACKMS[$wl,$i]})
@@ -338,9 +344,11 @@ for wl in $WORKLOADS; do
             # thread plus its callbacks on the program's threads. (Stack-taking time is
             # shown apart: it is the agent thread waiting for a handshake, mostly for the
             # target to reach its next safepoint poll while it runs on.)
-            costpct=$(awk -v a="$a_ms" -v c="$m_ms" -v w="$med" 'BEGIN { printf "%.2f", (a + c) / (w * 10) }')
+            h=0
+            if [[ -n ${SAMPMS[$wl,$i]:-} ]]; then read -r _ h_ms _ _ < <(stats ${SAMPMS[$wl,$i]}); h=$h_ms; fi
+            costpct=$(awk -v a="$a_ms" -v c="$m_ms" -v h="$h" -v w="$med" 'BEGIN { printf "%.2f", (a + c + h) / (w * 10) }')
         fi
-        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $costpct |" >>"$TABLE"
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $h_ms | $costpct |" >>"$TABLE"
     done
 done
 

@@ -83,15 +83,36 @@ static bool as_want_stacks;           /* flame= / collapsed=: full stacks in the
 
 /* counters the handler bumps (relaxed atomics are lock-free here) */
 static _Atomic uint64_t as_signals, as_dropped, as_no_env, as_foreign, as_timer_failed;
+/* what sampling costs on the program's threads: time inside the handler and
+ * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
+static _Atomic uint64_t as_handler_ns, as_prepare_ns, as_prepared;
+
+static uint64_t as_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 /* the agent thread's own tallies */
 static uint64_t as_recorded, as_failed[AS_AGCT_CODES + 1], as_wall_signals, as_wall_failed;
 
 static as_slot *as_slot_at(uint64_t pos) { return (as_slot *)(as_ring + (size_t)(pos & as_mask) * as_slot_size); }
 
+static void as_sample(siginfo_t *si, void *ucontext);
+
 static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
 {
     (void)sig;
     int saved_errno = errno;
+    uint64_t t0 = as_now_ns();
+    as_sample(si, ucontext);
+    atomic_fetch_add_explicit(&as_handler_ns, as_now_ns() - t0, memory_order_relaxed);
+    errno = saved_errno;
+}
+
+/* The handler's work; returns early when there is nothing to record. */
+static void as_sample(siginfo_t *si, void *ucontext)
+{
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
     if (si->si_code == SI_QUEUE && (si->si_value.sival_int & AS_WALL_TAG_MASK) == AS_WALL_TAG) {
@@ -101,14 +122,12 @@ static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
     } else {
         atomic_fetch_add_explicit(&as_foreign, 1, memory_order_relaxed);
-        errno = saved_errno;
         return;
     }
     atomic_fetch_add_explicit(&as_signals, 1, memory_order_relaxed);
     JNIEnv *jni = as_tls.jni;
     if (!jni || !atomic_load_explicit(&as_active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&as_no_env, 1, memory_order_relaxed);
-        errno = saved_errno;
         return;
     }
     uint64_t pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
@@ -123,7 +142,6 @@ static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
                 break;
         } else if (dif < 0) {
             atomic_fetch_add_explicit(&as_dropped, 1, memory_order_relaxed);
-            errno = saved_errno;
             return;
         } else {
             pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
@@ -136,7 +154,6 @@ static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
     as_agct(&trace, (jint)as_depth, ucontext);
     slot->nframes = trace.num_frames;
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
-    errno = saved_errno;
 }
 
 jp_status async_sampler_init(jvmtiCapabilities *caps)
@@ -181,11 +198,23 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
  * a method whose jmethodID exists, so each class's are made up front. */
 void async_sampler_class_prepare(JNIEnv *jni, jclass klass)
 {
+    uint64_t t0 = as_now_ns();
     jint n = 0;
     jmethodID *methods = NULL;
     if ((*agent_jvmti)->GetClassMethods(agent_jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
         jvmti_free(methods);
     (void)jni;
+    atomic_fetch_add_explicit(&as_prepared, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&as_prepare_ns, as_now_ns() - t0, memory_order_relaxed);
+}
+
+void async_sampler_cost(char *out, size_t len)
+{
+    uint64_t sig = atomic_load(&as_signals) + atomic_load(&as_foreign);
+    double h_ms = (double)atomic_load(&as_handler_ns) / 1e6, p_ms = (double)atomic_load(&as_prepare_ns) / 1e6;
+    snprintf(out, len, "sampler cost: signal handlers %.1f ms in %llu signals (%.1f us each); class-prepare callbacks "
+             "%.1f ms for %llu classes", h_ms, (unsigned long long)sig, sig ? h_ms * 1000 / (double)sig : 0.0, p_ms,
+             (unsigned long long)atomic_load(&as_prepared));
 }
 
 jp_status async_sampler_vm_init(JNIEnv *jni)

@@ -36,6 +36,9 @@ void async_sampler_drain(model *m, JNIEnv *jni);
 void async_sampler_stop(void);
 /* One line for the verbose log: samples taken, and every failure by reason. */
 void async_sampler_describe(char *out, size_t len);
+/* One line for the verbose log: the time the handler and the ClassPrepare
+ * callback took on the program's threads. */
+void async_sampler_cost(char *out, size_t len);
 /* Samples recorded in the model so far (for the test of the JVMTI fallback). */
 uint64_t async_sampler_samples(void);
 

@@ -258,6 +258,8 @@ jp_status profiler_dump(JNIEnv *jni)
         char line[1024];
         async_sampler_describe(line, sizeof line);
         jp_log_info("%s", line);
+        async_sampler_cost(line, sizeof line);
+        jp_log_info("%s", line);
     }
     jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core); %llu stacks taken in %.1f ms; "
                 "monitor callbacks %.1f ms",
