@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,35 @@ static as_slot *as_slot_at(uint64_t pos) { return (as_slot *)(as_ring + (size_t)
 
 static void as_sample(siginfo_t *si, void *ucontext);
 
+#define AS_UNKNOWN_JAVA (-5)
+static _Atomic uint64_t as_recovered;
+
+/* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
+ * where its top frame cannot be walked: the first instructions of a compiled
+ * method before its frame is set up, or a frameless stub such as an array
+ * copy. In both the word at the stack pointer is the return address into
+ * the caller, so the walk is tried once more as if the thread had just
+ * returned there; the JVM checks the frame it gets (safe_for_sender) as it
+ * does any other. The sample then names the caller, not the stub. */
+static bool as_retry_from_caller(as_call_trace *trace, void *ucontext)
+{
+#if defined(__x86_64__)
+    ucontext_t uc = *(ucontext_t *)ucontext;
+    greg_t *r = uc.uc_mcontext.gregs;
+    uintptr_t sp = (uintptr_t)r[REG_RSP];
+    if (sp == 0 || (sp & 7) != 0)
+        return false;
+    r[REG_RIP] = (greg_t) * (const uintptr_t *)sp;
+    r[REG_RSP] = (greg_t)(sp + sizeof(uintptr_t));
+    trace->num_frames = 0;
+    as_agct(trace, (jint)as_depth, &uc);
+    return trace->num_frames > 0;
+#else
+    (void)trace, (void)ucontext;
+    return false;
+#endif
+}
+
 static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
 {
     (void)sig;
@@ -152,6 +182,8 @@ static void as_sample(siginfo_t *si, void *ucontext)
     slot->state = state;
     as_call_trace trace = { jni, 0, slot->frames };
     as_agct(&trace, (jint)as_depth, ucontext);
+    if (trace.num_frames == AS_UNKNOWN_JAVA && as_retry_from_caller(&trace, ucontext))
+        atomic_fetch_add_explicit(&as_recovered, 1, memory_order_relaxed);
     slot->nframes = trace.num_frames;
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
 }
@@ -419,6 +451,12 @@ void async_sampler_describe(char *out, size_t len)
         if (!extra[i])
             continue;
         w = snprintf(out + used, len - used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
+    }
+    uint64_t rec = atomic_load(&as_recovered);
+    if (rec && used < len) {
+        w = snprintf(out + used, len - used, ", %llu walked from the caller (unknown Java at the top)",
+                     (unsigned long long)rec);
         used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
     }
     if (agent_opts->wall_ms && used < len)
