@@ -6,7 +6,7 @@
  * draws the frames as absolutely positioned divs (icicle: root on top):
  * click to zoom, a search box (substring, or /regex/), colours by frame kind.
  * Test hook: the URL fragment "#search=TEXT" types TEXT into the search box,
- * "#click=NAME" clicks the first drawn frame named NAME (or containing it).
+ * "#click=NAME" clicks the widest drawn frame named NAME (or the first containing it).
  * Nothing in C recurses on stack depth, nor does the script. */
 #include "format.h"
 
@@ -517,7 +517,7 @@ static const char fh_script[] =
     "  for (var f = 0; f < fs.length; f++) fs[f].classList.toggle('match', isMatch(+fs[f].getAttribute('data-i')));\n"
     "}\n"
     "\n"
-    "/* #search=TEXT types TEXT into the search box; #click=NAME clicks the first\n"
+    "/* #search=TEXT types TEXT into the search box; #click=NAME clicks the widest\n"
     "   drawn frame named NAME, else the first whose name contains it */\n"
     "function applyHash() {\n"
     "  var h = location.hash.replace(/^#/, '');\n"
@@ -532,7 +532,8 @@ static const char fh_script[] =
     "      input.dispatchEvent(new Event('input', { bubbles: true }));\n"
     "    } else if (k === 'click') {\n"
     "      var fs = flame.querySelectorAll('.frame'), hit = null, j;\n"
-    "      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent === v) hit = fs[j];\n"
+    "      var wider = function (f) { return !hit || +f.getAttribute('data-w') > +hit.getAttribute('data-w'); };\n"
+    "      for (j = 0; j < fs.length; j++) if (fs[j].textContent === v && wider(fs[j])) hit = fs[j];\n"
     "      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent.indexOf(v) >= 0) hit = fs[j];\n"
     "      if (hit) hit.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));\n"
     "      else statusEl.textContent = 'no frame named ' + v;\n"

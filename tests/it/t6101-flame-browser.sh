@@ -136,6 +136,23 @@ chrome --dump-dom "file://$T/hot.html#search=heavy" >"$T/hot.dom" || fail "chrom
 frame "$T/hot.dom" HotLoop.heavy | grep -qw match || { frames "$T/hot.dom" >&2; fail "HotLoop.heavy not drawn and matched"; }
 pct=$(sed -n 's/.*data-percent="\([0-9.]*\)%".*/\1/p' "$T/hot.dom")
 awk -v p="$pct" 'BEGIN { exit !(p > 50) }' || fail "heavy has $pct% of the samples, expected most"
+# 5. the agent's own flame= page: the async sampler's full stacks with frame kinds
+run_java "cpu=samples,file=$T/sb.txt,flame=$T/sb.html" SafepointBias 2
+expect_rc 0
+[ -s "$T/sb.html" ] || fail "flame= wrote no page"
+cp "$T/sb.html" "$ART/safepoint-bias.html"
+chrome --dump-dom "file://$T/sb.html#click=SafepointBias.arith&search=arith" >"$T/sb.dom" || fail "chromium --dump-dom (flame=) failed"
+status=$(sed -n 's/.*<div id="status">\([^<]*\)<\/div>.*/\1/p' "$T/sb.dom")
+note "flame=: clicked: $status"
+echo "$status" | grep -q '^SafepointBias.arith  (JIT-compiled)  [0-9]* samples, [0-9.]*%$' ||
+    fail "clicking arith in the agent's flame graph gave '$status', expected it as JIT-compiled"
+pct=$(echo "$status" | sed 's/.*, \([0-9.]*\)%$/\1/')
+awk -v p="$pct" 'BEGIN { exit !(p >= 80) }' || fail "arith has $pct% of the agent's flame graph, expected >= 80%"
+frame "$T/sb.dom" SafepointBias.arith | grep -qw zoomed || { frames "$T/sb.dom" >&2; fail "arith not zoomed"; }
+frame "$T/sb.dom" SafepointBias.drive | grep -qw ancestor || { frames "$T/sb.dom" >&2; fail "drive not drawn as arith's caller"; }
+chrome --window-size=1200,500 --screenshot="$ART/safepoint-bias.png" "file://$T/sb.html#search=arith" >/dev/null &&
+    [ -s "$ART/safepoint-bias.png" ] || fail "no screenshot of the agent's flame graph"
+
 # errors: one line each
 if "$JVMPROF" flame "$T/missing.txt" 2>"$T/e"; then fail "missing file accepted"; fi
 [ "$(wc -l <"$T/e")" = 1 ] && grep -q "^jvmprof: cannot open .*missing.txt" "$T/e" || { cat "$T/e" >&2; fail "no one-line error for a missing file"; }
