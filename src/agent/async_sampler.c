@@ -49,8 +49,13 @@ static const char *const as_agct_names[AS_AGCT_CODES] = {
 };
 
 #define AS_SIGNAL SIGPROF
-#define AS_WALL_TAG 0x6a700000        /* si_value of a wall= signal: tag | state */
-#define AS_WALL_TAG_MASK 0x7fffff00
+/* si_value of a wall= signal: tag << 24 | weight << 8 | state */
+#define AS_WALL_TAG 0x6a
+#define AS_WALL_WEIGHT_MAX 0xffff
+/* wall= signals at most this many threads each period, taking turns; each
+ * sample then counts for the threads it stands for, so totals still cover
+ * every thread while 200 idle threads do not cost 200 signals a period */
+#define AS_WALL_THREADS_PER_TICK 16
 #define AS_MAX_DEPTH 2048u             /* frames kept for flame graphs */
 
 typedef struct as_slot {
@@ -145,8 +150,13 @@ static void as_sample(siginfo_t *si, void *ucontext)
 {
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
-    if (si->si_code == SI_QUEUE && (si->si_value.sival_int & AS_WALL_TAG_MASK) == AS_WALL_TAG) {
+    if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == AS_WALL_TAG) {
         state = (uint8_t)(si->si_value.sival_int & 0xff);
+        weight = ((unsigned)si->si_value.sival_int >> 8) & AS_WALL_WEIGHT_MAX;
+        if (state >= SAMPLE_STATES || weight == 0) {
+            atomic_fetch_add_explicit(&as_foreign, 1, memory_order_relaxed);
+            return;
+        }
     } else if (si->si_code == SI_TIMER) {
         /* timer expirations that came while the signal was pending */
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
@@ -323,6 +333,7 @@ static sample_state as_state_of(jint st)
 
 void async_sampler_wall_tick(JNIEnv *jni)
 {
+    static uint32_t turn;                 /* where the previous period stopped */
     jvmtiEnv *jv = agent_jvmti;
     jthread *threads = NULL;
     jint n = 0;
@@ -333,25 +344,44 @@ void async_sampler_wall_tick(JNIEnv *jni)
         (*jni)->PopLocalFrame(jni, NULL);
         return;
     }
-    pid_t pid = getpid();
-    for (jint i = 0; i < n; i++) {
+    /* the threads that can be signalled, with their state */
+    uint32_t *tids = malloc((size_t)n * sizeof *tids + 1);
+    uint8_t *states = malloc((size_t)n + 1);
+    uint32_t live = 0;
+    for (jint i = 0; tids && states && i < n; i++) {
         jint st = 0;
         uint32_t tid = thread_registry_tid(threads[i]);
         if (tid == 0 || (*jv)->GetThreadState(jv, threads[i], &st) != JVMTI_ERROR_NONE ||
             !(st & JVMTI_THREAD_STATE_ALIVE) || (st & JVMTI_THREAD_STATE_SUSPENDED))
             continue;
+        tids[live] = tid;
+        states[live++] = (uint8_t)as_state_of(st);
+    }
+    uint32_t take = live < AS_WALL_THREADS_PER_TICK ? live : AS_WALL_THREADS_PER_TICK;
+    pid_t pid = getpid();
+    uid_t uid = getuid();
+    for (uint32_t k = 0; k < take; k++) {
+        uint32_t i = (turn + k) % live;
+        /* live threads shared out over the take samples: each stands for 1 or more */
+        uint32_t weight = live / take + (k < live % take ? 1 : 0);
+        if (weight > AS_WALL_WEIGHT_MAX)
+            weight = AS_WALL_WEIGHT_MAX;
         siginfo_t si;
         memset(&si, 0, sizeof si);
         si.si_signo = AS_SIGNAL;
         si.si_code = SI_QUEUE;
         si.si_pid = pid;
-        si.si_uid = getuid();
-        si.si_value.sival_int = AS_WALL_TAG | (int)as_state_of(st);
-        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tid, AS_SIGNAL, &si) == 0)
+        si.si_uid = uid;
+        si.si_value.sival_int = (int)((uint32_t)AS_WALL_TAG << 24 | weight << 8 | states[i]);
+        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], AS_SIGNAL, &si) == 0)
             as_wall_signals++;
         else
             as_wall_failed++;
     }
+    if (live)
+        turn = (turn + take) % live;
+    free(tids);
+    free(states);
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, threads[i]);
     jvmti_free(threads);

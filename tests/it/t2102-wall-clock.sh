@@ -36,3 +36,19 @@ c=$(cpu_rows "$T/c.txt" | awk '$6 == "SleepCompute.compute" {s += $2} END {print
 note "cpu: compute ${c}%"
 awk -v c="$c" 'BEGIN { exit !(c >= 90) }' || fail "cpu=samples put only ${c}% in compute()"
 expect_no_grep "Thread.sleep" "$T/c.txt"
+
+# 200 sleeping threads and a computing main thread: a period signals at most
+# 16 threads, taking turns, and each sample counts for the threads it stands
+# for, so the states' shares still cover every thread: sleeping ~200/201.
+run_java "wall=10,file=$T/i.txt" IdleThreads 200 2
+expect_rc 0
+grep -qx done "$T/out" || fail "IdleThreads output changed under wall="
+grep 'wall sampler:' "$T/err" >&2
+read -r sig rec < <(sed -n 's/.*wall sampler: \([0-9]*\) signals, \([0-9]*\) samples recorded.*/\1 \2/p' "$T/err")
+total=$(grep -o 'WALL SAMPLES BEGIN (total = [0-9]*' "$T/i.txt" | grep -o '[0-9]*$')
+sleeping=$(awk '/^WALL SAMPLES BEGIN/ {on=1; next} /^WALL SAMPLES END/ {on=0} on && $6 == "sleeping" {s += $4} END {print s + 0}' "$T/i.txt")
+main=$(awk '/^WALL SAMPLES BEGIN/ {on=1; next} /^WALL SAMPLES END/ {on=0} on && $7 == "IdleThreads.main" {s += $4} END {print s + 0}' "$T/i.txt")
+note "200 idle threads: $sig signals gave $rec samples; sleeping $sleeping, main $main of $total"
+[ $((sig * 5)) -le "$rec" ] || fail "$sig signals for $rec samples: more than 1 signal per 5 threads"
+awk -v s="$sleeping" -v m="$main" -v t="$total" 'BEGIN { exit !(s / t >= 0.95 && m / t >= 0.002 && m / t <= 0.01) }' ||
+    fail "sleeping $sleeping and main $main of $total: expected ~200/201 and ~1/201"
