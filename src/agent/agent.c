@@ -146,4 +146,6 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
+    if (agent_opts && options_async_sampling(agent_opts))
+        async_sampler_unload();
 }

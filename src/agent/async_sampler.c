@@ -458,6 +458,19 @@ void async_sampler_drain(model *m, JNIEnv *jni)
 
 void async_sampler_stop(void) { atomic_store_explicit(&as_active, false, memory_order_release); }
 
+void async_sampler_unload(void)
+{
+    if (!as_ring)
+        return;
+    /* threads' CPU timers may still fire while the JVM shuts down; nothing
+     * may jump into this library once it could be unmapped */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(AS_SIGNAL, &sa, NULL);
+}
+
 uint64_t async_sampler_samples(void) { return as_recorded; }
 
 void async_sampler_describe(char *out, size_t len)

@@ -34,6 +34,8 @@ void async_sampler_wall_tick(JNIEnv *jni);
 void async_sampler_drain(model *m, JNIEnv *jni);
 /* VM death: the handler stops recording (timers may still fire; they are ignored). */
 void async_sampler_stop(void);
+/* Agent_OnUnload: SIGPROF is ignored from now on. */
+void async_sampler_unload(void);
 /* One line for the verbose log: samples taken, and every failure by reason. */
 void async_sampler_describe(char *out, size_t len);
 /* One line for the verbose log: the time the handler and the ClassPrepare

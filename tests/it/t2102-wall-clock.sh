@@ -35,7 +35,11 @@ expect_rc 0
 c=$(cpu_rows "$T/c.txt" | awk '$6 == "SleepCompute.compute" {s += $2} END {print s + 0}')
 note "cpu: compute ${c}%"
 awk -v c="$c" 'BEGIN { exit !(c >= 90) }' || fail "cpu=samples put only ${c}% in compute()"
-expect_no_grep "Thread.sleep" "$T/c.txt"
+# a CPU timer may expire in the few microseconds of CPU a thread spends entering or leaving
+# Thread.sleep, so a sample or two there is right; a share like wall's is not
+s=$(cpu_rows "$T/c.txt" | awk '$6 == "java.lang.Thread.sleep" {s += $2} END {print s + 0}')
+note "cpu: Thread.sleep ${s}%"
+awk -v s="$s" 'BEGIN { exit !(s <= 2) }' || fail "cpu=samples put ${s}% in Thread.sleep"
 
 # 200 sleeping threads and a computing main thread: a period signals at most
 # 16 threads, taking turns, and each sample counts for the threads it stands
