@@ -1,7 +1,9 @@
 # wall=: SleepCompute's main thread computes 50 ms, then sleeps 50 ms, for
 # 4 s. Wall-clock sampling sees both halves (each within 10 points of 50% of
 # the main thread's samples), compute() as running and Thread.sleep as
-# sleeping; CPU sampling sees only compute().
+# sleeping (the state is read just before the signal, so a sample at the
+# moment the thread wakes may carry the old state: at most 1% may); CPU
+# sampling sees only compute().
 . "$(dirname "$0")/lib.sh"
 run_java "wall=10,thread=y,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
 expect_rc 0
@@ -25,8 +27,8 @@ note "wall: main thread $total samples: compute running $compute, Thread.sleep s
 [ "$total" -ge 200 ] || fail "only $total wall samples of main in 4 s at wall=10"
 awk -v t="$total" -v c="$compute" -v s="$sleep" -v w="$wrong" \
     'BEGIN { pc = 100 * c / t; ps = 100 * s / t; printf "  compute %.1f%%, sleep %.1f%%\n", pc, ps > "/dev/stderr";
-             exit !(pc >= 40 && pc <= 60 && ps >= 40 && ps <= 60 && w == 0) }' ||
-    fail "wall shares not within 10 points of 50% each (or a state is wrong)"
+             exit !(pc >= 40 && pc <= 60 && ps >= 40 && ps <= 60 && w * 100 <= t) }' ||
+    fail "wall shares not within 10 points of 50% each (or more than 1% of samples in the wrong state)"
 grep -q 'SleepCompute.compute_\[[j0i]\];\[running\] [0-9]*$' "$T/w.col" || fail "no [running] leaf under compute in collapsed"
 grep -q 'java.lang.Thread.sleep_\[n\];\[sleeping\] [0-9]*$' "$T/w.col" || fail "no [sleeping] leaf under Thread.sleep"
 
