@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh — `make demo`: profiles the bundled sample program (examples/Demo.java)
-# with cpu=samples and monitor=y, then shows the top of the report and where it is.
+# with cpu=samples and monitor=y, then shows the top of the report and where it
+# and the flame graph of the same samples are.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
@@ -8,7 +9,8 @@ OUT="$ROOT/build/demo"
 mkdir -p "$OUT/classes"
 "$JAVA_HOME/bin/javac" -d "$OUT/classes" "$ROOT/examples/Demo.java"
 REPORT="$OUT/java.hprof.txt"
-OPTS="cpu=samples,monitor=y,interval=10,depth=6,file=$REPORT"
+FLAME="$OUT/flame.html"
+OPTS="cpu=samples,monitor=y,interval=10,depth=6,file=$REPORT,flame=$FLAME"
 echo "\$ java -agentpath:build/libjvmprof.so=$OPTS -cp build/demo/classes Demo"
 "$JAVA_HOME/bin/java" "-agentpath:$ROOT/build/libjvmprof.so=$OPTS" -cp "$OUT/classes" Demo
 echo
@@ -19,3 +21,4 @@ echo "--- top of the MONITOR TIME table:"
 awk '/^MONITOR TIME BEGIN/ {on=1} on && n++ < 7' "$REPORT"
 echo
 echo "The whole report, with the TRACE records the tables refer to: $REPORT"
+echo "The same CPU samples as a flame graph (open it in a browser):    $FLAME"
