@@ -3,7 +3,7 @@
 run_java help Hello
 expect_rc 0
 [ ! -s "$T/out" ] || fail "help wrote to stdout"
-for o in help cpu= monitor= format= file= depth= interval= cutoff= lineno= thread= doe= force= verbose=; do
+for o in help cpu= monitor= format= file= depth= interval= cutoff= lineno= thread= doe= force= verbose= sampler= wall= flame= collapsed= include= exclude= tiny=; do
     expect_grep "$o" "$T/err"
 done
 "$JVMPROF" options >"$T/cli" || fail "jvmprof options failed"
