@@ -4,16 +4,22 @@
  *   jvmprof report FILE [--cutoff X] [-o OUT]   HPROF binary -> HPROF ASCII report
  *   jvmprof flame FILE [-o OUT] [--title T]     HPROF binary or collapsed stacks -> HTML flame graph
  *   jvmprof collapse FILE [-o OUT]              HPROF binary (or collapsed stacks) -> collapsed stacks
+ *   jvmprof heap FILE [--top N] [-o OUT]        HPROF heap dump -> class histogram
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../agent/options.h"
 #include "../format/format.h"
+#include "../format/heap_histogram.h"
 
 static void cli_usage(FILE *out)
 {
@@ -28,6 +34,10 @@ static void cli_usage(FILE *out)
             "                                      profiler's, flamegraph.pl input); OUT defaults to stdout\n"
             "  collapse FILE [-o OUT]              the collapsed stacks (\"root;...;leaf count\" lines, for\n"
             "                                      flamegraph.pl or speedscope) of an HPROF binary file\n"
+            "  heap FILE [--top N] [-o OUT]        the class histogram (instances, shallow bytes) of an HPROF\n"
+            "                                      heap dump (jcmd PID GC.heap_dump, ...); N rows, default 30,\n"
+            "                                      0 = all. Shallow bytes: 16-byte header + fields as dumped;\n"
+            "                                      arrays 20 + elements; rounded up to 8\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -69,18 +79,19 @@ static unsigned char *cli_read_file(const char *path, size_t *len)
 /* The arguments of report, flame and collapse: FILE and the options in
  * `allowed` (CLI_OPT_*). Returns 0, or the exit code 2 after a one-line
  * message. */
-enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4 };
+enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8 };
 typedef struct cli_args {
     const char *in, *out, *title;
     double cutoff;
+    unsigned long top;
 } cli_args;
 
 static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
     static const struct { const char *name; unsigned flag; } opts[] = {
-        { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE },
+        { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
     };
-    *a = (cli_args){ NULL, NULL, NULL, 0.0001 };
+    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30 };
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         unsigned flag = 0;
@@ -100,6 +111,15 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
             a->cutoff = strtod(argv[++i], &end);
             if (*end || !(a->cutoff >= 0 && a->cutoff <= 1)) {
                 fprintf(stderr, "jvmprof: --cutoff %s: expected a number 0..1\n", argv[i]);
+                return 2;
+            }
+        } else if (flag == CLI_OPT_TOP) {
+            char *end;
+            const char *v = argv[++i];
+            errno = 0;
+            a->top = strtoul(v, &end, 10);
+            if (*end || end == v || v[0] == '-' || errno) {
+                fprintf(stderr, "jvmprof: --top %s: expected a count (0 = all)\n", v);
                 return 2;
             }
         } else if (arg[0] == '-' && arg[1]) {
@@ -229,6 +249,93 @@ static int cli_flame(int argc, char **argv, bool html)
     return rc;
 }
 
+/* Maps FILE read-only (a heap dump can be bigger than memory). NULL after a
+ * one-line message; *len 0 maps nothing and returns a dummy pointer. */
+static const void *cli_map_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "jvmprof: %s: cannot open: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "jvmprof: %s: not a regular file\n", path);
+        close(fd);
+        return NULL;
+    }
+    *len = (size_t)st.st_size;
+    if (*len == 0) {
+        close(fd);
+        return "";
+    }
+    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "jvmprof: %s: cannot map: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    madvise(p, *len, MADV_SEQUENTIAL);
+    return p;
+}
+
+static void cli_heap_print(sink *s, const char *path, const heap_histogram *h, unsigned long top)
+{
+    sink_printf(s, "%s: HPROF %s heap dump, %u-byte ids: %" PRIu64 " instances, %" PRIu64 " bytes, %zu classes\n",
+                path, h->version, h->idsize, h->instances, h->bytes, h->nrows);
+    sink_printf(s, "%6s %12s %14s  %s\n", "rank", "instances", "bytes", "class");
+    size_t n = top && top < h->nrows ? (size_t)top : h->nrows;
+    for (size_t i = 0; i < n; i++)
+        sink_printf(s, "%6zu %12" PRIu64 " %14" PRIu64 "  %s\n", i + 1, h->rows[i].instances, h->rows[i].bytes,
+                    h->rows[i].name);
+    if (n < h->nrows)
+        sink_printf(s, "(%zu more classes; --top 0 shows all)\n", h->nrows - n);
+}
+
+static int cli_heap(int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse("heap", "FILE [--top N] [-o OUT]", CLI_OPT_TOP | CLI_OPT_OUT, argc, argv, &a);
+    if (rc)
+        return rc;
+    size_t len = 0;
+    const void *data = cli_map_file(a.in, &len);
+    if (!data)
+        return 1;
+    char err[512];
+    heap_histogram h;
+    bool ok = heap_histogram_read(data, len, &h, err, sizeof err);
+    if (len)
+        munmap((void *)data, len);
+    if (!ok) {
+        fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
+        return 1;
+    }
+    buf mem;
+    buf_init(&mem);
+    sink *s = a.out ? sink_open_file(a.out, err, sizeof err) : sink_open_memory(&mem);
+    if (!s) {
+        fprintf(stderr, "jvmprof: %s\n", a.out ? err : "out of memory");
+        heap_histogram_free(&h);
+        return 1;
+    }
+    cli_heap_print(s, a.in, &h, a.top);
+    heap_histogram_free(&h);
+    if (sink_commit(s, err, sizeof err) != JP_OK) {
+        fprintf(stderr, "jvmprof: %s\n", err);
+        buf_free(&mem);
+        return 1;
+    }
+    if (!a.out && mem.len && fwrite(mem.data, 1, mem.len, stdout) != mem.len)
+        rc = 1;
+    buf_free(&mem);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "jvmprof: cannot write to standard output: %s\n", strerror(errno));
+        rc = 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -254,7 +361,9 @@ int main(int argc, char **argv)
         return cli_flame(argc - 2, argv + 2, true);
     if (strcmp(cmd, "collapse") == 0)
         return cli_flame(argc - 2, argv + 2, false);
-    fprintf(stderr, "jvmprof: unknown command '%s'; expected report, flame, collapse, options, version or help\n",
+    if (strcmp(cmd, "heap") == 0)
+        return cli_heap(argc - 2, argv + 2);
+    fprintf(stderr, "jvmprof: unknown command '%s'; expected report, flame, collapse, heap, options, version or help\n",
             cmd);
     return 2;
 }
