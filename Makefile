@@ -114,6 +114,7 @@ $(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(
 bench: all $(BUILD)/tools/rewrite_cost
 	@bench/run.sh
 	@bench/rewrite.sh
+	@bench/heap_read.sh
 
 PREFIX ?= /usr/local
 install: all
