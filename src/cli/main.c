@@ -46,34 +46,40 @@ static void cli_usage(FILE *out)
             "  java -agentpath:/path/to/libjvmprof.so=cpu=samples,file=out.txt MyMain\n");
 }
 
-static unsigned char *cli_read_file(const char *path, size_t *len)
+/* Maps FILE read-only (a heap dump can be bigger than memory). NULL after a
+ * one-line message; *len 0 maps nothing and returns a dummy pointer. */
+static const void *cli_map_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
         fprintf(stderr, "jvmprof: cannot open %s: %s\n", path, strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         fprintf(stderr, "jvmprof: %s: not a regular file\n", path);
-        fclose(f);
+        close(fd);
         return NULL;
     }
-    unsigned char *data = malloc((size_t)st.st_size + 1);
-    if (!data) {
-        fprintf(stderr, "jvmprof: %s: out of memory (%lld bytes)\n", path, (long long)st.st_size);
-        fclose(f);
+    *len = (size_t)st.st_size;
+    if (*len == 0) {
+        close(fd);
+        return "";
+    }
+    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "jvmprof: %s: cannot map: %s\n", path, strerror(errno));
         return NULL;
     }
-    size_t n = fread(data, 1, (size_t)st.st_size, f);
-    fclose(f);
-    if (n != (size_t)st.st_size) {
-        fprintf(stderr, "jvmprof: cannot read %s\n", path);
-        free(data);
-        return NULL;
-    }
-    *len = n;
-    return data;
+    madvise(p, *len, MADV_SEQUENTIAL);
+    return p;
+}
+
+static void cli_unmap_file(const void *data, size_t len)
+{
+    if (len)
+        munmap((void *)data, len);
 }
 
 /* The arguments of report, flame and collapse: FILE and the options in
@@ -139,8 +145,10 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
     return 0;
 }
 
-/* Writes m in format f to path (atomically), or to stdout when path is NULL. */
-static int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, const char *path)
+/* Writes what emit() puts in a sink to path (atomically), or to stdout when
+ * path is NULL. `what` names the output in error messages. */
+static int cli_output(const char *path, const char *what, jp_status (*emit)(sink *s, const void *ctx),
+                      const void *ctx)
 {
     char err[512];
     buf mem;
@@ -150,10 +158,10 @@ static int cli_write(const model *m, const jp_format_ops *f, const report_opts *
         fprintf(stderr, "jvmprof: %s\n", path ? err : "out of memory");
         return 1;
     }
-    jp_status st = f->write(m, ro, s);
+    jp_status st = emit(s, ctx);
     if (st != JP_OK) {
         sink_abort(s);
-        fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", f->name, jp_status_name(st));
+        fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", what, jp_status_name(st));
         buf_free(&mem);
         return 1;
     }
@@ -174,6 +182,25 @@ static int cli_write(const model *m, const jp_format_ops *f, const report_opts *
     return rc;
 }
 
+typedef struct cli_model_output {
+    const model *m;
+    const jp_format_ops *f;
+    const report_opts *ro;
+} cli_model_output;
+
+static jp_status cli_emit_model(sink *s, const void *ctx)
+{
+    const cli_model_output *o = ctx;
+    return o->f->write(o->m, o->ro, s);
+}
+
+/* Writes m in format f to path (atomically), or to stdout when path is NULL. */
+static int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, const char *path)
+{
+    cli_model_output o = { m, f, ro };
+    return cli_output(path, f->name, cli_emit_model, &o);
+}
+
 static int cli_report(int argc, char **argv)
 {
     cli_args a;
@@ -181,13 +208,13 @@ static int cli_report(int argc, char **argv)
     if (rc)
         return rc;
     size_t len = 0;
-    unsigned char *data = cli_read_file(a.in, &len);
+    const void *data = cli_map_file(a.in, &len);
     if (!data)
         return 1;
     char err[512];
     report_opts ro;
     model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
-    free(data);
+    cli_unmap_file(data, len);
     if (!m) {
         fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
         return 1;
@@ -204,7 +231,7 @@ static int cli_report(int argc, char **argv)
 static model *cli_read_stacks(const char *path)
 {
     size_t len = 0;
-    unsigned char *data = cli_read_file(path, &len);
+    const void *data = cli_map_file(path, &len);
     if (!data)
         return NULL;
     char err[512];
@@ -221,7 +248,7 @@ static model *cli_read_stacks(const char *path)
     } else {
         m = collapsed_read(data, len, err, sizeof err);
     }
-    free(data);
+    cli_unmap_file(data, len);
     if (!m) {
         fprintf(stderr, "jvmprof: %s: %s\n", path, err);
         return NULL;
@@ -249,47 +276,26 @@ static int cli_flame(int argc, char **argv, bool html)
     return rc;
 }
 
-/* Maps FILE read-only (a heap dump can be bigger than memory). NULL after a
- * one-line message; *len 0 maps nothing and returns a dummy pointer. */
-static const void *cli_map_file(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        fprintf(stderr, "jvmprof: %s: cannot open: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "jvmprof: %s: not a regular file\n", path);
-        close(fd);
-        return NULL;
-    }
-    *len = (size_t)st.st_size;
-    if (*len == 0) {
-        close(fd);
-        return "";
-    }
-    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        fprintf(stderr, "jvmprof: %s: cannot map: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    madvise(p, *len, MADV_SEQUENTIAL);
-    return p;
-}
+typedef struct cli_heap_output {
+    const char *path;
+    const heap_histogram *h;
+    unsigned long top;
+} cli_heap_output;
 
-static void cli_heap_print(sink *s, const char *path, const heap_histogram *h, unsigned long top)
+static jp_status cli_heap_print(sink *s, const void *ctx)
 {
+    const cli_heap_output *o = ctx;
+    const heap_histogram *h = o->h;
     sink_printf(s, "%s: HPROF %s heap dump, %u-byte ids: %" PRIu64 " instances, %" PRIu64 " bytes, %zu classes\n",
-                path, h->version, h->idsize, h->instances, h->bytes, h->nrows);
+                o->path, h->version, h->idsize, h->instances, h->bytes, h->nrows);
     sink_printf(s, "%6s %12s %14s  %s\n", "rank", "instances", "bytes", "class");
-    size_t n = top && top < h->nrows ? (size_t)top : h->nrows;
+    size_t n = o->top && o->top < h->nrows ? (size_t)o->top : h->nrows;
     for (size_t i = 0; i < n; i++)
         sink_printf(s, "%6zu %12" PRIu64 " %14" PRIu64 "  %s\n", i + 1, h->rows[i].instances, h->rows[i].bytes,
                     h->rows[i].name);
     if (n < h->nrows)
         sink_printf(s, "(%zu more classes; --top 0 shows all)\n", h->nrows - n);
+    return JP_OK;
 }
 
 static int cli_heap(int argc, char **argv)
@@ -305,34 +311,14 @@ static int cli_heap(int argc, char **argv)
     char err[512];
     heap_histogram h;
     bool ok = heap_histogram_read(data, len, &h, err, sizeof err);
-    if (len)
-        munmap((void *)data, len);
+    cli_unmap_file(data, len);
     if (!ok) {
         fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
         return 1;
     }
-    buf mem;
-    buf_init(&mem);
-    sink *s = a.out ? sink_open_file(a.out, err, sizeof err) : sink_open_memory(&mem);
-    if (!s) {
-        fprintf(stderr, "jvmprof: %s\n", a.out ? err : "out of memory");
-        heap_histogram_free(&h);
-        return 1;
-    }
-    cli_heap_print(s, a.in, &h, a.top);
+    cli_heap_output o = { a.in, &h, a.top };
+    rc = cli_output(a.out, "heap histogram", cli_heap_print, &o);
     heap_histogram_free(&h);
-    if (sink_commit(s, err, sizeof err) != JP_OK) {
-        fprintf(stderr, "jvmprof: %s\n", err);
-        buf_free(&mem);
-        return 1;
-    }
-    if (!a.out && mem.len && fwrite(mem.data, 1, mem.len, stdout) != mem.len)
-        rc = 1;
-    buf_free(&mem);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "jvmprof: cannot write to standard output: %s\n", strerror(errno));
-        rc = 1;
-    }
     return rc;
 }
 
