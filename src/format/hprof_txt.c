@@ -147,7 +147,9 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     }
 
     uint32_t ntraces = model_trace_count(m), nmon = model_monitor_count(m);
-    txt_row *cpu = calloc(ntraces + 1, sizeof *cpu);
+    /* WALL SAMPLES has a row per (trace, state), CPU SAMPLES one per trace */
+    bool wall = o->cpu_samples && m->wall;
+    txt_row *cpu = calloc((size_t)ntraces * (wall ? SAMPLE_STATES : 1) + 1, sizeof *cpu);
     txt_row *times = calloc(ntraces + 1, sizeof *times);
     txt_row *mon = calloc(nmon + 1, sizeof *mon);
     unsigned char *printed = calloc(ntraces + 1, 1);
@@ -159,16 +161,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         return JP_ERR_NOMEM;
     }
     uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
-    bool wall = o->cpu_samples && m->wall;
     if (wall) {
-        free(cpu);
-        cpu = calloc((size_t)ntraces * SAMPLE_STATES + 1, sizeof *cpu);
-        if (!cpu) {
-            free(times);
-            free(mon);
-            free(printed);
-            return JP_ERR_NOMEM;
-        }
         for (uint32_t t = 1; t <= ntraces; t++)
             for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
                 uint64_t c = model_trace_state_samples(m, (trace_id){ t }, (sample_state)st);
