@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <ucontext.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,8 @@ static size_t as_slot_size;
 static uint64_t as_mask;
 static uint32_t as_depth;             /* frames captured per sample */
 static _Atomic uint64_t as_enqueue;
+static frame_id *as_scratch_frames;   /* agent thread: one sample's trace, as_depth long */
+static uint32_t *as_scratch_kframes;  /* agent thread: one sample's stack, as_depth long */
 static uint64_t as_dequeue;           /* agent thread only */
 static atomic_bool as_active;
 static bool as_cpu_timers;            /* cpu=samples: each thread's CPU timer */
@@ -214,7 +217,9 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     while (slots > 64 && slots * as_slot_size > ((size_t)64 << 20))
         slots /= 2;
     as_ring = aligned_alloc(64, slots * as_slot_size);
-    if (!as_ring)
+    as_scratch_frames = calloc(as_depth, sizeof *as_scratch_frames);
+    as_scratch_kframes = calloc(as_depth, sizeof *as_scratch_kframes);
+    if (!as_ring || !as_scratch_frames || !as_scratch_kframes)
         return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * as_slot_size);
     memset(as_ring, 0, slots * as_slot_size);
     as_mask = slots - 1;
@@ -392,16 +397,8 @@ void async_sampler_wall_tick(JNIEnv *jni)
  * collapsed=) every frame with its kind as a stack. */
 static void as_record(model *m, JNIEnv *jni, const as_slot *s)
 {
-    static frame_id *frames;
-    static uint32_t *kframes;
-    if (!frames) {
-        frames = calloc(as_depth, sizeof *frames);
-        kframes = calloc(as_depth, sizeof *kframes);
-        if (!frames || !kframes) {
-            m->oom = true;
-            return;
-        }
-    }
+    frame_id *frames = as_scratch_frames;
+    uint32_t *kframes = as_scratch_kframes;
     uint32_t n = (uint32_t)s->nframes;
     if (n > as_depth)
         n = as_depth;
@@ -434,8 +431,6 @@ void async_sampler_drain(model *m, JNIEnv *jni)
 {
     if (!as_ring)
         return;
-    m->wall = agent_opts->wall_ms > 0;
-    m->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
         return;
     for (;;) {
@@ -471,38 +466,41 @@ void async_sampler_unload(void)
     sigaction(AS_SIGNAL, &sa, NULL);
 }
 
-uint64_t async_sampler_samples(void) { return as_recorded; }
+/* Appends to out (len bytes, *used so far); stops quietly when full. */
+static void as_appendf(char *out, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void as_appendf(char *out, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out + *used, len - *used, fmt, ap);
+    va_end(ap);
+    *used = w > 0 && (size_t)w < len - *used ? *used + (size_t)w : len;
+}
 
 void async_sampler_describe(char *out, size_t len)
 {
     size_t used = 0;
-    int w = snprintf(out, len, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
-                     (unsigned long long)atomic_load(&as_signals), (unsigned long long)as_recorded);
-    used = w > 0 && (size_t)w < len ? (size_t)w : len;
-    for (int i = 0; i <= AS_AGCT_CODES && used < len; i++) {
-        if (!as_failed[i])
-            continue;
-        w = snprintf(out + used, len - used, ", %llu not walkable (%s)", (unsigned long long)as_failed[i],
-                     i < AS_AGCT_CODES ? as_agct_names[i] : "other");
-        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
-    }
+    if (len)
+        out[0] = '\0';
+    as_appendf(out, len, &used, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
+               (unsigned long long)atomic_load(&as_signals), (unsigned long long)as_recorded);
+    for (int i = 0; i <= AS_AGCT_CODES; i++)
+        if (as_failed[i])
+            as_appendf(out, len, &used, ", %llu not walkable (%s)", (unsigned long long)as_failed[i],
+                       i < AS_AGCT_CODES ? as_agct_names[i] : "other");
     uint64_t extra[4] = { atomic_load(&as_dropped), atomic_load(&as_no_env), atomic_load(&as_foreign),
                           atomic_load(&as_timer_failed) };
     static const char *const what[4] = { "dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
                                          "threads without a CPU timer" };
-    for (int i = 0; i < 4 && used < len; i++) {
-        if (!extra[i])
-            continue;
-        w = snprintf(out + used, len - used, ", %llu %s", (unsigned long long)extra[i], what[i]);
-        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
-    }
+    for (int i = 0; i < 4; i++)
+        if (extra[i])
+            as_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
     uint64_t rec = atomic_load(&as_recovered);
-    if (rec && used < len) {
-        w = snprintf(out + used, len - used, ", %llu walked from the caller (unknown Java at the top)",
-                     (unsigned long long)rec);
-        used = w > 0 && (size_t)(w) < len - used ? used + (size_t)w : len;
-    }
-    if (agent_opts->wall_ms && used < len)
-        snprintf(out + used, len - used, "; %llu wall signals sent, %llu failed", (unsigned long long)as_wall_signals,
-                 (unsigned long long)as_wall_failed);
+    if (rec)
+        as_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top)", (unsigned long long)rec);
+    if (agent_opts->wall_ms)
+        as_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)as_wall_signals,
+                   (unsigned long long)as_wall_failed);
 }

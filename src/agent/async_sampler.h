@@ -41,7 +41,5 @@ void async_sampler_describe(char *out, size_t len);
 /* One line for the verbose log: the time the handler and the ClassPrepare
  * callback took on the program's threads. */
 void async_sampler_cost(char *out, size_t len);
-/* Samples recorded in the model so far (for the test of the JVMTI fallback). */
-uint64_t async_sampler_samples(void);
 
 #endif

@@ -92,6 +92,8 @@ jp_status profiler_init(void)
     prof_model->start_time_ms = agent_wall_ms();
     prof_start_ns = agent_now_ns();
     prof_model->depth = agent_opts->depth;
+    prof_model->wall = agent_opts->wall_ms > 0;
+    prof_model->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
     return JP_OK;
 }
 
