@@ -3,7 +3,9 @@
 # a C compiler with ASan/UBSan, make, and a JDK (javac, jar, jvmti.h).
 # `tools/deps.sh jdk-source` also installs the JDK's sources (src.zip), which
 # the javac integration test compiles. `tools/deps.sh chromium` also installs
-# Chromium, which the flame graph browser test runs headless.
+# Chromium, which the flame graph browser test runs headless. `tools/deps.sh
+# visualvm` also installs VisualVM, whose heap dump library the heap dump
+# tests use to check dumps independently (tests/tools/heapverify.sh).
 missing=""
 if [ "${1:-}" = jdk-source ]; then
     [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
@@ -11,6 +13,9 @@ if [ "${1:-}" = jdk-source ]; then
 fi
 if [ "${1:-}" = chromium ]; then
     command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+fi
+if [ "${1:-}" = visualvm ]; then
+    ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >/dev/null 2>&1 || missing="$missing visualvm"
 fi
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"

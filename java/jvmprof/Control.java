@@ -22,6 +22,30 @@ public final class Control {
         }
     }
 
+    /**
+     * Writes a heap dump of the live objects to {@code file} now, in the HPROF
+     * binary format (or HPROF's ASCII heap dump with the agent option
+     * format=a), and returns when the file is complete. The file appears under
+     * its name only once it is whole. Works with any jvmprof options.
+     *
+     * @return true when the dump was written, false when no jvmprof agent is loaded
+     * @throws java.io.UncheckedIOException when the dump could not be written
+     *         (the message says why: an unwritable path, a full disk ...)
+     */
+    public static boolean dumpHeap(String file) {
+        if (file == null)
+            throw new NullPointerException("file");
+        String error;
+        try {
+            error = dumpHeap0(file);
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+        if (error != null)
+            throw new java.io.UncheckedIOException(new java.io.IOException("jvmprof: heap dump to " + file + ": " + error));
+        return true;
+    }
+
     /** The agent's version, or null when no jvmprof agent is loaded. */
     public static String version() {
         try {
@@ -34,4 +58,6 @@ public final class Control {
     private static native boolean dump0();
 
     private static native String version0();
+
+    private static native String dumpHeap0(String file);
 }

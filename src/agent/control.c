@@ -3,6 +3,7 @@
 #include <jni.h>
 
 #include "agent.h"
+#include "heap_dump.h"
 #include "profiler.h"
 
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
@@ -18,4 +19,22 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_version0(JNIEnv *jni, jclass cls)
 {
     (void)cls;
     return (*jni)->NewStringUTF(jni, JP_VERSION);
+}
+
+/* Writes a heap dump to `file` now, on the calling thread. Returns NULL when
+ * written, else the one-line reason (the Java side throws it). */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls, jstring file)
+{
+    (void)cls;
+    char err[1024];
+    const char *path = file ? (*jni)->GetStringUTFChars(jni, file, NULL) : NULL;
+    if (!path)
+        return (*jni)->NewStringUTF(jni, "no file name given");
+    if (!path[0]) {
+        (*jni)->ReleaseStringUTFChars(jni, file, path);
+        return (*jni)->NewStringUTF(jni, "empty file name");
+    }
+    jp_status st = heap_dump_write(jni, path, err, sizeof err);
+    (*jni)->ReleaseStringUTFChars(jni, file, path);
+    return st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, err);
 }

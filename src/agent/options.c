@@ -49,7 +49,7 @@ static const opt_def options_table[] = {
       OPT_AT(exclude) },
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
-    { "heap", OPT_LATER, "dump|sites|all", "off", "heap profiling (not built yet)", 0, 0 },
+    { "heap", OPT_ENUM, "dump", "off", "heap dump (sites|all: not built yet)", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
 };
@@ -210,6 +210,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             if (strcmp(value, "a") != 0 && strcmp(value, "b") != 0)
                 return options_bad(err, errlen, d, value);
             o->format = value[0];
+            o->format_named = true;
             return JP_OK;
         }
         if (strcmp(d->name, "sampler") == 0) {
@@ -221,6 +222,19 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
                 return options_bad(err, errlen, d, value);
             o->sampler_named = true;
             return JP_OK;
+        }
+        if (strcmp(d->name, "heap") == 0) {
+            if (strcmp(value, "dump") == 0) {
+                o->heap_dump = true;
+                *cpu_or_monitor_named = true;
+                return JP_OK;
+            }
+            if (strcmp(value, "sites") == 0 || strcmp(value, "all") == 0) {
+                snprintf(err, errlen, "heap=%s: allocation sites are not available in this version of jvmprof; "
+                         "accepted: heap=dump", value);
+                return JP_ERR_ARG;
+            }
+            return options_bad(err, errlen, d, value);
         }
         /* cpu */
         if (strcmp(value, "samples") == 0 || strcmp(value, "y") == 0) {
@@ -338,11 +352,20 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     }
     if (!named)
         o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; heap is not built yet */
-    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms) {
-        snprintf(err, errlen, "nothing to profile: cpu is off, wall is off and monitor=n; use cpu=samples, wall=<ms> "
-                 "and/or monitor=y");
+    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump) {
+        snprintf(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off and monitor=n; use "
+                 "cpu=samples, wall=<ms>, heap=dump and/or monitor=y");
         return JP_ERR_ARG;
     }
+    if (o->heap_dump && (o->cpu != OPTIONS_CPU_OFF || o->monitor || o->wall_ms)) {
+        const char *which = o->cpu == OPTIONS_CPU_SAMPLES ? "cpu=samples" : o->cpu == OPTIONS_CPU_TIMES ? "cpu=times"
+                            : o->monitor ? "monitor=y" : "wall=";
+        snprintf(err, errlen, "heap=dump with %s: a heap dump is written to file= on its own; profile %s in a "
+                 "separate run", which, which);
+        return JP_ERR_ARG;
+    }
+    if (o->heap_dump && !o->format_named)
+        o->format = 'b';   /* a heap dump is for MAT and VisualVM: binary unless format=a is asked for */
     if (o->format == 'b' && o->monitor) {
         snprintf(err, errlen, "monitor=y with format=b: the HPROF binary format has no monitor record (as in "
                  "HPROF); use format=a with monitor=y");

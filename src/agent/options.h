@@ -28,6 +28,8 @@ typedef struct agent_options {
     unsigned interval_ms;
     unsigned depth;
     char format;                      /* 'a' or 'b' */
+    bool format_named;
+    bool heap_dump;                   /* heap=dump: HPROF heap dumps to file= (%n: dump sequence number) */
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     char file[OPTIONS_PATH_MAX];      /* %p expanded */

@@ -20,6 +20,7 @@
 #include "bci.h"
 #include "code_kinds.h"
 #include "eventq.h"
+#include "heap_dump.h"
 #include "jvmti_util.h"
 #include "monitor.h"
 #include "symbols.h"
@@ -229,6 +230,13 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
 jp_status profiler_dump(JNIEnv *jni)
 {
     prof_drain(jni);
+    if (agent_opts->heap_dump) {
+        char err[1024];
+        jp_status st = heap_dump_write(jni, NULL, err, sizeof err);
+        if (st != JP_OK)
+            jp_log_error("heap dump failed: %s", err);
+        return st;
+    }
     model *m = prof_model;
     m->dump_time_ms = agent_wall_ms();
     const jp_format_ops *fmt = agent_opts->format == 'b' ? &hprof_bin_format : &hprof_txt_format;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SINK_BUF_SIZE (256u * 1024u)
+#define SINK_BUF_SIZE (1024u * 1024u)
 
 struct sink {
     int fd;                  /* -1 for memory sinks */
@@ -197,6 +197,33 @@ void sink_u8(sink *s, uint64_t v)
     unsigned char x[8];
     be_store_u8(x, v);
     sink_write(s, x, 8);
+}
+
+void sink_patch_u4(sink *s, uint64_t at, uint32_t v)
+{
+    unsigned char x[4];
+    be_store_u4(x, v);
+    if (s->status != JP_OK || at + 4 > s->bytes)
+        return;
+    if (s->mem) {
+        memcpy(s->mem->data + (s->mem->len - (size_t)(s->bytes - at)), x, 4);
+        return;
+    }
+    for (int i = 0; i < 4; i++) {       /* each byte is either still buffered or already in the file */
+        uint64_t off = at + (uint64_t)i;
+        if (off >= s->flushed) {
+            s->buf[off - s->flushed] = x[i];
+            continue;
+        }
+        ssize_t w;
+        do
+            w = pwrite(s->fd, &x[i], 1, (off_t)off);
+        while (w < 0 && errno == EINTR);
+        if (w != 1) {
+            sink_fail(s, w < 0 ? errno : EIO);
+            return;
+        }
+    }
 }
 
 jp_status sink_status(const sink *s) { return s->status; }

@@ -27,6 +27,9 @@ void sink_u1(sink *s, uint8_t v);
 void sink_u2(sink *s, uint16_t v);
 void sink_u4(sink *s, uint32_t v);
 void sink_u8(sink *s, uint64_t v);
+/* Overwrites 4 bytes already written at byte offset `at` (big-endian), for
+ * a length known only after its body was streamed (HEAP DUMP SEGMENT). */
+void sink_patch_u4(sink *s, uint64_t at, uint32_t v);
 jp_status sink_status(const sink *s);
 uint64_t sink_bytes(const sink *s);
 
