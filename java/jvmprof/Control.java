@@ -41,8 +41,10 @@ public final class Control {
         } catch (UnsatisfiedLinkError e) {
             return false;
         }
-        if (error != null)
-            throw new java.io.UncheckedIOException(new java.io.IOException("jvmprof: heap dump to " + file + ": " + error));
+        if (error != null) {
+            String message = "jvmprof: heap dump to " + file + ": " + error;
+            throw new java.io.UncheckedIOException(message, new java.io.IOException(message));
+        }
         return true;
     }
 

@@ -4,7 +4,7 @@
 // org.graalvm.visualvm.lib.jfluid.heap, formerly org.netbeans.lib.profiler.heap,
 // in modules/org-graalvm-visualvm-lib-jfluid-heap.jar).
 //
-//   java -cp <jar>:<dir> HeapVerify FILE.hprof [--count CLASSNAME]...
+//   java -cp <jar>:<dir> HeapVerify FILE.hprof [--count CLASSNAME]... [--sum CLASS.FIELD]... [--static CLASS.FIELD]...
 //
 // Walks every object in the dump (instances, object arrays, primitive arrays)
 // and every class, and checks that each non-null reference names an object
@@ -59,6 +59,11 @@ import org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue;
 
 public class HeapVerify {
     static final int SHOW = 10;
+    // --sum CLASS.FIELD: the sum of a primitive instance field over the class's instances (true = 1,
+    // a char counts its code, floating point values are summed as doubles); --static CLASS.FIELD:
+    // a static field's value. The field is the text after the last '.'.
+    static final List<String> SUMS = new ArrayList<>(), STATICS = new ArrayList<>();
+    final Map<String, Double> sums = new HashMap<>();
 
     final Heap heap;
     final Raw raw;
@@ -74,6 +79,8 @@ public class HeapVerify {
         List<String> counts = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--count") && i + 1 < args.length) counts.add(args[++i]);
+            else if (args[i].equals("--sum") && i + 1 < args.length) SUMS.add(args[++i]);
+            else if (args[i].equals("--static") && i + 1 < args.length) STATICS.add(args[++i]);
             else if (file == null && !args[i].startsWith("--")) file = args[i];
             else usage();
         }
@@ -109,6 +116,11 @@ public class HeapVerify {
             instances++;
             JavaClass cls = inst.getJavaClass();
             perClass.computeIfAbsent(cls.getJavaClassId(), k -> new long[1])[0]++;
+            for (String sf : SUMS) {
+                int dot = sf.lastIndexOf('.');
+                if (!cls.getName().equals(sf.substring(0, dot))) continue;
+                sums.merge(sf, number(inst.getValueOfField(sf.substring(dot + 1))), Double::sum);
+            }
             if (inst instanceof ObjectArrayInstance) {
                 ObjectArrayInstance arr = (ObjectArrayInstance) inst;
                 int n = arr.getLength();
@@ -162,7 +174,22 @@ public class HeapVerify {
             }
             System.out.println("count " + name + " " + n);
         }
+        for (String sf : SUMS)
+            System.out.println("sum " + sf + " " + String.format("%.4f", sums.getOrDefault(sf, 0.0)));
+        for (String sf : STATICS) {
+            int dot = sf.lastIndexOf('.');
+            JavaClass cls = heap.getJavaClassByName(sf.substring(0, dot));
+            Object v = cls == null ? null : cls.getValueOfStaticField(sf.substring(dot + 1));
+            System.out.println("static " + sf + " " + v);
+        }
         return unresolved == 0 ? 0 : 1;
+    }
+
+    static double number(Object v) {
+        if (v instanceof Boolean) return ((Boolean) v) ? 1 : 0;
+        if (v instanceof Character) return (Character) v;
+        if (v instanceof Number) return ((Number) v).doubleValue();
+        return Double.NaN;
     }
 
     // One non-null reference from `from` (an Instance, a JavaClass, or null for a GC root) through
@@ -255,7 +282,7 @@ public class HeapVerify {
     }
 
     static void usage() {
-        die("usage: HeapVerify FILE.hprof [--count CLASSNAME]...");
+        die("usage: HeapVerify FILE.hprof [--count CLASSNAME]... [--sum CLASS.FIELD]... [--static CLASS.FIELD]...");
     }
 
     static void die(String msg) {

@@ -1,0 +1,115 @@
+# heap=dump: HPROF binary heap dumps of HeapGraph's known object graph, at exit,
+# on SIGQUIT (numbered) and from jvmprof.Control.dumpHeap, read by an
+# independent parser (VisualVM's heap library: every reference resolves,
+# class counts, primitive field values, statics), compared class by class with
+# `jcmd GC.heap_dump` of the same state, with class data sharing on and off;
+# a path that cannot be written and a full disk give one clear error, leave no
+# file behind, and the program runs on.
+. "$(dirname "$0")/lib.sh"
+cd "$T"
+"$ROOT/tools/deps.sh" visualvm || fail "tools/deps.sh visualvm failed"
+VERIFY="$ROOT/tests/tools/heapverify.sh"
+G='HeapGraph$'
+CHECKS=(--count "${G}Derived" --count "${G}Impl" --sum "${G}Derived.d" --sum "${G}Derived.baseInt"
+        --sum "${G}Derived.flag" --sum "${G}Derived.letter" --sum "${G}Derived.ratio" --sum "${G}Impl.own"
+        --sum "${G}Impl.small" --sum "${G}Impl.tiny" --sum "${G}Impl.f" --static HeapGraph.staticLong
+        --static HeapGraph.staticInt --static "${G}WithConstant.K")
+EXPECT="count ${G}Derived 3000
+count ${G}Impl 1500
+sum ${G}Derived.d 4498500.0000
+sum ${G}Derived.baseInt 21000.0000
+sum ${G}Derived.flag 3000.0000
+sum ${G}Derived.letter 360000.0000
+sum ${G}Derived.ratio 1500.0000
+sum ${G}Impl.own 1124250.0000
+sum ${G}Impl.small -3000.0000
+sum ${G}Impl.tiny 190500.0000
+sum ${G}Impl.f 1875.0000
+static HeapGraph.staticLong 1234605616436508552
+static HeapGraph.staticInt 12345
+static ${G}WithConstant.K 5"
+
+# verify FILE: VisualVM's parser finds every reference and the known values
+verify() {
+    "$VERIFY" "$1" "${CHECKS[@]}" >"$T/v.out" 2>"$T/v.err" || { cat "$T/v.out" "$T/v.err" >&2; fail "$1: HeapVerify failed"; }
+    grep -q ' unresolved=0 ' "$T/v.out" || fail "$1: unresolved references"
+    diff <(grep -E '^(count|sum|static) ' "$T/v.out") <(echo "$EXPECT") >&2 || fail "$1: wrong counts or values"
+    note "$(basename "$1"): $(grep '^classes=' "$T/v.out")"
+}
+# hist FILE: HeapGraph's classes and their instance counts, from `jvmprof heap`
+hist() { "$JVMPROF" heap "$1" --top 0 | awk 'NF == 4 && $4 ~ /^HeapGraph/ { print $4, $2 }' | sort; }
+
+# 1. at exit (doe=y), class data sharing on (the default) and off
+touch "$T/stop"
+for share in auto off; do
+    run_java "heap=dump,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
+    expect_rc 0
+    expect_grep "^sum 5622750 " "$T/out"
+    expect_grep "heap dump: wrote $T/exit-$share.hprof" "$T/err"
+    head -c 18 "$T/exit-$share.hprof" | grep -q "JAVA PROFILE 1.0.2" || fail "not an HPROF 1.0.2 file"
+    verify "$T/exit-$share.hprof"
+done
+grep -q "left out" "$T/err" && fail "objects left out with -Xshare:off"
+
+# 2. the same state dumped by jcmd and by SIGQUIT (twice: numbered files)
+rm -f "$T/stop"
+"$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
+PID=$!
+trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+"$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
+for want in q.hprof q.hprof.1; do
+    kill -QUIT $PID
+    for _ in $(seq 1 100); do [ -f "$T/$want" ] && break; sleep 0.1; done
+    [ -f "$T/$want" ] || { cat "$T/err" >&2; fail "no $want after SIGQUIT"; }
+done
+kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
+touch "$T/stop"
+wait $PID || fail "HeapGraph failed with a dump taken"
+expect_grep "^sum 5622750 " "$T/out"
+verify "$T/q.hprof"
+verify "$T/q.hprof.1"
+hist "$T/jcmd.hprof" >"$T/jcmd.hist"
+hist "$T/q.hprof" >"$T/ours.hist"
+[ "$(wc -l <"$T/jcmd.hist")" -ge 4 ] || { cat "$T/jcmd.hist" >&2; fail "too few HeapGraph classes in jcmd's dump"; }
+diff "$T/jcmd.hist" "$T/ours.hist" >&2 || fail "instance counts differ from jcmd's dump"
+note "same counts as jcmd for $(wc -l <"$T/jcmd.hist") classes: $(tr '\n' ' ' <"$T/ours.hist")"
+"$VERIFY" "$T/jcmd.hprof" >"$T/v.out" 2>&1
+note "jcmd's own dump (CDS on): $(grep '^classes=' "$T/v.out")"
+ls "$T" | grep -q '\.tmp$' && fail "temporary file left behind"
+
+# 3. jvmprof.Control.dumpHeap, an unwritable path, a full disk
+run_java "heap=dump,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof" /nonexistent/dir/x.hprof
+expect_rc 0
+expect_grep "^dump $T/api.hprof true$" "$T/out"
+expect_grep "^dump /nonexistent/dir/x.hprof failed: jvmprof: heap dump to /nonexistent/dir/x.hprof: .*No such file or directory" "$T/out"
+expect_grep "^sum 5622750 " "$T/out"
+[ ! -e "$T/unused.hprof" ] || fail "doe=n wrote a dump at exit"
+verify "$T/api.hprof"
+# with other options too (cpu=samples): the API works whatever the agent profiles
+run_java "cpu=samples,file=$T/cpu.txt" HeapGraph "$T/stop" dump "$T/api2.hprof"
+expect_rc 0
+expect_grep "^dump $T/api2.hprof true$" "$T/out"
+verify "$T/api2.hprof"
+# without the agent: false, nothing written
+RC=0; "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" HeapGraph "$T/stop" dump "$T/none.hprof" >"$T/out" 2>&1 || RC=$?
+expect_rc 0
+expect_grep "^dump $T/none.hprof false$" "$T/out"
+[ ! -e "$T/none.hprof" ] || fail "a dump without the agent"
+mkdir -p "$T/full"
+if mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; then
+    trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
+    run_java "heap=dump,doe=n" HeapGraph "$T/stop" dump "$T/full/x.hprof" "$T/after.hprof"
+    [ -z "$(ls -A "$T/full")" ] || { ls -la "$T/full" >&2; fail "the failed dump left files on the full disk"; }
+    expect_rc 0
+    expect_grep "^dump $T/full/x.hprof failed: jvmprof: heap dump to $T/full/x.hprof: .*No space left on device" "$T/out"
+    expect_grep "^dump $T/after.hprof true$" "$T/out"
+    expect_grep "^sum 5622750 " "$T/out"
+    note "full disk: $(grep "full/x.hprof failed" "$T/out")"
+    verify "$T/after.hprof"
+    umount "$T/full"
+else
+    note "SKIPPED the full-disk case: cannot mount a tmpfs here (not root?)"
+fi
+exit 0
