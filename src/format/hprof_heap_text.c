@@ -1,0 +1,1130 @@
+/* hprof_heap_text.c — the HPROF binary heap dump to ASCII converter (see
+ * hprof_heap_text.h). Pass 1 (ht_scan) walks every record and sub-record with
+ * all lengths checked, keeps UTF8 strings by position (id -> offset, length),
+ * LOAD CLASS names and each CLASS DUMP's super and field list position, counts
+ * objects and shallow bytes for the HEAP DUMP BEGIN line, and remembers the
+ * value byte count of the first INSTANCE DUMP of each class. ht_finish then
+ * gives classes their Java names, lays out each class's reference fields
+ * (own fields only; an instance's values are read class, then superclass ...)
+ * and checks every instantiated class against its layout. Pass 2 (ht_print)
+ * walks the same bytes again and writes the lines; it cannot meet anything
+ * pass 1 did not accept. Traps: ids are 4 or 8 bytes; a class's CLASS DUMP may
+ * come after its instances (our agent writes classes last); HotSpot names
+ * classes java/lang/String, [I, [Ljava/lang/Object; and dumps array classes. */
+#include "hprof_heap_text.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/arena.h"
+#include "../common/intern.h"
+#include "heap_histogram.h"
+
+/* ---- u64 -> u64 open-addressing hash map (key 0 kept aside) ---- */
+
+typedef struct ht_map {
+    uint64_t *keys, *vals;
+    size_t cap, n; /* cap is a power of two, or 0 */
+    bool has_zero;
+    uint64_t zero_val;
+} ht_map;
+
+static inline size_t ht_hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k;
+}
+
+static bool ht_map_grow(ht_map *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 1024;
+    uint64_t *keys = calloc(cap, sizeof *keys), *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return false;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = ht_hash(m->keys[i]) & (cap - 1);
+        while (keys[j])
+            j = (j + 1) & (cap - 1);
+        keys[j] = m->keys[i];
+        vals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return true;
+}
+
+static bool ht_map_put(ht_map *m, uint64_t key, uint64_t val)
+{
+    if (key == 0) {
+        m->has_zero = true;
+        m->zero_val = val;
+        return true;
+    }
+    if ((m->n + 1) * 4 > m->cap * 3 && !ht_map_grow(m))
+        return false;
+    size_t j = ht_hash(key) & (m->cap - 1);
+    while (m->keys[j] && m->keys[j] != key)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->keys[j]) {
+        m->keys[j] = key;
+        m->n++;
+    }
+    m->vals[j] = val;
+    return true;
+}
+
+static bool ht_map_get(const ht_map *m, uint64_t key, uint64_t *val)
+{
+    if (key == 0) {
+        *val = m->zero_val;
+        return m->has_zero;
+    }
+    if (!m->cap)
+        return false;
+    size_t j = ht_hash(key) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (m->keys[j] == key) {
+            *val = m->vals[j];
+            return true;
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    return false;
+}
+
+static void ht_map_free(ht_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+/* ---- the model pass 1 builds ---- */
+
+#define HT_NONE SIZE_MAX
+
+typedef struct ht_string {
+    uint64_t off; /* file offset of the UTF-8 bytes */
+    uint32_t len;
+} ht_string;
+
+/* A reference instance field of a class (own fields only). */
+typedef struct ht_ref {
+    uint32_t off; /* byte offset in the class's own part of the values */
+    uint32_t name_len;
+    const char *name;
+} ht_ref;
+
+typedef struct ht_class {
+    uint64_t id;
+    uint64_t name_sid; /* UTF8 id of the LOAD CLASS name */
+    bool named, dumped;
+    /* CLASS DUMP */
+    uint64_t super;
+    uint64_t fields_at; /* file offset of the instance field list (after its u2 count) */
+    uint16_t nfields;
+    uint64_t own_bytes;
+    /* the first INSTANCE DUMP of the class */
+    bool instantiated;
+    uint32_t inst_bytes;
+    uint64_t inst_id, inst_at;
+    /* ht_finish */
+    const char *name;      /* Java style: java.lang.String, int[] */
+    const char *elem_name; /* object arrays: the element type's name */
+    uint64_t elem_id;      /* ... and its class id (the array class's if not dumped) */
+    size_t super_idx;      /* HT_NONE when none */
+    size_t ref_first, nrefs;
+    uint8_t layout; /* 0 not yet, 1 in progress, 2 done */
+    uint64_t layout_bytes;
+    bool bad;         /* a class in the chain has no CLASS DUMP, or the chain loops (cycle) */
+    bool cycle;
+    uint64_t missing; /* ... that class's id */
+} ht_class;
+
+typedef struct ht_out {
+    sink *s;
+    size_t n;
+    char buf[1 << 16];
+} ht_out;
+
+typedef struct ht_reader {
+    const uint8_t *d;
+    size_t len;
+    unsigned idsize;
+    uint64_t time_ms;
+    ht_map strings; /* UTF8 id -> index in str[] */
+    ht_string *str;
+    size_t nstr, capstr;
+    ht_map classes; /* class object id -> index in cls[] */
+    ht_class *cls;
+    size_t ncls, capcls;
+    uint64_t last_id; /* one-entry cache for runs of the same class */
+    size_t last_idx;
+    ht_ref *refs;
+    size_t nrefs, caprefs;
+    arena names;
+    uint64_t objects, bytes;
+    jp_status st;
+    char *err;
+    size_t errlen;
+    ht_out out;
+} ht_reader;
+
+static bool ht_fail(ht_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool ht_fail(ht_reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+    r->st = JP_ERR_FORMAT;
+    return false;
+}
+
+static bool ht_nomem(ht_reader *r)
+{
+    snprintf(r->err, r->errlen, "out of memory converting the heap dump");
+    r->st = JP_ERR_NOMEM;
+    return false;
+}
+
+static inline uint32_t ht_u4(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint16_t ht_u2(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint64_t ht_id(const ht_reader *r, const uint8_t *p)
+{
+    return r->idsize == 8 ? (uint64_t)ht_u4(p) << 32 | ht_u4(p + 4) : ht_u4(p);
+}
+
+/* Bytes of a value of basic type t; 0 for an invalid type. Type 1 (an old
+ * name for object arrays) is a reference like type 2. */
+static unsigned ht_type_size(const ht_reader *r, uint8_t t)
+{
+    static const unsigned sizes[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
+    if (t == 1 || t == 2)
+        return r->idsize;
+    return t < 12 ? sizes[t] : 0;
+}
+
+static const char *ht_sub_name(uint8_t tag)
+{
+    switch (tag) {
+    case 0xFF: return "ROOT UNKNOWN";
+    case 0x01: return "ROOT JNI GLOBAL";
+    case 0x02: return "ROOT JNI LOCAL";
+    case 0x03: return "ROOT JAVA FRAME";
+    case 0x04: return "ROOT NATIVE STACK";
+    case 0x05: return "ROOT STICKY CLASS";
+    case 0x06: return "ROOT THREAD BLOCK";
+    case 0x07: return "ROOT MONITOR USED";
+    case 0x08: return "ROOT THREAD OBJECT";
+    case 0x20: return "CLASS DUMP";
+    case 0x21: return "INSTANCE DUMP";
+    case 0x22: return "OBJECT ARRAY DUMP";
+    case 0x23: return "PRIMITIVE ARRAY DUMP";
+    default: return "?";
+    }
+}
+
+static const char *ht_rec_name(uint8_t tag)
+{
+    switch (tag) {
+    case 0x01: return "UTF8";
+    case 0x02: return "LOAD CLASS";
+    case 0x0C: return "HEAP DUMP";
+    case 0x1C: return "HEAP DUMP SEGMENT";
+    case 0x2C: return "HEAP DUMP END";
+    default: return "top-level";
+    }
+}
+
+static bool ht_truncated(ht_reader *r, uint8_t tag, size_t at)
+{
+    return ht_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", ht_sub_name(tag), tag, at);
+}
+
+/* The index of class object id, created if new; HT_NONE when out of memory. */
+static size_t ht_class_of(ht_reader *r, uint64_t id)
+{
+    if (r->last_idx != HT_NONE && r->last_id == id)
+        return r->last_idx;
+    uint64_t idx;
+    if (!ht_map_get(&r->classes, id, &idx)) {
+        if (r->ncls == r->capcls) {
+            size_t cap = r->capcls ? r->capcls * 2 : 256;
+            ht_class *c = realloc(r->cls, cap * sizeof *c);
+            if (!c)
+                return HT_NONE;
+            r->cls = c;
+            r->capcls = cap;
+        }
+        idx = r->ncls;
+        if (!ht_map_put(&r->classes, id, idx))
+            return HT_NONE;
+        r->cls[r->ncls++] = (ht_class){ .id = id, .super_idx = HT_NONE };
+    }
+    r->last_id = id;
+    r->last_idx = (size_t)idx;
+    return (size_t)idx;
+}
+
+/* The index of an existing class, HT_NONE if unknown. */
+static size_t ht_find_class(const ht_reader *r, uint64_t id)
+{
+    uint64_t idx;
+    return ht_map_get(&r->classes, id, &idx) ? (size_t)idx : HT_NONE;
+}
+
+/* The bytes of UTF8 string sid, or NULL. */
+static const char *ht_string_of(const ht_reader *r, uint64_t sid, uint32_t *len)
+{
+    uint64_t si;
+    if (!ht_map_get(&r->strings, sid, &si))
+        return NULL;
+    *len = r->str[si].len;
+    return (const char *)r->d + r->str[si].off;
+}
+
+/* ---- pass 1: check and collect ---- */
+
+/* The CLASS DUMP body after its fixed part (at p): constant pool, statics,
+ * instance fields. Fills the class's field list position and own bytes when
+ * c is not NULL. Returns the end offset, 0 on error. */
+static size_t ht_class_tail(ht_reader *r, size_t p, size_t end, size_t at, ht_class *c)
+{
+    const uint8_t *d = r->d;
+    for (int part = 0; part < 3; part++) {
+        if (end - p < 2)
+            return ht_truncated(r, 0x20, at), 0;
+        unsigned n = ht_u2(d + p);
+        p += 2;
+        if (part == 2 && c) {
+            c->fields_at = p;
+            c->nfields = (uint16_t)n;
+            c->own_bytes = 0;
+        }
+        /* constant pool: u2 index, u1 type, value; statics: id name, u1 type,
+         * value; instance fields: id name, u1 type */
+        size_t lead = part == 0 ? 2 : r->idsize;
+        for (unsigned i = 0; i < n; i++) {
+            if (end - p < lead + 1)
+                return ht_truncated(r, 0x20, at), 0;
+            uint8_t t = d[p + lead];
+            p += lead + 1;
+            unsigned sz = ht_type_size(r, t);
+            if (!sz)
+                return ht_fail(r, "CLASS DUMP at offset %zu: bad %s type %u", at,
+                               part == 0 ? "constant pool" : part == 1 ? "static field" : "instance field", t),
+                       0;
+            if (part == 2) {
+                if (c)
+                    c->own_bytes += sz;
+                continue;
+            }
+            if (end - p < sz)
+                return ht_truncated(r, 0x20, at), 0;
+            p += sz;
+        }
+    }
+    return p;
+}
+
+/* Checks the sub-record at q (tag already read) of a heap body ending at
+ * `end` and returns its end; in pass 1 also collects. 0 on error. */
+static size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_t at, bool collect)
+{
+    const uint8_t *d = r->d;
+    const size_t id = r->idsize;
+    size_t left = end - q;
+    switch (tag) {
+    case 0x21: { /* INSTANCE DUMP: id, u4 trace, class id, u4 n, n bytes */
+        if (left < 2 * id + 8)
+            return ht_truncated(r, tag, at), 0;
+        uint32_t n = ht_u4(d + q + 2 * id + 4);
+        if (left - (2 * id + 8) < n)
+            return ht_truncated(r, tag, at), 0;
+        if (collect) {
+            uint64_t oid = ht_id(r, d + q), cid = ht_id(r, d + q + id + 4);
+            size_t ci = ht_class_of(r, cid);
+            if (ci == HT_NONE)
+                return ht_nomem(r), 0;
+            ht_class *c = &r->cls[ci];
+            if (!c->instantiated) {
+                c->instantiated = true;
+                c->inst_bytes = n;
+                c->inst_id = oid;
+                c->inst_at = at;
+            } else if (c->inst_bytes != n) {
+                return ht_fail(r,
+                               "INSTANCE DUMP 0x%" PRIx64 " at offset %zu: %" PRIu32
+                               " bytes of field values, but INSTANCE DUMP 0x%" PRIx64 " of the same class 0x%" PRIx64
+                               " at offset %" PRIu64 " has %" PRIu32,
+                               oid, at, n, c->inst_id, cid, c->inst_at, c->inst_bytes),
+                       0;
+            }
+            r->objects++;
+            r->bytes += heap_shallow(HEAP_HDR_INSTANCE, n);
+        }
+        return q + 2 * id + 8 + n;
+    }
+    case 0x22: { /* OBJECT ARRAY DUMP: id, u4 trace, u4 count, class id, count ids */
+        if (left < 2 * id + 8)
+            return ht_truncated(r, tag, at), 0;
+        uint64_t data_bytes = (uint64_t)ht_u4(d + q + id + 4) * id;
+        if (left - (2 * id + 8) < data_bytes)
+            return ht_truncated(r, tag, at), 0;
+        if (collect) {
+            r->objects++;
+            r->bytes += heap_shallow(HEAP_HDR_ARRAY, data_bytes);
+        }
+        return q + 2 * id + 8 + (size_t)data_bytes;
+    }
+    case 0x23: { /* PRIMITIVE ARRAY DUMP: id, u4 trace, u4 count, u1 type, data */
+        if (left < id + 9)
+            return ht_truncated(r, tag, at), 0;
+        uint8_t t = d[q + id + 8];
+        if (t < 4 || t > 11)
+            return ht_fail(r, "PRIMITIVE ARRAY DUMP at offset %zu: bad element type %u", at, t), 0;
+        uint64_t data_bytes = (uint64_t)ht_u4(d + q + id + 4) * ht_type_size(r, t);
+        if (left - (id + 9) < data_bytes)
+            return ht_truncated(r, tag, at), 0;
+        if (collect) {
+            r->objects++;
+            r->bytes += heap_shallow(HEAP_HDR_ARRAY, data_bytes);
+        }
+        return q + id + 9 + (size_t)data_bytes;
+    }
+    case 0x20: { /* CLASS DUMP: id, u4 trace, super, loader, signers, domain, 2 reserved, u4 size, ... */
+        if (left < 7 * id + 8)
+            return ht_truncated(r, tag, at), 0;
+        ht_class *c = NULL;
+        if (collect) {
+            size_t ci = ht_class_of(r, ht_id(r, d + q));
+            if (ci == HT_NONE)
+                return ht_nomem(r), 0;
+            c = &r->cls[ci];
+            c->dumped = true;
+            c->super = ht_id(r, d + q + id + 4);
+        }
+        return ht_class_tail(r, q + 7 * id + 8, end, at, c);
+    }
+    default: { /* GC roots: an id and 0, 1 or 2 u4s (or a second id) */
+        size_t need;
+        switch (tag) {
+        case 0xFF: case 0x05: case 0x07: need = id; break;
+        case 0x01: need = 2 * id; break;
+        case 0x04: case 0x06: need = id + 4; break;
+        case 0x02: case 0x03: case 0x08: need = id + 8; break;
+        default: return ht_fail(r, "unknown heap dump sub-record tag 0x%02x at offset %zu", tag, at), 0;
+        }
+        if (left < need)
+            return ht_truncated(r, tag, at), 0;
+        return q + need;
+    }
+    }
+}
+
+static bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    const unsigned id = r->idsize;
+    switch (tag) {
+    case 0x01: { /* UTF8: id, bytes */
+        if (rlen < id)
+            return ht_fail(r, "malformed UTF8 record at offset %zu: length %" PRIu32, at, rlen);
+        if (r->nstr == r->capstr) {
+            size_t cap = r->capstr ? r->capstr * 2 : 1024;
+            ht_string *s = realloc(r->str, cap * sizeof *s);
+            if (!s)
+                return ht_nomem(r);
+            r->str = s;
+            r->capstr = cap;
+        }
+        r->str[r->nstr] = (ht_string){ body + id, rlen - id };
+        if (!ht_map_put(&r->strings, ht_id(r, r->d + body), r->nstr++))
+            return ht_nomem(r);
+        return true;
+    }
+    case 0x02: { /* LOAD CLASS: u4 serial, class id, u4 trace, name id */
+        if (rlen < 2 * id + 8)
+            return ht_fail(r, "malformed LOAD CLASS record at offset %zu: length %" PRIu32, at, rlen);
+        size_t ci = ht_class_of(r, ht_id(r, r->d + body + 4));
+        if (ci == HT_NONE)
+            return ht_nomem(r);
+        r->cls[ci].named = true;
+        r->cls[ci].name_sid = ht_id(r, r->d + body + 8 + id);
+        return true;
+    }
+    case 0x0C:
+    case 0x1C: {
+        size_t q = body, end = body + rlen;
+        while (q < end) {
+            size_t sub = q;
+            if (!(q = ht_sub_scan(r, r->d[q], q + 1, end, sub, true)))
+                return false;
+        }
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+/* The header and the top-level record walk, shared by both passes. */
+static bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, size_t), bool first)
+{
+    size_t pos = 0, len = r->len;
+    static const char magic[] = "JAVA PROFILE 1.0.";
+    const size_t mlen = sizeof magic - 1; /* then one digit and a NUL */
+    if (len < mlen + 2 || memcmp(r->d, magic, mlen) != 0 || (r->d[mlen] != '1' && r->d[mlen] != '2') ||
+        r->d[mlen + 1] != '\0')
+        return ht_fail(r, "not an HPROF binary file (expected header \"JAVA PROFILE 1.0.1\" or \"1.0.2\")");
+    pos = mlen + 2;
+    if (len - pos < 12)
+        return ht_fail(r, "truncated HPROF header");
+    uint32_t idsize = ht_u4(r->d + pos);
+    if (idsize != 4 && idsize != 8)
+        return ht_fail(r, "unsupported HPROF identifier size %" PRIu32 " (expected 4 or 8)", idsize);
+    r->idsize = idsize;
+    r->time_ms = (uint64_t)ht_u4(r->d + pos + 4) << 32 | ht_u4(r->d + pos + 8);
+    pos += 12;
+    bool saw_heap = false, open_segments = false;
+    while (pos < len) {
+        size_t at = pos;
+        if (len - pos < 9)
+            return ht_fail(r, "truncated %s record header (tag 0x%02x) at offset %zu", ht_rec_name(r->d[pos]),
+                           r->d[pos], at);
+        uint8_t tag = r->d[pos];
+        uint32_t rlen = ht_u4(r->d + pos + 5);
+        pos += 9;
+        if (len - pos < rlen)
+            return ht_fail(r, "truncated %s record (tag 0x%02x) at offset %zu: %" PRIu32 " bytes declared, %zu present",
+                           ht_rec_name(tag), tag, at, rlen, len - pos);
+        if (tag == 0x0C || tag == 0x1C)
+            saw_heap = true;
+        if (tag == 0x1C)
+            open_segments = true;
+        else if (tag == 0x2C)
+            open_segments = false;
+        if (!fn(r, tag, pos, rlen, at))
+            return false;
+        pos += rlen;
+    }
+    if (first && !saw_heap)
+        return ht_fail(r, "no HEAP DUMP record (not a heap dump, or truncated)");
+    if (first && open_segments)
+        return ht_fail(r, "HEAP DUMP SEGMENT records not closed by HEAP DUMP END at offset %zu (truncated?)", len);
+    return true;
+}
+
+/* ---- between the passes: names and layouts ---- */
+
+/* Internal class name -> Java style into the names arena: java/lang/String
+ * -> java.lang.String, [I -> int[], [[Ljava/lang/Object; ->
+ * java.lang.Object[][] (as heap_histogram.c names classes). */
+static const char *ht_java_name(ht_reader *r, const char *s, size_t len)
+{
+    static const char codes[] = "ZBCSIJFD";
+    static const char *const prims[] = { "boolean", "byte", "char", "short", "int", "long", "float", "double" };
+    size_t dims = 0;
+    while (dims < len && s[dims] == '[')
+        dims++;
+    const char *base = s + dims;
+    size_t blen = len - dims;
+    if (dims) {
+        const char *hit = blen == 1 ? memchr(codes, base[0], 8) : NULL;
+        if (hit) {
+            base = prims[hit - codes];
+            blen = strlen(base);
+        } else if (blen >= 2 && base[0] == 'L' && base[blen - 1] == ';') {
+            base++;
+            blen -= 2;
+        }
+    }
+    char *out = arena_alloc(&r->names, blen + 2 * dims + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < blen; i++)
+        out[i] = base[i] == '/' ? '.' : base[i];
+    for (size_t i = 0; i < dims; i++)
+        memcpy(out + blen + 2 * i, "[]", 2);
+    out[blen + 2 * dims] = '\0';
+    return out;
+}
+
+/* Names every class; for array classes also the element type's name and
+ * class id (the first dumped class of that name). */
+static bool ht_name_classes(ht_reader *r)
+{
+    intern_table by_name; /* internal name -> 1-based id; of_name[id - 1] = class index */
+    intern_init(&by_name, &r->names);
+    size_t *of_name = malloc((r->ncls ? r->ncls : 1) * sizeof *of_name);
+    if (!of_name)
+        return ht_nomem(r);
+    bool ok = true;
+    for (size_t i = 0; ok && i < r->ncls; i++) {
+        ht_class *c = &r->cls[i];
+        uint32_t len = 0;
+        const char *s = c->named ? ht_string_of(r, c->name_sid, &len) : NULL;
+        if (s && c->dumped) {
+            bool added = false;
+            uint32_t k = intern_put(&by_name, s, len, &added);
+            if (!k)
+                ok = ht_nomem(r);
+            else if (added)
+                of_name[k - 1] = i;
+        }
+        if (s) {
+            c->name = ht_java_name(r, s, len);
+        } else {
+            char tmp[48];
+            snprintf(tmp, sizeof tmp, "<unknown class 0x%" PRIx64 ">", c->id);
+            c->name = arena_dup(&r->names, tmp, strlen(tmp) + 1);
+        }
+        if (!c->name)
+            ok = ht_nomem(r);
+    }
+    for (size_t i = 0; ok && i < r->ncls; i++) {
+        ht_class *c = &r->cls[i];
+        c->elem_name = c->name;
+        c->elem_id = c->id;
+        uint32_t len = 0;
+        const char *s = c->named ? ht_string_of(r, c->name_sid, &len) : NULL;
+        if (!s || len < 2 || s[0] != '[')
+            continue;
+        const char *e = s + 1; /* the element's internal name */
+        size_t elen = len - 1;
+        if (e[0] == 'L' && elen >= 2 && e[elen - 1] == ';') {
+            e++;
+            elen -= 2;
+        }
+        const char *ename = e[0] == '[' || elen != 1 ? ht_java_name(r, e, elen) : NULL;
+        if (!ename) { /* a primitive element: "I" -> "int" */
+            const char *arr = ht_java_name(r, s, len); /* int[] */
+            if (!arr) {
+                ok = ht_nomem(r);
+                break;
+            }
+            char *t = (char *)arr;
+            t[strlen(t) - 2] = '\0';
+            ename = t;
+        }
+        c->elem_name = ename;
+        uint32_t k = intern_find(&by_name, e, (uint32_t)elen);
+        if (k)
+            c->elem_id = r->cls[of_name[k - 1]].id;
+    }
+    intern_free(&by_name);
+    free(of_name);
+    return ok;
+}
+
+/* Own reference fields of each dumped class, with their names. */
+static bool ht_own_refs(ht_reader *r)
+{
+    const size_t id = r->idsize;
+    for (size_t i = 0; i < r->ncls; i++) {
+        ht_class *c = &r->cls[i];
+        c->ref_first = r->nrefs;
+        c->nrefs = 0;
+        c->super_idx = c->dumped && c->super ? ht_find_class(r, c->super) : HT_NONE;
+        if (!c->dumped)
+            continue;
+        const uint8_t *p = r->d + c->fields_at; /* checked in pass 1 */
+        uint64_t off = 0;
+        for (unsigned f = 0; f < c->nfields; f++, p += id + 1) {
+            uint8_t t = p[id];
+            unsigned sz = ht_type_size(r, t);
+            if ((t == 1 || t == 2) && off <= UINT32_MAX) {
+                if (r->nrefs == r->caprefs) {
+                    size_t cap = r->caprefs ? r->caprefs * 2 : 1024;
+                    ht_ref *n = realloc(r->refs, cap * sizeof *n);
+                    if (!n)
+                        return ht_nomem(r);
+                    r->refs = n;
+                    r->caprefs = cap;
+                }
+                ht_ref *ref = &r->refs[r->nrefs++];
+                uint64_t sid = ht_id(r, p);
+                ref->off = (uint32_t)off;
+                ref->name = ht_string_of(r, sid, &ref->name_len);
+                if (!ref->name) {
+                    char tmp[48];
+                    snprintf(tmp, sizeof tmp, "<field 0x%" PRIx64 ">", sid);
+                    ref->name_len = (uint32_t)strlen(tmp);
+                    if (!(ref->name = arena_dup(&r->names, tmp, ref->name_len + 1)))
+                        return ht_nomem(r);
+                }
+                c->nrefs++;
+            }
+            off += sz;
+        }
+    }
+    return true;
+}
+
+/* Total value bytes of an instance of class ci (its fields, then its
+ * superclasses'), memoized over the chain. A class in the chain without CLASS
+ * DUMP, or a superclass cycle, makes the layout undefined (`bad`, naming the
+ * class in `missing`). Iterative, with the chain in path[] (room for every
+ * class): chains can be long, and each class is laid out once. */
+static void ht_layout(ht_reader *r, size_t ci, size_t *path)
+{
+    size_t n = 0, k = ci;
+    while (k != HT_NONE && r->cls[k].layout == 0) {
+        r->cls[k].layout = 1;
+        path[n++] = k;
+        if (!r->cls[k].dumped)
+            break;
+        k = r->cls[k].super_idx;
+    }
+    if (n == 0)
+        return;
+    const ht_class *top = &r->cls[path[n - 1]];
+    uint64_t base = 0, missing = 0;
+    bool bad = false, cycle = false;
+    if (!top->dumped) {
+        bad = true, missing = top->id;
+    } else if (k == HT_NONE) {
+        bad = top->super != 0, missing = top->super; /* a superclass id never seen */
+    } else if (r->cls[k].layout == 1) {
+        bad = cycle = true, missing = r->cls[k].id;
+    } else {
+        base = r->cls[k].layout_bytes;
+        bad = r->cls[k].bad;
+        cycle = r->cls[k].cycle;
+        missing = r->cls[k].missing;
+    }
+    for (size_t i = n; i-- > 0;) {
+        ht_class *c = &r->cls[path[i]];
+        if (c->dumped)
+            base += c->own_bytes;
+        c->layout_bytes = base;
+        c->bad = bad;
+        c->cycle = cycle;
+        c->missing = missing;
+        c->layout = 2;
+    }
+}
+
+static bool ht_finish(ht_reader *r)
+{
+    if (!ht_name_classes(r) || !ht_own_refs(r))
+        return false;
+    size_t *path = malloc((r->ncls ? r->ncls : 1) * sizeof *path);
+    if (!path)
+        return ht_nomem(r);
+    bool ok = true;
+    for (size_t i = 0; ok && i < r->ncls; i++) {
+        ht_class *c = &r->cls[i];
+        if (!c->instantiated)
+            continue;
+        if (!c->dumped) {
+            ok = ht_fail(r, "INSTANCE DUMP 0x%" PRIx64 " at offset %" PRIu64 ": its class %s (0x%" PRIx64
+                            ") has no CLASS DUMP",
+                         c->inst_id, c->inst_at, c->name, c->id);
+            break;
+        }
+        ht_layout(r, i, path);
+        if (c->bad)
+            ok = ht_fail(r, "INSTANCE DUMP 0x%" PRIx64 " at offset %" PRIu64 ": class %s (0x%" PRIx64 ") has %s 0x%" PRIx64,
+                         c->inst_id, c->inst_at, c->name, c->id,
+                         c->cycle ? "a superclass cycle through" : "no CLASS DUMP for its superclass", c->missing);
+        else if (c->layout_bytes != c->inst_bytes)
+            ok = ht_fail(r, "INSTANCE DUMP 0x%" PRIx64 " at offset %" PRIu64 ": %" PRIu32
+                            " bytes of field values, but class %s (0x%" PRIx64 ") lays out %" PRIu64,
+                         c->inst_id, c->inst_at, c->inst_bytes, c->name, c->id, c->layout_bytes);
+    }
+    free(path);
+    return ok;
+}
+
+/* ---- pass 2: the text ---- */
+
+static void ht_flush(ht_out *o)
+{
+    sink_write(o->s, o->buf, o->n);
+    o->n = 0;
+}
+
+static void ht_put(ht_out *o, const char *p, size_t n)
+{
+    if (n > sizeof o->buf - o->n) {
+        ht_flush(o);
+        if (n > sizeof o->buf) {
+            sink_write(o->s, p, n);
+            return;
+        }
+    }
+    memcpy(o->buf + o->n, p, n);
+    o->n += n;
+}
+
+static void ht_str(ht_out *o, const char *s) { ht_put(o, s, strlen(s)); }
+
+static void ht_hex(ht_out *o, uint64_t v)
+{
+    char t[16];
+    int i = 16;
+    do {
+        t[--i] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    ht_put(o, t + i, (size_t)(16 - i));
+}
+
+static void ht_dec(ht_out *o, uint64_t v)
+{
+    char t[20];
+    int i = 20;
+    do {
+        t[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    ht_put(o, t + i, (size_t)(20 - i));
+}
+
+static void ht_sdec(ht_out *o, int32_t v)
+{
+    if (v < 0) {
+        ht_put(o, "-", 1);
+        ht_dec(o, (uint64_t)-(int64_t)v);
+    } else {
+        ht_dec(o, (uint64_t)v);
+    }
+}
+
+/* The name of class cid; tmp holds it for a class never seen. */
+static const char *ht_class_name(const ht_reader *r, uint64_t cid, char tmp[48])
+{
+    size_t k = ht_find_class(r, cid);
+    if (k != HT_NONE)
+        return r->cls[k].name;
+    snprintf(tmp, 48, "<unknown class 0x%" PRIx64 ">", cid);
+    return tmp;
+}
+
+static void ht_root(ht_reader *r, uint8_t tag, const uint8_t *p)
+{
+    static const char *const kinds[9] = {
+        NULL, "JNI global ref", "JNI local ref", "Java stack", "native stack", "system class", "thread block",
+        "busy monitor", "thread",
+    };
+    ht_out *o = &r->out;
+    const size_t id = r->idsize;
+    ht_str(o, "ROOT ");
+    ht_hex(o, ht_id(r, p));
+    ht_str(o, " (kind=<");
+    ht_str(o, tag == 0xFF ? "unknown" : kinds[tag]);
+    ht_str(o, ">");
+    switch (tag) {
+    case 0x08: /* thread: serial, trace */
+        ht_str(o, ", id=");
+        ht_dec(o, ht_u4(p + id));
+        ht_str(o, ", trace=");
+        ht_dec(o, ht_u4(p + id + 4));
+        break;
+    case 0x01: /* JNI global: the global ref's id (the binary has no trace) */
+        ht_str(o, ", id=");
+        ht_hex(o, ht_id(r, p + id));
+        break;
+    case 0x02: case 0x03: /* JNI local, Java stack: thread, frame */
+        ht_str(o, ", thread=");
+        ht_dec(o, ht_u4(p + id));
+        ht_str(o, ", frame=");
+        ht_sdec(o, (int32_t)ht_u4(p + id + 4));
+        break;
+    case 0x04: case 0x06: /* native stack, thread block: thread */
+        ht_str(o, ", thread=");
+        ht_dec(o, ht_u4(p + id));
+        break;
+    case 0x05: {
+        char tmp[48];
+        ht_str(o, ", name=");
+        ht_str(o, ht_class_name(r, ht_id(r, p), tmp));
+        break;
+    }
+    default:
+        break;
+    }
+    ht_str(o, ")\n");
+}
+
+static void ht_tab_id(ht_out *o, const char *label, uint64_t v)
+{
+    if (!v)
+        return;
+    ht_str(o, label);
+    ht_hex(o, v);
+    ht_put(o, "\n", 1);
+}
+
+static void ht_class_dump(ht_reader *r, const uint8_t *p)
+{
+    ht_out *o = &r->out;
+    const size_t id = r->idsize;
+    uint64_t cid = ht_id(r, p);
+    char tmp[48];
+    ht_str(o, "CLS ");
+    ht_hex(o, cid);
+    ht_str(o, " (name=");
+    ht_str(o, ht_class_name(r, cid, tmp));
+    ht_str(o, ", trace=");
+    ht_dec(o, ht_u4(p + id));
+    ht_str(o, ")\n");
+    ht_tab_id(o, "\tsuper\t\t", ht_id(r, p + id + 4));
+    ht_tab_id(o, "\tloader\t\t", ht_id(r, p + 2 * id + 4));
+    ht_tab_id(o, "\tsigners\t\t", ht_id(r, p + 3 * id + 4));
+    ht_tab_id(o, "\tdomain\t\t", ht_id(r, p + 4 * id + 4));
+    /* constant pool (bounds checked in pass 1): printed after the statics, as HPROF did */
+    const uint8_t *cp = p + 7 * id + 8;
+    unsigned ncp = ht_u2(cp);
+    const uint8_t *q = cp + 2;
+    for (unsigned i = 0; i < ncp; i++)
+        q += 3 + ht_type_size(r, q[2]);
+    unsigned nst = ht_u2(q);
+    q += 2;
+    for (unsigned i = 0; i < nst; i++) {
+        uint8_t t = q[id];
+        if ((t == 1 || t == 2) && ht_id(r, q + id + 1)) {
+            uint32_t nlen = 0;
+            uint64_t sid = ht_id(r, q);
+            const char *name = ht_string_of(r, sid, &nlen);
+            ht_str(o, "\tstatic ");
+            if (name) {
+                ht_put(o, name, nlen);
+            } else {
+                ht_str(o, "<field 0x");
+                ht_hex(o, sid);
+                ht_str(o, ">");
+            }
+            ht_put(o, "\t", 1);
+            ht_hex(o, ht_id(r, q + id + 1));
+            ht_put(o, "\n", 1);
+        }
+        q += id + 1 + ht_type_size(r, t);
+    }
+    q = cp + 2;
+    for (unsigned i = 0; i < ncp; i++) {
+        uint8_t t = q[2];
+        if ((t == 1 || t == 2) && ht_id(r, q + 3)) {
+            ht_str(o, "\tconstant pool entry ");
+            ht_dec(o, ht_u2(q));
+            ht_put(o, "\t", 1);
+            ht_hex(o, ht_id(r, q + 3));
+            ht_put(o, "\n", 1);
+        }
+        q += 3 + ht_type_size(r, t);
+    }
+}
+
+static void ht_instance(ht_reader *r, const uint8_t *p)
+{
+    ht_out *o = &r->out;
+    const size_t id = r->idsize;
+    uint64_t cid = ht_id(r, p + id + 4);
+    uint32_t n = ht_u4(p + 2 * id + 4);
+    size_t ci;
+    if (r->last_idx != HT_NONE && r->last_id == cid) {
+        ci = r->last_idx;
+    } else {
+        ci = ht_find_class(r, cid); /* present: pass 1 made it */
+        r->last_id = cid;
+        r->last_idx = ci;
+    }
+    const ht_class *c = &r->cls[ci];
+    ht_str(o, "OBJ ");
+    ht_hex(o, ht_id(r, p));
+    ht_str(o, " (sz=");
+    ht_dec(o, heap_shallow(HEAP_HDR_INSTANCE, n));
+    ht_str(o, ", trace=");
+    ht_dec(o, ht_u4(p + id));
+    ht_str(o, ", class=");
+    ht_str(o, c->name);
+    ht_put(o, "@", 1);
+    ht_hex(o, cid);
+    ht_str(o, ")\n");
+    /* values: the class's own fields, then its superclass's ... (laid out in ht_finish) */
+    const uint8_t *v = p + 2 * id + 8;
+    uint64_t base = 0;
+    for (size_t k = ci; k != HT_NONE; k = r->cls[k].super_idx) {
+        const ht_class *kc = &r->cls[k];
+        for (size_t f = 0; f < kc->nrefs; f++) {
+            const ht_ref *ref = &r->refs[kc->ref_first + f];
+            uint64_t at = base + ref->off;
+            if (at + id > n)
+                break; /* cannot happen: ht_finish checked the layout */
+            uint64_t val = ht_id(r, v + at);
+            if (!val)
+                continue;
+            ht_put(o, "\t", 1);
+            ht_put(o, ref->name, ref->name_len);
+            ht_put(o, ref->name_len < 8 ? "\t\t" : "\t", ref->name_len < 8 ? 2 : 1);
+            ht_hex(o, val);
+            ht_put(o, "\n", 1);
+        }
+        base += kc->own_bytes;
+        if (base >= n)
+            break;
+    }
+}
+
+static void ht_obj_array(ht_reader *r, const uint8_t *p)
+{
+    ht_out *o = &r->out;
+    const size_t id = r->idsize;
+    uint32_t n = ht_u4(p + id + 4);
+    uint64_t cid = ht_id(r, p + id + 8);
+    size_t ci = ht_find_class(r, cid);
+    ht_str(o, "ARR ");
+    ht_hex(o, ht_id(r, p));
+    ht_str(o, " (sz=");
+    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * id));
+    ht_str(o, ", trace=");
+    ht_dec(o, ht_u4(p + id));
+    ht_str(o, ", nelems=");
+    ht_dec(o, n);
+    ht_str(o, ", elem type=");
+    if (ci != HT_NONE) {
+        ht_str(o, r->cls[ci].elem_name);
+        ht_put(o, "@", 1);
+        ht_hex(o, r->cls[ci].elem_id);
+    } else {
+        char tmp[48];
+        ht_str(o, ht_class_name(r, cid, tmp));
+        ht_put(o, "@", 1);
+        ht_hex(o, cid);
+    }
+    ht_str(o, ")\n");
+    const uint8_t *e = p + 2 * id + 8;
+    for (uint32_t i = 0; i < n; i++, e += id) {
+        uint64_t val = ht_id(r, e);
+        if (!val)
+            continue;
+        ht_str(o, "\t[");
+        ht_dec(o, i);
+        ht_str(o, "]\t\t");
+        ht_hex(o, val);
+        ht_put(o, "\n", 1);
+    }
+}
+
+static void ht_prim_array(ht_reader *r, const uint8_t *p)
+{
+    static const char *const types[12] = { NULL,     NULL,     NULL,   NULL,    "boolean", "char",
+                                           "float",  "double", "byte", "short", "int",     "long" };
+    ht_out *o = &r->out;
+    const size_t id = r->idsize;
+    uint32_t n = ht_u4(p + id + 4);
+    uint8_t t = p[id + 8];
+    ht_str(o, "ARR ");
+    ht_hex(o, ht_id(r, p));
+    ht_str(o, " (sz=");
+    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * ht_type_size(r, t)));
+    ht_str(o, ", trace=");
+    ht_dec(o, ht_u4(p + id));
+    ht_str(o, ", nelems=");
+    ht_dec(o, n);
+    ht_str(o, ", elem type=");
+    ht_str(o, types[t]);
+    ht_str(o, ")\n");
+}
+
+static bool ht_record_print(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    (void)at;
+    if (tag != 0x0C && tag != 0x1C)
+        return true;
+    size_t q = body, end = body + rlen;
+    while (q < end) {
+        size_t sub = q;
+        uint8_t t = r->d[q];
+        size_t next = ht_sub_scan(r, t, q + 1, end, sub, false); /* the same checks as pass 1 */
+        if (!next)
+            return false;
+        const uint8_t *p = r->d + q + 1;
+        switch (t) {
+        case 0x20: ht_class_dump(r, p); break;
+        case 0x21: ht_instance(r, p); break;
+        case 0x22: ht_obj_array(r, p); break;
+        case 0x23: ht_prim_array(r, p); break;
+        default: ht_root(r, t, p); break;
+        }
+        q = next;
+        if (sink_status(r->out.s) != JP_OK)
+            return false;
+    }
+    return true;
+}
+
+static void ht_ctime(uint64_t ms, char out[64])
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || strftime(out, 64, "%a %b %e %H:%M:%S %Y", &tm) == 0)
+        strcpy(out, "?");
+}
+
+jp_status hprof_heap_text_write(const void *data, size_t len, sink *s, char *errbuf, size_t errlen)
+{
+    char dummy[1];
+    if (!errbuf || !errlen) {
+        errbuf = dummy;
+        errlen = sizeof dummy;
+    }
+    errbuf[0] = '\0';
+    ht_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(errbuf, errlen, "out of memory converting the heap dump");
+        return JP_ERR_NOMEM;
+    }
+    r->d = data;
+    r->len = data ? len : 0;
+    r->err = errbuf;
+    r->errlen = errlen;
+    r->last_idx = HT_NONE;
+    r->out.s = s;
+    arena_init(&r->names);
+
+    bool ok = ht_walk(r, ht_record_scan, true) && ht_finish(r);
+    if (ok) {
+        char when[64];
+        ht_ctime(r->time_ms, when);
+        sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\nHEAP DUMP BEGIN (%" PRIu64 " objects, %" PRIu64 " bytes) %s\n",
+                    when, r->objects, r->bytes, when);
+        r->last_idx = HT_NONE;
+        ok = ht_walk(r, ht_record_print, false);
+        ht_str(&r->out, "HEAP DUMP END\n");
+        ht_flush(&r->out);
+        if (sink_status(s) != JP_OK) {
+            r->st = sink_status(s);
+            snprintf(errbuf, errlen, "writing the heap dump text failed (%s)", jp_status_name(r->st));
+            ok = false;
+        }
+    }
+    jp_status st = ok ? JP_OK : r->st ? r->st : JP_ERR_FORMAT;
+    ht_map_free(&r->strings);
+    ht_map_free(&r->classes);
+    free(r->str);
+    free(r->cls);
+    free(r->refs);
+    arena_free(&r->names);
+    free(r);
+    return st;
+}
