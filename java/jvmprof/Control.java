@@ -24,8 +24,8 @@ public final class Control {
 
     /**
      * Writes a heap dump of the live objects to {@code file} now, in the HPROF
-     * binary format (or HPROF's ASCII heap dump with the agent option
-     * format=a), and returns when the file is complete. The file appears under
+     * binary format (HPROF's ASCII heap dump when the agent runs with
+     * heap=dump,format=a), and returns when the file is complete. The file appears under
      * its name only once it is whole. Works with any jvmprof options.
      *
      * @return true when the dump was written, false when no jvmprof agent is loaded

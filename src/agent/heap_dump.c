@@ -23,15 +23,21 @@
  * thrown away and taken again (at most 3 times). */
 #include "heap_dump.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/jp_log.h"
 #include "../format/hprof_heap.h"
+#include "../format/hprof_heap_text.h"
 #include "../format/sink.h"
 #include "../model/model.h"
 #include "agent.h"
@@ -770,7 +776,8 @@ static void hd_write_classes(hd_state *s)
 }
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
-static jp_status hd_attempt(JNIEnv *jni, const char *path, bool *retry, char *errbuf, size_t errlen)
+static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bool *retry, char *errbuf,
+                            size_t errlen)
 {
     hd_state st_, *s = &st_;
     memset(s, 0, sizeof *s);
@@ -901,10 +908,12 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, bool *retry, char *er
     st = hprof_heap_end(s->out, &hs);
     s->out = NULL;
     uint64_t bytes = sink_bytes(out);
-    st = st == JP_OK ? sink_commit(out, errbuf, errlen) : (sink_abort(out), st);
+    /* commit also when the sink failed: it removes the temporary file and says why (ENOSPC ...) */
+    jp_status committed = sink_commit(out, errbuf, errlen);
+    st = st != JP_OK && committed == JP_OK ? st : committed;
     if (st == JP_OK && agent_opts->verbose)
         jp_log_info("heap dump: wrote %s (%llu bytes: %llu instances, %llu object arrays, %llu primitive arrays, "
-                    "%llu classes, %llu roots, %llu segments%s) in %.2f s", path, (unsigned long long)bytes,
+                    "%llu classes, %llu roots, %llu segments%s) in %.2f s", shown, (unsigned long long)bytes,
                     (unsigned long long)hs.instances, (unsigned long long)hs.obj_arrays,
                     (unsigned long long)hs.prim_arrays, (unsigned long long)hs.classes,
                     (unsigned long long)hs.roots, (unsigned long long)hs.segments,
@@ -946,6 +955,33 @@ static void hd_path(unsigned seq, char *out, size_t len)
         snprintf(out, len, "%s.%u", f, seq - 1);
 }
 
+/* format=a: HPROF's ASCII heap dump of the binary dump at `bin`, to `path`. */
+static jp_status hd_to_text(const char *bin, const char *path, char *errbuf, size_t errlen)
+{
+    int fd = open(bin, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(errbuf, errlen, "cannot read back %s: %s", bin, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return JP_ERR_IO;
+    }
+    void *map = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (map == MAP_FAILED) {
+        snprintf(errbuf, errlen, "cannot map %s: %s", bin, strerror(errno));
+        return JP_ERR_IO;
+    }
+    sink *out = sink_open_file(path, errbuf, errlen);
+    jp_status rc = out ? hprof_heap_text_write(map, (size_t)st.st_size, out, errbuf, errlen) : JP_ERR_IO;
+    munmap(map, (size_t)st.st_size);
+    if (out && rc == JP_OK)
+        return sink_commit(out, errbuf, errlen);
+    if (out)
+        sink_abort(out);
+    return rc;
+}
+
 jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen)
 {
     errbuf[0] = '\0';
@@ -955,15 +991,27 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
         hd_path(++hd_sequence, name, sizeof name);
         path = name;
     }
+    /* heap=dump,format=a: the binary dump first, beside the file, then its text
+     * (format=a without heap=dump is the CPU report's format: dumps stay binary) */
+    bool text = agent_opts->heap_dump && agent_opts->format == 'a';
+    char bin[OPTIONS_PATH_MAX + 64];
+    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
     jp_status st = JP_OK;
     for (int attempt = 0; attempt < 3; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';
-        st = hd_attempt(jni, path, &retry, errbuf, errlen);
+        st = hd_attempt(jni, text ? bin : path, text ? "the binary dump" : path, &retry, errbuf, errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
     }
+    if (text && st == JP_OK) {
+        st = hd_to_text(bin, path, errbuf, errlen);
+        if (st == JP_OK && agent_opts->verbose)
+            jp_log_info("heap dump: wrote %s (HPROF ASCII, from the binary dump)", path);
+    }
+    if (text)
+        unlink(bin);
     pthread_mutex_unlock(&hd_lock);
     return st;
 }

@@ -164,7 +164,7 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     switch (d->kind) {
     case OPT_LATER:
         snprintf(err, errlen, "%s=%s: not available in this version of jvmprof (%s); available now: cpu=samples, "
-                 "cpu=times, wall=<ms>, monitor=y", d->name, value, d->what);
+                 "cpu=times, wall=<ms>, monitor=y, heap=dump", d->name, value, d->what);
         return JP_ERR_ARG;
     case OPT_BOOL: {
         bool v;

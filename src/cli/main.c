@@ -4,7 +4,7 @@
  *   jvmprof report FILE [--cutoff X] [-o OUT]   HPROF binary -> HPROF ASCII report
  *   jvmprof flame FILE [-o OUT] [--title T]     HPROF binary or collapsed stacks -> HTML flame graph
  *   jvmprof collapse FILE [-o OUT]              HPROF binary (or collapsed stacks) -> collapsed stacks
- *   jvmprof heap FILE [--top N] [-o OUT]        HPROF heap dump -> class histogram
+ *   jvmprof heap FILE [--top N] [--text] [-o OUT]  HPROF heap dump -> class histogram (or ASCII dump)
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "../agent/options.h"
 #include "../format/format.h"
 #include "../format/heap_histogram.h"
+#include "../format/hprof_heap_text.h"
 
 static void cli_usage(FILE *out)
 {
@@ -37,7 +38,8 @@ static void cli_usage(FILE *out)
             "  heap FILE [--top N] [-o OUT]        the class histogram (instances, shallow bytes) of an HPROF\n"
             "                                      heap dump (jcmd PID GC.heap_dump, ...); N rows, default 30,\n"
             "                                      0 = all. Shallow bytes: 16-byte header + fields as dumped;\n"
-            "                                      arrays 20 + elements; rounded up to 8\n"
+            "                                      arrays 20 + elements; rounded up to 8. --text: the whole dump\n"
+            "                                      as HPROF's ASCII HEAP DUMP (ROOT/CLS/OBJ/ARR lines) instead\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -85,25 +87,31 @@ static void cli_unmap_file(const void *data, size_t len)
 /* The arguments of report, flame and collapse: FILE and the options in
  * `allowed` (CLI_OPT_*). Returns 0, or the exit code 2 after a one-line
  * message. */
-enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8 };
+enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16 };
 typedef struct cli_args {
     const char *in, *out, *title;
     double cutoff;
     unsigned long top;
+    bool text;
 } cli_args;
 
 static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
     static const struct { const char *name; unsigned flag; } opts[] = {
         { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
+        { "--text", CLI_OPT_TEXT },
     };
-    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30 };
+    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30, false };
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         unsigned flag = 0;
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
             if (strcmp(arg, opts[k].name) == 0 && (allowed & opts[k].flag))
                 flag = opts[k].flag;
+        if (flag == CLI_OPT_TEXT) {
+            a->text = true;
+            continue;
+        }
         if (flag && i + 1 >= argc) {
             fprintf(stderr, "jvmprof: %s: %s needs a value; usage: jvmprof %s %s\n", cmd, arg, cmd, usage);
             return 2;
@@ -161,7 +169,8 @@ static int cli_output(const char *path, const char *what, jp_status (*emit)(sink
     jp_status st = emit(s, ctx);
     if (st != JP_OK) {
         sink_abort(s);
-        fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", what, jp_status_name(st));
+        if (st != JP_ERR_FORMAT)   /* a bad input: the emitter's caller says what was wrong */
+            fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", what, jp_status_name(st));
         buf_free(&mem);
         return 1;
     }
@@ -298,16 +307,37 @@ static jp_status cli_heap_print(sink *s, const void *ctx)
     return JP_OK;
 }
 
+typedef struct cli_heap_text {
+    const void *data;
+    size_t len;
+    char err[512];
+} cli_heap_text;
+
+static jp_status cli_heap_text_print(sink *s, const void *ctx)
+{
+    cli_heap_text *t = (cli_heap_text *)ctx;
+    return hprof_heap_text_write(t->data, t->len, s, t->err, sizeof t->err);
+}
+
 static int cli_heap(int argc, char **argv)
 {
     cli_args a;
-    int rc = cli_parse("heap", "FILE [--top N] [-o OUT]", CLI_OPT_TOP | CLI_OPT_OUT, argc, argv, &a);
+    int rc = cli_parse("heap", "FILE [--top N] [--text] [-o OUT]", CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT, argc,
+                       argv, &a);
     if (rc)
         return rc;
     size_t len = 0;
     const void *data = cli_map_file(a.in, &len);
     if (!data)
         return 1;
+    if (a.text) {
+        cli_heap_text t = { data, len, "" };
+        rc = cli_output(a.out, "HPROF ASCII heap dump", cli_heap_text_print, &t);
+        cli_unmap_file(data, len);
+        if (rc && t.err[0])
+            fprintf(stderr, "jvmprof: %s: %s\n", a.in, t.err);
+        return rc;
+    }
     char err[512];
     heap_histogram h;
     bool ok = heap_histogram_read(data, len, &h, err, sizeof err);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SINK_BUF_SIZE (1024u * 1024u)
+#define SINK_BUF_SIZE (256u * 1024u)
 
 struct sink {
     int fd;                  /* -1 for memory sinks */

@@ -51,6 +51,26 @@ for share in auto off; do
 done
 grep -q "left out" "$T/err" && fail "objects left out with -Xshare:off"
 
+# format=a: HPROF's ASCII heap dump; and `jvmprof heap --text` of a binary dump
+run_java "heap=dump,format=a,file=$T/exit.txt" HeapGraph "$T/stop"
+expect_rc 0
+head -1 "$T/exit.txt" | grep -q "^JAVA PROFILE 1.0.1, created " || fail "no ASCII header"
+expect_grep "^HEAP DUMP BEGIN ([0-9]* objects, [0-9]* bytes) " "$T/exit.txt"
+[ "$(tail -1 "$T/exit.txt")" = "HEAP DUMP END" ] || fail "no HEAP DUMP END at the end"
+[ "$(grep -c '^OBJ .*class=HeapGraph\$Derived@' "$T/exit.txt")" = 3000 ] || fail "not 3000 Derived OBJ entries"
+[ "$(grep -c '^OBJ .*class=HeapGraph\$Impl@' "$T/exit.txt")" = 1500 ] || fail "not 1500 Impl OBJ entries"
+expect_grep "^ARR .*nelems=3000, elem type=HeapGraph\$Derived@" "$T/exit.txt"
+expect_grep "^CLS .*(name=HeapGraph, trace=" "$T/exit.txt"
+expect_grep "^ROOT .*(kind=<system class>" "$T/exit.txt"
+expect_grep "^ROOT .*(kind=<thread>, id=" "$T/exit.txt"
+expect_grep "^ROOT .*(kind=<Java stack>, thread=" "$T/exit.txt"
+n=$(grep -cE '^(OBJ|ARR) ' "$T/exit.txt")
+grep -q "^HEAP DUMP BEGIN ($n objects" "$T/exit.txt" || fail "HEAP DUMP BEGIN does not count the $n OBJ/ARR entries"
+ls "$T" | grep -q '\.bin$' && fail "the intermediate binary dump was left behind"
+"$JVMPROF" heap "$T/exit-auto.hprof" --text -o "$T/conv.txt" || fail "jvmprof heap --text failed"
+[ "$(grep -c '^OBJ .*class=HeapGraph\$Derived@' "$T/conv.txt")" = 3000 ] || fail "--text: not 3000 Derived"
+note "format=a: $(sed -n 3p "$T/exit.txt")"
+
 # 2. the same state dumped by jcmd and by SIGQUIT (twice: numbered files)
 rm -f "$T/stop"
 "$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &

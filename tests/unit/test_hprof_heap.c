@@ -241,7 +241,7 @@ static void test_full_disk(void)
     sink_inject_fault(s, 3000, ENOSPC, 0);
     hprof_heap_stats st;
     hprof_heap *h = hprof_heap_begin(s, 0, 0);
-    static int64_t longs[200000];   /* past the sink's 1 MiB buffer */
+    static int64_t longs[200000];   /* past the sink's buffer */
     hprof_heap_prim_array(h, 1, 0, HPROF_LONG, 200000, longs);
     CHECK_EQ_INT(hprof_heap_end(h, &st), JP_ERR_NOSPC);
     CHECK_EQ_INT(sink_commit(s, err, sizeof err), JP_ERR_NOSPC);

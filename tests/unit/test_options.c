@@ -414,17 +414,46 @@ static void test_sampler_wall_flame(void)
     PARSE_BAD3("collapsed=", "collapsed=: empty file name", NULL, NULL);
 }
 
+static void test_heap(void)
+{
+    /* heap=dump alone: binary by default, nothing sampled */
+    if (PARSE_OK("heap=dump")) {
+        CHECK(opts.heap_dump);
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_OFF);
+        CHECK(!opts.monitor && !opts.wall_ms);
+        CHECK_EQ_INT(opts.format, 'b');
+        CHECK_EQ_STR(opts.file, "java.hprof");
+    }
+    if (PARSE_OK("heap=dump,format=a")) {
+        CHECK_EQ_INT(opts.format, 'a');
+        CHECK_EQ_STR(opts.file, "java.hprof.txt");
+    }
+    if (PARSE_OK("format=a,heap=dump,file=h-%p-%n.hprof,doe=n")) {
+        CHECK_EQ_INT(opts.format, 'a');
+        CHECK_EQ_STR(opts.file, "h-4242-%n.hprof");
+        CHECK(!opts.doe);
+    }
+    if (PARSE_OK("cpu=samples"))
+        CHECK(!opts.heap_dump);
+    PARSE_BAD3("heap=dump,cpu=samples", "heap=dump", "cpu=samples", "separate run");
+    PARSE_BAD3("cpu=times,heap=dump", "heap=dump", "cpu=times", "separate run");
+    PARSE_BAD3("heap=dump,monitor=y", "heap=dump", "monitor=y", "separate run");
+    PARSE_BAD3("heap=dump,wall=10", "heap=dump", "wall=", "separate run");
+    PARSE_BAD3("heap=dump,flame=f.html", "flame=", "cpu=samples", NULL);
+    PARSE_BAD3("heap=sites", "heap=sites", "not available", "heap=dump");
+    PARSE_BAD3("heap=all", "heap=all", "not available", "heap=dump");
+    PARSE_BAD3("heap=y", "heap=y", "bad value", "dump");
+    PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
+}
+
 static void test_later_and_unknown(void)
 {
-    PARSE_BAD3("heap=dump", "heap=dump", "not available", "cpu=samples");
-    PARSE_BAD3("heap=sites", "heap=sites", "not available", "cpu=samples");
-    PARSE_BAD3("heap=all", "heap=all", "not available", "cpu=samples");
     PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
     PARSE_BAD3("msa=y", "msa=y", "not available", "cpu=samples");
     PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=samples");
-    PARSE_BAD3("cpu=samples,heap=all", "heap=all", "not available", "cpu=samples");
+    PARSE_BAD3("cpu=samples,heap=all", "heap=all", "not available", "heap=dump");
     /* a later-issue option without a value is refused as not available too */
-    PARSE_BAD3("heap", "heap", "not available", "cpu=samples");
+    PARSE_BAD3("net", "net", "not available", "cpu=samples");
 
     static const char *const unknown[] = { "bogus=1", "bogus", "CPU=samples", "=5", "=", "gc_okay=y",
                                            "cpu =samples", "depth =4" };
@@ -460,6 +489,7 @@ int main(void)
     RUN(test_file);
     RUN(test_cpu_times);
     RUN(test_sampler_wall_flame);
+    RUN(test_heap);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
     return DONE();
