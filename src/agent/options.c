@@ -28,7 +28,8 @@ static const opt_def options_table[] = {
     { "cpu", OPT_ENUM, "samples|times|y", "samples", "CPU usage: sampling, or exact times (instrumentation)", 0, 0 },
     { "monitor", OPT_BOOL, "y|n", "n", "contended monitors and waits", 0, 0, OPT_AT(monitor) },
     { "format", OPT_ENUM, "a|b", "a", "text (java.hprof.txt) or HPROF binary (java.hprof)", 0, 0 },
-    { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id", 0, 0, OPT_AT(file) },
+    { "file", OPT_PATH, "<file>", "java.hprof[.txt]", "write data to <file>; %p = process id, %n = heap dump number",
+      0, 0, OPT_AT(file) },
     { "depth", OPT_UINT, "0..2048", "4", "stack trace depth", 0, 2048, OPT_AT(depth) },
     { "interval", OPT_UINT, "1..60000", "10", "sample interval in ms", 1, 60000, OPT_AT(interval_ms) },
     { "cutoff", OPT_DOUBLE, "0..1", "0.0001", "output cutoff point (share of the total)", 0, 0 },
@@ -49,7 +50,7 @@ static const opt_def options_table[] = {
       OPT_AT(exclude) },
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
-    { "heap", OPT_ENUM, "dump", "off", "heap dump (sites|all: not built yet)", 0, 0 },
+    { "heap", OPT_ENUM, "dump", "off", "HPROF heap dump (sites|all: not built yet)", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
 };
@@ -88,6 +89,10 @@ void options_print_help(FILE *out)
             "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and loop-free methods of <= tiny= bytes of\n"
             "bytecode (and <= 32 bytes if they make no call); tiny=0 instruments every method.\n"
             "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
+            "heap=dump writes the live objects as an HPROF heap dump (format=b by default: for MAT and\n"
+            "VisualVM; format=a: HPROF's ASCII HEAP DUMP) at exit, on SIGQUIT and from\n"
+            "jvmprof.Control.dumpHeap(file); nothing runs before a dump. The first dump goes to file=,\n"
+            "later ones to file=.1, .2 ... (or %%n in file= is the dump number). heap=dump is used alone.\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
@@ -97,7 +102,8 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=cpu=times,include=com.example.,depth=6 Main\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,flame=cpu.html Main\n"
-            "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n");
+            "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n"
+            "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n");
 }
 
 static const opt_def *options_find(const char *name, size_t len)

@@ -50,6 +50,12 @@ for share in auto off; do
     verify "$T/exit-$share.hprof"
 done
 grep -q "left out" "$T/err" && fail "objects left out with -Xshare:off"
+# the other collectors
+for gc in Serial Parallel Z; do
+    run_java "heap=dump,file=$T/gc-$gc.hprof" -XX:+Use${gc}GC HeapGraph "$T/stop"
+    expect_rc 0
+    verify "$T/gc-$gc.hprof"
+done
 
 # format=a: HPROF's ASCII heap dump; and `jvmprof heap --text` of a binary dump
 run_java "heap=dump,format=a,file=$T/exit.txt" HeapGraph "$T/stop"
