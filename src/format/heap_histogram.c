@@ -7,100 +7,13 @@
  * or corrupt file ends in a one-line error with the byte offset. */
 #include "heap_histogram.h"
 
+#include "../common/id_map.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- u64 -> u64 open-addressing hash map (key 0 kept aside) ---- */
-
-typedef struct hh_map {
-    uint64_t *keys, *vals;
-    size_t cap, n; /* cap is a power of two, or 0 */
-    bool has_zero;
-    uint64_t zero_val;
-} hh_map;
-
-static inline size_t hh_hash(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k;
-}
-
-static bool hh_map_grow(hh_map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 1024;
-    uint64_t *keys = calloc(cap, sizeof *keys), *vals = malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = hh_hash(m->keys[i]) & (cap - 1);
-        while (keys[j])
-            j = (j + 1) & (cap - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-    return true;
-}
-
-/* Sets key to val (replacing an old value). False when out of memory. */
-static bool hh_map_put(hh_map *m, uint64_t key, uint64_t val)
-{
-    if (key == 0) {
-        m->has_zero = true;
-        m->zero_val = val;
-        return true;
-    }
-    if ((m->n + 1) * 4 > m->cap * 3 && !hh_map_grow(m))
-        return false;
-    size_t j = hh_hash(key) & (m->cap - 1);
-    while (m->keys[j] && m->keys[j] != key)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->keys[j]) {
-        m->keys[j] = key;
-        m->n++;
-    }
-    m->vals[j] = val;
-    return true;
-}
-
-static inline bool hh_map_get(const hh_map *m, uint64_t key, uint64_t *val)
-{
-    if (key == 0) {
-        *val = m->zero_val;
-        return m->has_zero;
-    }
-    if (!m->cap)
-        return false;
-    size_t j = hh_hash(key) & (m->cap - 1);
-    while (m->keys[j]) {
-        if (m->keys[j] == key) {
-            *val = m->vals[j];
-            return true;
-        }
-        j = (j + 1) & (m->cap - 1);
-    }
-    return false;
-}
-
-static void hh_map_free(hh_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
 
 /* ---- the reader ---- */
 
@@ -121,10 +34,10 @@ typedef struct hh_reader {
     const uint8_t *data;
     size_t len;
     unsigned idsize;
-    hh_map strings; /* UTF8 id -> index in str[] */
+    id_map strings; /* UTF8 id -> index in str[] */
     hh_string *str;
     size_t nstr, capstr;
-    hh_map classes; /* class object id -> index in cls[] */
+    id_map classes; /* class object id -> index in cls[] */
     hh_class *cls;
     size_t ncls, capcls;
     uint64_t last_id; /* one-entry cache for runs of the same class */
@@ -172,7 +85,7 @@ static hh_class *hh_class_of(hh_reader *r, uint64_t id)
     if (r->have_last && r->last_id == id)
         return &r->cls[r->last_idx];
     uint64_t idx;
-    if (!hh_map_get(&r->classes, id, &idx)) {
+    if (!id_map_get(&r->classes, id, &idx)) {
         if (r->ncls == r->capcls) {
             size_t cap = r->capcls ? r->capcls * 2 : 256;
             hh_class *c = realloc(r->cls, cap * sizeof *c);
@@ -182,7 +95,7 @@ static hh_class *hh_class_of(hh_reader *r, uint64_t id)
             r->capcls = cap;
         }
         idx = r->ncls;
-        if (!hh_map_put(&r->classes, id, idx))
+        if (!id_map_put(&r->classes, id, idx))
             return NULL;
         r->cls[r->ncls++] = (hh_class){ .id = id };
     }
@@ -383,7 +296,7 @@ static bool hh_record(hh_reader *r, uint8_t tag, size_t body, uint32_t rlen, siz
             r->capstr = cap;
         }
         r->str[r->nstr] = (hh_string){ body + id, rlen - id };
-        if (!hh_map_put(&r->strings, hh_id(r, r->data + body), r->nstr++))
+        if (!id_map_put(&r->strings, hh_id(r, r->data + body), r->nstr++))
             return hh_fail(r, "out of memory");
         return true;
     }
@@ -392,7 +305,7 @@ static bool hh_record(hh_reader *r, uint8_t tag, size_t body, uint32_t rlen, siz
             return hh_fail(r, "malformed LOAD CLASS record at offset %zu: length %u", at, rlen);
         uint64_t cid = hh_id(r, r->data + body + 4);
         uint64_t name = hh_id(r, r->data + body + 8 + id), si;
-        if (!hh_map_get(&r->strings, name, &si))
+        if (!id_map_get(&r->strings, name, &si))
             return true; /* nameless: shown as an unknown class */
         hh_class *c = hh_class_of(r, cid);
         if (!c)
@@ -547,8 +460,8 @@ bool heap_histogram_read(const void *data, size_t len, heap_histogram *h, char *
         ok = hh_fail(&r, "HEAP DUMP SEGMENT records not closed by HEAP DUMP END at offset %zu (truncated?)", len);
     if (ok)
         ok = hh_rows(&r);
-    hh_map_free(&r.strings);
-    hh_map_free(&r.classes);
+    id_map_free(&r.strings);
+    id_map_free(&r.classes);
     free(r.str);
     free(r.cls);
     if (!ok) {

@@ -23,96 +23,9 @@
 #include <time.h>
 
 #include "../common/arena.h"
+#include "../common/id_map.h"
 #include "../common/intern.h"
 #include "heap_histogram.h"
-
-/* ---- u64 -> u64 open-addressing hash map (key 0 kept aside) ---- */
-
-typedef struct ht_map {
-    uint64_t *keys, *vals;
-    size_t cap, n; /* cap is a power of two, or 0 */
-    bool has_zero;
-    uint64_t zero_val;
-} ht_map;
-
-static inline size_t ht_hash(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k;
-}
-
-static bool ht_map_grow(ht_map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 1024;
-    uint64_t *keys = calloc(cap, sizeof *keys), *vals = malloc(cap * sizeof *vals);
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i])
-            continue;
-        size_t j = ht_hash(m->keys[i]) & (cap - 1);
-        while (keys[j])
-            j = (j + 1) & (cap - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-    }
-    free(m->keys);
-    free(m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = cap;
-    return true;
-}
-
-static bool ht_map_put(ht_map *m, uint64_t key, uint64_t val)
-{
-    if (key == 0) {
-        m->has_zero = true;
-        m->zero_val = val;
-        return true;
-    }
-    if ((m->n + 1) * 4 > m->cap * 3 && !ht_map_grow(m))
-        return false;
-    size_t j = ht_hash(key) & (m->cap - 1);
-    while (m->keys[j] && m->keys[j] != key)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->keys[j]) {
-        m->keys[j] = key;
-        m->n++;
-    }
-    m->vals[j] = val;
-    return true;
-}
-
-static bool ht_map_get(const ht_map *m, uint64_t key, uint64_t *val)
-{
-    if (key == 0) {
-        *val = m->zero_val;
-        return m->has_zero;
-    }
-    if (!m->cap)
-        return false;
-    size_t j = ht_hash(key) & (m->cap - 1);
-    while (m->keys[j]) {
-        if (m->keys[j] == key) {
-            *val = m->vals[j];
-            return true;
-        }
-        j = (j + 1) & (m->cap - 1);
-    }
-    return false;
-}
-
-static void ht_map_free(ht_map *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
 
 /* ---- the model pass 1 builds ---- */
 
@@ -167,10 +80,10 @@ typedef struct ht_reader {
     size_t len;
     unsigned idsize;
     uint64_t time_ms;
-    ht_map strings; /* UTF8 id -> index in str[] */
+    id_map strings; /* UTF8 id -> index in str[] */
     ht_string *str;
     size_t nstr, capstr;
-    ht_map classes; /* class object id -> index in cls[] */
+    id_map classes; /* class object id -> index in cls[] */
     ht_class *cls;
     size_t ncls, capcls;
     uint64_t last_id; /* one-entry cache for runs of the same class */
@@ -266,7 +179,7 @@ static size_t ht_class_of(ht_reader *r, uint64_t id)
     if (r->last_idx != HT_NONE && r->last_id == id)
         return r->last_idx;
     uint64_t idx;
-    if (!ht_map_get(&r->classes, id, &idx)) {
+    if (!id_map_get(&r->classes, id, &idx)) {
         if (r->ncls == r->capcls) {
             size_t cap = r->capcls ? r->capcls * 2 : 256;
             ht_class *c = realloc(r->cls, cap * sizeof *c);
@@ -276,7 +189,7 @@ static size_t ht_class_of(ht_reader *r, uint64_t id)
             r->capcls = cap;
         }
         idx = r->ncls;
-        if (!ht_map_put(&r->classes, id, idx))
+        if (!id_map_put(&r->classes, id, idx))
             return HT_NONE;
         r->cls[r->ncls++] = (ht_class){ .id = id, .super_idx = HT_NONE };
     }
@@ -289,14 +202,14 @@ static size_t ht_class_of(ht_reader *r, uint64_t id)
 static size_t ht_find_class(const ht_reader *r, uint64_t id)
 {
     uint64_t idx;
-    return ht_map_get(&r->classes, id, &idx) ? (size_t)idx : HT_NONE;
+    return id_map_get(&r->classes, id, &idx) ? (size_t)idx : HT_NONE;
 }
 
 /* The bytes of UTF8 string sid, or NULL. */
 static const char *ht_string_of(const ht_reader *r, uint64_t sid, uint32_t *len)
 {
     uint64_t si;
-    if (!ht_map_get(&r->strings, sid, &si))
+    if (!id_map_get(&r->strings, sid, &si))
         return NULL;
     *len = r->str[si].len;
     return (const char *)r->d + r->str[si].off;
@@ -457,7 +370,7 @@ static bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen
             r->capstr = cap;
         }
         r->str[r->nstr] = (ht_string){ body + id, rlen - id };
-        if (!ht_map_put(&r->strings, ht_id(r, r->d + body), r->nstr++))
+        if (!id_map_put(&r->strings, ht_id(r, r->d + body), r->nstr++))
             return ht_nomem(r);
         return true;
     }
@@ -1119,8 +1032,8 @@ jp_status hprof_heap_text_write(const void *data, size_t len, sink *s, char *err
         }
     }
     jp_status st = ok ? JP_OK : r->st ? r->st : JP_ERR_FORMAT;
-    ht_map_free(&r->strings);
-    ht_map_free(&r->classes);
+    id_map_free(&r->strings);
+    id_map_free(&r->classes);
     free(r->str);
     free(r->cls);
     free(r->refs);
