@@ -115,6 +115,7 @@ bench: all $(BUILD)/tools/rewrite_cost
 	@bench/run.sh
 	@bench/rewrite.sh
 	@bench/heap_read.sh
+	@bench/heap_dump.sh
 
 PREFIX ?= /usr/local
 install: all

@@ -27,6 +27,9 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
 {
     (void)cls;
     char err[1024];
+    if (!agent_opts || !agent_jvmti)   /* loaded, but profiling was disabled at start (force=y) */
+        return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message "
+                                         "at start-up)");
     const char *path = file ? (*jni)->GetStringUTFChars(jni, file, NULL) : NULL;
     if (!path)
         return (*jni)->NewStringUTF(jni, "no file name given");

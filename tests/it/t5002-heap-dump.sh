@@ -118,6 +118,12 @@ run_java "cpu=samples,file=$T/cpu.txt" HeapGraph "$T/stop" dump "$T/api2.hprof"
 expect_rc 0
 expect_grep "^dump $T/api2.hprof true$" "$T/out"
 verify "$T/api2.hprof"
+# an agent that could not start (file= unwritable, force=y): the program runs, the API says why
+run_java "heap=dump,file=/nonexistent/dir/y.hprof" -cp "$CLASSES:$ROOT/build/jvmprof.jar" HeapGraph "$T/stop" dump "$T/off.hprof"
+expect_rc 0
+expect_grep "profiling disabled, the program runs on" "$T/err"
+expect_grep "^dump $T/off.hprof failed: jvmprof: heap dump to $T/off.hprof: the jvmprof agent is not active" "$T/out"
+[ ! -e "$T/off.hprof" ] || fail "a dump from an agent that did not start"
 # without the agent: false, nothing written
 RC=0; "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" HeapGraph "$T/stop" dump "$T/none.hprof" >"$T/out" 2>&1 || RC=$?
 expect_rc 0
