@@ -25,7 +25,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -939,11 +938,9 @@ done:
     hd_classes_free(s);
     if (s->strings)
         model_free(s->strings);
-    (*s->tags)->DisposeEnvironment(s->tags);   /* drops every tag of this dump */
-    /* The JVM keeps its tags in malloc'ed memory (about 60 bytes per object
-     * here); give the freed pages back to the system rather than leave the
-     * program's resident size grown by the dump. */
-    malloc_trim(0);
+    /* drops every tag of this dump; the JVM frees its tag table (about 60
+     * bytes per object) at its next garbage collection */
+    (*s->tags)->DisposeEnvironment(s->tags);
     return st;
 }
 
