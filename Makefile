@@ -45,7 +45,7 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(JNI_INC) -c $< -o $@
 
 $(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(AGENT_SRC)) src/agent/exports.map
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
 
 $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
 	$(CC) -o $@ $^ -lpthread

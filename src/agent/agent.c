@@ -15,6 +15,7 @@
 
 #include "../common/jp_log.h"
 #include "../format/sink.h"
+#include "alloc_sites.h"
 #include "async_sampler.h"
 #include "callbacks.h"
 #include "jvmti_util.h"
@@ -119,6 +120,8 @@ static jint agent_load(JavaVM *vm, const char *text)
     }
     if (o->monitor)
         caps.can_generate_monitor_events = 1;
+    if (o->heap_sites)
+        alloc_sites_capabilities(&caps);
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
         return JNI_ERR;
     agent_add_jar();

@@ -8,6 +8,7 @@
 
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "alloc_sites.h"
 #include "async_sampler.h"
 #include "bci.h"
 #include "code_kinds.h"
@@ -112,6 +113,38 @@ static void JNICALL cb_DataDumpRequest(jvmtiEnv *jv)
     gate_leave();
 }
 
+static void JNICALL cb_SampledObjectAlloc(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object,
+                                          jclass klass, jlong size)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_sites_sampled(jni, thread, object, klass, size);
+    gate_leave();
+}
+
+/* ObjectFree and the GC events run in restricted modes: atomics only. */
+static void JNICALL cb_ObjectFree(jvmtiEnv *jv, jlong tag)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_sites_object_free(tag);
+    gate_leave();
+}
+
+static void JNICALL cb_GarbageCollectionStart(jvmtiEnv *jv)
+{
+    (void)jv;
+    alloc_sites_gc_start();
+}
+
+static void JNICALL cb_GarbageCollectionFinish(jvmtiEnv *jv)
+{
+    (void)jv;
+    alloc_sites_gc_finish();
+}
+
 static jp_status cb_enable(jvmtiEvent ev, jboolean on)
 {
     return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, on ? JVMTI_ENABLE : JVMTI_DISABLE, ev,
@@ -142,6 +175,8 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     thread_registry_existing(jni);
     cb_enable_monitor_events(JNI_TRUE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_TRUE);
+    if (agent_opts->heap_sites && alloc_sites_vm_init() != JP_OK)
+        jp_log_error("heap=sites disabled: allocation sampling could not start");
     if (agent_opts->cpu == OPTIONS_CPU_TIMES && bci_vm_init(jni) != JP_OK)
         jp_log_error("cpu=times disabled: bytecode instrumentation could not start");
     if (profiler_start(jni) != JP_OK)
@@ -155,6 +190,8 @@ static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
         bci_vm_death(jni);
     if (options_async_sampling(agent_opts))
         async_sampler_stop();
+    if (agent_opts->heap_sites)
+        alloc_sites_stop();
     cb_enable_monitor_events(JNI_FALSE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_FALSE);
     cb_enable(JVMTI_EVENT_THREAD_START, JNI_FALSE);
@@ -185,6 +222,10 @@ jp_status callbacks_install(void)
     cb.ClassPrepare = cb_ClassPrepare;
     cb.CompiledMethodLoad = cb_CompiledMethodLoad;
     cb.CompiledMethodUnload = cb_CompiledMethodUnload;
+    cb.SampledObjectAlloc = cb_SampledObjectAlloc;
+    cb.ObjectFree = cb_ObjectFree;
+    cb.GarbageCollectionStart = cb_GarbageCollectionStart;
+    cb.GarbageCollectionFinish = cb_GarbageCollectionFinish;
     jp_status st = jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, &cb, (jint)sizeof cb),
                                "SetEventCallbacks");
     if (st != JP_OK)

@@ -15,6 +15,7 @@ typedef enum eventq_kind {
     EVENTQ_MONITOR,
     EVENTQ_CODE_LOAD,          /* code_kinds.c: frames[0] = method, then (caller, callee) pairs */
     EVENTQ_CODE_UNLOAD,        /* code_kinds.c: frames[0] = method */
+    EVENTQ_ALLOC,              /* alloc_sites.c: a sampled allocation; str[0] = class signature */
 } eventq_kind;
 
 typedef struct eventq_event {
@@ -23,6 +24,8 @@ typedef struct eventq_event {
     uint32_t thread;           /* thread serial */
     uint64_t duration_ns;      /* EVENTQ_MONITOR: time blocked or waiting */
     const void *code;          /* EVENTQ_CODE_*: the compiled code's address */
+    uint64_t alloc_size;       /* EVENTQ_ALLOC: the object's size in bytes */
+    uint64_t alloc_tag;        /* EVENTQ_ALLOC: the tag it got (ObjectFree reports it) */
     const char *str[3];        /* THREAD_START: name, group, parent group; MONITOR: class signature */
     uint32_t nframes;
     jvmtiFrameInfo frames[];   /* MONITOR: where it happened, top first */

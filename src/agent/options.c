@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum opt_kind { OPT_BOOL, OPT_UINT, OPT_DOUBLE, OPT_ENUM, OPT_PATH, OPT_PREFIXES, OPT_LATER } opt_kind;
+typedef enum opt_kind { OPT_BOOL, OPT_UINT, OPT_DOUBLE, OPT_ENUM, OPT_PATH, OPT_PREFIXES, OPT_SIZE, OPT_LATER } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -50,7 +50,9 @@ static const opt_def options_table[] = {
       OPT_AT(exclude) },
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
-    { "heap", OPT_ENUM, "dump", "off", "HPROF heap dump (sites|all: not built yet)", 0, 0 },
+    { "heap", OPT_ENUM, "dump|sites", "off", "HPROF heap dump, or allocation sites (all: not built yet)", 0, 0 },
+    { "alloc_interval", OPT_SIZE, "1..1g (k, m, g: KiB, MiB, GiB)", "512k",
+      "heap=sites: sample an allocation every N bytes on average", 1, 1ul << 30, OPT_AT(alloc_interval) },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
 };
@@ -235,9 +237,14 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
                 *cpu_or_monitor_named = true;
                 return JP_OK;
             }
-            if (strcmp(value, "sites") == 0 || strcmp(value, "all") == 0) {
-                snprintf(err, errlen, "heap=%s: allocation sites are not available in this version of jvmprof; "
-                         "accepted: heap=dump", value);
+            if (strcmp(value, "sites") == 0) {
+                o->heap_sites = true;
+                *cpu_or_monitor_named = true;
+                return JP_OK;
+            }
+            if (strcmp(value, "all") == 0) {
+                snprintf(err, errlen, "heap=all: allocation sites and a heap dump in one file are not available in "
+                         "this version of jvmprof; accepted: heap=dump, heap=sites");
                 return JP_ERR_ARG;
             }
             return options_bad(err, errlen, d, value);
@@ -288,6 +295,34 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         dst[n] = '\0';
         return JP_OK;
     }
+    case OPT_SIZE: {
+        if (!isdigit((unsigned char)*value))
+            return options_bad(err, errlen, d, value);
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        unsigned shift = 0;
+        if (*end == 'k' || *end == 'K')
+            shift = 10;
+        else if (*end == 'm' || *end == 'M')
+            shift = 20;
+        else if (*end == 'g' || *end == 'G')
+            shift = 30;
+        if (shift)
+            end++;
+        if (errno || *end || v > (d->max >> shift) || (v << shift) < d->min) {
+            if (strcmp(d->name, "alloc_interval") == 0 && v == 0 && !*end) {
+                snprintf(err, errlen, "alloc_interval=0: exact allocation counting is not available in this version "
+                         "of jvmprof; use alloc_interval=<bytes> (sampled, e.g. 512k)");
+                return JP_ERR_ARG;
+            }
+            return options_bad(err, errlen, d, value);
+        }
+        *(uint64_t *)((char *)o + d->at - 1) = (uint64_t)v << shift;
+        if (strcmp(d->name, "alloc_interval") == 0)
+            o->alloc_interval_named = true;
+        return JP_OK;
+    }
     case OPT_PATH:
         if (!*value) {
             snprintf(err, errlen, "%s=: empty file name; expected %s=<path>", d->name, d->name);
@@ -307,6 +342,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     o->cutoff = 0.0001;
     o->lineno = o->doe = o->force = o->verbose = true;
     o->tiny = 12;
+    o->alloc_interval = 512u * 1024u;
     bool named = false;
     err[0] = '\0';
 
@@ -358,9 +394,17 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     }
     if (!named)
         o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; heap is not built yet */
-    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump) {
+    if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump && !o->heap_sites) {
         snprintf(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off and monitor=n; use "
-                 "cpu=samples, wall=<ms>, heap=dump and/or monitor=y");
+                 "cpu=samples, wall=<ms>, heap=dump|sites and/or monitor=y");
+        return JP_ERR_ARG;
+    }
+    if (o->heap_dump && o->heap_sites) {
+        snprintf(err, errlen, "heap=dump and heap=sites together: use one (heap=all is not available yet)");
+        return JP_ERR_ARG;
+    }
+    if (o->alloc_interval_named && !o->heap_sites) {
+        snprintf(err, errlen, "alloc_interval= applies to heap=sites; add heap=sites or drop alloc_interval=");
         return JP_ERR_ARG;
     }
     if (o->heap_dump && (o->cpu != OPTIONS_CPU_OFF || o->monitor || o->wall_ms)) {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../common/jp_error.h"
@@ -30,6 +31,9 @@ typedef struct agent_options {
     char format;                      /* 'a' or 'b' */
     bool format_named;
     bool heap_dump;                   /* heap=dump: HPROF heap dumps to file= (%n: dump sequence number) */
+    bool heap_sites;                  /* heap=sites: allocation sites, sampled */
+    uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
+    bool alloc_interval_named;
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     char file[OPTIONS_PATH_MAX];      /* %p expanded */

@@ -16,6 +16,7 @@
 #include "../format/format.h"
 #include "../model/model.h"
 #include "agent.h"
+#include "alloc_sites.h"
 #include "async_sampler.h"
 #include "bci.h"
 #include "code_kinds.h"
@@ -190,6 +191,13 @@ static void prof_drain(JNIEnv *jni)
             if (code_kinds_event(e))
                 e = NULL; /* kept by code_kinds until the code unloads */
             break;
+        case EVENTQ_ALLOC: {
+            if (!prof_frames_of(jni, e->frames, e->nframes))
+                break;
+            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
+            alloc_sites_record(m, t, e);
+            break;
+        }
         case EVENTQ_MONITOR: {
             if (!prof_frames_of(jni, e->frames, e->nframes))
                 break;
@@ -206,6 +214,8 @@ static void prof_drain(JNIEnv *jni)
     }
     if (options_async_sampling(agent_opts))
         async_sampler_drain(m, jni);
+    if (agent_opts->heap_sites)
+        alloc_sites_drain(m);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when complete. */
@@ -244,7 +254,7 @@ jp_status profiler_dump(JNIEnv *jni)
     if (cpu_times)
         times_collect(m);
     report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
-                       agent_opts->monitor, cpu_times };
+                       agent_opts->monitor, cpu_times, agent_opts->heap_sites, NULL };
     uint64_t bytes = 0, extra = 0;
     jp_status st = prof_write(fmt, &ro, agent_opts->file, &bytes);
     if (agent_opts->flame[0] && prof_write(&flame_html_format, &ro, agent_opts->flame, &extra) == JP_OK)
@@ -264,6 +274,11 @@ jp_status profiler_dump(JNIEnv *jni)
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
     double agent_ms = (double)prof_agent_cpu_ns / 1e6, stack_ms = (double)prof_stack_ns / 1e6;
     double cb_ms = (double)monitor_cost_ns() / 1e6;
+    if (agent_opts->heap_sites) {
+        char line[512];
+        alloc_sites_describe(line, sizeof line);
+        jp_log_info("%s", line);
+    }
     if (options_async_sampling(agent_opts)) {
         char line[1024];
         async_sampler_describe(line, sizeof line);

@@ -23,6 +23,7 @@ typedef struct report_opts {
     bool cpu_samples;     /* write the CPU SAMPLES section */
     bool monitor;         /* write the MONITOR TIME section */
     bool cpu_times;       /* write the CPU TIME (ms) section (ASCII only, as in HPROF) */
+    bool sites;           /* write the SITES section (heap=sites) and the GC line / ALLOC SITES record */
     const char *title;    /* flame graph title; NULL = "CPU samples" or "Wall-clock samples" */
 } report_opts;
 

@@ -19,6 +19,7 @@ model *model_new(void)
     intern_init(&m->traces, &m->keys);
     intern_init(&m->monitors, &m->keys);
     intern_init(&m->stacks, &m->keys);
+    intern_init(&m->sites, &m->keys);
     return m;
 }
 
@@ -33,6 +34,8 @@ void model_free(model *m)
     intern_free(&m->traces);
     intern_free(&m->monitors);
     intern_free(&m->stacks);
+    intern_free(&m->sites);
+    free(m->site_info);
     free(m->stack_samples);
     free(m->class_info);
     free(m->trace_samples);

@@ -21,6 +21,7 @@ typedef struct { uint32_t v; } frame_id;
 typedef struct { uint32_t v; } trace_id;
 typedef struct { uint32_t v; } monitor_id;
 typedef struct { uint32_t v; } stack_id;
+typedef struct { uint32_t v; } site_id;
 
 /* HPROF's line-number codes for a frame. */
 enum {
@@ -105,9 +106,22 @@ typedef struct model_monitor {
     uint64_t time_ns;
 } model_monitor;
 
+/* An allocation site (heap=sites): counts are estimates when sampled. */
+typedef struct model_site {
+    trace_id trace;
+    str_id class_name;    /* Java style: java.lang.String, int[] */
+    bool is_array;
+    double alloc_objs, alloc_bytes;
+    double live_objs, live_bytes;
+} model_site;
+
 typedef struct model {
     arena keys;
-    intern_table strings, classes, methods, frames, traces, monitors, stacks;
+    intern_table strings, classes, methods, frames, traces, monitors, stacks, sites;
+    model_site *site_info;        /* [site id - 1] */
+    uint32_t site_info_cap;
+    uint64_t alloc_interval;      /* heap=sites: sites are estimates from samples every N bytes (0 = no sites) */
+    uint64_t gc_count, gc_ns;     /* garbage collections and the time between their start and finish */
     model_class *class_info;      /* [class id - 1] */
     uint64_t *trace_samples;      /* [trace id - 1] */
     uint32_t trace_samples_cap;
@@ -190,6 +204,15 @@ void model_monitor_add(model *m, monitor_id id, uint64_t count, uint64_t time_ns
 const model_monitor *model_monitor_get(const model *m, monitor_id id);
 static inline uint32_t model_monitor_count(const model *m) { return intern_count(&m->monitors); }
 uint64_t model_monitor_total_ns(const model *m);
+
+/* sites.c */
+site_id model_site_intern(model *m, trace_id trace, str_id class_name, bool is_array);
+/* Adds an allocation (objs, bytes: estimates); live = not known dead yet. */
+void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live);
+/* Marks what an earlier allocation added as dead. */
+void model_site_free(model *m, site_id id, double objs, double bytes);
+const model_site *model_site_get(const model *m, site_id id);
+static inline uint32_t model_site_count(const model *m) { return intern_count(&m->sites); }
 
 /* Grows a [id - 1]-indexed side array so index `need - 1` is valid; zero-fills. */
 bool model_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem);

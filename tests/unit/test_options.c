@@ -440,8 +440,29 @@ static void test_heap(void)
     PARSE_BAD3("heap=dump,monitor=y", "heap=dump", "monitor=y", "separate run");
     PARSE_BAD3("heap=dump,wall=10", "heap=dump", "wall=", "separate run");
     PARSE_BAD3("heap=dump,flame=f.html", "flame=", "cpu=samples", NULL);
-    PARSE_BAD3("heap=sites", "heap=sites", "not available", "heap=dump");
-    PARSE_BAD3("heap=all", "heap=all", "not available", "heap=dump");
+    PARSE_BAD3("heap=all", "heap=all", "not available", "heap=sites");
+    /* heap=sites: sampled, every 512 KiB by default; it combines with the CPU options */
+    if (PARSE_OK("heap=sites")) {
+        CHECK(opts.heap_sites && !opts.heap_dump);
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_OFF);
+        CHECK_EQ_INT(opts.alloc_interval, 512 * 1024);
+        CHECK_EQ_INT(opts.format, 'a');
+    }
+    if (PARSE_OK("heap=sites,cpu=samples,alloc_interval=4096"))
+        CHECK(opts.heap_sites && opts.cpu == OPTIONS_CPU_SAMPLES && opts.alloc_interval == 4096);
+    if (PARSE_OK("heap=sites,alloc_interval=1k"))
+        CHECK_EQ_INT(opts.alloc_interval, 1024);
+    if (PARSE_OK("heap=sites,alloc_interval=3M"))
+        CHECK_EQ_INT(opts.alloc_interval, 3 << 20);
+    if (PARSE_OK("heap=sites,alloc_interval=1g"))
+        CHECK_EQ_INT(opts.alloc_interval, 1 << 30);
+    PARSE_BAD3("heap=sites,alloc_interval=0", "alloc_interval=0", "exact", "not available");
+    PARSE_BAD3("heap=sites,alloc_interval=2g", "alloc_interval=2g", "bad value", "1..1g");
+    PARSE_BAD3("heap=sites,alloc_interval=1x", "alloc_interval=1x", "bad value", NULL);
+    PARSE_BAD3("heap=sites,alloc_interval=k", "alloc_interval=k", "bad value", NULL);
+    PARSE_BAD3("heap=sites,alloc_interval=-1", "alloc_interval=-1", "bad value", NULL);
+    PARSE_BAD3("alloc_interval=1k", "alloc_interval=", "heap=sites", NULL);
+    PARSE_BAD3("heap=sites,heap=dump", "heap=dump", "heap=sites", NULL);
     PARSE_BAD3("heap=y", "heap=y", "bad value", "dump");
     PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
 }

@@ -1,0 +1,231 @@
+/* alloc_sites.c — heap=sites (see alloc_sites.h).
+ *
+ * A sampled allocation of `size` bytes stands for 1/p allocations like it,
+ * p = 1 - exp(-size / interval) being the chance that the sampler picks an
+ * object of that size (the sampler fires when an exponentially distributed
+ * byte count runs out). So a site's counts are estimates: objects += 1/p,
+ * bytes += size/p.
+ *
+ * Each sampled object is tagged with a sequence number. ObjectFree runs in a
+ * restricted mode and may be called on any thread, so it only pushes the tag
+ * into a preallocated ring (a bounded multi-producer queue, one sequence
+ * number per slot); the agent thread takes the tags and subtracts what the
+ * sample added from its site's live counts. A free may be taken before its
+ * allocation event (the two travel by different queues), so each tag's
+ * record remembers "freed early". */
+#include "alloc_sites.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/jp_log.h"
+#include "agent.h"
+#include "jvmti_util.h"
+#include "profiler.h"
+#include "symbols.h"
+#include "thread_registry.h"
+
+#define AS_RING_SIZE (1u << 18)
+
+typedef struct as_slot {
+    _Atomic uint64_t seq;
+    uint64_t tag;
+} as_slot;
+
+static as_slot as_ring[AS_RING_SIZE];
+static _Atomic uint64_t as_head;
+static uint64_t as_tail;              /* agent thread only */
+static atomic_bool as_ring_ready;
+static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
+static _Atomic uint64_t as_gc_count, as_gc_ns, as_gc_started;
+
+/* Agent thread: what each tag added to which site. */
+enum { AS_UNSEEN = 0, AS_LIVE, AS_DEAD, AS_FREED_EARLY };
+typedef struct as_record {
+    site_id site;
+    uint8_t state;
+    float objs, bytes;       /* the estimate the sample added */
+} as_record;
+static as_record *as_records;
+static uint64_t as_records_cap, as_frees_seen;
+
+void alloc_sites_capabilities(jvmtiCapabilities *caps)
+{
+    caps->can_generate_sampled_object_alloc_events = 1;
+    caps->can_tag_objects = 1;
+    caps->can_generate_object_free_events = 1;
+    caps->can_generate_garbage_collection_events = 1;
+}
+
+static jp_status as_enable(jvmtiEvent ev, jvmtiEventMode mode)
+{
+    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, mode, ev, NULL),
+                       "SetEventNotificationMode");
+}
+
+jp_status alloc_sites_vm_init(void)
+{
+    for (uint64_t i = 0; i < AS_RING_SIZE; i++)
+        atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
+    atomic_store(&as_ring_ready, true);
+    uint64_t interval = agent_opts->alloc_interval;
+    jp_status st = jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
+                                                                       (jint)(interval > INT32_MAX ? INT32_MAX
+                                                                                                   : interval)),
+                               "SetHeapSamplingInterval");
+    if (st == JP_OK)
+        st = as_enable(JVMTI_EVENT_OBJECT_FREE, JVMTI_ENABLE);
+    if (st == JP_OK)
+        st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_ENABLE);
+    if (st == JP_OK)
+        st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_ENABLE);
+    if (st == JP_OK)
+        st = as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_ENABLE);
+    return st;
+}
+
+void alloc_sites_stop(void)
+{
+    as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_DISABLE);
+    as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_DISABLE);
+    as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_DISABLE);
+}
+
+void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    if (profiler_is_agent_thread(jni, thread))
+        return;   /* jvmprof's own allocations are never tracked */
+    char *sig = NULL;
+    if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE) {
+        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
+        return;
+    }
+    uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
+    eventq_event *e = eventq_new(EVENTQ_ALLOC, serial, agent_opts->depth, sig, NULL, NULL);
+    jvmti_free(sig);
+    if (!e) {
+        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
+        return;
+    }
+    jint n = 0;
+    if (agent_opts->depth > 0 &&
+        (*jv)->GetStackTrace(jv, thread, 0, (jint)agent_opts->depth, e->frames, &n) != JVMTI_ERROR_NONE)
+        n = 0;
+    e->nframes = (uint32_t)n;
+    e->alloc_size = (uint64_t)size;
+    e->alloc_tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
+    if ((*jv)->SetTag(jv, object, (jlong)e->alloc_tag) != JVMTI_ERROR_NONE)
+        e->alloc_tag = 0;   /* its death will not be seen: counted as allocated and live */
+    atomic_fetch_add_explicit(&as_samples, 1, memory_order_relaxed);
+    eventq_push(e);
+}
+
+/* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
+void alloc_sites_object_free(jlong tag)
+{
+    if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire))
+        return;
+    uint64_t pos = atomic_load_explicit(&as_head, memory_order_relaxed);
+    for (;;) {
+        as_slot *s = &as_ring[pos & (AS_RING_SIZE - 1)];
+        uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - pos);
+        if (dif == 0) {
+            if (atomic_compare_exchange_weak_explicit(&as_head, &pos, pos + 1, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                s->tag = (uint64_t)tag;
+                atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
+                return;
+            }
+        } else if (dif < 0) {
+            atomic_fetch_add_explicit(&as_frees_dropped, 1, memory_order_relaxed);   /* full */
+            return;
+        } else {
+            pos = atomic_load_explicit(&as_head, memory_order_relaxed);
+        }
+    }
+}
+
+void alloc_sites_gc_start(void) { atomic_store_explicit(&as_gc_started, agent_now_ns(), memory_order_relaxed); }
+
+void alloc_sites_gc_finish(void)
+{
+    uint64_t t0 = atomic_load_explicit(&as_gc_started, memory_order_relaxed);
+    atomic_fetch_add_explicit(&as_gc_count, 1, memory_order_relaxed);
+    if (t0)
+        atomic_fetch_add_explicit(&as_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
+}
+
+static as_record *as_record_of(uint64_t tag)
+{
+    if (tag == 0)
+        return NULL;
+    if (tag >= as_records_cap) {
+        uint64_t cap = as_records_cap ? as_records_cap : 4096;
+        while (cap <= tag)
+            cap *= 2;
+        as_record *r = realloc(as_records, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        memset(r + as_records_cap, 0, (cap - as_records_cap) * sizeof *r);
+        as_records = r;
+        as_records_cap = cap;
+    }
+    return &as_records[tag];
+}
+
+void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
+{
+    char cname[1024];
+    symbols_class_name(e->str[0] ? e->str[0] : "?", cname, sizeof cname);
+    bool is_array = e->str[0] && e->str[0][0] == '[';
+    site_id site = model_site_intern(m, trace, model_cstring(m, cname), is_array);
+    double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
+    double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
+    double objs = p > 0 ? 1.0 / p : 1.0, bytes = size * objs;
+    as_record *r = as_record_of(e->alloc_tag);
+    bool freed = r && r->state == AS_FREED_EARLY;
+    model_site_alloc(m, site, objs, bytes, !freed);
+    if (r)
+        *r = (as_record){ site, freed ? AS_DEAD : AS_LIVE, (float)objs, (float)bytes };
+}
+
+void alloc_sites_drain(model *m)
+{
+    if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
+        for (;;) {
+            as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];
+            if (atomic_load_explicit(&s->seq, memory_order_acquire) != as_tail + 1)
+                break;
+            uint64_t tag = s->tag;
+            atomic_store_explicit(&s->seq, as_tail + AS_RING_SIZE, memory_order_release);
+            as_tail++;
+            as_frees_seen++;
+            as_record *r = as_record_of(tag);
+            if (!r)
+                continue;
+            if (r->state == AS_LIVE) {
+                model_site_free(m, r->site, r->objs, r->bytes);
+                r->state = AS_DEAD;
+            } else if (r->state == AS_UNSEEN) {
+                r->state = AS_FREED_EARLY;
+            }
+        }
+    }
+    m->alloc_interval = agent_opts->alloc_interval;
+    m->gc_count = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
+    m->gc_ns = atomic_load_explicit(&as_gc_ns, memory_order_relaxed);
+}
+
+void alloc_sites_describe(char *out, size_t len)
+{
+    snprintf(out, len, "heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
+             "freed; %llu frees dropped (queue full), %llu samples lost",
+             (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
+             (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
+             (unsigned long long)atomic_load(&as_sample_errors));
+}

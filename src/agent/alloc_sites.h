@@ -1,0 +1,39 @@
+/* alloc_sites.h — heap=sites: allocation sites from JVMTI's allocation
+ * sampling (SampledObjectAlloc, one allocation every alloc_interval bytes on
+ * average), with each sampled object tagged so that its ObjectFree moves
+ * its estimate from live to dead, and the count and time of garbage
+ * collections. The callbacks run on the program's threads (allocation) and
+ * in JVMTI's restricted modes (ObjectFree, GC start/finish: preallocated
+ * memory and atomics only); the agent thread aggregates into the model. */
+#ifndef ALLOC_SITES_H
+#define ALLOC_SITES_H
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include "../common/jp_error.h"
+#include "../model/model.h"
+#include "eventq.h"
+
+/* Agent_OnLoad: the capabilities heap=sites needs. */
+void alloc_sites_capabilities(jvmtiCapabilities *caps);
+/* VMInit: sets the sampling interval and enables the events. */
+jp_status alloc_sites_vm_init(void);
+/* VM death: disables the events. */
+void alloc_sites_stop(void);
+
+/* Callbacks. */
+void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size);
+void alloc_sites_object_free(jlong tag);
+void alloc_sites_gc_start(void);
+void alloc_sites_gc_finish(void);
+
+/* Agent thread: one sampled allocation (its stack already a trace). */
+void alloc_sites_record(model *m, trace_id trace, const eventq_event *e);
+/* Agent thread: applies the frees reported since the last call, and copies
+ * the GC counters into the model. */
+void alloc_sites_drain(model *m);
+/* The verbose line: samples, frees, what was dropped. */
+void alloc_sites_describe(char *out, size_t len);
+
+#endif

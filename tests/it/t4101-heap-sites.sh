@@ -1,0 +1,46 @@
+# heap=sites (sampled): AllocSites allocates exactly 100000 Foo in makeFoos()
+# and keeps them, 50000 Bar in makeBars() and drops them, then collects
+# garbage. With alloc_interval=1k the estimates must be within 10%: Foo
+# allocated ~100000 and live ~100000 at makeFoos' trace; Bar allocated ~50000
+# and live 0 at makeBars'. The GC line counts the collections, the program's
+# output is unchanged, and the cost line says how many allocations were sampled.
+. "$(dirname "$0")/lib.sh"
+run_java "" AllocSites
+expect_rc 0
+cp "$T/out" "$T/plain.out"
+run_java "heap=sites,alloc_interval=1k,depth=3,file=$T/s.txt" AllocSites
+expect_rc 0
+cmp -s "$T/out" "$T/plain.out" || fail "the program's output changed"
+expect_grep "^SITES BEGIN (ordered by live bytes; estimates from allocations sampled every 1024 bytes) " "$T/s.txt"
+expect_grep "^SITES END" "$T/s.txt"
+expect_grep "heap=sites: [0-9]* allocations sampled (every 1024 bytes on average)" "$T/err"
+gc=$(sed -n 's/^GC (total = \([0-9]*\) collections, .*/\1/p' "$T/s.txt")
+[ -n "$gc" ] && [ "$gc" -ge 3 ] || fail "GC line missing or fewer than 3 collections ($gc)"
+# row: rank self accum live-bytes live-objs alloc-bytes alloc-objs trace name
+row() { awk -v c="$1" '$9 == c' "$T/s.txt"; }
+[ "$(row 'AllocSites$Foo' | wc -l)" = 1 ] || { grep SITES -A20 "$T/s.txt" >&2; fail "not one AllocSites\$Foo site"; }
+[ "$(row 'AllocSites$Bar' | wc -l)" = 1 ] || fail "not one AllocSites\$Bar site"
+within() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want * 0.9 && v <= want * 1.1) }'; }
+read -r fl fa <<<"$(row 'AllocSites$Foo' | awk '{print $5, $7}')"
+read -r bl ba <<<"$(row 'AllocSites$Bar' | awk '{print $5, $7}')"
+note "Foo: live $fl, allocated $fa (exactly 100000 each); Bar: live $bl, allocated $ba (50000 allocated, 0 live)"
+within "$fa" 100000 || fail "Foo allocated $fa, not 100000 +-10%"
+within "$fl" 100000 || fail "Foo live $fl, not 100000 +-10%"
+within "$ba" 50000 || fail "Bar allocated $ba, not 50000 +-10%"
+[ "$bl" = 0 ] || fail "Bar live $bl, not 0"
+# the traces: Foo from makeFoos, Bar from makeBars
+ft=$(row 'AllocSites$Foo' | awk '{print $8}')
+bt=$(row 'AllocSites$Bar' | awk '{print $8}')
+trace_of "$T/s.txt" "$ft" | head -1 | grep -q "AllocSites.makeFoos(AllocSites.java:" || fail "Foo's trace is not makeFoos"
+trace_of "$T/s.txt" "$bt" | head -1 | grep -q "AllocSites.makeBars(AllocSites.java:" || fail "Bar's trace is not makeBars"
+# bad values
+run_java "heap=sites,alloc_interval=0" AllocSites
+expect_rc 1
+expect_grep "alloc_interval=0: exact allocation counting is not available" "$T/err"
+run_java "heap=sites,alloc_interval=2g" AllocSites
+expect_rc 1
+expect_grep "alloc_interval=2g: bad value" "$T/err"
+run_java "cpu=samples,alloc_interval=1k" AllocSites
+expect_rc 1
+expect_grep "alloc_interval= applies to heap=sites" "$T/err"
+exit 0
