@@ -183,7 +183,8 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     char cname[1024];
     symbols_class_name(e->str[0] ? e->str[0] : "?", cname, sizeof cname);
     bool is_array = e->str[0] && e->str[0][0] == '[';
-    site_id site = model_site_intern(m, trace, model_cstring(m, cname), is_array);
+    class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
+    site_id site = model_site_intern(m, trace, cls, is_array);
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = p > 0 ? 1.0 / p : 1.0, bytes = size * objs;

@@ -68,6 +68,13 @@ model *collapsed_read(const void *data, size_t len, char *errbuf, size_t errlen)
  * from its traces and their CPU samples, so HPROF files get flame graphs. */
 jp_status trace_stacks_build(model *m);
 
+/* site_rows.c: the allocation sites by live bytes, then allocated bytes,
+ * those whose share of either reaches the cutoff. rows has room for
+ * model_site_count(m); returns how many were kept; *live and *alloc get the
+ * totals over all sites. */
+typedef struct site_row { uint32_t site; double live_bytes, alloc_bytes; } site_row;
+uint32_t site_rows(const model *m, double cutoff, site_row *rows, double *live, double *alloc);
+
 /* hprof_bin_read.c: parses an HPROF binary file into a fresh model. Fills
  * *o with what the file holds (cpu_samples when it had a CPU SAMPLES record).
  * On error returns NULL and fills errbuf with a one-line reason. */

@@ -82,7 +82,7 @@ static str_id rd_dotted(reader *r, str_id name)
     return d;
 }
 
-static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu)
+static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *saw_sites)
 {
     model *m = r->m;
     switch (tag) {
@@ -179,8 +179,38 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu)
         *saw_cpu = true;
         return true;
     }
+    case HPROF_TAG_ALLOC_SITES: {
+        buf_get_u2(b);                 /* flags */
+        buf_get_u4(b);                 /* cutoff */
+        buf_get_u4(b);                 /* totals: recomputed from the sites */
+        buf_get_u4(b);
+        buf_get_u8(b);
+        buf_get_u8(b);
+        uint32_t n = buf_get_u4(b);
+        if (b->overrun || (uint64_t)n * 25 > buf_rd_left(b))
+            return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t array = buf_get_u1(b);
+            uint32_t cserial = buf_get_u4(b), tserial = buf_get_u4(b);
+            uint32_t live_bytes = buf_get_u4(b), live_objs = buf_get_u4(b);
+            uint32_t alloc_bytes = buf_get_u4(b), alloc_objs = buf_get_u4(b);
+            trace_id t = { rd_map_get(&r->traces, tserial) };
+            str_id cname = { rd_map_get(&r->class_names, cserial) };
+            if (t.v == 0 || cname.v == 0) {
+                snprintf(r->err, r->errlen, "ALLOC SITES refers to an unknown %s %u", t.v ? "class" : "TRACE",
+                         t.v ? cserial : tserial);
+                return false;
+            }
+            site_id site = model_site_intern(m, t, model_class_intern(m, cname, (str_id){ 0 }), array != 0);
+            model_site_alloc(m, site, live_objs, live_bytes, true);
+            model_site_alloc(m, site, alloc_objs > live_objs ? alloc_objs - live_objs : 0,
+                             alloc_bytes > live_bytes ? alloc_bytes - live_bytes : 0, false);
+        }
+        *saw_sites = true;
+        return true;
+    }
     default:
-        return true; /* records this reader does not model (heap dumps, sites) */
+        return true; /* records this reader does not model (heap dumps) */
     }
 }
 
@@ -225,7 +255,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     r.m->start_time_ms = r.m->dump_time_ms = start_ms;
     *o = (report_opts){ 0.0001, false, false };
 
-    bool ok = true, saw_cpu = false, first = true;
+    bool ok = true, saw_cpu = false, saw_sites = false, first = true;
     while (ok && buf_rd_left(&b) > 0) {
         size_t off = len - buf_rd_left(&b);
         uint8_t tag = buf_get_u1(&b);
@@ -242,7 +272,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         }
         buf_rd rb;
         buf_rd_init(&rb, body, rlen);
-        if (!rd_record(&r, tag, &rb, &saw_cpu)) {
+        if (!rd_record(&r, tag, &rb, &saw_cpu, &saw_sites)) {
             if (!errbuf[0])
                 snprintf(errbuf, errlen, "malformed record (tag 0x%02x) at offset %zu", tag, off);
             ok = false;
@@ -262,5 +292,6 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         return NULL;
     }
     o->cpu_samples = saw_cpu;
+    o->sites = saw_sites;
     return r.m;
 }

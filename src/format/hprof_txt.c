@@ -129,50 +129,19 @@ static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, 
     }
 }
 
-typedef struct txt_site_row { uint32_t site; double live_bytes, alloc_bytes; } txt_site_row;
-
-static int txt_site_cmp(const void *a, const void *b)
-{
-    const txt_site_row *x = a, *y = b;
-    if (x->live_bytes != y->live_bytes)
-        return x->live_bytes > y->live_bytes ? -1 : 1;
-    if (x->alloc_bytes != y->alloc_bytes)
-        return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
-    return x->site < y->site ? -1 : (x->site > y->site);
-}
-
-/* heap=sites: the sites by live bytes, then allocated bytes. Returns the
- * row count; rows is [model_site_count]. */
-static uint32_t txt_site_rows(const model *m, double cutoff, txt_site_row *rows, double *live, double *alloc)
-{
-    uint32_t n = 0;
-    *live = *alloc = 0;
-    for (uint32_t i = 1; i <= model_site_count(m); i++) {
-        const model_site *si = model_site_get(m, (site_id){ i });
-        rows[n++] = (txt_site_row){ i, si->live_bytes, si->alloc_bytes };
-        *live += si->live_bytes;
-        *alloc += si->alloc_bytes;
-    }
-    qsort(rows, n, sizeof *rows, txt_site_cmp);
-    /* a site stays if its share of the live bytes or of the allocated bytes reaches the cutoff */
-    uint32_t keep = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        double ls = *live > 0 ? rows[i].live_bytes / *live : 0, as = *alloc > 0 ? rows[i].alloc_bytes / *alloc : 0;
-        if (ls >= cutoff || as >= cutoff)
-            rows[keep++] = rows[i];
-    }
-    return keep;
-}
-
 static unsigned long long txt_round(double v) { return v <= 0 ? 0ull : (unsigned long long)(v + 0.5); }
 
-static void txt_write_sites(const model *m, const txt_site_row *rows, uint32_t n, double live, const char *when,
+static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, double live, const char *when,
                             sink *s)
 {
-    sink_printf(s, "GC (total = %llu collections, %.1f ms between start and finish) %s\n",
-                (unsigned long long)m->gc_count, (double)m->gc_ns / 1e6, when);
-    sink_printf(s, "SITES BEGIN (ordered by live bytes; estimates from allocations sampled every %llu bytes) %s\n",
-                (unsigned long long)m->alloc_interval, when);
+    if (m->alloc_interval) {   /* from the agent; an HPROF binary file does not carry these */
+        sink_printf(s, "GC (total = %llu collections, %.1f ms between start and finish) %s\n",
+                    (unsigned long long)m->gc_count, (double)m->gc_ns / 1e6, when);
+        sink_printf(s, "SITES BEGIN (ordered by live bytes; estimates from allocations sampled every %llu bytes) %s\n",
+                    (unsigned long long)m->alloc_interval, when);
+    } else {
+        sink_printf(s, "SITES BEGIN (ordered by live bytes) %s\n", when);
+    }
     sink_printf(s, "          percent          live          alloc'ed  stack class\n");
     sink_printf(s, " rank   self  accum     bytes objs     bytes  objs trace name\n");
     double accum = 0;
@@ -183,7 +152,7 @@ static void txt_write_sites(const model *m, const txt_site_row *rows, uint32_t n
         sink_printf(s, "%5u %5.2f%% %5.2f%% %9llu %4llu %9llu %5llu %5u %s\n", i + 1, self, accum,
                     txt_round(si->live_bytes), txt_round(si->live_objs), txt_round(si->alloc_bytes),
                     txt_round(si->alloc_objs), HPROF_SERIAL_TRACE + si->trace.v,
-                    model_string_get(m, si->class_name, NULL));
+                    model_string_get(m, model_class_get(m, si->cls)->name, NULL));
     }
     sink_printf(s, "SITES END\n");
 }
@@ -212,7 +181,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     txt_row *times = calloc(ntraces + 1, sizeof *times);
     txt_row *mon = calloc(nmon + 1, sizeof *mon);
     unsigned char *printed = calloc(ntraces + 1, 1);
-    txt_site_row *sites = calloc(model_site_count(m) + 1, sizeof *sites);
+    site_row *sites = calloc(model_site_count(m) + 1, sizeof *sites);
     if (!cpu || !times || !mon || !printed || !sites) {
         free(cpu);
         free(times);
@@ -222,7 +191,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         return JP_ERR_NOMEM;
     }
     double site_live = 0, site_alloc = 0;
-    uint32_t nsites = o->sites ? txt_site_rows(m, o->cutoff, sites, &site_live, &site_alloc) : 0;
+    uint32_t nsites = o->sites ? site_rows(m, o->cutoff, sites, &site_live, &site_alloc) : 0;
     uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
     if (wall) {
         for (uint32_t t = 1; t <= ntraces; t++)

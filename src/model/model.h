@@ -109,7 +109,7 @@ typedef struct model_monitor {
 /* An allocation site (heap=sites): counts are estimates when sampled. */
 typedef struct model_site {
     trace_id trace;
-    str_id class_name;    /* Java style: java.lang.String, int[] */
+    class_id cls;         /* named Java style: java.lang.String, int[] */
     bool is_array;
     double alloc_objs, alloc_bytes;
     double live_objs, live_bytes;
@@ -206,7 +206,7 @@ static inline uint32_t model_monitor_count(const model *m) { return intern_count
 uint64_t model_monitor_total_ns(const model *m);
 
 /* sites.c */
-site_id model_site_intern(model *m, trace_id trace, str_id class_name, bool is_array);
+site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array);
 /* Adds an allocation (objs, bytes: estimates); live = not known dead yet. */
 void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live);
 /* Marks what an earlier allocation added as dead. */

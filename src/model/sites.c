@@ -4,9 +4,9 @@
  * counters are doubles; exact counting would add whole numbers. */
 #include "model.h"
 
-site_id model_site_intern(model *m, trace_id trace, str_id class_name, bool is_array)
+site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
 {
-    struct { trace_id t; str_id c; uint32_t a; } key = { trace, class_name, is_array };
+    struct { trace_id t; class_id c; uint32_t a; } key = { trace, cls, is_array };
     bool added;
     uint32_t id = intern_put(&m->sites, &key, sizeof key, &added);
     if (!id) {
@@ -18,7 +18,7 @@ site_id model_site_intern(model *m, trace_id trace, str_id class_name, bool is_a
             m->oom = true;
             return (site_id){ 0 };
         }
-        m->site_info[id - 1] = (model_site){ trace, class_name, is_array, 0, 0, 0, 0 };
+        m->site_info[id - 1] = (model_site){ trace, cls, is_array, 0, 0, 0, 0 };
     }
     return (site_id){ id };
 }

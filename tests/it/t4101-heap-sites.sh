@@ -17,22 +17,32 @@ expect_grep "heap=sites: [0-9]* allocations sampled (every 1024 bytes on average
 gc=$(sed -n 's/^GC (total = \([0-9]*\) collections, .*/\1/p' "$T/s.txt")
 [ -n "$gc" ] && [ "$gc" -ge 3 ] || fail "GC line missing or fewer than 3 collections ($gc)"
 # row: rank self accum live-bytes live-objs alloc-bytes alloc-objs trace name
-row() { awk -v c="$1" '$9 == c' "$T/s.txt"; }
-[ "$(row 'AllocSites$Foo' | wc -l)" = 1 ] || { grep SITES -A20 "$T/s.txt" >&2; fail "not one AllocSites\$Foo site"; }
-[ "$(row 'AllocSites$Bar' | wc -l)" = 1 ] || fail "not one AllocSites\$Bar site"
-within() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want * 0.9 && v <= want * 1.1) }'; }
-read -r fl fa <<<"$(row 'AllocSites$Foo' | awk '{print $5, $7}')"
-read -r bl ba <<<"$(row 'AllocSites$Bar' | awk '{print $5, $7}')"
-note "Foo: live $fl, allocated $fa (exactly 100000 each); Bar: live $bl, allocated $ba (50000 allocated, 0 live)"
-within "$fa" 100000 || fail "Foo allocated $fa, not 100000 +-10%"
-within "$fl" 100000 || fail "Foo live $fl, not 100000 +-10%"
-within "$ba" 50000 || fail "Bar allocated $ba, not 50000 +-10%"
-[ "$bl" = 0 ] || fail "Bar live $bl, not 0"
-# the traces: Foo from makeFoos, Bar from makeBars
-ft=$(row 'AllocSites$Foo' | awk '{print $8}')
-bt=$(row 'AllocSites$Bar' | awk '{print $8}')
-trace_of "$T/s.txt" "$ft" | head -1 | grep -q "AllocSites.makeFoos(AllocSites.java:" || fail "Foo's trace is not makeFoos"
-trace_of "$T/s.txt" "$bt" | head -1 | grep -q "AllocSites.makeBars(AllocSites.java:" || fail "Bar's trace is not makeBars"
+check_sites() {
+    local f=$1
+    row() { awk -v c="$1" '$9 == c' "$f"; }
+    [ "$(row 'AllocSites$Foo' | wc -l)" = 1 ] || { grep SITES -A20 "$f" >&2; fail "$f: not one AllocSites\$Foo site"; }
+    [ "$(row 'AllocSites$Bar' | wc -l)" = 1 ] || fail "$f: not one AllocSites\$Bar site"
+    within() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want * 0.9 && v <= want * 1.1) }'; }
+    read -r fl fa <<<"$(row 'AllocSites$Foo' | awk '{print $5, $7}')"
+    read -r bl ba <<<"$(row 'AllocSites$Bar' | awk '{print $5, $7}')"
+    note "$(basename "$f"): Foo live $fl, allocated $fa (exactly 100000 each); Bar live $bl, allocated $ba (50000, 0 live)"
+    within "$fa" 100000 || fail "$f: Foo allocated $fa, not 100000 +-10%"
+    within "$fl" 100000 || fail "$f: Foo live $fl, not 100000 +-10%"
+    within "$ba" 50000 || fail "$f: Bar allocated $ba, not 50000 +-10%"
+    [ "$bl" = 0 ] || fail "$f: Bar live $bl, not 0"
+    # the traces: Foo from makeFoos, Bar from makeBars
+    ft=$(row 'AllocSites$Foo' | awk '{print $8}')
+    bt=$(row 'AllocSites$Bar' | awk '{print $8}')
+    trace_of "$f" "$ft" | head -1 | grep -q "AllocSites.makeFoos(AllocSites.java:" || fail "$f: Foo's trace is not makeFoos"
+    trace_of "$f" "$bt" | head -1 | grep -q "AllocSites.makeBars(AllocSites.java:" || fail "$f: Bar's trace is not makeBars"
+}
+check_sites "$T/s.txt"
+# the binary format's ALLOC SITES record, read back by jvmprof report
+run_java "heap=sites,alloc_interval=1k,depth=3,format=b,file=$T/s.hprof" AllocSites
+expect_rc 0
+"$JVMPROF" report "$T/s.hprof" -o "$T/s-report.txt" || fail "jvmprof report failed"
+expect_grep "^SITES BEGIN (ordered by live bytes) " "$T/s-report.txt"
+check_sites "$T/s-report.txt"
 # bad values
 run_java "heap=sites,alloc_interval=0" AllocSites
 expect_rc 1

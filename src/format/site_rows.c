@@ -1,0 +1,36 @@
+/* site_rows.c — the allocation sites a report shows (heap=sites), in the
+ * order both HPROF formats use; see format.h. */
+#include <stdlib.h>
+
+#include "format.h"
+
+static int site_row_cmp(const void *a, const void *b)
+{
+    const site_row *x = a, *y = b;
+    if (x->live_bytes != y->live_bytes)
+        return x->live_bytes > y->live_bytes ? -1 : 1;
+    if (x->alloc_bytes != y->alloc_bytes)
+        return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+    return x->site < y->site ? -1 : (x->site > y->site);
+}
+
+uint32_t site_rows(const model *m, double cutoff, site_row *rows, double *live, double *alloc)
+{
+    uint32_t n = 0;
+    *live = *alloc = 0;
+    for (uint32_t i = 1; i <= model_site_count(m); i++) {
+        const model_site *si = model_site_get(m, (site_id){ i });
+        rows[n++] = (site_row){ i, si->live_bytes, si->alloc_bytes };
+        *live += si->live_bytes;
+        *alloc += si->alloc_bytes;
+    }
+    qsort(rows, n, sizeof *rows, site_row_cmp);
+    /* a site stays if its share of the live bytes or of the allocated bytes reaches the cutoff */
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double ls = *live > 0 ? rows[i].live_bytes / *live : 0, as = *alloc > 0 ? rows[i].alloc_bytes / *alloc : 0;
+        if (ls >= cutoff || as >= cutoff)
+            rows[keep++] = rows[i];
+    }
+    return keep;
+}
