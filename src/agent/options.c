@@ -95,6 +95,9 @@ void options_print_help(FILE *out)
             "VisualVM; format=a: HPROF's ASCII HEAP DUMP) at exit, on SIGQUIT and from\n"
             "jvmprof.Control.dumpHeap(file); nothing runs before a dump. The first dump goes to file=,\n"
             "later ones to file=.1, .2 ... (or %%n in file= is the dump number). heap=dump is used alone.\n"
+            "heap=sites samples an allocation every alloc_interval= bytes on average (JVMTI allocation\n"
+            "sampling) and reports allocation sites (class + stack) with estimated allocated and live\n"
+            "objects and bytes, HPROF's SITES table, and the number and time of garbage collections.\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
@@ -105,7 +108,8 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,flame=cpu.html Main\n"
             "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n"
-            "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n");
+            "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n"
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n");
 }
 
 static const opt_def *options_find(const char *name, size_t len)
