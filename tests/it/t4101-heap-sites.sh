@@ -43,6 +43,27 @@ expect_rc 0
 "$JVMPROF" report "$T/s.hprof" -o "$T/s-report.txt" || fail "jvmprof report failed"
 expect_grep "^SITES BEGIN (ordered by live bytes) " "$T/s-report.txt"
 check_sites "$T/s-report.txt"
+# every kind of allocation, with its class name; 8 threads at once
+mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
+run_java "heap=sites,alloc_interval=256,depth=4,cutoff=0,file=$T/k.txt" AllocKinds "$T/dir"
+expect_rc 0
+expect_grep "^kept 227000 shared 400000$" "$T/out"
+names=$(awk '/^SITES BEGIN/ {on=1; next} /^SITES END/ {on=0} on && NF == 9 && $1 ~ /^[0-9]+$/ {print $9}' "$T/k.txt")
+for c in 'boolean[]' 'byte[]' 'char[]' 'short[]' 'int[]' 'long[]' 'float[]' 'double[]' 'AllocKinds$Item[]' \
+         'int[][]' 'AllocKinds$Refl' 'AllocKinds$Cl' 'AllocKinds$Shared' 'java.lang.String' 'java.lang.String[]'; do
+    grep -qxF "$c" <<<"$names" || fail "no site of class $c"
+done
+# Refl comes from Constructor.newInstance, Cl from clone(), the Strings from File.list()'s native code
+site_trace() { awk -v c="$1" '$9 == c {print $8}' "$T/k.txt"; }
+refl_ok=0; for t in $(site_trace 'AllocKinds$Refl'); do trace_of "$T/k.txt" "$t" | grep -q "newInstance\|AllocKinds.main" && refl_ok=1; done
+[ $refl_ok = 1 ] || fail "no reflection site for AllocKinds\$Refl"
+cl_ok=0; for t in $(site_trace 'AllocKinds$Cl'); do trace_of "$T/k.txt" "$t" | grep -q "clone\|AllocKinds\$Cl.copy" && cl_ok=1; done
+[ $cl_ok = 1 ] || fail "no clone site for AllocKinds\$Cl"
+jni_ok=0; for t in $(site_trace 'java.lang.String[]') $(site_trace 'java.lang.String'); do trace_of "$T/k.txt" "$t" | head -1 | grep -q "UnixFileSystem.list" && jni_ok=1; done
+[ $jni_ok = 1 ] || fail "no String site from UnixFileSystem.list (JNI)"
+shared=$(awk '$9 == "AllocKinds$Shared" {s += $7} END {print s + 0}' "$T/k.txt")
+note "8 threads: AllocKinds\$Shared allocated $shared (exactly 400000)"
+awk -v v="$shared" 'BEGIN { exit !(v >= 360000 && v <= 440000) }' || fail "8 threads: Shared allocated $shared, not 400000 +-10%"
 # bad values
 run_java "heap=sites,alloc_interval=0" AllocSites
 expect_rc 1
