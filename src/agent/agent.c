@@ -125,6 +125,9 @@ static jint agent_load(JavaVM *vm, const char *text)
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
         return JNI_ERR;
     agent_add_jar();
+    /* the interval now, before the program's threads draw their first sampling point from the default */
+    if (o->heap_sites && alloc_sites_set_interval() != JP_OK)
+        return JNI_ERR;
     if (o->cpu == OPTIONS_CPU_TIMES && times_init() != JP_OK)
         return JNI_ERR;
     if (profiler_init() != JP_OK || callbacks_install() != JP_OK)

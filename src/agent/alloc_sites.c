@@ -33,6 +33,8 @@
 typedef struct as_slot {
     _Atomic uint64_t seq;
     uint64_t tag;
+    uint64_t ns;             /* lifetimes=y: when the free was reported, and the collections by then */
+    uint64_t gcs;
 } as_slot;
 
 static as_slot as_ring[AS_RING_SIZE];
@@ -48,6 +50,8 @@ typedef struct as_record {
     site_id site;
     uint8_t state;
     float objs, bytes;       /* the estimate the sample added */
+    uint32_t gcs;            /* lifetimes=y: collections finished before the allocation */
+    uint64_t ns;             /* lifetimes=y: when it was allocated */
 } as_record;
 static as_record *as_records;
 static uint64_t as_records_cap, as_frees_seen;
@@ -66,18 +70,20 @@ static jp_status as_enable(jvmtiEvent ev, jvmtiEventMode mode)
                        "SetEventNotificationMode");
 }
 
+jp_status alloc_sites_set_interval(void)
+{
+    uint64_t interval = agent_opts->alloc_interval;
+    return jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
+                                                               (jint)(interval > INT32_MAX ? INT32_MAX : interval)),
+                       "SetHeapSamplingInterval");
+}
+
 jp_status alloc_sites_vm_init(void)
 {
     for (uint64_t i = 0; i < AS_RING_SIZE; i++)
         atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
     atomic_store(&as_ring_ready, true);
-    uint64_t interval = agent_opts->alloc_interval;
-    jp_status st = jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
-                                                                       (jint)(interval > INT32_MAX ? INT32_MAX
-                                                                                                   : interval)),
-                               "SetHeapSamplingInterval");
-    if (st == JP_OK)
-        st = as_enable(JVMTI_EVENT_OBJECT_FREE, JVMTI_ENABLE);
+    jp_status st = as_enable(JVMTI_EVENT_OBJECT_FREE, JVMTI_ENABLE);
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_ENABLE);
     if (st == JP_OK)
@@ -117,6 +123,8 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
         n = 0;
     e->nframes = (uint32_t)n;
     e->alloc_size = (uint64_t)size;
+    e->alloc_ns = agent_now_ns();
+    e->alloc_gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
     e->alloc_tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
     if ((*jv)->SetTag(jv, object, (jlong)e->alloc_tag) != JVMTI_ERROR_NONE)
         e->alloc_tag = 0;   /* its death will not be seen: counted as allocated and live */
@@ -138,6 +146,8 @@ void alloc_sites_object_free(jlong tag)
             if (atomic_compare_exchange_weak_explicit(&as_head, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed)) {
                 s->tag = (uint64_t)tag;
+                s->ns = agent_now_ns();   /* clock_gettime: no allocation */
+                s->gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
                 atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
                 return;
             }
@@ -158,6 +168,18 @@ void alloc_sites_gc_finish(void)
     atomic_fetch_add_explicit(&as_gc_count, 1, memory_order_relaxed);
     if (t0)
         atomic_fetch_add_explicit(&as_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
+}
+
+/* Collections an object survived: those finished after its allocation,
+ * less the one that freed it (ObjectFree comes after that one finished). */
+static uint64_t as_survived(uint64_t alloc_gcs, uint64_t free_gcs)
+{
+    return free_gcs > alloc_gcs ? free_gcs - alloc_gcs - 1 : 0;
+}
+
+static uint64_t as_age_ms(uint64_t alloc_ns, uint64_t free_ns)
+{
+    return free_ns > alloc_ns ? (free_ns - alloc_ns) / 1000000u : 0;
 }
 
 static as_record *as_record_of(uint64_t tag)
@@ -191,8 +213,12 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     as_record *r = as_record_of(e->alloc_tag);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
-    if (r)
-        *r = (as_record){ site, freed ? AS_DEAD : AS_LIVE, (float)objs, (float)bytes };
+    if (r) {
+        if (freed && m->lifetimes)   /* r holds when it was freed */
+            model_site_died_at(m, site, objs, as_survived(e->alloc_gcs, r->gcs), as_age_ms(e->alloc_ns, r->ns));
+        *r = (as_record){ site, freed ? AS_DEAD : AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs,
+                          e->alloc_ns };
+    }
 }
 
 void alloc_sites_drain(model *m)
@@ -202,7 +228,7 @@ void alloc_sites_drain(model *m)
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];
             if (atomic_load_explicit(&s->seq, memory_order_acquire) != as_tail + 1)
                 break;
-            uint64_t tag = s->tag;
+            uint64_t tag = s->tag, free_ns = s->ns, free_gcs = s->gcs;
             atomic_store_explicit(&s->seq, as_tail + AS_RING_SIZE, memory_order_release);
             as_tail++;
             as_frees_seen++;
@@ -211,14 +237,19 @@ void alloc_sites_drain(model *m)
                 continue;
             if (r->state == AS_LIVE) {
                 model_site_free(m, r->site, r->objs, r->bytes);
+                if (m->lifetimes)
+                    model_site_died_at(m, r->site, r->objs, as_survived(r->gcs, free_gcs), as_age_ms(r->ns, free_ns));
                 r->state = AS_DEAD;
             } else if (r->state == AS_UNSEEN) {
-                r->state = AS_FREED_EARLY;
+                /* seen before its allocation event: keep when it died for it */
+                *r = (as_record){ .state = AS_FREED_EARLY, .gcs = (uint32_t)free_gcs, .ns = free_ns };
             }
         }
     }
-    m->alloc_interval = agent_opts->alloc_interval;
-    m->gc_count = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
+    uint64_t gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
+    if (m->lifetimes && gcs != m->gc_count)   /* after the frees above: the live counts are current */
+        model_sites_gc(m);
+    m->gc_count = gcs;
     m->gc_ns = atomic_load_explicit(&as_gc_ns, memory_order_relaxed);
 }
 

@@ -17,7 +17,11 @@
 
 /* Agent_OnLoad: the capabilities heap=sites needs. */
 void alloc_sites_capabilities(jvmtiCapabilities *caps);
-/* VMInit: sets the sampling interval and enables the events. */
+/* Agent_OnLoad: sets the sampling interval (the JVM's threads draw their
+ * first sampling point from it; set at VMInit it would come after the main
+ * thread had drawn one from the default 512 KiB). */
+jp_status alloc_sites_set_interval(void);
+/* VMInit: enables the events. */
 jp_status alloc_sites_vm_init(void);
 /* VM death: disables the events. */
 void alloc_sites_stop(void);

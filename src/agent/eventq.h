@@ -26,6 +26,8 @@ typedef struct eventq_event {
     const void *code;          /* EVENTQ_CODE_*: the compiled code's address */
     uint64_t alloc_size;       /* EVENTQ_ALLOC: the object's size in bytes */
     uint64_t alloc_tag;        /* EVENTQ_ALLOC: the tag it got (ObjectFree reports it) */
+    uint64_t alloc_ns;         /* EVENTQ_ALLOC: when (agent_now_ns) */
+    uint64_t alloc_gcs;        /* EVENTQ_ALLOC: garbage collections finished by then */
     const char *str[3];        /* THREAD_START: name, group, parent group; MONITOR: class signature */
     uint32_t nframes;
     jvmtiFrameInfo frames[];   /* MONITOR: where it happened, top first */

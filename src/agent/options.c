@@ -51,6 +51,8 @@ static const opt_def options_table[] = {
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
     { "heap", OPT_ENUM, "dump|sites", "off", "HPROF heap dump, or allocation sites (all: not built yet)", 0, 0 },
+    { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
+      OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "1..1g (k, m, g: KiB, MiB, GiB)", "512k",
       "heap=sites: sample an allocation every N bytes on average", 1, 1ul << 30, OPT_AT(alloc_interval) },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
@@ -405,6 +407,10 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     }
     if (o->heap_dump && o->heap_sites) {
         snprintf(err, errlen, "heap=dump and heap=sites together: use one (heap=all is not available yet)");
+        return JP_ERR_ARG;
+    }
+    if (o->lifetimes && !o->heap_sites) {
+        snprintf(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
         return JP_ERR_ARG;
     }
     if (o->alloc_interval_named && !o->heap_sites) {

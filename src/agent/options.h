@@ -34,6 +34,7 @@ typedef struct agent_options {
     bool heap_sites;                  /* heap=sites: allocation sites, sampled */
     uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
     bool alloc_interval_named;
+    bool lifetimes;                   /* heap=sites: ages at death, leak suspects, churn */
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     char file[OPTIONS_PATH_MAX];      /* %p expanded */

@@ -96,6 +96,10 @@ jp_status profiler_init(void)
     prof_model->depth = agent_opts->depth;
     prof_model->wall = agent_opts->wall_ms > 0;
     prof_model->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
+    if (agent_opts->heap_sites) {
+        prof_model->alloc_interval = agent_opts->alloc_interval;
+        prof_model->lifetimes = agent_opts->lifetimes;
+    }
     return JP_OK;
 }
 

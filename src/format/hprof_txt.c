@@ -5,6 +5,7 @@
  * JDK 8 HPROF. */
 #include "format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -157,6 +158,73 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
     sink_printf(s, "SITES END\n");
 }
 
+static double txt_died(const model_site *si)
+{
+    double d = 0;
+    for (int i = 0; i < LIFE_GC_BUCKETS; i++)
+        d += si->died_by_gcs[i];
+    return d;
+}
+
+/* lifetimes=y: per site (the SITES rows, same order) what died at which
+ * age, then per class, then the leak suspects and churn. */
+static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n, const char *when, sink *s)
+{
+    sink_printf(s, "LIFETIMES BEGIN (estimates from the sampled objects; age at death in garbage collections "
+                   "survived and in ms) %s\n", when);
+    sink_printf(s, " rank trace   alloc'ed      died      live  died after GCs 0/1/2-3/4-7/8+  died after "
+                   "<1ms/<10ms/<100ms/<1s/<10s/10s+  note  class\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const model_site *si = model_site_get(m, (site_id){ rows[i].site });
+        char gcs[128], ms[160];
+        int o = 0;
+        for (int k = 0; k < LIFE_GC_BUCKETS; k++)
+            o += snprintf(gcs + o, sizeof gcs - (size_t)o, "%s%llu", k ? "/" : "", txt_round(si->died_by_gcs[k]));
+        o = 0;
+        for (int k = 0; k < LIFE_MS_BUCKETS; k++)
+            o += snprintf(ms + o, sizeof ms - (size_t)o, "%s%llu", k ? "/" : "", txt_round(si->died_by_ms[k]));
+        const char *note = model_site_leak_suspect(si) ? "LEAK?" : model_site_churn(si) ? "churn" : "-";
+        sink_printf(s, "%5u %5u %10llu %9llu %9llu  %-30s %-40s %-5s %s\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v,
+                    txt_round(si->alloc_objs), txt_round(txt_died(si)), txt_round(si->live_objs), gcs, ms, note,
+                    model_string_get(m, model_class_get(m, si->cls)->name, NULL));
+    }
+    /* by class: the same counts summed over the class's sites (all sites, not only the rows) */
+    sink_printf(s, "by class:    alloc'ed      died      live  class\n");
+    uint32_t nsites = model_site_count(m);
+    unsigned char *done = calloc(nsites + 1, 1);
+    for (uint32_t i = 0; done && i < n; i++) {
+        const model_site *first = model_site_get(m, (site_id){ rows[i].site });
+        if (done[rows[i].site])
+            continue;
+        double a = 0, d = 0, l = 0;
+        for (uint32_t k = 1; k <= nsites; k++) {
+            const model_site *si = model_site_get(m, (site_id){ k });
+            if (si->cls.v != first->cls.v)
+                continue;
+            done[k] = 1;
+            a += si->alloc_objs;
+            d += txt_died(si);
+            l += si->live_objs;
+        }
+        sink_printf(s, "           %10llu %9llu %9llu  %s\n", txt_round(a), txt_round(d), txt_round(l),
+                    model_string_get(m, model_class_get(m, first->cls)->name, NULL));
+    }
+    free(done);
+    for (uint32_t i = 0; i < n; i++) {
+        const model_site *si = model_site_get(m, (site_id){ rows[i].site });
+        const char *cname = model_string_get(m, model_class_get(m, si->cls)->name, NULL);
+        if (model_site_leak_suspect(si))
+            sink_printf(s, "LEAK SUSPECT: site %u (trace %u, %s): live objects grew over %u of %u garbage "
+                           "collections; %llu live of %llu allocated\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v,
+                        cname, si->grew, si->gc_intervals, txt_round(si->live_objs), txt_round(si->alloc_objs));
+        if (model_site_churn(si))
+            sink_printf(s, "CHURN: site %u (trace %u, %s): %llu of %llu allocated died, %llu before surviving a "
+                           "garbage collection\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname,
+                        txt_round(txt_died(si)), txt_round(si->alloc_objs), txt_round(si->died_by_gcs[0]));
+    }
+    sink_printf(s, "LIFETIMES END\n");
+}
+
 static jp_status txt_write(const model *m, const report_opts *o, sink *s)
 {
     char when[64];
@@ -240,6 +308,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     txt_ctime(m->dump_time_ms, when);
     if (o->sites)
         txt_write_sites(m, sites, nsites, site_live, when, s);
+    if (o->sites && m->lifetimes)
+        txt_write_lifetimes(m, sites, nsites, when, s);
     if (wall) {
         sink_printf(s, "WALL SAMPLES BEGIN (total = %llu, every %u ms) %s\n", (unsigned long long)m->total_samples,
                     m->interval_us / 1000, when);

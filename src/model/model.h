@@ -106,6 +106,13 @@ typedef struct model_monitor {
     uint64_t time_ns;
 } model_monitor;
 
+/* Age-at-death buckets of lifetimes=y: garbage collections survived (0, 1,
+ * 2-3, 4-7, 8+) and milliseconds (<1, <10, <100, <1000, <10000, more). */
+#define LIFE_GC_BUCKETS 5
+#define LIFE_MS_BUCKETS 6
+extern const char *const life_gc_bucket_names[LIFE_GC_BUCKETS];
+extern const char *const life_ms_bucket_names[LIFE_MS_BUCKETS];
+
 /* An allocation site (heap=sites): counts are estimates when sampled. */
 typedef struct model_site {
     trace_id trace;
@@ -113,6 +120,11 @@ typedef struct model_site {
     bool is_array;
     double alloc_objs, alloc_bytes;
     double live_objs, live_bytes;
+    /* lifetimes=y */
+    double died_by_gcs[LIFE_GC_BUCKETS], died_by_ms[LIFE_MS_BUCKETS];
+    uint32_t gc_intervals;   /* garbage collection intervals since the site's first allocation */
+    uint32_t grew;           /* of those, the ones over which its live objects grew */
+    double live_at_gc;       /* live objects at the last collection seen */
 } model_site;
 
 typedef struct model {
@@ -122,6 +134,7 @@ typedef struct model {
     uint32_t site_info_cap;
     uint64_t alloc_interval;      /* heap=sites: sites are estimates from samples every N bytes (0 = no sites) */
     uint64_t gc_count, gc_ns;     /* garbage collections and the time between their start and finish */
+    bool lifetimes;               /* lifetimes=y: ages at death are recorded */
     model_class *class_info;      /* [class id - 1] */
     uint64_t *trace_samples;      /* [trace id - 1] */
     uint32_t trace_samples_cap;
@@ -212,6 +225,16 @@ void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live
 /* Marks what an earlier allocation added as dead. */
 void model_site_free(model *m, site_id id, double objs, double bytes);
 const model_site *model_site_get(const model *m, site_id id);
+/* lifetimes=y: a death at the given age (estimated objects). */
+void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms);
+/* lifetimes=y: a garbage collection was seen: each site notes whether its
+ * live objects grew since the previous one. */
+void model_sites_gc(model *m);
+/* Leak suspect: live objects grew over at least 80% of at least 5 collection
+ * intervals, and some are live. Churn: at least 90% of what was allocated
+ * died, most of it before surviving a collection. */
+bool model_site_leak_suspect(const model_site *s);
+bool model_site_churn(const model_site *s);
 static inline uint32_t model_site_count(const model *m) { return intern_count(&m->sites); }
 
 /* Grows a [id - 1]-indexed side array so index `need - 1` is valid; zero-fills. */

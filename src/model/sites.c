@@ -18,7 +18,7 @@ site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
             m->oom = true;
             return (site_id){ 0 };
         }
-        m->site_info[id - 1] = (model_site){ trace, cls, is_array, 0, 0, 0, 0 };
+        m->site_info[id - 1] = (model_site){ .trace = trace, .cls = cls, .is_array = is_array };
     }
     return (site_id){ id };
 }
@@ -52,4 +52,46 @@ const model_site *model_site_get(const model *m, site_id id)
     if (id.v == 0 || id.v > intern_count(&m->sites))
         return NULL;
     return &m->site_info[id.v - 1];
+}
+
+const char *const life_gc_bucket_names[LIFE_GC_BUCKETS] = { "0", "1", "2-3", "4-7", "8+" };
+const char *const life_ms_bucket_names[LIFE_MS_BUCKETS] = { "<1ms", "<10ms", "<100ms", "<1s", "<10s", "10s+" };
+
+void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms)
+{
+    if (id.v == 0 || id.v > intern_count(&m->sites))
+        return;
+    model_site *s = &m->site_info[id.v - 1];
+    unsigned g = gcs == 0 ? 0 : gcs == 1 ? 1 : gcs < 4 ? 2 : gcs < 8 ? 3 : 4;
+    unsigned t = 0;
+    for (uint64_t lim = 1; t < LIFE_MS_BUCKETS - 1 && ms >= lim; lim *= 10)
+        t++;
+    s->died_by_gcs[g] += objs;
+    s->died_by_ms[t] += objs;
+}
+
+void model_sites_gc(model *m)
+{
+    for (uint32_t i = 0; i < intern_count(&m->sites); i++) {
+        model_site *s = &m->site_info[i];
+        if (s->alloc_objs <= 0)
+            continue;
+        s->gc_intervals++;
+        if (s->live_objs > s->live_at_gc + 0.5)
+            s->grew++;
+        s->live_at_gc = s->live_objs;
+    }
+}
+
+bool model_site_leak_suspect(const model_site *s)
+{
+    return s->live_objs >= 1 && s->gc_intervals >= 5 && s->grew * 5 >= s->gc_intervals * 4;
+}
+
+bool model_site_churn(const model_site *s)
+{
+    double died = 0;
+    for (int i = 0; i < LIFE_GC_BUCKETS; i++)
+        died += s->died_by_gcs[i];
+    return s->alloc_objs >= 1 && died >= 0.9 * s->alloc_objs && s->died_by_gcs[0] * 2 > died;
 }

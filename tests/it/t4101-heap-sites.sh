@@ -64,7 +64,30 @@ jni_ok=0; for t in $(site_trace 'java.lang.String[]') $(site_trace 'java.lang.St
 shared=$(awk '$9 == "AllocKinds$Shared" {s += $7} END {print s + 0}' "$T/k.txt")
 note "8 threads: AllocKinds\$Shared allocated $shared (exactly 400000)"
 awk -v v="$shared" 'BEGIN { exit !(v >= 360000 && v <= 440000) }' || fail "8 threads: Shared allocated $shared, not 400000 +-10%"
+# lifetimes=y: Bar died (before surviving a collection), Foo did not; LeakGrow's growing list is a leak suspect
+run_java "heap=sites,lifetimes=y,alloc_interval=1k,depth=3,file=$T/l.txt" AllocSites
+expect_rc 0
+life() { sed -n '/^LIFETIMES BEGIN/,/^LIFETIMES END/p' "$1" | awk -v c="$2" '$1 ~ /^[0-9]+$/ && $NF == c'; }
+read -r fa fd fl <<<"$(life "$T/l.txt" 'AllocSites$Foo' | awk '{print $3, $4, $5}')"
+read -r ba bd bl bg <<<"$(life "$T/l.txt" 'AllocSites$Bar' | awk '{print $3, $4, $5, $6}')"
+note "lifetimes: Foo allocated $fa died $fd live $fl; Bar allocated $ba died $bd live $bl, by collections survived $bg"
+[ "$fd" = 0 ] && [ "$fl" = "$fa" ] || fail "Foo objects died ($fd of $fa)"
+[ "$bl" = 0 ] && [ "$bd" = "$ba" ] || fail "not all Bar objects died ($bd of $ba, $bl live)"
+[ "${bg%%/*}" = "$bd" ] || fail "Bar objects did not all die before surviving a collection ($bg)"
+expect_grep "^CHURN: site [0-9]* (trace [0-9]*, AllocSites\$Bar)" "$T/l.txt"
+expect_no_grep "^LEAK SUSPECT" "$T/l.txt"
+run_java "heap=sites,lifetimes=y,alloc_interval=1k,depth=3,file=$T/leak.txt" LeakGrow
+expect_rc 0
+expect_grep "^kept 20000$" "$T/out"
+expect_grep "^LEAK SUSPECT: site [0-9]* (trace [0-9]*, LeakGrow\$Obj): live objects grew over" "$T/leak.txt"
+lt=$(sed -n 's/^LEAK SUSPECT: site [0-9]* (trace \([0-9]*\), LeakGrow\$Obj).*/\1/p' "$T/leak.txt")
+trace_of "$T/leak.txt" "$lt" | head -1 | grep -q "LeakGrow.makeRound(LeakGrow.java:" || fail "the leak suspect's trace is not makeRound"
+[ "$(grep -c '^LEAK SUSPECT' "$T/leak.txt")" = 1 ] || fail "more than one leak suspect"
+note "$(grep '^LEAK SUSPECT' "$T/leak.txt")"
 # bad values
+run_java "lifetimes=y" AllocSites
+expect_rc 1
+expect_grep "lifetimes=y follows the objects heap=sites samples" "$T/err"
 run_java "heap=sites,alloc_interval=0" AllocSites
 expect_rc 1
 expect_grep "alloc_interval=0: exact allocation counting is not available" "$T/err"

@@ -462,6 +462,12 @@ static void test_heap(void)
     PARSE_BAD3("heap=sites,alloc_interval=k", "alloc_interval=k", "bad value", NULL);
     PARSE_BAD3("heap=sites,alloc_interval=-1", "alloc_interval=-1", "bad value", NULL);
     PARSE_BAD3("alloc_interval=1k", "alloc_interval=", "heap=sites", NULL);
+    if (PARSE_OK("heap=sites,lifetimes=y"))
+        CHECK(opts.lifetimes);
+    if (PARSE_OK("heap=sites"))
+        CHECK(!opts.lifetimes);
+    PARSE_BAD3("lifetimes=y", "lifetimes=y", "heap=sites", NULL);
+    PARSE_BAD3("heap=sites,lifetimes=1", "lifetimes=1", "bad value", "y|n");
     PARSE_BAD3("heap=sites,heap=dump", "heap=dump", "heap=sites", NULL);
     PARSE_BAD3("heap=y", "heap=y", "bad value", "dump");
     PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
