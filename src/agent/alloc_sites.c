@@ -16,11 +16,13 @@
 #include "alloc_sites.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/id_map.h"
 #include "../common/jp_log.h"
 #include "agent.h"
 #include "jvmti_util.h"
@@ -44,17 +46,26 @@ static atomic_bool as_ring_ready;
 static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
 static _Atomic uint64_t as_gc_count, as_gc_ns, as_gc_started;
 
-/* Agent thread: what each tag added to which site. */
-enum { AS_UNSEEN = 0, AS_LIVE, AS_DEAD, AS_FREED_EARLY };
+/* Agent thread: what each live sampled object added to which site, by tag,
+ * in an open-addressing table that forgets an object when it dies: 32 bytes
+ * an entry, rebuilt 65% full whenever it gets 80% full (counting removed
+ * entries) or falls under half full, so past its 32 KiB minimum it takes 40
+ * to 64 bytes a live object. */
+enum { AS_UNSEEN = 0, AS_LIVE, AS_FREED_EARLY };
 typedef struct as_record {
     site_id site;
     uint8_t state;
     float objs, bytes;       /* the estimate the sample added */
-    uint32_t gcs;            /* lifetimes=y: collections finished before the allocation */
-    uint64_t ns;             /* lifetimes=y: when it was allocated */
+    uint32_t gcs;            /* collections finished before the allocation (or, freed early, before the free) */
+    uint32_t ms;             /* agent_now_ns() / 1e6 then, mod 2^32 (ages are differences) */
 } as_record;
-static as_record *as_records;
-static uint64_t as_records_cap, as_frees_seen;
+typedef struct as_entry {
+    uint64_t tag;            /* 0 = empty, AS_GONE = removed */
+    as_record rec;
+} as_entry;
+#define AS_GONE UINT64_MAX
+static as_entry *as_table;
+static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
 void alloc_sites_capabilities(jvmtiCapabilities *caps)
 {
@@ -177,27 +188,73 @@ static uint64_t as_survived(uint64_t alloc_gcs, uint64_t free_gcs)
     return free_gcs > alloc_gcs ? free_gcs - alloc_gcs - 1 : 0;
 }
 
-static uint64_t as_age_ms(uint64_t alloc_ns, uint64_t free_ns)
+#define AS_TABLE_MIN 1024u
+
+static size_t as_slot_of(uint64_t tag, uint64_t cap) { return (size_t)(id_map_hash(tag) % cap); }
+
+/* Rebuilds the table 65% full for `live` entries, without removed ones. */
+static bool as_table_rebuild(uint64_t live)
 {
-    return free_ns > alloc_ns ? (free_ns - alloc_ns) / 1000000u : 0;
+    uint64_t cap = live * 20 / 13 + 1;
+    if (cap < AS_TABLE_MIN)
+        cap = AS_TABLE_MIN;
+    as_entry *t = calloc(cap, sizeof *t);
+    if (!t)
+        return false;
+    for (uint64_t i = 0; i < as_table_cap; i++) {
+        uint64_t tag = as_table[i].tag;
+        if (tag == 0 || tag == AS_GONE)
+            continue;
+        size_t j = as_slot_of(tag, cap);
+        while (t[j].tag)
+            j = j + 1 == cap ? 0 : j + 1;
+        t[j] = as_table[i];
+    }
+    free(as_table);
+    as_table = t;
+    as_table_cap = cap;
+    as_table_gone = 0;
+    return true;
 }
 
-static as_record *as_record_of(uint64_t tag)
+/* The entry of tag, added (UNSEEN) if absent and add is set; NULL if absent
+ * (or out of memory). */
+static as_record *as_lookup(uint64_t tag, bool add)
 {
-    if (tag == 0)
+    if (tag == 0 || tag == AS_GONE)
         return NULL;
-    if (tag >= as_records_cap) {
-        uint64_t cap = as_records_cap ? as_records_cap : 4096;
-        while (cap <= tag)
-            cap *= 2;
-        as_record *r = realloc(as_records, cap * sizeof *r);
-        if (!r)
-            return NULL;
-        memset(r + as_records_cap, 0, (cap - as_records_cap) * sizeof *r);
-        as_records = r;
-        as_records_cap = cap;
+    if (add && (as_table_used + as_table_gone + 1) * 5 > as_table_cap * 4 && !as_table_rebuild(as_table_used + 1))
+        return NULL;
+    if (!as_table_cap)
+        return NULL;
+    size_t j = as_slot_of(tag, as_table_cap), gone = SIZE_MAX;
+    while (as_table[j].tag) {
+        if (as_table[j].tag == tag)
+            return &as_table[j].rec;
+        if (as_table[j].tag == AS_GONE && gone == SIZE_MAX)
+            gone = j;
+        j = j + 1 == as_table_cap ? 0 : j + 1;
     }
-    return &as_records[tag];
+    if (!add)
+        return NULL;
+    if (gone != SIZE_MAX) {
+        j = gone;
+        as_table_gone--;
+    }
+    as_table[j].tag = tag;
+    as_table[j].rec = (as_record){ 0 };
+    as_table_used++;
+    return &as_table[j].rec;
+}
+
+static void as_forget(as_record *r)
+{
+    as_entry *e = (as_entry *)((char *)r - offsetof(as_entry, rec));
+    e->tag = AS_GONE;
+    as_table_used--;
+    as_table_gone++;
+    if (as_table_cap > AS_TABLE_MIN && as_table_used * 2 < as_table_cap)
+        as_table_rebuild(as_table_used);   /* on failure the bigger table stays */
 }
 
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
@@ -210,15 +267,19 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = p > 0 ? 1.0 / p : 1.0, bytes = size * objs;
-    as_record *r = as_record_of(e->alloc_tag);
+    as_record *r = as_lookup(e->alloc_tag, true);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
-    if (r) {
-        if (freed && m->lifetimes)   /* r holds when it was freed */
-            model_site_died_at(m, site, objs, as_survived(e->alloc_gcs, r->gcs), as_age_ms(e->alloc_ns, r->ns));
-        *r = (as_record){ site, freed ? AS_DEAD : AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs,
-                          e->alloc_ns };
+    if (!r)
+        return;   /* untagged, or no memory: counted as live for good */
+    uint32_t ms = (uint32_t)(e->alloc_ns / 1000000u);
+    if (freed) {   /* r holds when it was freed */
+        if (m->lifetimes)
+            model_site_died_at(m, site, objs, as_survived(e->alloc_gcs, r->gcs), (uint32_t)(r->ms - ms));
+        as_forget(r);
+        return;
     }
+    *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs, ms };
 }
 
 void alloc_sites_drain(model *m)
@@ -232,17 +293,17 @@ void alloc_sites_drain(model *m)
             atomic_store_explicit(&s->seq, as_tail + AS_RING_SIZE, memory_order_release);
             as_tail++;
             as_frees_seen++;
-            as_record *r = as_record_of(tag);
-            if (!r)
-                continue;
-            if (r->state == AS_LIVE) {
+            as_record *r = as_lookup(tag, false);
+            if (r && r->state == AS_LIVE) {
                 model_site_free(m, r->site, r->objs, r->bytes);
                 if (m->lifetimes)
-                    model_site_died_at(m, r->site, r->objs, as_survived(r->gcs, free_gcs), as_age_ms(r->ns, free_ns));
-                r->state = AS_DEAD;
-            } else if (r->state == AS_UNSEEN) {
-                /* seen before its allocation event: keep when it died for it */
-                *r = (as_record){ .state = AS_FREED_EARLY, .gcs = (uint32_t)free_gcs, .ns = free_ns };
+                    model_site_died_at(m, r->site, r->objs, as_survived(r->gcs, free_gcs),
+                                       (uint32_t)((uint32_t)(free_ns / 1000000u) - r->ms));
+                as_forget(r);
+            } else if (!r && (r = as_lookup(tag, true)) != NULL) {
+                /* before its allocation event: keep when it died for it */
+                *r = (as_record){ .state = AS_FREED_EARLY, .gcs = (uint32_t)free_gcs,
+                                  .ms = (uint32_t)(free_ns / 1000000u) };
             }
         }
     }
@@ -256,8 +317,11 @@ void alloc_sites_drain(model *m)
 void alloc_sites_describe(char *out, size_t len)
 {
     snprintf(out, len, "heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
-             "freed; %llu frees dropped (queue full), %llu samples lost",
+             "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
+             "%llu KiB (%.0f bytes each)",
              (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
              (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
-             (unsigned long long)atomic_load(&as_sample_errors));
+             (unsigned long long)atomic_load(&as_sample_errors), (unsigned long long)as_table_used,
+             (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
+             as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0);
 }

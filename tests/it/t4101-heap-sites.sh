@@ -84,6 +84,14 @@ lt=$(sed -n 's/^LEAK SUSPECT: site [0-9]* (trace \([0-9]*\), LeakGrow\$Obj).*/\1
 trace_of "$T/leak.txt" "$lt" | head -1 | grep -q "LeakGrow.makeRound(LeakGrow.java:" || fail "the leak suspect's trace is not makeRound"
 [ "$(grep -c '^LEAK SUSPECT' "$T/leak.txt")" = 1 ] || fail "more than one leak suspect"
 note "$(grep '^LEAK SUSPECT' "$T/leak.txt")"
+# the agent's memory for the objects it follows: at most 64 bytes each (about 40,000 live here)
+run_java "heap=sites,lifetimes=y,alloc_interval=64,file=$T/m.txt" AllocSites
+expect_rc 0
+line=$(grep "sampled objects tracked live in" "$T/err")
+live=$(sed 's/.*; \([0-9]*\) sampled objects tracked live.*/\1/' <<<"$line")
+each=$(sed 's/.*KiB (\([0-9]*\) bytes each).*/\1/' <<<"$line")
+note "memory: $live objects tracked live, $each bytes each"
+[ "$live" -ge 20000 ] && [ "$each" -le 64 ] || fail "tracking memory: $line"
 # bad values
 run_java "lifetimes=y" AllocSites
 expect_rc 1
