@@ -6,6 +6,7 @@
  * checked against what is left of the record before it is used, so a truncated
  * or corrupt file ends in a one-line error with the byte offset. */
 #include "heap_histogram.h"
+#include "hprof_read.h"
 
 #include "../common/id_map.h"
 
@@ -59,25 +60,6 @@ static bool hh_fail(hh_reader *r, const char *fmt, ...)
     return false;
 }
 
-static inline uint32_t hh_u4(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline uint16_t hh_u2(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static inline uint64_t hh_id(const hh_reader *r, const uint8_t *p)
-{
-    return r->idsize == 8 ? (uint64_t)hh_u4(p) << 32 | hh_u4(p + 4) : hh_u4(p);
-}
-
-/* Bytes of a value of basic type t; 0 for an invalid type. Type 1 (an old
- * name for object arrays) is held like an object reference. */
-static unsigned hh_type_size(const hh_reader *r, uint8_t t)
-{
-    static const unsigned sizes[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
-    if (t == 1 || t == 2)
-        return r->idsize;
-    return t < 12 ? sizes[t] : 0;
-}
 
 /* The entry of class object id, created nameless if it is new. NULL when out of memory. */
 static hh_class *hh_class_of(hh_reader *r, uint64_t id)
@@ -105,41 +87,10 @@ static hh_class *hh_class_of(hh_reader *r, uint64_t id)
     return &r->cls[idx];
 }
 
-static const char *hh_sub_name(uint8_t tag)
-{
-    switch (tag) {
-    case 0xFF: return "ROOT UNKNOWN";
-    case 0x01: return "ROOT JNI GLOBAL";
-    case 0x02: return "ROOT JNI LOCAL";
-    case 0x03: return "ROOT JAVA FRAME";
-    case 0x04: return "ROOT NATIVE STACK";
-    case 0x05: return "ROOT STICKY CLASS";
-    case 0x06: return "ROOT THREAD BLOCK";
-    case 0x07: return "ROOT MONITOR USED";
-    case 0x08: return "ROOT THREAD OBJECT";
-    case 0x20: return "CLASS DUMP";
-    case 0x21: return "INSTANCE DUMP";
-    case 0x22: return "OBJECT ARRAY DUMP";
-    case 0x23: return "PRIMITIVE ARRAY DUMP";
-    default: return "?";
-    }
-}
-
-static const char *hh_rec_name(uint8_t tag)
-{
-    switch (tag) {
-    case 0x01: return "UTF8";
-    case 0x02: return "LOAD CLASS";
-    case 0x0C: return "HEAP DUMP";
-    case 0x1C: return "HEAP DUMP SEGMENT";
-    case 0x2C: return "HEAP DUMP END";
-    default: return "top-level";
-    }
-}
 
 static bool hh_truncated(hh_reader *r, uint8_t tag, size_t at)
 {
-    return hh_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", hh_sub_name(tag), tag, at);
+    return hh_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", hprof_rd_sub_name(tag), tag, at);
 }
 
 /* The CLASS DUMP body after its fixed part: constant pool, statics, instance
@@ -152,7 +103,7 @@ static bool hh_class_dump_tail(hh_reader *r, size_t *q, size_t end, size_t at)
     for (int part = 0; part < 3; part++) {
         if (end - p < 2)
             return hh_truncated(r, 0x20, at);
-        unsigned n = hh_u2(d + p);
+        unsigned n = hprof_rd_u2(d + p);
         p += 2;
         /* constant pool: u2 index, u1 type, value; statics: id name, u1 type,
          * value; instance fields: id name, u1 type */
@@ -163,11 +114,11 @@ static bool hh_class_dump_tail(hh_reader *r, size_t *q, size_t end, size_t at)
             uint8_t t = d[p + lead];
             p += lead + 1;
             if (part == 2) {
-                if (!hh_type_size(r, t))
+                if (!hprof_rd_type_size(r->idsize, t))
                     return hh_fail(r, "CLASS DUMP at offset %zu: bad field type %u", at, t);
                 continue;
             }
-            unsigned sz = hh_type_size(r, t);
+            unsigned sz = hprof_rd_type_size(r->idsize, t);
             if (!sz)
                 return hh_fail(r, "CLASS DUMP at offset %zu: bad %s type %u", at,
                                part == 0 ? "constant pool" : "static field", t);
@@ -195,8 +146,8 @@ static bool hh_heap(hh_reader *r, size_t start, size_t end)
         case 0x21: { /* INSTANCE DUMP: id, u4 stack, class id, u4 n, n bytes */
             if (left < 2 * (size_t)id + 8)
                 return hh_truncated(r, tag, at);
-            uint64_t cid = hh_id(r, d + q + id + 4);
-            uint32_t n = hh_u4(d + q + 2 * id + 4);
+            uint64_t cid = hprof_rd_id(r->idsize, d + q + id + 4);
+            uint32_t n = hprof_rd_u4(d + q + 2 * id + 4);
             q += 2 * (size_t)id + 8;
             if (end - q < n)
                 return hh_truncated(r, tag, at);
@@ -214,8 +165,8 @@ static bool hh_heap(hh_reader *r, size_t start, size_t end)
         case 0x22: { /* OBJECT ARRAY DUMP: id, u4 stack, u4 count, class id, count ids */
             if (left < 2 * (size_t)id + 8)
                 return hh_truncated(r, tag, at);
-            uint32_t n = hh_u4(d + q + id + 4);
-            uint64_t cid = hh_id(r, d + q + id + 8);
+            uint32_t n = hprof_rd_u4(d + q + id + 4);
+            uint64_t cid = hprof_rd_id(r->idsize, d + q + id + 8);
             q += 2 * (size_t)id + 8;
             uint64_t data_bytes = (uint64_t)n * id;
             if (end - q < data_bytes)
@@ -234,12 +185,12 @@ static bool hh_heap(hh_reader *r, size_t start, size_t end)
         case 0x23: { /* PRIMITIVE ARRAY DUMP: id, u4 stack, u4 count, u1 type, data */
             if (left < (size_t)id + 9)
                 return hh_truncated(r, tag, at);
-            uint32_t n = hh_u4(d + q + id + 4);
+            uint32_t n = hprof_rd_u4(d + q + id + 4);
             uint8_t t = d[q + id + 8];
             q += (size_t)id + 9;
             if (t < 4 || t > 11)
                 return hh_fail(r, "PRIMITIVE ARRAY DUMP at offset %zu: bad element type %u", at, t);
-            uint64_t data_bytes = (uint64_t)n * hh_type_size(r, t);
+            uint64_t data_bytes = (uint64_t)n * hprof_rd_type_size(r->idsize, t);
             if (end - q < data_bytes)
                 return hh_truncated(r, tag, at);
             q += (size_t)data_bytes;
@@ -296,15 +247,15 @@ static bool hh_record(hh_reader *r, uint8_t tag, size_t body, uint32_t rlen, siz
             r->capstr = cap;
         }
         r->str[r->nstr] = (hh_string){ body + id, rlen - id };
-        if (!id_map_put(&r->strings, hh_id(r, r->data + body), r->nstr++))
+        if (!id_map_put(&r->strings, hprof_rd_id(r->idsize, r->data + body), r->nstr++))
             return hh_fail(r, "out of memory");
         return true;
     }
     case 0x02: { /* LOAD CLASS: u4 serial, class id, u4 stack serial, name id */
         if (rlen < 2 * id + 8)
             return hh_fail(r, "malformed LOAD CLASS record at offset %zu: length %u", at, rlen);
-        uint64_t cid = hh_id(r, r->data + body + 4);
-        uint64_t name = hh_id(r, r->data + body + 8 + id), si;
+        uint64_t cid = hprof_rd_id(r->idsize, r->data + body + 4);
+        uint64_t name = hprof_rd_id(r->idsize, r->data + body + 8 + id), si;
         if (!id_map_get(&r->strings, name, &si))
             return true; /* nameless: shown as an unknown class */
         hh_class *c = hh_class_of(r, cid);
@@ -423,7 +374,7 @@ bool heap_histogram_read(const void *data, size_t len, heap_histogram *h, char *
     size_t pos = mlen + 2;
     if (len - pos < 12)
         return hh_fail(&r, "truncated HPROF header");
-    uint32_t idsize = hh_u4(r.data + pos);
+    uint32_t idsize = hprof_rd_u4(r.data + pos);
     if (idsize != 4 && idsize != 8)
         return hh_fail(&r, "unsupported HPROF identifier size %u (expected 4 or 8)", idsize);
     r.idsize = h->idsize = idsize;
@@ -433,16 +384,16 @@ bool heap_histogram_read(const void *data, size_t len, heap_histogram *h, char *
     while (ok && pos < len) {
         size_t at = pos;
         if (len - pos < 9) {
-            ok = hh_fail(&r, "truncated %s record header (tag 0x%02x) at offset %zu", hh_rec_name(r.data[pos]),
+            ok = hh_fail(&r, "truncated %s record header (tag 0x%02x) at offset %zu", hprof_rd_rec_name(r.data[pos]),
                          r.data[pos], at);
             break;
         }
         uint8_t tag = r.data[pos];
-        uint32_t rlen = hh_u4(r.data + pos + 5);
+        uint32_t rlen = hprof_rd_u4(r.data + pos + 5);
         pos += 9;
         if (len - pos < rlen) {
             ok = hh_fail(&r, "truncated %s record (tag 0x%02x) at offset %zu: %u bytes declared, %zu present",
-                         hh_rec_name(tag), tag, at, rlen, len - pos);
+                         hprof_rd_rec_name(tag), tag, at, rlen, len - pos);
             break;
         }
         if (tag == 0x0C || tag == 0x1C)

@@ -26,6 +26,7 @@
 #include "../common/id_map.h"
 #include "../common/intern.h"
 #include "heap_histogram.h"
+#include "hprof_read.h"
 
 /* ---- the model pass 1 builds ---- */
 
@@ -116,61 +117,11 @@ static bool ht_nomem(ht_reader *r)
     return false;
 }
 
-static inline uint32_t ht_u4(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-static inline uint16_t ht_u2(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static inline uint64_t ht_id(const ht_reader *r, const uint8_t *p)
-{
-    return r->idsize == 8 ? (uint64_t)ht_u4(p) << 32 | ht_u4(p + 4) : ht_u4(p);
-}
 
-/* Bytes of a value of basic type t; 0 for an invalid type. Type 1 (an old
- * name for object arrays) is a reference like type 2. */
-static unsigned ht_type_size(const ht_reader *r, uint8_t t)
-{
-    static const unsigned sizes[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
-    if (t == 1 || t == 2)
-        return r->idsize;
-    return t < 12 ? sizes[t] : 0;
-}
-
-static const char *ht_sub_name(uint8_t tag)
-{
-    switch (tag) {
-    case 0xFF: return "ROOT UNKNOWN";
-    case 0x01: return "ROOT JNI GLOBAL";
-    case 0x02: return "ROOT JNI LOCAL";
-    case 0x03: return "ROOT JAVA FRAME";
-    case 0x04: return "ROOT NATIVE STACK";
-    case 0x05: return "ROOT STICKY CLASS";
-    case 0x06: return "ROOT THREAD BLOCK";
-    case 0x07: return "ROOT MONITOR USED";
-    case 0x08: return "ROOT THREAD OBJECT";
-    case 0x20: return "CLASS DUMP";
-    case 0x21: return "INSTANCE DUMP";
-    case 0x22: return "OBJECT ARRAY DUMP";
-    case 0x23: return "PRIMITIVE ARRAY DUMP";
-    default: return "?";
-    }
-}
-
-static const char *ht_rec_name(uint8_t tag)
-{
-    switch (tag) {
-    case 0x01: return "UTF8";
-    case 0x02: return "LOAD CLASS";
-    case 0x0C: return "HEAP DUMP";
-    case 0x1C: return "HEAP DUMP SEGMENT";
-    case 0x2C: return "HEAP DUMP END";
-    default: return "top-level";
-    }
-}
 
 static bool ht_truncated(ht_reader *r, uint8_t tag, size_t at)
 {
-    return ht_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", ht_sub_name(tag), tag, at);
+    return ht_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", hprof_rd_sub_name(tag), tag, at);
 }
 
 /* The index of class object id, created if new; HT_NONE when out of memory. */
@@ -226,7 +177,7 @@ static size_t ht_class_tail(ht_reader *r, size_t p, size_t end, size_t at, ht_cl
     for (int part = 0; part < 3; part++) {
         if (end - p < 2)
             return ht_truncated(r, 0x20, at), 0;
-        unsigned n = ht_u2(d + p);
+        unsigned n = hprof_rd_u2(d + p);
         p += 2;
         if (part == 2 && c) {
             c->fields_at = p;
@@ -241,7 +192,7 @@ static size_t ht_class_tail(ht_reader *r, size_t p, size_t end, size_t at, ht_cl
                 return ht_truncated(r, 0x20, at), 0;
             uint8_t t = d[p + lead];
             p += lead + 1;
-            unsigned sz = ht_type_size(r, t);
+            unsigned sz = hprof_rd_type_size(r->idsize, t);
             if (!sz)
                 return ht_fail(r, "CLASS DUMP at offset %zu: bad %s type %u", at,
                                part == 0 ? "constant pool" : part == 1 ? "static field" : "instance field", t),
@@ -270,11 +221,11 @@ static size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_
     case 0x21: { /* INSTANCE DUMP: id, u4 trace, class id, u4 n, n bytes */
         if (left < 2 * id + 8)
             return ht_truncated(r, tag, at), 0;
-        uint32_t n = ht_u4(d + q + 2 * id + 4);
+        uint32_t n = hprof_rd_u4(d + q + 2 * id + 4);
         if (left - (2 * id + 8) < n)
             return ht_truncated(r, tag, at), 0;
         if (collect) {
-            uint64_t oid = ht_id(r, d + q), cid = ht_id(r, d + q + id + 4);
+            uint64_t oid = hprof_rd_id(r->idsize, d + q), cid = hprof_rd_id(r->idsize, d + q + id + 4);
             size_t ci = ht_class_of(r, cid);
             if (ci == HT_NONE)
                 return ht_nomem(r), 0;
@@ -300,7 +251,7 @@ static size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_
     case 0x22: { /* OBJECT ARRAY DUMP: id, u4 trace, u4 count, class id, count ids */
         if (left < 2 * id + 8)
             return ht_truncated(r, tag, at), 0;
-        uint64_t data_bytes = (uint64_t)ht_u4(d + q + id + 4) * id;
+        uint64_t data_bytes = (uint64_t)hprof_rd_u4(d + q + id + 4) * id;
         if (left - (2 * id + 8) < data_bytes)
             return ht_truncated(r, tag, at), 0;
         if (collect) {
@@ -315,7 +266,7 @@ static size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_
         uint8_t t = d[q + id + 8];
         if (t < 4 || t > 11)
             return ht_fail(r, "PRIMITIVE ARRAY DUMP at offset %zu: bad element type %u", at, t), 0;
-        uint64_t data_bytes = (uint64_t)ht_u4(d + q + id + 4) * ht_type_size(r, t);
+        uint64_t data_bytes = (uint64_t)hprof_rd_u4(d + q + id + 4) * hprof_rd_type_size(r->idsize, t);
         if (left - (id + 9) < data_bytes)
             return ht_truncated(r, tag, at), 0;
         if (collect) {
@@ -329,12 +280,12 @@ static size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_
             return ht_truncated(r, tag, at), 0;
         ht_class *c = NULL;
         if (collect) {
-            size_t ci = ht_class_of(r, ht_id(r, d + q));
+            size_t ci = ht_class_of(r, hprof_rd_id(r->idsize, d + q));
             if (ci == HT_NONE)
                 return ht_nomem(r), 0;
             c = &r->cls[ci];
             c->dumped = true;
-            c->super = ht_id(r, d + q + id + 4);
+            c->super = hprof_rd_id(r->idsize, d + q + id + 4);
         }
         return ht_class_tail(r, q + 7 * id + 8, end, at, c);
     }
@@ -370,18 +321,18 @@ static bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen
             r->capstr = cap;
         }
         r->str[r->nstr] = (ht_string){ body + id, rlen - id };
-        if (!id_map_put(&r->strings, ht_id(r, r->d + body), r->nstr++))
+        if (!id_map_put(&r->strings, hprof_rd_id(r->idsize, r->d + body), r->nstr++))
             return ht_nomem(r);
         return true;
     }
     case 0x02: { /* LOAD CLASS: u4 serial, class id, u4 trace, name id */
         if (rlen < 2 * id + 8)
             return ht_fail(r, "malformed LOAD CLASS record at offset %zu: length %" PRIu32, at, rlen);
-        size_t ci = ht_class_of(r, ht_id(r, r->d + body + 4));
+        size_t ci = ht_class_of(r, hprof_rd_id(r->idsize, r->d + body + 4));
         if (ci == HT_NONE)
             return ht_nomem(r);
         r->cls[ci].named = true;
-        r->cls[ci].name_sid = ht_id(r, r->d + body + 8 + id);
+        r->cls[ci].name_sid = hprof_rd_id(r->idsize, r->d + body + 8 + id);
         return true;
     }
     case 0x0C:
@@ -411,24 +362,24 @@ static bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint3
     pos = mlen + 2;
     if (len - pos < 12)
         return ht_fail(r, "truncated HPROF header");
-    uint32_t idsize = ht_u4(r->d + pos);
+    uint32_t idsize = hprof_rd_u4(r->d + pos);
     if (idsize != 4 && idsize != 8)
         return ht_fail(r, "unsupported HPROF identifier size %" PRIu32 " (expected 4 or 8)", idsize);
     r->idsize = idsize;
-    r->time_ms = (uint64_t)ht_u4(r->d + pos + 4) << 32 | ht_u4(r->d + pos + 8);
+    r->time_ms = (uint64_t)hprof_rd_u4(r->d + pos + 4) << 32 | hprof_rd_u4(r->d + pos + 8);
     pos += 12;
     bool saw_heap = false, open_segments = false;
     while (pos < len) {
         size_t at = pos;
         if (len - pos < 9)
-            return ht_fail(r, "truncated %s record header (tag 0x%02x) at offset %zu", ht_rec_name(r->d[pos]),
+            return ht_fail(r, "truncated %s record header (tag 0x%02x) at offset %zu", hprof_rd_rec_name(r->d[pos]),
                            r->d[pos], at);
         uint8_t tag = r->d[pos];
-        uint32_t rlen = ht_u4(r->d + pos + 5);
+        uint32_t rlen = hprof_rd_u4(r->d + pos + 5);
         pos += 9;
         if (len - pos < rlen)
             return ht_fail(r, "truncated %s record (tag 0x%02x) at offset %zu: %" PRIu32 " bytes declared, %zu present",
-                           ht_rec_name(tag), tag, at, rlen, len - pos);
+                           hprof_rd_rec_name(tag), tag, at, rlen, len - pos);
         if (tag == 0x0C || tag == 0x1C)
             saw_heap = true;
         if (tag == 0x1C)
@@ -563,7 +514,7 @@ static bool ht_own_refs(ht_reader *r)
         uint64_t off = 0;
         for (unsigned f = 0; f < c->nfields; f++, p += id + 1) {
             uint8_t t = p[id];
-            unsigned sz = ht_type_size(r, t);
+            unsigned sz = hprof_rd_type_size(r->idsize, t);
             if ((t == 1 || t == 2) && off <= UINT32_MAX) {
                 if (r->nrefs == r->caprefs) {
                     size_t cap = r->caprefs ? r->caprefs * 2 : 1024;
@@ -574,7 +525,7 @@ static bool ht_own_refs(ht_reader *r)
                     r->caprefs = cap;
                 }
                 ht_ref *ref = &r->refs[r->nrefs++];
-                uint64_t sid = ht_id(r, p);
+                uint64_t sid = hprof_rd_id(r->idsize, p);
                 ref->off = (uint32_t)off;
                 ref->name = ht_string_of(r, sid, &ref->name_len);
                 if (!ref->name) {
@@ -742,35 +693,35 @@ static void ht_root(ht_reader *r, uint8_t tag, const uint8_t *p)
     ht_out *o = &r->out;
     const size_t id = r->idsize;
     ht_str(o, "ROOT ");
-    ht_hex(o, ht_id(r, p));
+    ht_hex(o, hprof_rd_id(r->idsize, p));
     ht_str(o, " (kind=<");
     ht_str(o, tag == 0xFF ? "unknown" : kinds[tag]);
     ht_str(o, ">");
     switch (tag) {
     case 0x08: /* thread: serial, trace */
         ht_str(o, ", id=");
-        ht_dec(o, ht_u4(p + id));
+        ht_dec(o, hprof_rd_u4(p + id));
         ht_str(o, ", trace=");
-        ht_dec(o, ht_u4(p + id + 4));
+        ht_dec(o, hprof_rd_u4(p + id + 4));
         break;
     case 0x01: /* JNI global: the global ref's id (the binary has no trace) */
         ht_str(o, ", id=");
-        ht_hex(o, ht_id(r, p + id));
+        ht_hex(o, hprof_rd_id(r->idsize, p + id));
         break;
     case 0x02: case 0x03: /* JNI local, Java stack: thread, frame */
         ht_str(o, ", thread=");
-        ht_dec(o, ht_u4(p + id));
+        ht_dec(o, hprof_rd_u4(p + id));
         ht_str(o, ", frame=");
-        ht_sdec(o, (int32_t)ht_u4(p + id + 4));
+        ht_sdec(o, (int32_t)hprof_rd_u4(p + id + 4));
         break;
     case 0x04: case 0x06: /* native stack, thread block: thread */
         ht_str(o, ", thread=");
-        ht_dec(o, ht_u4(p + id));
+        ht_dec(o, hprof_rd_u4(p + id));
         break;
     case 0x05: {
         char tmp[48];
         ht_str(o, ", name=");
-        ht_str(o, ht_class_name(r, ht_id(r, p), tmp));
+        ht_str(o, ht_class_name(r, hprof_rd_id(r->idsize, p), tmp));
         break;
     }
     default:
@@ -792,32 +743,32 @@ static void ht_class_dump(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = &r->out;
     const size_t id = r->idsize;
-    uint64_t cid = ht_id(r, p);
+    uint64_t cid = hprof_rd_id(r->idsize, p);
     char tmp[48];
     ht_str(o, "CLS ");
     ht_hex(o, cid);
     ht_str(o, " (name=");
     ht_str(o, ht_class_name(r, cid, tmp));
     ht_str(o, ", trace=");
-    ht_dec(o, ht_u4(p + id));
+    ht_dec(o, hprof_rd_u4(p + id));
     ht_str(o, ")\n");
-    ht_tab_id(o, "\tsuper\t\t", ht_id(r, p + id + 4));
-    ht_tab_id(o, "\tloader\t\t", ht_id(r, p + 2 * id + 4));
-    ht_tab_id(o, "\tsigners\t\t", ht_id(r, p + 3 * id + 4));
-    ht_tab_id(o, "\tdomain\t\t", ht_id(r, p + 4 * id + 4));
+    ht_tab_id(o, "\tsuper\t\t", hprof_rd_id(r->idsize, p + id + 4));
+    ht_tab_id(o, "\tloader\t\t", hprof_rd_id(r->idsize, p + 2 * id + 4));
+    ht_tab_id(o, "\tsigners\t\t", hprof_rd_id(r->idsize, p + 3 * id + 4));
+    ht_tab_id(o, "\tdomain\t\t", hprof_rd_id(r->idsize, p + 4 * id + 4));
     /* constant pool (bounds checked in pass 1): printed after the statics, as HPROF did */
     const uint8_t *cp = p + 7 * id + 8;
-    unsigned ncp = ht_u2(cp);
+    unsigned ncp = hprof_rd_u2(cp);
     const uint8_t *q = cp + 2;
     for (unsigned i = 0; i < ncp; i++)
-        q += 3 + ht_type_size(r, q[2]);
-    unsigned nst = ht_u2(q);
+        q += 3 + hprof_rd_type_size(r->idsize, q[2]);
+    unsigned nst = hprof_rd_u2(q);
     q += 2;
     for (unsigned i = 0; i < nst; i++) {
         uint8_t t = q[id];
-        if ((t == 1 || t == 2) && ht_id(r, q + id + 1)) {
+        if ((t == 1 || t == 2) && hprof_rd_id(r->idsize, q + id + 1)) {
             uint32_t nlen = 0;
-            uint64_t sid = ht_id(r, q);
+            uint64_t sid = hprof_rd_id(r->idsize, q);
             const char *name = ht_string_of(r, sid, &nlen);
             ht_str(o, "\tstatic ");
             if (name) {
@@ -828,22 +779,22 @@ static void ht_class_dump(ht_reader *r, const uint8_t *p)
                 ht_str(o, ">");
             }
             ht_put(o, "\t", 1);
-            ht_hex(o, ht_id(r, q + id + 1));
+            ht_hex(o, hprof_rd_id(r->idsize, q + id + 1));
             ht_put(o, "\n", 1);
         }
-        q += id + 1 + ht_type_size(r, t);
+        q += id + 1 + hprof_rd_type_size(r->idsize, t);
     }
     q = cp + 2;
     for (unsigned i = 0; i < ncp; i++) {
         uint8_t t = q[2];
-        if ((t == 1 || t == 2) && ht_id(r, q + 3)) {
+        if ((t == 1 || t == 2) && hprof_rd_id(r->idsize, q + 3)) {
             ht_str(o, "\tconstant pool entry ");
-            ht_dec(o, ht_u2(q));
+            ht_dec(o, hprof_rd_u2(q));
             ht_put(o, "\t", 1);
-            ht_hex(o, ht_id(r, q + 3));
+            ht_hex(o, hprof_rd_id(r->idsize, q + 3));
             ht_put(o, "\n", 1);
         }
-        q += 3 + ht_type_size(r, t);
+        q += 3 + hprof_rd_type_size(r->idsize, t);
     }
 }
 
@@ -851,8 +802,8 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = &r->out;
     const size_t id = r->idsize;
-    uint64_t cid = ht_id(r, p + id + 4);
-    uint32_t n = ht_u4(p + 2 * id + 4);
+    uint64_t cid = hprof_rd_id(r->idsize, p + id + 4);
+    uint32_t n = hprof_rd_u4(p + 2 * id + 4);
     size_t ci;
     if (r->last_idx != HT_NONE && r->last_id == cid) {
         ci = r->last_idx;
@@ -863,11 +814,11 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
     }
     const ht_class *c = &r->cls[ci];
     ht_str(o, "OBJ ");
-    ht_hex(o, ht_id(r, p));
+    ht_hex(o, hprof_rd_id(r->idsize, p));
     ht_str(o, " (sz=");
     ht_dec(o, heap_shallow(HEAP_HDR_INSTANCE, n));
     ht_str(o, ", trace=");
-    ht_dec(o, ht_u4(p + id));
+    ht_dec(o, hprof_rd_u4(p + id));
     ht_str(o, ", class=");
     ht_str(o, c->name);
     ht_put(o, "@", 1);
@@ -883,7 +834,7 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
             uint64_t at = base + ref->off;
             if (at + id > n)
                 break; /* cannot happen: ht_finish checked the layout */
-            uint64_t val = ht_id(r, v + at);
+            uint64_t val = hprof_rd_id(r->idsize, v + at);
             if (!val)
                 continue;
             ht_put(o, "\t", 1);
@@ -902,15 +853,15 @@ static void ht_obj_array(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = &r->out;
     const size_t id = r->idsize;
-    uint32_t n = ht_u4(p + id + 4);
-    uint64_t cid = ht_id(r, p + id + 8);
+    uint32_t n = hprof_rd_u4(p + id + 4);
+    uint64_t cid = hprof_rd_id(r->idsize, p + id + 8);
     size_t ci = ht_find_class(r, cid);
     ht_str(o, "ARR ");
-    ht_hex(o, ht_id(r, p));
+    ht_hex(o, hprof_rd_id(r->idsize, p));
     ht_str(o, " (sz=");
     ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * id));
     ht_str(o, ", trace=");
-    ht_dec(o, ht_u4(p + id));
+    ht_dec(o, hprof_rd_u4(p + id));
     ht_str(o, ", nelems=");
     ht_dec(o, n);
     ht_str(o, ", elem type=");
@@ -927,7 +878,7 @@ static void ht_obj_array(ht_reader *r, const uint8_t *p)
     ht_str(o, ")\n");
     const uint8_t *e = p + 2 * id + 8;
     for (uint32_t i = 0; i < n; i++, e += id) {
-        uint64_t val = ht_id(r, e);
+        uint64_t val = hprof_rd_id(r->idsize, e);
         if (!val)
             continue;
         ht_str(o, "\t[");
@@ -944,14 +895,14 @@ static void ht_prim_array(ht_reader *r, const uint8_t *p)
                                            "float",  "double", "byte", "short", "int",     "long" };
     ht_out *o = &r->out;
     const size_t id = r->idsize;
-    uint32_t n = ht_u4(p + id + 4);
+    uint32_t n = hprof_rd_u4(p + id + 4);
     uint8_t t = p[id + 8];
     ht_str(o, "ARR ");
-    ht_hex(o, ht_id(r, p));
+    ht_hex(o, hprof_rd_id(r->idsize, p));
     ht_str(o, " (sz=");
-    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * ht_type_size(r, t)));
+    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * hprof_rd_type_size(r->idsize, t)));
     ht_str(o, ", trace=");
-    ht_dec(o, ht_u4(p + id));
+    ht_dec(o, hprof_rd_u4(p + id));
     ht_str(o, ", nelems=");
     ht_dec(o, n);
     ht_str(o, ", elem type=");
