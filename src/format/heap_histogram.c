@@ -60,7 +60,6 @@ static bool hh_fail(hh_reader *r, const char *fmt, ...)
     return false;
 }
 
-
 /* The entry of class object id, created nameless if it is new. NULL when out of memory. */
 static hh_class *hh_class_of(hh_reader *r, uint64_t id)
 {
@@ -86,7 +85,6 @@ static hh_class *hh_class_of(hh_reader *r, uint64_t id)
     r->have_last = true;
     return &r->cls[idx];
 }
-
 
 static bool hh_truncated(hh_reader *r, uint8_t tag, size_t at)
 {

@@ -117,8 +117,6 @@ static bool ht_nomem(ht_reader *r)
     return false;
 }
 
-
-
 static bool ht_truncated(ht_reader *r, uint8_t tag, size_t at)
 {
     return ht_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", hprof_rd_sub_name(tag), tag, at);
