@@ -281,9 +281,11 @@ for wl in $WORKLOADS; do
             fi
             # the async sampler's cost on the program's threads ("jvmprof: sampler cost:")
             scost=$(sed -n 's/^jvmprof: sampler cost: signal handlers \([0-9.]*\) ms.*class-prepare callbacks \([0-9.]*\) ms.*$/\1 \2/p' "$logf" | tail -1)
-            if [[ -n $scost ]]; then
-                read -r c_hand c_prep <<<"$scost"
-                SAMPMS[$wl,$i]+="$(awk -v a="$c_hand" -v b="$c_prep" 'BEGIN { printf "%.1f", a + b }') "
+            # heap=sites' allocation callbacks ("jvmprof: heap=sites: ... allocation callbacks N ms")
+            acost=$(sed -n 's/^jvmprof: heap=sites: .*allocation callbacks \([0-9.]*\) ms$/\1/p' "$logf" | tail -1)
+            if [[ -n $scost || -n $acost ]]; then
+                read -r c_hand c_prep <<<"${scost:-0 0}"
+                SAMPMS[$wl,$i]+="$(awk -v a="$c_hand" -v b="$c_prep" -v c="${acost:-0}" 'BEGIN { printf "%.1f", a + b + c }') "
             fi
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
@@ -316,7 +318,7 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare ms | agent CPU % of wall |"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare + allocation callbacks ms | agent CPU % of wall |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do

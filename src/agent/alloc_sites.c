@@ -45,6 +45,7 @@ static uint64_t as_tail;              /* agent thread only */
 static atomic_bool as_ring_ready;
 static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
 static _Atomic uint64_t as_gc_count, as_gc_ns, as_gc_started;
+static _Atomic uint64_t as_callback_ns;   /* time spent in the allocation callback, for the cost line */
 
 /* Agent thread: what each live sampled object added to which site, by tag,
  * in an open-addressing table that forgets an object when it dies: 32 bytes
@@ -116,6 +117,7 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
     jvmtiEnv *jv = agent_jvmti;
     if (profiler_is_agent_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
+    uint64_t t0 = agent_now_ns();
     char *sig = NULL;
     if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE) {
         atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
@@ -141,6 +143,7 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
         e->alloc_tag = 0;   /* its death will not be seen: counted as allocated and live */
     atomic_fetch_add_explicit(&as_samples, 1, memory_order_relaxed);
     eventq_push(e);
+    atomic_fetch_add_explicit(&as_callback_ns, agent_now_ns() - t0, memory_order_relaxed);
 }
 
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
@@ -318,10 +321,11 @@ void alloc_sites_describe(char *out, size_t len)
 {
     snprintf(out, len, "heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
              "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
-             "%llu KiB (%.0f bytes each)",
+             "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",
              (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
              (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
              (unsigned long long)atomic_load(&as_sample_errors), (unsigned long long)as_table_used,
              (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
-             as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0);
+             as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0,
+             (double)atomic_load(&as_callback_ns) / 1e6);
 }
