@@ -19,8 +19,9 @@
  *    domain and static values the walk reported), START THREAD records, and
  *    HEAP DUMP END. Disposing of the environment drops every tag at once.
  *
- * A class loaded between step 1 and the walk has no tag; the dump is then
- * thrown away and taken again (at most 3 times). */
+ * A class loaded between step 1 and the walk has no tag: its objects are left
+ * out like those of CDS's archived objects. When the number of loaded
+ * classes changed, the dump is taken once more; the second one is kept. */
 #include "heap_dump.h"
 
 #include <errno.h>
@@ -490,9 +491,11 @@ static jp_status hd_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
  * walk does not go through them. */
 #define HD_LEFT_OUT (1ull << 63)
 
-static uint64_t hd_new_id(hd_state *s, jlong class_tag, jint length, bool first_sight)
+/* A fresh id for an object first reported now (so a class object here has
+ * no tag: its class is not in the table). */
+static uint64_t hd_new_id(hd_state *s, jlong class_tag, jint length)
 {
-    if (class_tag <= 0 || (uint64_t)class_tag > s->ncls || ((uint32_t)class_tag == s->class_class && first_sight)) {
+    if (class_tag <= 0 || (uint64_t)class_tag > s->ncls || (uint32_t)class_tag == s->class_class) {
         s->left_out++;
         return HD_LEFT_OUT | s->left_out;
     }
@@ -534,7 +537,7 @@ static void hd_start(hd_state *s, uint64_t id, jlong class_tag)
     s->cur_id = id;
     s->cur = CUR_SKIP;
     if (class_tag <= 0 || (uint64_t)class_tag > s->ncls)
-        return;  /* counted as unknown when it was tagged */
+        return;  /* not in the class table: left out when it was tagged */
     uint32_t ci = (uint32_t)class_tag;
     if (ci == s->class_class) {
         if (id >= 1 && id <= s->ncls) {
@@ -647,7 +650,7 @@ static jint JNICALL hd_on_reference(jvmtiHeapReferenceKind kind, const jvmtiHeap
 {
     hd_state *s = user;
     if (*tag_ptr == 0) {
-        *tag_ptr = (jlong)hd_new_id(s, class_tag, length, true);
+        *tag_ptr = (jlong)hd_new_id(s, class_tag, length);
         s->bytes += (uint64_t)size;
     }
     uint64_t id = (uint64_t)*tag_ptr;
@@ -776,7 +779,7 @@ static void hd_write_classes(hd_state *s)
 }
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
-static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bool *retry, char *errbuf,
+static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bool last, bool *retry, char *errbuf,
                             size_t errlen)
 {
     hd_state st_, *s = &st_;
@@ -882,6 +885,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
         st = JP_ERR_FORMAT;
         goto done;
     }
+    bool classes_changed = false;
     if (s->left_out) {
         jint now = 0;
         jclass *cl = NULL;
@@ -890,7 +894,8 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
                 (*jni)->DeleteLocalRef(jni, cl[i]);
             jvmti_free(cl);
         }
-        if (now != s->classes_before) {
+        classes_changed = now != s->classes_before;
+        if (classes_changed && !last) {
             *retry = true;
             snprintf(errbuf, errlen, "classes were loaded during the dump (%d before, %d after)",
                      (int)s->classes_before, (int)now);
@@ -923,7 +928,8 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
         snprintf(errbuf, errlen, "cannot write %s: %s", path, jp_status_name(st));
     if (st == JP_OK && s->left_out && agent_opts->verbose)
         jp_log_info("heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
-                    "objects): references to them are written as null", (unsigned long long)s->left_out);
+                    "objects)%s: references to them are written as null", (unsigned long long)s->left_out,
+                    classes_changed ? " or was loaded while the dump was being prepared" : "");
     if (s->odd)
         jp_log_debug("heap dump: %llu unexpected callbacks ignored", (unsigned long long)s->odd);
     out = NULL;
@@ -999,10 +1005,13 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
     char bin[OPTIONS_PATH_MAX + 64];
     snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
     jp_status st = JP_OK;
-    for (int attempt = 0; attempt < 3; attempt++) {
+    /* a class loaded while the dump was prepared has no id: take the dump once
+     * more; the second time, write it with those objects left out */
+    for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';
-        st = hd_attempt(jni, text ? bin : path, text ? "the binary dump" : path, &retry, errbuf, errlen);
+        st = hd_attempt(jni, text ? bin : path, text ? "the binary dump" : path, attempt == 1, &retry, errbuf,
+                        errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
