@@ -106,9 +106,9 @@ note "jcmd's own dump (CDS on): $(grep '^classes=' "$T/v.out")"
 ls "$T" | grep -q '\.tmp$' && fail "temporary file left behind"
 
 # classes loading and unloading all the time: every SIGQUIT still gives a complete, valid dump
-rm -f "$T/stop"
 "$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/cu-%n.hprof" -cp "$CLASSES" ClassUnload 3000 >"$T/cu.out" 2>"$T/cu.err" &
 CU=$!
+trap 'kill $CU 2>/dev/null; rm -rf "$T"' EXIT
 sleep 1.5
 for n in 1 2 3; do
     kill -QUIT $CU
@@ -116,6 +116,7 @@ for n in 1 2 3; do
     [ -f "$T/cu-$n.hprof" ] || { cat "$T/cu.err" >&2; fail "no dump $n while classes load and unload"; }
 done
 kill $CU 2>/dev/null; wait $CU 2>/dev/null
+trap 'rm -rf "$T"' EXIT
 grep -q "heap dump failed" "$T/cu.err" && { cat "$T/cu.err" >&2; fail "a dump failed while classes load and unload"; }
 for n in 1 2 3; do
     "$VERIFY" "$T/cu-$n.hprof" >"$T/v.out" 2>&1 || { cat "$T/v.out" >&2; fail "cu-$n.hprof: HeapVerify failed"; }
