@@ -112,6 +112,27 @@ void alloc_sites_stop(void)
     as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_DISABLE);
 }
 
+/* True when the captured stack passes through jvmprof's own Java code
+ * (jvmprof.Control, its natives, and what they call): what it allocates is
+ * never counted. */
+static bool as_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    for (jint i = 0; i < n; i++) {
+        jclass decl = NULL;
+        char *sig = NULL;
+        if ((*jv)->GetMethodDeclaringClass(jv, frames[i].method, &decl) != JVMTI_ERROR_NONE || !decl)
+            continue;
+        bool own = (*jv)->GetClassSignature(jv, decl, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
+                   strncmp(sig, "Ljvmprof/", 9) == 0;
+        jvmti_free(sig);
+        (*jni)->DeleteLocalRef(jni, decl);
+        if (own)
+            return true;
+    }
+    return false;
+}
+
 void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
     jvmtiEnv *jv = agent_jvmti;
@@ -135,6 +156,10 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
         (*jv)->GetStackTrace(jv, thread, 0, (jint)agent_opts->depth, e->frames, &n) != JVMTI_ERROR_NONE)
         n = 0;
     e->nframes = (uint32_t)n;
+    if (as_own_code(jni, e->frames, n)) {
+        free(e);
+        return;
+    }
     e->alloc_size = (uint64_t)size;
     e->alloc_ns = agent_now_ns();
     e->alloc_gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);

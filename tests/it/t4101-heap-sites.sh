@@ -92,6 +92,15 @@ live=$(sed 's/.*; \([0-9]*\) sampled objects tracked live.*/\1/' <<<"$line")
 each=$(sed 's/.*KiB (\([0-9]*\) bytes each).*/\1/' <<<"$line")
 note "memory: $live objects tracked live, $each bytes each"
 [ "$live" -ge 20000 ] && [ "$each" -le 64 ] || fail "tracking memory: $line"
+# what jvmprof's own Java code allocates (Control.dumpHeap, its error message) is never counted
+touch "$T/stop"
+run_java "heap=sites,alloc_interval=16,depth=16,cutoff=0,file=$T/own.txt" -cp "$CLASSES:$ROOT/build/jvmprof.jar" \
+    HeapGraph "$T/stop" dump "$T/own.hprof" /nonexistent/dir/own.hprof
+expect_rc 0
+expect_grep "^dump $T/own.hprof true$" "$T/out"
+expect_grep "^dump /nonexistent/dir/own.hprof failed: " "$T/out"
+expect_grep "^SITES BEGIN" "$T/own.txt"
+expect_no_grep "jvmprof\.Control" "$T/own.txt"
 # bad values
 run_java "lifetimes=y" AllocSites
 expect_rc 1
