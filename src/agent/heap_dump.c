@@ -24,18 +24,14 @@
  * classes changed, the dump is taken once more; the second one is kept. */
 #include "heap_dump.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/file_map.h"
 #include "../common/jp_log.h"
 #include "../format/hprof_heap.h"
 #include "../format/hprof_heap_text.h"
@@ -966,23 +962,13 @@ static void hd_path(unsigned seq, char *out, size_t len)
 /* format=a: HPROF's ASCII heap dump of the binary dump at `bin`, to `path`. */
 static jp_status hd_to_text(const char *bin, const char *path, char *errbuf, size_t errlen)
 {
-    int fd = open(bin, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        snprintf(errbuf, errlen, "cannot read back %s: %s", bin, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    size_t len = 0;
+    const void *map = file_map(bin, &len, errbuf, errlen);
+    if (!map)
         return JP_ERR_IO;
-    }
-    void *map = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    close(fd);
-    if (map == MAP_FAILED) {
-        snprintf(errbuf, errlen, "cannot map %s: %s", bin, strerror(errno));
-        return JP_ERR_IO;
-    }
     sink *out = sink_open_file(path, errbuf, errlen);
-    jp_status rc = out ? hprof_heap_text_write(map, (size_t)st.st_size, out, errbuf, errlen) : JP_ERR_IO;
-    munmap(map, (size_t)st.st_size);
+    jp_status rc = out ? hprof_heap_text_write(map, len, out, errbuf, errlen) : JP_ERR_IO;
+    file_unmap(map, len);
     if (out && rc == JP_OK)
         return sink_commit(out, errbuf, errlen);
     if (out)

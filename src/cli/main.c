@@ -8,16 +8,14 @@
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../agent/options.h"
+#include "../common/file_map.h"
 #include "../format/format.h"
 #include "../format/heap_histogram.h"
 #include "../format/hprof_heap_text.h"
@@ -48,40 +46,14 @@ static void cli_usage(FILE *out)
             "  java -agentpath:/path/to/libjvmprof.so=cpu=samples,file=out.txt MyMain\n");
 }
 
-/* Maps FILE read-only (a heap dump can be bigger than memory). NULL after a
- * one-line message; *len 0 maps nothing and returns a dummy pointer. */
+/* Maps FILE read-only; NULL after a one-line message. */
 static const void *cli_map_file(const char *path, size_t *len)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        fprintf(stderr, "jvmprof: cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "jvmprof: %s: not a regular file\n", path);
-        close(fd);
-        return NULL;
-    }
-    *len = (size_t)st.st_size;
-    if (*len == 0) {
-        close(fd);
-        return "";
-    }
-    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        fprintf(stderr, "jvmprof: %s: cannot map: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    madvise(p, *len, MADV_SEQUENTIAL);
+    char err[600];
+    const void *p = file_map(path, len, err, sizeof err);
+    if (!p)
+        fprintf(stderr, "jvmprof: %s\n", err);
     return p;
-}
-
-static void cli_unmap_file(const void *data, size_t len)
-{
-    if (len)
-        munmap((void *)data, len);
 }
 
 /* The arguments of report, flame and collapse: FILE and the options in
@@ -223,7 +195,7 @@ static int cli_report(int argc, char **argv)
     char err[512];
     report_opts ro;
     model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
-    cli_unmap_file(data, len);
+    file_unmap(data, len);
     if (!m) {
         fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
         return 1;
@@ -257,7 +229,7 @@ static model *cli_read_stacks(const char *path)
     } else {
         m = collapsed_read(data, len, err, sizeof err);
     }
-    cli_unmap_file(data, len);
+    file_unmap(data, len);
     if (!m) {
         fprintf(stderr, "jvmprof: %s: %s\n", path, err);
         return NULL;
@@ -333,7 +305,7 @@ static int cli_heap(int argc, char **argv)
     if (a.text) {
         cli_heap_text t = { data, len, "" };
         rc = cli_output(a.out, "HPROF ASCII heap dump", cli_heap_text_print, &t);
-        cli_unmap_file(data, len);
+        file_unmap(data, len);
         if (rc && t.err[0])
             fprintf(stderr, "jvmprof: %s: %s\n", a.in, t.err);
         return rc;
@@ -341,7 +313,7 @@ static int cli_heap(int argc, char **argv)
     char err[512];
     heap_histogram h;
     bool ok = heap_histogram_read(data, len, &h, err, sizeof err);
-    cli_unmap_file(data, len);
+    file_unmap(data, len);
     if (!ok) {
         fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
         return 1;

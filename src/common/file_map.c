@@ -1,0 +1,45 @@
+/* file_map.c — see file_map.h. */
+#include "file_map.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const void *file_map(const char *path, size_t *len, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    *len = (size_t)st.st_size;
+    if (*len == 0) {
+        close(fd);
+        return "";
+    }
+    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int mmap_errno = errno;
+    close(fd);
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "%s: cannot map: %s", path, strerror(mmap_errno));
+        return NULL;
+    }
+    madvise(p, *len, MADV_SEQUENTIAL);
+    return p;
+}
+
+void file_unmap(const void *data, size_t len)
+{
+    if (len)
+        munmap((void *)data, len);
+}
