@@ -63,7 +63,6 @@ typedef struct hd_class {
     /* own interfaces (indices + 1), for the interface field count */
     uint32_t niface;
     uint32_t *iface;
-    uint32_t iface_fields;   /* fields of all superinterfaces, each interface once */
     /* what the walk reports of the class object */
     uint64_t loader, signers, domain;
     uint64_t *static_value;  /* [nown], statics only */
@@ -93,8 +92,7 @@ typedef struct hd_state {
     enum hd_cur cur;
     uint64_t cur_id;
     uint32_t cur_cls;
-    unsigned char *values;   /* INSTANCE DUMP values of the current object */
-    uint32_t values_cap;
+    unsigned char *values;   /* INSTANCE DUMP values of the current object: the largest class's size */
     /* counts */
     uint64_t objects, bytes, left_out, odd;
     jint classes_before;
@@ -242,7 +240,6 @@ static bool hd_class_layout(hd_state *s, uint32_t ci, uint8_t *mark, uint32_t *s
         iface_fields += s->cls[set[i] - 1].nown;
         mark[set[i] - 1] = 0;
     }
-    c->iface_fields = iface_fields;
     /* the class chain, java.lang.Object first */
     uint32_t chain[256], depth = 0;
     for (uint32_t ca = ci; ca && depth < 256; ca = s->cls[ca - 1].super)
@@ -360,9 +357,19 @@ static jp_status hd_classes(hd_state *s, JNIEnv *jni)
     uint32_t *set = calloc((size_t)s->ncls + 1, sizeof *set);
     if (!mark || !set)
         st = jp_error(JP_ERR_NOMEM, "heap dump: out of memory for the class table");
-    for (uint32_t ci = 1; ci <= s->ncls && st == JP_OK; ci++)
-        if (s->cls[ci - 1].kind == HD_INSTANCE && !hd_class_layout(s, ci, mark, set))
+    uint32_t largest = 0;
+    for (uint32_t ci = 1; ci <= s->ncls && st == JP_OK; ci++) {
+        if (s->cls[ci - 1].kind != HD_INSTANCE)
+            continue;
+        if (!hd_class_layout(s, ci, mark, set))
             st = jp_error(JP_ERR_NOMEM, "heap dump: out of memory for the class table");
+        else if (s->cls[ci - 1].instance_size > largest)
+            largest = s->cls[ci - 1].instance_size;
+    }
+    /* the walk's callbacks then assemble any instance without allocating */
+    s->values = st == JP_OK ? malloc((size_t)largest + 1) : NULL;
+    if (st == JP_OK && !s->values)
+        st = jp_error(JP_ERR_NOMEM, "heap dump: out of memory for the class table");
     free(mark);
     free(set);
     for (jint i = 0; i < n; i++)
@@ -548,15 +555,6 @@ static void hd_start(hd_state *s, uint64_t id, jlong class_tag)
     const hd_class *c = &s->cls[ci - 1];
     s->cur_cls = ci;
     if (c->kind == HD_INSTANCE) {
-        if (c->instance_size > s->values_cap) {
-            unsigned char *v = realloc(s->values, c->instance_size);
-            if (!v) {
-                s->odd++;
-                return;
-            }
-            s->values = v;
-            s->values_cap = c->instance_size;
-        }
         memset(s->values, 0, c->instance_size);
         s->cur = CUR_INSTANCE;
     } else if (c->kind == HD_OBJ_ARRAY) {
