@@ -401,10 +401,14 @@ static int32_t hd_line(jmethodID m, jlocation at)
         return FRAME_LINE_NATIVE;
     if ((*jv)->GetLineNumberTable(jv, m, &n, &t) != JVMTI_ERROR_NONE)
         return FRAME_LINE_UNKNOWN;
+    /* the entry that starts last at or before `at` (the table need not be sorted) */
     int32_t line = FRAME_LINE_UNKNOWN;
+    jlocation best = -1;
     for (jint i = 0; i < n; i++)
-        if (t[i].start_location <= at)
+        if (t[i].start_location <= at && t[i].start_location >= best) {
+            best = t[i].start_location;
             line = t[i].line_number;
+        }
     jvmti_free(t);
     return line;
 }
