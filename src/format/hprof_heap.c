@@ -153,8 +153,8 @@ void hprof_heap_root(hprof_heap *h, enum hprof_root kind, uint64_t id, uint64_t 
 {
     unsigned extra;
     switch (kind) {
-    case HPROF_ROOT_JNI_GLOBAL: extra = 8; break;
-    case HPROF_ROOT_JNI_LOCAL: case HPROF_ROOT_JAVA_FRAME: case HPROF_ROOT_THREAD_OBJECT: extra = 8; break;
+    case HPROF_ROOT_JNI_GLOBAL: case HPROF_ROOT_JNI_LOCAL: case HPROF_ROOT_JAVA_FRAME:
+    case HPROF_ROOT_THREAD_OBJECT: extra = 8; break;
     case HPROF_ROOT_NATIVE_STACK: case HPROF_ROOT_THREAD_BLOCK: extra = 4; break;
     default: extra = 0; break;
     }

@@ -158,14 +158,6 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
     sink_printf(s, "SITES END\n");
 }
 
-static double txt_died(const model_site *si)
-{
-    double d = 0;
-    for (int i = 0; i < LIFE_GC_BUCKETS; i++)
-        d += si->died_by_gcs[i];
-    return d;
-}
-
 /* lifetimes=y: per site (the SITES rows, same order) what died at which
  * age, then per class, then the leak suspects and churn. */
 static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n, const char *when, sink *s)
@@ -185,7 +177,7 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
             o += snprintf(ms + o, sizeof ms - (size_t)o, "%s%llu", k ? "/" : "", txt_round(si->died_by_ms[k]));
         const char *note = model_site_leak_suspect(si) ? "LEAK?" : model_site_churn(si) ? "churn" : "-";
         sink_printf(s, "%5u %5u %10llu %9llu %9llu  %-30s %-40s %-5s %s\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v,
-                    txt_round(si->alloc_objs), txt_round(txt_died(si)), txt_round(si->live_objs), gcs, ms, note,
+                    txt_round(si->alloc_objs), txt_round(model_site_died(si)), txt_round(si->live_objs), gcs, ms, note,
                     model_string_get(m, model_class_get(m, si->cls)->name, NULL));
     }
     /* by class: the same counts summed over the class's sites (all sites, not only the rows) */
@@ -203,7 +195,7 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
                 continue;
             done[k] = 1;
             a += si->alloc_objs;
-            d += txt_died(si);
+            d += model_site_died(si);
             l += si->live_objs;
         }
         sink_printf(s, "           %10llu %9llu %9llu  %s\n", txt_round(a), txt_round(d), txt_round(l),
@@ -220,7 +212,7 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
         if (model_site_churn(si))
             sink_printf(s, "CHURN: site %u (trace %u, %s): %llu of %llu allocated died, %llu before surviving a "
                            "garbage collection\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname,
-                        txt_round(txt_died(si)), txt_round(si->alloc_objs), txt_round(si->died_by_gcs[0]));
+                        txt_round(model_site_died(si)), txt_round(si->alloc_objs), txt_round(si->died_by_gcs[0]));
     }
     sink_printf(s, "LIFETIMES END\n");
 }

@@ -234,6 +234,8 @@ void model_sites_gc(model *m);
  * intervals, and some are live. Churn: at least 90% of what was allocated
  * died, most of it before surviving a collection. */
 bool model_site_leak_suspect(const model_site *s);
+/* lifetimes=y: the objects seen dead (the sum of the age buckets). */
+double model_site_died(const model_site *s);
 bool model_site_churn(const model_site *s);
 static inline uint32_t model_site_count(const model *m) { return intern_count(&m->sites); }
 

@@ -88,10 +88,16 @@ bool model_site_leak_suspect(const model_site *s)
     return s->live_objs >= 1 && s->gc_intervals >= 5 && s->grew * 5 >= s->gc_intervals * 4;
 }
 
-bool model_site_churn(const model_site *s)
+double model_site_died(const model_site *s)
 {
     double died = 0;
     for (int i = 0; i < LIFE_GC_BUCKETS; i++)
         died += s->died_by_gcs[i];
+    return died;
+}
+
+bool model_site_churn(const model_site *s)
+{
+    double died = model_site_died(s);
     return s->alloc_objs >= 1 && died >= 0.9 * s->alloc_objs && s->died_by_gcs[0] * 2 > died;
 }
