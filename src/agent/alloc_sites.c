@@ -285,6 +285,18 @@ static void as_forget(as_record *r)
         as_table_rebuild(as_table_used);   /* on failure the bigger table stays */
 }
 
+/* An estimate cut to 17 significant bits. Estimates are at least 1 (bytes at
+ * least 8), so each is then a multiple of 2^-16 and fits a float exactly: the
+ * same value is added at the allocation and taken away at the death, and the
+ * model's double sums of them are exact whatever their order (up to 2^36),
+ * so a site whose objects all died shows as many dead as allocated. */
+static double as_coarse(double v)
+{
+    int e;
+    double f = frexp(v, &e);
+    return ldexp(nearbyint(ldexp(f, 17)), e - 17);
+}
+
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 {
     char cname[1024];
@@ -294,7 +306,7 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     site_id site = model_site_intern(m, trace, cls, is_array);
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
-    double objs = p > 0 ? 1.0 / p : 1.0, bytes = size * objs;
+    double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
     as_record *r = as_lookup(e->alloc_tag, true);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
