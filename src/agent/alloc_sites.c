@@ -25,6 +25,7 @@
 #include "../common/id_map.h"
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "alloc_exact.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
@@ -112,10 +113,7 @@ void alloc_sites_stop(void)
     as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_DISABLE);
 }
 
-/* True when the captured stack passes through jvmprof's own Java code
- * (jvmprof.Control, its natives, and what they call): what it allocates is
- * never counted. */
-static bool as_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+bool alloc_sites_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
 {
     jvmtiEnv *jv = agent_jvmti;
     for (jint i = 0; i < n; i++) {
@@ -135,6 +133,10 @@ static bool as_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
 
 void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
+    if (agent_opts->alloc_interval == 0) {
+        alloc_exact_allocated(jni, thread, klass, object, size, atomic_load_explicit(&as_gc_count, memory_order_relaxed));
+        return;
+    }
     jvmtiEnv *jv = agent_jvmti;
     if (profiler_is_agent_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
@@ -156,7 +158,7 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
         (*jv)->GetStackTrace(jv, thread, 0, (jint)agent_opts->depth, e->frames, &n) != JVMTI_ERROR_NONE)
         n = 0;
     e->nframes = (uint32_t)n;
-    if (as_own_code(jni, e->frames, n)) {
+    if (alloc_sites_own_code(jni, e->frames, n)) {
         free(e);
         return;
     }
@@ -174,6 +176,10 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
 void alloc_sites_object_free(jlong tag)
 {
+    if (agent_opts->alloc_interval == 0) {
+        alloc_exact_freed(tag, atomic_load_explicit(&as_gc_count, memory_order_relaxed));
+        return;
+    }
     if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire))
         return;
     uint64_t pos = atomic_load_explicit(&as_head, memory_order_relaxed);
@@ -324,6 +330,8 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 
 void alloc_sites_drain(model *m)
 {
+    if (agent_opts->alloc_interval == 0)
+        alloc_exact_drain(m);
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];
@@ -356,6 +364,10 @@ void alloc_sites_drain(model *m)
 
 void alloc_sites_describe(char *out, size_t len)
 {
+    if (agent_opts->alloc_interval == 0) {
+        alloc_exact_describe(out, len);
+        return;
+    }
     snprintf(out, len, "heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
              "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
              "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",

@@ -32,6 +32,11 @@ void alloc_sites_object_free(jlong tag);
 void alloc_sites_gc_start(void);
 void alloc_sites_gc_finish(void);
 
+/* True when the captured stack passes through jvmprof's own Java code
+ * (jvmprof.Control, its natives, and what they call): what it allocates is
+ * never counted. */
+bool alloc_sites_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n);
+
 /* Agent thread: one sampled allocation (its stack already a trace). */
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e);
 /* Agent thread: applies the frees reported since the last call, and copies

@@ -8,6 +8,7 @@
 
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "alloc_exact.h"
 #include "alloc_sites.h"
 #include "async_sampler.h"
 #include "bci.h"
@@ -33,6 +34,8 @@ static void JNICALL cb_ThreadEnd(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     if (!gate_enter())
         return;
     thread_registry_end(jni, thread);
+    if (agent_opts->heap_sites && agent_opts->alloc_interval == 0)
+        alloc_exact_thread_end();
     gate_leave();
 }
 

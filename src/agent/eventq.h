@@ -16,6 +16,7 @@ typedef enum eventq_kind {
     EVENTQ_CODE_LOAD,          /* code_kinds.c: frames[0] = method, then (caller, callee) pairs */
     EVENTQ_CODE_UNLOAD,        /* code_kinds.c: frames[0] = method */
     EVENTQ_ALLOC,              /* alloc_sites.c: a sampled allocation; str[0] = class signature */
+    EVENTQ_ALLOC_SITE,         /* alloc_exact.c: a new site; alloc_tag = its entry id, str[0] = class signature */
 } eventq_kind;
 
 typedef struct eventq_event {

@@ -53,8 +53,8 @@ static const opt_def options_table[] = {
     { "heap", OPT_ENUM, "dump|sites", "off", "HPROF heap dump, or allocation sites (all: not built yet)", 0, 0 },
     { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
       OPT_AT(lifetimes) },
-    { "alloc_interval", OPT_SIZE, "1..1g (k, m, g: KiB, MiB, GiB)", "512k",
-      "heap=sites: sample an allocation every N bytes on average", 1, 1ul << 30, OPT_AT(alloc_interval) },
+    { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
+      "heap=sites: sample an allocation every N bytes on average; 0 = count every allocation", 0, 1ul << 30, OPT_AT(alloc_interval) },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
 };
@@ -317,11 +317,6 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
         if (shift)
             end++;
         if (errno || *end || v > (d->max >> shift) || (v << shift) < d->min) {
-            if (strcmp(d->name, "alloc_interval") == 0 && v == 0 && !*end) {
-                snprintf(err, errlen, "alloc_interval=0: exact allocation counting is not available in this version "
-                         "of jvmprof; use alloc_interval=<bytes> (sampled, e.g. 512k)");
-                return JP_ERR_ARG;
-            }
             return options_bad(err, errlen, d, value);
         }
         *(uint64_t *)((char *)o + d->at - 1) = (uint64_t)v << shift;

@@ -16,6 +16,7 @@
 #include "../format/format.h"
 #include "../model/model.h"
 #include "agent.h"
+#include "alloc_exact.h"
 #include "alloc_sites.h"
 #include "async_sampler.h"
 #include "bci.h"
@@ -200,6 +201,13 @@ static void prof_drain(JNIEnv *jni)
                 break;
             trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
             alloc_sites_record(m, t, e);
+            break;
+        }
+        case EVENTQ_ALLOC_SITE: {
+            if (!prof_frames_of(jni, e->frames, e->nframes))
+                break;
+            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
+            alloc_exact_register(m, t, e);
             break;
         }
         case EVENTQ_MONITOR: {

@@ -162,8 +162,8 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
  * age, then per class, then the leak suspects and churn. */
 static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n, const char *when, sink *s)
 {
-    sink_printf(s, "LIFETIMES BEGIN (estimates from the sampled objects; age at death in garbage collections "
-                   "survived and in ms) %s\n", when);
+    sink_printf(s, "LIFETIMES BEGIN (%s; age at death in garbage collections survived and in ms) %s\n",
+                m->alloc_interval ? "estimates from the sampled objects" : "every object", when);
     sink_printf(s, " rank trace   alloc'ed      died      live  died after GCs 0/1/2-3/4-7/8+  died after "
                    "<1ms/<10ms/<100ms/<1s/<10s/10s+  note  class\n");
     for (uint32_t i = 0; i < n; i++) {

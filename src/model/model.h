@@ -227,6 +227,12 @@ void model_site_free(model *m, site_id id, double objs, double bytes);
 const model_site *model_site_get(const model *m, site_id id);
 /* lifetimes=y: a death at the given age (estimated objects). */
 void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms);
+/* lifetimes=y: deaths already sorted into the age buckets. */
+void model_site_died_counts(model *m, site_id id, const double by_gcs[LIFE_GC_BUCKETS],
+                            const double by_ms[LIFE_MS_BUCKETS]);
+/* The age buckets of a death after surviving gcs collections, or ms milliseconds. */
+unsigned life_gc_bucket(uint64_t gcs);
+unsigned life_ms_bucket(uint64_t ms);
 /* lifetimes=y: a garbage collection was seen: each site notes whether its
  * live objects grew since the previous one. */
 void model_sites_gc(model *m);

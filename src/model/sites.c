@@ -57,17 +57,35 @@ const model_site *model_site_get(const model *m, site_id id)
 const char *const life_gc_bucket_names[LIFE_GC_BUCKETS] = { "0", "1", "2-3", "4-7", "8+" };
 const char *const life_ms_bucket_names[LIFE_MS_BUCKETS] = { "<1ms", "<10ms", "<100ms", "<1s", "<10s", "10s+" };
 
+unsigned life_gc_bucket(uint64_t gcs) { return gcs == 0 ? 0 : gcs == 1 ? 1 : gcs < 4 ? 2 : gcs < 8 ? 3 : 4; }
+
+unsigned life_ms_bucket(uint64_t ms)
+{
+    unsigned t = 0;
+    for (uint64_t lim = 1; t < LIFE_MS_BUCKETS - 1 && ms >= lim; lim *= 10)
+        t++;
+    return t;
+}
+
 void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms)
 {
     if (id.v == 0 || id.v > intern_count(&m->sites))
         return;
     model_site *s = &m->site_info[id.v - 1];
-    unsigned g = gcs == 0 ? 0 : gcs == 1 ? 1 : gcs < 4 ? 2 : gcs < 8 ? 3 : 4;
-    unsigned t = 0;
-    for (uint64_t lim = 1; t < LIFE_MS_BUCKETS - 1 && ms >= lim; lim *= 10)
-        t++;
-    s->died_by_gcs[g] += objs;
-    s->died_by_ms[t] += objs;
+    s->died_by_gcs[life_gc_bucket(gcs)] += objs;
+    s->died_by_ms[life_ms_bucket(ms)] += objs;
+}
+
+void model_site_died_counts(model *m, site_id id, const double by_gcs[LIFE_GC_BUCKETS],
+                            const double by_ms[LIFE_MS_BUCKETS])
+{
+    if (id.v == 0 || id.v > intern_count(&m->sites))
+        return;
+    model_site *s = &m->site_info[id.v - 1];
+    for (int i = 0; i < LIFE_GC_BUCKETS; i++)
+        s->died_by_gcs[i] += by_gcs[i];
+    for (int i = 0; i < LIFE_MS_BUCKETS; i++)
+        s->died_by_ms[i] += by_ms[i];
 }
 
 void model_sites_gc(model *m)

@@ -1,0 +1,455 @@
+/* alloc_exact.c — heap=sites, alloc_interval=0 (see alloc_exact.h).
+ *
+ * Ids. Sites ("entries": one stack and class as one thread saw them) and
+ * record pages get ids from global counters, and a two-level directory maps
+ * an id back to its memory without a lock (chunks are added by CAS), so
+ * ObjectFree can find a record and its entry from a tag alone.
+ *
+ * Records. An object's tag is its record's number + 1: page id * 512 + slot.
+ * The record says which entry allocated it, its size, and the collections
+ * finished and the millisecond clock at its birth. ObjectFree adds the death
+ * to the entry's counters and pushes the slot onto its page's stack of freed
+ * slots (multi-producer CAS push); the owning thread takes a page's whole
+ * stack at once with an atomic exchange, so there is no ABA.
+ *
+ * Tables. The allocating thread finds its entry in a hash table of its own
+ * (frames compared, then the class by IsSameObject on a weak reference). A
+ * new entry's stack goes to the agent thread once, as an EVENTQ_ALLOC_SITE
+ * event; its counters are read by the agent thread (died before allocated,
+ * so it never sees more dead than allocated). A thread's table outlives it:
+ * at ThreadEnd it is left for the next thread that allocates, with its pages
+ * (one mutex, taken once per thread, never per allocation). */
+#include "alloc_exact.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "alloc_sites.h"
+#include "jvmti_util.h"
+#include "profiler.h"
+#include "symbols.h"
+#include "thread_registry.h"
+
+/* ---------------------------------------------------------------- directory */
+
+#define AX_DIR_BITS 12
+#define AX_DIR_SIZE (1u << AX_DIR_BITS)
+
+typedef struct ax_dir {
+    _Atomic(_Atomic(void *) *) chunk[AX_DIR_SIZE];
+} ax_dir;
+
+static bool ax_dir_put(ax_dir *d, uint64_t id, void *p)
+{
+    uint64_t hi = id >> AX_DIR_BITS;
+    if (hi >= AX_DIR_SIZE)
+        return false;
+    _Atomic(void *) *c = atomic_load_explicit(&d->chunk[hi], memory_order_acquire);
+    if (!c) {
+        _Atomic(void *) *fresh = calloc(AX_DIR_SIZE, sizeof *fresh);
+        if (!fresh)
+            return false;
+        _Atomic(void *) *expected = NULL;
+        if (atomic_compare_exchange_strong_explicit(&d->chunk[hi], &expected, fresh, memory_order_acq_rel,
+                                                    memory_order_acquire)) {
+            c = fresh;
+        } else {
+            free(fresh);
+            c = expected;
+        }
+    }
+    atomic_store_explicit(&c[id & (AX_DIR_SIZE - 1)], p, memory_order_release);
+    return true;
+}
+
+static void *ax_dir_get(ax_dir *d, uint64_t id)
+{
+    uint64_t hi = id >> AX_DIR_BITS;
+    if (hi >= AX_DIR_SIZE)
+        return NULL;
+    _Atomic(void *) *c = atomic_load_explicit(&d->chunk[hi], memory_order_acquire);
+    return c ? atomic_load_explicit(&c[id & (AX_DIR_SIZE - 1)], memory_order_acquire) : NULL;
+}
+
+/* ---------------------------------------------------------------- entries and records */
+
+typedef struct ax_entry {
+    uint32_t id;
+    uint32_t hash;
+    jweak cls;
+    bool own;                        /* its stack passes through jvmprof's Java code: not counted */
+    /* written by the owning thread only */
+    _Atomic uint64_t alloc_objs, alloc_bytes;
+    /* written by ObjectFree, on any thread */
+    _Atomic uint64_t died_objs, died_bytes;
+    _Atomic uint64_t died_gcs[LIFE_GC_BUCKETS], died_ms[LIFE_MS_BUCKETS];
+    /* agent thread only */
+    site_id site;
+    uint64_t seen_alloc_objs, seen_alloc_bytes, seen_died_objs, seen_died_bytes;
+    uint64_t seen_gcs[LIFE_GC_BUCKETS], seen_ms[LIFE_MS_BUCKETS];
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} ax_entry;
+
+typedef struct ax_rec {
+    uint32_t entry;
+    uint32_t size8;                  /* size / 8 (objects are 8-byte aligned) */
+    uint32_t gcs;                    /* collections finished at birth; while freed: the next freed slot + 1 */
+    uint32_t ms;                     /* lifetimes=y: agent_now_ns() / 1e6 at birth, mod 2^32 */
+} ax_rec;
+
+#define AX_PAGE_RECS 512u
+
+typedef struct ax_page {
+    _Atomic uint32_t freed;          /* stack of slots ObjectFree handed back: slot + 1, 0 = empty */
+    uint32_t id;
+    struct ax_page *next;            /* the owning table's pages */
+    ax_rec rec[AX_PAGE_RECS];
+} ax_page;
+
+typedef struct ax_table {
+    struct ax_table *next_orphan;
+    ax_entry **index;                /* open addressing, at most half full */
+    uint32_t index_cap, entries;
+    ax_page *pages, *scan;           /* all pages (newest first); where the next look for freed slots starts */
+    ax_page *bump;                   /* the newest page; bump_next: its first never-used slot */
+    uint32_t bump_next;
+    ax_page *fpage;                  /* freed slots taken from fpage, chained through rec.gcs */
+    uint32_t fhead;
+    uint32_t serial;                 /* thread=y: the owning thread's serial */
+    bool agent;                      /* the agent's own thread: nothing counted */
+    jvmtiFrameInfo frames[];         /* depth= of them: the stack being looked up */
+} ax_table;
+
+static ax_dir ax_entries, ax_pages;
+static _Atomic uint64_t ax_next_entry, ax_next_page;
+static _Atomic uint64_t ax_allocs, ax_untracked, ax_pages_bytes, ax_entries_bytes, ax_frees;
+static __thread ax_table *ax_mine;
+static pthread_mutex_t ax_orphans_lock = PTHREAD_MUTEX_INITIALIZER;
+static ax_table *ax_orphans;
+
+static uint32_t ax_hash(const jvmtiFrameInfo *f, jint n)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+    for (jint i = 0; i < n; i++) {
+        h = (h ^ (uint64_t)(uintptr_t)f[i].method) * 1099511628211ull;
+        h = (h ^ (uint64_t)f[i].location) * 1099511628211ull;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool ax_index_put(ax_table *t, ax_entry *e)
+{
+    if ((t->entries + 1) * 2 > t->index_cap) {
+        uint32_t cap = t->index_cap ? t->index_cap * 2 : 64;
+        ax_entry **ix = calloc(cap, sizeof *ix);
+        if (!ix)
+            return false;
+        for (uint32_t i = 0; i < t->index_cap; i++) {
+            ax_entry *o = t->index[i];
+            if (!o)
+                continue;
+            uint32_t j = o->hash & (cap - 1);
+            while (ix[j])
+                j = (j + 1) & (cap - 1);
+            ix[j] = o;
+        }
+        free(t->index);
+        t->index = ix;
+        t->index_cap = cap;
+    }
+    uint32_t j = e->hash & (t->index_cap - 1);
+    while (t->index[j])
+        j = (j + 1) & (t->index_cap - 1);
+    t->index[j] = e;
+    t->entries++;
+    return true;
+}
+
+/* A new entry: named once, registered, and (unless it is jvmprof's own) sent
+ * to the agent thread with its stack. NULL when out of memory or ids. */
+static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n,
+                              uint32_t hash)
+{
+    char *sig = NULL;
+    if ((*agent_jvmti)->GetClassSignature(agent_jvmti, klass, &sig, NULL) != JVMTI_ERROR_NONE)
+        return NULL;
+    ax_entry *e = calloc(1, sizeof *e + (size_t)n * sizeof e->frames[0]);
+    eventq_event *ev = NULL;
+    if (!e)
+        goto fail;
+    e->hash = hash;
+    e->nframes = (uint32_t)n;
+    memcpy(e->frames, frames, (size_t)n * sizeof e->frames[0]);
+    e->own = alloc_sites_own_code(jni, frames, n);
+    e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
+    if (!e->cls)
+        goto fail;
+    if (!e->own) {
+        ev = eventq_new(EVENTQ_ALLOC_SITE, t->serial, (uint32_t)n, sig, NULL, NULL);
+        if (!ev)
+            goto fail;
+        memcpy(ev->frames, frames, (size_t)n * sizeof ev->frames[0]);
+        ev->nframes = (uint32_t)n;
+    }
+    uint64_t id = atomic_fetch_add_explicit(&ax_next_entry, 1, memory_order_relaxed) + 1;
+    if (id > UINT32_MAX || !ax_dir_put(&ax_entries, id, e) || !ax_index_put(t, e))
+        goto fail;   /* an id left unused, or an entry in the directory that never counts: harmless */
+    e->id = (uint32_t)id;
+    jvmti_free(sig);
+    if (ev) {
+        ev->alloc_tag = id;
+        eventq_push(ev);
+    }
+    atomic_fetch_add_explicit(&ax_entries_bytes, sizeof *e + (size_t)n * sizeof e->frames[0], memory_order_relaxed);
+    return e;
+fail:
+    jvmti_free(sig);
+    free(ev);
+    if (e && e->cls)
+        (*jni)->DeleteWeakGlobalRef(jni, e->cls);
+    if (e && !e->id)
+        free(e);
+    return NULL;
+}
+
+static ax_entry *ax_entry_of(JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n)
+{
+    uint32_t hash = ax_hash(frames, n);
+    if (t->index_cap) {
+        for (uint32_t j = hash & (t->index_cap - 1); t->index[j]; j = (j + 1) & (t->index_cap - 1)) {
+            ax_entry *e = t->index[j];
+            if (e->hash == hash && e->nframes == (uint32_t)n &&
+                memcmp(e->frames, frames, (size_t)n * sizeof frames[0]) == 0 &&
+                (*jni)->IsSameObject(jni, klass, e->cls))
+                return e;
+        }
+    }
+    return ax_entry_new(jni, t, klass, frames, n, hash);
+}
+
+/* A free record slot of t's pages: a freed one, a never-used one, or a new page. */
+static bool ax_slot(ax_table *t, ax_page **pp, uint32_t *slot)
+{
+    if (!t->fhead && !(t->bump && t->bump_next < AX_PAGE_RECS)) {
+        /* look at up to 8 pages (round robin) for slots ObjectFree handed back */
+        for (int k = 0; k < 8 && t->pages; k++) {
+            ax_page *p = t->scan ? t->scan : t->pages;
+            t->scan = p->next;
+            uint32_t h = atomic_exchange_explicit(&p->freed, 0, memory_order_acquire);
+            if (h) {
+                t->fpage = p;
+                t->fhead = h;
+                break;
+            }
+        }
+    }
+    if (t->fhead) {
+        *pp = t->fpage;
+        *slot = t->fhead - 1;
+        t->fhead = t->fpage->rec[*slot].gcs;
+        return true;
+    }
+    if (!t->bump || t->bump_next >= AX_PAGE_RECS) {
+        uint64_t id = atomic_fetch_add_explicit(&ax_next_page, 1, memory_order_relaxed) + 1;
+        if (id > UINT64_MAX / AX_PAGE_RECS - 1)
+            return false;
+        ax_page *p = calloc(1, sizeof *p);
+        if (!p)
+            return false;
+        if (!ax_dir_put(&ax_pages, id, p)) {
+            free(p);
+            return false;
+        }
+        p->id = (uint32_t)id;
+        p->next = t->pages;
+        t->pages = p;
+        t->bump = p;
+        t->bump_next = 0;
+        atomic_fetch_add_explicit(&ax_pages_bytes, sizeof *p, memory_order_relaxed);
+    }
+    *pp = t->bump;
+    *slot = t->bump_next++;
+    return true;
+}
+
+/* Hands a slot back (ObjectFree, or a tag that could not be set). */
+static void ax_slot_free(ax_page *p, uint32_t slot)
+{
+    p->rec[slot].entry = 0;
+    uint32_t old = atomic_load_explicit(&p->freed, memory_order_relaxed);
+    do {
+        p->rec[slot].gcs = old;
+    } while (!atomic_compare_exchange_weak_explicit(&p->freed, &old, slot + 1, memory_order_release,
+                                                    memory_order_relaxed));
+}
+
+static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
+{
+    pthread_mutex_lock(&ax_orphans_lock);
+    ax_table *t = ax_orphans;
+    if (t)
+        ax_orphans = t->next_orphan;
+    pthread_mutex_unlock(&ax_orphans_lock);
+    if (!t) {
+        t = calloc(1, sizeof *t + agent_opts->depth * sizeof t->frames[0]);
+        if (!t)
+            return NULL;
+    } else if (agent_opts->thread && t->index) {
+        /* its entries carry the old thread's serial: found no more (they still count) */
+        memset(t->index, 0, t->index_cap * sizeof t->index[0]);
+        t->entries = 0;
+    }
+    t->next_orphan = NULL;
+    t->serial = agent_opts->thread ? thread_registry_serial(NULL) : 0;
+    t->agent = profiler_is_agent_thread(jni, thread);
+    return t;
+}
+
+void alloc_exact_thread_end(void)
+{
+    ax_table *t = ax_mine;
+    if (!t)
+        return;
+    ax_mine = NULL;
+    pthread_mutex_lock(&ax_orphans_lock);
+    t->next_orphan = ax_orphans;
+    ax_orphans = t;
+    pthread_mutex_unlock(&ax_orphans_lock);
+}
+
+void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs)
+{
+    ax_table *t = ax_mine;
+    if (!t && !(t = ax_mine = ax_table_for(jni, thread))) {
+        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+        return;
+    }
+    if (t->agent)
+        return;   /* jvmprof's own thread */
+    jvmtiFrameInfo *frames = t->frames;
+    jint n = 0;
+    if (agent_opts->depth > 0 &&
+        (*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, 0, (jint)agent_opts->depth, frames, &n) != JVMTI_ERROR_NONE)
+        n = 0;
+    ax_entry *e = ax_entry_of(jni, t, klass, frames, n);
+    if (!e) {
+        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+        return;
+    }
+    if (e->own)
+        return;
+    /* owner-only counters: a plain read-modify-write, atomic only for the agent's reads */
+    atomic_store_explicit(&e->alloc_objs, atomic_load_explicit(&e->alloc_objs, memory_order_relaxed) + 1,
+                          memory_order_release);
+    atomic_store_explicit(&e->alloc_bytes,
+                          atomic_load_explicit(&e->alloc_bytes, memory_order_relaxed) + (uint64_t)size,
+                          memory_order_release);
+    atomic_fetch_add_explicit(&ax_allocs, 1, memory_order_relaxed);
+    ax_page *p;
+    uint32_t slot;
+    if (!ax_slot(t, &p, &slot)) {
+        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);   /* counted live for good */
+        return;
+    }
+    p->rec[slot] = (ax_rec){ e->id, (uint32_t)((uint64_t)size / 8u > UINT32_MAX ? UINT32_MAX : (uint64_t)size / 8u),
+                             (uint32_t)gcs, agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
+    jlong tag = (jlong)((uint64_t)p->id * AX_PAGE_RECS + slot + 1);
+    if ((*agent_jvmti)->SetTag(agent_jvmti, object, tag) != JVMTI_ERROR_NONE) {
+        ax_slot_free(p, slot);
+        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+    }
+}
+
+void alloc_exact_freed(jlong tag, uint64_t gcs)
+{
+    uint64_t rid = (uint64_t)tag - 1;
+    ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
+    if (!p)
+        return;
+    uint32_t slot = (uint32_t)(rid % AX_PAGE_RECS);
+    ax_rec r = p->rec[slot];
+    ax_entry *e = r.entry ? ax_dir_get(&ax_entries, r.entry) : NULL;
+    if (e) {
+        if (agent_opts->lifetimes) {
+            uint32_t d = (uint32_t)gcs - r.gcs;   /* mod 2^32, as stored; the collection that freed it is one */
+            uint64_t survived = d ? d - 1u : 0;
+            uint32_t age = (uint32_t)(agent_now_ns() / 1000000u) - r.ms;
+            atomic_fetch_add_explicit(&e->died_gcs[life_gc_bucket(survived)], 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&e->died_ms[life_ms_bucket(age)], 1, memory_order_relaxed);
+        }
+        atomic_fetch_add_explicit(&e->died_bytes, (uint64_t)r.size8 * 8u, memory_order_relaxed);
+        atomic_fetch_add_explicit(&e->died_objs, 1, memory_order_release);
+    }
+    atomic_fetch_add_explicit(&ax_frees, 1, memory_order_relaxed);
+    ax_slot_free(p, slot);
+}
+
+/* ---------------------------------------------------------------- agent thread */
+
+void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
+{
+    ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
+    if (!x)
+        return;
+    char cname[1024];
+    symbols_class_name(e->str[0] ? e->str[0] : "?", cname, sizeof cname);
+    class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
+    x->site = model_site_intern(m, trace, cls, e->str[0] && e->str[0][0] == '[');
+}
+
+void alloc_exact_drain(model *m)
+{
+    uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire);
+    for (uint64_t id = 1; id <= n; id++) {
+        ax_entry *e = ax_dir_get(&ax_entries, id);
+        if (!e || !e->site.v)
+            continue;
+        /* deaths first: every death read here had its allocation counted before it */
+        uint64_t dobjs = atomic_load_explicit(&e->died_objs, memory_order_acquire);
+        uint64_t dbytes = atomic_load_explicit(&e->died_bytes, memory_order_relaxed);
+        double by_gcs[LIFE_GC_BUCKETS], by_ms[LIFE_MS_BUCKETS];
+        bool died_any = false;
+        if (m->lifetimes) {
+            for (int i = 0; i < LIFE_GC_BUCKETS; i++) {
+                uint64_t v = atomic_load_explicit(&e->died_gcs[i], memory_order_relaxed);
+                by_gcs[i] = (double)(v - e->seen_gcs[i]);
+                died_any |= v != e->seen_gcs[i];
+                e->seen_gcs[i] = v;
+            }
+            for (int i = 0; i < LIFE_MS_BUCKETS; i++) {
+                uint64_t v = atomic_load_explicit(&e->died_ms[i], memory_order_relaxed);
+                by_ms[i] = (double)(v - e->seen_ms[i]);
+                e->seen_ms[i] = v;
+            }
+        }
+        uint64_t aobjs = atomic_load_explicit(&e->alloc_objs, memory_order_acquire);
+        uint64_t abytes = atomic_load_explicit(&e->alloc_bytes, memory_order_relaxed);
+        if (aobjs != e->seen_alloc_objs)
+            model_site_alloc(m, e->site, (double)(aobjs - e->seen_alloc_objs),
+                             (double)(abytes - e->seen_alloc_bytes), true);
+        if (dobjs != e->seen_died_objs)
+            model_site_free(m, e->site, (double)(dobjs - e->seen_died_objs), (double)(dbytes - e->seen_died_bytes));
+        if (died_any)
+            model_site_died_counts(m, e->site, by_gcs, by_ms);
+        e->seen_alloc_objs = aobjs;
+        e->seen_alloc_bytes = abytes;
+        e->seen_died_objs = dobjs;
+        e->seen_died_bytes = dbytes;
+    }
+}
+
+void alloc_exact_describe(char *out, size_t len)
+{
+    uint64_t allocs = atomic_load(&ax_allocs), frees = atomic_load(&ax_frees);
+    uint64_t live = allocs > frees ? allocs - frees : 0, pages = atomic_load(&ax_pages_bytes);
+    snprintf(out, len, "heap=sites: %llu allocations counted (exact), %llu seen freed, %llu not followed to their "
+             "death; %llu sites (%llu KiB); %llu objects tracked live in %llu KiB of records (%.0f bytes each)",
+             (unsigned long long)allocs, (unsigned long long)frees, (unsigned long long)atomic_load(&ax_untracked),
+             (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
+             (unsigned long long)live, (unsigned long long)(pages / 1024), live ? (double)pages / (double)live : 0.0);
+}

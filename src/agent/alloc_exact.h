@@ -1,0 +1,36 @@
+/* alloc_exact.h — heap=sites with alloc_interval=0: every allocation counted.
+ *
+ * JVMTI's allocation sampler with an interval of 0 reports every object the
+ * JVM allocates, whoever allocates it: bytecode, reflection, clone(), JNI and
+ * the VM itself. Each allocating thread counts what it allocates in a table
+ * of its own (no lock, no queue per allocation), keyed by stack and class;
+ * each object is tagged with the index of a 16-byte record (its site, size
+ * and birth) in pages the thread owns, so that ObjectFree — restricted mode,
+ * any thread — adds the death to its site's counters with atomics and hands
+ * the record back. The agent thread reads the counters and moves what changed
+ * into the model. */
+#ifndef ALLOC_EXACT_H
+#define ALLOC_EXACT_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "../model/model.h"
+#include "eventq.h"
+
+/* The SampledObjectAlloc callback in exact mode. */
+void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs);
+/* ObjectFree in exact mode (restricted: atomics only). */
+void alloc_exact_freed(jlong tag, uint64_t gcs);
+/* ThreadEnd: the ending thread's table is left for the next new thread. */
+void alloc_exact_thread_end(void);
+
+/* Agent thread: a new site's stack, already a trace (an EVENTQ_ALLOC_SITE event). */
+void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
+/* Agent thread: moves the counts since the last call into the model. */
+void alloc_exact_drain(model *m);
+/* The verbose line. */
+void alloc_exact_describe(char *out, size_t len);
+
+#endif
