@@ -127,8 +127,11 @@ typedef struct ax_table {
 
 static ax_dir ax_entries, ax_pages;
 static _Atomic uint64_t ax_next_entry, ax_next_page;
-static _Atomic uint64_t ax_allocs, ax_untracked, ax_pages_bytes, ax_entries_bytes, ax_frees;
+static _Atomic uint64_t ax_untracked, ax_pages_bytes, ax_entries_bytes;
+static uint64_t ax_allocs, ax_frees, ax_live_peak;   /* agent thread: sums over the entries at the last drain */
 static __thread ax_table *ax_mine;
+static __thread bool ax_priming;     /* the main thread's allocations in alloc_exact_prime */
+static bool ax_primed;
 static pthread_mutex_t ax_orphans_lock = PTHREAD_MUTEX_INITIALIZER;
 static ax_table *ax_orphans;
 
@@ -322,8 +325,27 @@ void alloc_exact_thread_end(void)
     pthread_mutex_unlock(&ax_orphans_lock);
 }
 
+void alloc_exact_prime(JNIEnv *jni)
+{
+    ax_priming = true;
+    for (int i = 0; i < 256 && ax_priming; i++) {   /* 16 MiB at most */
+        jbyteArray a = (*jni)->NewByteArray(jni, 64 * 1024);
+        if (!a) {
+            (*jni)->ExceptionClear(jni);
+            break;
+        }
+        (*jni)->DeleteLocalRef(jni, a);
+    }
+    ax_primed = !ax_priming;
+    ax_priming = false;
+}
+
 void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs)
 {
+    if (ax_priming) {
+        ax_priming = false;   /* the sampler is at interval 0 on this thread from now on */
+        return;
+    }
     ax_table *t = ax_mine;
     if (!t && !(t = ax_mine = ax_table_for(jni, thread))) {
         atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
@@ -349,7 +371,6 @@ void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject ob
     atomic_store_explicit(&e->alloc_bytes,
                           atomic_load_explicit(&e->alloc_bytes, memory_order_relaxed) + (uint64_t)size,
                           memory_order_release);
-    atomic_fetch_add_explicit(&ax_allocs, 1, memory_order_relaxed);
     ax_page *p;
     uint32_t slot;
     if (!ax_slot(t, &p, &slot)) {
@@ -385,7 +406,6 @@ void alloc_exact_freed(jlong tag, uint64_t gcs)
         atomic_fetch_add_explicit(&e->died_bytes, (uint64_t)r.size8 * 8u, memory_order_relaxed);
         atomic_fetch_add_explicit(&e->died_objs, 1, memory_order_release);
     }
-    atomic_fetch_add_explicit(&ax_frees, 1, memory_order_relaxed);
     ax_slot_free(p, slot);
 }
 
@@ -404,7 +424,7 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
 
 void alloc_exact_drain(model *m)
 {
-    uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire);
+    uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire), allocs = 0, frees = 0;
     for (uint64_t id = 1; id <= n; id++) {
         ax_entry *e = ax_dir_get(&ax_entries, id);
         if (!e || !e->site.v)
@@ -440,16 +460,24 @@ void alloc_exact_drain(model *m)
         e->seen_alloc_bytes = abytes;
         e->seen_died_objs = dobjs;
         e->seen_died_bytes = dbytes;
+        allocs += aobjs;
+        frees += dobjs;
     }
+    ax_allocs = allocs;
+    ax_frees = frees;
+    if (allocs - frees > ax_live_peak)
+        ax_live_peak = allocs - frees;
 }
 
 void alloc_exact_describe(char *out, size_t len)
 {
-    uint64_t allocs = atomic_load(&ax_allocs), frees = atomic_load(&ax_frees);
-    uint64_t live = allocs > frees ? allocs - frees : 0, pages = atomic_load(&ax_pages_bytes);
-    snprintf(out, len, "heap=sites: %llu allocations counted (exact), %llu seen freed, %llu not followed to their "
-             "death; %llu sites (%llu KiB); %llu objects tracked live in %llu KiB of records (%.0f bytes each)",
-             (unsigned long long)allocs, (unsigned long long)frees, (unsigned long long)atomic_load(&ax_untracked),
+    uint64_t pages = atomic_load(&ax_pages_bytes);
+    snprintf(out, len, "heap=sites: %llu allocations counted (exact%s), %llu seen freed, %llu not followed to "
+             "their death; %llu sites (%llu KiB); %llu objects tracked live (%llu at most) in %llu KiB of records "
+             "(%.0f bytes each at the most)",
+             (unsigned long long)ax_allocs, ax_primed ? "" : "; the main thread's first allocations may be missing",
+             (unsigned long long)ax_frees, (unsigned long long)atomic_load(&ax_untracked),
              (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
-             (unsigned long long)live, (unsigned long long)(pages / 1024), live ? (double)pages / (double)live : 0.0);
+             (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,
+             (unsigned long long)(pages / 1024), ax_live_peak ? (double)pages / (double)ax_live_peak : 0.0);
 }

@@ -19,6 +19,12 @@
 #include "../model/model.h"
 #include "eventq.h"
 
+/* VMInit, on the main thread, once the sampler is on: the main thread drew
+ * its first sampling point before the agent set the interval to 0 (at up to
+ * several MiB, 512 KiB on average), and would not report an allocation until
+ * it passed it. This allocates garbage arrays (64 KiB each, up to 16 MiB)
+ * until the sampler reports one; its next point is then drawn at 0. */
+void alloc_exact_prime(JNIEnv *jni);
 /* The SampledObjectAlloc callback in exact mode. */
 void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs);
 /* ObjectFree in exact mode (restricted: atomics only). */

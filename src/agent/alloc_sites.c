@@ -91,7 +91,7 @@ jp_status alloc_sites_set_interval(void)
                        "SetHeapSamplingInterval");
 }
 
-jp_status alloc_sites_vm_init(void)
+jp_status alloc_sites_vm_init(JNIEnv *jni)
 {
     for (uint64_t i = 0; i < AS_RING_SIZE; i++)
         atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
@@ -103,6 +103,8 @@ jp_status alloc_sites_vm_init(void)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_ENABLE);
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_ENABLE);
+    if (st == JP_OK && agent_opts->alloc_interval == 0)
+        alloc_exact_prime(jni);
     return st;
 }
 
@@ -355,9 +357,14 @@ void alloc_sites_drain(model *m)
             }
         }
     }
+    /* The JVM reports a collection's frees after it finishes (its service
+     * thread, or the next tagging), so the live counts are taken one poll
+     * after a collection was seen, with the frees above applied. */
+    static bool gc_pending;
     uint64_t gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
-    if (m->lifetimes && gcs != m->gc_count)   /* after the frees above: the live counts are current */
+    if (m->lifetimes && gc_pending)
         model_sites_gc(m);
+    gc_pending = gcs != m->gc_count;
     m->gc_count = gcs;
     m->gc_ns = atomic_load_explicit(&as_gc_ns, memory_order_relaxed);
 }

@@ -22,7 +22,7 @@ void alloc_sites_capabilities(jvmtiCapabilities *caps);
  * thread had drawn one from the default 512 KiB). */
 jp_status alloc_sites_set_interval(void);
 /* VMInit: enables the events. */
-jp_status alloc_sites_vm_init(void);
+jp_status alloc_sites_vm_init(JNIEnv *jni);
 /* VM death: disables the events. */
 void alloc_sites_stop(void);
 

@@ -178,7 +178,7 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     thread_registry_existing(jni);
     cb_enable_monitor_events(JNI_TRUE);
     cb_enable(JVMTI_EVENT_DATA_DUMP_REQUEST, JNI_TRUE);
-    if (agent_opts->heap_sites && alloc_sites_vm_init() != JP_OK)
+    if (agent_opts->heap_sites && alloc_sites_vm_init(jni) != JP_OK)
         jp_log_error("heap=sites disabled: allocation sampling could not start");
     if (agent_opts->cpu == OPTIONS_CPU_TIMES && bci_vm_init(jni) != JP_OK)
         jp_log_error("cpu=times disabled: bytecode instrumentation could not start");

@@ -205,10 +205,14 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
     for (uint32_t i = 0; i < n; i++) {
         const model_site *si = model_site_get(m, (site_id){ rows[i].site });
         const char *cname = model_string_get(m, model_class_get(m, si->cls)->name, NULL);
-        if (model_site_leak_suspect(si))
-            sink_printf(s, "LEAK SUSPECT: site %u (trace %u, %s): live objects grew over %u of %u garbage "
-                           "collections; %llu live of %llu allocated\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v,
-                        cname, si->grew, si->gc_intervals, txt_round(si->live_objs), txt_round(si->alloc_objs));
+        if (model_site_leak_suspect(si)) {
+            double first, last;
+            model_site_leak_floors(si, &first, &last);
+            sink_printf(s, "LEAK SUSPECT: site %u (trace %u, %s): live objects kept growing over %u garbage "
+                           "collections (at least %llu after each in the first quarter, %llu in the last); %llu "
+                           "live of %llu allocated\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname, si->gc_seen,
+                        txt_round(first), txt_round(last), txt_round(si->live_objs), txt_round(si->alloc_objs));
+        }
         if (model_site_churn(si))
             sink_printf(s, "CHURN: site %u (trace %u, %s): %llu of %llu allocated died, %llu before surviving a "
                            "garbage collection\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname,

@@ -114,6 +114,8 @@ extern const char *const life_gc_bucket_names[LIFE_GC_BUCKETS];
 extern const char *const life_ms_bucket_names[LIFE_MS_BUCKETS];
 
 /* An allocation site (heap=sites): counts are estimates when sampled. */
+#define SITE_GC_SPANS 16
+
 typedef struct model_site {
     trace_id trace;
     class_id cls;         /* named Java style: java.lang.String, int[] */
@@ -122,9 +124,12 @@ typedef struct model_site {
     double live_objs, live_bytes;
     /* lifetimes=y */
     double died_by_gcs[LIFE_GC_BUCKETS], died_by_ms[LIFE_MS_BUCKETS];
-    uint32_t gc_intervals;   /* garbage collection intervals since the site's first allocation */
-    uint32_t grew;           /* of those, the ones over which its live objects grew */
-    double live_at_gc;       /* live objects at the last collection seen */
+    /* lifetimes=y: the live objects after each garbage collection since the
+     * site's first allocation, kept as the least and most of each of
+     * SITE_GC_SPANS spans of 2^gc_shift consecutive collections */
+    uint32_t gc_seen;
+    uint32_t gc_shift;
+    float gc_min[SITE_GC_SPANS], gc_max[SITE_GC_SPANS];
 } model_site;
 
 typedef struct model {
@@ -233,13 +238,19 @@ void model_site_died_counts(model *m, site_id id, const double by_gcs[LIFE_GC_BU
 /* The age buckets of a death after surviving gcs collections, or ms milliseconds. */
 unsigned life_gc_bucket(uint64_t gcs);
 unsigned life_ms_bucket(uint64_t ms);
-/* lifetimes=y: a garbage collection was seen: each site notes whether its
- * live objects grew since the previous one. */
+/* lifetimes=y: a garbage collection was seen (and the frees it caused were
+ * applied): each site records its live objects. */
 void model_sites_gc(model *m);
-/* Leak suspect: live objects grew over at least 80% of at least 5 collection
- * intervals, and some are live. Churn: at least 90% of what was allocated
- * died, most of it before surviving a collection. */
+/* Leak suspect: at least 8 collections seen; split into quarters, the
+ * fewest live objects after a collection rose from each quarter to the next,
+ * to at least 1.5 times the first quarter's (objects allocated between
+ * collections come and go and make the counts noisy; a leak's floor rises).
+ * Churn: at least 90% of what was allocated died, most of it before
+ * surviving a collection. */
 bool model_site_leak_suspect(const model_site *s);
+/* For a leak suspect's line: the fewest live objects after a collection in
+ * the first and in the last quarter of the collections seen. */
+void model_site_leak_floors(const model_site *s, double *first, double *last);
 /* lifetimes=y: the objects seen dead (the sum of the age buckets). */
 double model_site_died(const model_site *s);
 bool model_site_churn(const model_site *s);

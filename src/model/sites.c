@@ -94,16 +94,59 @@ void model_sites_gc(model *m)
         model_site *s = &m->site_info[i];
         if (s->alloc_objs <= 0)
             continue;
-        s->gc_intervals++;
-        if (s->live_objs > s->live_at_gc + 0.5)
-            s->grew++;
-        s->live_at_gc = s->live_objs;
+        uint32_t at = s->gc_seen >> s->gc_shift;
+        if (at >= SITE_GC_SPANS) {   /* twice as long spans: merge pairs */
+            for (uint32_t j = 0; j < SITE_GC_SPANS / 2; j++) {
+                s->gc_min[j] = s->gc_min[2 * j] < s->gc_min[2 * j + 1] ? s->gc_min[2 * j] : s->gc_min[2 * j + 1];
+                s->gc_max[j] = s->gc_max[2 * j] > s->gc_max[2 * j + 1] ? s->gc_max[2 * j] : s->gc_max[2 * j + 1];
+            }
+            s->gc_shift++;
+            at = s->gc_seen >> s->gc_shift;
+        }
+        float live = (float)s->live_objs;
+        if ((s->gc_seen & ((1u << s->gc_shift) - 1)) == 0) {
+            s->gc_min[at] = s->gc_max[at] = live;
+        } else {
+            if (live < s->gc_min[at])
+                s->gc_min[at] = live;
+            if (live > s->gc_max[at])
+                s->gc_max[at] = live;
+        }
+        s->gc_seen++;
     }
+}
+
+/* The least of the minima of spans [from, to). */
+static float site_span_min(const model_site *s, uint32_t from, uint32_t to)
+{
+    float v = s->gc_min[from];
+    for (uint32_t j = from + 1; j < to; j++)
+        v = s->gc_min[j] < v ? s->gc_min[j] : v;
+    return v;
 }
 
 bool model_site_leak_suspect(const model_site *s)
 {
-    return s->live_objs >= 1 && s->gc_intervals >= 5 && s->grew * 5 >= s->gc_intervals * 4;
+    if (s->live_objs < 1 || s->gc_seen < 8)
+        return false;
+    uint32_t spans = ((s->gc_seen - 1) >> s->gc_shift) + 1;   /* >= 4, as gc_seen >= 8 */
+    float prev = 0, first = 0;
+    for (uint32_t q = 0; q < 4; q++) {
+        float low = site_span_min(s, q * spans / 4, (q + 1) * spans / 4);
+        if (q == 0)
+            first = low;
+        else if (!(low > prev))
+            return false;
+        prev = low;
+    }
+    return prev >= 1.5f * first;
+}
+
+void model_site_leak_floors(const model_site *s, double *first, double *last)
+{
+    uint32_t spans = s->gc_seen ? ((s->gc_seen - 1) >> s->gc_shift) + 1 : 0;
+    *first = spans >= 4 ? site_span_min(s, 0, spans / 4) : 0;
+    *last = spans >= 4 ? site_span_min(s, 3 * spans / 4, spans) : 0;
 }
 
 double model_site_died(const model_site *s)

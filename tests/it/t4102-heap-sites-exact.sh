@@ -1,0 +1,117 @@
+# heap=sites,alloc_interval=0: every allocation counted. AllocSites: exactly
+# 100000 Foo allocated and live at makeFoos' trace, 50000 Bar allocated and
+# 0 live at makeBars', in ASCII and through the binary file; the lifetimes
+# say every Bar died before surviving a collection and no Foo died.
+# AllocKinds: each kind of allocation exactly as often as the program made
+# it (arrays, reflection, clone(), 8 threads at once), and the Strings JNI
+# code makes. LeakGrow: the one leak suspect, at makeRound. The records the
+# agent keeps per live object: at most 64 bytes. jvmprof's own Java code is
+# never counted.
+. "$(dirname "$0")/lib.sh"
+run_java "" AllocSites
+expect_rc 0
+cp "$T/out" "$T/plain.out"
+run_java "heap=sites,alloc_interval=0,depth=3,file=$T/s.txt,verbose=y" AllocSites
+expect_rc 0
+cmp -s "$T/out" "$T/plain.out" || fail "the program's output changed"
+expect_grep "^SITES BEGIN (ordered by live bytes) " "$T/s.txt"
+expect_no_grep "estimate" "$T/s.txt"
+expect_grep "heap=sites: [0-9]* allocations counted (exact)" "$T/err"
+row() { awk -v c="$2" '$9 == c' "$1"; }
+check_sites() {
+    local f=$1 fl fa bl ba
+    [ "$(row "$f" 'AllocSites$Foo' | wc -l)" = 1 ] || { grep SITES -A20 "$f" >&2; fail "$f: not one AllocSites\$Foo site"; }
+    [ "$(row "$f" 'AllocSites$Bar' | wc -l)" = 1 ] || fail "$f: not one AllocSites\$Bar site"
+    read -r fl fa <<<"$(row "$f" 'AllocSites$Foo' | awk '{print $5, $7}')"
+    read -r bl ba <<<"$(row "$f" 'AllocSites$Bar' | awk '{print $5, $7}')"
+    note "$(basename "$f"): Foo live $fl, allocated $fa; Bar live $bl, allocated $ba"
+    [ "$fa" = 100000 ] && [ "$fl" = 100000 ] || fail "$f: Foo allocated $fa, live $fl (exactly 100000 each)"
+    [ "$ba" = 50000 ] && [ "$bl" = 0 ] || fail "$f: Bar allocated $ba, live $bl (exactly 50000, 0)"
+    # a Foo is 32 bytes (12-byte header, its two longs from offset 16), a Bar 16 (header and an int)
+    [ "$(row "$f" 'AllocSites$Foo' | awk '{print $4, $6}')" = "3200000 3200000" ] || fail "$f: Foo bytes not 100000 x 32"
+    [ "$(row "$f" 'AllocSites$Bar' | awk '{print $4, $6}')" = "0 800000" ] || fail "$f: Bar bytes not 0 live, 50000 x 16"
+    trace_of "$f" "$(row "$f" 'AllocSites$Foo' | awk '{print $8}')" | head -1 |
+        grep -q "AllocSites.makeFoos(AllocSites.java:" || fail "$f: Foo's trace is not makeFoos"
+    trace_of "$f" "$(row "$f" 'AllocSites$Bar' | awk '{print $8}')" | head -1 |
+        grep -q "AllocSites.makeBars(AllocSites.java:" || fail "$f: Bar's trace is not makeBars"
+}
+check_sites "$T/s.txt"
+run_java "heap=sites,alloc_interval=0,depth=3,format=b,file=$T/s.hprof" AllocSites
+expect_rc 0
+"$JVMPROF" report "$T/s.hprof" -o "$T/s-report.txt" || fail "jvmprof report failed"
+check_sites "$T/s-report.txt"
+# lifetimes
+run_java "heap=sites,alloc_interval=0,lifetimes=y,depth=3,file=$T/l.txt" AllocSites
+expect_rc 0
+expect_grep "^LIFETIMES BEGIN (every object; " "$T/l.txt"
+life() { sed -n '/^LIFETIMES BEGIN/,/^LIFETIMES END/p' "$1" | awk -v c="$2" '$1 ~ /^[0-9]+$/ && $NF == c'; }
+read -r fa fd fl <<<"$(life "$T/l.txt" 'AllocSites$Foo' | awk '{print $3, $4, $5}')"
+read -r ba bd bl bg <<<"$(life "$T/l.txt" 'AllocSites$Bar' | awk '{print $3, $4, $5, $6}')"
+note "lifetimes: Foo allocated $fa died $fd live $fl; Bar allocated $ba died $bd live $bl, by collections survived $bg"
+[ "$fa $fd $fl" = "100000 0 100000" ] || fail "Foo: allocated $fa died $fd live $fl (100000 0 100000)"
+[ "$ba $bd $bl $bg" = "50000 50000 0 50000/0/0/0/0" ] || fail "Bar: allocated $ba died $bd live $bl ($bg)"
+expect_grep "^CHURN: site [0-9]* (trace [0-9]*, AllocSites\$Bar): 50000 of 50000 allocated died" "$T/l.txt"
+expect_no_grep "^LEAK SUSPECT" "$T/l.txt"
+# every kind of allocation, exactly; 8 threads at once
+mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
+run_java "heap=sites,alloc_interval=0,depth=4,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
+expect_rc 0
+expect_grep "^kept 227000 shared 400000$" "$T/out"
+allocated() { awk -v c="$1" '$9 == c {s += $7} END {print s + 0}' "$T/k.txt"; }
+SRC="$ROOT/tests/programs/AllocKinds.java"
+at_line() {   # allocations of class $1 at traces whose first frame is AllocKinds.java's line with $2
+    local line s=0 t n
+    line=$(grep -nF -- "$2" "$SRC" | head -1 | cut -d: -f1)
+    for t in $(awk -v c="$1" '$9 == c {print $8}' "$T/k.txt"); do
+        trace_of "$T/k.txt" "$t" | head -1 | grep -q "AllocKinds.main(AllocKinds.java:$line)" || continue
+        n=$(awk -v c="$1" -v t="$t" '$9 == c && $8 == t {print $7}' "$T/k.txt")
+        s=$((s + n))
+    done
+    echo $s
+}
+for c in boolean byte char short int float; do
+    n=$(at_line "$c[]" "new $c[4]")
+    [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"
+done
+for c in long double; do
+    n=$(at_line "$c[]" "new $c[2]")
+    [ "$n" = 20000 ] || fail "$c[] at 'new $c[2]': $n, not 20000"
+done
+# new int[2][3]: 5000 int[][] and their 3 rows each
+[ "$(at_line 'int[][]' 'new int[2][3]')" = 5000 ] || fail "int[][]: $(at_line 'int[][]' 'new int[2][3]'), not 5000"
+[ "$(at_line 'int[]' 'new int[2][3]')" = 10000 ] || fail "int[] rows of int[2][3]: $(at_line 'int[]' 'new int[2][3]'), not 10000"
+for want in 'AllocKinds$Item[] 20000' 'AllocKinds$Refl 20000' 'AllocKinds$Cl 20001' 'AllocKinds$Shared 400000'; do
+    c=${want% *} n=${want##* }
+    [ "$(allocated "$c")" = "$n" ] || fail "$c allocated $(allocated "$c"), not exactly $n"
+done
+note "exact: 8 primitive array kinds x 20000, int[][] 5000 with 10000 rows, Item[] 20000, Refl 20000, Cl 20001, Shared (8 threads) 400000"
+site_trace() { awk -v c="$1" '$9 == c {print $8}' "$T/k.txt"; }
+refl_ok=0; for t in $(site_trace 'AllocKinds$Refl'); do trace_of "$T/k.txt" "$t" | grep -q "newInstance" && refl_ok=1; done
+[ $refl_ok = 1 ] || fail "no reflection site for AllocKinds\$Refl"
+cl_ok=0; for t in $(site_trace 'AllocKinds$Cl'); do trace_of "$T/k.txt" "$t" | grep -q "clone" && cl_ok=1; done
+[ $cl_ok = 1 ] || fail "no clone site for AllocKinds\$Cl"
+jni_ok=0; for t in $(site_trace 'java.lang.String'); do trace_of "$T/k.txt" "$t" | head -1 | grep -q "UnixFileSystem.list" && jni_ok=1; done
+[ $jni_ok = 1 ] || fail "no String site from UnixFileSystem.list (JNI)"
+# memory: the records for ~270000 live objects, at most 64 bytes each (at the most live)
+line=$(grep "objects tracked live (" "$T/err")
+live=$(sed 's/.* (\([0-9]*\) at most).*/\1/' <<<"$line")
+each=$(sed 's/.*records (\([0-9]*\) bytes each at the most).*/\1/' <<<"$line")
+note "memory: $live objects tracked live, $each bytes each"
+[ "$live" -ge 200000 ] && [ "$each" -le 64 ] || fail "tracking memory: $line"
+# LeakGrow: the one leak suspect
+run_java "heap=sites,lifetimes=y,alloc_interval=0,depth=3,file=$T/leak.txt" LeakGrow
+expect_rc 0
+expect_grep "^kept 20000$" "$T/out"
+lt=$(sed -n 's/^LEAK SUSPECT: site [0-9]* (trace \([0-9]*\), LeakGrow\$Obj).*/\1/p' "$T/leak.txt")
+[ -n "$lt" ] || { grep -A3 "^LEAK\|^CHURN" "$T/leak.txt" >&2; fail "LeakGrow\$Obj is not a leak suspect"; }
+trace_of "$T/leak.txt" "$lt" | head -1 | grep -q "LeakGrow.makeRound(LeakGrow.java:" || fail "the leak suspect's trace is not makeRound"
+[ "$(grep -c '^LEAK SUSPECT' "$T/leak.txt")" = 1 ] || { grep '^LEAK SUSPECT' "$T/leak.txt" >&2; fail "more than one leak suspect"; }
+# jvmprof's own Java code is never counted
+touch "$T/stop"
+run_java "heap=sites,alloc_interval=0,depth=16,cutoff=0,file=$T/own.txt" -cp "$CLASSES:$ROOT/build/jvmprof.jar" \
+    HeapGraph "$T/stop" dump "$T/own.hprof" /nonexistent/dir/own.hprof
+expect_rc 0
+expect_grep "^dump $T/own.hprof true$" "$T/out"
+expect_grep "^SITES BEGIN" "$T/own.txt"
+expect_no_grep "jvmprof\.Control" "$T/own.txt"
+exit 0
