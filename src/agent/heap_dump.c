@@ -961,21 +961,40 @@ static void hd_path(unsigned seq, char *out, size_t len)
         snprintf(out, len, "%s.%u", f, seq - 1);
 }
 
-/* format=a: HPROF's ASCII heap dump of the binary dump at `bin`, to `path`. */
-static jp_status hd_to_text(const char *bin, const char *path, char *errbuf, size_t errlen)
+/* HPROF's ASCII heap dump of the binary dump at `bin`, written to out. */
+static jp_status hd_text_into(const char *bin, sink *out, char *errbuf, size_t errlen)
 {
     size_t len = 0;
     const void *map = file_map(bin, &len, errbuf, errlen);
     if (!map)
         return JP_ERR_IO;
-    sink *out = sink_open_file(path, errbuf, errlen);
-    jp_status rc = out ? hprof_heap_text_write(map, len, out, errbuf, errlen) : JP_ERR_IO;
+    jp_status rc = hprof_heap_text_write(map, len, out, errbuf, errlen);
     file_unmap(map, len);
-    if (out && rc == JP_OK)
-        return sink_commit(out, errbuf, errlen);
-    if (out)
-        sink_abort(out);
     return rc;
+}
+
+/* A binary dump to `path`. A class loaded while the dump was prepared has no
+ * id: the dump is taken once more; the second time it is written with those
+ * objects left out. Called with hd_lock held. */
+static jp_status hd_take(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
+{
+    jp_status st = JP_OK;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        bool retry = false;
+        errbuf[0] = '\0';
+        st = hd_attempt(jni, path, shown, attempt == 1, &retry, errbuf, errlen);
+        if (!retry)
+            break;
+        jp_log_debug("heap dump: taken again: %s", errbuf);
+    }
+    return st;
+}
+
+void heap_dump_next_path(char *out, size_t len)
+{
+    pthread_mutex_lock(&hd_lock);
+    hd_path(++hd_sequence, out, len);
+    pthread_mutex_unlock(&hd_lock);
 }
 
 jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen)
@@ -992,25 +1011,33 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
     bool text = agent_opts->heap_dump && agent_opts->format == 'a';
     char bin[OPTIONS_PATH_MAX + 64];
     snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
-    jp_status st = JP_OK;
-    /* a class loaded while the dump was prepared has no id: take the dump once
-     * more; the second time, write it with those objects left out */
-    for (int attempt = 0; attempt < 2; attempt++) {
-        bool retry = false;
-        errbuf[0] = '\0';
-        st = hd_attempt(jni, text ? bin : path, text ? "the binary dump" : path, attempt == 1, &retry, errbuf,
-                        errlen);
-        if (!retry)
-            break;
-        jp_log_debug("heap dump: taken again: %s", errbuf);
-    }
+    jp_status st = hd_take(jni, text ? bin : path, text ? "the binary dump" : path, errbuf, errlen);
     if (text && st == JP_OK) {
-        st = hd_to_text(bin, path, errbuf, errlen);
+        sink *out = sink_open_file(path, errbuf, errlen);
+        st = out ? hd_text_into(bin, out, errbuf, errlen) : JP_ERR_IO;
+        if (out && st == JP_OK)
+            st = sink_commit(out, errbuf, errlen);
+        else if (out)
+            sink_abort(out);
         if (st == JP_OK && agent_opts->verbose)
             jp_log_info("heap dump: wrote %s (HPROF ASCII, from the binary dump)", path);
     }
     if (text)
         unlink(bin);
+    pthread_mutex_unlock(&hd_lock);
+    return st;
+}
+
+jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen)
+{
+    errbuf[0] = '\0';
+    pthread_mutex_lock(&hd_lock);
+    char bin[OPTIONS_PATH_MAX + 64];
+    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
+    jp_status st = hd_take(jni, bin, "the binary dump", errbuf, errlen);
+    if (st == JP_OK)
+        st = hd_text_into(bin, out, errbuf, errlen);
+    unlink(bin);
     pthread_mutex_unlock(&hd_lock);
     return st;
 }

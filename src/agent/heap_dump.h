@@ -11,10 +11,17 @@
 #include <stddef.h>
 
 #include "../common/jp_error.h"
+#include "../format/sink.h"
 
 /* Writes a dump to `path`, or when path is NULL to file= with %n replaced by
  * the dump's sequence number (1, 2, ...; without %n the first dump is file=
  * itself and the later ones file=.N). On failure errbuf holds one line. */
 jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen);
+/* heap=all (format=a): the name the next dump would get (as above, and it
+ * counts as that dump). */
+void heap_dump_next_path(char *out, size_t len);
+/* heap=all: takes a dump (a binary one beside `path`, removed after) and
+ * writes it as HPROF's ASCII HEAP DUMP to out, after the report. */
+jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen);
 
 #endif

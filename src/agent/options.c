@@ -50,7 +50,7 @@ static const opt_def options_table[] = {
       OPT_AT(exclude) },
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
-    { "heap", OPT_ENUM, "dump|sites", "off", "HPROF heap dump, or allocation sites (all: not built yet)", 0, 0 },
+    { "heap", OPT_ENUM, "dump|sites|all", "off", "HPROF heap dump, allocation sites, or both (all)", 0, 0 },
     { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
       OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
@@ -100,6 +100,9 @@ void options_print_help(FILE *out)
             "heap=sites samples an allocation every alloc_interval= bytes on average (JVMTI allocation\n"
             "sampling) and reports allocation sites (class + stack) with estimated allocated and live\n"
             "objects and bytes, HPROF's SITES table, and the number and time of garbage collections.\n"
+            "alloc_interval=0 counts every allocation exactly instead (several times slower: each one\n"
+            "costs a stack and a tag). lifetimes=y adds ages at death, leak suspects and churn.\n"
+            "heap=all = heap=sites + heap=dump: the SITES report, then the HEAP DUMP, in one ASCII file.\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
@@ -111,7 +114,8 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=cpu=samples,flame=cpu.html Main\n"
             "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n"
             "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n"
-            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n");
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n"
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=0,lifetimes=y Main   (exact)\n");
 }
 
 static const opt_def *options_find(const char *name, size_t len)
@@ -249,9 +253,9 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
                 return JP_OK;
             }
             if (strcmp(value, "all") == 0) {
-                snprintf(err, errlen, "heap=all: allocation sites and a heap dump in one file are not available in "
-                         "this version of jvmprof; accepted: heap=dump, heap=sites");
-                return JP_ERR_ARG;
+                o->heap_sites = o->heap_dump = true;
+                *cpu_or_monitor_named = true;
+                return JP_OK;
             }
             return options_bad(err, errlen, d, value);
         }
@@ -394,14 +398,16 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
         p = end + 1;
     }
     if (!named)
-        o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; heap is not built yet */
+        o->cpu = OPTIONS_CPU_SAMPLES;      /* HPROF's default was heap=all; ours is the CPU profile */
     if (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump && !o->heap_sites) {
         snprintf(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off and monitor=n; use "
                  "cpu=samples, wall=<ms>, heap=dump|sites and/or monitor=y");
         return JP_ERR_ARG;
     }
-    if (o->heap_dump && o->heap_sites) {
-        snprintf(err, errlen, "heap=dump and heap=sites together: use one (heap=all is not available yet)");
+    if (o->heap_dump && o->heap_sites && o->format == 'b') {
+        snprintf(err, errlen, "heap=all (or heap=sites with heap=dump) with format=b: the allocation sites and the "
+                 "heap dump go in one HPROF ASCII file (format=a); for binary, take heap=dump and heap=sites in "
+                 "separate runs");
         return JP_ERR_ARG;
     }
     if (o->lifetimes && !o->heap_sites) {
@@ -419,7 +425,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
                  "separate run", which, which);
         return JP_ERR_ARG;
     }
-    if (o->heap_dump && !o->format_named)
+    if (o->heap_dump && !o->heap_sites && !o->format_named)
         o->format = 'b';   /* a heap dump is for MAT and VisualVM: binary unless format=a is asked for */
     if (o->format == 'b' && o->monitor) {
         snprintf(err, errlen, "monitor=y with format=b: the HPROF binary format has no monitor record (as in "

@@ -230,10 +230,12 @@ static void prof_drain(JNIEnv *jni)
         alloc_sites_drain(m);
 }
 
-/* Writes one output file with one format: to a temporary name, renamed when complete. */
-static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, const char *path, uint64_t *bytes)
+/* Writes one output file with one format: to a temporary name, renamed when
+ * complete. With dump_jni (heap=all), a heap dump follows the report. */
+static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, const char *path, uint64_t *bytes,
+                            JNIEnv *dump_jni)
 {
-    char err[512];
+    char err[1024];
     sink *s = sink_open_file(path, err, sizeof err);
     if (!s)
         return jp_error(JP_ERR_IO, "%s", err);
@@ -241,6 +243,10 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
     if (st != JP_OK) {
         sink_abort(s);
         return jp_error(st, "cannot write %s: %s", path, jp_status_name(st));
+    }
+    if (dump_jni && (st = heap_dump_append_text(dump_jni, path, s, err, sizeof err)) != JP_OK) {
+        sink_abort(s);
+        return jp_error(st, "heap dump failed: %s", err[0] ? err : jp_status_name(st));
     }
     *bytes = sink_bytes(s);
     st = sink_commit(s, err, sizeof err);
@@ -252,7 +258,7 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
 jp_status profiler_dump(JNIEnv *jni)
 {
     prof_drain(jni);
-    if (agent_opts->heap_dump) {
+    if (agent_opts->heap_dump && !agent_opts->heap_sites) {
         char err[1024];
         jp_status st = heap_dump_write(jni, NULL, err, sizeof err);
         if (st != JP_OK)
@@ -268,21 +274,27 @@ jp_status profiler_dump(JNIEnv *jni)
     report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
                        agent_opts->monitor, cpu_times, agent_opts->heap_sites, NULL };
     uint64_t bytes = 0, extra = 0;
-    jp_status st = prof_write(fmt, &ro, agent_opts->file, &bytes);
-    if (agent_opts->flame[0] && prof_write(&flame_html_format, &ro, agent_opts->flame, &extra) == JP_OK)
+    /* heap=all: the report and a heap dump in one file, named like heap=dump's */
+    char path[OPTIONS_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s", agent_opts->file);
+    if (agent_opts->heap_dump)
+        heap_dump_next_path(path, sizeof path);
+    jp_status st = prof_write(fmt, &ro, path, &bytes, agent_opts->heap_dump ? jni : NULL);
+    if (agent_opts->flame[0] && prof_write(&flame_html_format, &ro, agent_opts->flame, &extra, NULL) == JP_OK)
         jp_log_info("wrote %s (%llu bytes: flame graph of %llu samples in %u stacks)", agent_opts->flame,
                     (unsigned long long)extra, (unsigned long long)m->total_stack_samples, model_stack_count(m));
-    if (agent_opts->collapsed[0] && prof_write(&collapsed_format, &ro, agent_opts->collapsed, &extra) == JP_OK)
+    if (agent_opts->collapsed[0] && prof_write(&collapsed_format, &ro, agent_opts->collapsed, &extra, NULL) == JP_OK)
         jp_log_info("wrote %s (%llu bytes: %u collapsed stacks)", agent_opts->collapsed, (unsigned long long)extra,
                     model_stack_count(m));
     if (st != JP_OK)
         return st;
     uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
-    jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s)",
-                agent_opts->file, (unsigned long long)bytes, (unsigned long long)m->total_samples,
+    jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s%s)",
+                path, (unsigned long long)bytes, (unsigned long long)m->total_samples,
                 (unsigned long long)model_trace_count(m), model_monitor_count(m),
-                (unsigned long long)prof_sample_rounds, m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+                (unsigned long long)prof_sample_rounds, agent_opts->heap_dump ? "; and a heap dump" : "",
+                m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
     double agent_ms = (double)prof_agent_cpu_ns / 1e6, stack_ms = (double)prof_stack_ns / 1e6;
     double cb_ms = (double)monitor_cost_ns() / 1e6;

@@ -40,6 +40,19 @@ run_java "heap=sites,alloc_interval=0,depth=3,format=b,file=$T/s.hprof" AllocSit
 expect_rc 0
 "$JVMPROF" report "$T/s.hprof" -o "$T/s-report.txt" || fail "jvmprof report failed"
 check_sites "$T/s-report.txt"
+# heap=all: the SITES table and the HEAP DUMP in one ASCII file; the dump holds
+# as many Foo as SITES says are live, and no Bar
+run_java "heap=all,alloc_interval=0,depth=3,file=$T/all.txt" AllocSites
+expect_rc 0
+cmp -s "$T/out" "$T/plain.out" || fail "heap=all: the program's output changed"
+[ "$(grep -c '^SITES BEGIN\|^SITES END\|^HEAP DUMP BEGIN\|^HEAP DUMP END' "$T/all.txt")" = 4 ] ||
+    fail "heap=all: not one SITES and one HEAP DUMP section"
+awk '/^SITES END/ {s=NR} /^HEAP DUMP BEGIN/ {h=NR} END {exit !(s && h > s)}' "$T/all.txt" || fail "heap=all: the dump does not follow SITES"
+fl=$(row "$T/all.txt" 'AllocSites$Foo' | awk '{print $5}')
+fo=$(grep -c '^OBJ [0-9a-f]* (sz=[0-9]*, trace=[0-9]*, class=AllocSites\$Foo@' "$T/all.txt")
+bo=$(grep -c '^OBJ [0-9a-f]* (sz=[0-9]*, trace=[0-9]*, class=AllocSites\$Bar@' "$T/all.txt")
+note "heap=all: SITES Foo live $fl, HEAP DUMP Foo objects $fo, Bar objects $bo"
+[ "$fl" = 100000 ] && [ "$fo" = 100000 ] && [ "$bo" = 0 ] || fail "heap=all: Foo live $fl, in the dump $fo, Bar $bo"
 # lifetimes
 run_java "heap=sites,alloc_interval=0,lifetimes=y,depth=3,file=$T/l.txt" AllocSites
 expect_rc 0

@@ -440,7 +440,15 @@ static void test_heap(void)
     PARSE_BAD3("heap=dump,monitor=y", "heap=dump", "monitor=y", "separate run");
     PARSE_BAD3("heap=dump,wall=10", "heap=dump", "wall=", "separate run");
     PARSE_BAD3("heap=dump,flame=f.html", "flame=", "cpu=samples", NULL);
-    PARSE_BAD3("heap=all", "heap=all", "not available", "heap=sites");
+    /* heap=all: sites and a dump, in one ASCII file */
+    if (PARSE_OK("heap=all")) {
+        CHECK(opts.heap_sites && opts.heap_dump);
+        CHECK_EQ_INT(opts.format, 'a');
+    }
+    if (PARSE_OK("heap=all,alloc_interval=0,lifetimes=y"))
+        CHECK(opts.heap_sites && opts.heap_dump && opts.alloc_interval == 0 && opts.lifetimes);
+    PARSE_BAD3("heap=all,format=b", "heap=all", "format=b", "separate runs");
+    PARSE_BAD3("heap=all,cpu=samples", "heap=dump", "cpu=samples", "separate run");
     /* heap=sites: sampled, every 512 KiB by default; it combines with the CPU options */
     if (PARSE_OK("heap=sites")) {
         CHECK(opts.heap_sites && !opts.heap_dump);
@@ -456,8 +464,9 @@ static void test_heap(void)
         CHECK_EQ_INT(opts.alloc_interval, 3 << 20);
     if (PARSE_OK("heap=sites,alloc_interval=1g"))
         CHECK_EQ_INT(opts.alloc_interval, 1 << 30);
-    PARSE_BAD3("heap=sites,alloc_interval=0", "alloc_interval=0", "exact", "not available");
-    PARSE_BAD3("heap=sites,alloc_interval=2g", "alloc_interval=2g", "bad value", "1..1g");
+    if (PARSE_OK("heap=sites,alloc_interval=0"))
+        CHECK_EQ_INT(opts.alloc_interval, 0);
+    PARSE_BAD3("heap=sites,alloc_interval=2g", "alloc_interval=2g", "bad value", "0..1g");
     PARSE_BAD3("heap=sites,alloc_interval=1x", "alloc_interval=1x", "bad value", NULL);
     PARSE_BAD3("heap=sites,alloc_interval=k", "alloc_interval=k", "bad value", NULL);
     PARSE_BAD3("heap=sites,alloc_interval=-1", "alloc_interval=-1", "bad value", NULL);
@@ -468,7 +477,8 @@ static void test_heap(void)
         CHECK(!opts.lifetimes);
     PARSE_BAD3("lifetimes=y", "lifetimes=y", "heap=sites", NULL);
     PARSE_BAD3("heap=sites,lifetimes=1", "lifetimes=1", "bad value", "y|n");
-    PARSE_BAD3("heap=sites,heap=dump", "heap=dump", "heap=sites", NULL);
+    if (PARSE_OK("heap=sites,heap=dump"))
+        CHECK(opts.heap_sites && opts.heap_dump && opts.format == 'a');
     PARSE_BAD3("heap=y", "heap=y", "bad value", "dump");
     PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
 }
@@ -478,7 +488,6 @@ static void test_later_and_unknown(void)
     PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
     PARSE_BAD3("msa=y", "msa=y", "not available", "cpu=samples");
     PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=samples");
-    PARSE_BAD3("cpu=samples,heap=all", "heap=all", "not available", "heap=dump");
     /* a later-issue option without a value is refused as not available too */
     PARSE_BAD3("net", "net", "not available", "cpu=samples");
 
