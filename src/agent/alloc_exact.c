@@ -29,6 +29,7 @@
 
 #include "agent.h"
 #include "alloc_sites.h"
+#include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
@@ -103,6 +104,7 @@ typedef struct ax_rec {
 } ax_rec;
 
 #define AX_PAGE_RECS 512u
+#define AX_CTOR_FRAMES 16   /* alloc_hook=bci: constructor frames looked past above the allocating one */
 
 typedef struct ax_page {
     _Atomic uint32_t freed;          /* stack of slots ObjectFree handed back: slot + 1, 0 = empty */
@@ -110,6 +112,13 @@ typedef struct ax_page {
     struct ax_page *next;            /* the owning table's pages */
     ax_rec rec[AX_PAGE_RECS];
 } ax_page;
+
+/* alloc_hook=bci: whether a method is a constructor, and of which class */
+typedef struct ax_method {
+    jmethodID m;
+    jclass decl;                     /* global ref; NULL: not a constructor */
+} ax_method;
+#define AX_METHOD_CACHE 256u
 
 typedef struct ax_table {
     struct ax_table *next_orphan;
@@ -122,7 +131,8 @@ typedef struct ax_table {
     uint32_t fhead;
     uint32_t serial;                 /* thread=y: the owning thread's serial */
     bool agent;                      /* the agent's own thread: nothing counted */
-    jvmtiFrameInfo frames[];         /* depth= of them: the stack being looked up */
+    ax_method *methods;              /* alloc_hook=bci: AX_METHOD_CACHE of them */
+    jvmtiFrameInfo frames[];         /* depth= + AX_CTOR_FRAMES of them: the stack being looked up */
 } ax_table;
 
 static ax_dir ax_entries, ax_pages;
@@ -299,7 +309,7 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
         ax_orphans = t->next_orphan;
     pthread_mutex_unlock(&ax_orphans_lock);
     if (!t) {
-        t = calloc(1, sizeof *t + agent_opts->depth * sizeof t->frames[0]);
+        t = calloc(1, sizeof *t + (agent_opts->depth + AX_CTOR_FRAMES) * sizeof t->frames[0]);
         if (!t)
             return NULL;
     } else if (agent_opts->thread && t->index) {
@@ -307,9 +317,19 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
         memset(t->index, 0, t->index_cap * sizeof t->index[0]);
         t->entries = 0;
     }
+    if (!t->methods && agent_opts->alloc_hook == 'b' && !(t->methods = calloc(AX_METHOD_CACHE, sizeof *t->methods))) {
+        free(t->index);
+        free(t);   /* a fresh one: an adopted table has its cache */
+        return NULL;
+    }
     t->next_orphan = NULL;
     t->serial = agent_opts->thread ? thread_registry_serial(NULL) : 0;
-    t->agent = profiler_is_agent_thread(jni, thread);
+    jthread self = NULL;
+    if (!thread && (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self) == JVMTI_ERROR_NONE)
+        thread = self;
+    t->agent = thread && profiler_is_agent_thread(jni, thread);
+    if (self)
+        (*jni)->DeleteLocalRef(jni, self);
     return t;
 }
 
@@ -340,25 +360,20 @@ void alloc_exact_prime(JNIEnv *jni)
     ax_priming = false;
 }
 
-void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs)
+/* The calling thread's table (made or adopted on its first allocation). */
+static ax_table *ax_table_here(JNIEnv *jni, jthread thread)
 {
-    if (ax_priming) {
-        ax_priming = false;   /* the sampler is at interval 0 on this thread from now on */
-        return;
-    }
     ax_table *t = ax_mine;
-    if (!t && !(t = ax_mine = ax_table_for(jni, thread))) {
+    if (!t && !(t = ax_mine = ax_table_for(jni, thread)))
         atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
-        return;
-    }
-    if (t->agent)
-        return;   /* jvmprof's own thread */
-    jvmtiFrameInfo *frames = t->frames;
-    jint n = 0;
-    if (agent_opts->depth > 0 &&
-        (*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, 0, (jint)agent_opts->depth, frames, &n) != JVMTI_ERROR_NONE)
-        n = 0;
-    ax_entry *e = ax_entry_of(jni, t, klass, frames, n);
+    return t;
+}
+
+/* Counts one allocation whose stack is t->frames[skip .. skip + n) and tags the object. */
+static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, uint64_t gcs, jint skip,
+                     jint n)
+{
+    ax_entry *e = ax_entry_of(jni, t, klass, t->frames + skip, n);
     if (!e) {
         atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
         return;
@@ -384,6 +399,110 @@ void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject ob
         ax_slot_free(p, slot);
         atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
     }
+}
+
+/* The calling thread's stack from `skip` frames down, up to `max` frames, into t->frames. */
+static jint ax_stack(ax_table *t, jint skip, jint max)
+{
+    jint n = 0;
+    if (max > 0 && (*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, skip, max, t->frames, &n) != JVMTI_ERROR_NONE)
+        n = 0;
+    return n;
+}
+
+void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs)
+{
+    if (ax_priming) {
+        ax_priming = false;   /* the sampler is at interval 0 on this thread from now on */
+        return;
+    }
+    ax_table *t = ax_table_here(jni, thread);
+    if (!t || t->agent)
+        return;   /* out of memory, or jvmprof's own thread */
+    ax_count(jni, t, klass, object, size, gcs, 0, ax_stack(t, 0, (jint)agent_opts->depth));
+}
+
+/* ---------------------------------------------------------------- alloc_hook=bci */
+
+
+/* True if frame method m is a constructor of cls or of one of its superclasses
+ * (the chain that runs for `new cls`), from a small per-thread cache. */
+static bool ax_is_ctor_of(JNIEnv *jni, ax_table *t, jmethodID m, jclass cls)
+{
+    ax_method *c = &t->methods[((uintptr_t)m >> 3) % AX_METHOD_CACHE];
+    if (c->m != m) {
+        char *name = NULL;
+        jclass decl = NULL;
+        if (c->decl)
+            (*jni)->DeleteGlobalRef(jni, c->decl);
+        c->m = NULL;
+        c->decl = NULL;
+        if ((*agent_jvmti)->GetMethodName(agent_jvmti, m, &name, NULL, NULL) != JVMTI_ERROR_NONE)
+            return false;
+        bool init = strcmp(name, "<init>") == 0;
+        jvmti_free(name);
+        if (init && (*agent_jvmti)->GetMethodDeclaringClass(agent_jvmti, m, &decl) == JVMTI_ERROR_NONE && decl) {
+            c->decl = (*jni)->NewGlobalRef(jni, decl);
+            (*jni)->DeleteLocalRef(jni, decl);
+        }
+        c->m = m;
+    }
+    return c->decl && (*jni)->IsAssignableFrom(jni, cls, c->decl);
+}
+
+/* Tracker.objectInit0, called at the start of java.lang.Object.<init>: the
+ * stack is objectInit0, objectInit, Object.<init>, then the constructors of
+ * the object's class chain, then the method that said `new`. */
+void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object)
+{
+    (void)tracker;
+    if (!gate_enter())
+        return;
+    ax_table *t = ax_table_here(jni, NULL);
+    if (t && !t->agent) {
+        jclass cls = (*jni)->GetObjectClass(jni, object);
+        jlong size = 0;
+        (*agent_jvmti)->GetObjectSize(agent_jvmti, object, &size);
+        jint n = ax_stack(t, 3, (jint)agent_opts->depth + AX_CTOR_FRAMES);
+        jint skip = 0;
+        while (skip < n && skip < AX_CTOR_FRAMES && ax_is_ctor_of(jni, t, t->frames[skip].method, cls))
+            skip++;
+        n -= skip;
+        if (n > (jint)agent_opts->depth)
+            n = (jint)agent_opts->depth;
+        ax_count(jni, t, cls, object, size, alloc_sites_gc_count(), skip, n);
+        (*jni)->DeleteLocalRef(jni, cls);
+    }
+    gate_leave();
+}
+
+/* Tracker.newArray0, called right after an array allocation: the stack is
+ * newArray0, newArray, then the method that allocated it. */
+void JNICALL alloc_exact_new_array(JNIEnv *jni, jclass tracker, jobject array)
+{
+    (void)tracker;
+    if (!gate_enter())
+        return;
+    ax_table *t = ax_table_here(jni, NULL);
+    if (t && !t->agent) {
+        jclass cls = (*jni)->GetObjectClass(jni, array);
+        jlong size = 0;
+        (*agent_jvmti)->GetObjectSize(agent_jvmti, array, &size);
+        ax_count(jni, t, cls, array, size, alloc_sites_gc_count(), 0, ax_stack(t, 2, (jint)agent_opts->depth));
+        (*jni)->DeleteLocalRef(jni, cls);
+    }
+    gate_leave();
+}
+
+void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+{
+    jlong tag = 0;
+    if ((*agent_jvmti)->GetTag(agent_jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
+        return;   /* its constructor ran first: counted at Object.<init> */
+    ax_table *t = ax_table_here(jni, thread);
+    if (!t || t->agent)
+        return;
+    ax_count(jni, t, klass, object, size, alloc_sites_gc_count(), 0, ax_stack(t, 0, (jint)agent_opts->depth));
 }
 
 void alloc_exact_freed(jlong tag, uint64_t gcs)
@@ -475,7 +594,8 @@ void alloc_exact_describe(char *out, size_t len)
     snprintf(out, len, "heap=sites: %llu allocations counted (exact%s), %llu seen freed, %llu not followed to "
              "their death; %llu sites (%llu KiB); %llu objects tracked live (%llu at most) in %llu KiB of records "
              "(%.0f bytes each at the most)",
-             (unsigned long long)ax_allocs, ax_primed ? "" : "; the main thread's first allocations may be missing",
+             (unsigned long long)ax_allocs,
+             ax_primed || agent_opts->alloc_hook == 'b' ? "" : "; the main thread's first allocations may be missing",
              (unsigned long long)ax_frees, (unsigned long long)atomic_load(&ax_untracked),
              (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
              (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,

@@ -26,6 +26,7 @@
 #include "../common/jp_log.h"
 #include "agent.h"
 #include "alloc_exact.h"
+#include "bci.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
@@ -69,9 +70,19 @@ typedef struct as_entry {
 static as_entry *as_table;
 static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
+static bool as_bci(void) { return agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b'; }
+
+uint64_t alloc_sites_gc_count(void) { return atomic_load_explicit(&as_gc_count, memory_order_relaxed); }
+
 void alloc_sites_capabilities(jvmtiCapabilities *caps)
 {
-    caps->can_generate_sampled_object_alloc_events = 1;
+    if (as_bci()) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+        caps->can_generate_vm_object_alloc_events = 1;
+    } else {
+        caps->can_generate_sampled_object_alloc_events = 1;
+    }
     caps->can_tag_objects = 1;
     caps->can_generate_object_free_events = 1;
     caps->can_generate_garbage_collection_events = 1;
@@ -85,6 +96,8 @@ static jp_status as_enable(jvmtiEvent ev, jvmtiEventMode mode)
 
 jp_status alloc_sites_set_interval(void)
 {
+    if (as_bci())
+        return JP_OK;   /* no sampler */
     uint64_t interval = agent_opts->alloc_interval;
     return jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
                                                                (jint)(interval > INT32_MAX ? INT32_MAX : interval)),
@@ -101,6 +114,12 @@ jp_status alloc_sites_vm_init(JNIEnv *jni)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_ENABLE);
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_ENABLE);
+    if (st == JP_OK && as_bci()) {
+        st = as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_ENABLE);
+        if (st == JP_OK)
+            st = bci_vm_init(jni);   /* the Tracker calls, and the classes loaded so far retransformed */
+        return st;
+    }
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_ENABLE);
     if (st == JP_OK && agent_opts->alloc_interval == 0)
@@ -110,7 +129,10 @@ jp_status alloc_sites_vm_init(JNIEnv *jni)
 
 void alloc_sites_stop(void)
 {
-    as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_DISABLE);
+    if (as_bci())
+        as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_DISABLE);
+    else
+        as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_DISABLE);
     as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_DISABLE);
     as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_DISABLE);
 }

@@ -15,7 +15,9 @@
 #include "../model/model.h"
 #include "eventq.h"
 
-/* Agent_OnLoad: the capabilities heap=sites needs. */
+/* Agent_OnLoad: the capabilities heap=sites needs (alloc_hook=bci: the
+ * ones to retransform classes and see the JVM's own allocations instead of
+ * the sampler). */
 void alloc_sites_capabilities(jvmtiCapabilities *caps);
 /* Agent_OnLoad: sets the sampling interval (the JVM's threads draw their
  * first sampling point from it; set at VMInit it would come after the main
@@ -25,6 +27,9 @@ jp_status alloc_sites_set_interval(void);
 jp_status alloc_sites_vm_init(JNIEnv *jni);
 /* VM death: disables the events. */
 void alloc_sites_stop(void);
+
+/* Garbage collections finished so far. */
+uint64_t alloc_sites_gc_count(void);
 
 /* Callbacks. */
 void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size);

@@ -15,6 +15,7 @@
 #include "../classfile/classfile.h"
 #include "../common/jp_log.h"
 #include "agent.h"
+#include "alloc_exact.h"
 #include "jvmti_util.h"
 #include "times.h"
 
@@ -35,6 +36,15 @@ static atomic_uint bci_nmodules;
 static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_unchanged, st_ns;
+static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
+
+/* cpu=times: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
+ * a call at Object.<init> and after each array allocation, in every class. */
+static bool bci_calls_on(void) { return agent_opts->cpu == OPTIONS_CPU_TIMES; }
+static bool bci_allocs_on(void)
+{
+    return agent_opts->heap_sites && agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b';
+}
 
 const bci_method *bci_method_get(uint32_t id)
 {
@@ -133,6 +143,7 @@ bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_l
 
 /* The methods of the class being rewritten, numbered but not yet published. */
 typedef struct bci_select_ctx {
+    bool calls;                 /* entry/exit calls wanted in this class */
     const char *class_name;
     bci_class *cls;
     bci_method **pending;
@@ -144,7 +155,7 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    if (!bci_method_wanted(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
+    if (!ctx->calls || !bci_method_wanted(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
         return 0;
     if (ctx->n == ctx->cap) {
         uint32_t cap = ctx->cap ? ctx->cap * 2 : 16;
@@ -231,7 +242,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
                                       unsigned char **new_data)
 {
     (void)protection_domain;
-    if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || redefined || len <= 0)
+    if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || len <= 0 || (redefined && !bci_allocs_on()))
         return;
     char cname[1024];
     if (!name) {
@@ -240,13 +251,18 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         name = cname;
     }
     atomic_fetch_add_explicit(&st_seen, 1, memory_order_relaxed);
-    if (!bci_class_wanted(name) || !bci_module_reads(jni, loader, name))
+    /* retransformed classes (loaded before VM init) get the allocation calls only */
+    bool calls = bci_calls_on() && !redefined && bci_class_wanted(name);
+    bool allocs = bci_allocs_on() && strncmp(name, "jvmprof/", 8) != 0;
+    if (!(calls || allocs) || !bci_module_reads(jni, loader, name))
         return;
     bci_class *rec = calloc(1, sizeof *rec);
     if (!rec)
         return;
-    bci_select_ctx ctx = { name, rec, NULL, NULL, 0, 0, false };
-    cf_inject_spec spec = { BCI_TRACKER, CF_INJECT_CALLS, bci_select, &ctx };
+    bci_select_ctx ctx = { calls, name, rec, NULL, NULL, 0, 0, false };
+    cf_inject_spec spec = { BCI_TRACKER,
+                            (calls ? CF_INJECT_CALLS : 0u) | (allocs ? CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT : 0u),
+                            bci_select, &ctx };
     cf_result r;
     uint64_t t0 = agent_now_ns();
     jp_status st = cf_rewrite(data, (size_t)len, &spec, &r);
@@ -294,6 +310,58 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     *new_data = out;
 }
 
+/* alloc_hook=bci: the classes loaded before VM init get their calls now
+ * (java.lang.Object's first): in batches, and one by one where a batch fails. */
+static void bci_retransform_loaded(JNIEnv *jni)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    uint64_t t0 = agent_now_ns();
+    jint n = 0;
+    jclass *all = NULL;
+    if (jvmti_check((*jv)->GetLoadedClasses(jv, &n, &all), "GetLoadedClasses") != JP_OK)
+        return;
+    jclass *pick = malloc(((size_t)n + 1) * sizeof *pick);
+    jint k = 0;
+    for (jint i = 0; pick && i < n; i++) {
+        jboolean mod = JNI_FALSE, arr = JNI_FALSE;
+        char *sig = NULL;
+        if ((*jv)->IsModifiableClass(jv, all[i], &mod) == JVMTI_ERROR_NONE && mod &&
+            (*jv)->IsArrayClass(jv, all[i], &arr) == JVMTI_ERROR_NONE && !arr &&
+            (*jv)->GetClassSignature(jv, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig &&
+            strncmp(sig, "Ljvmprof/", 9) != 0)
+            pick[k++] = all[i];
+        jvmti_free(sig);
+    }
+    enum { BATCH = 64 };
+    for (jint i = 0; i < k; i += BATCH) {
+        jint m = k - i < BATCH ? k - i : BATCH;
+        if ((*jv)->RetransformClasses(jv, m, pick + i) == JVMTI_ERROR_NONE) {
+            st_retransformed += (uint64_t)m;
+            continue;
+        }
+        for (jint j = 0; j < m; j++) {
+            jvmtiError err = (*jv)->RetransformClasses(jv, 1, pick + i + j);
+            if (err == JVMTI_ERROR_NONE) {
+                st_retransformed++;
+            } else {
+                st_retransform_failed++;
+                char *sig = NULL;
+                (*jv)->GetClassSignature(jv, pick[i + j], &sig, NULL);
+                jp_log_debug("alloc_hook=bci: class %s not retransformed (JVMTI error %d)", sig ? sig : "?", err);
+                jvmti_free(sig);
+            }
+        }
+    }
+    if (!pick)
+        jp_log_error("alloc_hook=bci: out of memory: classes loaded before VM init keep their array allocations "
+                     "uncounted");
+    for (jint i = 0; i < n; i++)
+        (*jni)->DeleteLocalRef(jni, all[i]);
+    jvmti_free(all);
+    free(pick);
+    st_retransform_ns = agent_now_ns() - t0;
+}
+
 static jp_status bci_engage(JNIEnv *jni, jboolean on)
 {
     jfieldID f = (*jni)->GetStaticFieldID(jni, bci_tracker_class, "engaged", "Z");
@@ -307,18 +375,22 @@ static jp_status bci_engage(JNIEnv *jni, jboolean on)
 
 jp_status bci_vm_init(JNIEnv *jni)
 {
+    if (bci_tracker_class)
+        return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
     jclass c = (*jni)->FindClass(jni, BCI_TRACKER);
     if (!c) {
         (*jni)->ExceptionClear(jni);
-        return jp_error(JP_ERR_JVMTI, "cpu=times needs jvmprof.jar beside libjvmprof.so; class jvmprof.Tracker "
-                                      "not found");
+        return jp_error(JP_ERR_JVMTI, "%s needs jvmprof.jar beside libjvmprof.so; class jvmprof.Tracker not found",
+                        bci_calls_on() ? "cpu=times" : "alloc_hook=bci");
     }
     bci_tracker_class = (*jni)->NewGlobalRef(jni, c);
     JNINativeMethod natives[] = {
         { (char *)"enter0", (char *)"(I)V", (void *)times_enter },
         { (char *)"exit0", (char *)"(I)V", (void *)times_exit },
+        { (char *)"objectInit0", (char *)"(Ljava/lang/Object;)V", (void *)alloc_exact_object_init },
+        { (char *)"newArray0", (char *)"(Ljava/lang/Object;)V", (void *)alloc_exact_new_array },
     };
-    if ((*jni)->RegisterNatives(jni, c, natives, 2) != 0) {
+    if ((*jni)->RegisterNatives(jni, c, natives, 4) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.Tracker's natives");
     }
@@ -340,9 +412,12 @@ jp_status bci_vm_init(JNIEnv *jni)
     if (st != JP_OK)
         return st;
     atomic_store_explicit(&bci_ready, true, memory_order_release);
-    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
-                                                                JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
-                       "SetEventNotificationMode(ClassFileLoadHook)");
+    st = jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
+                                                              JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
+                     "SetEventNotificationMode(ClassFileLoadHook)");
+    if (st == JP_OK && bci_allocs_on())
+        bci_retransform_loaded(jni);
+    return st;
 }
 
 void bci_vm_death(JNIEnv *jni)
@@ -361,4 +436,7 @@ void bci_get_stats(bci_stats *o)
     o->methods_instrumented = atomic_load(&st_methods);
     o->methods_unchanged = atomic_load(&st_unchanged);
     o->rewrite_ns = atomic_load(&st_ns);
+    o->retransformed = st_retransformed;
+    o->retransform_failed = st_retransform_failed;
+    o->retransform_ns = st_retransform_ns;
 }

@@ -1,6 +1,8 @@
 /* bci.h — bytecode instrumentation in the agent: the ClassFileLoadHook that
  * runs the class-file rewriter (src/classfile) on each class loaded after
- * VM init, the rules that pick which methods get entry/exit calls, the
+ * VM init (cpu=times: entry/exit calls) and, for alloc_hook=bci, on every
+ * class (Object.<init> and array allocations: also the classes loaded
+ * before VM init, retransformed then), the rules that pick which methods get entry/exit calls, the
  * registry that maps the method number the injected calls carry back to
  * names, and the jvmprof.Tracker natives and engaged flag. */
 #ifndef BCI_H
@@ -33,7 +35,9 @@ bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_l
 /* true if include=/exclude= let class_name (internal form) be instrumented. */
 bool bci_class_wanted(const char *class_name);
 
-jp_status bci_vm_init(JNIEnv *jni);  /* natives, module reads, engage, start rewriting */
+/* Natives, module reads, engage, start rewriting; with alloc_hook=bci also
+ * retransforms the classes already loaded. */
+jp_status bci_vm_init(JNIEnv *jni);
 void bci_vm_death(JNIEnv *jni);      /* disengage: the Tracker calls stop reaching the agent */
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                       jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
@@ -42,6 +46,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
 typedef struct bci_stats {
     uint64_t classes_seen, classes_rewritten, classes_failed, methods_instrumented, methods_unchanged;
     uint64_t rewrite_ns;
+    uint64_t retransformed, retransform_failed, retransform_ns;   /* alloc_hook=bci, at VM init */
 } bci_stats;
 void bci_get_stats(bci_stats *out);
 

@@ -126,6 +126,16 @@ static void JNICALL cb_SampledObjectAlloc(jvmtiEnv *jv, JNIEnv *jni, jthread thr
     gate_leave();
 }
 
+static void JNICALL cb_VMObjectAlloc(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
+                                     jlong size)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_exact_vm_object(jni, thread, object, klass, size);
+    gate_leave();
+}
+
 /* ObjectFree and the GC events run in restricted modes: atomics only. */
 static void JNICALL cb_ObjectFree(jvmtiEnv *jv, jlong tag)
 {
@@ -189,7 +199,8 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
 {
     (void)jv;
-    if (agent_opts->cpu == OPTIONS_CPU_TIMES)
+    if (agent_opts->cpu == OPTIONS_CPU_TIMES || (agent_opts->heap_sites && agent_opts->alloc_interval == 0 &&
+                                                 agent_opts->alloc_hook == 'b'))
         bci_vm_death(jni);
     if (options_async_sampling(agent_opts))
         async_sampler_stop();
@@ -212,6 +223,7 @@ jp_status callbacks_install(void)
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = cb_VMInit;
+    cb.VMObjectAlloc = cb_VMObjectAlloc;
     cb.VMDeath = cb_VMDeath;
     cb.ThreadStart = cb_ThreadStart;
     cb.ThreadEnd = cb_ThreadEnd;

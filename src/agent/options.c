@@ -55,6 +55,7 @@ static const opt_def options_table[] = {
       OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
       "heap=sites: sample an allocation every N bytes on average; 0 = count every allocation", 0, 1ul << 30, OPT_AT(alloc_interval) },
+    { "alloc_hook", OPT_ENUM, "sampler|bci", "sampler", "alloc_interval=0: JVMTI's sampler at 0, or bytecode instrumentation", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
 };
@@ -231,6 +232,16 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             o->format_named = true;
             return JP_OK;
         }
+        if (strcmp(d->name, "alloc_hook") == 0) {
+            if (strcmp(value, "sampler") == 0)
+                o->alloc_hook = 's';
+            else if (strcmp(value, "bci") == 0)
+                o->alloc_hook = 'b';
+            else
+                return options_bad(err, errlen, d, value);
+            o->alloc_hook_named = true;
+            return JP_OK;
+        }
         if (strcmp(d->name, "sampler") == 0) {
             if (strcmp(value, "async") == 0)
                 o->sampler = OPTIONS_SAMPLER_ASYNC;
@@ -348,6 +359,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     o->lineno = o->doe = o->force = o->verbose = true;
     o->tiny = 12;
     o->alloc_interval = 512u * 1024u;
+    o->alloc_hook = 's';
     bool named = false;
     err[0] = '\0';
 
@@ -412,6 +424,11 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     }
     if (o->lifetimes && !o->heap_sites) {
         snprintf(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
+        return JP_ERR_ARG;
+    }
+    if (o->alloc_hook_named && !(o->heap_sites && o->alloc_interval == 0)) {
+        snprintf(err, errlen, "alloc_hook= chooses how exact counting sees every allocation; add heap=sites,"
+                 "alloc_interval=0 or drop alloc_hook=");
         return JP_ERR_ARG;
     }
     if (o->alloc_interval_named && !o->heap_sites) {

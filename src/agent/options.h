@@ -35,6 +35,8 @@ typedef struct agent_options {
     uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
     bool alloc_interval_named;
     bool lifetimes;                   /* heap=sites: ages at death, leak suspects, churn */
+    char alloc_hook;                  /* alloc_interval=0: 's' JVMTI's sampler at 0, 'b' bytecode instrumentation */
+    bool alloc_hook_named;
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     char file[OPTIONS_PATH_MAX];      /* %p expanded */
