@@ -463,10 +463,17 @@ void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object
         jclass cls = (*jni)->GetObjectClass(jni, object);
         jlong size = 0;
         (*agent_jvmti)->GetObjectSize(agent_jvmti, object, &size);
-        jint n = ax_stack(t, 3, (jint)agent_opts->depth + AX_CTOR_FRAMES);
-        jint skip = 0;
-        while (skip < n && skip < AX_CTOR_FRAMES && ax_is_ctor_of(jni, t, t->frames[skip].method, cls))
-            skip++;
+        /* most constructor chains are short: 4 frames past them first, more only if all 4 were constructors */
+        jint n, skip, extra = 4;
+        for (;;) {
+            n = ax_stack(t, 3, (jint)agent_opts->depth + extra);
+            skip = 0;
+            while (skip < n && skip < extra && ax_is_ctor_of(jni, t, t->frames[skip].method, cls))
+                skip++;
+            if (skip < extra || n < (jint)agent_opts->depth + extra || extra == AX_CTOR_FRAMES)
+                break;
+            extra = AX_CTOR_FRAMES;
+        }
         n -= skip;
         if (n > (jint)agent_opts->depth)
             n = (jint)agent_opts->depth;

@@ -331,6 +331,15 @@ jp_status profiler_dump(JNIEnv *jni)
                     ts.clock, (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
                     (unsigned long long)ts.dropped);
     }
+    if (agent_opts->heap_sites && agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b') {
+        bci_stats b;
+        bci_get_stats(&b);
+        jp_log_info("alloc_hook=bci: %llu classes rewritten (%llu failed) in %.1f ms; %llu classes loaded before VM "
+                    "init retransformed (%llu could not be) in %.1f ms", (unsigned long long)b.classes_rewritten,
+                    (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
+                    (unsigned long long)b.retransformed, (unsigned long long)b.retransform_failed,
+                    (double)b.retransform_ns / 1e6);
+    }
     if (unloaded)
         jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
                     (unsigned long long)resolved);

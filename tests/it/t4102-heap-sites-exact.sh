@@ -111,6 +111,28 @@ live=$(sed 's/.* (\([0-9]*\) at most).*/\1/' <<<"$line")
 each=$(sed 's/.*records (\([0-9]*\) bytes each at the most).*/\1/' <<<"$line")
 note "memory: $live objects tracked live, $each bytes each"
 [ "$live" -ge 200000 ] && [ "$each" -le 64 ] || fail "tracking memory: $line"
+# alloc_hook=bci (the Tracker calls at Object.<init> and after array allocations,
+# and VMObjectAlloc): the same exact counts for what it sees. It does not see
+# the rows of a multi-dimensional array (the JVM allocates them inside the
+# multianewarray instruction) nor clone() once the JIT has made it an intrinsic
+# (README); neither is checked here.
+run_java "heap=sites,alloc_interval=0,alloc_hook=bci,depth=3,file=$T/b.txt" AllocSites
+expect_rc 0
+cmp -s "$T/out" "$T/plain.out" || fail "alloc_hook=bci: the program's output changed"
+check_sites "$T/b.txt"
+run_java "heap=sites,alloc_interval=0,alloc_hook=bci,depth=4,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
+expect_rc 0
+expect_grep "^kept 227000 shared 400000$" "$T/out"
+for c in boolean byte char short int float; do
+    n=$(at_line "$c[]" "new $c[4]")
+    [ "$n" = 20000 ] || fail "alloc_hook=bci: $c[] at 'new $c[4]': $n, not 20000"
+done
+for want in 'AllocKinds$Item[] 20000' 'AllocKinds$Refl 20000' 'AllocKinds$Shared 400000'; do
+    c=${want% *} n=${want##* }
+    [ "$(allocated "$c")" = "$n" ] || fail "alloc_hook=bci: $c allocated $(allocated "$c"), not exactly $n"
+done
+[ "$(at_line 'int[][]' 'new int[2][3]')" = 5000 ] || fail "alloc_hook=bci: int[][]: $(at_line 'int[][]' 'new int[2][3]'), not 5000"
+note "alloc_hook=bci: Foo, Bar, 6 primitive array kinds x 20000, int[][] 5000, Item[] 20000, Refl 20000, Shared 400000"
 # LeakGrow: the one leak suspect
 run_java "heap=sites,lifetimes=y,alloc_interval=0,depth=3,file=$T/leak.txt" LeakGrow
 expect_rc 0

@@ -465,7 +465,13 @@ static void test_heap(void)
     if (PARSE_OK("heap=sites,alloc_interval=1g"))
         CHECK_EQ_INT(opts.alloc_interval, 1 << 30);
     if (PARSE_OK("heap=sites,alloc_interval=0"))
-        CHECK_EQ_INT(opts.alloc_interval, 0);
+        CHECK(opts.alloc_interval == 0 && opts.alloc_hook == 's');
+    if (PARSE_OK("heap=sites,alloc_interval=0,alloc_hook=bci"))
+        CHECK_EQ_INT(opts.alloc_hook, 'b');
+    if (PARSE_OK("heap=sites,alloc_interval=0,alloc_hook=sampler"))
+        CHECK_EQ_INT(opts.alloc_hook, 's');
+    PARSE_BAD3("heap=sites,alloc_hook=bci", "alloc_hook=", "alloc_interval=0", NULL);
+    PARSE_BAD3("heap=sites,alloc_interval=0,alloc_hook=jfr", "alloc_hook=jfr", "bad value", "sampler|bci");
     PARSE_BAD3("heap=sites,alloc_interval=2g", "alloc_interval=2g", "bad value", "0..1g");
     PARSE_BAD3("heap=sites,alloc_interval=1x", "alloc_interval=1x", "bad value", NULL);
     PARSE_BAD3("heap=sites,alloc_interval=k", "alloc_interval=k", "bad value", NULL);
