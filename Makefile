@@ -113,6 +113,8 @@ $(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(
 
 bench: all $(BUILD)/tools/rewrite_cost
 	@bench/run.sh
+	@CONFIGS="none|heap=sites|heap=sites,lifetimes=y" STARTUP=0 bench/run.sh
+	@bench/alloc_exact.sh
 	@bench/rewrite.sh
 	@bench/heap_read.sh
 	@bench/heap_dump.sh
