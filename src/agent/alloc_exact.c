@@ -210,9 +210,11 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
         ev->nframes = (uint32_t)n;
     }
     uint64_t id = atomic_fetch_add_explicit(&ax_next_entry, 1, memory_order_relaxed) + 1;
-    if (id > UINT32_MAX || !ax_dir_put(&ax_entries, id, e) || !ax_index_put(t, e))
-        goto fail;   /* an id left unused, or an entry in the directory that never counts: harmless */
-    e->id = (uint32_t)id;
+    if (id > UINT32_MAX || !ax_dir_put(&ax_entries, id, e))
+        goto fail;   /* an id left unused: harmless */
+    e->id = (uint32_t)id;   /* in the directory from here on: never freed */
+    if (!ax_index_put(t, e))
+        goto fail;   /* never registered, so never counted */
     jvmti_free(sig);
     if (ev) {
         ev->alloc_tag = id;
@@ -223,10 +225,11 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
 fail:
     jvmti_free(sig);
     free(ev);
-    if (e && e->cls)
-        (*jni)->DeleteWeakGlobalRef(jni, e->cls);
-    if (e && !e->id)
+    if (e && !e->id) {
+        if (e->cls)
+            (*jni)->DeleteWeakGlobalRef(jni, e->cls);
         free(e);
+    }
     return NULL;
 }
 

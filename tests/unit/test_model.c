@@ -1,5 +1,6 @@
 /* test_model.c — the model tables (src/model): strings, classes, methods,
- * frames, traces, CPU sample counters, monitors and the thread log. */
+ * frames, traces, CPU sample counters, monitors, the thread log, and the
+ * allocation sites' counts, lifetimes and leak rule. */
 #include "harness.h"
 
 #include "model/model.h"
@@ -318,6 +319,86 @@ static void test_grow(void)
     CHECK(true);
 }
 
+/* One site that allocates `per_gc` objects between collections, of which it
+ * keeps `kept`; before each collection is noted, `noise[i]` of the dropped ones
+ * are still counted live (their frees come later). */
+static site_id sites_run(model *m, const char *cls, int gcs, double per_gc, double kept, const double *noise,
+                         double base)
+{
+    class_id c = model_class_intern(m, model_cstring(m, cls), (str_id){ 0 });
+    method_id me = model_method_intern(m, c, model_cstring(m, "make"), model_cstring(m, "()V"));
+    frame_id f = model_frame_intern(m, me, 1);
+    site_id s = model_site_intern(m, model_trace_intern(m, 0, &f, 1), c, false);
+    model_site_alloc(m, s, base, base * 16, true);   /* live from the start, and kept */
+    for (int i = 0; i < gcs; i++) {
+        model_site_alloc(m, s, per_gc, per_gc * 16, true);
+        double late = noise ? noise[i] : 0;
+        model_site_free(m, s, per_gc - kept - late, (per_gc - kept - late) * 16);
+        model_site_died_at(m, s, per_gc - kept - late, 0, 5);
+        model_sites_gc(m);
+        model_site_free(m, s, late, late * 16);
+        model_site_died_at(m, s, late, 0, 50);
+    }
+    return s;
+}
+
+static void test_sites(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    /* a leak: 100 of every 10000 kept; the counts swing with late frees */
+    double noise[40];
+    for (int i = 0; i < 40; i++)
+        noise[i] = (i * 7919) % 13 == 0 ? 9000 : (i % 5) * 300;
+    site_id leak = sites_run(m, "Leak", 40, 10000, 100, noise, 0);
+    const model_site *ls = model_site_get(m, leak);
+    ASSERT(ls != NULL);
+    CHECK_EQ_INT((int)ls->alloc_objs, 400000);
+    CHECK_EQ_INT((int)ls->live_objs, 4000);
+    CHECK_EQ_INT((int)model_site_died(ls), 396000);
+    CHECK_EQ_INT(ls->gc_seen, 40);
+    CHECK(ls->gc_shift == 2);   /* 40 collections in spans of 4 */
+    CHECK(model_site_leak_suspect(ls));
+    double first, last;
+    model_site_leak_floors(ls, &first, &last);
+    CHECK(first >= 100 && first <= 1000 && last >= 3100 && last < 4000);
+    CHECK(model_site_churn(ls));   /* 99% died young too */
+    /* the same swings over a constant 5000 kept from the start: no leak */
+    site_id flat = sites_run(m, "Flat", 40, 10000, 0, noise, 5000);
+    CHECK_EQ_INT((int)model_site_get(m, flat)->live_objs, 5000);
+    CHECK(!model_site_leak_suspect(model_site_get(m, flat)));
+    /* kept, but seen over fewer than 8 collections: not yet */
+    model *m2 = model_new();
+    ASSERT(m2 != NULL);
+    CHECK(!model_site_leak_suspect(model_site_get(m2, sites_run(m2, "Young", 7, 1000, 100, NULL, 0))));
+    model_free(m2);
+    /* a cache that filled once and stays: its floor stops rising */
+    model *m3 = model_new();
+    ASSERT(m3 != NULL);
+    site_id cache = sites_run(m3, "Cache", 2, 50000, 50000, NULL, 0);
+    site_id cache2 = model_site_intern(m3, model_site_get(m3, cache)->trace, model_site_get(m3, cache)->cls, false);
+    CHECK_EQ_INT(cache2.v, cache.v);
+    for (int i = 0; i < 30; i++)
+        model_sites_gc(m3);
+    CHECK(!model_site_leak_suspect(model_site_get(m3, cache)));
+    model_free(m3);
+    /* the age buckets */
+    CHECK_EQ_INT(life_gc_bucket(0), 0);
+    CHECK_EQ_INT(life_gc_bucket(1), 1);
+    CHECK_EQ_INT(life_gc_bucket(3), 2);
+    CHECK_EQ_INT(life_gc_bucket(7), 3);
+    CHECK_EQ_INT(life_gc_bucket(1000), 4);
+    CHECK_EQ_INT(life_ms_bucket(0), 0);
+    CHECK_EQ_INT(life_ms_bucket(9), 1);
+    CHECK_EQ_INT(life_ms_bucket(10), 2);
+    CHECK_EQ_INT(life_ms_bucket(9999), 4);
+    CHECK_EQ_INT(life_ms_bucket(10000), 5);
+    double by_gcs[LIFE_GC_BUCKETS] = { 1, 2, 3, 4, 5 }, by_ms[LIFE_MS_BUCKETS] = { 6, 1, 1, 3, 3, 1 };
+    model_site_died_counts(m, flat, by_gcs, by_ms);
+    CHECK_EQ_INT((int)model_site_get(m, flat)->died_by_gcs[4], 5);
+    model_free(m);
+}
+
 int main(void)
 {
     RUN(test_strings);
@@ -327,5 +408,6 @@ int main(void)
     RUN(test_monitors);
     RUN(test_threads);
     RUN(test_grow);
+    RUN(test_sites);
     return DONE();
 }
