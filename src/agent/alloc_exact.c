@@ -453,12 +453,12 @@ static bool ax_is_ctor_of(JNIEnv *jni, ax_table *t, jmethodID m, jclass cls)
     return c->decl && (*jni)->IsAssignableFrom(jni, cls, c->decl);
 }
 
-/* Tracker.objectInit0, called at the start of java.lang.Object.<init>: the
- * stack is objectInit0, objectInit, Object.<init>, then the constructors of
- * the object's class chain, then the method that said `new`. */
-void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object)
+/* The stack above a Tracker call: objectInit0, objectInit, Object.<init>,
+ * then the constructors of the object's class chain, then the method that
+ * said `new`; or newArray0, newArray, then the method that allocated the
+ * array. Counted from that method down. */
+static void ax_tracked(JNIEnv *jni, jobject object, bool array)
 {
-    (void)tracker;
     if (!gate_enter())
         return;
     ax_table *t = ax_table_here(jni, NULL);
@@ -466,42 +466,37 @@ void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object
         jclass cls = (*jni)->GetObjectClass(jni, object);
         jlong size = 0;
         (*agent_jvmti)->GetObjectSize(agent_jvmti, object, &size);
-        /* most constructor chains are short: 4 frames past them first, more only if all 4 were constructors */
-        jint n, skip, extra = 4;
-        for (;;) {
-            n = ax_stack(t, 3, (jint)agent_opts->depth + extra);
-            skip = 0;
-            while (skip < n && skip < extra && ax_is_ctor_of(jni, t, t->frames[skip].method, cls))
-                skip++;
-            if (skip < extra || n < (jint)agent_opts->depth + extra || extra == AX_CTOR_FRAMES)
-                break;
-            extra = AX_CTOR_FRAMES;
+        jint depth = (jint)agent_opts->depth, n = 0, skip = 0;
+        if (array) {
+            n = ax_stack(t, 2, depth);
+        } else {
+            /* most constructor chains are short: 4 frames past them first, more only if all 4 were constructors */
+            for (jint extra = 4;; extra = AX_CTOR_FRAMES) {
+                n = ax_stack(t, 3, depth + extra);
+                skip = 0;
+                while (skip < n && skip < extra && ax_is_ctor_of(jni, t, t->frames[skip].method, cls))
+                    skip++;
+                if (skip < extra || n < depth + extra || extra == AX_CTOR_FRAMES)
+                    break;
+            }
+            n = n - skip < depth ? n - skip : depth;
         }
-        n -= skip;
-        if (n > (jint)agent_opts->depth)
-            n = (jint)agent_opts->depth;
         ax_count(jni, t, cls, object, size, alloc_sites_gc_count(), skip, n);
         (*jni)->DeleteLocalRef(jni, cls);
     }
     gate_leave();
 }
 
-/* Tracker.newArray0, called right after an array allocation: the stack is
- * newArray0, newArray, then the method that allocated it. */
+void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object)
+{
+    (void)tracker;
+    ax_tracked(jni, object, false);
+}
+
 void JNICALL alloc_exact_new_array(JNIEnv *jni, jclass tracker, jobject array)
 {
     (void)tracker;
-    if (!gate_enter())
-        return;
-    ax_table *t = ax_table_here(jni, NULL);
-    if (t && !t->agent) {
-        jclass cls = (*jni)->GetObjectClass(jni, array);
-        jlong size = 0;
-        (*agent_jvmti)->GetObjectSize(agent_jvmti, array, &size);
-        ax_count(jni, t, cls, array, size, alloc_sites_gc_count(), 0, ax_stack(t, 2, (jint)agent_opts->depth));
-        (*jni)->DeleteLocalRef(jni, cls);
-    }
-    gate_leave();
+    ax_tracked(jni, array, true);
 }
 
 void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)

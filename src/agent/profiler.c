@@ -196,18 +196,15 @@ static void prof_drain(JNIEnv *jni)
             if (code_kinds_event(e))
                 e = NULL; /* kept by code_kinds until the code unloads */
             break;
-        case EVENTQ_ALLOC: {
-            if (!prof_frames_of(jni, e->frames, e->nframes))
-                break;
-            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
-            alloc_sites_record(m, t, e);
-            break;
-        }
+        case EVENTQ_ALLOC:
         case EVENTQ_ALLOC_SITE: {
             if (!prof_frames_of(jni, e->frames, e->nframes))
                 break;
             trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
-            alloc_exact_register(m, t, e);
+            if (e->kind == EVENTQ_ALLOC)
+                alloc_sites_record(m, t, e);
+            else
+                alloc_exact_register(m, t, e);
             break;
         }
         case EVENTQ_MONITOR: {
