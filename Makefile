@@ -111,10 +111,15 @@ $(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(CLASSFILE_SRC) $(COMMON_SRC)) -lpthread
 
-bench: all $(BUILD)/tools/rewrite_cost
+$(BUILD)/tools/alloc_floor.so: bench/alloc_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(JNI_INC) -shared -o $@ $<
+
+bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/run.sh
 	@CONFIGS="none|heap=sites|heap=sites,lifetimes=y" STARTUP=0 bench/run.sh
 	@bench/alloc_exact.sh
+	@bench/alloc_floor.sh
 	@bench/rewrite.sh
 	@bench/heap_read.sh
 	@bench/heap_dump.sh

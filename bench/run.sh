@@ -15,6 +15,7 @@
 #                                 "jfr" = no agent but JDK Flight Recorder's default recording
 #                                 (-XX:StartFlightRecording, settings=default), "jfr-profile" = its
 #                                 profile settings, both dumped to a file at exit.
+#                                 "floor=N" = not jvmprof but $FLOOR_AGENT (bench/alloc_floor.c) in mode N.
 #                                 ",file=<tmp>/report.txt" is appended to each.
 #   STARTUP=1                     measure start-up cost (0 to skip)
 #   STARTUP_RUNS=N                measured start-up runs per config (default 30, interleaved;
@@ -138,6 +139,7 @@ agent_opt() {
         -) printf -- '-agentpath:%s' "$AGENT" ;;
         jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
+        floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
         *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
     esac
 }
