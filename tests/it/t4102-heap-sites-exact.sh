@@ -141,6 +141,17 @@ lt=$(sed -n 's/^LEAK SUSPECT: site [0-9]* (trace \([0-9]*\), LeakGrow\$Obj).*/\1
 [ -n "$lt" ] || { grep -A3 "^LEAK\|^CHURN" "$T/leak.txt" >&2; fail "LeakGrow\$Obj is not a leak suspect"; }
 trace_of "$T/leak.txt" "$lt" | head -1 | grep -q "LeakGrow.makeRound(LeakGrow.java:" || fail "the leak suspect's trace is not makeRound"
 [ "$(grep -c '^LEAK SUSPECT' "$T/leak.txt")" = 1 ] || { grep '^LEAK SUSPECT' "$T/leak.txt" >&2; fail "more than one leak suspect"; }
+# threads that start and end (each thread's table is taken over by a later
+# one), with thread=y and lifetimes; classes that are defined and unloaded
+for hook in sampler bci; do
+    run_java "heap=sites,alloc_interval=0,alloc_hook=$hook,thread=y,lifetimes=y,file=$T/mt-$hook.txt" ManyThreads 200
+    expect_rc 0
+    expect_grep "threads 200 checksum" "$T/out"
+    expect_grep "^SITES END" "$T/mt-$hook.txt"
+    run_java "heap=sites,alloc_interval=0,alloc_hook=$hook,lifetimes=y,file=$T/cu-$hook.txt" ClassUnload 100
+    expect_rc 0
+    expect_grep "^SITES END" "$T/cu-$hook.txt"
+done
 # jvmprof's own Java code is never counted
 touch "$T/stop"
 run_java "heap=sites,alloc_interval=0,depth=16,cutoff=0,file=$T/own.txt" -cp "$CLASSES:$ROOT/build/jvmprof.jar" \
