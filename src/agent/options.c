@@ -54,7 +54,7 @@ static const opt_def options_table[] = {
     { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
       OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
-      "heap=sites: sample an allocation every N bytes on average; 0 = count every allocation", 0, 1ul << 30, OPT_AT(alloc_interval) },
+      "heap=sites: one sampled allocation per N bytes; 0 = every allocation", 0, 1ul << 30, OPT_AT(alloc_interval) },
     { "alloc_hook", OPT_ENUM, "sampler|bci", "sampler", "alloc_interval=0: JVMTI's sampler at 0, or bytecode instrumentation", 0, 0 },
     { "net", OPT_LATER, "<host>:<port>", "off", "send data over a socket (not built yet)", 0, 0 },
     { "msa", OPT_LATER, "y|n", "n", "Solaris micro state accounting (not supported)", 0, 0 },
