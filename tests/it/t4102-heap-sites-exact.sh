@@ -53,6 +53,21 @@ fo=$(grep -c '^OBJ [0-9a-f]* (sz=[0-9]*, trace=[0-9]*, class=AllocSites\$Foo@' "
 bo=$(grep -c '^OBJ [0-9a-f]* (sz=[0-9]*, trace=[0-9]*, class=AllocSites\$Bar@' "$T/all.txt")
 note "heap=all: SITES Foo live $fl, HEAP DUMP Foo objects $fo, Bar objects $bo"
 [ "$fl" = 100000 ] && [ "$fo" = 100000 ] && [ "$bo" = 0 ] || fail "heap=all: Foo live $fl, in the dump $fo, Bar $bo"
+# heap=all on SIGQUIT: the first report to file=, the one at exit to file=.1, each with both sections
+rm -f "$T/qstop"
+"$JAVA" "-agentpath:$AGENT=heap=all,alloc_interval=0,file=$T/q.txt" -cp "$CLASSES" HeapGraph "$T/qstop" \
+    >"$T/qout" 2>"$T/qerr" &
+QPID=$!
+for _ in $(seq 1 300); do grep -q '^ready$' "$T/qout" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready$' "$T/qout" || { touch "$T/qstop"; cat "$T/qerr" >&2; fail "HeapGraph did not get ready"; }
+kill -QUIT $QPID
+for _ in $(seq 1 100); do [ -f "$T/q.txt" ] && break; sleep 0.1; done
+touch "$T/qstop"
+wait $QPID || fail "heap=all: HeapGraph failed after SIGQUIT"
+for f in q.txt q.txt.1; do
+    [ "$(grep -c '^SITES END\|^HEAP DUMP END' "$T/$f" 2>/dev/null)" = 2 ] || fail "heap=all on SIGQUIT: $f lacks SITES or HEAP DUMP"
+    [ "$(grep -c 'class=HeapGraph\$Derived@' "$T/$f")" = 3000 ] || fail "heap=all: $f does not hold the 3000 HeapGraph\$Derived"
+done
 # lifetimes
 run_java "heap=sites,alloc_interval=0,lifetimes=y,depth=3,file=$T/l.txt" AllocSites
 expect_rc 0
