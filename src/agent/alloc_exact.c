@@ -32,7 +32,6 @@
 #include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
-#include "symbols.h"
 #include "thread_registry.h"
 
 /* ---------------------------------------------------------------- directory */
@@ -373,8 +372,7 @@ static ax_table *ax_table_here(JNIEnv *jni, jthread thread)
 }
 
 /* Counts one allocation whose stack is t->frames[skip .. skip + n) and tags the object. */
-static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, uint64_t gcs, jint skip,
-                     jint n)
+static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, jint skip, jint n)
 {
     ax_entry *e = ax_entry_of(jni, t, klass, t->frames + skip, n);
     if (!e) {
@@ -396,7 +394,7 @@ static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlo
         return;
     }
     p->rec[slot] = (ax_rec){ e->id, (uint32_t)((uint64_t)size / 8u > UINT32_MAX ? UINT32_MAX : (uint64_t)size / 8u),
-                             (uint32_t)gcs, agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
+                             (uint32_t)alloc_sites_gc_count(), agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
     jlong tag = (jlong)((uint64_t)p->id * AX_PAGE_RECS + slot + 1);
     if ((*agent_jvmti)->SetTag(agent_jvmti, object, tag) != JVMTI_ERROR_NONE) {
         ax_slot_free(p, slot);
@@ -413,7 +411,7 @@ static jint ax_stack(ax_table *t, jint skip, jint max)
     return n;
 }
 
-void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs)
+void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size)
 {
     if (ax_priming) {
         ax_priming = false;   /* the sampler is at interval 0 on this thread from now on */
@@ -422,11 +420,10 @@ void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject ob
     ax_table *t = ax_table_here(jni, thread);
     if (!t || t->agent)
         return;   /* out of memory, or jvmprof's own thread */
-    ax_count(jni, t, klass, object, size, gcs, 0, ax_stack(t, 0, (jint)agent_opts->depth));
+    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth));
 }
 
 /* ---------------------------------------------------------------- alloc_hook=bci */
-
 
 /* True if frame method m is a constructor of cls or of one of its superclasses
  * (the chain that runs for `new cls`), from a small per-thread cache. */
@@ -481,7 +478,7 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
             }
             n = n - skip < depth ? n - skip : depth;
         }
-        ax_count(jni, t, cls, object, size, alloc_sites_gc_count(), skip, n);
+        ax_count(jni, t, cls, object, size, skip, n);
         (*jni)->DeleteLocalRef(jni, cls);
     }
     gate_leave();
@@ -507,11 +504,12 @@ void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass k
     ax_table *t = ax_table_here(jni, thread);
     if (!t || t->agent)
         return;
-    ax_count(jni, t, klass, object, size, alloc_sites_gc_count(), 0, ax_stack(t, 0, (jint)agent_opts->depth));
+    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth));
 }
 
-void alloc_exact_freed(jlong tag, uint64_t gcs)
+void alloc_exact_freed(jlong tag)
 {
+    uint64_t gcs = alloc_sites_gc_count();
     uint64_t rid = (uint64_t)tag - 1;
     ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
     if (!p)
@@ -538,12 +536,8 @@ void alloc_exact_freed(jlong tag, uint64_t gcs)
 void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
 {
     ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
-    if (!x)
-        return;
-    char cname[1024];
-    symbols_class_name(e->str[0] ? e->str[0] : "?", cname, sizeof cname);
-    class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-    x->site = model_site_intern(m, trace, cls, e->str[0] && e->str[0][0] == '[');
+    if (x)
+        x->site = alloc_sites_site_of(m, trace, e->str[0]);
 }
 
 void alloc_exact_drain(model *m)

@@ -26,7 +26,7 @@
  * until the sampler reports one; its next point is then drawn at 0. */
 void alloc_exact_prime(JNIEnv *jni);
 /* The SampledObjectAlloc callback in exact mode. */
-void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size, uint64_t gcs);
+void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size);
 /* alloc_hook=bci: the jvmprof.Tracker natives (objectInit0 at the start of
  * java.lang.Object.<init>, newArray0 after each array allocation), and
  * VMObjectAlloc for what the JVM allocates itself (clone(), reflection's and
@@ -35,7 +35,7 @@ void JNICALL alloc_exact_object_init(JNIEnv *jni, jclass tracker, jobject object
 void JNICALL alloc_exact_new_array(JNIEnv *jni, jclass tracker, jobject array);
 void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size);
 /* ObjectFree in exact mode (restricted: atomics only). */
-void alloc_exact_freed(jlong tag, uint64_t gcs);
+void alloc_exact_freed(jlong tag);
 /* ThreadEnd: the ending thread's table is left for the next new thread. */
 void alloc_exact_thread_end(void);
 

@@ -81,13 +81,11 @@ typedef struct as_entry {
 static as_entry *as_table;
 static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
-static bool as_bci(void) { return agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b'; }
-
 uint64_t alloc_sites_gc_count(void) { return atomic_load_explicit(&as_gc_count, memory_order_relaxed); }
 
 void alloc_sites_capabilities(jvmtiCapabilities *caps)
 {
-    if (as_bci()) {
+    if (options_alloc_bci(agent_opts)) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
         caps->can_generate_vm_object_alloc_events = 1;
@@ -107,7 +105,7 @@ static jp_status as_enable(jvmtiEvent ev, jvmtiEventMode mode)
 
 jp_status alloc_sites_set_interval(void)
 {
-    if (as_bci())
+    if (options_alloc_bci(agent_opts))
         return JP_OK;   /* no sampler */
     uint64_t interval = agent_opts->alloc_interval;
     return jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
@@ -125,7 +123,7 @@ jp_status alloc_sites_vm_init(JNIEnv *jni)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_ENABLE);
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_ENABLE);
-    if (st == JP_OK && as_bci()) {
+    if (st == JP_OK && options_alloc_bci(agent_opts)) {
         st = as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_ENABLE);
         if (st == JP_OK)
             st = bci_vm_init(jni);   /* the Tracker calls, and the classes loaded so far retransformed */
@@ -133,14 +131,14 @@ jp_status alloc_sites_vm_init(JNIEnv *jni)
     }
     if (st == JP_OK)
         st = as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_ENABLE);
-    if (st == JP_OK && agent_opts->alloc_interval == 0)
+    if (st == JP_OK && options_alloc_exact(agent_opts))
         alloc_exact_prime(jni);
     return st;
 }
 
 void alloc_sites_stop(void)
 {
-    if (as_bci())
+    if (options_alloc_bci(agent_opts))
         as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_DISABLE);
     else
         as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_DISABLE);
@@ -168,8 +166,8 @@ bool alloc_sites_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
 
 void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
-    if (agent_opts->alloc_interval == 0) {
-        alloc_exact_allocated(jni, thread, klass, object, size, atomic_load_explicit(&as_gc_count, memory_order_relaxed));
+    if (options_alloc_exact(agent_opts)) {
+        alloc_exact_allocated(jni, thread, klass, object, size);
         return;
     }
     jvmtiEnv *jv = agent_jvmti;
@@ -211,8 +209,8 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
 void alloc_sites_object_free(jlong tag)
 {
-    if (agent_opts->alloc_interval == 0) {
-        alloc_exact_freed(tag, atomic_load_explicit(&as_gc_count, memory_order_relaxed));
+    if (options_alloc_exact(agent_opts)) {
+        alloc_exact_freed(tag);
         return;
     }
     if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire))
@@ -338,13 +336,17 @@ static double as_coarse(double v)
     return ldexp(nearbyint(ldexp(f, 17)), e - 17);
 }
 
-void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
+site_id alloc_sites_site_of(model *m, trace_id trace, const char *sig)
 {
     char cname[1024];
-    symbols_class_name(e->str[0] ? e->str[0] : "?", cname, sizeof cname);
-    bool is_array = e->str[0] && e->str[0][0] == '[';
+    symbols_class_name(sig ? sig : "?", cname, sizeof cname);
     class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-    site_id site = model_site_intern(m, trace, cls, is_array);
+    return model_site_intern(m, trace, cls, sig && sig[0] == '[');
+}
+
+void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
+{
+    site_id site = alloc_sites_site_of(m, trace, e->str[0]);
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
@@ -365,7 +367,7 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 
 void alloc_sites_drain(model *m)
 {
-    if (agent_opts->alloc_interval == 0)
+    if (options_alloc_exact(agent_opts))
         alloc_exact_drain(m);
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
@@ -404,7 +406,7 @@ void alloc_sites_drain(model *m)
 
 void alloc_sites_describe(char *out, size_t len)
 {
-    if (agent_opts->alloc_interval == 0) {
+    if (options_alloc_exact(agent_opts)) {
         alloc_exact_describe(out, len);
         return;
     }

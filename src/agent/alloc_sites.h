@@ -42,6 +42,10 @@ void alloc_sites_gc_finish(void);
  * never counted. */
 bool alloc_sites_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n);
 
+/* Agent thread: the site of an allocation of the class with JVM signature
+ * sig (NULL: unknown) at trace. */
+site_id alloc_sites_site_of(model *m, trace_id trace, const char *sig);
+
 /* Agent thread: one sampled allocation (its stack already a trace). */
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e);
 /* Agent thread: applies the frees reported since the last call, and copies

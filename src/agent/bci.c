@@ -41,10 +41,7 @@ static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
 /* cpu=times: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
  * a call at Object.<init> and after each array allocation, in every class. */
 static bool bci_calls_on(void) { return agent_opts->cpu == OPTIONS_CPU_TIMES; }
-static bool bci_allocs_on(void)
-{
-    return agent_opts->heap_sites && agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b';
-}
+static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
 
 const bci_method *bci_method_get(uint32_t id)
 {

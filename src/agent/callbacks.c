@@ -34,7 +34,7 @@ static void JNICALL cb_ThreadEnd(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     if (!gate_enter())
         return;
     thread_registry_end(jni, thread);
-    if (agent_opts->heap_sites && agent_opts->alloc_interval == 0)
+    if (options_alloc_exact(agent_opts))
         alloc_exact_thread_end();
     gate_leave();
 }
@@ -199,8 +199,7 @@ static void JNICALL cb_VMInit(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
 static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
 {
     (void)jv;
-    if (agent_opts->cpu == OPTIONS_CPU_TIMES || (agent_opts->heap_sites && agent_opts->alloc_interval == 0 &&
-                                                 agent_opts->alloc_hook == 'b'))
+    if (agent_opts->cpu == OPTIONS_CPU_TIMES || options_alloc_bci(agent_opts))
         bci_vm_death(jni);
     if (options_async_sampling(agent_opts))
         async_sampler_stop();

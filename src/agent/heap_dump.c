@@ -997,6 +997,19 @@ void heap_dump_next_path(char *out, size_t len)
     pthread_mutex_unlock(&hd_lock);
 }
 
+/* HPROF's ASCII heap dump to out: a binary dump beside `path` first, then
+ * its text; the binary one is removed. Called with hd_lock held. */
+static jp_status hd_take_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen)
+{
+    char bin[OPTIONS_PATH_MAX + 64];
+    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
+    jp_status st = hd_take(jni, bin, "the binary dump", errbuf, errlen);
+    if (st == JP_OK)
+        st = hd_text_into(bin, out, errbuf, errlen);
+    unlink(bin);
+    return st;
+}
+
 jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen)
 {
     errbuf[0] = '\0';
@@ -1006,15 +1019,13 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
         hd_path(++hd_sequence, name, sizeof name);
         path = name;
     }
-    /* heap=dump,format=a: the binary dump first, beside the file, then its text
-     * (format=a without heap=dump is the CPU report's format: dumps stay binary) */
-    bool text = agent_opts->heap_dump && agent_opts->format == 'a';
-    char bin[OPTIONS_PATH_MAX + 64];
-    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
-    jp_status st = hd_take(jni, text ? bin : path, text ? "the binary dump" : path, errbuf, errlen);
-    if (text && st == JP_OK) {
+    jp_status st;
+    /* format=a without heap=dump is the CPU report's format: dumps stay binary */
+    if (!(agent_opts->heap_dump && agent_opts->format == 'a')) {
+        st = hd_take(jni, path, path, errbuf, errlen);
+    } else {
         sink *out = sink_open_file(path, errbuf, errlen);
-        st = out ? hd_text_into(bin, out, errbuf, errlen) : JP_ERR_IO;
+        st = out ? hd_take_text(jni, path, out, errbuf, errlen) : JP_ERR_IO;
         if (out && st == JP_OK)
             st = sink_commit(out, errbuf, errlen);
         else if (out)
@@ -1022,8 +1033,6 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
         if (st == JP_OK && agent_opts->verbose)
             jp_log_info("heap dump: wrote %s (HPROF ASCII, from the binary dump)", path);
     }
-    if (text)
-        unlink(bin);
     pthread_mutex_unlock(&hd_lock);
     return st;
 }
@@ -1032,12 +1041,7 @@ jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *
 {
     errbuf[0] = '\0';
     pthread_mutex_lock(&hd_lock);
-    char bin[OPTIONS_PATH_MAX + 64];
-    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
-    jp_status st = hd_take(jni, bin, "the binary dump", errbuf, errlen);
-    if (st == JP_OK)
-        st = hd_text_into(bin, out, errbuf, errlen);
-    unlink(bin);
+    jp_status st = hd_take_text(jni, path, out, errbuf, errlen);
     pthread_mutex_unlock(&hd_lock);
     return st;
 }

@@ -428,7 +428,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
         snprintf(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
         return JP_ERR_ARG;
     }
-    if (o->alloc_hook_named && !(o->heap_sites && o->alloc_interval == 0)) {
+    if (o->alloc_hook_named && !options_alloc_exact(o)) {
         snprintf(err, errlen, "alloc_hook= chooses how exact counting sees every allocation; add heap=sites,"
                  "alloc_interval=0 or drop alloc_hook=");
         return JP_ERR_ARG;
@@ -491,6 +491,10 @@ bool options_async_sampling(const agent_options *o)
 {
     return o->wall_ms > 0 || (o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_ASYNC);
 }
+
+bool options_alloc_exact(const agent_options *o) { return o->heap_sites && o->alloc_interval == 0; }
+
+bool options_alloc_bci(const agent_options *o) { return options_alloc_exact(o) && o->alloc_hook == 'b'; }
 
 jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)
 {

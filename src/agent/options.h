@@ -55,6 +55,10 @@ typedef struct agent_options {
 /* True when stacks are sampled by the signal handler (cpu=samples with
  * sampler=async, or wall=). */
 bool options_async_sampling(const agent_options *o);
+/* True for heap=sites,alloc_interval=0 (every allocation counted), and for
+ * that with alloc_hook=bci (counted through the Tracker calls). */
+bool options_alloc_exact(const agent_options *o);
+bool options_alloc_bci(const agent_options *o);
 
 /* Parses `text` (may be NULL or empty) for process `pid`. On error returns
  * JP_ERR_ARG and writes a one-line message (without "jvmprof: ") to err. */

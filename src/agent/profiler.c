@@ -328,7 +328,7 @@ jp_status profiler_dump(JNIEnv *jni)
                     ts.clock, (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
                     (unsigned long long)ts.dropped);
     }
-    if (agent_opts->heap_sites && agent_opts->alloc_interval == 0 && agent_opts->alloc_hook == 'b') {
+    if (options_alloc_bci(agent_opts)) {
         bci_stats b;
         bci_get_stats(&b);
         jp_log_info("alloc_hook=bci: %llu classes rewritten (%llu failed) in %.1f ms; %llu classes loaded before VM "

@@ -1,7 +1,7 @@
 /* sites.c — allocation sites (heap=sites), keyed by (trace, class name,
  * array or not), with what was allocated there and what of it is still
  * live, in objects and bytes. Sampled allocations add estimates, so the
- * counters are doubles; exact counting would add whole numbers. */
+ * counters are doubles; exact counting (alloc_interval=0) adds whole numbers. */
 #include "model.h"
 
 site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
