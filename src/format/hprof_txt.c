@@ -182,26 +182,29 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
     }
     /* by class: the same counts summed over the class's sites (all sites, not only the rows) */
     sink_printf(s, "by class:    alloc'ed      died      live  class\n");
-    uint32_t nsites = model_site_count(m);
-    unsigned char *done = calloc(nsites + 1, 1);
-    for (uint32_t i = 0; done && i < n; i++) {
-        const model_site *first = model_site_get(m, (site_id){ rows[i].site });
-        if (done[rows[i].site])
+    /* one pass over the sites: [class id] = allocated, died, live; each class
+     * is printed once, where its first row is */
+    uint32_t ncls = model_class_count(m);
+    double (*sum)[3] = calloc((size_t)ncls + 1, sizeof *sum);
+    for (uint32_t k = 1; sum && k <= model_site_count(m); k++) {
+        const model_site *si = model_site_get(m, (site_id){ k });
+        if (si->cls.v > ncls)
             continue;
-        double a = 0, d = 0, l = 0;
-        for (uint32_t k = 1; k <= nsites; k++) {
-            const model_site *si = model_site_get(m, (site_id){ k });
-            if (si->cls.v != first->cls.v)
-                continue;
-            done[k] = 1;
-            a += si->alloc_objs;
-            d += model_site_died(si);
-            l += si->live_objs;
-        }
-        sink_printf(s, "           %10llu %9llu %9llu  %s\n", txt_round(a), txt_round(d), txt_round(l),
-                    model_string_get(m, model_class_get(m, first->cls)->name, NULL));
+        sum[si->cls.v][0] += si->alloc_objs;
+        sum[si->cls.v][1] += model_site_died(si);
+        sum[si->cls.v][2] += si->live_objs;
+    }
+    unsigned char *done = sum ? calloc((size_t)ncls + 1, 1) : NULL;
+    for (uint32_t i = 0; done && i < n; i++) {
+        class_id c = model_site_get(m, (site_id){ rows[i].site })->cls;
+        if (c.v > ncls || done[c.v])
+            continue;
+        done[c.v] = 1;
+        sink_printf(s, "           %10llu %9llu %9llu  %s\n", txt_round(sum[c.v][0]), txt_round(sum[c.v][1]),
+                    txt_round(sum[c.v][2]), model_string_get(m, model_class_get(m, c)->name, NULL));
     }
     free(done);
+    free(sum);
     for (uint32_t i = 0; i < n; i++) {
         const model_site *si = model_site_get(m, (site_id){ rows[i].site });
         const char *cname = model_string_get(m, model_class_get(m, si->cls)->name, NULL);
