@@ -333,9 +333,8 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             shift = 30;
         if (shift)
             end++;
-        if (errno || *end || v > (d->max >> shift) || (v << shift) < d->min) {
+        if (errno || *end || v > (d->max >> shift) || (v << shift) < d->min)
             return options_bad(err, errlen, d, value);
-        }
         *(uint64_t *)((char *)o + d->at - 1) = (uint64_t)v << shift;
         if (strcmp(d->name, "alloc_interval") == 0)
             o->alloc_interval_named = true;
