@@ -70,10 +70,13 @@ jp_status trace_stacks_build(model *m);
 
 /* site_rows.c: the allocation sites by live bytes, then allocated bytes,
  * those whose share of either reaches the cutoff. rows has room for
- * model_site_count(m); returns how many were kept; *live and *alloc get the
- * totals over all sites. */
+ * model_site_count(m); returns how many were kept; *total gets the sums
+ * over all sites. */
 typedef struct site_row { uint32_t site; double live_bytes, alloc_bytes; } site_row;
-uint32_t site_rows(const model *m, double cutoff, site_row *rows, double *live, double *alloc);
+typedef struct site_totals { double live_bytes, alloc_bytes, live_objs, alloc_objs; } site_totals;
+uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total);
+/* A site's count (an estimate with sampling) as the whole number reports print. */
+static inline unsigned long long site_count(double v) { return v <= 0 ? 0ull : (unsigned long long)(v + 0.5); }
 
 /* hprof_bin_read.c: parses an HPROF binary file into a fresh model. Fills
  * *o with what the file holds (cpu_samples when it had a CPU SAMPLES record).

@@ -29,7 +29,6 @@ static void bin_record(bin_writer *w, uint8_t tag)
 }
 
 static uint32_t bin_clamp_u4(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
-static uint64_t bin_round(double v) { return v <= 0 ? 0 : (uint64_t)(v + 0.5); }
 
 typedef struct bin_sample { uint32_t trace; uint64_t count; } bin_sample;
 
@@ -120,31 +119,27 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
             buf_free(&w.body);
             return JP_ERR_NOMEM;
         }
-        double live = 0, alloc = 0, live_objs = 0, alloc_objs = 0;
-        uint32_t n = site_rows(m, o->cutoff, rows, &live, &alloc);
-        for (uint32_t i = 1; i <= model_site_count(m); i++) {
-            live_objs += model_site_get(m, (site_id){ i })->live_objs;
-            alloc_objs += model_site_get(m, (site_id){ i })->alloc_objs;
-        }
+        site_totals total;
+        uint32_t n = site_rows(m, o->cutoff, rows, &total);
         float cutoff = (float)o->cutoff;
         uint32_t cutoff_bits;
         memcpy(&cutoff_bits, &cutoff, 4);
         buf_put_u2(&w.body, 0);
         buf_put_u4(&w.body, cutoff_bits);
-        buf_put_u4(&w.body, bin_clamp_u4(bin_round(live)));
-        buf_put_u4(&w.body, bin_clamp_u4(bin_round(live_objs)));
-        buf_put_u8(&w.body, bin_round(alloc));
-        buf_put_u8(&w.body, bin_round(alloc_objs));
+        buf_put_u4(&w.body, bin_clamp_u4(site_count(total.live_bytes)));
+        buf_put_u4(&w.body, bin_clamp_u4(site_count(total.live_objs)));
+        buf_put_u8(&w.body, site_count(total.alloc_bytes));
+        buf_put_u8(&w.body, site_count(total.alloc_objs));
         buf_put_u4(&w.body, n);
         for (uint32_t i = 0; i < n; i++) {
             const model_site *si = model_site_get(m, (site_id){ rows[i].site });
             buf_put_u1(&w.body, si->is_array ? 2 : 0);
             buf_put_u4(&w.body, HPROF_SERIAL_CLASS + si->cls.v);
             buf_put_u4(&w.body, HPROF_SERIAL_TRACE + si->trace.v);
-            buf_put_u4(&w.body, bin_clamp_u4(bin_round(si->live_bytes)));
-            buf_put_u4(&w.body, bin_clamp_u4(bin_round(si->live_objs)));
-            buf_put_u4(&w.body, bin_clamp_u4(bin_round(si->alloc_bytes)));
-            buf_put_u4(&w.body, bin_clamp_u4(bin_round(si->alloc_objs)));
+            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->live_bytes)));
+            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->live_objs)));
+            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->alloc_bytes)));
+            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->alloc_objs)));
         }
         free(rows);
         bin_record(&w, HPROF_TAG_ALLOC_SITES);

@@ -130,8 +130,6 @@ static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, 
     }
 }
 
-static unsigned long long txt_round(double v) { return v <= 0 ? 0ull : (unsigned long long)(v + 0.5); }
-
 static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, double live, const char *when,
                             sink *s)
 {
@@ -151,8 +149,8 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
         double self = live > 0 ? 100.0 * si->live_bytes / live : 0;
         accum += self;
         sink_printf(s, "%5u %5.2f%% %5.2f%% %9llu %4llu %9llu %5llu %5u %s\n", i + 1, self, accum,
-                    txt_round(si->live_bytes), txt_round(si->live_objs), txt_round(si->alloc_bytes),
-                    txt_round(si->alloc_objs), HPROF_SERIAL_TRACE + si->trace.v,
+                    site_count(si->live_bytes), site_count(si->live_objs), site_count(si->alloc_bytes),
+                    site_count(si->alloc_objs), HPROF_SERIAL_TRACE + si->trace.v,
                     model_string_get(m, model_class_get(m, si->cls)->name, NULL));
     }
     sink_printf(s, "SITES END\n");
@@ -171,13 +169,13 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
         char gcs[128], ms[160];
         int o = 0;
         for (int k = 0; k < LIFE_GC_BUCKETS; k++)
-            o += snprintf(gcs + o, sizeof gcs - (size_t)o, "%s%llu", k ? "/" : "", txt_round(si->died_by_gcs[k]));
+            o += snprintf(gcs + o, sizeof gcs - (size_t)o, "%s%llu", k ? "/" : "", site_count(si->died_by_gcs[k]));
         o = 0;
         for (int k = 0; k < LIFE_MS_BUCKETS; k++)
-            o += snprintf(ms + o, sizeof ms - (size_t)o, "%s%llu", k ? "/" : "", txt_round(si->died_by_ms[k]));
+            o += snprintf(ms + o, sizeof ms - (size_t)o, "%s%llu", k ? "/" : "", site_count(si->died_by_ms[k]));
         const char *note = model_site_leak_suspect(si) ? "LEAK?" : model_site_churn(si) ? "churn" : "-";
         sink_printf(s, "%5u %5u %10llu %9llu %9llu  %-30s %-40s %-5s %s\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v,
-                    txt_round(si->alloc_objs), txt_round(model_site_died(si)), txt_round(si->live_objs), gcs, ms, note,
+                    site_count(si->alloc_objs), site_count(model_site_died(si)), site_count(si->live_objs), gcs, ms, note,
                     model_string_get(m, model_class_get(m, si->cls)->name, NULL));
     }
     /* by class: the same counts summed over the class's sites (all sites, not only the rows) */
@@ -200,8 +198,8 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
         if (c.v > ncls || done[c.v])
             continue;
         done[c.v] = 1;
-        sink_printf(s, "           %10llu %9llu %9llu  %s\n", txt_round(sum[c.v][0]), txt_round(sum[c.v][1]),
-                    txt_round(sum[c.v][2]), model_string_get(m, model_class_get(m, c)->name, NULL));
+        sink_printf(s, "           %10llu %9llu %9llu  %s\n", site_count(sum[c.v][0]), site_count(sum[c.v][1]),
+                    site_count(sum[c.v][2]), model_string_get(m, model_class_get(m, c)->name, NULL));
     }
     free(done);
     free(sum);
@@ -214,12 +212,12 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
             sink_printf(s, "LEAK SUSPECT: site %u (trace %u, %s): live objects kept growing over %u garbage "
                            "collections (at least %llu after each in the first quarter, %llu in the last); %llu "
                            "live of %llu allocated\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname, si->gc_seen,
-                        txt_round(first), txt_round(last), txt_round(si->live_objs), txt_round(si->alloc_objs));
+                        site_count(first), site_count(last), site_count(si->live_objs), site_count(si->alloc_objs));
         }
         if (model_site_churn(si))
             sink_printf(s, "CHURN: site %u (trace %u, %s): %llu of %llu allocated died, %llu before surviving a "
                            "garbage collection\n", i + 1, HPROF_SERIAL_TRACE + si->trace.v, cname,
-                        txt_round(model_site_died(si)), txt_round(si->alloc_objs), txt_round(si->died_by_gcs[0]));
+                        site_count(model_site_died(si)), site_count(si->alloc_objs), site_count(si->died_by_gcs[0]));
     }
     sink_printf(s, "LIFETIMES END\n");
 }
@@ -257,8 +255,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         free(sites);
         return JP_ERR_NOMEM;
     }
-    double site_live = 0, site_alloc = 0;
-    uint32_t nsites = o->sites ? site_rows(m, o->cutoff, sites, &site_live, &site_alloc) : 0;
+    site_totals site_total;
+    uint32_t nsites = o->sites ? site_rows(m, o->cutoff, sites, &site_total) : 0;
     uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
     if (wall) {
         for (uint32_t t = 1; t <= ntraces; t++)
@@ -306,7 +304,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
 
     txt_ctime(m->dump_time_ms, when);
     if (o->sites)
-        txt_write_sites(m, sites, nsites, site_live, when, s);
+        txt_write_sites(m, sites, nsites, site_total.live_bytes, when, s);
     if (o->sites && m->lifetimes)
         txt_write_lifetimes(m, sites, nsites, when, s);
     if (wall) {

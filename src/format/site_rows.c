@@ -14,21 +14,24 @@ static int site_row_cmp(const void *a, const void *b)
     return x->site < y->site ? -1 : (x->site > y->site);
 }
 
-uint32_t site_rows(const model *m, double cutoff, site_row *rows, double *live, double *alloc)
+uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total)
 {
     uint32_t n = 0;
-    *live = *alloc = 0;
+    *total = (site_totals){ 0 };
     for (uint32_t i = 1; i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
         rows[n++] = (site_row){ i, si->live_bytes, si->alloc_bytes };
-        *live += si->live_bytes;
-        *alloc += si->alloc_bytes;
+        total->live_bytes += si->live_bytes;
+        total->alloc_bytes += si->alloc_bytes;
+        total->live_objs += si->live_objs;
+        total->alloc_objs += si->alloc_objs;
     }
     qsort(rows, n, sizeof *rows, site_row_cmp);
     /* a site stays if its share of the live bytes or of the allocated bytes reaches the cutoff */
     uint32_t keep = 0;
     for (uint32_t i = 0; i < n; i++) {
-        double ls = *live > 0 ? rows[i].live_bytes / *live : 0, as = *alloc > 0 ? rows[i].alloc_bytes / *alloc : 0;
+        double ls = total->live_bytes > 0 ? rows[i].live_bytes / total->live_bytes : 0;
+        double as = total->alloc_bytes > 0 ? rows[i].alloc_bytes / total->alloc_bytes : 0;
         if (ls >= cutoff || as >= cutoff)
             rows[keep++] = rows[i];
     }
