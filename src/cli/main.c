@@ -5,6 +5,7 @@
  *   jvmprof flame FILE [-o OUT] [--title T]     HPROF binary or collapsed stacks -> HTML flame graph
  *   jvmprof collapse FILE [-o OUT]              HPROF binary (or collapsed stacks) -> collapsed stacks
  *   jvmprof heap FILE [--top N] [--text] [-o OUT]  HPROF heap dump -> class histogram (or ASCII dump)
+ *   jvmprof heap FILE --fix                      null the references to objects the dump left out
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "../common/file_map.h"
 #include "../format/format.h"
 #include "../format/heap_histogram.h"
+#include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_text.h"
 
 static void cli_usage(FILE *out)
@@ -37,6 +39,10 @@ static void cli_usage(FILE *out)
             "                                      0 = all. Shallow bytes: 16-byte header + fields as dumped;\n"
             "                                      arrays 20 + elements; rounded up to 8. --text: the whole dump\n"
             "                                      as HPROF's ASCII HEAP DUMP (ROOT/CLS/OBJ/ARR lines) instead\n"
+            "  heap FILE --fix                     sets to null, in FILE itself, every reference to an object\n"
+            "                                      the dump does not hold (JDK 17's own dumps leave out the\n"
+            "                                      objects class data sharing archived, and keep ~800 such\n"
+            "                                      references); prints how many it changed\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -58,29 +64,29 @@ static const void *cli_map_file(const char *path, size_t *len)
 /* The arguments of report, flame and collapse: FILE and the options in
  * `allowed` (CLI_OPT_*). Returns 0, or the exit code 2 after a one-line
  * message. */
-enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16 };
+enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16, CLI_OPT_FIX = 32 };
 typedef struct cli_args {
     const char *in, *out, *title;
     double cutoff;
     unsigned long top;
-    bool text;
+    bool text, fix;
 } cli_args;
 
 static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
     static const struct { const char *name; unsigned flag; } opts[] = {
         { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
-        { "--text", CLI_OPT_TEXT },
+        { "--text", CLI_OPT_TEXT }, { "--fix", CLI_OPT_FIX },
     };
-    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30, false };
+    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30, false, false };
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         unsigned flag = 0;
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
             if (strcmp(arg, opts[k].name) == 0 && (allowed & opts[k].flag))
                 flag = opts[k].flag;
-        if (flag == CLI_OPT_TEXT) {
-            a->text = true;
+        if (flag == CLI_OPT_TEXT || flag == CLI_OPT_FIX) {
+            *(flag == CLI_OPT_TEXT ? &a->text : &a->fix) = true;
             continue;
         }
         if (flag && i + 1 >= argc) {
@@ -290,13 +296,43 @@ static jp_status cli_heap_text_print(sink *s, const void *ctx)
     return hprof_heap_text_write(t->data, t->len, s, t->err, sizeof t->err);
 }
 
+/* jvmprof heap FILE --fix */
+static int cli_heap_fix(const char *path)
+{
+    char err[600];
+    size_t len = 0;
+    uint8_t *data = file_map_writable(path, &len, err, sizeof err);
+    if (!data) {
+        fprintf(stderr, "jvmprof: %s\n", err);
+        return 1;
+    }
+    hprof_fixup_stats fs;
+    jp_status st = hprof_heap_fixup(data, len, &fs, err, sizeof err);
+    file_unmap(data, len);
+    if (st != JP_OK) {
+        fprintf(stderr, "jvmprof: %s: %s (the file is unchanged)\n", path, err);
+        return 1;
+    }
+    printf("%s: %" PRIu64 " of %" PRIu64 " references named objects the dump does not hold; set to null (%" PRIu64
+           " of them GC roots); %" PRIu64 " objects and classes\n",
+           path, fs.nulled, fs.references, fs.roots_nulled, fs.objects);
+    return 0;
+}
+
 static int cli_heap(int argc, char **argv)
 {
     cli_args a;
-    int rc = cli_parse("heap", "FILE [--top N] [--text] [-o OUT]", CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT, argc,
-                       argv, &a);
+    const char *usage = "FILE [--top N] [--text] [-o OUT] | FILE --fix";
+    int rc = cli_parse("heap", usage, CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT | CLI_OPT_FIX, argc, argv, &a);
     if (rc)
         return rc;
+    if (a.fix && (a.text || a.out)) {
+        fprintf(stderr, "jvmprof: heap: --fix changes FILE in place and prints one line; it takes no %s\n",
+                a.text ? "--text" : "-o");
+        return 2;
+    }
+    if (a.fix)
+        return cli_heap_fix(a.in);
     size_t len = 0;
     const void *data = cli_map_file(a.in, &len);
     if (!data)

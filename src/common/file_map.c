@@ -3,15 +3,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-const void *file_map(const char *path, size_t *len, char *err, size_t errlen)
+static void *fm_map(const char *path, bool writable, size_t *len, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
@@ -24,10 +25,12 @@ const void *file_map(const char *path, size_t *len, char *err, size_t errlen)
     }
     *len = (size_t)st.st_size;
     if (*len == 0) {
+        static char nothing[1];
         close(fd);
-        return "";
+        return nothing;
     }
-    void *p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *p = mmap(NULL, *len, writable ? PROT_READ | PROT_WRITE : PROT_READ, writable ? MAP_SHARED : MAP_PRIVATE,
+                   fd, 0);
     int mmap_errno = errno;
     close(fd);
     if (p == MAP_FAILED) {
@@ -36,6 +39,16 @@ const void *file_map(const char *path, size_t *len, char *err, size_t errlen)
     }
     madvise(p, *len, MADV_SEQUENTIAL);
     return p;
+}
+
+const void *file_map(const char *path, size_t *len, char *err, size_t errlen)
+{
+    return fm_map(path, false, len, err, errlen);
+}
+
+void *file_map_writable(const char *path, size_t *len, char *err, size_t errlen)
+{
+    return fm_map(path, true, len, err, errlen);
 }
 
 void file_unmap(const void *data, size_t len)

@@ -1,0 +1,213 @@
+/* hprof_heap_fixup.c — see hprof_heap_fixup.h. Pass 1 is hprof_heap_scan.c's
+ * (checks, classes, layouts, the range of the defined ids); pass 2 sets one
+ * bit per defined id; pass 3 visits every reference and nulls those whose bit
+ * is clear. Ids are spaced by the largest power of two that divides them all
+ * (8 for HotSpot's addresses, 1 for our dumps' sequence numbers), so the
+ * bitmap has (highest - lowest) / spacing + 1 bits. */
+#include "hprof_heap_fixup.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprof_heap_scan.h"
+#include "hprof_read.h"
+
+/* 4 GiB of bitmap at most: a 256 GiB address range at 8-byte spacing */
+#define FX_MAX_BITMAP_BYTES ((uint64_t)4 << 30)
+
+typedef struct fx_state {
+    ht_reader r;
+    uint8_t *w;            /* the same bytes as r.d, writable */
+    uint64_t *bits;
+    unsigned shift;        /* log2 of the id spacing */
+    uint64_t nbits;
+    hprof_fixup_stats st;
+} fx_state;
+
+static bool fx_defined(const fx_state *f, uint64_t id)
+{
+    if (id < f->r.id_min || id > f->r.id_max)
+        return false;
+    uint64_t d = id - f->r.id_min;
+    if (d & ((UINT64_C(1) << f->shift) - 1))
+        return false;
+    d >>= f->shift;
+    return f->bits[d >> 6] >> (d & 63) & 1;
+}
+
+static void fx_define(fx_state *f, uint64_t id)
+{
+    uint64_t d = (id - f->r.id_min) >> f->shift; /* in range and spaced: pass 1 saw every id */
+    f->bits[d >> 6] |= UINT64_C(1) << (d & 63);
+}
+
+/* The reference at offset `at`: counted, and nulled when it names nothing. */
+static void fx_ref(fx_state *f, size_t at, bool root)
+{
+    uint64_t v = hprof_rd_id(f->r.idsize, f->r.d + at);
+    if (!v)
+        return;
+    f->st.references++;
+    if (fx_defined(f, v))
+        return;
+    memset(f->w + at, 0, f->r.idsize);
+    f->st.nulled++;
+    if (root)
+        f->st.roots_nulled++;
+}
+
+/* CLASS DUMP at p: super, loader, signers, domain; object constant pool
+ * entries and static fields (lengths checked in pass 1). */
+static void fx_class(fx_state *f, size_t p)
+{
+    const size_t id = f->r.idsize;
+    const uint8_t *d = f->r.d;
+    for (size_t k = 1; k <= 4; k++)
+        fx_ref(f, p + k * id + 4, false);
+    size_t q = p + 7 * id + 8;
+    unsigned ncp = hprof_rd_u2(d + q);
+    q += 2;
+    for (unsigned i = 0; i < ncp; i++) {
+        uint8_t t = d[q + 2];
+        if (t == 1 || t == 2)
+            fx_ref(f, q + 3, false);
+        q += 3 + hprof_rd_type_size(f->r.idsize, t);
+    }
+    unsigned nst = hprof_rd_u2(d + q);
+    q += 2;
+    for (unsigned i = 0; i < nst; i++) {
+        uint8_t t = d[q + id];
+        if (t == 1 || t == 2)
+            fx_ref(f, q + id + 1, false);
+        q += id + 1 + hprof_rd_type_size(f->r.idsize, t);
+    }
+}
+
+/* INSTANCE DUMP at p: the reference fields of its class, then its
+ * superclass's ... (the layout ht_finish checked). */
+static void fx_instance(fx_state *f, size_t p)
+{
+    ht_reader *r = &f->r;
+    const size_t id = r->idsize;
+    uint64_t cid = hprof_rd_id(r->idsize, r->d + p + id + 4);
+    uint32_t n = hprof_rd_u4(r->d + p + 2 * id + 4);
+    size_t ci;
+    if (r->last_idx != HT_NONE && r->last_id == cid) {
+        ci = r->last_idx;
+    } else {
+        ci = ht_find_class(r, cid); /* present: pass 1 made it */
+        r->last_id = cid;
+        r->last_idx = ci;
+    }
+    size_t v = p + 2 * id + 8;
+    uint64_t base = 0;
+    for (size_t k = ci; k != HT_NONE && base < n; k = r->cls[k].super_idx) {
+        const ht_class *kc = &r->cls[k];
+        for (size_t i = 0; i < kc->nrefs; i++) {
+            uint64_t at = base + r->refs[kc->ref_first + i].off;
+            if (at + id <= n)
+                fx_ref(f, v + (size_t)at, false);
+        }
+        base += kc->own_bytes;
+    }
+}
+
+/* Pass 2 (define) or pass 3 (check) over the sub-records of one heap record. */
+static bool fx_heap_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at, bool check)
+{
+    (void)at;
+    if (tag != 0x0C && tag != 0x1C)
+        return true;
+    fx_state *f = (fx_state *)r; /* r is f's first member */
+    const size_t id = r->idsize;
+    size_t q = body, end = body + rlen;
+    while (q < end) {
+        uint8_t t = r->d[q];
+        size_t next = ht_sub_scan(r, t, q + 1, end, q, false); /* the same checks as pass 1 */
+        if (!next)
+            return false;
+        size_t p = q + 1;
+        if (!check) {
+            if (t >= 0x20 && t <= 0x23) {
+                fx_define(f, hprof_rd_id(r->idsize, r->d + p));
+                f->st.objects++;
+            }
+        } else {
+            switch (t) {
+            case 0x20: fx_class(f, p); break;
+            case 0x21: fx_instance(f, p); break;
+            case 0x22: {
+                uint32_t len = hprof_rd_u4(r->d + p + id + 4);
+                for (uint32_t i = 0; i < len; i++)
+                    fx_ref(f, p + 2 * id + 8 + (size_t)i * id, false);
+                break;
+            }
+            case 0x23: break;
+            default: fx_ref(f, p, true); break; /* a GC root: its object */
+            }
+        }
+        q = next;
+    }
+    return true;
+}
+
+static bool fx_define_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    return fx_heap_record(r, tag, body, rlen, at, false);
+}
+
+static bool fx_check_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    return fx_heap_record(r, tag, body, rlen, at, true);
+}
+
+jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, char *errbuf, size_t errlen)
+{
+    char dummy[1];
+    if (!errbuf || !errlen) {
+        errbuf = dummy;
+        errlen = sizeof dummy;
+    }
+    errbuf[0] = '\0';
+    fx_state *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(errbuf, errlen, "out of memory checking the heap dump");
+        return JP_ERR_NOMEM;
+    }
+    ht_reader *r = &f->r;
+    ht_reader_init(r, data, len, errbuf, errlen);
+    f->w = data;
+    bool ok = ht_walk(r, ht_record_scan, true) && ht_finish(r);
+    if (ok && r->id_min <= r->id_max) {
+        uint64_t spacing = r->id_or & (~r->id_or + 1); /* the lowest bit set in any id */
+        while ((UINT64_C(1) << f->shift) < spacing)
+            f->shift++;
+        f->nbits = ((r->id_max - r->id_min) >> f->shift) + 1;
+        uint64_t bytes = (f->nbits + 63) / 64 * 8;
+        if (bytes > FX_MAX_BITMAP_BYTES)
+            ok = ht_fail(r, "the dump's object ids span 0x%" PRIx64 "..0x%" PRIx64 " at a spacing of %" PRIu64
+                            ": more than %" PRIu64 " GiB of bitmap to check its references",
+                         r->id_min, r->id_max, spacing, FX_MAX_BITMAP_BYTES >> 30);
+        else if (!(f->bits = calloc(1, (size_t)bytes)))
+            ok = ht_nomem(r);
+    }
+    if (ok && f->bits) {
+        r->last_idx = HT_NONE;
+        ok = ht_walk(r, fx_define_record, false) && ht_walk(r, fx_check_record, false);
+    } else if (ok) { /* nothing defined: every reference dangles */
+        f->nbits = 0;
+        r->id_min = 1;
+        r->id_max = 0;
+        ok = ht_walk(r, fx_check_record, false);
+    }
+    jp_status st = ok ? JP_OK : r->st ? r->st : JP_ERR_FORMAT;
+    if (stats)
+        *stats = f->st;
+    free(f->bits);
+    ht_reader_free(r);
+    free(f);
+    return st;
+}

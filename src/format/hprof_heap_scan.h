@@ -1,0 +1,109 @@
+/* hprof_heap_scan.h — the first pass of the heap dump readers that need the
+ * file's structure (hprof_heap_text.c, the ASCII converter; hprof_heap_fixup.c,
+ * which nulls references to objects a dump left out): every record and
+ * sub-record walked with all lengths checked; UTF8 strings kept by position,
+ * LOAD CLASS names, each CLASS DUMP's super and field list, the first
+ * INSTANCE DUMP of each class, the range of the ids the dump defines; then
+ * (ht_finish) Java names and each class's reference fields and instance
+ * layout, every instantiated class checked against it. Memory for strings
+ * and classes only, never per object. Traps: ids are 4 or 8 bytes; a class's
+ * CLASS DUMP may come after its instances (our agent writes classes last);
+ * HotSpot names classes java/lang/String, [I, [Ljava/lang/Object; and dumps
+ * array classes. Internal to src/format. */
+#ifndef HPROF_HEAP_SCAN_H
+#define HPROF_HEAP_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/arena.h"
+#include "../common/id_map.h"
+#include "../common/jp_error.h"
+
+#define HT_NONE SIZE_MAX
+
+typedef struct ht_string {
+    uint64_t off; /* file offset of the UTF-8 bytes */
+    uint32_t len;
+} ht_string;
+
+/* A reference instance field of a class (own fields only). */
+typedef struct ht_ref {
+    uint32_t off; /* byte offset in the class's own part of the values */
+    uint32_t name_len;
+    const char *name;
+} ht_ref;
+
+typedef struct ht_class {
+    uint64_t id;
+    uint64_t name_sid; /* UTF8 id of the LOAD CLASS name */
+    bool named, dumped;
+    /* CLASS DUMP */
+    uint64_t super;
+    uint64_t fields_at; /* file offset of the instance field list (after its u2 count) */
+    uint16_t nfields;
+    uint64_t own_bytes;
+    /* the first INSTANCE DUMP of the class */
+    bool instantiated;
+    uint32_t inst_bytes;
+    uint64_t inst_id, inst_at;
+    /* ht_finish */
+    const char *name;      /* Java style: java.lang.String, int[] */
+    const char *elem_name; /* object arrays: the element type's name */
+    uint64_t elem_id;      /* ... and its class id (the array class's if not dumped) */
+    size_t super_idx;      /* HT_NONE when none */
+    size_t ref_first, nrefs;
+    uint8_t layout; /* 0 not yet, 1 in progress, 2 done */
+    uint64_t layout_bytes;
+    bool bad;         /* a class in the chain has no CLASS DUMP, or the chain loops (cycle) */
+    bool cycle;
+    uint64_t missing; /* ... that class's id */
+} ht_class;
+
+typedef struct ht_reader {
+    const uint8_t *d;
+    size_t len;
+    unsigned idsize;
+    uint64_t time_ms;
+    id_map strings; /* UTF8 id -> index in str[] */
+    ht_string *str;
+    size_t nstr, capstr;
+    id_map classes; /* class object id -> index in cls[] */
+    ht_class *cls;
+    size_t ncls, capcls;
+    uint64_t last_id; /* one-entry cache for runs of the same class */
+    size_t last_idx;
+    ht_ref *refs;
+    size_t nrefs, caprefs;
+    arena names;
+    uint64_t objects, bytes;
+    jp_status st;
+    char *err;
+    size_t errlen;
+    uint64_t id_min, id_max, id_or; /* over the objects and classes the dump defines (pass 1) */
+    struct ht_out *out;   /* hprof_heap_text.c's buffer */
+} ht_reader;
+
+/* A reader over data[0..len) (read, or written in place by the fix-up);
+ * failures are one line in err. ht_reader_free frees what the passes kept. */
+void ht_reader_init(ht_reader *r, const uint8_t *data, size_t len, char *err, size_t errlen);
+void ht_reader_free(ht_reader *r);
+bool ht_fail(ht_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool ht_nomem(ht_reader *r);
+/* the index of a class seen in pass 1, HT_NONE if unknown */
+size_t ht_find_class(const ht_reader *r, uint64_t id);
+/* the bytes of UTF8 string sid, or NULL */
+const char *ht_string_of(const ht_reader *r, uint64_t sid, uint32_t *len);
+/* Checks the sub-record at q (its tag at q - 1) of a heap body ending at
+ * `end`; returns its end, 0 on error. `collect`: pass 1. */
+size_t ht_sub_scan(ht_reader *r, uint8_t tag, size_t q, size_t end, size_t at, bool collect);
+/* pass 1's record function, for ht_walk */
+bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at);
+/* The header and the top-level record walk: fn for each record. `first`
+ * checks that the file holds a heap dump, closed. */
+bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, size_t), bool first);
+/* After pass 1: names, reference fields, layouts (see above). */
+bool ht_finish(ht_reader *r);
+
+#endif
