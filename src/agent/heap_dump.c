@@ -38,6 +38,7 @@
 #include "../format/sink.h"
 #include "../model/model.h"
 #include "agent.h"
+#include "heap_dump_hotspot.h"
 #include "jvmti_util.h"
 
 enum hd_kind { HD_INSTANCE = 0, HD_OBJ_ARRAY, HD_PRIM_ARRAY, HD_PRIMITIVE };
@@ -852,16 +853,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
             hprof_heap_trace(s->out, trace, serial, nf, ids);
         }
     }
-    /* the heap in use, for the progress line */
-    jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
-    jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
-    jobject r = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
-    jmethodID total = r ? (*jni)->GetMethodID(jni, rt, "totalMemory", "()J") : NULL;
-    jmethodID free_ = r ? (*jni)->GetMethodID(jni, rt, "freeMemory", "()J") : NULL;
-    if (total && free_)
-        s->heap_used = (uint64_t)((*jni)->CallLongMethod(jni, r, total) - (*jni)->CallLongMethod(jni, r, free_));
-    if ((*jni)->ExceptionCheck(jni))
-        (*jni)->ExceptionClear(jni);
+    s->heap_used = heap_dump_heap_in_use(jni); /* for the progress line */
     s->progress = agent_opts && agent_opts->verbose;
 
     jvmtiHeapCallbacks cb;
@@ -948,6 +940,26 @@ done:
     return st;
 }
 
+uint64_t heap_dump_heap_in_use(JNIEnv *jni)
+{
+    uint64_t used = 0;
+    if ((*jni)->PushLocalFrame(jni, 8) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return 0;
+    }
+    jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
+    jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
+    jobject r = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
+    jmethodID total = r ? (*jni)->GetMethodID(jni, rt, "totalMemory", "()J") : NULL;
+    jmethodID free_ = r ? (*jni)->GetMethodID(jni, rt, "freeMemory", "()J") : NULL;
+    if (total && free_)
+        used = (uint64_t)((*jni)->CallLongMethod(jni, r, total) - (*jni)->CallLongMethod(jni, r, free_));
+    if ((*jni)->ExceptionCheck(jni))
+        (*jni)->ExceptionClear(jni);
+    (*jni)->PopLocalFrame(jni, NULL);
+    return used;
+}
+
 /* file= with %n replaced by seq; without %n: file= for the first dump, file=.N after. */
 static void hd_path(unsigned seq, char *out, size_t len)
 {
@@ -973,11 +985,14 @@ static jp_status hd_text_into(const char *bin, sink *out, char *errbuf, size_t e
     return rc;
 }
 
-/* A binary dump to `path`. A class loaded while the dump was prepared has no
- * id: the dump is taken once more; the second time it is written with those
- * objects left out. Called with hd_lock held. */
+/* A binary dump to `path`: HotSpot's (dumper=hotspot), or the walk's. A class
+ * loaded while the walk was prepared has no id: the walk is taken once more;
+ * the second time it is written with those objects left out. Called with
+ * hd_lock held. */
 static jp_status hd_take(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
 {
+    if (agent_opts->dumper == 'h')
+        return heap_dump_hotspot(jni, path, shown, errbuf, errlen);
     jp_status st = JP_OK;
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;

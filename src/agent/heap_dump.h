@@ -1,6 +1,7 @@
 /* heap_dump.h — heap=dump: writes the live heap as an HPROF binary heap dump
  * (format=b, for MAT and VisualVM) or HPROF's ASCII HEAP DUMP (format=a),
- * from JVMTI's FollowReferences walk. Nothing is enabled before a dump:
+ * from JVMTI's FollowReferences walk (or, with dumper=hotspot, from HotSpot's
+ * own dumper: heap_dump_hotspot.h). Nothing is enabled before a dump:
  * each dump takes a JVMTI environment of its own for the object tags and
  * disposes of it afterwards, so the program runs at full speed until then.
  * Dumps are serialized; any thread may ask for one. */
@@ -9,6 +10,7 @@
 
 #include <jni.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/jp_error.h"
 #include "../format/sink.h"
@@ -23,5 +25,8 @@ void heap_dump_next_path(char *out, size_t len);
 /* heap=all: takes a dump (a binary one beside `path`, removed after) and
  * writes it as HPROF's ASCII HEAP DUMP to out, after the report. */
 jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen);
+/* Runtime.totalMemory() - freeMemory(): the heap in use, for progress lines
+ * (0 when it cannot be read). */
+uint64_t heap_dump_heap_in_use(JNIEnv *jni);
 
 #endif

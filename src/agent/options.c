@@ -51,6 +51,8 @@ static const opt_def options_table[] = {
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
     { "heap", OPT_ENUM, "dump|sites|all", "off", "HPROF heap dump, allocation sites, or both (all)", 0, 0 },
+    { "dumper", OPT_ENUM, "jvmti|hotspot", "jvmti",
+      "heap=dump: JVMTI's heap walk, or HotSpot's dumper + jvmprof's check", 0, 0 },
     { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
       OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
@@ -244,6 +246,16 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
             o->alloc_hook_named = true;
             return JP_OK;
         }
+        if (strcmp(d->name, "dumper") == 0) {
+            if (strcmp(value, "jvmti") == 0)
+                o->dumper = 'j';
+            else if (strcmp(value, "hotspot") == 0)
+                o->dumper = 'h';
+            else
+                return options_bad(err, errlen, d, value);
+            o->dumper_named = true;
+            return JP_OK;
+        }
         if (strcmp(d->name, "sampler") == 0) {
             if (strcmp(value, "async") == 0)
                 o->sampler = OPTIONS_SAMPLER_ASYNC;
@@ -361,6 +373,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     o->tiny = 12;
     o->alloc_interval = 512u * 1024u;
     o->alloc_hook = 's';
+    o->dumper = 'j';
     bool named = false;
     err[0] = '\0';
 
@@ -421,6 +434,10 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
         snprintf(err, errlen, "heap=all (or heap=sites with heap=dump) with format=b: the allocation sites and the "
                  "heap dump go in one HPROF ASCII file (format=a); for binary, take heap=dump and heap=sites in "
                  "separate runs");
+        return JP_ERR_ARG;
+    }
+    if (o->dumper_named && !o->heap_dump) {
+        snprintf(err, errlen, "dumper= chooses how heap dumps are taken; add heap=dump (or heap=all) or drop dumper=");
         return JP_ERR_ARG;
     }
     if (o->lifetimes && !o->heap_sites) {

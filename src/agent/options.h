@@ -32,6 +32,8 @@ typedef struct agent_options {
     bool format_named;
     bool heap_dump;                   /* heap=dump: HPROF heap dumps to file= (%n: dump sequence number) */
     bool heap_sites;                  /* heap=sites: allocation sites, sampled */
+    char dumper;                      /* heap=dump: 'j' JVMTI's heap walk, 'h' HotSpot's dumper + fix-up */
+    bool dumper_named;
     uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
     bool alloc_interval_named;
     bool lifetimes;                   /* heap=sites: ages at death, leak suspects, churn */

@@ -1,0 +1,194 @@
+/* heap_dump_hotspot.c — heap=dump,dumper=hotspot (see heap_dump_hotspot.h).
+ * The dump runs on the calling thread through JNI (the MXBean's dumpHeap
+ * stops the world and writes the file); a helper thread, not attached to the
+ * JVM, reports the bytes written while verbose=y. HotSpot's file gets a
+ * temporary name ending in .hprof (dumpHeap refuses any other suffix and any
+ * existing file) beside the final one. */
+#include "heap_dump_hotspot.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/file_map.h"
+#include "../common/jp_log.h"
+#include "../format/hprof_heap_fixup.h"
+#include "agent.h"
+#include "heap_dump.h"
+#include "options.h"
+
+/* ---- progress: the temporary file's size, once a second after the first ---- */
+
+typedef struct hh_watch {
+    const char *tmp;
+    uint64_t t0, heap_used;
+    bool stop;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+} hh_watch;
+
+static void *hh_watch_run(void *arg)
+{
+    hh_watch *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&w->wake, &w->lock, &until);
+        if (w->stop)
+            break;
+        struct stat st;
+        if (stat(w->tmp, &st) != 0)
+            continue; /* not created yet: the full GC before the dump */
+        double pct = w->heap_used ? 100.0 * (double)st.st_size / (double)w->heap_used : 0.0;
+        jp_log_info("heap dump: HotSpot's dumper has written %llu MB (%.0f%% of the %llu MB heap in use) in %.1f s",
+                    (unsigned long long)(st.st_size >> 20), pct > 100 ? 100.0 : pct,
+                    (unsigned long long)(w->heap_used >> 20), (double)(agent_now_ns() - w->t0) / 1e9);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* ---- JNI ---- */
+
+/* The pending exception as one line ("java.io.IOException: No space left on
+ * device"), cleared. */
+static void hh_exception(JNIEnv *jni, char *out, size_t len)
+{
+    jthrowable ex = (*jni)->ExceptionOccurred(jni);
+    (*jni)->ExceptionClear(jni);
+    snprintf(out, len, "an exception");
+    if (!ex)
+        return;
+    jclass tc = (*jni)->FindClass(jni, "java/lang/Throwable");
+    jmethodID ts = tc ? (*jni)->GetMethodID(jni, tc, "toString", "()Ljava/lang/String;") : NULL;
+    jstring s = ts ? (*jni)->CallObjectMethod(jni, ex, ts) : NULL;
+    if ((*jni)->ExceptionCheck(jni))
+        (*jni)->ExceptionClear(jni);
+    const char *c = s ? (*jni)->GetStringUTFChars(jni, s, NULL) : NULL;
+    if (c) {
+        snprintf(out, len, "%s", c);
+        for (char *p = out; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        (*jni)->ReleaseStringUTFChars(jni, s, c);
+    }
+}
+
+/* ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class) and its
+ * dumpHeap(String, boolean); false with the reason in errbuf. */
+static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, size_t errlen)
+{
+    jclass mf = (*jni)->FindClass(jni, "java/lang/management/ManagementFactory");
+    jclass hs = mf ? (*jni)->FindClass(jni, "com/sun/management/HotSpotDiagnosticMXBean") : NULL;
+    jmethodID get = hs ? (*jni)->GetStaticMethodID(jni, mf, "getPlatformMXBean",
+                                                   "(Ljava/lang/Class;)Ljava/lang/management/PlatformManagedObject;")
+                       : NULL;
+    *dump = get ? (*jni)->GetMethodID(jni, hs, "dumpHeap", "(Ljava/lang/String;Z)V") : NULL;
+    *bean = *dump ? (*jni)->CallStaticObjectMethod(jni, mf, get, hs) : NULL;
+    if (*bean && !(*jni)->ExceptionCheck(jni))
+        return true;
+    char why[512] = "it is not there";
+    if ((*jni)->ExceptionCheck(jni))
+        hh_exception(jni, why, sizeof why);
+    snprintf(errbuf, errlen, "dumper=hotspot needs HotSpot's HotSpotDiagnosticMXBean (module jdk.management), and "
+             "this JVM cannot give it (%s); use dumper=jvmti", why);
+    return false;
+}
+
+jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
+{
+    char tmp[OPTIONS_PATH_MAX + 64];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp.hprof", path, (long)getpid());
+    unlink(tmp); /* dumpHeap will not write over a file */
+    if ((*jni)->PushLocalFrame(jni, 32) != 0) {
+        (*jni)->ExceptionClear(jni);
+        snprintf(errbuf, errlen, "out of memory (JNI local references)");
+        return JP_ERR_NOMEM;
+    }
+    jp_status st = JP_OK;
+    jobject bean;
+    jmethodID dump;
+    uint64_t t0 = agent_now_ns(), t1 = t0;
+    if (!hh_bean(jni, &bean, &dump, errbuf, errlen)) {
+        st = JP_ERR_JVMTI;
+        goto out;
+    }
+    jstring name = (*jni)->NewStringUTF(jni, tmp);
+    if (!name) {
+        (*jni)->ExceptionClear(jni);
+        snprintf(errbuf, errlen, "out of memory (the file name)");
+        st = JP_ERR_NOMEM;
+        goto out;
+    }
+    hh_watch w = { .tmp = tmp, .t0 = t0 };
+    pthread_t watcher;
+    bool watching = false;
+    if (agent_opts->verbose) {
+        w.heap_used = heap_dump_heap_in_use(jni);
+        pthread_mutex_init(&w.lock, NULL);
+        pthread_cond_init(&w.wake, NULL);
+        watching = pthread_create(&watcher, NULL, hh_watch_run, &w) == 0;
+    }
+    (*jni)->CallVoidMethod(jni, bean, dump, name, JNI_TRUE);
+    t1 = agent_now_ns();
+    if (watching) {
+        pthread_mutex_lock(&w.lock);
+        w.stop = true;
+        pthread_cond_signal(&w.wake);
+        pthread_mutex_unlock(&w.lock);
+        pthread_join(watcher, NULL);
+    }
+    if (agent_opts->verbose) {
+        pthread_mutex_destroy(&w.lock);
+        pthread_cond_destroy(&w.wake);
+    }
+    if ((*jni)->ExceptionCheck(jni)) {
+        char why[512];
+        hh_exception(jni, why, sizeof why);
+        snprintf(errbuf, errlen, "HotSpot's dumper could not write %s: %s", tmp, why);
+        st = JP_ERR_IO;
+        goto out;
+    }
+    /* HotSpot's file, checked and mended in place */
+    size_t len = 0;
+    uint8_t *data = file_map_writable(tmp, &len, errbuf, errlen);
+    if (!data) {
+        st = JP_ERR_IO;
+        goto out;
+    }
+    hprof_fixup_stats fs;
+    char why[512];
+    st = hprof_heap_fixup(data, len, &fs, why, sizeof why);
+    file_unmap(data, len);
+    if (st != JP_OK) {
+        snprintf(errbuf, errlen, "HotSpot's dump %s cannot be checked: %s", tmp, why);
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(errbuf, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        st = JP_ERR_IO;
+        goto out;
+    }
+    if (agent_opts->verbose) {
+        jp_log_info("heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
+                    "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,
+                    (double)(agent_now_ns() - t0) / 1e9, (double)(t1 - t0) / 1e9, (double)(agent_now_ns() - t1) / 1e9,
+                    (unsigned long long)fs.references);
+        if (fs.nulled)
+            jp_log_info("heap dump: %llu references named objects HotSpot's dumper left out (class data sharing's "
+                        "archived objects%s): written as null", (unsigned long long)fs.nulled,
+                        fs.roots_nulled ? "; some of them GC roots" : "");
+    }
+out:
+    if (st != JP_OK)
+        unlink(tmp);
+    (*jni)->PopLocalFrame(jni, NULL);
+    return st;
+}

@@ -1,0 +1,20 @@
+/* heap_dump_hotspot.h — heap=dump,dumper=hotspot: the dump is written by
+ * HotSpot's own dumper (HotSpotDiagnosticMXBean.dumpHeap, what `jcmd
+ * GC.heap_dump` runs: live objects, after a full GC), to a temporary name;
+ * then hprof_heap_fixup nulls the references to the objects it left out
+ * (class data sharing's archived objects), and the file takes its name.
+ * With verbose=y a dump that takes more than a second prints the bytes
+ * written so far, once a second. */
+#ifndef HEAP_DUMP_HOTSPOT_H
+#define HEAP_DUMP_HOTSPOT_H
+
+#include <jni.h>
+#include <stddef.h>
+
+#include "../common/jp_error.h"
+
+/* Writes the dump to `path` (`shown` names it in messages). On failure
+ * errbuf holds one line and no file is left under either name. */
+jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen);
+
+#endif
