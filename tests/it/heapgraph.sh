@@ -1,0 +1,35 @@
+# heapgraph.sh — sourced by the heap dump tests (t5002, t5003): what a dump
+# of tests/programs/HeapGraph.java must hold, checked by VisualVM's heap
+# library (tests/tools/HeapVerify.java), and its class histogram.
+"$ROOT/tools/deps.sh" visualvm || fail "tools/deps.sh visualvm failed"
+VERIFY="$ROOT/tests/tools/heapverify.sh"
+G='HeapGraph$'
+CHECKS=(--count "${G}Derived" --count "${G}Impl" --sum "${G}Derived.d" --sum "${G}Derived.baseInt"
+        --sum "${G}Derived.flag" --sum "${G}Derived.letter" --sum "${G}Derived.ratio" --sum "${G}Impl.own"
+        --sum "${G}Impl.small" --sum "${G}Impl.tiny" --sum "${G}Impl.f" --static HeapGraph.staticLong
+        --static HeapGraph.staticInt --static "${G}WithConstant.K")
+EXPECT="count ${G}Derived 3000
+count ${G}Impl 1500
+sum ${G}Derived.d 4498500.0000
+sum ${G}Derived.baseInt 21000.0000
+sum ${G}Derived.flag 3000.0000
+sum ${G}Derived.letter 360000.0000
+sum ${G}Derived.ratio 1500.0000
+sum ${G}Impl.own 1124250.0000
+sum ${G}Impl.small -3000.0000
+sum ${G}Impl.tiny 190500.0000
+sum ${G}Impl.f 1875.0000
+static HeapGraph.staticLong 1234605616436508552
+static HeapGraph.staticInt 12345
+static ${G}WithConstant.K 5"
+
+# verify FILE: VisualVM's parser finds every reference and the known values
+verify() {
+    "$VERIFY" "$1" "${CHECKS[@]}" >"$T/v.out" 2>"$T/v.err" || { cat "$T/v.out" "$T/v.err" >&2; fail "$1: HeapVerify failed"; }
+    grep -q ' unresolved=0 ' "$T/v.out" || fail "$1: unresolved references"
+    diff <(grep -E '^(count|sum|static) ' "$T/v.out") <(echo "$EXPECT") >&2 || fail "$1: wrong counts or values"
+    note "$(basename "$1"): $(grep '^classes=' "$T/v.out")"
+}
+# hist FILE: HeapGraph's classes and their instance counts, from `jvmprof heap`
+hist() { "$JVMPROF" heap "$1" --top 0 | awk 'NF == 4 && $4 ~ /^HeapGraph/ { print $4, $2 }' | sort; }
+

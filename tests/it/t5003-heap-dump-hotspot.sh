@@ -1,0 +1,126 @@
+# heap=dump,dumper=hotspot and `jvmprof heap FILE --fix`: HotSpot's own dumper
+# writes the file, jvmprof nulls the references to the objects it left out.
+# 1. `jvmprof heap --fix` on jcmd's dump of HeapGraph: VisualVM's parser finds
+#    unresolved references before (class data sharing's archived objects,
+#    ~800 on JDK 17) and none after, with every count and value unchanged; a
+#    second --fix changes nothing; a malformed file is refused, unchanged.
+# 2. dumper=hotspot at exit (CDS on and off), twice on SIGQUIT (numbered), from
+#    jvmprof.Control.dumpHeap, and format=a: every dump verified, the same
+#    class counts as jcmd's dump of the same state.
+# 3. An unwritable path and a full disk: one clear error, no file left under
+#    either name, the program runs on.
+. "$(dirname "$0")/lib.sh"
+cd "$T"
+. "$ROOT/tests/it/heapgraph.sh"
+
+# 1. jcmd's dump, fixed by the command line tool
+rm -f "$T/stop"
+"$JAVA" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
+PID=$!
+trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+"$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
+touch "$T/stop"
+wait $PID || fail "HeapGraph failed"
+"$VERIFY" "$T/jcmd.hprof" "${CHECKS[@]}" >"$T/before.out" 2>&1
+before=$(sed -n 's/.* unresolved=\([0-9]*\) .*/\1/p' "$T/before.out")
+[ -n "$before" ] && [ "$before" -gt 0 ] || { cat "$T/before.out" >&2; fail "jcmd's dump has no unresolved references to fix (CDS off?)"; }
+hist "$T/jcmd.hprof" >"$T/jcmd.hist"
+cp "$T/jcmd.hprof" "$T/fixed.hprof"
+"$JVMPROF" heap "$T/fixed.hprof" --fix >"$T/fix.out" 2>&1 || { cat "$T/fix.out" >&2; fail "jvmprof heap --fix failed"; }
+grep -q "^$T/fixed.hprof: $before of [0-9]* references named objects the dump does not hold; set to null" "$T/fix.out" \
+    || { cat "$T/fix.out" >&2; fail "--fix did not null the $before references VisualVM could not resolve"; }
+verify "$T/fixed.hprof"
+diff <(grep -E '^(count|sum|static) ' "$T/before.out") <(echo "$EXPECT") >&2 || fail "jcmd's dump: wrong counts or values"
+[ "$(stat -c %s "$T/fixed.hprof")" = "$(stat -c %s "$T/jcmd.hprof")" ] || fail "--fix changed the file's size"
+diff "$T/jcmd.hist" <(hist "$T/fixed.hprof") >&2 || fail "--fix changed instance counts"
+"$JVMPROF" heap "$T/fixed.hprof" --fix >"$T/fix2.out" 2>&1 || fail "a second --fix failed"
+grep -q ": 0 of [0-9]* references" "$T/fix2.out" || { cat "$T/fix2.out" >&2; fail "a second --fix changed something"; }
+note "jcmd's dump: $before unresolved references; after --fix: $(sed 's/^[^:]*: //' "$T/fix.out")"
+# refused: not a heap dump (unchanged), --fix with -o, a missing file
+head -c 5000 "$T/jcmd.hprof" >"$T/cut.hprof"
+cp "$T/cut.hprof" "$T/cut.orig"
+RC=0; "$JVMPROF" heap "$T/cut.hprof" --fix >"$T/bad.out" 2>&1 || RC=$?
+expect_rc 1
+expect_grep "^jvmprof: $T/cut.hprof: truncated .* (the file is unchanged)$" "$T/bad.out"
+cmp -s "$T/cut.hprof" "$T/cut.orig" || fail "a refused --fix changed the file"
+RC=0; "$JVMPROF" heap "$T/fixed.hprof" --fix -o "$T/x" >"$T/bad.out" 2>&1 || RC=$?
+expect_rc 2
+expect_grep "^jvmprof: heap: --fix changes FILE in place and prints one line; it takes no -o$" "$T/bad.out"
+RC=0; "$JVMPROF" heap "$T/missing.hprof" --fix >"$T/bad.out" 2>&1 || RC=$?
+expect_rc 1
+expect_grep "^jvmprof: cannot open $T/missing.hprof: No such file or directory$" "$T/bad.out"
+
+# 2. dumper=hotspot: at exit, CDS on and off
+touch "$T/stop"
+for share in auto off; do
+    run_java "heap=dump,dumper=hotspot,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
+    expect_rc 0
+    expect_grep "^sum 5622750 " "$T/out"
+    expect_grep "heap dump: wrote $T/exit-$share.hprof ([0-9]* bytes, [0-9]* objects and classes) in .*HotSpot's dumper" "$T/err"
+    verify "$T/exit-$share.hprof"
+    cp "$T/err" "$T/err-$share"
+done
+expect_grep "heap dump: [0-9]* references named objects HotSpot's dumper left out (class data sharing's archived objects): written as null" "$T/err-auto"
+expect_no_grep "written as null" "$T/err-off"
+note "CDS on: $(grep -o '[0-9]* references named objects' "$T/err-auto") HotSpot left out, nulled"
+
+# on SIGQUIT (twice: numbered), compared with jcmd's dump of the same state
+rm -f "$T/stop"
+"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=hotspot,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" \
+    >"$T/out" 2>"$T/err" &
+PID=$!
+for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
+grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+rm -f "$T/jcmd.hprof"
+"$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
+for want in q.hprof q.hprof.1; do
+    kill -QUIT $PID
+    for _ in $(seq 1 100); do [ -f "$T/$want" ] && break; sleep 0.1; done
+    [ -f "$T/$want" ] || { cat "$T/err" >&2; fail "no $want after SIGQUIT"; }
+done
+kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
+touch "$T/stop"
+wait $PID || fail "HeapGraph failed with a dump taken"
+expect_grep "^sum 5622750 " "$T/out"
+verify "$T/q.hprof"
+verify "$T/q.hprof.1"
+diff <(hist "$T/jcmd.hprof") <(hist "$T/q.hprof") >&2 || fail "instance counts differ from jcmd's dump"
+ls -a "$T" | grep -q '\.tmp' && fail "a temporary file was left behind"
+
+# from jvmprof.Control.dumpHeap; format=a
+run_java "heap=dump,dumper=hotspot,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof"
+expect_rc 0
+expect_grep "^dump $T/api.hprof true$" "$T/out"
+[ ! -e "$T/unused.hprof" ] || fail "doe=n wrote a dump at exit"
+verify "$T/api.hprof"
+run_java "heap=dump,dumper=hotspot,format=a,file=$T/exit.txt" HeapGraph "$T/stop"
+expect_rc 0
+expect_grep "^HEAP DUMP BEGIN ([0-9]* objects, [0-9]* bytes) " "$T/exit.txt"
+[ "$(grep -c '^OBJ .*class=HeapGraph\$Derived@' "$T/exit.txt")" = 3000 ] || fail "format=a: not 3000 Derived OBJ entries"
+[ "$(tail -1 "$T/exit.txt")" = "HEAP DUMP END" ] || fail "format=a: no HEAP DUMP END at the end"
+ls -a "$T" | grep -qE '\.tmp|\.bin$' && fail "format=a left a temporary file behind"
+
+# 3. an unwritable path, a full disk
+run_java "heap=dump,dumper=hotspot,doe=n" HeapGraph "$T/stop" dump /nonexistent/dir/x.hprof "$T/after.hprof"
+expect_rc 0
+expect_grep "^dump /nonexistent/dir/x.hprof failed: jvmprof: heap dump to /nonexistent/dir/x.hprof: HotSpot's dumper could not write /nonexistent/dir/x.hprof.[0-9]*.tmp.hprof: java.io.IOException: No such file or directory$" "$T/out"
+expect_grep "^dump $T/after.hprof true$" "$T/out"
+verify "$T/after.hprof"
+mkdir -p "$T/full"
+if mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; then
+    trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
+    run_java "heap=dump,dumper=hotspot,doe=n" HeapGraph "$T/stop" dump "$T/full/x.hprof" "$T/after2.hprof"
+    [ -z "$(ls -A "$T/full")" ] || { ls -la "$T/full" >&2; fail "the failed dump left files on the full disk"; }
+    expect_rc 0
+    expect_grep "^dump $T/full/x.hprof failed: jvmprof: heap dump to $T/full/x.hprof: .*No space left on device" "$T/out"
+    expect_grep "^dump $T/after2.hprof true$" "$T/out"
+    expect_grep "^sum 5622750 " "$T/out"
+    verify "$T/after2.hprof"
+    note "full disk: $(grep "full/x.hprof failed" "$T/out")"
+    umount "$T/full"
+else
+    note "SKIPPED the full-disk case: cannot mount a tmpfs here (not root?)"
+fi
+exit 0
