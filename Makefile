@@ -122,7 +122,8 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh
 	@bench/heap_read.sh
-	@bench/heap_dump.sh
+	@DUMPER=hotspot bench/heap_dump.sh
+	@DUMPER=jvmti bench/heap_dump.sh
 
 PREFIX ?= /usr/local
 install: all

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # heap_dump.sh — heap=dump against `jcmd GC.heap_dump` on the same heap
 # (issue 5's targets: at most 1.5x jcmd's time, a file within 5% of jcmd's).
-# DUMPER=jvmti (default) or hotspot chooses the agent's dumper= .
+# DUMPER=hotspot (default) or jvmti chooses the agent's dumper=.
 # Builds HEAP_MIB (default 1024) MiB of live objects in
 # bench/workloads/BigHeap.java under the agent (heap=dump,doe=n), then RUNS
 # (default 5) times takes one dump with jcmd and one with jvmprof (SIGQUIT;
@@ -18,7 +18,7 @@ JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
 HEAP_MIB=${HEAP_MIB:-1024}
 RUNS=${RUNS:-5}
 RECORD=${RECORD:-1}
-DUMPER=${DUMPER:-jvmti}
+DUMPER=${DUMPER:-hotspot}
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 [[ -f $AGENT ]] || { echo "heap_dump: build first (make)" >&2; exit 1; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-heapdump.XXXXXX")

@@ -985,15 +985,21 @@ static jp_status hd_text_into(const char *bin, sink *out, char *errbuf, size_t e
     return rc;
 }
 
-/* A binary dump to `path`: HotSpot's (dumper=hotspot), or the walk's. A class
+/* A binary dump to `path`: HotSpot's (dumper=hotspot, the default; the walk
+ * when the JVM has no HotSpot dumper and dumper= was not given), or the walk's. A class
  * loaded while the walk was prepared has no id: the walk is taken once more;
  * the second time it is written with those objects left out. Called with
  * hd_lock held. */
 static jp_status hd_take(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
 {
-    if (agent_opts->dumper == 'h')
-        return heap_dump_hotspot(jni, path, shown, errbuf, errlen);
     jp_status st = JP_OK;
+    if (agent_opts->dumper == 'h') {
+        st = heap_dump_hotspot(jni, path, shown, errbuf, errlen);
+        if (st != JP_ERR_JVMTI || agent_opts->dumper_named)
+            return st;
+        /* the default, on a JVM without HotSpot's dumper: the walk */
+        jp_log_info("heap dump: %s; taking the dump by JVMTI's heap walk (dumper=jvmti)", errbuf);
+    }
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';

@@ -97,8 +97,8 @@ static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, s
     char why[512] = "it is not there";
     if ((*jni)->ExceptionCheck(jni))
         hh_exception(jni, why, sizeof why);
-    snprintf(errbuf, errlen, "dumper=hotspot needs HotSpot's HotSpotDiagnosticMXBean (module jdk.management), and "
-             "this JVM cannot give it (%s); use dumper=jvmti", why);
+    snprintf(errbuf, errlen, "HotSpot's dumper (HotSpotDiagnosticMXBean, module jdk.management) is not available "
+             "in this JVM (%s)%s", why, agent_opts->dumper_named ? "; use dumper=jvmti" : "");
     return false;
 }
 

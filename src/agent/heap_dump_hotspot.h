@@ -14,7 +14,8 @@
 #include "../common/jp_error.h"
 
 /* Writes the dump to `path` (`shown` names it in messages). On failure
- * errbuf holds one line and no file is left under either name. */
+ * errbuf holds one line and no file is left under either name;
+ * JP_ERR_JVMTI means this JVM has no HotSpot dumper (nothing was tried). */
 jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen);
 
 #endif

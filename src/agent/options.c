@@ -51,8 +51,8 @@ static const opt_def options_table[] = {
     { "tiny", OPT_UINT, "0..65535", "12", "cpu=times: skip loop-free methods of <= N bytes", 0, 65535,
       OPT_AT(tiny) },
     { "heap", OPT_ENUM, "dump|sites|all", "off", "HPROF heap dump, allocation sites, or both (all)", 0, 0 },
-    { "dumper", OPT_ENUM, "jvmti|hotspot", "jvmti",
-      "heap=dump: JVMTI's heap walk, or HotSpot's dumper + jvmprof's check", 0, 0 },
+    { "dumper", OPT_ENUM, "hotspot|jvmti", "hotspot",
+      "heap=dump: HotSpot's dumper + jvmprof's check, or JVMTI's heap walk", 0, 0 },
     { "lifetimes", OPT_BOOL, "y|n", "n", "heap=sites: ages at death, leak suspects and churn", 0, 0,
       OPT_AT(lifetimes) },
     { "alloc_interval", OPT_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
@@ -373,7 +373,7 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     o->tiny = 12;
     o->alloc_interval = 512u * 1024u;
     o->alloc_hook = 's';
-    o->dumper = 'j';
+    o->dumper = 'h';
     bool named = false;
     err[0] = '\0';
 

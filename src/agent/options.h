@@ -32,7 +32,7 @@ typedef struct agent_options {
     bool format_named;
     bool heap_dump;                   /* heap=dump: HPROF heap dumps to file= (%n: dump sequence number) */
     bool heap_sites;                  /* heap=sites: allocation sites, sampled */
-    char dumper;                      /* heap=dump: 'j' JVMTI's heap walk, 'h' HotSpot's dumper + fix-up */
+    char dumper;                      /* heap=dump: 'h' HotSpot's dumper + fix-up (default), 'j' JVMTI's heap walk */
     bool dumper_named;
     uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
     bool alloc_interval_named;

@@ -1,4 +1,4 @@
-# heap=dump: HPROF binary heap dumps of HeapGraph's known object graph, at exit,
+# heap=dump,dumper=jvmti (JVMTI's heap walk): HPROF binary heap dumps of HeapGraph's known object graph, at exit,
 # on SIGQUIT (numbered) and from jvmprof.Control.dumpHeap, read by an
 # independent parser (VisualVM's heap library: every reference resolves,
 # class counts, primitive field values, statics), compared class by class with
@@ -12,7 +12,7 @@ cd "$T"
 # 1. at exit (doe=y), class data sharing on (the default) and off
 touch "$T/stop"
 for share in auto off; do
-    run_java "heap=dump,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
+    run_java "heap=dump,dumper=jvmti,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
     expect_rc 0
     expect_grep "^sum 5622750 " "$T/out"
     expect_grep "heap dump: wrote $T/exit-$share.hprof" "$T/err"
@@ -22,13 +22,13 @@ done
 grep -q "left out" "$T/err" && fail "objects left out with -Xshare:off"
 # the other collectors
 for gc in Serial Parallel Z; do
-    run_java "heap=dump,file=$T/gc-$gc.hprof" -XX:+Use${gc}GC HeapGraph "$T/stop"
+    run_java "heap=dump,dumper=jvmti,file=$T/gc-$gc.hprof" -XX:+Use${gc}GC HeapGraph "$T/stop"
     expect_rc 0
     verify "$T/gc-$gc.hprof"
 done
 
 # format=a: HPROF's ASCII heap dump; and `jvmprof heap --text` of a binary dump
-run_java "heap=dump,format=a,file=$T/exit.txt" HeapGraph "$T/stop"
+run_java "heap=dump,dumper=jvmti,format=a,file=$T/exit.txt" HeapGraph "$T/stop"
 expect_rc 0
 head -1 "$T/exit.txt" | grep -q "^JAVA PROFILE 1.0.1, created " || fail "no ASCII header"
 expect_grep "^HEAP DUMP BEGIN ([0-9]* objects, [0-9]* bytes) " "$T/exit.txt"
@@ -49,7 +49,7 @@ note "format=a: $(sed -n 3p "$T/exit.txt")"
 
 # 2. the same state dumped by jcmd and by SIGQUIT (twice: numbered files)
 rm -f "$T/stop"
-"$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
+"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=jvmti,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
 PID=$!
 trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
 for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
@@ -76,7 +76,7 @@ note "jcmd's own dump (CDS on): $(grep '^classes=' "$T/v.out")"
 ls "$T" | grep -q '\.tmp$' && fail "temporary file left behind"
 
 # classes loading and unloading all the time: every SIGQUIT still gives a complete, valid dump
-"$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/cu-%n.hprof" -cp "$CLASSES" ClassUnload 3000 >"$T/cu.out" 2>"$T/cu.err" &
+"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=jvmti,doe=n,file=$T/cu-%n.hprof" -cp "$CLASSES" ClassUnload 3000 >"$T/cu.out" 2>"$T/cu.err" &
 CU=$!
 trap 'kill $CU 2>/dev/null; rm -rf "$T"' EXIT
 sleep 1.5
@@ -94,7 +94,7 @@ done
 note "3 dumps while classes load and unload: $(grep -c 'heap dump: wrote' "$T/cu.err") written, all verified"
 
 # 3. jvmprof.Control.dumpHeap, an unwritable path, a full disk
-run_java "heap=dump,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof" /nonexistent/dir/x.hprof
+run_java "heap=dump,dumper=jvmti,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof" /nonexistent/dir/x.hprof
 expect_rc 0
 expect_grep "^dump $T/api.hprof true$" "$T/out"
 expect_grep "^dump /nonexistent/dir/x.hprof failed: jvmprof: heap dump to /nonexistent/dir/x.hprof: .*No such file or directory" "$T/out"
@@ -107,7 +107,7 @@ expect_rc 0
 expect_grep "^dump $T/api2.hprof true$" "$T/out"
 verify "$T/api2.hprof"
 # an agent that could not start (file= unwritable, force=y): the program runs, the API says why
-run_java "heap=dump,file=/nonexistent/dir/y.hprof" -cp "$CLASSES:$ROOT/build/jvmprof.jar" HeapGraph "$T/stop" dump "$T/off.hprof"
+run_java "heap=dump,dumper=jvmti,file=/nonexistent/dir/y.hprof" -cp "$CLASSES:$ROOT/build/jvmprof.jar" HeapGraph "$T/stop" dump "$T/off.hprof"
 expect_rc 0
 expect_grep "profiling disabled, the program runs on" "$T/err"
 expect_grep "^dump $T/off.hprof failed: jvmprof: heap dump to $T/off.hprof: the jvmprof agent is not active" "$T/out"
@@ -120,7 +120,7 @@ expect_grep "^dump $T/none.hprof false$" "$T/out"
 mkdir -p "$T/full"
 if mount -t tmpfs -o size=1m tmpfs "$T/full" 2>/dev/null; then
     trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
-    run_java "heap=dump,doe=n" HeapGraph "$T/stop" dump "$T/full/x.hprof" "$T/after.hprof"
+    run_java "heap=dump,dumper=jvmti,doe=n" HeapGraph "$T/stop" dump "$T/full/x.hprof" "$T/after.hprof"
     [ -z "$(ls -A "$T/full")" ] || { ls -la "$T/full" >&2; fail "the failed dump left files on the full disk"; }
     expect_rc 0
     expect_grep "^dump $T/full/x.hprof failed: jvmprof: heap dump to $T/full/x.hprof: .*No space left on device" "$T/out"

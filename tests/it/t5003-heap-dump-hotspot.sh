@@ -1,12 +1,15 @@
-# heap=dump,dumper=hotspot and `jvmprof heap FILE --fix`: HotSpot's own dumper
-# writes the file, jvmprof nulls the references to the objects it left out.
+# heap=dump with dumper=hotspot (the default) and `jvmprof heap FILE --fix`:
+# HotSpot's own dumper writes the file, jvmprof nulls the references to the
+# objects it left out.
 # 1. `jvmprof heap --fix` on jcmd's dump of HeapGraph: VisualVM's parser finds
 #    unresolved references before (class data sharing's archived objects,
 #    ~800 on JDK 17) and none after, with every count and value unchanged; a
 #    second --fix changes nothing; a malformed file is refused, unchanged.
 # 2. dumper=hotspot at exit (CDS on and off), twice on SIGQUIT (numbered), from
 #    jvmprof.Control.dumpHeap, and format=a: every dump verified, the same
-#    class counts as jcmd's dump of the same state.
+#    class counts as jcmd's dump of the same state. Without java.management
+#    (--limit-modules java.base) the default falls back to JVMTI's walk and
+#    says so; dumper=hotspot named is an error saying what to use.
 # 3. An unwritable path and a full disk: one clear error, no file left under
 #    either name, the program runs on.
 . "$(dirname "$0")/lib.sh"
@@ -55,7 +58,7 @@ expect_grep "^jvmprof: cannot open $T/missing.hprof: No such file or directory$"
 # 2. dumper=hotspot: at exit, CDS on and off
 touch "$T/stop"
 for share in auto off; do
-    run_java "heap=dump,dumper=hotspot,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
+    run_java "heap=dump,file=$T/exit-$share.hprof" -Xshare:$share HeapGraph "$T/stop"
     expect_rc 0
     expect_grep "^sum 5622750 " "$T/out"
     expect_grep "heap dump: wrote $T/exit-$share.hprof ([0-9]* bytes, [0-9]* objects and classes) in .*HotSpot's dumper" "$T/err"
@@ -68,7 +71,7 @@ note "CDS on: $(grep -o '[0-9]* references named objects' "$T/err-auto") HotSpot
 
 # on SIGQUIT (twice: numbered), compared with jcmd's dump of the same state
 rm -f "$T/stop"
-"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=hotspot,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" \
+"$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" \
     >"$T/out" 2>"$T/err" &
 PID=$!
 for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
@@ -101,6 +104,19 @@ expect_grep "^HEAP DUMP BEGIN ([0-9]* objects, [0-9]* bytes) " "$T/exit.txt"
 [ "$(grep -c '^OBJ .*class=HeapGraph\$Derived@' "$T/exit.txt")" = 3000 ] || fail "format=a: not 3000 Derived OBJ entries"
 [ "$(tail -1 "$T/exit.txt")" = "HEAP DUMP END" ] || fail "format=a: no HEAP DUMP END at the end"
 ls -a "$T" | grep -qE '\.tmp|\.bin$' && fail "format=a left a temporary file behind"
+
+# no java.management: the default falls back to the walk (and says so); named, an error
+run_java "heap=dump,file=$T/lim.hprof" --limit-modules java.base HeapGraph "$T/stop"
+expect_rc 0
+expect_grep "^sum 5622750 " "$T/out"
+expect_grep "heap dump: HotSpot's dumper (HotSpotDiagnosticMXBean, module jdk.management) is not available in this JVM (.*); taking the dump by JVMTI's heap walk (dumper=jvmti)$" "$T/err"
+verify "$T/lim.hprof"
+run_java "heap=dump,dumper=hotspot,file=$T/lim2.hprof" --limit-modules java.base HeapGraph "$T/stop"
+expect_rc 0
+expect_grep "^sum 5622750 " "$T/out"
+expect_grep "heap dump failed: HotSpot's dumper (HotSpotDiagnosticMXBean, module jdk.management) is not available in this JVM (.*); use dumper=jvmti$" "$T/err"
+[ ! -e "$T/lim2.hprof" ] || fail "a dump with dumper=hotspot and no HotSpot dumper"
+note "without java.management: $(grep -o 'not available in this JVM ([^)]*)' "$T/err")"
 
 # 3. an unwritable path, a full disk
 run_java "heap=dump,dumper=hotspot,doe=n" HeapGraph "$T/stop" dump /nonexistent/dir/x.hprof "$T/after.hprof"

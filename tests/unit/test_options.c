@@ -472,13 +472,13 @@ static void test_heap(void)
         CHECK_EQ_INT(opts.alloc_hook, 's');
     PARSE_BAD3("heap=sites,alloc_hook=bci", "alloc_hook=", "alloc_interval=0", NULL);
     if (PARSE_OK("heap=dump"))
-        CHECK_EQ_INT(opts.dumper, 'j');
+        CHECK(opts.dumper == 'h' && !opts.dumper_named);
     if (PARSE_OK("heap=dump,dumper=hotspot"))
         CHECK_EQ_INT(opts.dumper, 'h');
     if (PARSE_OK("heap=all,dumper=jvmti"))
         CHECK_EQ_INT(opts.dumper, 'j');
     PARSE_BAD3("heap=sites,dumper=hotspot", "dumper=", "heap=dump", NULL);
-    PARSE_BAD3("heap=dump,dumper=jcmd", "dumper=jcmd", "bad value", "jvmti|hotspot");
+    PARSE_BAD3("heap=dump,dumper=jcmd", "dumper=jcmd", "bad value", "hotspot|jvmti");
     PARSE_BAD3("heap=sites,alloc_interval=0,alloc_hook=jfr", "alloc_hook=jfr", "bad value", "sampler|bci");
     PARSE_BAD3("heap=sites,alloc_interval=2g", "alloc_interval=2g", "bad value", "0..1g");
     PARSE_BAD3("heap=sites,alloc_interval=1x", "alloc_interval=1x", "bad value", NULL);
