@@ -46,10 +46,11 @@ static void *hh_watch_run(void *arg)
         struct stat st;
         if (stat(w->tmp, &st) != 0)
             continue; /* not created yet: the full GC before the dump */
-        double pct = w->heap_used ? 100.0 * (double)st.st_size / (double)w->heap_used : 0.0;
-        jp_log_info("heap dump: HotSpot's dumper has written %llu MB (%.0f%% of the %llu MB heap in use) in %.1f s",
-                    (unsigned long long)(st.st_size >> 20), pct > 100 ? 100.0 : pct,
-                    (unsigned long long)(w->heap_used >> 20), (double)(agent_now_ns() - w->t0) / 1e9);
+        /* no share: HotSpot does not say how many objects it has written, and the file is
+         * often larger than the heap (1.4 times for small objects) */
+        jp_log_info("heap dump: HotSpot's dumper has written %llu MB in %.1f s (heap in use: %llu MB)",
+                    (unsigned long long)(st.st_size >> 20), (double)(agent_now_ns() - w->t0) / 1e9,
+                    (unsigned long long)(w->heap_used >> 20));
     }
     pthread_mutex_unlock(&w->lock);
     return NULL;

@@ -4,7 +4,7 @@
  * then hprof_heap_fixup nulls the references to the objects it left out
  * (class data sharing's archived objects), and the file takes its name.
  * With verbose=y a dump that takes more than a second prints the bytes
- * written so far, once a second. */
+ * written so far, once a second (no share: HotSpot does not count for us). */
 #ifndef HEAP_DUMP_HOTSPOT_H
 #define HEAP_DUMP_HOTSPOT_H
 
