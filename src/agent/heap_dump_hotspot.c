@@ -157,27 +157,24 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, ch
         st = JP_ERR_IO;
         goto out;
     }
-    /* HotSpot's file, checked and mended in place */
+    /* HotSpot's file, checked and mended in place; if that cannot be done, the
+     * dump is still HotSpot's and is kept, with a warning */
     size_t len = 0;
-    uint8_t *data = file_map_writable(tmp, &len, errbuf, errlen);
-    if (!data) {
-        st = JP_ERR_IO;
-        goto out;
-    }
-    hprof_fixup_stats fs;
     char why[512];
-    st = hprof_heap_fixup(data, len, &fs, why, sizeof why);
-    file_unmap(data, len);
-    if (st != JP_OK) {
-        snprintf(errbuf, errlen, "HotSpot's dump %s cannot be checked: %s", tmp, why);
-        goto out;
-    }
+    hprof_fixup_stats fs = { 0 };
+    uint8_t *data = file_map_writable(tmp, &len, why, sizeof why);
+    jp_status checked = data ? hprof_heap_fixup(data, len, &fs, why, sizeof why) : JP_ERR_IO;
+    if (data)
+        file_unmap(data, len);
+    if (checked != JP_OK)
+        jp_log_error("heap dump: %s is written as HotSpot wrote it, unchecked: references to objects it left out "
+                     "(class data sharing's archived objects) stay in it (%s)", shown, why);
     if (rename(tmp, path) != 0) {
         snprintf(errbuf, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
         st = JP_ERR_IO;
         goto out;
     }
-    if (agent_opts->verbose) {
+    if (agent_opts->verbose && checked == JP_OK) {
         jp_log_info("heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
                     "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,
                     (double)(agent_now_ns() - t0) / 1e9, (double)(t1 - t0) / 1e9, (double)(agent_now_ns() - t1) / 1e9,
