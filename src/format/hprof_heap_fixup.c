@@ -94,14 +94,7 @@ static void fx_instance(fx_state *f, size_t p)
     const size_t id = r->idsize;
     uint64_t cid = hprof_rd_id(r->idsize, r->d + p + id + 4);
     uint32_t n = hprof_rd_u4(r->d + p + 2 * id + 4);
-    size_t ci;
-    if (r->last_idx != HT_NONE && r->last_id == cid) {
-        ci = r->last_idx;
-    } else {
-        ci = ht_find_class(r, cid); /* present: pass 1 made it */
-        r->last_id = cid;
-        r->last_idx = ci;
-    }
+    size_t ci = ht_known_class(r, cid); /* present: pass 1 made it */
     size_t v = p + 2 * id + 8;
     uint64_t base = 0;
     for (size_t k = ci; k != HT_NONE && base < n; k = r->cls[k].super_idx) {

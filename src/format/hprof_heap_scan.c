@@ -59,6 +59,16 @@ static size_t ht_class_of(ht_reader *r, uint64_t id)
     return (size_t)idx;
 }
 
+size_t ht_known_class(ht_reader *r, uint64_t id)
+{
+    if (r->last_idx != HT_NONE && r->last_id == id)
+        return r->last_idx;
+    size_t ci = ht_find_class(r, id);
+    r->last_id = id;
+    r->last_idx = ci;
+    return ci;
+}
+
 /* The index of an existing class, HT_NONE if unknown. */
 size_t ht_find_class(const ht_reader *r, uint64_t id)
 {

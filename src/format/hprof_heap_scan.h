@@ -93,6 +93,9 @@ bool ht_fail(ht_reader *r, const char *fmt, ...) __attribute__((format(printf, 2
 bool ht_nomem(ht_reader *r);
 /* the index of a class seen in pass 1, HT_NONE if unknown */
 size_t ht_find_class(const ht_reader *r, uint64_t id);
+/* the same through a one-entry cache (runs of instances of one class); use
+ * after pass 1 with last_idx reset to HT_NONE */
+size_t ht_known_class(ht_reader *r, uint64_t id);
 /* the bytes of UTF8 string sid, or NULL */
 const char *ht_string_of(const ht_reader *r, uint64_t sid, uint32_t *len);
 /* Checks the sub-record at q (its tag at q - 1) of a heap body ending at

@@ -209,14 +209,7 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
     const size_t id = r->idsize;
     uint64_t cid = hprof_rd_id(r->idsize, p + id + 4);
     uint32_t n = hprof_rd_u4(p + 2 * id + 4);
-    size_t ci;
-    if (r->last_idx != HT_NONE && r->last_id == cid) {
-        ci = r->last_idx;
-    } else {
-        ci = ht_find_class(r, cid); /* present: pass 1 made it */
-        r->last_id = cid;
-        r->last_idx = ci;
-    }
+    size_t ci = ht_known_class(r, cid); /* present: pass 1 made it */
     const ht_class *c = &r->cls[ci];
     ht_str(o, "OBJ ");
     ht_hex(o, hprof_rd_id(r->idsize, p));

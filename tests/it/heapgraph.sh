@@ -33,3 +33,25 @@ verify() {
 # hist FILE: HeapGraph's classes and their instance counts, from `jvmprof heap`
 hist() { "$JVMPROF" heap "$1" --top 0 | awk 'NF == 4 && $4 ~ /^HeapGraph/ { print $4, $2 }' | sort; }
 
+
+# start_heapgraph AGENT_OPTIONS: HeapGraph in the background ($PID; "" = no
+# agent), once it printed "ready"; it ends when $T/stop appears
+start_heapgraph() {
+    rm -f "$T/stop"
+    local agent=()
+    [ -n "$1" ] && agent=("-agentpath:$AGENT=$1")
+    "$JAVA" "${agent[@]}" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
+    PID=$!
+    trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
+    for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
+    grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+}
+# sigquit_dumps FILE...: one SIGQUIT to $PID per FILE, each waited for; the program runs on
+sigquit_dumps() {
+    for want in "$@"; do
+        kill -QUIT $PID
+        for _ in $(seq 1 100); do [ -f "$want" ] && break; sleep 0.1; done
+        [ -f "$want" ] || { cat "$T/err" >&2; fail "no $want after SIGQUIT"; }
+    done
+    kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
+}

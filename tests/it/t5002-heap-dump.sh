@@ -48,19 +48,9 @@ ls "$T" | grep -q '\.bin$' && fail "the intermediate binary dump was left behind
 note "format=a: $(sed -n 3p "$T/exit.txt")"
 
 # 2. the same state dumped by jcmd and by SIGQUIT (twice: numbered files)
-rm -f "$T/stop"
-"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=jvmti,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
-PID=$!
-trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+start_heapgraph "heap=dump,dumper=jvmti,doe=n,file=$T/q.hprof"
 "$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
-for want in q.hprof q.hprof.1; do
-    kill -QUIT $PID
-    for _ in $(seq 1 100); do [ -f "$T/$want" ] && break; sleep 0.1; done
-    [ -f "$T/$want" ] || { cat "$T/err" >&2; fail "no $want after SIGQUIT"; }
-done
-kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
+sigquit_dumps "$T/q.hprof" "$T/q.hprof.1"
 touch "$T/stop"
 wait $PID || fail "HeapGraph failed with a dump taken"
 expect_grep "^sum 5622750 " "$T/out"

@@ -17,12 +17,7 @@ cd "$T"
 . "$ROOT/tests/it/heapgraph.sh"
 
 # 1. jcmd's dump, fixed by the command line tool
-rm -f "$T/stop"
-"$JAVA" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
-PID=$!
-trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+start_heapgraph ""
 "$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
 touch "$T/stop"
 wait $PID || fail "HeapGraph failed"
@@ -70,20 +65,10 @@ expect_no_grep "written as null" "$T/err-off"
 note "CDS on: $(grep -o '[0-9]* references named objects' "$T/err-auto") HotSpot left out, nulled"
 
 # on SIGQUIT (twice: numbered), compared with jcmd's dump of the same state
-rm -f "$T/stop"
-"$JAVA" "-agentpath:$AGENT=heap=dump,doe=n,file=$T/q.hprof" -cp "$CLASSES" HeapGraph "$T/stop" \
-    >"$T/out" 2>"$T/err" &
-PID=$!
-for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready$' "$T/out" || { cat "$T/err" >&2; fail "HeapGraph did not get ready"; }
+start_heapgraph "heap=dump,doe=n,file=$T/q.hprof"
 rm -f "$T/jcmd.hprof"
 "$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
-for want in q.hprof q.hprof.1; do
-    kill -QUIT $PID
-    for _ in $(seq 1 100); do [ -f "$T/$want" ] && break; sleep 0.1; done
-    [ -f "$T/$want" ] || { cat "$T/err" >&2; fail "no $want after SIGQUIT"; }
-done
-kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
+sigquit_dumps "$T/q.hprof" "$T/q.hprof.1"
 touch "$T/stop"
 wait $PID || fail "HeapGraph failed with a dump taken"
 expect_grep "^sum 5622750 " "$T/out"
