@@ -1,15 +1,17 @@
 /* heap_dump_hotspot.c — heap=dump,dumper=hotspot (see heap_dump_hotspot.h).
  * The dump runs on the calling thread through JNI (the MXBean's dumpHeap
  * stops the world and writes the file); a helper thread, not attached to the
- * JVM, reports the bytes written while verbose=y. HotSpot's file gets a
+ * JVM, reports the objects written so far while verbose=y. HotSpot's file gets a
  * temporary name ending in .hprof (dumpHeap refuses any other suffix and any
  * existing file) beside the final one. */
 #include "heap_dump_hotspot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -18,19 +20,89 @@
 #include "../common/file_map.h"
 #include "../common/jp_log.h"
 #include "../format/hprof_heap_fixup.h"
+#include "../format/hprof_heap_scan.h"
 #include "agent.h"
 #include "heap_dump.h"
 #include "options.h"
 
-/* ---- progress: the temporary file's size, once a second after the first ---- */
+/* ---- progress: what the file holds so far, once a second after the first ---- */
 
+/* HotSpot writes a heap dump in segments of about 1 MiB, each with its length
+ * (JDK 11 and later): the watcher reads every complete record again from the
+ * page cache and counts the objects in it. If the file does not read as
+ * expected, it reports the bytes written instead. */
 typedef struct hh_watch {
     const char *tmp;
     uint64_t t0, heap_used;
     bool stop;
     pthread_mutex_t lock;
     pthread_cond_t wake;
+    int fd;
+    unsigned idsize;           /* 0 until the header was read */
+    bool lost;                 /* not parsable: bytes only */
+    uint64_t pos, objects, bytes; /* bytes: counted, not shown (ht_count_body's rule is not the heap's) */
+    uint8_t *buf;
+    size_t cap;
 } hh_watch;
+
+static bool hh_pread(int fd, void *to, size_t n, uint64_t at)
+{
+    uint8_t *p = to;
+    while (n) {
+        ssize_t got = pread(fd, p, n, (off_t)at);
+        if (got <= 0)
+            return false;
+        p += got, n -= (size_t)got, at += (uint64_t)got;
+    }
+    return true;
+}
+
+static uint32_t hh_u4(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+/* Counts the objects of the complete records written since the last call. */
+static void hh_watch_read(hh_watch *w, uint64_t size)
+{
+    static const char magic[] = "JAVA PROFILE 1.0.2"; /* then NUL, u4 id size, u8 time */
+    if (!w->idsize) {
+        uint8_t h[sizeof magic + 12];
+        if (size < sizeof h)
+            return;
+        if (!hh_pread(w->fd, h, sizeof h, 0) || memcmp(h, magic, sizeof magic) != 0 ||
+            (hh_u4(h + sizeof magic) != 4 && hh_u4(h + sizeof magic) != 8)) {
+            w->lost = true;
+            return;
+        }
+        w->idsize = hh_u4(h + sizeof magic);
+        w->pos = sizeof h;
+    }
+    while (w->pos + 9 <= size) {
+        uint8_t hdr[9];
+        if (!hh_pread(w->fd, hdr, 9, w->pos)) {
+            w->lost = true;
+            return;
+        }
+        uint32_t len = hh_u4(hdr + 5);
+        if (w->pos + 9 + len > size)
+            return; /* not complete yet */
+        if (hdr[0] == 0x0C || hdr[0] == 0x1C) {
+            if (len > w->cap) {
+                uint8_t *b = realloc(w->buf, len);
+                if (!b) {
+                    w->lost = true;
+                    return;
+                }
+                w->buf = b;
+                w->cap = len;
+            }
+            if (!hh_pread(w->fd, w->buf, len, w->pos + 9) ||
+                !ht_count_body(w->buf, len, w->idsize, &w->objects, &w->bytes)) {
+                w->lost = true;
+                return;
+            }
+        }
+        w->pos += 9 + (uint64_t)len;
+    }
+}
 
 static void *hh_watch_run(void *arg)
 {
@@ -43,14 +115,24 @@ static void *hh_watch_run(void *arg)
         pthread_cond_timedwait(&w->wake, &w->lock, &until);
         if (w->stop)
             break;
-        struct stat st;
-        if (stat(w->tmp, &st) != 0)
+        if (w->fd < 0 && (w->fd = open(w->tmp, O_RDONLY | O_CLOEXEC)) < 0)
             continue; /* not created yet: the full GC before the dump */
-        /* no share: HotSpot does not say how many objects it has written, and the file is
-         * often larger than the heap (1.4 times for small objects) */
-        jp_log_info("heap dump: HotSpot's dumper has written %llu MB in %.1f s (heap in use: %llu MB)",
-                    (unsigned long long)(st.st_size >> 20), (double)(agent_now_ns() - w->t0) / 1e9,
-                    (unsigned long long)(w->heap_used >> 20));
+        struct stat st;
+        if (fstat(w->fd, &st) != 0)
+            continue;
+        if (!w->lost)
+            hh_watch_read(w, (uint64_t)st.st_size);
+        double secs = (double)(agent_now_ns() - w->t0) / 1e9;
+        if (w->lost) {
+            jp_log_info("heap dump: HotSpot's dumper has written %llu MB in %.1f s (heap in use: %llu MB)",
+                        (unsigned long long)(st.st_size >> 20), secs, (unsigned long long)(w->heap_used >> 20));
+        } else {
+            /* no share of a total: HotSpot does not say how many objects it will write, and
+             * counting them first would cost a heap walk */
+            jp_log_info("heap dump: %llu objects written in %.1f s (%llu MB of file; heap in use: %llu MB)",
+                        (unsigned long long)w->objects, secs, (unsigned long long)(w->pos >> 20),
+                        (unsigned long long)(w->heap_used >> 20));
+        }
     }
     pthread_mutex_unlock(&w->lock);
     return NULL;
@@ -128,7 +210,7 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, ch
         st = JP_ERR_NOMEM;
         goto out;
     }
-    hh_watch w = { .tmp = tmp, .t0 = t0 };
+    hh_watch w = { .tmp = tmp, .t0 = t0, .fd = -1 };
     pthread_t watcher;
     bool watching = false;
     if (agent_opts->verbose) {
@@ -150,6 +232,9 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, ch
         pthread_mutex_destroy(&w.lock);
         pthread_cond_destroy(&w.wake);
     }
+    if (w.fd >= 0)
+        close(w.fd);
+    free(w.buf);
     if ((*jni)->ExceptionCheck(jni)) {
         char why[512];
         hh_exception(jni, why, sizeof why);

@@ -3,8 +3,8 @@
  * GC.heap_dump` runs: live objects, after a full GC), to a temporary name;
  * then hprof_heap_fixup nulls the references to the objects it left out
  * (class data sharing's archived objects), and the file takes its name.
- * With verbose=y a dump that takes more than a second prints the bytes
- * written so far, once a second (no share: HotSpot does not count for us). */
+ * With verbose=y a dump that takes more than a second prints the objects
+ * written so far, once a second, read back from the file. */
 #ifndef HEAP_DUMP_HOTSPOT_H
 #define HEAP_DUMP_HOTSPOT_H
 

@@ -554,6 +554,37 @@ bool ht_finish(ht_reader *r)
     return ok;
 }
 
+bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects, uint64_t *bytes)
+{
+    char err[160];
+    ht_reader r;
+    ht_reader_init(&r, body, len, err, sizeof err);
+    r.idsize = idsize;
+    size_t q = 0, id = idsize;
+    bool ok = true;
+    while (ok && q < len) {
+        uint8_t t = body[q];
+        size_t next = ht_sub_scan(&r, t, q + 1, len, q, false);
+        if (!next) {
+            ok = false;
+            break;
+        }
+        const uint8_t *p = body + q + 1;
+        if (t == 0x21) {
+            *bytes += heap_shallow(HEAP_HDR_INSTANCE, hprof_rd_u4(p + 2 * id + 4));
+        } else if (t == 0x22) {
+            *bytes += heap_shallow(HEAP_HDR_ARRAY, (uint64_t)hprof_rd_u4(p + id + 4) * id);
+        } else if (t == 0x23) {
+            *bytes += heap_shallow(HEAP_HDR_ARRAY,
+                                   (uint64_t)hprof_rd_u4(p + id + 4) * hprof_rd_type_size(idsize, p[id + 8]));
+        }
+        *objects += t >= 0x21 && t <= 0x23;
+        q = next;
+    }
+    ht_reader_free(&r);
+    return ok;
+}
+
 void ht_reader_init(ht_reader *r, const uint8_t *data, size_t len, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);

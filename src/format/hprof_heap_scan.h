@@ -9,7 +9,8 @@
  * and classes only, never per object. Traps: ids are 4 or 8 bytes; a class's
  * CLASS DUMP may come after its instances (our agent writes classes last);
  * HotSpot names classes java/lang/String, [I, [Ljava/lang/Object; and dumps
- * array classes. Internal to src/format. */
+ * array classes. Internal to src/format, and the agent's dump progress line
+ * (ht_count_body). */
 #ifndef HPROF_HEAP_SCAN_H
 #define HPROF_HEAP_SCAN_H
 
@@ -108,5 +109,11 @@ bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_
 bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, size_t), bool first);
 /* After pass 1: names, reference fields, layouts (see above). */
 bool ht_finish(ht_reader *r);
+
+/* The objects (instances and arrays) in one HEAP DUMP or HEAP DUMP SEGMENT
+ * body of a dump with ids of idsize bytes, and their shallow bytes
+ * (heap_histogram.h's rule), added to *objects and *bytes; false if the body
+ * is malformed. For progress lines while a dump is being written. */
+bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects, uint64_t *bytes);
 
 #endif

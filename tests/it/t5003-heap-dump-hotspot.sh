@@ -9,7 +9,8 @@
 #    jvmprof.Control.dumpHeap, and format=a: every dump verified, the same
 #    class counts as jcmd's dump of the same state. Without java.management
 #    (--limit-modules java.base) the default falls back to JVMTI's walk and
-#    says so; dumper=hotspot named is an error saying what to use.
+#    says so; dumper=hotspot named is an error saying what to use. A dump of
+#    seconds (400 MiB) prints the objects written so far once a second.
 # 3. An unwritable path and a full disk: one clear error, no file left under
 #    either name, the program runs on.
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +90,33 @@ expect_grep "^HEAP DUMP BEGIN ([0-9]* objects, [0-9]* bytes) " "$T/exit.txt"
 [ "$(grep -c '^OBJ .*class=HeapGraph\$Derived@' "$T/exit.txt")" = 3000 ] || fail "format=a: not 3000 Derived OBJ entries"
 [ "$(tail -1 "$T/exit.txt")" = "HEAP DUMP END" ] || fail "format=a: no HEAP DUMP END at the end"
 ls -a "$T" | grep -qE '\.tmp|\.bin$' && fail "format=a left a temporary file behind"
+
+# a dump that takes seconds (BigHeap, 400 MiB of small objects) prints progress once a second,
+# the objects read back from the file so far
+mkdir -p "$T/big"
+"$JAVA_HOME/bin/javac" -d "$T/big" "$ROOT/bench/workloads/BigHeap.java" || fail "cannot compile BigHeap"
+rm -f "$T/stop"
+"$JAVA" -Xmx1500m "-agentpath:$AGENT=heap=dump,doe=n,file=$T/big.hprof" -cp "$T/big" BigHeap 400 "$T/stop" \
+    >"$T/big.out" 2>"$T/big.err" &
+BIG=$!
+trap 'touch "$T/stop"; kill $BIG 2>/dev/null; wait $BIG 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 1 600); do grep -q '^ready' "$T/big.out" 2>/dev/null && break; sleep 0.2; done
+grep -q '^ready' "$T/big.out" || { cat "$T/big.err" >&2; fail "BigHeap did not get ready"; }
+kill -QUIT $BIG
+for _ in $(seq 1 600); do [ -f "$T/big.hprof" ] && break; sleep 0.1; done
+touch "$T/stop"
+wait $BIG || fail "BigHeap failed with a dump taken"
+[ -f "$T/big.hprof" ] || { cat "$T/big.err" >&2; fail "no big.hprof"; }
+grep -E "heap dump: [0-9]+ objects written in [0-9.]+ s \([0-9]+ MB of file; heap in use: [0-9]+ MB\)$" "$T/big.err" \
+    | sed 's/.*dump: \([0-9]*\) objects.*/\1/' >"$T/progress"
+[ -s "$T/progress" ] || { cat "$T/big.err" >&2; fail "no progress line during a dump of seconds"; }
+sort -n -c "$T/progress" || fail "progress went backwards: $(tr '\n' ' ' <"$T/progress")"
+total=$(sed -n 's/.*heap dump: wrote .*, \([0-9]*\) objects and classes) in .*/\1/p' "$T/big.err")
+[ -n "$total" ] && [ "$(tail -1 "$T/progress")" -le "$total" ] || fail "progress beyond the $total objects written"
+"$JVMPROF" heap "$T/big.hprof" --top 3 >"$T/big.hist" || fail "jvmprof heap cannot read the big dump"
+grep -q 'BigHeap$Node' "$T/big.hist" || { cat "$T/big.hist" >&2; fail "no BigHeap\$Node in the big dump"; }
+note "progress: $(tr '\n' ' ' <"$T/progress")of $total"
+rm -f "$T/big.hprof"
 
 # no java.management: the default falls back to the walk (and says so); named, an error
 run_java "heap=dump,file=$T/lim.hprof" --limit-modules java.base HeapGraph "$T/stop"
