@@ -55,3 +55,26 @@ sigquit_dumps() {
     done
     kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
 }
+
+# dumps_while_classes_unload AGENT_OPTIONS: three SIGQUIT dumps while
+# ClassUnload defines and drops classes all the time; each must be complete
+# and read by VisualVM's library with every reference resolved
+dumps_while_classes_unload() {
+    "$JAVA" "-agentpath:$AGENT=$1,doe=n,file=$T/cu-%n.hprof" -cp "$CLASSES" ClassUnload 3000 >"$T/cu.out" 2>"$T/cu.err" &
+    CU=$!
+    trap 'kill $CU 2>/dev/null; rm -rf "$T"' EXIT
+    sleep 1.5
+    for n in 1 2 3; do
+        kill -QUIT $CU
+        for _ in $(seq 1 100); do [ -f "$T/cu-$n.hprof" ] && break; sleep 0.1; done
+        [ -f "$T/cu-$n.hprof" ] || { cat "$T/cu.err" >&2; fail "no dump $n while classes load and unload"; }
+    done
+    kill $CU 2>/dev/null; wait $CU 2>/dev/null
+    trap 'rm -rf "$T"' EXIT
+    grep -q "heap dump failed" "$T/cu.err" && { cat "$T/cu.err" >&2; fail "a dump failed while classes load and unload"; }
+    for n in 1 2 3; do
+        "$VERIFY" "$T/cu-$n.hprof" >"$T/v.out" 2>&1 || { cat "$T/v.out" >&2; fail "cu-$n.hprof: HeapVerify failed"; }
+    done
+    note "3 dumps while classes load and unload ($1): $(grep -c 'heap dump: wrote' "$T/cu.err") written, all verified"
+    rm -f "$T"/cu-*.hprof
+}

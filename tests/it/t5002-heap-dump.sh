@@ -66,22 +66,7 @@ note "jcmd's own dump (CDS on): $(grep '^classes=' "$T/v.out")"
 ls "$T" | grep -q '\.tmp$' && fail "temporary file left behind"
 
 # classes loading and unloading all the time: every SIGQUIT still gives a complete, valid dump
-"$JAVA" "-agentpath:$AGENT=heap=dump,dumper=jvmti,doe=n,file=$T/cu-%n.hprof" -cp "$CLASSES" ClassUnload 3000 >"$T/cu.out" 2>"$T/cu.err" &
-CU=$!
-trap 'kill $CU 2>/dev/null; rm -rf "$T"' EXIT
-sleep 1.5
-for n in 1 2 3; do
-    kill -QUIT $CU
-    for _ in $(seq 1 100); do [ -f "$T/cu-$n.hprof" ] && break; sleep 0.1; done
-    [ -f "$T/cu-$n.hprof" ] || { cat "$T/cu.err" >&2; fail "no dump $n while classes load and unload"; }
-done
-kill $CU 2>/dev/null; wait $CU 2>/dev/null
-trap 'rm -rf "$T"' EXIT
-grep -q "heap dump failed" "$T/cu.err" && { cat "$T/cu.err" >&2; fail "a dump failed while classes load and unload"; }
-for n in 1 2 3; do
-    "$VERIFY" "$T/cu-$n.hprof" >"$T/v.out" 2>&1 || { cat "$T/v.out" >&2; fail "cu-$n.hprof: HeapVerify failed"; }
-done
-note "3 dumps while classes load and unload: $(grep -c 'heap dump: wrote' "$T/cu.err") written, all verified"
+dumps_while_classes_unload "heap=dump,dumper=jvmti"
 
 # 3. jvmprof.Control.dumpHeap, an unwritable path, a full disk
 run_java "heap=dump,dumper=jvmti,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof" /nonexistent/dir/x.hprof

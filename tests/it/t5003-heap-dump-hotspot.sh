@@ -78,6 +78,9 @@ verify "$T/q.hprof.1"
 diff <(hist "$T/jcmd.hprof") <(hist "$T/q.hprof") >&2 || fail "instance counts differ from jcmd's dump"
 ls -a "$T" | grep -q '\.tmp' && fail "a temporary file was left behind"
 
+# classes loading and unloading all the time
+dumps_while_classes_unload "heap=dump"
+
 # from jvmprof.Control.dumpHeap; format=a
 run_java "heap=dump,dumper=hotspot,doe=n,file=$T/unused.hprof" HeapGraph "$T/stop" dump "$T/api.hprof"
 expect_rc 0
