@@ -3,8 +3,8 @@
  * segments): every kind of reference to an object the dump does not hold
  * (instance fields of the class and of its superclass, object array elements,
  * static fields, loader/signers/domain, a GC root) becomes null and nothing
- * else changes; a second run changes nothing; ids at a spacing of 1 work; a
- * truncated or corrupt dump is refused with the bytes untouched. */
+ * else changes; a second run changes nothing; ids at a spacing of 1 work, and
+ * 4-byte ids; a truncated or corrupt dump is refused with the bytes untouched. */
 #include "harness.h"
 
 #include "common/buf.h"
@@ -180,11 +180,61 @@ static void test_corrupt(void)
     buf_free(&dump);
 }
 
+/* A 1.0.1 dump with 4-byte ids, by hand: a constant pool entry, an instance
+ * field and an array element name missing objects (`nulled`: written as 0). */
+static void f_build4(buf *b, bool nulled)
+{
+    uint32_t gone = nulled ? 0 : 0x99, cp = nulled ? 0 : 0x55, elem = nulled ? 0 : 0x77;
+    buf_init(b);
+    buf_put(b, "JAVA PROFILE 1.0.1", 18);
+    buf_put_u1(b, 0);
+    buf_put_u4(b, 4);
+    buf_put_u4(b, 0), buf_put_u4(b, 1);
+    buf_put_u1(b, 0x01), buf_put_u4(b, 0), buf_put_u4(b, 8), buf_put_u4(b, 1), buf_put(b, "Node", 4);
+    buf_put_u1(b, 0x01), buf_put_u4(b, 0), buf_put_u4(b, 8), buf_put_u4(b, 2), buf_put(b, "link", 4);
+    size_t at = b->len;
+    buf_put_u1(b, 0x0C), buf_put_u4(b, 0), buf_put_u4(b, 0);
+    size_t body = b->len;
+    /* CLASS DUMP 0x10: constant pool entry 3 -> cp; one instance field "link" */
+    buf_put_u1(b, 0x20), buf_put_u4(b, 0x10), buf_put_u4(b, 0);
+    for (int i = 0; i < 6; i++)
+        buf_put_u4(b, 0);
+    buf_put_u4(b, 4);
+    buf_put_u2(b, 1), buf_put_u2(b, 3), buf_put_u1(b, 2), buf_put_u4(b, cp);
+    buf_put_u2(b, 0);
+    buf_put_u2(b, 1), buf_put_u4(b, 2), buf_put_u1(b, 2);
+    /* INSTANCE DUMP 0x30 -> gone, 0x31 -> 0x30 */
+    buf_put_u1(b, 0x21), buf_put_u4(b, 0x30), buf_put_u4(b, 0), buf_put_u4(b, 0x10), buf_put_u4(b, 4), buf_put_u4(b, gone);
+    buf_put_u1(b, 0x21), buf_put_u4(b, 0x31), buf_put_u4(b, 0), buf_put_u4(b, 0x10), buf_put_u4(b, 4), buf_put_u4(b, 0x30);
+    /* OBJECT ARRAY DUMP 0x40 of class 0x10: [0x31, elem] */
+    buf_put_u1(b, 0x22), buf_put_u4(b, 0x40), buf_put_u4(b, 0), buf_put_u4(b, 2), buf_put_u4(b, 0x10);
+    buf_put_u4(b, 0x31), buf_put_u4(b, elem);
+    be_store_u4(b->data + at + 5, (uint32_t)(b->len - body));
+}
+
+static void test_idsize4(void)
+{
+    buf dump, want;
+    f_build4(&dump, false);
+    f_build4(&want, true);
+    hprof_fixup_stats fs;
+    char err[256];
+    CHECK_EQ_INT(hprof_heap_fixup(dump.data, dump.len, &fs, err, sizeof err), JP_OK);
+    CHECK_EQ_STR(err, "");
+    CHECK_EQ_INT(fs.references, 5); /* cp, gone, 0x30, 0x31, elem */
+    CHECK_EQ_INT(fs.nulled, 3);
+    CHECK_EQ_INT(fs.objects, 4);
+    CHECK(dump.len == want.len && memcmp(dump.data, want.data, want.len) == 0);
+    buf_free(&dump);
+    buf_free(&want);
+}
+
 int main(void)
 {
     RUN(test_hotspot_spacing);
     RUN(test_spacing_one);
     RUN(test_truncated);
     RUN(test_corrupt);
+    RUN(test_idsize4);
     return DONE();
 }
