@@ -392,14 +392,11 @@ void alloc_sites_drain(model *m)
             }
         }
     }
-    /* The JVM reports a collection's frees after it finishes (its service
-     * thread, or the next tagging), so the live counts are taken one poll
-     * after a collection was seen, with the frees above applied. */
-    static bool gc_pending;
+    /* a collection seen: each site notes its floor since the previous one
+     * (model_sites_gc: the frees come late, from the JVM's service thread) */
     uint64_t gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
-    if (m->lifetimes && gc_pending)
+    if (m->lifetimes && gcs != m->gc_count)
         model_sites_gc(m);
-    gc_pending = gcs != m->gc_count;
     m->gc_count = gcs;
     m->gc_ns = atomic_load_explicit(&as_gc_ns, memory_order_relaxed);
 }

@@ -124,12 +124,15 @@ typedef struct model_site {
     double live_objs, live_bytes;
     /* lifetimes=y */
     double died_by_gcs[LIFE_GC_BUCKETS], died_by_ms[LIFE_MS_BUCKETS];
-    /* lifetimes=y: the live objects after each garbage collection since the
-     * site's first allocation, kept as the least and most of each of
-     * SITE_GC_SPANS spans of 2^gc_shift consecutive collections */
+    /* lifetimes=y: the floor of the live objects after each garbage
+     * collection (the fewest between it and the next, once its frees came
+     * in), kept as the least and most of each of SITE_GC_SPANS spans of
+     * 2^gc_shift consecutive collections */
     uint32_t gc_seen;
     uint32_t gc_shift;
     float gc_min[SITE_GC_SPANS], gc_max[SITE_GC_SPANS];
+    double trough;        /* the fewest live objects since the last collection was noted */
+    bool trough_on;       /* ... a collection was noted since the site's first allocation */
 } model_site;
 
 typedef struct model {
@@ -238,8 +241,10 @@ void model_site_died_counts(model *m, site_id id, const double by_gcs[LIFE_GC_BU
 /* The age buckets of a death after surviving gcs collections, or ms milliseconds. */
 unsigned life_gc_bucket(uint64_t gcs);
 unsigned life_ms_bucket(uint64_t ms);
-/* lifetimes=y: a garbage collection was seen (and the frees it caused were
- * applied): each site records its live objects. */
+/* lifetimes=y: a garbage collection was seen. Each site records the fewest
+ * live objects it had since the previous one was noted: the floor after that
+ * one, whenever the JVM delivered its frees (JDK 17 posts them from a
+ * service thread, late under load). Then it watches from its count now. */
 void model_sites_gc(model *m);
 /* Leak suspect: at least 8 collections seen; split into quarters, the
  * fewest live objects after a collection rose from each quarter to the next,

@@ -45,6 +45,8 @@ void model_site_free(model *m, site_id id, double objs, double bytes)
     s->live_bytes -= bytes;
     if (s->live_objs < 0.5)   /* rounding of estimates */
         s->live_objs = s->live_bytes = 0;
+    if (s->live_objs < s->trough)
+        s->trough = s->live_objs;
 }
 
 const model_site *model_site_get(const model *m, site_id id)
@@ -94,6 +96,12 @@ void model_sites_gc(model *m)
         model_site *s = &m->site_info[i];
         if (s->alloc_objs <= 0)
             continue;
+        bool record = s->trough_on;
+        float live = (float)s->trough;
+        s->trough = s->live_objs;   /* from now to the next collection */
+        s->trough_on = true;
+        if (!record)
+            continue;
         uint32_t at = s->gc_seen >> s->gc_shift;
         if (at >= SITE_GC_SPANS) {   /* twice as long spans: merge pairs */
             for (uint32_t j = 0; j < SITE_GC_SPANS / 2; j++) {
@@ -103,7 +111,6 @@ void model_sites_gc(model *m)
             s->gc_shift++;
             at = s->gc_seen >> s->gc_shift;
         }
-        float live = (float)s->live_objs;
         if ((s->gc_seen & ((1u << s->gc_shift) - 1)) == 0) {
             s->gc_min[at] = s->gc_max[at] = live;
         } else {

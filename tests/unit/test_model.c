@@ -356,13 +356,28 @@ static void test_sites(void)
     CHECK_EQ_INT((int)ls->alloc_objs, 400000);
     CHECK_EQ_INT((int)ls->live_objs, 4000);
     CHECK_EQ_INT((int)model_site_died(ls), 396000);
-    CHECK_EQ_INT(ls->gc_seen, 40);
-    CHECK(ls->gc_shift == 2);   /* 40 collections in spans of 4 */
+    CHECK_EQ_INT(ls->gc_seen, 39);   /* the floor after each collection but the last (noted at the next) */
+    CHECK(ls->gc_shift == 2);   /* 39 collections in spans of 4 */
     CHECK(model_site_leak_suspect(ls));
     double first, last;
     model_site_leak_floors(ls, &first, &last);
-    CHECK(first >= 100 && first <= 1000 && last >= 3100 && last < 4000);
+    if (!CHECK(first >= 100 && first <= 1000 && last >= 2900 && last < 4000))
+        fprintf(stderr, "    floors: first %.0f, last %.0f\n", first, last);
     CHECK(model_site_churn(ls));   /* 99% died young too */
+    /* the frees of every collection come late, after it was noted (a loaded
+     * machine: the JVM's service thread behind), and fewer each time: the
+     * counts when collections are noted fall, the floors still rise */
+    model *m4 = model_new();
+    ASSERT(m4 != NULL);
+    double late[40];
+    for (int i = 0; i < 40; i++)
+        late[i] = 9000 - 200 * i;
+    const model_site *ll = model_site_get(m4, sites_run(m4, "LateLeak", 40, 10000, 100, late, 0));
+    CHECK(model_site_leak_suspect(ll));
+    model_site_leak_floors(ll, &first, &last);
+    if (!CHECK(first >= 100 && first <= 1000 && last >= 2900 && last < 4000))
+        fprintf(stderr, "    floors: first %.0f, last %.0f\n", first, last);
+    model_free(m4);
     /* the same swings over a constant 5000 kept from the start: no leak */
     site_id flat = sites_run(m, "Flat", 40, 10000, 0, noise, 5000);
     CHECK_EQ_INT((int)model_site_get(m, flat)->live_objs, 5000);
