@@ -21,6 +21,7 @@
 #include "../common/jp_log.h"
 #include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_scan.h"
+#include "../format/hprof_read.h"
 #include "agent.h"
 #include "heap_dump.h"
 #include "options.h"
@@ -40,7 +41,7 @@ typedef struct hh_watch {
     int fd;
     unsigned idsize;           /* 0 until the header was read */
     bool lost;                 /* not parsable: bytes only */
-    uint64_t pos, objects, bytes; /* bytes: counted, not shown (ht_count_body's rule is not the heap's) */
+    uint64_t pos, objects;
     uint8_t *buf;
     size_t cap;
 } hh_watch;
@@ -57,8 +58,6 @@ static bool hh_pread(int fd, void *to, size_t n, uint64_t at)
     return true;
 }
 
-static uint32_t hh_u4(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-
 /* Counts the objects of the complete records written since the last call. */
 static void hh_watch_read(hh_watch *w, uint64_t size)
 {
@@ -68,11 +67,11 @@ static void hh_watch_read(hh_watch *w, uint64_t size)
         if (size < sizeof h)
             return;
         if (!hh_pread(w->fd, h, sizeof h, 0) || memcmp(h, magic, sizeof magic) != 0 ||
-            (hh_u4(h + sizeof magic) != 4 && hh_u4(h + sizeof magic) != 8)) {
+            (hprof_rd_u4(h + sizeof magic) != 4 && hprof_rd_u4(h + sizeof magic) != 8)) {
             w->lost = true;
             return;
         }
-        w->idsize = hh_u4(h + sizeof magic);
+        w->idsize = hprof_rd_u4(h + sizeof magic);
         w->pos = sizeof h;
     }
     while (w->pos + 9 <= size) {
@@ -81,7 +80,7 @@ static void hh_watch_read(hh_watch *w, uint64_t size)
             w->lost = true;
             return;
         }
-        uint32_t len = hh_u4(hdr + 5);
+        uint32_t len = hprof_rd_u4(hdr + 5);
         if (w->pos + 9 + len > size)
             return; /* not complete yet */
         if (hdr[0] == 0x0C || hdr[0] == 0x1C) {
@@ -95,7 +94,7 @@ static void hh_watch_read(hh_watch *w, uint64_t size)
                 w->cap = len;
             }
             if (!hh_pread(w->fd, w->buf, len, w->pos + 9) ||
-                !ht_count_body(w->buf, len, w->idsize, &w->objects, &w->bytes)) {
+                !ht_count_body(w->buf, len, w->idsize, &w->objects)) {
                 w->lost = true;
                 return;
             }

@@ -108,53 +108,35 @@ static void fx_instance(fx_state *f, size_t p)
     }
 }
 
-/* Pass 2 (define) or pass 3 (check) over the sub-records of one heap record. */
-static bool fx_heap_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at, bool check)
+/* Pass 2: the ids the dump defines. */
+static bool fx_define_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
 {
-    (void)at;
-    if (tag != 0x0C && tag != 0x1C)
-        return true;
-    fx_state *f = (fx_state *)r; /* r is f's first member */
-    const size_t id = r->idsize;
-    size_t q = body, end = body + rlen;
-    while (q < end) {
-        uint8_t t = r->d[q];
-        size_t next = ht_sub_scan(r, t, q + 1, end, q, false); /* the same checks as pass 1 */
-        if (!next)
-            return false;
-        size_t p = q + 1;
-        if (!check) {
-            if (t >= 0x20 && t <= 0x23) {
-                fx_define(f, hprof_rd_id(r->idsize, r->d + p));
-                f->st.objects++;
-            }
-        } else {
-            switch (t) {
-            case 0x20: fx_class(f, p); break;
-            case 0x21: fx_instance(f, p); break;
-            case 0x22: {
-                uint32_t len = hprof_rd_u4(r->d + p + id + 4);
-                for (uint32_t i = 0; i < len; i++)
-                    fx_ref(f, p + 2 * id + 8 + (size_t)i * id, false);
-                break;
-            }
-            case 0x23: break;
-            default: fx_ref(f, p, true); break; /* a GC root: its object */
-            }
-        }
-        q = next;
+    fx_state *f = ctx;
+    if (tag >= 0x20 && tag <= 0x23) {
+        fx_define(f, hprof_rd_id(r->idsize, r->d + p));
+        f->st.objects++;
     }
     return true;
 }
 
-static bool fx_define_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+/* Pass 3: the references. */
+static bool fx_check_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
 {
-    return fx_heap_record(r, tag, body, rlen, at, false);
-}
-
-static bool fx_check_record(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
-{
-    return fx_heap_record(r, tag, body, rlen, at, true);
+    fx_state *f = ctx;
+    const size_t id = r->idsize;
+    switch (tag) {
+    case 0x20: fx_class(f, p); break;
+    case 0x21: fx_instance(f, p); break;
+    case 0x22: {
+        uint32_t len = hprof_rd_u4(r->d + p + id + 4);
+        for (uint32_t i = 0; i < len; i++)
+            fx_ref(f, p + 2 * id + 8 + (size_t)i * id, false);
+        break;
+    }
+    case 0x23: break;
+    default: fx_ref(f, p, true); break; /* a GC root: its object */
+    }
+    return true;
 }
 
 jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, char *errbuf, size_t errlen)
@@ -188,13 +170,12 @@ jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, 
             ok = ht_nomem(r);
     }
     if (ok && f->bits) {
-        r->last_idx = HT_NONE;
-        ok = ht_walk(r, fx_define_record, false) && ht_walk(r, fx_check_record, false);
+        ok = ht_walk_subs(r, fx_define_sub, f) && ht_walk_subs(r, fx_check_sub, f);
     } else if (ok) { /* nothing defined: every reference dangles */
         f->nbits = 0;
         r->id_min = 1;
         r->id_max = 0;
-        ok = ht_walk(r, fx_check_record, false);
+        ok = ht_walk_subs(r, fx_check_sub, f);
     }
     jp_status st = ok ? JP_OK : r->st ? r->st : JP_ERR_FORMAT;
     if (stats)

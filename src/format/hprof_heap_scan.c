@@ -271,15 +271,8 @@ bool ht_record_scan(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_
         return true;
     }
     case 0x0C:
-    case 0x1C: {
-        size_t q = body, end = body + rlen;
-        while (q < end) {
-            size_t sub = q;
-            if (!(q = ht_sub_scan(r, r->d[q], q + 1, end, sub, true)))
-                return false;
-        }
-        return true;
-    }
+    case 0x1C:
+        return ht_each_sub(r, body, rlen, true, NULL, NULL);
     default:
         return true;
     }
@@ -554,33 +547,46 @@ bool ht_finish(ht_reader *r)
     return ok;
 }
 
-bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects, uint64_t *bytes)
+bool ht_each_sub(ht_reader *r, size_t body, size_t len, bool collect, ht_sub_fn fn, void *ctx)
+{
+    for (size_t q = body, end = body + len; q < end;) {
+        uint8_t t = r->d[q];
+        size_t next = ht_sub_scan(r, t, q + 1, end, q, collect);
+        if (!next || (fn && !fn(r, t, q + 1, ctx)))
+            return false;
+        q = next;
+    }
+    return true;
+}
+
+static bool ht_heap_record_subs(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    (void)at;
+    return (tag != 0x0C && tag != 0x1C) || ht_each_sub(r, body, rlen, false, r->sub_fn, r->sub_ctx);
+}
+
+bool ht_walk_subs(ht_reader *r, ht_sub_fn fn, void *ctx)
+{
+    r->sub_fn = fn;
+    r->sub_ctx = ctx;
+    r->last_idx = HT_NONE;
+    return ht_walk(r, ht_heap_record_subs, false);
+}
+
+static bool ht_count_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
+{
+    (void)r, (void)p;
+    *(uint64_t *)ctx += tag >= 0x21 && tag <= 0x23;
+    return true;
+}
+
+bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects)
 {
     char err[160];
     ht_reader r;
     ht_reader_init(&r, body, len, err, sizeof err);
     r.idsize = idsize;
-    size_t q = 0, id = idsize;
-    bool ok = true;
-    while (ok && q < len) {
-        uint8_t t = body[q];
-        size_t next = ht_sub_scan(&r, t, q + 1, len, q, false);
-        if (!next) {
-            ok = false;
-            break;
-        }
-        const uint8_t *p = body + q + 1;
-        if (t == 0x21) {
-            *bytes += heap_shallow(HEAP_HDR_INSTANCE, hprof_rd_u4(p + 2 * id + 4));
-        } else if (t == 0x22) {
-            *bytes += heap_shallow(HEAP_HDR_ARRAY, (uint64_t)hprof_rd_u4(p + id + 4) * id);
-        } else if (t == 0x23) {
-            *bytes += heap_shallow(HEAP_HDR_ARRAY,
-                                   (uint64_t)hprof_rd_u4(p + id + 4) * hprof_rd_type_size(idsize, p[id + 8]));
-        }
-        *objects += t >= 0x21 && t <= 0x23;
-        q = next;
-    }
+    bool ok = ht_each_sub(&r, 0, len, false, ht_count_sub, objects);
     ht_reader_free(&r);
     return ok;
 }

@@ -62,6 +62,11 @@ typedef struct ht_class {
     uint64_t missing; /* ... that class's id */
 } ht_class;
 
+/* A sub-record function (ht_each_sub): tag, and p the offset just past the
+ * tag. False stops the walk (the caller says why). */
+struct ht_reader;
+typedef bool (*ht_sub_fn)(struct ht_reader *r, uint8_t tag, size_t p, void *ctx);
+
 typedef struct ht_reader {
     const uint8_t *d;
     size_t len;
@@ -84,6 +89,8 @@ typedef struct ht_reader {
     size_t errlen;
     uint64_t id_min, id_max, id_or; /* over the objects and classes the dump defines (pass 1) */
     struct ht_out *out;   /* hprof_heap_text.c's buffer */
+    ht_sub_fn sub_fn;     /* ht_walk_subs' function and its argument */
+    void *sub_ctx;
 } ht_reader;
 
 /* A reader over data[0..len) (read, or written in place by the fix-up);
@@ -110,10 +117,16 @@ bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, si
 /* After pass 1: names, reference fields, layouts (see above). */
 bool ht_finish(ht_reader *r);
 
+/* Each sub-record of the heap record body [body, body + len), checked by
+ * ht_sub_scan (`collect`: pass 1), then given to fn (NULL: none). False at
+ * the first that fails. */
+bool ht_each_sub(ht_reader *r, size_t body, size_t len, bool collect, ht_sub_fn fn, void *ctx);
+/* After pass 1: ht_each_sub over every HEAP DUMP and HEAP DUMP SEGMENT. */
+bool ht_walk_subs(ht_reader *r, ht_sub_fn fn, void *ctx);
+
 /* The objects (instances and arrays) in one HEAP DUMP or HEAP DUMP SEGMENT
- * body of a dump with ids of idsize bytes, and their shallow bytes
- * (heap_histogram.h's rule), added to *objects and *bytes; false if the body
- * is malformed. For progress lines while a dump is being written. */
-bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects, uint64_t *bytes);
+ * body of a dump with ids of idsize bytes, added to *objects; false if the
+ * body is malformed. For progress lines while a dump is being written. */
+bool ht_count_body(const uint8_t *body, size_t len, unsigned idsize, uint64_t *objects);
 
 #endif

@@ -308,31 +308,18 @@ static void ht_prim_array(ht_reader *r, const uint8_t *p)
     ht_str(o, ")\n");
 }
 
-static bool ht_record_print(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+static bool ht_print_sub(ht_reader *r, uint8_t tag, size_t at, void *ctx)
 {
-    (void)at;
-    if (tag != 0x0C && tag != 0x1C)
-        return true;
-    size_t q = body, end = body + rlen;
-    while (q < end) {
-        size_t sub = q;
-        uint8_t t = r->d[q];
-        size_t next = ht_sub_scan(r, t, q + 1, end, sub, false); /* the same checks as pass 1 */
-        if (!next)
-            return false;
-        const uint8_t *p = r->d + q + 1;
-        switch (t) {
-        case 0x20: ht_class_dump(r, p); break;
-        case 0x21: ht_instance(r, p); break;
-        case 0x22: ht_obj_array(r, p); break;
-        case 0x23: ht_prim_array(r, p); break;
-        default: ht_root(r, t, p); break;
-        }
-        q = next;
-        if (sink_status(r->out->s) != JP_OK)
-            return false;
+    (void)ctx;
+    const uint8_t *p = r->d + at;
+    switch (tag) {
+    case 0x20: ht_class_dump(r, p); break;
+    case 0x21: ht_instance(r, p); break;
+    case 0x22: ht_obj_array(r, p); break;
+    case 0x23: ht_prim_array(r, p); break;
+    default: ht_root(r, tag, p); break;
     }
-    return true;
+    return sink_status(r->out->s) == JP_OK;
 }
 
 static void ht_ctime(uint64_t ms, char out[64])
@@ -369,8 +356,7 @@ jp_status hprof_heap_text_write(const void *data, size_t len, sink *s, char *err
         ht_ctime(r->time_ms, when);
         sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\nHEAP DUMP BEGIN (%" PRIu64 " objects, %" PRIu64 " bytes) %s\n",
                     when, r->objects, r->bytes, when);
-        r->last_idx = HT_NONE;
-        ok = ht_walk(r, ht_record_print, false);
+        ok = ht_walk_subs(r, ht_print_sub, NULL);
         ht_str(out, "HEAP DUMP END\n");
         ht_flush(out);
         if (sink_status(s) != JP_OK) {
