@@ -16,6 +16,9 @@
 #                                 (-XX:StartFlightRecording, settings=default), "jfr-profile" = its
 #                                 profile settings, both dumped to a file at exit.
 #                                 "floor=N" = not jvmprof but $FLOOR_AGENT (bench/alloc_floor.c) in mode N.
+#                                 "base:OPTS" = OPTS given to $BASE_AGENT, another build of the agent
+#                                 (e.g. of the previous commit), for a before/after comparison in one run;
+#                                 BASE_DESC says what it is, in RESULTS.md.
 #                                 ",file=<tmp>/report.txt" is appended to each.
 #   STARTUP=1                     measure start-up cost (0 to skip)
 #   STARTUP_RUNS=N                measured start-up runs per config (default 30, interleaved;
@@ -140,6 +143,7 @@ agent_opt() {
         jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
         floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
+        base:*) printf -- '-agentpath:%s=%s,file=%s' "${BASE_AGENT:?base:OPTS needs BASE_AGENT}" "${cfg#base:}" "$report" ;;
         *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
     esac
 }
@@ -454,6 +458,9 @@ EOF
         echo "- Machine: $(nproc) CPUs, $cpu, $mem RAM, kernel $(uname -r); $JAVA_VERSION"
         echo "- Load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
         echo "- Agent: $agent_desc; repo commit $commit"
+        if [[ $CONFIGS == *base:* && -f ${BASE_AGENT:-} ]]; then
+            echo "- \`base:\` configurations: \`$BASE_AGENT\` (sha256 $(sha256sum "$BASE_AGENT" | cut -c1-12), built $(date -u -r "$BASE_AGENT" '+%Y-%m-%d %H:%M UTC'))${BASE_DESC:+: $BASE_DESC}"
+        fi
         for wl in $WORKLOADS; do
             echo "- Workload $wl: $(describe_workload "$wl")"
         done

@@ -12,6 +12,18 @@
  * slots (multi-producer CAS push); the owning thread takes a page's whole
  * stack at once with an atomic exchange, so there is no ABA.
  *
+ * Nursery (the sampler's hook only). A JVMTI tag costs about 1 us, in the
+ * JVM's tag table, and most objects die before their first collection. So a
+ * new object first gets a JNI weak reference (about 0.1 us), kept with its
+ * record number in its thread's nursery. After a collection the nursery is
+ * swept: an object whose reference was cleared died in it and is counted
+ * dead there and then; one still alive gets its tag, and ObjectFree reports
+ * its death as above. The owning thread sweeps its nursery at its first
+ * allocation after a collection; the agent thread sweeps those of threads
+ * that did not allocate since (and of ended ones) before it reads the
+ * counters. A flag per table says who holds the nursery: a thread that finds
+ * it held (the agent sweeping it) tags at once, so nobody ever waits.
+ *
  * Tables. The allocating thread finds its entry in a hash table of its own
  * (frames compared, then the class by IsSameObject on a weak reference). A
  * new entry's stack goes to the agent thread once, as an EVENTQ_ALLOC_SITE
@@ -119,8 +131,20 @@ typedef struct ax_method {
 } ax_method;
 #define AX_METHOD_CACHE 256u
 
+/* an object followed by weak reference until its first collection */
+typedef struct ax_young {
+    jweak ref;
+    uint64_t rid;                    /* its record's number (its tag - 1) */
+} ax_young;
+#define AX_YOUNG_MAX (1u << 20)      /* per thread (16 MiB); past it, objects are tagged at once */
+
 typedef struct ax_table {
     struct ax_table *next_orphan;
+    struct ax_table *next_all;       /* every table ever made (never freed) */
+    _Atomic bool young_held;         /* someone is using the nursery below */
+    ax_young *young;
+    uint32_t young_n, young_cap;
+    uint64_t young_gcs;              /* collections finished when the nursery was last swept */
     ax_entry **index;                /* open addressing, at most half full */
     uint32_t index_cap, entries;
     ax_page *pages, *scan;           /* all pages (newest first); where the next look for freed slots starts */
@@ -137,6 +161,8 @@ typedef struct ax_table {
 static ax_dir ax_entries, ax_pages;
 static _Atomic uint64_t ax_next_entry, ax_next_page;
 static _Atomic uint64_t ax_untracked, ax_pages_bytes, ax_entries_bytes;
+static _Atomic uint64_t ax_young_bytes, ax_young_died, ax_young_tagged;
+static _Atomic(ax_table *) ax_all;
 static uint64_t ax_allocs, ax_frees, ax_live_peak;   /* agent thread: sums over the entries at the last drain */
 static __thread ax_table *ax_mine;
 static __thread bool ax_priming;     /* the main thread's allocations in alloc_exact_prime */
@@ -314,6 +340,11 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
         t = calloc(1, sizeof *t + (agent_opts->depth + AX_CTOR_FRAMES) * sizeof t->frames[0]);
         if (!t)
             return NULL;
+        t->young_gcs = alloc_sites_gc_count();
+        t->next_all = atomic_load_explicit(&ax_all, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&ax_all, &t->next_all, t, memory_order_release,
+                                                      memory_order_relaxed))
+            ;
     } else if (agent_opts->thread && t->index) {
         /* its entries carry the old thread's serial: found no more (they still count) */
         memset(t->index, 0, t->index_cap * sizeof t->index[0]);
@@ -371,8 +402,13 @@ static ax_table *ax_table_here(JNIEnv *jni, jthread thread)
     return t;
 }
 
-/* Counts one allocation whose stack is t->frames[skip .. skip + n) and tags the object. */
-static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, jint skip, jint n)
+static bool ax_tag(jobject object, ax_page *p, uint32_t slot);
+static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot);
+
+/* Counts one allocation whose stack is t->frames[skip .. skip + n) and tags
+ * the object, or with `young` (the caller holds t's nursery) puts it there. */
+static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, jint skip, jint n,
+                     bool young)
 {
     ax_entry *e = ax_entry_of(jni, t, klass, t->frames + skip, n);
     if (!e) {
@@ -395,11 +431,10 @@ static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlo
     }
     p->rec[slot] = (ax_rec){ e->id, (uint32_t)((uint64_t)size / 8u > UINT32_MAX ? UINT32_MAX : (uint64_t)size / 8u),
                              (uint32_t)alloc_sites_gc_count(), agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
-    jlong tag = (jlong)((uint64_t)p->id * AX_PAGE_RECS + slot + 1);
-    if ((*agent_jvmti)->SetTag(agent_jvmti, object, tag) != JVMTI_ERROR_NONE) {
-        ax_slot_free(p, slot);
-        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
-    }
+    if (young)
+        ax_young_add(jni, t, object, p, slot);
+    else
+        ax_tag(object, p, slot);
 }
 
 /* The calling thread's stack from `skip` frames down, up to `max` frames, into t->frames. */
@@ -420,7 +455,10 @@ void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject ob
     ax_table *t = ax_table_here(jni, thread);
     if (!t || t->agent)
         return;   /* out of memory, or jvmprof's own thread */
-    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth));
+    bool young = !atomic_exchange_explicit(&t->young_held, true, memory_order_acquire);
+    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth), young);
+    if (young)
+        atomic_store_explicit(&t->young_held, false, memory_order_release);
 }
 
 /* ---------------------------------------------------------------- alloc_hook=bci */
@@ -478,7 +516,7 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
             }
             n = n - skip < depth ? n - skip : depth;
         }
-        ax_count(jni, t, cls, object, size, skip, n);
+        ax_count(jni, t, cls, object, size, skip, n, false);
         (*jni)->DeleteLocalRef(jni, cls);
     }
     gate_leave();
@@ -504,17 +542,13 @@ void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass k
     ax_table *t = ax_table_here(jni, thread);
     if (!t || t->agent)
         return;
-    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth));
+    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth), false);
 }
 
-void alloc_exact_freed(jlong tag)
+/* The object of record `slot` of page p died, seen with `gcs` collections
+ * finished: counted on its entry, the slot handed back. Atomics only. */
+static void ax_died(ax_page *p, uint32_t slot, uint64_t gcs)
 {
-    uint64_t gcs = alloc_sites_gc_count();
-    uint64_t rid = (uint64_t)tag - 1;
-    ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
-    if (!p)
-        return;
-    uint32_t slot = (uint32_t)(rid % AX_PAGE_RECS);
     ax_rec r = p->rec[slot];
     ax_entry *e = r.entry ? ax_dir_get(&ax_entries, r.entry) : NULL;
     if (e) {
@@ -531,6 +565,106 @@ void alloc_exact_freed(jlong tag)
     ax_slot_free(p, slot);
 }
 
+void alloc_exact_freed(jlong tag)
+{
+    uint64_t rid = (uint64_t)tag - 1;
+    ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
+    if (p)
+        ax_died(p, (uint32_t)(rid % AX_PAGE_RECS), alloc_sites_gc_count());
+}
+
+/* ---------------------------------------------------------------- nursery */
+
+/* Tags record rid's object; false (the record handed back, the object
+ * counted live for good) if the JVM would not. */
+static bool ax_tag(jobject object, ax_page *p, uint32_t slot)
+{
+    jlong tag = (jlong)((uint64_t)p->id * AX_PAGE_RECS + slot + 1);
+    if ((*agent_jvmti)->SetTag(agent_jvmti, object, tag) == JVMTI_ERROR_NONE)
+        return true;
+    ax_slot_free(p, slot);
+    atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+    return false;
+}
+
+/* By whoever holds t's nursery, `gcs` collections finished: each object in
+ * it is dead (counted so) or tagged. */
+static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
+{
+    uint64_t died = 0, tagged = 0;
+    for (uint32_t i = 0; i < t->young_n; i++) {
+        ax_young *y = &t->young[i];
+        ax_page *p = ax_dir_get(&ax_pages, y->rid / AX_PAGE_RECS);
+        uint32_t slot = (uint32_t)(y->rid % AX_PAGE_RECS);
+        jobject o = (*jni)->NewLocalRef(jni, y->ref);
+        if (!o) {
+            if (p)
+                ax_died(p, slot, gcs);
+            died++;
+        } else {
+            if (p && ax_tag(o, p, slot))
+                tagged++;
+            (*jni)->DeleteLocalRef(jni, o);
+        }
+        (*jni)->DeleteWeakGlobalRef(jni, y->ref);
+    }
+    if (t->young_cap > 4096 && t->young_cap / 4 > t->young_n) {   /* give back what a burst took */
+        uint32_t cap = t->young_cap / 2;
+        ax_young *y = realloc(t->young, cap * sizeof *y);
+        if (y) {
+            atomic_fetch_sub_explicit(&ax_young_bytes, (t->young_cap - cap) * sizeof *y, memory_order_relaxed);
+            t->young = y;
+            t->young_cap = cap;
+        }
+    }
+    t->young_n = 0;
+    t->young_gcs = gcs;
+    atomic_fetch_add_explicit(&ax_young_died, died, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ax_young_tagged, tagged, memory_order_relaxed);
+}
+
+/* Follows record `slot` of page p's new object by weak reference, or (the
+ * nursery full, or no memory) tags it at once. The caller holds t's nursery. */
+static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot)
+{
+    uint64_t gcs = alloc_sites_gc_count();
+    if (gcs != t->young_gcs)
+        ax_young_sweep(jni, t, gcs);
+    if (t->young_n == t->young_cap && t->young_cap < AX_YOUNG_MAX) {
+        uint32_t cap = t->young_cap ? t->young_cap * 2 : 1024;
+        ax_young *y = realloc(t->young, cap * sizeof *y);
+        if (y) {
+            atomic_fetch_add_explicit(&ax_young_bytes, (cap - t->young_cap) * sizeof *y, memory_order_relaxed);
+            t->young = y;
+            t->young_cap = cap;
+        }
+    }
+    jweak ref = t->young_n < t->young_cap ? (*jni)->NewWeakGlobalRef(jni, object) : NULL;
+    if (!ref) {
+        if ((*jni)->ExceptionCheck(jni))
+            (*jni)->ExceptionClear(jni);   /* out of memory for the handle: tagged instead */
+        ax_tag(object, p, slot);
+        return;
+    }
+    t->young[t->young_n++] = (ax_young){ ref, (uint64_t)p->id * AX_PAGE_RECS + slot };
+}
+
+void alloc_exact_sweep(JNIEnv *jni)
+{
+    static uint64_t swept_gcs;   /* agent thread only */
+    uint64_t gcs = alloc_sites_gc_count();
+    if (gcs == swept_gcs)
+        return;
+    swept_gcs = gcs;
+    for (ax_table *t = atomic_load_explicit(&ax_all, memory_order_acquire); t; t = t->next_all) {
+        if (atomic_exchange_explicit(&t->young_held, true, memory_order_acquire))
+            continue;   /* its thread is allocating: it sweeps it itself */
+        if (t->young_n && t->young_gcs != gcs)
+            ax_young_sweep(jni, t, gcs);
+        atomic_store_explicit(&t->young_held, false, memory_order_release);
+    }
+}
+
 /* ---------------------------------------------------------------- agent thread */
 
 void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
@@ -540,8 +674,10 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
         x->site = alloc_sites_site_of(m, trace, e->str[0]);
 }
 
-void alloc_exact_drain(model *m)
+void alloc_exact_drain(model *m, JNIEnv *jni)
 {
+    if (jni)
+        alloc_exact_sweep(jni);
     uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire), allocs = 0, frees = 0;
     for (uint64_t id = 1; id <= n; id++) {
         ax_entry *e = ax_dir_get(&ax_entries, id);
@@ -589,14 +725,15 @@ void alloc_exact_drain(model *m)
 
 void alloc_exact_describe(char *out, size_t len)
 {
-    uint64_t pages = atomic_load(&ax_pages_bytes);
-    snprintf(out, len, "heap=sites: %llu allocations counted (exact%s), %llu seen freed, %llu not followed to "
-             "their death; %llu sites (%llu KiB); %llu objects tracked live (%llu at most) in %llu KiB of records "
-             "(%.0f bytes each at the most)",
+    uint64_t recs = atomic_load(&ax_pages_bytes) + atomic_load(&ax_young_bytes);
+    snprintf(out, len, "heap=sites: %llu allocations counted (exact%s), %llu seen freed (%llu of them before their "
+             "first collection was swept, %llu tagged), %llu not followed to their death; %llu sites (%llu KiB); "
+             "%llu objects tracked live (%llu at most) in %llu KiB of records (%.0f bytes each at the most)",
              (unsigned long long)ax_allocs,
              ax_primed || agent_opts->alloc_hook == 'b' ? "" : "; the main thread's first allocations may be missing",
-             (unsigned long long)ax_frees, (unsigned long long)atomic_load(&ax_untracked),
+             (unsigned long long)ax_frees, (unsigned long long)atomic_load(&ax_young_died),
+             (unsigned long long)atomic_load(&ax_young_tagged), (unsigned long long)atomic_load(&ax_untracked),
              (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
              (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,
-             (unsigned long long)(pages / 1024), ax_live_peak ? (double)pages / (double)ax_live_peak : 0.0);
+             (unsigned long long)(recs / 1024), ax_live_peak ? (double)recs / (double)ax_live_peak : 0.0);
 }

@@ -4,11 +4,12 @@
  * JVM allocates, whoever allocates it: bytecode, reflection, clone(), JNI and
  * the VM itself. Each allocating thread counts what it allocates in a table
  * of its own (no lock, no queue per allocation), keyed by stack and class;
- * each object is tagged with the index of a 16-byte record (its site, size
- * and birth) in pages the thread owns, so that ObjectFree — restricted mode,
- * any thread — adds the death to its site's counters with atomics and hands
- * the record back. The agent thread reads the counters and moves what changed
- * into the model. */
+ * each object gets a 16-byte record (its site, size and birth) in pages the
+ * thread owns. Until its first collection it is followed by a JNI weak
+ * reference (cheap); if it survives, it is tagged with its record's index,
+ * so that ObjectFree — restricted mode, any thread — adds the death to its
+ * site's counters with atomics and hands the record back. The agent thread
+ * reads the counters and moves what changed into the model. */
 #ifndef ALLOC_EXACT_H
 #define ALLOC_EXACT_H
 
@@ -41,8 +42,12 @@ void alloc_exact_thread_end(void);
 
 /* Agent thread: a new site's stack, already a trace (an EVENTQ_ALLOC_SITE event). */
 void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
-/* Agent thread: moves the counts since the last call into the model. */
-void alloc_exact_drain(model *m);
+/* Agent thread, woken at the end of each collection: sweeps the nurseries
+ * of the threads that did not allocate since (blocked, idle or ended). */
+void alloc_exact_sweep(JNIEnv *jni);
+/* Agent thread: sweeps as above (with jni; NULL: not), then moves the
+ * counts since the last call into the model. */
+void alloc_exact_drain(model *m, JNIEnv *jni);
 /* The verbose line. */
 void alloc_exact_describe(char *out, size_t len);
 

@@ -246,6 +246,8 @@ void alloc_sites_gc_finish(void)
     atomic_fetch_add_explicit(&as_gc_count, 1, memory_order_relaxed);
     if (t0)
         atomic_fetch_add_explicit(&as_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
+    if (options_alloc_exact(agent_opts) && !options_alloc_bci(agent_opts))
+        profiler_wake();   /* to sweep the nurseries of threads that are not allocating */
 }
 
 /* Collections an object survived: those finished after its allocation,
@@ -365,10 +367,10 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs, ms };
 }
 
-void alloc_sites_drain(model *m)
+void alloc_sites_drain(model *m, JNIEnv *jni)
 {
     if (options_alloc_exact(agent_opts))
-        alloc_exact_drain(m);
+        alloc_exact_drain(m, jni);
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];

@@ -224,7 +224,7 @@ static void prof_drain(JNIEnv *jni)
     if (options_async_sampling(agent_opts))
         async_sampler_drain(m, jni);
     if (agent_opts->heap_sites)
-        alloc_sites_drain(m);
+        alloc_sites_drain(m, jni);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when
@@ -396,6 +396,8 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         bool dump = atomic_exchange(&prof_dump_requested, false);
         if (stop)
             break;
+        if (options_alloc_exact(agent_opts))
+            alloc_exact_sweep(jni);   /* woken by a collection: the idle threads' young objects */
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (prof_reached(&now, &next)) {
@@ -444,6 +446,8 @@ jp_status profiler_start(JNIEnv *jni)
 }
 
 void profiler_request_dump(void) { atomic_store(&prof_dump_requested, true); }
+
+void profiler_wake(void) { pthread_cond_broadcast(&prof_wake); }
 
 bool profiler_stop(JNIEnv *jni)
 {

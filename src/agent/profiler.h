@@ -19,6 +19,9 @@ jp_status profiler_start(JNIEnv *jni);
 bool profiler_is_agent_thread(JNIEnv *jni, jthread thread);
 /* Asks the agent thread to write the report soon (SIGQUIT, control API). */
 void profiler_request_dump(void);
+/* Wakes the agent thread now (from a GarbageCollectionFinish callback: it
+ * takes no lock and allocates nothing). */
+void profiler_wake(void);
 /* Stops the agent thread and waits for it (up to 10 s), then drains what is
  * queued. False if the thread did not stop: the model must not be touched. */
 bool profiler_stop(JNIEnv *jni);

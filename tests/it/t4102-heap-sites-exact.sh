@@ -2,6 +2,8 @@
 # 100000 Foo allocated and live at makeFoos' trace, 50000 Bar allocated and
 # 0 live at makeBars', in ASCII and through the binary file; the lifetimes
 # say every Bar died before surviving a collection and no Foo died.
+# AllocAges: objects that die before or after their first collection, on a
+# running, a blocked and an ended thread, each at the age it died.
 # AllocKinds: each kind of allocation exactly as often as the program made
 # it (arrays, reflection, clone(), 8 threads at once), and the Strings JNI
 # code makes. LeakGrow: the one leak suspect, at makeRound. The records the
@@ -80,6 +82,27 @@ note "lifetimes: Foo allocated $fa died $fd live $fl; Bar allocated $ba died $bd
 [ "$ba $bd $bl $bg" = "50000 50000 0 50000/0/0/0/0" ] || fail "Bar: allocated $ba died $bd live $bl ($bg)"
 expect_grep "^CHURN: site [0-9]* (trace [0-9]*, AllocSites\$Bar): 50000 of 50000 allocated died" "$T/l.txt"
 expect_no_grep "^LEAK SUSPECT" "$T/l.txt"
+# ages, by thread state: a new object is followed by weak reference until a
+# collection is swept (by its thread at its next allocation, or by the agent
+# thread for one that is blocked or ended) and tagged if it survived
+run_java "" AllocAges
+expect_rc 0
+cp "$T/out" "$T/ages-plain.out"
+run_java "heap=sites,alloc_interval=0,lifetimes=y,depth=3,file=$T/a.txt,verbose=y" AllocAges
+expect_rc 0
+cmp -s "$T/out" "$T/ages-plain.out" || fail "AllocAges: the program's output changed"
+for want in 'AllocAges$Baz 30000 30000 0 0/30000/0/0/0' 'AllocAges$Qux 20000 20000 0 20000/0/0/0/0' \
+            'AllocAges$Quux 10000 10000 0 10000/0/0/0/0'; do
+    c=${want%% *}
+    got="$c $(life "$T/a.txt" "$c" | head -1 | awk '{print $3, $4, $5, $6}')"
+    note "lifetimes: $got"
+    [ "$got" = "$want" ] || fail "AllocAges: '$got', not '$want' (class allocated died live by-collections)"
+done
+line=$(grep "heap=sites: .* allocations counted" "$T/err")
+young=$(sed 's/.* seen freed (\([0-9]*\) of them before their first collection was swept, \([0-9]*\) tagged).*/\1 \2/' <<<"$line")
+read -r yd yt <<<"$young"
+note "AllocAges: $yd died before their first collection was swept, $yt tagged at a sweep"
+[ "$yd" -ge 30000 ] && [ "$yt" -ge 30000 ] || fail "AllocAges: nursery counts: $line"
 # every kind of allocation, exactly; 8 threads at once
 mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
 run_java "heap=sites,alloc_interval=0,depth=4,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
