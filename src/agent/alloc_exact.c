@@ -137,6 +137,7 @@ typedef struct ax_young {
     uint64_t rid;                    /* its record's number (its tag - 1) */
 } ax_young;
 #define AX_YOUNG_MAX (1u << 20)      /* per thread (16 MiB); past it, objects are tagged at once */
+#define AX_SWEEP_DELAY_NS 20000000u  /* the agent thread leaves a nursery to its thread this long after a collection */
 
 typedef struct ax_table {
     struct ax_table *next_orphan;
@@ -649,20 +650,35 @@ static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, u
     t->young[t->young_n++] = (ax_young){ ref, (uint64_t)p->id * AX_PAGE_RECS + slot };
 }
 
-void alloc_exact_sweep(JNIEnv *jni)
+void alloc_exact_sweep(JNIEnv *jni, bool now)
 {
-    static uint64_t swept_gcs;   /* agent thread only */
+    static uint64_t swept_gcs, seen_gcs, seen_ns;   /* agent thread only (or a report, the agent stopped) */
     uint64_t gcs = alloc_sites_gc_count();
     if (gcs == swept_gcs)
         return;
-    swept_gcs = gcs;
+    if (!now) {
+        /* an allocating thread sweeps its own nursery at once; while the
+         * agent thread holds it, the thread would tag its new objects */
+        if (gcs != seen_gcs) {
+            seen_gcs = gcs;
+            seen_ns = agent_now_ns();
+            return;
+        }
+        if (agent_now_ns() - seen_ns < AX_SWEEP_DELAY_NS)
+            return;
+    }
+    bool all = true;
     for (ax_table *t = atomic_load_explicit(&ax_all, memory_order_acquire); t; t = t->next_all) {
-        if (atomic_exchange_explicit(&t->young_held, true, memory_order_acquire))
-            continue;   /* its thread is allocating: it sweeps it itself */
+        if (atomic_exchange_explicit(&t->young_held, true, memory_order_acquire)) {
+            all = false;   /* its thread is allocating: it sweeps it itself, or next time */
+            continue;
+        }
         if (t->young_n && t->young_gcs != gcs)
             ax_young_sweep(jni, t, gcs);
         atomic_store_explicit(&t->young_held, false, memory_order_release);
     }
+    if (all)
+        swept_gcs = gcs;
 }
 
 /* ---------------------------------------------------------------- agent thread */
@@ -677,7 +693,7 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
 void alloc_exact_drain(model *m, JNIEnv *jni)
 {
     if (jni)
-        alloc_exact_sweep(jni);
+        alloc_exact_sweep(jni, false);
     uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire), allocs = 0, frees = 0;
     for (uint64_t id = 1; id <= n; id++) {
         ax_entry *e = ax_dir_get(&ax_entries, id);

@@ -15,6 +15,7 @@
 
 #include <jni.h>
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../model/model.h"
@@ -42,9 +43,10 @@ void alloc_exact_thread_end(void);
 
 /* Agent thread: a new site's stack, already a trace (an EVENTQ_ALLOC_SITE event). */
 void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
-/* Agent thread, woken at the end of each collection: sweeps the nurseries
- * of the threads that did not allocate since (blocked, idle or ended). */
-void alloc_exact_sweep(JNIEnv *jni);
+/* Agent thread, from 20 ms after the end of each collection (now: at once,
+ * for a report): sweeps the nurseries of the threads that did not allocate
+ * since (blocked, idle or ended). */
+void alloc_exact_sweep(JNIEnv *jni, bool now);
 /* Agent thread: sweeps as above (with jni; NULL: not), then moves the
  * counts since the last call into the model. */
 void alloc_exact_drain(model *m, JNIEnv *jni);

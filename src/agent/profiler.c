@@ -254,6 +254,8 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
 
 jp_status profiler_dump(JNIEnv *jni)
 {
+    if (options_alloc_exact(agent_opts))
+        alloc_exact_sweep(jni, true);
     prof_drain(jni);
     if (agent_opts->heap_dump && !agent_opts->heap_sites) {
         char err[1024];
@@ -397,7 +399,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         if (stop)
             break;
         if (options_alloc_exact(agent_opts))
-            alloc_exact_sweep(jni);   /* woken by a collection: the idle threads' young objects */
+            alloc_exact_sweep(jni, false);   /* after a collection: the idle threads' young objects */
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (prof_reached(&now, &next)) {
