@@ -11,13 +11,18 @@
  *   mode 4: calls HotSpot's AsyncGetCallTrace for a 4-frame stack and, where
  *           it gives one, GetStackTrace too, timing both; prints the mean
  *           time of each over those calls at exit (a measurement, not a
- *           floor: the cheapest stack walk HotSpot has).
+ *           floor: the cheapest stack walk HotSpot has),
+ *   mode 5: takes a 5-frame stack and counts the allocations made in the
+ *           same method, called from the same callers, as the thread's
+ *           previous one: about what a cache of stacks per method
+ *           invocation could save (it would still need a walk for the rest).
  * bench/alloc_floor.sh runs javac with each mode, side by side with no agent
  * and with jvmprof's exact mode; the differences give the cost of each step.
  * Usage: -agentpath:alloc_floor.so=<mode>; prints the allocations seen at exit. */
 #include <dlfcn.h>
 #include <jvmti.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +117,25 @@ static void floor_agct(jvmtiEnv *jv, JNIEnv *jni)
     atomic_fetch_add_explicit(&gst_ns, t3 - t2, memory_order_relaxed);
 }
 
+/* mode 5 */
+static _Atomic long ctx_same;
+static __thread jvmtiFrameInfo ctx_prev[5];
+static __thread jint ctx_prev_n;
+
+static void floor_context(jvmtiEnv *jv)
+{
+    jvmtiFrameInfo f[5];
+    jint n = 0;
+    (*jv)->GetStackTrace(jv, NULL, 0, 5, f, &n);
+    bool same = n > 0 && n == ctx_prev_n && f[0].method == ctx_prev[0].method;
+    for (jint i = 1; same && i < n; i++)
+        same = f[i].method == ctx_prev[i].method && f[i].location == ctx_prev[i].location;
+    if (same)
+        atomic_fetch_add_explicit(&ctx_same, 1, memory_order_relaxed);
+    memcpy(ctx_prev, f, sizeof f);
+    ctx_prev_n = n;
+}
+
 /* AsyncGetCallTrace needs ClassLoad on and every method's jmethodID made */
 static void JNICALL floor_class(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
@@ -129,6 +153,10 @@ static void JNICALL floor_alloc(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobje
     long n = atomic_fetch_add_explicit(&floor_allocs, 1, memory_order_relaxed) + 1;
     if (floor_mode == 4) {
         floor_agct(jv, jni);
+        return;
+    }
+    if (floor_mode == 5) {
+        floor_context(jv);
         return;
     }
     if (floor_mode >= 1) {
@@ -156,6 +184,9 @@ static void JNICALL floor_death(jvmtiEnv *jv, JNIEnv *jni)
         fprintf(stderr, "; AsyncGetCallTrace gave 4 frames for %ld of %ld, in %.0f ns on average there, "
                 "GetStackTrace %.0f ns for the same stacks", ok, (long)atomic_load(&agct_calls),
                 ok ? (double)atomic_load(&agct_ns) / (double)ok : 0.0, ok ? (double)atomic_load(&gst_ns) / (double)ok : 0.0);
+    if (floor_mode == 5)
+        fprintf(stderr, "; %ld in the same method, from the same callers, as the thread's previous one",
+                (long)atomic_load(&ctx_same));
     fputc('\n', stderr);
 }
 
