@@ -24,7 +24,7 @@ bool ht_fail(ht_reader *r, const char *fmt, ...)
 
 bool ht_nomem(ht_reader *r)
 {
-    snprintf(r->err, r->errlen, "out of memory converting the heap dump");
+    snprintf(r->err, r->errlen, "out of memory reading the heap dump");
     r->st = JP_ERR_NOMEM;
     return false;
 }
@@ -34,8 +34,7 @@ static bool ht_truncated(ht_reader *r, uint8_t tag, size_t at)
     return ht_fail(r, "truncated %s sub-record (tag 0x%02x) at offset %zu", hprof_rd_sub_name(tag), tag, at);
 }
 
-/* The index of class object id, created if new; HT_NONE when out of memory. */
-static size_t ht_class_of(ht_reader *r, uint64_t id)
+size_t ht_class_of(ht_reader *r, uint64_t id)
 {
     if (r->last_idx != HT_NONE && r->last_id == id)
         return r->last_idx;
@@ -283,7 +282,8 @@ bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, si
 {
     size_t pos = 0, len = r->len;
     static const char magic[] = "JAVA PROFILE 1.0.";
-    const size_t mlen = sizeof magic - 1; /* then one digit and a NUL */
+    const size_t mlen = sizeof magic - 1; /* then one digit (at HT_VERSION_AT) and a NUL */
+    _Static_assert(sizeof magic - 1 == HT_VERSION_AT, "the version digit follows the magic");
     if (len < mlen + 2 || memcmp(r->d, magic, mlen) != 0 || (r->d[mlen] != '1' && r->d[mlen] != '2') ||
         r->d[mlen + 1] != '\0')
         return ht_fail(r, "not an HPROF binary file (expected header \"JAVA PROFILE 1.0.1\" or \"1.0.2\")");
@@ -329,7 +329,7 @@ bool ht_walk(ht_reader *r, bool (*fn)(ht_reader *, uint8_t, size_t, uint32_t, si
 
 /* Internal class name -> Java style into the names arena: java/lang/String
  * -> java.lang.String, [I -> int[], [[Ljava/lang/Object; ->
- * java.lang.Object[][] (as heap_histogram.c names classes). */
+ * java.lang.Object[][]. */
 static const char *ht_java_name(ht_reader *r, const char *s, size_t len)
 {
     static const char codes[] = "ZBCSIJFD";
@@ -360,6 +360,23 @@ static const char *ht_java_name(ht_reader *r, const char *s, size_t len)
     return out;
 }
 
+const char *ht_name_of(ht_reader *r, size_t ci)
+{
+    ht_class *c = &r->cls[ci];
+    if (c->name)
+        return c->name;
+    uint32_t len = 0;
+    const char *s = c->named ? ht_string_of(r, c->name_sid, &len) : NULL;
+    if (s) {
+        c->name = ht_java_name(r, s, len);
+    } else {
+        char tmp[48];
+        snprintf(tmp, sizeof tmp, "<unknown class 0x%" PRIx64 ">", c->id);
+        c->name = arena_dup(&r->names, tmp, strlen(tmp) + 1);
+    }
+    return c->name;
+}
+
 /* Names every class; for array classes also the element type's name and
  * class id (the first dumped class of that name). */
 static bool ht_name_classes(ht_reader *r)
@@ -382,14 +399,7 @@ static bool ht_name_classes(ht_reader *r)
             else if (added)
                 of_name[k - 1] = i;
         }
-        if (s) {
-            c->name = ht_java_name(r, s, len);
-        } else {
-            char tmp[48];
-            snprintf(tmp, sizeof tmp, "<unknown class 0x%" PRIx64 ">", c->id);
-            c->name = arena_dup(&r->names, tmp, strlen(tmp) + 1);
-        }
-        if (!c->name)
+        if (!ht_name_of(r, i))
             ok = ht_nomem(r);
     }
     for (size_t i = 0; ok && i < r->ncls; i++) {
@@ -563,6 +573,22 @@ static bool ht_heap_record_subs(ht_reader *r, uint8_t tag, size_t body, uint32_t
 {
     (void)at;
     return (tag != 0x0C && tag != 0x1C) || ht_each_sub(r, body, rlen, false, r->sub_fn, r->sub_ctx);
+}
+
+/* ht_walk_once's record function: the strings and names as pass 1 keeps
+ * them, heap records' sub-records checked and given to r->sub_fn. */
+static bool ht_names_and_subs(ht_reader *r, uint8_t tag, size_t body, uint32_t rlen, size_t at)
+{
+    if (tag == 0x0C || tag == 0x1C)
+        return ht_each_sub(r, body, rlen, false, r->sub_fn, r->sub_ctx);
+    return ht_record_scan(r, tag, body, rlen, at);
+}
+
+bool ht_walk_once(ht_reader *r, ht_sub_fn fn, void *ctx)
+{
+    r->sub_fn = fn;
+    r->sub_ctx = ctx;
+    return ht_walk(r, ht_names_and_subs, true);
 }
 
 bool ht_walk_subs(ht_reader *r, ht_sub_fn fn, void *ctx)

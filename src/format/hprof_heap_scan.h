@@ -9,8 +9,8 @@
  * and classes only, never per object. Traps: ids are 4 or 8 bytes; a class's
  * CLASS DUMP may come after its instances (our agent writes classes last);
  * HotSpot names classes java/lang/String, [I, [Ljava/lang/Object; and dumps
- * array classes. Internal to src/format, and the agent's dump progress line
- * (ht_count_body). */
+ * array classes. Internal to src/format (heap_histogram.c counts through
+ * ht_walk_once), and the agent's dump progress line (ht_count_body). */
 #ifndef HPROF_HEAP_SCAN_H
 #define HPROF_HEAP_SCAN_H
 
@@ -23,6 +23,7 @@
 #include "../common/jp_error.h"
 
 #define HT_NONE SIZE_MAX
+#define HT_VERSION_AT 17 /* the offset of the '1' or '2' of "JAVA PROFILE 1.0.2" */
 
 typedef struct ht_string {
     uint64_t off; /* file offset of the UTF-8 bytes */
@@ -60,6 +61,7 @@ typedef struct ht_class {
     bool bad;         /* a class in the chain has no CLASS DUMP, or the chain loops (cycle) */
     bool cycle;
     uint64_t missing; /* ... that class's id */
+    uint64_t count, count_bytes; /* heap_histogram.c: its objects and their shallow bytes */
 } ht_class;
 
 /* A sub-record function (ht_each_sub): tag, and p the offset just past the
@@ -99,6 +101,11 @@ void ht_reader_init(ht_reader *r, const uint8_t *data, size_t len, char *err, si
 void ht_reader_free(ht_reader *r);
 bool ht_fail(ht_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool ht_nomem(ht_reader *r);
+/* the index of class object id, created if new; HT_NONE when out of memory */
+size_t ht_class_of(ht_reader *r, uint64_t id);
+/* class ci's Java-style name (made once, in the names arena: "<unknown class
+ * 0x...>" without a LOAD CLASS name); NULL when out of memory */
+const char *ht_name_of(ht_reader *r, size_t ci);
 /* the index of a class seen in pass 1, HT_NONE if unknown */
 size_t ht_find_class(const ht_reader *r, uint64_t id);
 /* the same through a one-entry cache (runs of instances of one class); use
@@ -123,6 +130,10 @@ bool ht_finish(ht_reader *r);
 bool ht_each_sub(ht_reader *r, size_t body, size_t len, bool collect, ht_sub_fn fn, void *ctx);
 /* After pass 1: ht_each_sub over every HEAP DUMP and HEAP DUMP SEGMENT. */
 bool ht_walk_subs(ht_reader *r, ht_sub_fn fn, void *ctx);
+/* Instead of pass 1, for a reader that needs one pass (heap_histogram.c):
+ * the walk with its checks, the strings and LOAD CLASS names kept, and fn
+ * given every heap sub-record as ht_walk_subs does. */
+bool ht_walk_once(ht_reader *r, ht_sub_fn fn, void *ctx);
 
 /* The objects (instances and arrays) in one HEAP DUMP or HEAP DUMP SEGMENT
  * body of a dump with ids of idsize bytes, added to *objects; false if the
