@@ -56,6 +56,27 @@ sigquit_dumps() {
     kill -0 $PID 2>/dev/null || fail "HeapGraph died on SIGQUIT"
 }
 
+# sigquit_like_jcmd AGENT_OPTIONS: HeapGraph dumped by jcmd ($T/jcmd.hprof),
+# then twice on SIGQUIT to $T/q.hprof and $T/q.hprof.1 (AGENT_OPTIONS names
+# that file, with doe=n); both verified, with jcmd's counts of HeapGraph's
+# classes (at least 4 of them)
+sigquit_like_jcmd() {
+    start_heapgraph "$1"
+    rm -f "$T/jcmd.hprof"
+    "$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
+    sigquit_dumps "$T/q.hprof" "$T/q.hprof.1"
+    touch "$T/stop"
+    wait $PID || fail "HeapGraph failed with a dump taken"
+    expect_grep "^sum 5622750 " "$T/out"
+    verify "$T/q.hprof"
+    verify "$T/q.hprof.1"
+    hist "$T/jcmd.hprof" >"$T/jcmd.hist"
+    hist "$T/q.hprof" >"$T/ours.hist"
+    [ "$(wc -l <"$T/jcmd.hist")" -ge 4 ] || { cat "$T/jcmd.hist" >&2; fail "too few HeapGraph classes in jcmd's dump"; }
+    diff "$T/jcmd.hist" "$T/ours.hist" >&2 || fail "instance counts differ from jcmd's dump"
+    note "same counts as jcmd for $(wc -l <"$T/jcmd.hist") classes: $(tr '\n' ' ' <"$T/ours.hist")"
+}
+
 # dumps_while_classes_unload AGENT_OPTIONS: three SIGQUIT dumps while
 # ClassUnload defines and drops classes all the time; each must be complete
 # and read by VisualVM's library with every reference resolved

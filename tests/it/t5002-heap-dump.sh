@@ -48,19 +48,7 @@ ls "$T" | grep -q '\.bin$' && fail "the intermediate binary dump was left behind
 note "format=a: $(sed -n 3p "$T/exit.txt")"
 
 # 2. the same state dumped by jcmd and by SIGQUIT (twice: numbered files)
-start_heapgraph "heap=dump,dumper=jvmti,doe=n,file=$T/q.hprof"
-"$JAVA_HOME/bin/jcmd" $PID GC.heap_dump "$T/jcmd.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd failed"; }
-sigquit_dumps "$T/q.hprof" "$T/q.hprof.1"
-touch "$T/stop"
-wait $PID || fail "HeapGraph failed with a dump taken"
-expect_grep "^sum 5622750 " "$T/out"
-verify "$T/q.hprof"
-verify "$T/q.hprof.1"
-hist "$T/jcmd.hprof" >"$T/jcmd.hist"
-hist "$T/q.hprof" >"$T/ours.hist"
-[ "$(wc -l <"$T/jcmd.hist")" -ge 4 ] || { cat "$T/jcmd.hist" >&2; fail "too few HeapGraph classes in jcmd's dump"; }
-diff "$T/jcmd.hist" "$T/ours.hist" >&2 || fail "instance counts differ from jcmd's dump"
-note "same counts as jcmd for $(wc -l <"$T/jcmd.hist") classes: $(tr '\n' ' ' <"$T/ours.hist")"
+sigquit_like_jcmd "heap=dump,dumper=jvmti,doe=n,file=$T/q.hprof"
 "$VERIFY" "$T/jcmd.hprof" >"$T/v.out" 2>&1
 note "jcmd's own dump (CDS on): $(grep '^classes=' "$T/v.out")"
 ls "$T" | grep -q '\.tmp$' && fail "temporary file left behind"
