@@ -690,10 +690,8 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
         x->site = alloc_sites_site_of(m, trace, e->str[0]);
 }
 
-void alloc_exact_drain(model *m, JNIEnv *jni)
+void alloc_exact_drain(model *m)
 {
-    if (jni)
-        alloc_exact_sweep(jni, false);
     uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire), allocs = 0, frees = 0;
     for (uint64_t id = 1; id <= n; id++) {
         ax_entry *e = ax_dir_get(&ax_entries, id);

@@ -47,9 +47,8 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
  * for a report): sweeps the nurseries of the threads that did not allocate
  * since (blocked, idle or ended). */
 void alloc_exact_sweep(JNIEnv *jni, bool now);
-/* Agent thread: sweeps as above (with jni; NULL: not), then moves the
- * counts since the last call into the model. */
-void alloc_exact_drain(model *m, JNIEnv *jni);
+/* Agent thread: moves the counts since the last call into the model. */
+void alloc_exact_drain(model *m);
 /* The verbose line. */
 void alloc_exact_describe(char *out, size_t len);
 

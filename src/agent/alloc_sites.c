@@ -367,10 +367,10 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs, ms };
 }
 
-void alloc_sites_drain(model *m, JNIEnv *jni)
+void alloc_sites_drain(model *m)
 {
     if (options_alloc_exact(agent_opts))
-        alloc_exact_drain(m, jni);
+        alloc_exact_drain(m);
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];

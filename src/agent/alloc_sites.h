@@ -50,7 +50,7 @@ site_id alloc_sites_site_of(model *m, trace_id trace, const char *sig);
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e);
 /* Agent thread: applies the frees reported since the last call, and copies
  * the GC counters into the model. */
-void alloc_sites_drain(model *m, JNIEnv *jni);
+void alloc_sites_drain(model *m);
 /* The verbose line: samples, frees, what was dropped. */
 void alloc_sites_describe(char *out, size_t len);
 

@@ -224,7 +224,7 @@ static void prof_drain(JNIEnv *jni)
     if (options_async_sampling(agent_opts))
         async_sampler_drain(m, jni);
     if (agent_opts->heap_sites)
-        alloc_sites_drain(m, jni);
+        alloc_sites_drain(m);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when

@@ -141,11 +141,6 @@ static bool fx_check_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
 
 jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, char *errbuf, size_t errlen)
 {
-    char dummy[1];
-    if (!errbuf || !errlen) {
-        errbuf = dummy;
-        errlen = sizeof dummy;
-    }
     errbuf[0] = '\0';
     fx_state *f = calloc(1, sizeof *f);
     if (!f) {
