@@ -61,6 +61,37 @@ static void agent_add_jar(void)
                 "AddToBootstrapClassLoaderSearch");
 }
 
+/* Each output the options name must be writable now (out_file.h: not a
+ * directory, a directory that exists, a temporary can be made beside it), so
+ * that a profile is not lost at exit. A heap dump's file= is checked under its
+ * first name (%n = 1). JNI_ERR after one line naming the option. */
+static jint agent_check_outputs(const agent_options *o)
+{
+    char first_dump[OPTIONS_PATH_MAX + 16];
+    const char *n = strstr(o->file, "%n");
+    if (o->heap_dump && n)
+        snprintf(first_dump, sizeof first_dump, "%.*s1%s", (int)(n - o->file), o->file, n + 2);
+    else
+        snprintf(first_dump, sizeof first_dump, "%s", o->file);
+    const char *outputs[3][2] = { { "file", first_dump }, { "flame", o->flame }, { "collapsed", o->collapsed } };
+    for (int i = 0; i < 3; i++) {
+        char err[1024];
+        const char *path = outputs[i][1];
+        if (!path[0] || sink_check_writable(path, err, sizeof err) == JP_OK)
+            continue;
+        /* err begins with the path: say it once, after the option's name */
+        size_t pl = strlen(path);
+        const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' ? err + pl + 2 : err;
+        if (!o->force)
+            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outputs[i][0], path, why);
+        else
+            fprintf(stderr, "jvmprof: %s=%s: %s; profiling disabled, the program runs on (force=y)\n",
+                    outputs[i][0], path, why);
+        return JNI_ERR;
+    }
+    return JNI_OK;
+}
+
 static jint agent_load(JavaVM *vm, const char *text)
 {
     agent_options *o = &agent_options_storage;
@@ -90,18 +121,8 @@ static jint agent_load(JavaVM *vm, const char *text)
     if (getenv("JVMPROF_DEBUG"))
         jp_log_set_level(JP_LOG_DEBUG);
 
-    const char *outputs[3][2] = { { "file", o->file }, { "flame", o->flame }, { "collapsed", o->collapsed } };
-    for (int i = 0; i < 3; i++) {
-        if (!outputs[i][1][0] || sink_check_writable(outputs[i][1], err, sizeof err) == JP_OK)
-            continue;
-        if (!o->force) {
-            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outputs[i][0], outputs[i][1], err);
-            return JNI_ERR;
-        }
-        fprintf(stderr, "jvmprof: %s=%s: %s; profiling disabled, the program runs on (force=y)\n", outputs[i][0],
-                outputs[i][1], err);
-        return JNI_OK;
-    }
+    if (agent_check_outputs(o) != JNI_OK)
+        return o->force ? JNI_OK : JNI_ERR;
 
     if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");

@@ -213,7 +213,9 @@ static void JNICALL cb_VMDeath(jvmtiEnv *jv, JNIEnv *jni)
         jp_log_error("callbacks still running at VM death after 5 s");
     if (!profiler_stop(jni))
         return;
-    if (agent_opts->doe)
+    /* the final report (doe=y), or one asked for just before exit that the agent thread did not take */
+    bool asked = profiler_final_request();
+    if (agent_opts->doe || asked)
         profiler_dump(jni);
 }
 

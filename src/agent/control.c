@@ -11,8 +11,7 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
     (void)jni, (void)cls;
     if (!agent_opts)
         return JNI_FALSE;
-    profiler_request_dump();
-    return JNI_TRUE;
+    return profiler_request_dump() ? JNI_TRUE : JNI_FALSE;
 }
 
 JNIEXPORT jstring JNICALL Java_jvmprof_Control_version0(JNIEnv *jni, jclass cls)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "../common/file_map.h"
+#include "../common/out_file.h"
 #include "../common/jp_log.h"
 #include "../format/hprof_heap.h"
 #include "../format/hprof_heap_text.h"
@@ -778,8 +779,8 @@ static void hd_write_classes(hd_state *s)
 }
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
-static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bool last, bool *retry, char *errbuf,
-                            size_t errlen)
+static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bool last, bool *retry, char *tmp,
+                            size_t tmplen, char *errbuf, size_t errlen)
 {
     hd_state st_, *s = &st_;
     memset(s, 0, sizeof *s);
@@ -819,7 +820,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
         snprintf(errbuf, errlen, "could not read the classes and threads (%s)", jp_status_name(st));
         goto done;
     }
-    out = sink_open_file(path, errbuf, errlen);
+    out = sink_open_temp(base, SINK_PRIVATE, tmp, tmplen, errbuf, errlen);
     if (!out) {
         st = JP_ERR_IO;
         goto done;
@@ -915,7 +916,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *path, const char *shown, bo
                     hs.arrays_cut ? "; some arrays cut to fit a segment" : "",
                     (double)(agent_now_ns() - s->t0) / 1e9);
     if (st != JP_OK && errbuf[0] == '\0')
-        snprintf(errbuf, errlen, "cannot write %s: %s", path, jp_status_name(st));
+        snprintf(errbuf, errlen, "cannot write %s: %s", shown, jp_status_name(st));
     if (st == JP_OK && s->left_out && agent_opts->verbose)
         jp_log_info("heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
                     "objects)%s: references to them are written as null", (unsigned long long)s->left_out,
@@ -973,28 +974,49 @@ static void hd_path(unsigned seq, char *out, size_t len)
         snprintf(out, len, "%s.%u", f, seq - 1);
 }
 
-/* HPROF's ASCII heap dump of the binary dump at `bin`, written to out. */
-static jp_status hd_text_into(const char *bin, sink *out, char *errbuf, size_t errlen)
+/* Where a dump's temporary goes: beside path, or, when path is a device, a
+ * FIFO or a link (written into, not replaced), in $TMPDIR (else /tmp). */
+static void hd_temp_base(const char *path, const out_target *t, char *out, size_t len)
 {
-    size_t len = 0;
-    const void *map = file_map(bin, &len, errbuf, errlen);
-    if (!map)
-        return JP_ERR_IO;
-    jp_status rc = hprof_heap_text_write(map, len, out, errbuf, errlen);
-    file_unmap(map, len);
-    return rc;
+    const char *dir = getenv("TMPDIR");
+    if (t->kind != OUT_DIRECT)
+        snprintf(out, len, "%s", path);
+    else
+        snprintf(out, len, "%s/jvmprof-heap-dump", dir && *dir ? dir : "/tmp");
 }
 
-/* A binary dump to `path`: HotSpot's (dumper=hotspot, the default; the walk
- * when the JVM has no HotSpot dumper and dumper= was not given), or the walk's. A class
- * loaded while the walk was prepared has no id: the walk is taken once more;
- * the second time it is written with those objects left out. Called with
- * hd_lock held. */
-static jp_status hd_take(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
+/* A complete binary dump in the temporary `tmp` given the name `path`:
+ * renamed (a file replaced keeps its mode), or copied into a device or FIFO. */
+static jp_status hd_publish(const char *tmp, const char *path, const out_target *t, char *errbuf, size_t errlen)
+{
+    if (t->kind != OUT_DIRECT)
+        return out_file_publish(tmp, path, t, errbuf, errlen);
+    size_t len = 0;
+    const void *map = file_map(tmp, &len, errbuf, errlen);
+    if (!map)
+        return JP_ERR_IO;
+    sink *out = sink_open_file(path, SINK_PRIVATE, errbuf, errlen);
+    jp_status st = JP_ERR_IO;
+    if (out) {
+        sink_write(out, map, len);
+        st = sink_commit(out, errbuf, errlen);
+    }
+    file_unmap(map, len);
+    return st;
+}
+
+/* A binary dump in a fresh temporary beside `base` (its name in tmp):
+ * HotSpot's (dumper=hotspot, the default; the walk when the JVM has no
+ * HotSpot dumper and dumper= was not given), or the walk's. A class loaded
+ * while the walk was prepared has no id: the walk is taken once more; the
+ * second time it is written with those objects left out. Called with hd_lock
+ * held. */
+static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen, char *errbuf,
+                         size_t errlen)
 {
     jp_status st = JP_OK;
     if (agent_opts->dumper == 'h') {
-        st = heap_dump_hotspot(jni, path, shown, errbuf, errlen);
+        st = heap_dump_hotspot(jni, base, shown, tmp, tmplen, errbuf, errlen);
         if (st != JP_ERR_JVMTI || agent_opts->dumper_named)
             return st;
         /* the default, on a JVM without HotSpot's dumper: the walk */
@@ -1003,7 +1025,7 @@ static jp_status hd_take(JNIEnv *jni, const char *path, const char *shown, char 
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';
-        st = hd_attempt(jni, path, shown, attempt == 1, &retry, errbuf, errlen);
+        st = hd_attempt(jni, base, shown, attempt == 1, &retry, tmp, tmplen, errbuf, errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
@@ -1018,16 +1040,34 @@ void heap_dump_next_path(char *out, size_t len)
     pthread_mutex_unlock(&hd_lock);
 }
 
-/* HPROF's ASCII heap dump to out: a binary dump beside `path` first, then
- * its text; the binary one is removed. Called with hd_lock held. */
-static jp_status hd_take_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen)
+/* HPROF's ASCII heap dump, after `prefix` (heap=all's report), to path: a
+ * binary dump in a temporary first, which is removed as soon as it is mapped,
+ * before the text's own temporary is made, so that a process killed at any
+ * point leaves at most one temporary file. Called with hd_lock held. */
+static jp_status hd_write_text(JNIEnv *jni, const char *path, const out_target *t, const void *prefix,
+                               size_t prefix_len, char *errbuf, size_t errlen)
 {
-    char bin[OPTIONS_PATH_MAX + 64];
-    snprintf(bin, sizeof bin, "%s.%ld.bin", path, (long)getpid());
-    jp_status st = hd_take(jni, bin, "the binary dump", errbuf, errlen);
+    char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX];
+    hd_temp_base(path, t, base, sizeof base);
+    jp_status st = hd_take(jni, base, "the binary dump", tmp, sizeof tmp, errbuf, errlen);
+    if (st != JP_OK)
+        return st;
+    size_t len = 0;
+    const void *map = file_map(tmp, &len, errbuf, errlen);
+    unlink(tmp);
+    if (!map)
+        return JP_ERR_IO;
+    sink *out = sink_open_file(path, SINK_PRIVATE, errbuf, errlen);
+    if (!out) {
+        file_unmap(map, len);
+        return JP_ERR_IO;
+    }
+    sink_write(out, prefix, prefix_len);
+    st = hprof_heap_text_write(map, len, out, errbuf, errlen);
+    file_unmap(map, len);
     if (st == JP_OK)
-        st = hd_text_into(bin, out, errbuf, errlen);
-    unlink(bin);
+        return sink_commit(out, errbuf, errlen);
+    sink_abort(out);
     return st;
 }
 
@@ -1040,17 +1080,20 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
         hd_path(++hd_sequence, name, sizeof name);
         path = name;
     }
-    jp_status st;
-    /* format=a without heap=dump is the CPU report's format: dumps stay binary */
-    if (!(agent_opts->heap_dump && agent_opts->format == 'a')) {
-        st = hd_take(jni, path, path, errbuf, errlen);
-    } else {
-        sink *out = sink_open_file(path, errbuf, errlen);
-        st = out ? hd_take_text(jni, path, out, errbuf, errlen) : JP_ERR_IO;
-        if (out && st == JP_OK)
-            st = sink_commit(out, errbuf, errlen);
-        else if (out)
-            sink_abort(out);
+    out_target t;
+    jp_status st = out_file_check(path, &t, errbuf, errlen);
+    if (st == JP_OK && !(agent_opts->heap_dump && agent_opts->format == 'a')) {
+        /* binary (format=a without heap=dump is the CPU report's format: dumps stay binary) */
+        char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX];
+        hd_temp_base(path, &t, base, sizeof base);
+        st = hd_take(jni, base, path, tmp, sizeof tmp, errbuf, errlen);
+        if (st == JP_OK) {
+            st = hd_publish(tmp, path, &t, errbuf, errlen);
+            if (st != JP_OK || t.kind == OUT_DIRECT)
+                unlink(tmp); /* not renamed: failed, or copied into a device */
+        }
+    } else if (st == JP_OK) {
+        st = hd_write_text(jni, path, &t, NULL, 0, errbuf, errlen);
         if (st == JP_OK && agent_opts->verbose)
             jp_log_info("heap dump: wrote %s (HPROF ASCII, from the binary dump)", path);
     }
@@ -1058,11 +1101,15 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
     return st;
 }
 
-jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen)
+jp_status heap_dump_write_text_after(JNIEnv *jni, const char *path, const void *prefix, size_t prefix_len,
+                                     char *errbuf, size_t errlen)
 {
     errbuf[0] = '\0';
     pthread_mutex_lock(&hd_lock);
-    jp_status st = hd_take_text(jni, path, out, errbuf, errlen);
+    out_target t;
+    jp_status st = out_file_check(path, &t, errbuf, errlen);
+    if (st == JP_OK)
+        st = hd_write_text(jni, path, &t, prefix, prefix_len, errbuf, errlen);
     pthread_mutex_unlock(&hd_lock);
     return st;
 }

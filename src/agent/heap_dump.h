@@ -4,7 +4,8 @@
  * own dumper: heap_dump_hotspot.h). Nothing is enabled before a dump:
  * each dump takes a JVMTI environment of its own for the object tags and
  * disposes of it afterwards, so the program runs at full speed until then.
- * Dumps are serialized; any thread may ask for one. */
+ * Dumps are serialized; any thread may ask for one. Dumps are written 0600
+ * (they hold the program's data), through out_file.h's rules. */
 #ifndef HEAP_DUMP_H
 #define HEAP_DUMP_H
 
@@ -22,9 +23,10 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
 /* heap=all (format=a): the name the next dump would get (as above, and it
  * counts as that dump). */
 void heap_dump_next_path(char *out, size_t len);
-/* heap=all: takes a dump (a binary one beside `path`, removed after) and
- * writes it as HPROF's ASCII HEAP DUMP to out, after the report. */
-jp_status heap_dump_append_text(JNIEnv *jni, const char *path, sink *out, char *errbuf, size_t errlen);
+/* heap=all: writes to path `prefix` (the report), then a dump as HPROF's
+ * ASCII HEAP DUMP (taken as a binary one in a temporary file, removed after). */
+jp_status heap_dump_write_text_after(JNIEnv *jni, const char *path, const void *prefix, size_t prefix_len,
+                                     char *errbuf, size_t errlen);
 /* Runtime.totalMemory() - freeMemory(): the heap in use, for progress lines
  * (0 when it cannot be read). */
 uint64_t heap_dump_heap_in_use(JNIEnv *jni);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/file_map.h"
+#include "../common/out_file.h"
 #include "../common/jp_log.h"
 #include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_scan.h"
@@ -184,11 +185,12 @@ static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, s
     return false;
 }
 
-jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen)
+jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
+                            char *errbuf, size_t errlen)
 {
-    char tmp[OPTIONS_PATH_MAX + 64];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp.hprof", path, (long)getpid());
-    unlink(tmp); /* dumpHeap will not write over a file */
+    /* dumpHeap wants a name ending in .hprof that does not exist yet, and creates it exclusively, 0600 */
+    out_file_remove_stale(base);
+    out_file_temp_name(base, ".tmp.hprof", tmp, tmplen);
     if ((*jni)->PushLocalFrame(jni, 32) != 0) {
         (*jni)->ExceptionClear(jni);
         snprintf(errbuf, errlen, "out of memory (JNI local references)");
@@ -253,11 +255,6 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, ch
     if (checked != JP_OK)
         jp_log_error("heap dump: %s is written as HotSpot wrote it, unchecked: references to objects it left out "
                      "(class data sharing's archived objects) stay in it (%s)", shown, why);
-    if (rename(tmp, path) != 0) {
-        snprintf(errbuf, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        st = JP_ERR_IO;
-        goto out;
-    }
     if (agent_opts->verbose && checked == JP_OK) {
         jp_log_info("heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
                     "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,

@@ -2,7 +2,8 @@
  * HotSpot's own dumper (HotSpotDiagnosticMXBean.dumpHeap, what `jcmd
  * GC.heap_dump` runs: live objects, after a full GC), to a temporary name;
  * then hprof_heap_fixup nulls the references to the objects it left out
- * (class data sharing's archived objects), and the file takes its name.
+ * (class data sharing's archived objects); heap_dump.c then gives the file
+ * its name.
  * With verbose=y a dump that takes more than a second prints the objects
  * written so far, once a second, read back from the file. */
 #ifndef HEAP_DUMP_HOTSPOT_H
@@ -13,9 +14,13 @@
 
 #include "../common/jp_error.h"
 
-/* Writes the dump to `path` (`shown` names it in messages). On failure
- * errbuf holds one line and no file is left under either name;
- * JP_ERR_JVMTI means this JVM has no HotSpot dumper (nothing was tried). */
-jp_status heap_dump_hotspot(JNIEnv *jni, const char *path, const char *shown, char *errbuf, size_t errlen);
+/* Writes the dump, checked and mended, to a fresh temporary beside `base`
+ * ("<base>.jvmprof-<pid>-<random>.tmp.hprof", 0600: HotSpot creates it
+ * exclusively) and puts its name in tmp; the caller gives it its final name
+ * (`shown` names it in messages). On failure errbuf holds one line and no
+ * file is left; JP_ERR_JVMTI means this JVM has no HotSpot dumper (nothing
+ * was tried). */
+jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
+                            char *errbuf, size_t errlen);
 
 #endif

@@ -38,6 +38,8 @@ static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t prof_wake;
 static bool prof_stop_requested, prof_running, prof_started;
 static atomic_bool prof_dump_requested;
+static atomic_bool prof_closed;      /* VM death took the last request: no more are accepted */
+static atomic_bool prof_dumping;     /* the agent thread is writing a report: stopping waits for it */
 static frame_id *prof_frames;        /* scratch for one trace */
 static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
 static uint64_t prof_rng = 0x9E3779B97F4A7C15ull;
@@ -228,25 +230,33 @@ static void prof_drain(JNIEnv *jni)
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when
- * complete. With dump_jni (heap=all), a heap dump follows the report. */
+ * complete. With dump_jni (heap=all), the report is made in memory and a heap
+ * dump follows it in the file, which is then private (0600) like the dump. */
 static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, const char *path, uint64_t *bytes,
                             JNIEnv *dump_jni)
 {
     char err[1024];
-    sink *s = sink_open_file(path, err, sizeof err);
+    buf report;
+    buf_init(&report);
+    sink *s = dump_jni ? sink_open_memory(&report) : sink_open_file(path, 0, err, sizeof err);
     if (!s)
-        return jp_error(JP_ERR_IO, "%s", err);
+        return jp_error(JP_ERR_IO, "%s", dump_jni ? "out of memory" : err);
     jp_status st = fmt->write(prof_model, ro, s);
     if (st != JP_OK) {
         sink_abort(s);
+        buf_free(&report);
         return jp_error(st, "cannot write %s: %s", path, jp_status_name(st));
-    }
-    if (dump_jni && (st = heap_dump_append_text(dump_jni, path, s, err, sizeof err)) != JP_OK) {
-        sink_abort(s);
-        return jp_error(st, "heap dump failed: %s", err[0] ? err : jp_status_name(st));
     }
     *bytes = sink_bytes(s);
     st = sink_commit(s, err, sizeof err);
+    if (st == JP_OK && dump_jni) {
+        st = heap_dump_write_text_after(dump_jni, path, report.data, report.len, err, sizeof err);
+        if (st != JP_OK) {
+            buf_free(&report);
+            return jp_error(st, "heap dump failed: %s", err[0] ? err : jp_status_name(st));
+        }
+    }
+    buf_free(&report);
     if (st != JP_OK)
         return jp_error(st, "%s", err);
     return JP_OK;
@@ -395,9 +405,9 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             pthread_cond_timedwait(&prof_wake, &prof_lock, &wake);
         bool stop = prof_stop_requested;
         pthread_mutex_unlock(&prof_lock);
-        bool dump = atomic_exchange(&prof_dump_requested, false);
         if (stop)
-            break;
+            break; /* a request not taken yet stays for VM death (profiler_final_request) */
+        bool dump = atomic_exchange(&prof_dump_requested, false);
         if (options_alloc_exact(agent_opts))
             alloc_exact_sweep(jni, false);   /* after a collection: the idle threads' young objects */
         struct timespec now;
@@ -414,8 +424,10 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
                 prof_deadline(&next, period);
         }
         if (dump) {
+            atomic_store(&prof_dumping, true);
             prof_note_agent_cpu();
             profiler_dump(jni);
+            atomic_store(&prof_dumping, false);
         }
     }
     prof_note_agent_cpu();
@@ -447,7 +459,23 @@ jp_status profiler_start(JNIEnv *jni)
     return JP_OK;
 }
 
-void profiler_request_dump(void) { atomic_store(&prof_dump_requested, true); }
+bool profiler_request_dump(void)
+{
+    if (!prof_started)
+        return false;
+    atomic_store(&prof_dump_requested, true);
+    /* if VM death has closed the door, either it took this request (it writes it) or it is
+     * still here, and is withdrawn: sequentially consistent, so one of the two sees the other */
+    if (atomic_load(&prof_closed) && atomic_exchange(&prof_dump_requested, false))
+        return false;
+    return true;
+}
+
+bool profiler_final_request(void)
+{
+    atomic_store(&prof_closed, true);
+    return atomic_exchange(&prof_dump_requested, false);
+}
 
 void profiler_wake(void) { pthread_cond_broadcast(&prof_wake); }
 
@@ -459,8 +487,11 @@ bool profiler_stop(JNIEnv *jni)
     struct timespec limit;
     prof_deadline(&limit, 10000);
     while (prof_started && prof_running) {
-        if (pthread_cond_timedwait(&prof_wake, &prof_lock, &limit) == ETIMEDOUT)
-            break;
+        if (pthread_cond_timedwait(&prof_wake, &prof_lock, &limit) == ETIMEDOUT) {
+            if (!atomic_load(&prof_dumping))
+                break;
+            prof_deadline(&limit, 1000); /* a report or a heap dump being written: it is not lost */
+        }
     }
     bool stuck = prof_running;
     pthread_mutex_unlock(&prof_lock);

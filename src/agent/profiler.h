@@ -17,14 +17,22 @@ jp_status profiler_init(void);
 jp_status profiler_start(JNIEnv *jni);
 /* True for the agent's own thread, which is never sampled or reported. */
 bool profiler_is_agent_thread(JNIEnv *jni, jthread thread);
-/* Asks the agent thread to write the report soon (SIGQUIT, control API). */
-void profiler_request_dump(void);
+/* Asks the agent thread to write the report soon (SIGQUIT, control API).
+ * True when the request was taken: it is then written, at the latest by VM
+ * death (profiler_final_request) even with doe=n. False when the agent is
+ * not running (profiling disabled at start) or has already written its last
+ * report. */
+bool profiler_request_dump(void);
 /* Wakes the agent thread now (from a GarbageCollectionFinish callback: it
  * takes no lock and allocates nothing). */
 void profiler_wake(void);
-/* Stops the agent thread and waits for it (up to 10 s), then drains what is
- * queued. False if the thread did not stop: the model must not be touched. */
+/* Stops the agent thread and waits for it (up to 10 s, and as long as a dump
+ * it is writing takes), then drains what is queued. False if the thread did
+ * not stop: the model must not be touched. */
 bool profiler_stop(JNIEnv *jni);
+/* After profiler_stop, at VM death: closes the door to requests and says
+ * whether one was taken that the agent thread did not write. */
+bool profiler_final_request(void);
 /* Writes the report now; only after profiler_stop (or from the agent thread). */
 jp_status profiler_dump(JNIEnv *jni);
 

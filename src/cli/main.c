@@ -8,7 +8,9 @@
  *   jvmprof heap FILE --fix                      null the references to objects the dump left out
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +18,56 @@
 
 #include "../agent/options.h"
 #include "../common/file_map.h"
+#include "../common/out_file.h"
 #include "../format/format.h"
 #include "../format/heap_histogram.h"
 #include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_text.h"
+
+/* Prints "jvmprof: <message>" to stderr on one line. A message may quote
+ * input (a line of a collapsed file, a file name): bytes that are not valid
+ * UTF-8, and control characters, are shown as \xNN instead of being sent raw
+ * to the terminal. */
+static void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void cli_error(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char out[sizeof msg * 4 + 16];
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)msg;
+    while (*p) {
+        size_t n = 0; /* length of a valid UTF-8 sequence at p, 0 if not one */
+        if (*p >= 0x20 && *p < 0x7f)
+            n = 1;
+        else if (*p >= 0xc2 && *p <= 0xdf)
+            n = 2;
+        else if (*p >= 0xe0 && *p <= 0xef)
+            n = 3;
+        else if (*p >= 0xf0 && *p <= 0xf4)
+            n = 4;
+        for (size_t k = 1; k < n; k++)
+            if ((p[k] & 0xc0) != 0x80)
+                n = 0;
+        if (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0)))
+            n = 0; /* overlong, or a UTF-16 surrogate */
+        if (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90)))
+            n = 0;
+        if (n) {
+            memcpy(out + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", *p);
+            p++;
+        }
+    }
+    out[o] = '\0';
+    fprintf(stderr, "jvmprof: %s\n", out);
+}
 
 static void cli_usage(FILE *out)
 {
@@ -57,7 +105,7 @@ static const void *cli_map_file(const char *path, size_t *len)
     char err[600];
     const void *p = file_map(path, len, err, sizeof err);
     if (!p)
-        fprintf(stderr, "jvmprof: %s\n", err);
+        cli_error("%s", err);
     return p;
 }
 
@@ -90,7 +138,7 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
             continue;
         }
         if (flag && i + 1 >= argc) {
-            fprintf(stderr, "jvmprof: %s: %s needs a value; usage: jvmprof %s %s\n", cmd, arg, cmd, usage);
+            cli_error("%s: %s needs a value; usage: jvmprof %s %s", cmd, arg, cmd, usage);
             return 2;
         }
         if (flag == CLI_OPT_OUT) {
@@ -99,9 +147,11 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
             a->title = argv[++i];
         } else if (flag == CLI_OPT_CUTOFF) {
             char *end;
-            a->cutoff = strtod(argv[++i], &end);
-            if (*end || !(a->cutoff >= 0 && a->cutoff <= 1)) {
-                fprintf(stderr, "jvmprof: --cutoff %s: expected a number 0..1\n", argv[i]);
+            const char *v = argv[++i];
+            a->cutoff = strtod(v, &end);
+            if (!(isdigit((unsigned char)v[0]) || (v[0] == '.' && isdigit((unsigned char)v[1]))) || *end ||
+                !(a->cutoff >= 0 && a->cutoff <= 1)) {
+                cli_error("--cutoff %s: expected a number 0..1", argv[i]);
                 return 2;
             }
         } else if (flag == CLI_OPT_TOP) {
@@ -109,51 +159,56 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
             const char *v = argv[++i];
             errno = 0;
             a->top = strtoul(v, &end, 10);
-            if (*end || end == v || v[0] == '-' || errno) {
-                fprintf(stderr, "jvmprof: --top %s: expected a count (0 = all)\n", v);
+            if (!isdigit((unsigned char)v[0]) || *end || errno) {
+                cli_error("--top %s: expected a count (0 = all)", v);
                 return 2;
             }
         } else if (arg[0] == '-' && arg[1]) {
-            fprintf(stderr, "jvmprof: %s: unknown argument %s; expected %s\n", cmd, arg, usage);
+            cli_error("%s: unknown argument %s; expected %s", cmd, arg, usage);
             return 2;
         } else if (!a->in) {
             a->in = arg;
         } else {
-            fprintf(stderr, "jvmprof: %s: one input file only (got %s and %s)\n", cmd, a->in, arg);
+            cli_error("%s: one input file only (got %s and %s)", cmd, a->in, arg);
             return 2;
         }
     }
     if (!a->in) {
-        fprintf(stderr, "jvmprof: %s: missing FILE; usage: jvmprof %s %s\n", cmd, cmd, usage);
+        cli_error("%s: missing FILE; usage: jvmprof %s %s", cmd, cmd, usage);
+        return 2;
+    }
+    if (a->out && out_file_same(a->in, a->out)) {
+        cli_error("%s: -o %s is the input file %s itself; write the output to another file", cmd, a->out, a->in);
         return 2;
     }
     return 0;
 }
 
 /* Writes what emit() puts in a sink to path (atomically), or to stdout when
- * path is NULL. `what` names the output in error messages. */
-static int cli_output(const char *path, const char *what, jp_status (*emit)(sink *s, const void *ctx),
+ * path is NULL. `what` names the output in error messages; `flags` are
+ * sink_open_file's (SINK_PRIVATE for a heap dump's contents). */
+static int cli_output(const char *path, const char *what, unsigned flags, jp_status (*emit)(sink *s, const void *ctx),
                       const void *ctx)
 {
     char err[512];
     buf mem;
     buf_init(&mem);
-    sink *s = path ? sink_open_file(path, err, sizeof err) : sink_open_memory(&mem);
+    sink *s = path ? sink_open_file(path, flags, err, sizeof err) : sink_open_memory(&mem);
     if (!s) {
-        fprintf(stderr, "jvmprof: %s\n", path ? err : "out of memory");
+        cli_error("%s", path ? err : "out of memory");
         return 1;
     }
     jp_status st = emit(s, ctx);
     if (st != JP_OK) {
         sink_abort(s);
         if (st != JP_ERR_FORMAT)   /* a bad input: the emitter's caller says what was wrong */
-            fprintf(stderr, "jvmprof: cannot write the %s output: %s\n", what, jp_status_name(st));
+            cli_error("cannot write the %s output: %s", what, jp_status_name(st));
         buf_free(&mem);
         return 1;
     }
     st = sink_commit(s, err, sizeof err);
     if (st != JP_OK) {
-        fprintf(stderr, "jvmprof: %s\n", err);
+        cli_error("%s", err);
         buf_free(&mem);
         return 1;
     }
@@ -162,7 +217,7 @@ static int cli_output(const char *path, const char *what, jp_status (*emit)(sink
         rc = 1;
     buf_free(&mem);
     if (fflush(stdout) != 0) {
-        fprintf(stderr, "jvmprof: cannot write to standard output: %s\n", strerror(errno));
+        cli_error("cannot write to standard output: %s", strerror(errno));
         rc = 1;
     }
     return rc;
@@ -184,7 +239,7 @@ static jp_status cli_emit_model(sink *s, const void *ctx)
 static int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, const char *path)
 {
     cli_model_output o = { m, f, ro };
-    return cli_output(path, f->name, cli_emit_model, &o);
+    return cli_output(path, f->name, 0, cli_emit_model, &o);
 }
 
 static int cli_report(int argc, char **argv)
@@ -202,7 +257,7 @@ static int cli_report(int argc, char **argv)
     model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
     file_unmap(data, len);
     if (!m) {
-        fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
+        cli_error("%s: %s", a.in, err);
         return 1;
     }
     ro.cutoff = a.cutoff;
@@ -236,11 +291,11 @@ static model *cli_read_stacks(const char *path)
     }
     file_unmap(data, len);
     if (!m) {
-        fprintf(stderr, "jvmprof: %s: %s\n", path, err);
+        cli_error("%s: %s", path, err);
         return NULL;
     }
     if (m->total_stack_samples == 0)
-        fprintf(stderr, "jvmprof: warning: %s has no CPU samples; the output is empty\n", path);
+        cli_error("warning: %s has no CPU samples; the output is empty", path);
     return m;
 }
 
@@ -303,14 +358,14 @@ static int cli_heap_fix(const char *path)
     size_t len = 0;
     uint8_t *data = file_map_writable(path, &len, err, sizeof err);
     if (!data) {
-        fprintf(stderr, "jvmprof: %s\n", err);
+        cli_error("%s", err);
         return 1;
     }
     hprof_fixup_stats fs;
     jp_status st = hprof_heap_fixup(data, len, &fs, err, sizeof err);
     file_unmap(data, len);
     if (st != JP_OK) {
-        fprintf(stderr, "jvmprof: %s: %s (the file is unchanged)\n", path, err);
+        cli_error("%s: %s (the file is unchanged)", path, err);
         return 1;
     }
     printf("%s: %" PRIu64 " of %" PRIu64 " references named objects the dump does not hold; set to null (%" PRIu64
@@ -327,7 +382,7 @@ static int cli_heap(int argc, char **argv)
     if (rc)
         return rc;
     if (a.fix && (a.text || a.out)) {
-        fprintf(stderr, "jvmprof: heap: --fix changes FILE in place and prints one line; it takes no %s\n",
+        cli_error("heap: --fix changes FILE in place and prints one line; it takes no %s",
                 a.text ? "--text" : "-o");
         return 2;
     }
@@ -339,10 +394,10 @@ static int cli_heap(int argc, char **argv)
         return 1;
     if (a.text) {
         cli_heap_text t = { data, len, "" };
-        rc = cli_output(a.out, "HPROF ASCII heap dump", cli_heap_text_print, &t);
+        rc = cli_output(a.out, "HPROF ASCII heap dump", SINK_PRIVATE, cli_heap_text_print, &t);
         file_unmap(data, len);
         if (rc && t.err[0])
-            fprintf(stderr, "jvmprof: %s: %s\n", a.in, t.err);
+            cli_error("%s: %s", a.in, t.err);
         return rc;
     }
     char err[512];
@@ -350,11 +405,11 @@ static int cli_heap(int argc, char **argv)
     bool ok = heap_histogram_read(data, len, &h, err, sizeof err);
     file_unmap(data, len);
     if (!ok) {
-        fprintf(stderr, "jvmprof: %s: %s\n", a.in, err);
+        cli_error("%s: %s", a.in, err);
         return 1;
     }
     cli_heap_output o = { a.in, &h, a.top };
-    rc = cli_output(a.out, "heap histogram", cli_heap_print, &o);
+    rc = cli_output(a.out, "heap histogram", 0, cli_heap_print, &o);
     heap_histogram_free(&h);
     return rc;
 }
@@ -386,7 +441,7 @@ int main(int argc, char **argv)
         return cli_flame(argc - 2, argv + 2, false);
     if (strcmp(cmd, "heap") == 0)
         return cli_heap(argc - 2, argv + 2);
-    fprintf(stderr, "jvmprof: unknown command '%s'; expected report, flame, collapse, heap, options, version or help\n",
+    cli_error("unknown command '%s'; expected report, flame, collapse, heap, options, version or help",
             cmd);
     return 2;
 }

@@ -12,14 +12,19 @@
 
 static void *fm_map(const char *path, bool writable, size_t *len, char *err, size_t errlen)
 {
-    int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO must not wait for a writer; it is refused below */
+    int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    struct stat st;
+    struct stat st = { 0 };
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
+        const char *what = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                           : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                           : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+        snprintf(err, errlen, "%s: is %s; jvmprof reads regular files only (save the data to a file first)", path,
+                 what);
         close(fd);
         return NULL;
     }

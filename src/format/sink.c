@@ -1,7 +1,7 @@
-/* sink.c — buffered output with atomic publish (temp file + rename), sticky
- * errors and fault injection for tests. All file I/O of the writers goes
- * through here, so this is the one place that handles EINTR, short writes
- * and ENOSPC. */
+/* sink.c — buffered output with atomic publish (temp file + rename, through
+ * out_file.c), sticky errors and fault injection for tests. All file I/O of
+ * the writers goes through here, so this is the one place that handles EINTR,
+ * short writes and ENOSPC. */
 #include "sink.h"
 
 #include <errno.h>
@@ -12,12 +12,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/out_file.h"
+
 #define SINK_BUF_SIZE (256u * 1024u)
 
 struct sink {
     int fd;                  /* -1 for memory sinks */
     buf *mem;
-    char *path, *tmp_path;
+    char *path, *tmp_path;   /* tmp_path NULL: written into path directly (a device, a FIFO, a link) */
+    out_target target;
+    bool keep_temp;          /* sink_open_temp: commit leaves the file under tmp_path */
     unsigned char *buf;
     size_t used;
     uint64_t bytes;          /* accepted from the writer */
@@ -38,41 +42,59 @@ static char *sink_strdup(const char *s)
     return p;
 }
 
-static char *sink_tmp_name(const char *path)
-{
-    size_t n = strlen(path) + 32;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%s.%ld.tmp", path, (long)getpid());
-    return t;
-}
-
-sink *sink_open_file(const char *path, char *errbuf, size_t errlen)
+static sink *sink_open(const char *path, unsigned flags, bool keep_temp, char *tmp_name, size_t tmp_len,
+                       char *errbuf, size_t errlen)
 {
     sink *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(errbuf, errlen, "out of memory");
         return NULL;
     }
+    s->fd = -1;
+    s->keep_temp = keep_temp;
     s->path = sink_strdup(path);
-    s->tmp_path = sink_tmp_name(path);
     s->buf = malloc(SINK_BUF_SIZE);
-    if (!s->path || !s->tmp_path || !s->buf) {
+    char tmp[OUT_FILE_NAME_MAX];
+    if (!s->path || !s->buf) {
         snprintf(errbuf, errlen, "out of memory");
         goto err;
     }
-    s->fd = open(s->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (s->fd < 0) {
-        snprintf(errbuf, errlen, "cannot create %s: %s", s->tmp_path, strerror(errno));
+    if (out_file_check(path, &s->target, errbuf, errlen) != JP_OK)
+        goto err;
+    if (s->target.kind == OUT_DIRECT && !keep_temp) {
+        s->fd = out_file_open_direct(path, &s->target, errbuf, errlen);
+        if (s->fd < 0)
+            goto err;
+        return s;
+    }
+    s->fd = out_file_create_temp(path, ".tmp", (flags & SINK_PRIVATE) ? OUT_MODE_PRIVATE : OUT_MODE_PUBLIC, tmp,
+                                 sizeof tmp, errbuf, errlen);
+    if (s->fd < 0)
+        goto err;
+    if (!(s->tmp_path = sink_strdup(tmp))) {
+        close(s->fd);
+        unlink(tmp);
+        snprintf(errbuf, errlen, "out of memory");
         goto err;
     }
+    if (tmp_name)
+        snprintf(tmp_name, tmp_len, "%s", tmp);
     return s;
 err:
     free(s->path);
-    free(s->tmp_path);
     free(s->buf);
     free(s);
     return NULL;
+}
+
+sink *sink_open_file(const char *path, unsigned flags, char *errbuf, size_t errlen)
+{
+    return sink_open(path, flags, false, NULL, 0, errbuf, errlen);
+}
+
+sink *sink_open_temp(const char *path, unsigned flags, char *tmp_name, size_t tmp_len, char *errbuf, size_t errlen)
+{
+    return sink_open(path, flags, true, tmp_name, tmp_len, errbuf, errlen);
 }
 
 sink *sink_open_memory(buf *out)
@@ -252,13 +274,13 @@ jp_status sink_commit(sink *s, char *errbuf, size_t errlen)
     if (close(s->fd) != 0 && s->status == JP_OK)
         sink_fail(s, errno);
     s->fd = -1;
-    if (s->status == JP_OK && rename(s->tmp_path, s->path) != 0)
-        sink_fail(s, errno);
     jp_status st = s->status;
-    if (st != JP_OK) {
+    if (st != JP_OK)
         snprintf(errbuf, errlen, "cannot write %s: %s", s->path, strerror(s->err));
+    else if (s->tmp_path && !s->keep_temp)
+        st = out_file_publish(s->tmp_path, s->path, &s->target, errbuf, errlen);
+    if (st != JP_OK && s->tmp_path)
         unlink(s->tmp_path);
-    }
     sink_release(s);
     return st;
 }
@@ -268,16 +290,29 @@ void sink_abort(sink *s)
     if (!s->mem) {
         if (s->fd >= 0)
             close(s->fd);
-        unlink(s->tmp_path);
+        if (s->tmp_path)
+            unlink(s->tmp_path);
     }
     sink_release(s);
 }
 
 jp_status sink_check_writable(const char *path, char *errbuf, size_t errlen)
 {
-    sink *s = sink_open_file(path, errbuf, errlen);
-    if (!s)
+    out_target t;
+    if (out_file_check(path, &t, errbuf, errlen) != JP_OK)
         return JP_ERR_IO;
-    sink_abort(s);
+    if (t.kind == OUT_DIRECT) { /* opening a FIFO would wait for a reader, and a file behind a link stays as it is */
+        if (access(path, W_OK) != 0) {
+            snprintf(errbuf, errlen, "cannot write %s: %s", path, strerror(errno));
+            return JP_ERR_IO;
+        }
+        return JP_OK;
+    }
+    char tmp[OUT_FILE_NAME_MAX];
+    int fd = out_file_create_temp(path, ".tmp", OUT_MODE_PRIVATE, tmp, sizeof tmp, errbuf, errlen);
+    if (fd < 0)
+        return JP_ERR_IO;
+    close(fd);
+    unlink(tmp);
     return JP_OK;
 }

@@ -15,9 +15,20 @@
 
 typedef struct sink sink;
 
-/* Opens `<path>.<pid>.tmp` for writing; on failure returns NULL and fills
- * errbuf with a one-line reason. */
-sink *sink_open_file(const char *path, char *errbuf, size_t errlen);
+/* sink_open_file's flags: SINK_PRIVATE creates the file 0600 instead of 0644
+ * (heap dumps: the program's data). A file replaced keeps its own mode. */
+enum { SINK_PRIVATE = 1 };
+
+/* Opens a file sink for path: a fresh temporary beside it (out_file.h), or
+ * path itself when it is a device, a FIFO or a symbolic link. On failure
+ * returns NULL and fills errbuf with a one-line reason about path. */
+sink *sink_open_file(const char *path, unsigned flags, char *errbuf, size_t errlen);
+/* The same, always to a temporary beside path, which sink_commit leaves in
+ * place, complete, under the name put in tmp_name (the caller reads and
+ * removes it). For an intermediate file, such as the binary dump an ASCII one
+ * is made from. */
+sink *sink_open_temp(const char *path, unsigned flags, char *tmp_name, size_t tmp_len, char *errbuf,
+                     size_t errlen);
 /* Appends to a caller-owned buffer. */
 sink *sink_open_memory(buf *out);
 
@@ -44,8 +55,9 @@ void sink_abort(sink *s);
  * is cut to at most 7 bytes to exercise the short-write loop. */
 void sink_inject_fault(sink *s, uint64_t after_bytes, int err, int short_writes);
 
-/* Checks that a file can be created at path (creates and removes the temp
- * name). Returns JP_OK or fills errbuf. */
+/* Checks that path can be written: what is there may be written over or
+ * into (out_file_check) and a temporary can be created beside it (created
+ * and removed). Returns JP_OK or fills errbuf. */
 jp_status sink_check_writable(const char *path, char *errbuf, size_t errlen);
 
 #endif
