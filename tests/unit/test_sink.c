@@ -8,8 +8,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/out_file.h"
 #include "format/sink.h"
 
 static char dir[64];
@@ -17,9 +21,24 @@ static char errbuf[512];
 
 static void path_in_dir(char *out, size_t len, const char *name) { snprintf(out, len, "%s/%s", dir, name); }
 
+/* The temporary this process made for path ("<path>.jvmprof-<pid>-<hex>.tmp"),
+ * found in the test directory; "" when there is none. */
 static void tmp_name(char *out, size_t len, const char *path)
 {
-    snprintf(out, len, "%s.%ld.tmp", path, (long)getpid());
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "%s.jvmprof-%ld-", base, (long)getpid());
+    snprintf(out, len, "%s/<none>", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 && n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0)
+            snprintf(out, len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
 }
 
 static bool exists(const char *path)
@@ -100,7 +119,7 @@ static void test_commit_publishes(void)
     char path[256], tmp[300];
     path_in_dir(path, sizeof path, "out.txt");
     tmp_name(tmp, sizeof tmp, path);
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     sink_printf(s, "JAVA PROFILE %d.%d.%d\n", 1, 0, 1);
     sink_u1(s, 0x01);
@@ -110,6 +129,7 @@ static void test_commit_publishes(void)
     CHECK_EQ_INT(sink_status(s), JP_OK);
     CHECK_EQ_INT(sink_bytes(s), 19 + 15);
     /* before commit only the temporary name exists */
+    tmp_name(tmp, sizeof tmp, path);
     CHECK(exists(tmp));
     CHECK(!exists(path));
     CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
@@ -120,14 +140,14 @@ static void test_commit_publishes(void)
     CHECK_EQ_INT(dir_entries(), 1);
 
     /* committing again over an existing file replaces it */
-    s = sink_open_file(path, errbuf, sizeof errbuf);
+    s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     sink_write(s, "new", 3);
     CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
     file_equals(path, "new", 3);
 
     /* an empty file is still a file */
-    s = sink_open_file(path, errbuf, sizeof errbuf);
+    s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
     file_equals(path, "", 0);
@@ -142,7 +162,7 @@ static void test_big_output(void)
     size_t n = 3 * 256 * 1024 + 12345;
     unsigned char *data = payload(n);
     ASSERT(data != NULL);
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     write_pieces(s, data, n);
     /* a printf longer than sink_printf's stack buffer */
@@ -170,11 +190,12 @@ static void test_abort(void)
     char path[256], tmp[300];
     path_in_dir(path, sizeof path, "aborted.txt");
     tmp_name(tmp, sizeof tmp, path);
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     unsigned char *data = payload(600000);
     ASSERT(data != NULL);
     write_pieces(s, data, 600000); /* some of it already flushed to the temp file */
+    tmp_name(tmp, sizeof tmp, path);
     CHECK(exists(tmp));
     sink_abort(s);
     CHECK(!exists(tmp));
@@ -183,7 +204,7 @@ static void test_abort(void)
 
     /* abort leaves an existing final file alone */
     CHECK(th_write_file(path, "keep me", 7));
-    s = sink_open_file(path, errbuf, sizeof errbuf);
+    s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     write_pieces(s, data, 600000);
     sink_abort(s);
@@ -205,7 +226,7 @@ static void fault_case(size_t n, uint64_t after, int err, int short_writes, jp_s
         CHECK(th_write_file(path, "previous run", 12));
     unsigned char *data = payload(n);
     ASSERT(data != NULL);
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     sink_inject_fault(s, after, err, short_writes);
     write_pieces(s, data, n);
@@ -267,7 +288,7 @@ static void test_short_writes(void)
     size_t n = 300000;
     unsigned char *data = payload(n);
     ASSERT(data != NULL);
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     sink_inject_fault(s, 0, 0, 1);
     write_pieces(s, data, n);
@@ -281,7 +302,7 @@ static void test_sticky_error(void)
 {
     char path[256];
     path_in_dir(path, sizeof path, "sticky.txt");
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
     ASSERT(s != NULL);
     sink_inject_fault(s, 10, EIO, 0);
     unsigned char *data = payload(256 * 1024);
@@ -306,10 +327,10 @@ static void test_unwritable(void)
     /* a directory that does not exist */
     path_in_dir(path, sizeof path, "no/such/dir/out.txt");
     errbuf[0] = '\0';
-    CHECK(sink_open_file(path, errbuf, sizeof errbuf) == NULL);
+    CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
     CHECK(one_line(errbuf));
     CHECK(strstr(errbuf, "no/such/dir/out.txt") != NULL);
-    CHECK(strstr(errbuf, strerror(ENOENT)) != NULL);
+    CHECK(strstr(errbuf, "no/such/dir does not exist") != NULL);
     errbuf[0] = '\0';
     CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_ERR_IO);
     CHECK(one_line(errbuf));
@@ -319,28 +340,26 @@ static void test_unwritable(void)
     CHECK(th_write_file(file, "x", 1));
     path_in_dir(path, sizeof path, "plain/out.txt");
     errbuf[0] = '\0';
-    CHECK(sink_open_file(path, errbuf, sizeof errbuf) == NULL);
+    CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
     CHECK(one_line(errbuf));
-    CHECK(strstr(errbuf, strerror(ENOTDIR)) != NULL);
+    CHECK(strstr(errbuf, "not a directory") != NULL);
     CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_ERR_IO);
 
-    /* the final name is taken by a directory: rename fails at commit */
+    /* the final name is a directory: refused at once, by open and by the check */
     path_in_dir(path, sizeof path, "adir");
     CHECK(mkdir(path, 0755) == 0);
-    char inner[300];
-    snprintf(inner, sizeof inner, "%s/x", path);
-    CHECK(th_write_file(inner, "x", 1)); /* not empty, so rename cannot replace it */
-    sink *s = sink_open_file(path, errbuf, sizeof errbuf);
-    ASSERT(s != NULL);
-    sink_write(s, "data", 4);
     errbuf[0] = '\0';
-    CHECK(sink_commit(s, errbuf, sizeof errbuf) != JP_OK);
+    CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
     CHECK(one_line(errbuf));
-    CHECK(strstr(errbuf, path) != NULL);
-    char tmp[300];
-    tmp_name(tmp, sizeof tmp, path);
-    CHECK(!exists(tmp));
-    unlink(inner);
+    CHECK(strstr(errbuf, "adir: is a directory") != NULL);
+    CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_ERR_IO);
+    CHECK(strstr(errbuf, "is a directory") != NULL);
+    /* ... and so is a name ending in '/' */
+    strcat(path, "/");
+    CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_ERR_IO);
+    CHECK(strstr(errbuf, "ends in '/'") != NULL);
+    CHECK_EQ_INT(dir_entries(), 2);
+    path[strlen(path) - 1] = '\0';
     rmdir(path);
 
     /* a directory where only root may write: skipped when we are root */
@@ -349,7 +368,7 @@ static void test_unwritable(void)
         path_in_dir(ro, sizeof ro, "ro");
         CHECK(mkdir(ro, 0555) == 0);
         snprintf(path, sizeof path, "%s/out.txt", ro);
-        CHECK(sink_open_file(path, errbuf, sizeof errbuf) == NULL);
+        CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
         CHECK(one_line(errbuf));
         CHECK(strstr(errbuf, strerror(EACCES)) != NULL);
         CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_ERR_IO);
@@ -369,6 +388,163 @@ static void test_check_writable(void)
     CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_OK);
     file_equals(path, "old", 3);
     CHECK_EQ_INT(dir_entries(), 1);
+    empty_dir();
+}
+
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+/* New files are 0644, or 0600 with SINK_PRIVATE, whatever the umask allows;
+ * a file replaced keeps its own mode. */
+static void test_modes(void)
+{
+    mode_t old = umask(022);
+    char path[256];
+    path_in_dir(path, sizeof path, "public.txt");
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    CHECK_EQ_INT(mode_of(path), 0644);
+    path_in_dir(path, sizeof path, "private.hprof");
+    s = sink_open_file(path, SINK_PRIVATE, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    /* replacing: a 0600 report stays 0600, a 0640 dump stays 0640 */
+    path_in_dir(path, sizeof path, "mine.txt");
+    CHECK(th_write_file(path, "old", 3));
+    CHECK(chmod(path, 0600) == 0);
+    s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    sink_write(s, "new", 3);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    file_equals(path, "new", 3);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    CHECK(chmod(path, 0640) == 0);
+    s = sink_open_file(path, SINK_PRIVATE, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    CHECK_EQ_INT(mode_of(path), 0640);
+    umask(old);
+    empty_dir();
+}
+
+/* A symbolic link is written through, never replaced; one to nothing is refused. */
+static void test_symlink_target(void)
+{
+    char path[256], target[256];
+    path_in_dir(target, sizeof target, "target.txt");
+    path_in_dir(path, sizeof path, "link.txt");
+    CHECK(th_write_file(target, "old contents, longer", 20));
+    CHECK(symlink("target.txt", path) == 0);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    sink_write(s, "new", 3);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    file_equals(target, "new", 3);
+    CHECK_EQ_INT(dir_entries(), 2);
+    unlink(target);
+    errbuf[0] = '\0';
+    CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
+    CHECK(one_line(errbuf));
+    CHECK(strstr(errbuf, "symbolic link") != NULL);
+    struct stat gone;
+    CHECK(stat(target, &gone) != 0); /* the dangling link did not create its target */
+    empty_dir();
+}
+
+/* A FIFO is written into: refused at once without a reader (no hang), and
+ * with one the reader gets the bytes; the FIFO stays a FIFO. A character
+ * device (a private copy of /dev/null, when we may make one) stays a device. */
+static void test_fifo_and_device(void)
+{
+    char path[256];
+    path_in_dir(path, sizeof path, "pipe");
+    CHECK(mkfifo(path, 0600) == 0);
+    CHECK_EQ_INT(sink_check_writable(path, errbuf, sizeof errbuf), JP_OK);
+    errbuf[0] = '\0';
+    CHECK(sink_open_file(path, 0, errbuf, sizeof errbuf) == NULL);
+    CHECK(strstr(errbuf, "no process is reading") != NULL);
+    int rfd = open(path, O_RDONLY | O_NONBLOCK);
+    ASSERT(rfd >= 0);
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    sink_write(s, "through the pipe", 16);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    char got[32] = { 0 };
+    CHECK_EQ_INT(read(rfd, got, sizeof got), 16);
+    CHECK(memcmp(got, "through the pipe", 16) == 0);
+    close(rfd);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK_EQ_INT(dir_entries(), 1);
+    if (geteuid() == 0) {
+        path_in_dir(path, sizeof path, "null");
+        CHECK(mknod(path, S_IFCHR | 0666, makedev(1, 3)) == 0);
+        s = sink_open_file(path, SINK_PRIVATE, errbuf, sizeof errbuf);
+        ASSERT(s != NULL);
+        sink_write(s, "gone", 4);
+        CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+        CHECK(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+        path_in_dir(path, sizeof path, "full");
+        CHECK(mknod(path, S_IFCHR | 0666, makedev(1, 7)) == 0);
+        s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+        ASSERT(s != NULL);
+        sink_write(s, "no room", 7);
+        CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_ERR_NOSPC);
+        CHECK(lstat(path, &st) == 0 && S_ISCHR(st.st_mode));
+        CHECK_EQ_INT(dir_entries(), 3);
+    }
+    empty_dir();
+}
+
+/* The temporary of a process that is gone is removed by the next write to the
+ * same path; a live process's, another path's and other names stay. */
+static void test_stale_temporaries(void)
+{
+    pid_t child = fork();
+    ASSERT(child >= 0);
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0); /* now a pid with no process */
+    char path[256], dead[400], live[400], other[400], odd[400];
+    path_in_dir(path, sizeof path, "dump.hprof");
+    snprintf(dead, sizeof dead, "%s.jvmprof-%ld-0123456789abcdef.tmp.hprof", path, (long)child);
+    snprintf(live, sizeof live, "%s.jvmprof-%ld-0123456789abcdef.tmp", path, (long)getppid());
+    snprintf(other, sizeof other, "%s/x%s", dir, strrchr(dead, '/') + 1);
+    snprintf(odd, sizeof odd, "%s.jvmprof-%ld-0123456789abcdef.tmp.keep", path, (long)child);
+    CHECK(th_write_file(dead, "x", 1));
+    CHECK(th_write_file(live, "x", 1));
+    CHECK(th_write_file(other, "x", 1));
+    CHECK(th_write_file(odd, "x", 1));
+    sink *s = sink_open_file(path, 0, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    CHECK(!exists(dead));
+    CHECK(exists(live) && exists(other) && exists(odd) && exists(path));
+    CHECK_EQ_INT(dir_entries(), 4);
+    empty_dir();
+}
+
+/* sink_open_temp: commit leaves the file complete under the temporary name it gave. */
+static void test_open_temp(void)
+{
+    char path[256], tmp[OUT_FILE_NAME_MAX];
+    path_in_dir(path, sizeof path, "bin.hprof");
+    sink *s = sink_open_temp(path, SINK_PRIVATE, tmp, sizeof tmp, errbuf, sizeof errbuf);
+    ASSERT(s != NULL);
+    CHECK(strncmp(tmp, path, strlen(path)) == 0 && strstr(tmp, ".jvmprof-") != NULL);
+    sink_write(s, "abc", 3);
+    CHECK_EQ_INT(sink_commit(s, errbuf, sizeof errbuf), JP_OK);
+    file_equals(tmp, "abc", 3);
+    CHECK(!exists(path));
+    CHECK_EQ_INT(mode_of(tmp), 0600);
     empty_dir();
 }
 
@@ -416,6 +592,11 @@ int main(void)
     RUN(test_sticky_error);
     RUN(test_unwritable);
     RUN(test_check_writable);
+    RUN(test_modes);
+    RUN(test_symlink_target);
+    RUN(test_fifo_and_device);
+    RUN(test_stale_temporaries);
+    RUN(test_open_temp);
     RUN(test_memory_sink);
     empty_dir();
     if (rmdir(dir) != 0)
