@@ -199,6 +199,11 @@ static int cli_output(const char *path, const char *what, unsigned flags, jp_sta
         return 1;
     }
     jp_status st = emit(s, ctx);
+    if (st != JP_OK && path && sink_status(s) != JP_OK) { /* the output failed: commit says how, and cleans up */
+        sink_commit(s, err, sizeof err);
+        cli_error("%s", err);
+        return 1;
+    }
     if (st != JP_OK) {
         sink_abort(s);
         if (st != JP_ERR_FORMAT)   /* a bad input: the emitter's caller says what was wrong */
@@ -342,13 +347,14 @@ static jp_status cli_heap_print(sink *s, const void *ctx)
 typedef struct cli_heap_text {
     const void *data;
     size_t len;
+    jp_status st;
     char err[512];
 } cli_heap_text;
 
 static jp_status cli_heap_text_print(sink *s, const void *ctx)
 {
     cli_heap_text *t = (cli_heap_text *)ctx;
-    return hprof_heap_text_write(t->data, t->len, s, t->err, sizeof t->err);
+    return t->st = hprof_heap_text_write(t->data, t->len, s, t->err, sizeof t->err);
 }
 
 /* jvmprof heap FILE --fix */
@@ -393,10 +399,10 @@ static int cli_heap(int argc, char **argv)
     if (!data)
         return 1;
     if (a.text) {
-        cli_heap_text t = { data, len, "" };
+        cli_heap_text t = { data, len, JP_OK, "" };
         rc = cli_output(a.out, "HPROF ASCII heap dump", SINK_PRIVATE, cli_heap_text_print, &t);
         file_unmap(data, len);
-        if (rc && t.err[0])
+        if (rc && t.st == JP_ERR_FORMAT && t.err[0]) /* the input's fault; an output failure was said */
             cli_error("%s: %s", a.in, t.err);
         return rc;
     }

@@ -4,7 +4,7 @@
 run_java "file=/nonexistent-dir/x.txt,force=n" Hello
 [ "$RC" != 0 ] || fail "force=n: the VM started"
 ! grep -q hello "$T/out" || fail "force=n: the program ran"
-expect_grep "jvmprof: file=/nonexistent-dir/x.txt: cannot create" "$T/err"
+expect_grep "jvmprof: file=/nonexistent-dir/x.txt: directory /nonexistent-dir does not exist (force=n stops the program)" "$T/err"
 run_java "file=/nonexistent-dir/x.txt" Hello
 expect_rc 0
 [ "$(cat "$T/out")" = hello ] || fail "force=y: program output changed"

@@ -174,7 +174,7 @@ static void test_file_patch(void)
     ASSERT(fd >= 0);
     close(fd);
     char err[256];
-    sink *s = sink_open_file(path, err, sizeof err);
+    sink *s = sink_open_file(path, 0, err, sizeof err);
     ASSERT(s);
     hprof_heap *h = hprof_heap_begin(s, 0, 3u << 20);
     hprof_heap_utf8(h, 1, "[J", 2);
@@ -236,7 +236,7 @@ static void test_full_disk(void)
     close(fd);
     unlink(path);
     char err[256];
-    sink *s = sink_open_file(path, err, sizeof err);
+    sink *s = sink_open_file(path, 0, err, sizeof err);
     ASSERT(s);
     sink_inject_fault(s, 3000, ENOSPC, 0);
     hprof_heap_stats st;
