@@ -1,6 +1,7 @@
 /* control.c — JNI natives of the Java control API (jvmprof.Control in
  * jvmprof.jar): a dump on request and the agent's version. */
 #include <jni.h>
+#include <string.h>
 
 #include "agent.h"
 #include "heap_dump.h"
@@ -37,6 +38,10 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
         return (*jni)->NewStringUTF(jni, "empty file name");
     }
     jp_status st = heap_dump_write(jni, path, err, sizeof err);
+    /* the Java side names the file: a message that begins with it says it once */
+    size_t pl = strlen(path);
+    const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' && err[pl + 1] == ' ' ? err + pl + 2 : err;
+    jstring reason = st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, why);
     (*jni)->ReleaseStringUTFChars(jni, file, path);
-    return st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, err);
+    return reason;
 }

@@ -128,7 +128,7 @@ note "without java.management: $(grep -o 'not available in this JVM ([^)]*)' "$T
 # 3. an unwritable path, a full disk
 run_java "heap=dump,dumper=hotspot,doe=n" HeapGraph "$T/stop" dump /nonexistent/dir/x.hprof "$T/after.hprof"
 expect_rc 0
-expect_grep "^dump /nonexistent/dir/x.hprof failed: jvmprof: heap dump to /nonexistent/dir/x.hprof: /nonexistent/dir/x.hprof: directory /nonexistent/dir does not exist$" "$T/out"
+expect_grep "^dump /nonexistent/dir/x.hprof failed: jvmprof: heap dump to /nonexistent/dir/x.hprof: directory /nonexistent/dir does not exist$" "$T/out"
 expect_grep "^dump $T/after.hprof true$" "$T/out"
 verify "$T/after.hprof"
 mkdir -p "$T/full"
