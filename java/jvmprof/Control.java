@@ -12,7 +12,10 @@ public final class Control {
 
     /**
      * Asks the agent to write its report (the file= of its options) soon, on the
-     * agent's own thread. Returns true if a jvmprof agent took the request.
+     * agent's own thread. Returns true if a jvmprof agent took the request; a
+     * request taken is always written, at the latest when the JVM exits (even
+     * with doe=n). Returns false without an agent, when the agent could not
+     * start, or once the JVM is past writing its last report.
      */
     public static boolean dump() {
         try {
