@@ -1,28 +1,14 @@
 /* collapsed.c — the collapsed-stack format that flamegraph.pl and speedscope
  * read: one line per distinct stack, "root;...;leaf count", frames named
- * "pkg.Class.method" plus async-profiler's kind suffixes. Also the shared
- * view of a stack as a flame graph shows it (collapsed_frames), used by
- * flame_html.c too. Different stacks can give the same line (methods that
+ * "pkg.Class.method" plus async-profiler's kind suffixes, and the frame names
+ * flame_html.c shows too. Different stacks can give the same line (methods that
  * differ only in signature, or in line in traces): lines are sorted by text
- * and identical lines merged, so the output is deterministic. */
+ * and identical lines merged, so the output is deterministic. The stacks come
+ * from stack_walk.c. */
 #include "format.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-uint32_t collapsed_frames(const model *m, const model_stack *st, collapsed_frame *out)
-{
-    uint32_t n = 0;
-    if (st->thread)
-        out[n++] = (collapsed_frame){ COLLAPSED_KIND_THREAD, st->thread };
-    for (uint32_t i = st->nframes; i-- > 0;)
-        out[n++] = (collapsed_frame){ stack_frame_kind(st->frames[i]), stack_frame_method(st->frames[i]).v };
-    if (m->wall)
-        out[n++] = (collapsed_frame){ COLLAPSED_KIND_STATE, (uint32_t)st->state };
-    if (n == 0)
-        out[n++] = (collapsed_frame){ FRAME_KIND_UNKNOWN, 0 };
-    return n;
-}
 
 /* Appends s with the characters that would break a line apart replaced. */
 static void collapsed_put_clean(buf *out, const char *s, size_t len)
@@ -100,43 +86,39 @@ static int collapsed_line_cmp(const void *a, const void *b)
     return strcmp(((const collapsed_line *)a)->text, ((const collapsed_line *)b)->text);
 }
 
+/* The lines being built: their text in one buffer. */
+typedef struct collapsed_lines {
+    const model *m;
+    collapsed_line *lines;
+    uint32_t n;
+    buf text;
+} collapsed_lines;
+
+static jp_status collapsed_add(const collapsed_frame *fr, uint32_t k, uint64_t count, void *ctx)
+{
+    collapsed_lines *cl = ctx;
+    cl->lines[cl->n] = (collapsed_line){ cl->text.len, NULL, count };
+    for (uint32_t i = 0; i < k; i++) {
+        if (i)
+            buf_put(&cl->text, ";", 1);
+        collapsed_frame_name(cl->m, fr[i], &cl->text);
+        if (fr[i].kind < COLLAPSED_KIND_THREAD)
+            buf_printf(&cl->text, "%s", collapsed_kind_suffix(fr[i].kind));
+    }
+    buf_put(&cl->text, "", 1);
+    cl->n++;
+    return cl->text.failed ? JP_ERR_NOMEM : JP_OK;
+}
+
 static jp_status collapsed_write(const model *m, const report_opts *o, sink *s)
 {
     (void)o;
-    uint32_t n = model_stack_count(m), nlines = 0, fcap = 0;
-    collapsed_line *lines = calloc((size_t)n + 1, sizeof *lines);
-    collapsed_frame *fr = NULL;
-    buf text;
-    buf_init(&text);
-    jp_status st = lines ? JP_OK : JP_ERR_NOMEM;
-    for (uint32_t id = 1; id <= n && st == JP_OK; id++) {
-        uint64_t count = model_stack_samples(m, (stack_id){ id });
-        if (count == 0)
-            continue;
-        model_stack ms = model_stack_get(m, (stack_id){ id });
-        if (ms.nframes + 2 > fcap) {
-            fcap = ms.nframes + 2;
-            collapsed_frame *nf = realloc(fr, (size_t)fcap * sizeof *fr);
-            if (!nf) {
-                st = JP_ERR_NOMEM;
-                break;
-            }
-            fr = nf;
-        }
-        uint32_t k = collapsed_frames(m, &ms, fr);
-        lines[nlines] = (collapsed_line){ text.len, NULL, count };
-        for (uint32_t i = 0; i < k; i++) {
-            if (i)
-                buf_put(&text, ";", 1);
-            collapsed_frame_name(m, fr[i], &text);
-            if (fr[i].kind < COLLAPSED_KIND_THREAD)
-                buf_printf(&text, "%s", collapsed_kind_suffix(fr[i].kind));
-        }
-        buf_put(&text, "", 1);
-        if (text.failed)
-            st = JP_ERR_NOMEM;
-        nlines++;
-    }
+    collapsed_lines cl = { m, calloc((size_t)model_stack_count(m) + 1, sizeof *cl.lines), 0, { 0 } };
+    buf_init(&cl.text);
+    jp_status st = cl.lines ? stack_walk(m, collapsed_add, &cl) : JP_ERR_NOMEM;
+    collapsed_line *lines = cl.lines;
+    uint32_t nlines = cl.n;
+    buf text = cl.text;
     if (st == JP_OK) {
         for (uint32_t i = 0; i < nlines; i++)
             lines[i].text = (const char *)text.data + lines[i].off;
@@ -152,7 +134,6 @@ static jp_status collapsed_write(const model *m, const report_opts *o, sink *s)
         }
         st = sink_status(s);
     }
-    free(fr);
     free(lines);
     buf_free(&text);
     return st;

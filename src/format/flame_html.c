@@ -149,43 +149,33 @@ static uint32_t fh_name(const model *m, fh_names *nm, collapsed_frame f)
 }
 
 /* Merges every stack into the tree. */
+typedef struct fh_build_ctx {
+    const model *m;
+    fh_tree *t;
+    fh_names *nm;
+} fh_build_ctx;
+
+static jp_status fh_add_stack(const collapsed_frame *fr, uint32_t k, uint64_t samples, void *ctx)
+{
+    fh_build_ctx *b = ctx;
+    uint32_t node = 0;
+    b->t->total[0] += samples;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t name = fh_name(b->m, b->nm, fr[i]);
+        if (name == 0 || name - 1 > (UINT32_MAX >> 3))
+            return JP_ERR_NOMEM;
+        node = fh_child(b->t, node, (name - 1) << 3 | fr[i].kind);
+        if (node == UINT32_MAX)
+            return JP_ERR_NOMEM;
+        b->t->total[node] += samples;
+    }
+    return JP_OK;
+}
+
 static jp_status fh_build(const model *m, fh_tree *t, fh_names *nm)
 {
-    uint32_t nstacks = model_stack_count(m), fcap = 0;
-    collapsed_frame *fr = NULL;
-    jp_status st = JP_OK;
-    for (uint32_t id = 1; id <= nstacks && st == JP_OK; id++) {
-        uint64_t samples = model_stack_samples(m, (stack_id){ id });
-        if (samples == 0)
-            continue;
-        model_stack ms = model_stack_get(m, (stack_id){ id });
-        if (ms.nframes + 2 > fcap) {
-            fcap = ms.nframes + 2;
-            collapsed_frame *p = realloc(fr, (size_t)fcap * sizeof *fr);
-            if (!p) {
-                st = JP_ERR_NOMEM;
-                break;
-            }
-            fr = p;
-        }
-        uint32_t k = collapsed_frames(m, &ms, fr), node = 0;
-        t->total[0] += samples;
-        for (uint32_t i = 0; i < k; i++) {
-            uint32_t name = fh_name(m, nm, fr[i]);
-            if (name == 0 || name - 1 > (UINT32_MAX >> 3)) {
-                st = JP_ERR_NOMEM;
-                break;
-            }
-            node = fh_child(t, node, (name - 1) << 3 | fr[i].kind);
-            if (node == UINT32_MAX) {
-                st = JP_ERR_NOMEM;
-                break;
-            }
-            t->total[node] += samples;
-        }
-    }
-    free(fr);
-    return st;
+    fh_build_ctx b = { m, t, nm };
+    return stack_walk(m, fh_add_stack, &b);
 }
 
 /* ---- output ------------------------------------------------------------- */

@@ -38,7 +38,7 @@ extern const jp_format_ops hprof_bin_format;   /* format=b: java.hprof, JAVA PRO
 extern const jp_format_ops collapsed_format;   /* "root;...;leaf count" lines (flamegraph.pl, speedscope) */
 extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: an interactive flame graph */
 
-/* collapsed.c: the frames a flame graph shows for a stack, root first: a
+/* stack_walk.c: the frames a flame graph shows for a stack, root first: a
  * thread frame "[name]" when the stack is per thread, the stack's frames
  * outermost first, a state frame "[sleeping]" when samples are wall-clock;
  * a lone "<empty>" frame (a method frame with method id 0) when that leaves
@@ -50,7 +50,12 @@ typedef struct collapsed_frame {
 } collapsed_frame;
 /* Fills out[] (room for st->nframes + 2) and returns the count (>= 1). */
 uint32_t collapsed_frames(const model *m, const model_stack *st, collapsed_frame *out);
-/* Appends the frame's name without kind suffix: "pkg.Class.method" (just
+/* stack_walk.c: calls fn for every stack with samples, with its frames as
+ * collapsed_frames gives them (valid during the call) and its count; stops at
+ * the first status fn returns that is not JP_OK, and returns it. */
+typedef jp_status (*stack_walk_fn)(const collapsed_frame *frames, uint32_t n, uint64_t samples, void *ctx);
+jp_status stack_walk(const model *m, stack_walk_fn fn, void *ctx);
+/* collapsed.c: appends the frame's name without kind suffix: "pkg.Class.method" (just
  * "method" when the class name is empty), "[thread name]" ("[thread N]" when
  * the thread is unknown), "[state]". ';' and line breaks become '_'. */
 void collapsed_frame_name(const model *m, collapsed_frame f, buf *out);
