@@ -555,6 +555,9 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
         if (o->wall_ms)
             snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off, and "
                      "wall=<ms> is its own period; drop interval=", modes);
+        else if (o->heap_dump)   /* cpu=samples would be refused with it */
+            snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off, and a "
+                     "heap dump runs without it; drop interval=", modes);
         else
             snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off; add "
                      "cpu=samples or drop interval=", modes);
