@@ -7,6 +7,7 @@
 #include "agent.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +157,83 @@ static jint agent_load(JavaVM *vm, const char *text)
     return JNI_OK;
 }
 
+/* Loaded twice. Two -agentpath of one file call this library's Agent_OnLoad
+ * twice on the same statics (the second's options would replace the
+ * first's); a copy under another name is a library of its own, which finds
+ * the first among the loaded objects by its exported Control native. The JVM
+ * loads agents one after the other, so the one that finds another is the
+ * second; it is refused before it changes anything, and the JVM stops. */
+static bool agent_onload_called;
+static char *agent_first_options;   /* the first load's, for the example (NULL: none) */
+
+static int agent_other_copy(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    Dl_info self, sym;
+    if (!info->dlpi_name || !info->dlpi_name[0] || !dladdr((void *)agent_other_copy, &self))
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    void *f = dlsym(h, "Java_jvmprof_Control_version0");
+    bool other = f && dladdr(f, &sym) && sym.dli_fbase != self.dli_fbase;
+    if (other)
+        snprintf(data, OPTIONS_PATH_MAX, "%s", info->dlpi_name);
+    dlclose(h);
+    return other;
+}
+
+/* What to do instead: one -agentpath with both lists, shown joined when the
+ * parser takes them so (each option once). */
+static void agent_suggest(const char *second, char *out, size_t len)
+{
+    const char *first = agent_first_options ? agent_first_options : "";
+    size_t n = strlen(first) + strlen(second) + 2;
+    char *both = malloc(n);
+    agent_options *o = malloc(sizeof *o);
+    char err[1024];
+    snprintf(out, len, "give one -agentpath with all the options, each once");
+    if (both && o) {
+        snprintf(both, n, "%s%s%s", first, first[0] && second[0] ? "," : "", second);
+        if (agent_first_options && !both[0])
+            snprintf(out, len, "give -agentpath once");
+        else if (agent_first_options && options_parse(both, (long)getpid(), o, err, sizeof err) == JP_OK)
+            snprintf(out, len, "give one -agentpath with all the options, e.g. %s", both);
+    }
+    free(both);
+    free(o);
+}
+
+static bool agent_loaded_twice(const char *options)
+{
+    const char *text = options ? options : "";
+    char what[OPTIONS_PATH_MAX + 64], advice[2 * OPTIONS_PATH_MAX];
+    if (text[0])
+        snprintf(what, sizeof what, "the second's options '%s' are refused", text);
+    else
+        snprintf(what, sizeof what, "the second (without options) is refused");
+    Dl_info self;
+    const char *path = dladdr((void *)agent_other_copy, &self) && self.dli_fname ? self.dli_fname : "libjvmprof.so";
+    if (agent_onload_called) {
+        agent_suggest(text, advice, sizeof advice);
+        fprintf(stderr, "jvmprof: loaded twice in one JVM (-agentpath:%s given twice); %s: %s\n", path, what, advice);
+        return true;
+    }
+    agent_onload_called = true;
+    agent_first_options = strdup(text);
+    char first[OPTIONS_PATH_MAX] = "";
+    if (!dl_iterate_phdr(agent_other_copy, first))
+        return false;
+    fprintf(stderr, "jvmprof: loaded twice in one JVM (-agentpath:%s, then a copy of it, -agentpath:%s); %s: give one "
+            "-agentpath with all the options, the first's and these\n", first, path, what);
+    return true;
+}
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
+    if (agent_loaded_twice(options))
+        return JNI_ERR;
     return agent_load(vm, options);
 }
 

@@ -108,7 +108,8 @@ void options_print_help(FILE *out)
             "of the sampler (slower, and blind to clone() once compiled and to multi-array rows).\n"
             "lifetimes=y adds ages at death, leak suspects and churn.\n"
             "heap=all = heap=sites + heap=dump: the SITES report, then the HEAP DUMP, in one ASCII file.\n"
-            "Options are also read from the environment variable JVMPROF_OPTIONS (appended).\n"
+            "Options are also read from the environment variable JVMPROF_OPTIONS (appended). Each option is\n"
+            "given once, except heap= (heap=sites,heap=dump = heap=all); interval= is cpu=samples' period.\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
             "\n"
             "Examples:\n"
@@ -362,8 +363,54 @@ static jp_status options_set(agent_options *o, const opt_def *d, const char *val
     return JP_ERR_ARG;
 }
 
+/* Where each option was given in the text (NULL = not given): what an option
+ * given twice quotes, and which options were named at all. */
+typedef struct options_seen {
+    const char *at[OPTIONS_COUNT];
+    size_t len[OPTIONS_COUNT];
+} options_seen;
+
+static bool options_named(const options_seen *seen, const char *name)
+{
+    const opt_def *d = options_find(name, strlen(name));
+    return d && seen->at[d - options_table] != NULL;
+}
+
+/* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
+static void options_modes(const agent_options *o, char *out, size_t len)
+{
+    const char *modes[5];
+    size_t n = 0;
+    if (o->wall_ms)
+        modes[n++] = "wall=";
+    if (o->cpu == OPTIONS_CPU_SAMPLES || o->cpu == OPTIONS_CPU_TIMES)
+        modes[n++] = o->cpu == OPTIONS_CPU_SAMPLES ? "cpu=samples" : "cpu=times";
+    if (o->monitor)
+        modes[n++] = "monitor=y";
+    if (o->heap_sites || o->heap_dump)
+        modes[n++] = o->heap_sites && o->heap_dump ? "heap=all" : o->heap_sites ? "heap=sites" : "heap=dump";
+    out[0] = '\0';
+    for (size_t i = 0, used = 0; i < n && used < len; i++) {
+        int k = snprintf(out + used, len - used, "%s%s", i ? "," : "", modes[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}
+
+/* Options a heap dump alone has no use for, and why (the dump is the only
+ * output: see heap_dump.c; its thread stacks have a fixed depth). */
+static const struct { const char *name, *why; } options_not_for_dump[] = {
+    { "depth", "it writes each thread's whole stack" },
+    { "lineno", "its frames always carry line numbers" },
+    { "thread", "each of its stack traces is one thread's already" },
+    { "cutoff", "it holds every object, with no table to cut" },
+};
+
 static jp_status options_parse_list(const char *text, long pid, agent_options *o, char *err, size_t errlen)
 {
+    options_seen seen;
+    memset(&seen, 0, sizeof seen);
     memset(o, 0, sizeof *o);
     o->interval_ms = 10;
     o->depth = 4;
@@ -415,6 +462,16 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
                 snprintf(err, errlen, "%s: missing value; expected %s=%s", item, d->name, d->values);
                 return JP_ERR_ARG;
             }
+            /* the last would win without a word; heap= adds up (heap=sites,heap=dump = heap=all) */
+            size_t k = (size_t)(d - options_table);
+            if (seen.at[k] && strcmp(d->name, "heap") != 0) {
+                int first = (int)(seen.len[k] < 200 ? seen.len[k] : 200), again = (int)(len < 200 ? len : 200);
+                snprintf(err, errlen, "%s= given twice (%.*s, then %.*s); give each option once (the -agentpath "
+                         "options and JVMPROF_OPTIONS are read as one list)", d->name, first, seen.at[k], again, p);
+                return JP_ERR_ARG;
+            }
+            seen.at[k] = p;
+            seen.len[k] = len;
             jp_status st = options_set(o, d, eq ? eq + 1 : "", pid, err, errlen, &named);
             if (st != JP_OK)
                 return st;
@@ -491,6 +548,31 @@ static jp_status options_parse_list(const char *text, long pid, agent_options *o
     if (o->sampler_named && o->cpu != OPTIONS_CPU_SAMPLES) {
         snprintf(err, errlen, "sampler= chooses how cpu=samples takes stacks; add cpu=samples or drop sampler=");
         return JP_ERR_ARG;
+    }
+    if (options_named(&seen, "interval") && o->cpu != OPTIONS_CPU_SAMPLES) {
+        char modes[128];
+        options_modes(o, modes, sizeof modes);
+        if (o->wall_ms)
+            snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off, and "
+                     "wall=<ms> is its own period; drop interval=", modes);
+        else if (o->heap_dump)   /* cpu=samples would be refused with it */
+            snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off, and a "
+                     "heap dump runs without it; drop interval=", modes);
+        else
+            snprintf(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is off; add "
+                     "cpu=samples or drop interval=", modes);
+        return JP_ERR_ARG;
+    }
+    if (o->heap_dump && !o->heap_sites) {
+        /* nothing else can be on: heap=dump with cpu=, wall= or monitor=y was refused above */
+        for (size_t i = 0; i < sizeof options_not_for_dump / sizeof options_not_for_dump[0]; i++) {
+            const char *name = options_not_for_dump[i].name;
+            if (!options_named(&seen, name))
+                continue;
+            snprintf(err, errlen, "%s= with heap=dump alone: the heap dump is all that is written, and %s; drop %s= "
+                     "(or add heap=sites, whose report uses it)", name, options_not_for_dump[i].why, name);
+            return JP_ERR_ARG;
+        }
     }
     if ((o->flame[0] || o->collapsed[0]) && !options_async_sampling(o)) {
         const char *which = o->flame[0] ? "flame" : "collapsed";

@@ -38,3 +38,40 @@ check_bad "collapsed=/nonexistent-dir/x.txt,force=n" "collapsed=/nonexistent-dir
 # JVMPROF_OPTIONS is appended and validated the same way
 JVMPROF_OPTIONS="depth=x" run_java "cpu=samples" Hello
 [ "$RC" != 0 ] && grep -q "depth=x: bad value" "$T/err" || fail "JVMPROF_OPTIONS not validated"
+# an option given twice: the last would win without a word (heap= adds up, see below)
+check_bad "cpu=times,cpu=samples" "cpu= given twice (cpu=times, then cpu=samples); give each option once"
+check_bad "cpu=samples,depth=4,depth=8" "depth= given twice (depth=4, then depth=8)"
+JVMPROF_OPTIONS="cpu=samples" check_bad "cpu=times" "cpu= given twice (cpu=times, then cpu=samples)"
+# interval= is cpu=samples' period only
+check_bad "wall=10,interval=5" "interval= with wall=: interval= is the period of cpu=samples, which is off"
+check_bad "cpu=times,interval=5" "interval= with cpu=times: interval= is the period of cpu=samples, which is off; add cpu=samples or drop interval="
+check_bad "heap=sites,interval=5" "interval= with heap=sites"
+# heap=dump alone writes the dump only, which takes no depth=, lineno=, thread= or cutoff=
+check_bad "heap=dump,depth=8" "depth= with heap=dump alone: the heap dump is all that is written"
+check_bad "heap=dump,lineno=n" "lineno= with heap=dump alone"
+check_bad "heap=dump,thread=y" "thread= with heap=dump alone"
+check_bad "heap=dump,cutoff=0" "cutoff= with heap=dump alone"
+# ... and what stays accepted: heap=sites with heap=dump (= heap=all) and depth= with it
+run_java "heap=sites,heap=dump,depth=2,file=$T/all.txt" Hello
+expect_rc 0
+expect_grep hello "$T/out"
+expect_grep "^SITES BEGIN" "$T/all.txt"
+expect_grep "^HEAP DUMP BEGIN" "$T/all.txt"
+
+# the agent loaded twice: refused with one line, the JVM stops before the program
+check_twice() { # SECOND-AGENT-PATH EXPECTED-TEXT
+    RC=0
+    (cd "$T" && timeout 120 "$JAVA" "-agentpath:$AGENT=cpu=samples,file=$T/first.txt" "-agentpath:$1=heap=sites,depth=8" \
+        -cp "$CLASSES" Hello >"$T/out" 2>"$T/err") || RC=$?
+    [ "$RC" != 0 ] || fail "loaded twice ($1): exit code 0"
+    ! grep -q hello "$T/out" || fail "loaded twice ($1): the program ran"
+    local line
+    line=$(grep '^jvmprof: ' "$T/err")
+    [ "$(echo "$line" | wc -l)" = 1 ] || { cat "$T/err" >&2; fail "loaded twice ($1): not exactly one jvmprof line"; }
+    echo "$line" | grep -qF -- "$2" || fail "loaded twice ($1): message '$line' lacks '$2'"
+    [ ! -e "$T/first.txt" ] && [ ! -e "$T/java.hprof.txt" ] || fail "loaded twice ($1): a report was written"
+    note "loaded twice ($1) -> $line"
+}
+check_twice "$AGENT" "jvmprof: loaded twice in one JVM (-agentpath:$AGENT given twice); the second's options 'heap=sites,depth=8' are refused: give one -agentpath with all the options, e.g. cpu=samples,file=$T/first.txt,heap=sites,depth=8"
+cp "$AGENT" "$T/copy.so"
+check_twice "$T/copy.so" "jvmprof: loaded twice in one JVM (-agentpath:$AGENT, then a copy of it, -agentpath:$T/copy.so); the second's options 'heap=sites,depth=8' are refused: give one -agentpath with all the options, the first's and these"

@@ -118,9 +118,8 @@ static void test_cpu_and_monitor(void)
         CHECK_EQ_INT(opts.format, 'b');
         CHECK_EQ_STR(opts.file, "java.hprof");
     }
-    /* the last value of a repeated option wins */
-    if (PARSE_OK("monitor=y,monitor=n,cpu=y"))
-        CHECK(!opts.monitor);
+    /* an option given twice is refused, quoting both: the last would win silently */
+    PARSE_BAD3("monitor=y,monitor=n,cpu=y", "monitor= given twice", "(monitor=y, then monitor=n)", "once");
 
     /* nothing left to profile */
     PARSE_BAD("monitor=n", "monitor", "cpu=samples");
@@ -238,8 +237,7 @@ static void test_depth(void)
         CHECK_EQ_INT(opts.depth, 2048);
     if (PARSE_OK("depth=1"))
         CHECK_EQ_INT(opts.depth, 1);
-    if (PARSE_OK("depth=5,depth=7"))
-        CHECK_EQ_INT(opts.depth, 7);
+    PARSE_BAD3("depth=5,depth=7", "depth= given twice", "(depth=5, then depth=7)", "give each option once");
     static const char *const bad[] = { "2049", "-1", "+1", "abc", "", "4k", "1.0", "0x10", " 4", "\t4",
                                        "18446744073709551617", "4294967296" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -302,8 +300,7 @@ static void test_file(void)
         CHECK_EQ_STR(opts.file, "a%x");
     if (PARSE_OK("file=a=b"))  /* only the first '=' separates */
         CHECK_EQ_STR(opts.file, "a=b");
-    if (PARSE_OK("file=x,file=y"))
-        CHECK_EQ_STR(opts.file, "y");
+    PARSE_BAD3("file=x,file=y", "file= given twice", "(file=x, then file=y)", NULL);
     /* the pid of the process parsed for */
     if (CHECK(options_parse("file=%p", 1, &opts, err, sizeof err) == JP_OK))
         CHECK_EQ_STR(opts.file, "1");
@@ -497,6 +494,110 @@ static void test_heap(void)
     PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
 }
 
+/* Every option given twice is refused (the last would win without a word),
+ * but heap=, whose values add up, and help, which only asks for the help. */
+static void test_given_twice(void)
+{
+    PARSE_BAD3("cpu=times,cpu=samples", "cpu= given twice (cpu=times, then cpu=samples)", "give each option once",
+               "JVMPROF_OPTIONS");
+    PARSE_BAD3("cpu=samples,depth=8,cpu=samples", "cpu= given twice (cpu=samples, then cpu=samples)", NULL, NULL);
+    PARSE_BAD3("cpu=y,cpu=samples", "cpu= given twice", NULL, NULL);
+    PARSE_BAD3("interval=5,interval=5", "interval= given twice", NULL, NULL);
+    PARSE_BAD3("format=a,format=b", "format= given twice (format=a, then format=b)", NULL, NULL);
+    PARSE_BAD3("cutoff=0.1,,cutoff=0.2", "cutoff= given twice (cutoff=0.1, then cutoff=0.2)", NULL, NULL);
+    PARSE_BAD3("heap=sites,alloc_interval=1k,alloc_interval=2k", "alloc_interval= given twice", NULL, NULL);
+    PARSE_BAD3("wall=10,wall=20", "wall= given twice (wall=10, then wall=20)", NULL, NULL);
+    PARSE_BAD3("heap=dump,dumper=jvmti,dumper=hotspot", "dumper= given twice", NULL, NULL);
+    PARSE_BAD3("cpu=times,include=a.,include=b.", "include= given twice", NULL, NULL);
+    /* as JVMPROF_OPTIONS appended to the -agentpath options reaches the parser */
+    PARSE_BAD3("cpu=samples,file=a.txt,file=b.txt", "file= given twice (file=a.txt, then file=b.txt)", NULL, NULL);
+    /* an option without a value or with a bad one is still named as such */
+    PARSE_BAD3("depth=4,depth", "depth: missing value", NULL, NULL);
+    /* a long first value is quoted short enough to leave the advice in the message */
+    static char text[2 * OPTIONS_PATH_MAX];
+    strcpy(text, "file=");
+    memset(text + 5, 'f', 3000);
+    strcpy(text + 3005, ",file=y");
+    PARSE_BAD3(text, "file= given twice", "then file=y)", "give each option once");
+
+    /* heap= adds up: heap=sites with heap=dump is heap=all, as the README says */
+    if (PARSE_OK("heap=sites,heap=dump"))
+        CHECK(opts.heap_sites && opts.heap_dump && opts.format == 'a');
+    if (PARSE_OK("heap=dump,heap=sites,alloc_interval=0"))
+        CHECK(opts.heap_sites && opts.heap_dump && opts.alloc_interval == 0);
+    if (PARSE_OK("heap=dump,heap=dump"))
+        CHECK(opts.heap_dump && !opts.heap_sites);
+    if (PARSE_OK("heap=all,heap=sites"))
+        CHECK(opts.heap_sites && opts.heap_dump);
+    /* help twice still asks for the help */
+    if (PARSE_OK("help,help"))
+        CHECK(opts.help);
+    if (PARSE_OK("help,cpu=samples,help"))
+        CHECK(opts.help);
+    /* options of different names that look alike are not repeats */
+    if (PARSE_OK("heap=sites,alloc_interval=1k,cpu=samples,interval=5"))
+        CHECK(opts.interval_ms == 5 && opts.alloc_interval == 1024);
+}
+
+/* interval= is the period of cpu=samples (either sampler) and of nothing
+ * else: wall= has its own, cpu=times, monitor=y and heap= take no timed
+ * samples. Named without cpu=samples it is refused. */
+static void test_interval_unused(void)
+{
+    PARSE_BAD3("wall=10,interval=5", "interval= with wall=", "wall=<ms> is its own period", "drop interval=");
+    PARSE_BAD3("interval=5,wall=10,thread=y", "interval= with wall=", "drop interval=", NULL);
+    PARSE_BAD3("cpu=times,interval=5", "interval= with cpu=times", "period of cpu=samples", "add cpu=samples");
+    PARSE_BAD3("monitor=y,interval=5", "interval= with monitor=y", "add cpu=samples or drop interval=", NULL);
+    PARSE_BAD3("heap=sites,interval=5", "interval= with heap=sites", "add cpu=samples or drop interval=", NULL);
+    /* cpu=samples is refused with a heap dump: the advice is only to drop interval= */
+    PARSE_BAD3("heap=dump,interval=5", "interval= with heap=dump", "drop interval=", NULL);
+    CHECK(strstr(err, "add cpu=samples") == NULL);
+    PARSE_BAD3("heap=all,interval=5", "interval= with heap=all", "drop interval=", NULL);
+    CHECK(strstr(err, "add cpu=samples") == NULL);
+    PARSE_BAD3("cpu=times,monitor=y,heap=sites,interval=5", "interval= with cpu=times,monitor=y,heap=sites",
+               NULL, NULL);
+    PARSE_BAD3("wall=10,monitor=y,interval=5", "interval= with wall=,monitor=y", "wall=<ms>", NULL);
+    /* the default interval with those modes is no complaint */
+    PARSE_OK("wall=10");
+    PARSE_OK("cpu=times,monitor=y");
+    /* what uses it: cpu=samples with either sampler, also alongside other modes, and the default cpu=samples */
+    if (PARSE_OK("interval=5"))
+        CHECK(opts.cpu == OPTIONS_CPU_SAMPLES && opts.interval_ms == 5);
+    if (PARSE_OK("cpu=samples,interval=5"))
+        CHECK_EQ_INT(opts.interval_ms, 5);
+    if (PARSE_OK("cpu=samples,sampler=jvmti,interval=5"))
+        CHECK(opts.sampler == OPTIONS_SAMPLER_JVMTI && opts.interval_ms == 5);
+    if (PARSE_OK("interval=7,monitor=y,cpu=samples"))
+        CHECK(opts.monitor && opts.interval_ms == 7);
+    if (PARSE_OK("heap=sites,cpu=y,interval=3"))
+        CHECK(opts.heap_sites && opts.interval_ms == 3);
+    /* a refusal that says more comes first */
+    PARSE_BAD3("wall=10,cpu=samples,interval=5", "wall= with cpu=samples", NULL, NULL);
+    PARSE_BAD3("heap=dump,cpu=samples,interval=5", "heap=dump with cpu=samples", NULL, NULL);
+}
+
+/* heap=dump alone writes nothing but the dump, which has no use for depth=,
+ * lineno=, thread= or cutoff=; with heap=sites the report uses them. */
+static void test_heap_dump_alone(void)
+{
+    PARSE_BAD3("heap=dump,depth=8", "depth= with heap=dump alone", "whole stack", "drop depth=");
+    PARSE_BAD3("depth=8,heap=dump,format=a", "depth= with heap=dump alone", "add heap=sites", NULL);
+    PARSE_BAD3("heap=dump,lineno=n", "lineno= with heap=dump alone", "line numbers", "drop lineno=");
+    PARSE_BAD3("heap=dump,lineno=y", "lineno= with heap=dump alone", NULL, NULL);
+    PARSE_BAD3("heap=dump,thread=y", "thread= with heap=dump alone", "drop thread=", NULL);
+    PARSE_BAD3("heap=dump,cutoff=0", "cutoff= with heap=dump alone", "drop cutoff=", NULL);
+    PARSE_BAD3("heap=dump,dumper=jvmti,depth=2", "depth= with heap=dump alone", NULL, NULL);
+    /* what the dump does use */
+    PARSE_OK("heap=dump,format=a,file=h-%n.txt,doe=n,verbose=n,force=n,dumper=jvmti");
+    /* with heap=sites (heap=all) the SITES report uses all four */
+    if (PARSE_OK("heap=dump,heap=sites,depth=8,lineno=n,thread=y,cutoff=0"))
+        CHECK(opts.depth == 8 && !opts.lineno && opts.thread && opts.cutoff == 0.0);
+    if (PARSE_OK("heap=all,depth=8,cutoff=0.01"))
+        CHECK_EQ_INT(opts.depth, 8);
+    if (PARSE_OK("heap=sites,depth=8,thread=y"))
+        CHECK(opts.depth == 8 && opts.thread);
+}
+
 static void test_later_and_unknown(void)
 {
     PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
@@ -540,6 +641,9 @@ int main(void)
     RUN(test_cpu_times);
     RUN(test_sampler_wall_flame);
     RUN(test_heap);
+    RUN(test_given_twice);
+    RUN(test_interval_unused);
+    RUN(test_heap_dump_alone);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
     return DONE();
