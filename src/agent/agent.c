@@ -1,8 +1,8 @@
 /* agent.c — the agent's entry points: Agent_OnLoad parses and validates the
  * options (a bad one stops the VM with one line), checks the output file can
  * be written, adds jvmprof.jar (found beside this library) to the boot class
- * path, requests the JVMTI capabilities the options need and installs the
- * callbacks. Agent_OnAttach refuses politely: attach comes later. */
+ * path, and has the collectors the options turn on (collector.h) ask for
+ * their JVMTI capabilities and callbacks. Agent_OnAttach refuses politely: attach comes later. */
 
 #include "agent.h"
 
@@ -16,12 +16,10 @@
 
 #include "../common/jp_log.h"
 #include "../format/sink.h"
-#include "alloc_sites.h"
-#include "async_sampler.h"
 #include "callbacks.h"
+#include "collector.h"
 #include "jvmti_util.h"
 #include "profiler.h"
-#include "times.h"
 
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
@@ -129,28 +127,17 @@ static jint agent_load(JavaVM *vm, const char *text)
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
         return JNI_ERR;
     }
+    collectors_choose(o);
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
-    if (o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_JVMTI)
-        caps.can_get_thread_cpu_time = 1;
-    if (options_async_sampling(o)) {
-        st = async_sampler_init(&caps);
-        if (st != JP_OK)
-            return JNI_ERR;
-    }
-    if (o->monitor)
-        caps.can_generate_monitor_events = 1;
-    if (o->heap_sites)
-        alloc_sites_capabilities(&caps);
+    if (collectors_capabilities(&caps) != JP_OK)
+        return JNI_ERR;
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
         return JNI_ERR;
     agent_add_jar();
-    /* the interval now, before the program's threads draw their first sampling point from the default */
-    if (o->heap_sites && alloc_sites_set_interval() != JP_OK)
-        return JNI_ERR;
-    if (o->cpu == OPTIONS_CPU_TIMES && times_init() != JP_OK)
+    if (collectors_load() != JP_OK)
         return JNI_ERR;
     if (profiler_init() != JP_OK || callbacks_install() != JP_OK)
         return JNI_ERR;
@@ -248,6 +235,6 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
-    if (agent_opts && options_async_sampling(agent_opts))
-        async_sampler_unload();
+    if (agent_opts)
+        collectors_unload();
 }

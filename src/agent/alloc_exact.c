@@ -39,8 +39,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/jp_log.h"
 #include "agent.h"
-#include "alloc_sites.h"
+#include "alloc_common.h"
+#include "bci.h"
+#include "collector.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
@@ -224,7 +227,7 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     e->hash = hash;
     e->nframes = (uint32_t)n;
     memcpy(e->frames, frames, (size_t)n * sizeof e->frames[0]);
-    e->own = alloc_sites_own_code(jni, frames, n);
+    e->own = alloc_common_own_code(jni, frames, n);
     e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
     if (!e->cls)
         goto fail;
@@ -341,7 +344,7 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
         t = calloc(1, sizeof *t + (agent_opts->depth + AX_CTOR_FRAMES) * sizeof t->frames[0]);
         if (!t)
             return NULL;
-        t->young_gcs = alloc_sites_gc_count();
+        t->young_gcs = alloc_common_gc_count();
         t->next_all = atomic_load_explicit(&ax_all, memory_order_relaxed);
         while (!atomic_compare_exchange_weak_explicit(&ax_all, &t->next_all, t, memory_order_release,
                                                       memory_order_relaxed))
@@ -431,7 +434,7 @@ static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlo
         return;
     }
     p->rec[slot] = (ax_rec){ e->id, (uint32_t)((uint64_t)size / 8u > UINT32_MAX ? UINT32_MAX : (uint64_t)size / 8u),
-                             (uint32_t)alloc_sites_gc_count(), agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
+                             (uint32_t)alloc_common_gc_count(), agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
     if (young)
         ax_young_add(jni, t, object, p, slot);
     else
@@ -571,7 +574,7 @@ void alloc_exact_freed(jlong tag)
     uint64_t rid = (uint64_t)tag - 1;
     ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
     if (p)
-        ax_died(p, (uint32_t)(rid % AX_PAGE_RECS), alloc_sites_gc_count());
+        ax_died(p, (uint32_t)(rid % AX_PAGE_RECS), alloc_common_gc_count());
 }
 
 /* ---------------------------------------------------------------- nursery */
@@ -628,7 +631,7 @@ static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
  * nursery full, or no memory) tags it at once. The caller holds t's nursery. */
 static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot)
 {
-    uint64_t gcs = alloc_sites_gc_count();
+    uint64_t gcs = alloc_common_gc_count();
     if (gcs != t->young_gcs)
         ax_young_sweep(jni, t, gcs);
     if (t->young_n == t->young_cap && t->young_cap < AX_YOUNG_MAX) {
@@ -653,7 +656,7 @@ static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, u
 void alloc_exact_sweep(JNIEnv *jni, bool now)
 {
     static uint64_t swept_gcs, seen_gcs, seen_ns;   /* agent thread only (or a report, the agent stopped) */
-    uint64_t gcs = alloc_sites_gc_count();
+    uint64_t gcs = alloc_common_gc_count();
     if (gcs == swept_gcs)
         return;
     if (!now) {
@@ -687,7 +690,7 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
 {
     ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
     if (x)
-        x->site = alloc_sites_site_of(m, trace, e->str[0]);
+        x->site = alloc_common_site_of(m, trace, e->str[0]);
 }
 
 void alloc_exact_drain(model *m)
@@ -737,10 +740,10 @@ void alloc_exact_drain(model *m)
         ax_live_peak = allocs - frees;
 }
 
-void alloc_exact_describe(char *out, size_t len)
+static void alloc_exact_describe(void)
 {
     uint64_t recs = atomic_load(&ax_pages_bytes) + atomic_load(&ax_young_bytes);
-    snprintf(out, len, "heap=sites: %llu allocations counted (exact%s), %llu seen freed (%llu of them before their "
+    jp_log_info("heap=sites: %llu allocations counted (exact%s), %llu seen freed (%llu of them before their "
              "first collection was swept, %llu tagged), %llu not followed to their death; %llu sites (%llu KiB); "
              "%llu objects tracked live (%llu at most) in %llu KiB of records (%.0f bytes each at the most)",
              (unsigned long long)ax_allocs,
@@ -751,3 +754,144 @@ void alloc_exact_describe(char *out, size_t len)
              (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,
              (unsigned long long)(recs / 1024), ax_live_peak ? (double)recs / (double)ax_live_peak : 0.0);
 }
+
+/* ---- the heap=sites,alloc_interval=0 collector ---- */
+
+static void JNICALL ax_cb_sampled(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_exact_allocated(jni, thread, klass, object, size);
+    gate_leave();
+}
+
+static void JNICALL ax_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
+                                    jlong size)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_exact_vm_object(jni, thread, object, klass, size);
+    gate_leave();
+}
+
+static void JNICALL ax_cb_free(jvmtiEnv *jv, jlong tag)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_exact_freed(tag);
+    gate_leave();
+}
+
+static bool ax_wanted(const agent_options *o) { return options_alloc_exact(o); }
+
+static bool ax_bci(void) { return agent_opts->alloc_hook == 'b'; }
+
+static jp_status ax_capabilities(jvmtiCapabilities *caps)
+{
+    alloc_common_capabilities(caps);
+    if (ax_bci()) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+        caps->can_generate_vm_object_alloc_events = 1;
+    } else {
+        caps->can_generate_sampled_object_alloc_events = 1;
+    }
+    return JP_OK;
+}
+
+/* after each collection: the agent thread sweeps the nurseries of the threads that are not allocating */
+static void ax_gc_finished(void) { profiler_wake(); }
+
+static void ax_callbacks(jvmtiEventCallbacks *cb)
+{
+    alloc_common_callbacks(cb, ax_bci() ? NULL : ax_gc_finished);
+    cb->ObjectFree = ax_cb_free;
+    if (ax_bci()) {
+        cb->VMObjectAlloc = ax_cb_vm_object;
+        cb->ClassFileLoadHook = bci_class_file_load_hook;
+    } else {
+        cb->SampledObjectAlloc = ax_cb_sampled;
+    }
+}
+
+/* JVMTI's sampler at interval 0 reports every allocation (alloc_hook=bci uses no sampler) */
+static jp_status ax_load(void) { return ax_bci() ? JP_OK : alloc_common_set_interval(0); }
+
+static jp_status ax_vm_init(JNIEnv *jni)
+{
+    jp_status st = alloc_common_events(true);
+    if (st == JP_OK && ax_bci()) {
+        st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
+        return st == JP_OK ? bci_vm_init(jni) : st; /* the Tracker calls, and the classes loaded so far retransformed */
+    }
+    if (st == JP_OK)
+        st = jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true);
+    if (st == JP_OK)
+        alloc_exact_prime(jni);
+    return st;
+}
+
+static void ax_thread_end(JNIEnv *jni)
+{
+    (void)jni;
+    alloc_exact_thread_end();
+}
+
+static void ax_poll(JNIEnv *jni) { alloc_exact_sweep(jni, false); }      /* after a collection: idle threads' young objects */
+
+static void ax_before_report(model *m, JNIEnv *jni)
+{
+    (void)m;
+    alloc_exact_sweep(jni, true);
+}
+
+static void ax_drain(model *m, JNIEnv *jni)
+{
+    (void)jni;
+    alloc_exact_drain(m);
+    alloc_common_drain(m);
+}
+
+static void ax_describe(void)
+{
+    alloc_exact_describe();
+    if (!ax_bci())
+        return;
+    bci_stats b;
+    bci_get_stats(&b);
+    jp_log_info("alloc_hook=bci: %llu classes rewritten (%llu failed) in %.1f ms; %llu classes loaded before VM "
+                "init retransformed (%llu could not be) in %.1f ms", (unsigned long long)b.classes_rewritten,
+                (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
+                (unsigned long long)b.retransformed, (unsigned long long)b.retransform_failed,
+                (double)b.retransform_ns / 1e6);
+}
+
+static void ax_stop(JNIEnv *jni)
+{
+    if (ax_bci()) {
+        jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
+        bci_vm_death(jni);
+    } else {
+        jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false);
+    }
+    alloc_common_events(false);
+}
+
+const collector alloc_exact_collector = {
+    .name = "heap=sites",
+    .engine = "allocation sampling",
+    .wanted = ax_wanted,
+    .capabilities = ax_capabilities,
+    .callbacks = ax_callbacks,
+    .load = ax_load,
+    .vm_init = ax_vm_init,
+    .thread_end = ax_thread_end,
+    .poll = ax_poll,
+    .before_report = ax_before_report,
+    .drain = ax_drain,
+    .describe = ax_describe,
+    .stop = ax_stop,
+};

@@ -49,7 +49,4 @@ void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
 void alloc_exact_sweep(JNIEnv *jni, bool now);
 /* Agent thread: moves the counts since the last call into the model. */
 void alloc_exact_drain(model *m);
-/* The verbose line. */
-void alloc_exact_describe(char *out, size_t len);
-
 #endif

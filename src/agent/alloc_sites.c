@@ -1,4 +1,4 @@
-/* alloc_sites.c — heap=sites (see alloc_sites.h).
+/* alloc_sites.c — the heap=sites collector, sampled (see alloc_sites.h).
  *
  * A sampled allocation of `size` bytes stands for 1/p allocations like it,
  * p = 1 - exp(-size / interval) being the chance that the sampler picks an
@@ -26,8 +26,9 @@
 #include "../common/id_map.h"
 #include "../common/jp_log.h"
 #include "agent.h"
-#include "alloc_exact.h"
-#include "bci.h"
+#include "alloc_common.h"
+#include "collector.h"
+#include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
@@ -47,7 +48,6 @@ static _Atomic uint64_t as_head;
 static uint64_t as_tail;              /* agent thread only */
 static atomic_bool as_ring_ready;
 static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
-static _Atomic uint64_t as_gc_count, as_gc_ns, as_gc_started;
 static _Atomic uint64_t as_callback_ns;   /* CPU time spent in the allocation callback, for the cost line */
 
 /* The calling thread's CPU clock: the callback's cost without the time the
@@ -81,95 +81,8 @@ typedef struct as_entry {
 static as_entry *as_table;
 static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
-uint64_t alloc_sites_gc_count(void) { return atomic_load_explicit(&as_gc_count, memory_order_relaxed); }
-
-void alloc_sites_capabilities(jvmtiCapabilities *caps)
+static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
-    if (options_alloc_bci(agent_opts)) {
-        caps->can_retransform_classes = 1;
-        caps->can_retransform_any_class = 1;
-        caps->can_generate_vm_object_alloc_events = 1;
-    } else {
-        caps->can_generate_sampled_object_alloc_events = 1;
-    }
-    caps->can_tag_objects = 1;
-    caps->can_generate_object_free_events = 1;
-    caps->can_generate_garbage_collection_events = 1;
-}
-
-static jp_status as_enable(jvmtiEvent ev, jvmtiEventMode mode)
-{
-    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, mode, ev, NULL),
-                       "SetEventNotificationMode");
-}
-
-jp_status alloc_sites_set_interval(void)
-{
-    if (options_alloc_bci(agent_opts))
-        return JP_OK;   /* no sampler */
-    uint64_t interval = agent_opts->alloc_interval;
-    return jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
-                                                               (jint)(interval > INT32_MAX ? INT32_MAX : interval)),
-                       "SetHeapSamplingInterval");
-}
-
-jp_status alloc_sites_vm_init(JNIEnv *jni)
-{
-    for (uint64_t i = 0; i < AS_RING_SIZE; i++)
-        atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
-    atomic_store(&as_ring_ready, true);
-    jp_status st = as_enable(JVMTI_EVENT_OBJECT_FREE, JVMTI_ENABLE);
-    if (st == JP_OK)
-        st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_ENABLE);
-    if (st == JP_OK)
-        st = as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_ENABLE);
-    if (st == JP_OK && options_alloc_bci(agent_opts)) {
-        st = as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_ENABLE);
-        if (st == JP_OK)
-            st = bci_vm_init(jni);   /* the Tracker calls, and the classes loaded so far retransformed */
-        return st;
-    }
-    if (st == JP_OK)
-        st = as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_ENABLE);
-    if (st == JP_OK && options_alloc_exact(agent_opts))
-        alloc_exact_prime(jni);
-    return st;
-}
-
-void alloc_sites_stop(void)
-{
-    if (options_alloc_bci(agent_opts))
-        as_enable(JVMTI_EVENT_VM_OBJECT_ALLOC, JVMTI_DISABLE);
-    else
-        as_enable(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, JVMTI_DISABLE);
-    as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_DISABLE);
-    as_enable(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_DISABLE);
-}
-
-bool alloc_sites_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
-{
-    jvmtiEnv *jv = agent_jvmti;
-    for (jint i = 0; i < n; i++) {
-        jclass decl = NULL;
-        char *sig = NULL;
-        if ((*jv)->GetMethodDeclaringClass(jv, frames[i].method, &decl) != JVMTI_ERROR_NONE || !decl)
-            continue;
-        bool own = (*jv)->GetClassSignature(jv, decl, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
-                   strncmp(sig, "Ljvmprof/", 9) == 0;
-        jvmti_free(sig);
-        (*jni)->DeleteLocalRef(jni, decl);
-        if (own)
-            return true;
-    }
-    return false;
-}
-
-void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
-{
-    if (options_alloc_exact(agent_opts)) {
-        alloc_exact_allocated(jni, thread, klass, object, size);
-        return;
-    }
     jvmtiEnv *jv = agent_jvmti;
     if (profiler_is_agent_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
@@ -191,13 +104,13 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
         (*jv)->GetStackTrace(jv, thread, 0, (jint)agent_opts->depth, e->frames, &n) != JVMTI_ERROR_NONE)
         n = 0;
     e->nframes = (uint32_t)n;
-    if (alloc_sites_own_code(jni, e->frames, n)) {
+    if (alloc_common_own_code(jni, e->frames, n)) {
         free(e);
         return;
     }
     e->alloc_size = (uint64_t)size;
     e->alloc_ns = agent_now_ns();
-    e->alloc_gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
+    e->alloc_gcs = alloc_common_gc_count();
     e->alloc_tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
     if ((*jv)->SetTag(jv, object, (jlong)e->alloc_tag) != JVMTI_ERROR_NONE)
         e->alloc_tag = 0;   /* its death will not be seen: counted as allocated and live */
@@ -207,12 +120,8 @@ void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass kla
 }
 
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
-void alloc_sites_object_free(jlong tag)
+static void alloc_sites_object_free(jlong tag)
 {
-    if (options_alloc_exact(agent_opts)) {
-        alloc_exact_freed(tag);
-        return;
-    }
     if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire))
         return;
     uint64_t pos = atomic_load_explicit(&as_head, memory_order_relaxed);
@@ -225,7 +134,7 @@ void alloc_sites_object_free(jlong tag)
                                                       memory_order_relaxed)) {
                 s->tag = (uint64_t)tag;
                 s->ns = agent_now_ns();   /* clock_gettime: no allocation */
-                s->gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
+                s->gcs = alloc_common_gc_count();
                 atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
                 return;
             }
@@ -236,18 +145,6 @@ void alloc_sites_object_free(jlong tag)
             pos = atomic_load_explicit(&as_head, memory_order_relaxed);
         }
     }
-}
-
-void alloc_sites_gc_start(void) { atomic_store_explicit(&as_gc_started, agent_now_ns(), memory_order_relaxed); }
-
-void alloc_sites_gc_finish(void)
-{
-    uint64_t t0 = atomic_load_explicit(&as_gc_started, memory_order_relaxed);
-    atomic_fetch_add_explicit(&as_gc_count, 1, memory_order_relaxed);
-    if (t0)
-        atomic_fetch_add_explicit(&as_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
-    if (options_alloc_exact(agent_opts) && !options_alloc_bci(agent_opts))
-        profiler_wake();   /* to sweep the nurseries of threads that are not allocating */
 }
 
 /* Collections an object survived: those finished after its allocation,
@@ -338,17 +235,9 @@ static double as_coarse(double v)
     return ldexp(nearbyint(ldexp(f, 17)), e - 17);
 }
 
-site_id alloc_sites_site_of(model *m, trace_id trace, const char *sig)
-{
-    char cname[1024];
-    symbols_class_name(sig ? sig : "?", cname, sizeof cname);
-    class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-    return model_site_intern(m, trace, cls, sig && sig[0] == '[');
-}
-
 void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 {
-    site_id site = alloc_sites_site_of(m, trace, e->str[0]);
+    site_id site = alloc_common_site_of(m, trace, e->str[0]);
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
@@ -367,10 +256,9 @@ void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs, ms };
 }
 
-void alloc_sites_drain(model *m)
+static void alloc_sites_drain(model *m, JNIEnv *jni)
 {
-    if (options_alloc_exact(agent_opts))
-        alloc_exact_drain(m);
+    (void)jni;
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];
@@ -394,28 +282,89 @@ void alloc_sites_drain(model *m)
             }
         }
     }
-    /* a collection seen: each site notes its floor since the previous one
-     * (model_sites_gc: the frees come late, from the JVM's service thread) */
-    uint64_t gcs = atomic_load_explicit(&as_gc_count, memory_order_relaxed);
-    if (m->lifetimes && gcs != m->gc_count)
-        model_sites_gc(m);
-    m->gc_count = gcs;
-    m->gc_ns = atomic_load_explicit(&as_gc_ns, memory_order_relaxed);
+    alloc_common_drain(m);
 }
 
-void alloc_sites_describe(char *out, size_t len)
+static void alloc_sites_describe(void)
 {
-    if (options_alloc_exact(agent_opts)) {
-        alloc_exact_describe(out, len);
-        return;
-    }
-    snprintf(out, len, "heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
-             "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
-             "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",
-             (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
-             (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
-             (unsigned long long)atomic_load(&as_sample_errors), (unsigned long long)as_table_used,
-             (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
-             as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0,
-             (double)atomic_load(&as_callback_ns) / 1e6);
+    jp_log_info("heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
+                "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
+                "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",
+                (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
+                (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
+                (unsigned long long)atomic_load(&as_sample_errors), (unsigned long long)as_table_used,
+                (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
+                as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0,
+                (double)atomic_load(&as_callback_ns) / 1e6);
 }
+
+/* ---- the heap=sites collector ---- */
+
+static void JNICALL as_cb_sampled(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
+                                  jlong size)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_sites_sampled(jni, thread, object, klass, size);
+    gate_leave();
+}
+
+static void JNICALL as_cb_free(jvmtiEnv *jv, jlong tag)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    alloc_sites_object_free(tag);
+    gate_leave();
+}
+
+static bool as_wanted(const agent_options *o) { return o->heap_sites && !options_alloc_exact(o); }
+
+static jp_status as_capabilities(jvmtiCapabilities *caps)
+{
+    alloc_common_capabilities(caps);
+    caps->can_generate_sampled_object_alloc_events = 1;
+    return JP_OK;
+}
+
+static void as_callbacks(jvmtiEventCallbacks *cb)
+{
+    alloc_common_callbacks(cb, NULL);
+    cb->SampledObjectAlloc = as_cb_sampled;
+    cb->ObjectFree = as_cb_free;
+}
+
+/* the interval now, before the program's threads draw their first sampling
+ * point from the default 512 KiB */
+static jp_status as_load(void) { return alloc_common_set_interval(agent_opts->alloc_interval); }
+
+static jp_status as_vm_init(JNIEnv *jni)
+{
+    (void)jni;
+    for (uint64_t i = 0; i < AS_RING_SIZE; i++)
+        atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
+    atomic_store(&as_ring_ready, true);
+    jp_status st = alloc_common_events(true);
+    return st == JP_OK ? jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true) : st;
+}
+
+static void as_stop(JNIEnv *jni)
+{
+    (void)jni;
+    jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false);
+    alloc_common_events(false);
+}
+
+const collector alloc_sampled_collector = {
+    .name = "heap=sites",
+    .engine = "allocation sampling",
+    .wanted = as_wanted,
+    .capabilities = as_capabilities,
+    .callbacks = as_callbacks,
+    .load = as_load,
+    .vm_init = as_vm_init,
+    .drain = alloc_sites_drain,
+    .describe = alloc_sites_describe,
+    .stop = as_stop,
+};

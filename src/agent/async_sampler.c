@@ -25,6 +25,7 @@
 #include "../common/jp_log.h"
 #include "agent.h"
 #include "code_kinds.h"
+#include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
@@ -264,8 +265,60 @@ void async_sampler_cost(char *out, size_t len)
              (unsigned long long)atomic_load(&as_prepared));
 }
 
+/* AsyncGetCallTrace works only while ClassLoad events are enabled. */
+static void JNICALL as_cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)jni, (void)thread, (void)klass;
+}
+
+static void JNICALL as_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)thread;
+    if (!gate_enter())
+        return;
+    async_sampler_class_prepare(jni, klass);
+    gate_leave();
+}
+
+static void JNICALL as_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size,
+                                             const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
+                                             const void *compile_info)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_load(jv, method, code_size, code_addr, map_length, map, compile_info);
+    gate_leave();
+}
+
+static void JNICALL as_cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_unload(jv, method, code_addr);
+    gate_leave();
+}
+
+void async_sampler_callbacks(jvmtiEventCallbacks *cb)
+{
+    cb->ClassLoad = as_cb_ClassLoad;
+    cb->ClassPrepare = as_cb_ClassPrepare;
+    cb->CompiledMethodLoad = as_cb_CompiledMethodLoad;
+    cb->CompiledMethodUnload = as_cb_CompiledMethodUnload;
+}
+
+void async_sampler_log(void)
+{
+    char line[1024];
+    async_sampler_describe(line, sizeof line);
+    jp_log_info("%s", line);
+    async_sampler_cost(line, sizeof line);
+    jp_log_info("%s", line);
+}
+
 jp_status async_sampler_vm_init(JNIEnv *jni)
 {
+    jvmti_event(JVMTI_EVENT_CLASS_LOAD, true);
+    jvmti_event(JVMTI_EVENT_CLASS_PREPARE, true);
     jint n = 0;
     jclass *classes = NULL;
     if (jvmti_check((*agent_jvmti)->GetLoadedClasses(agent_jvmti, &n, &classes), "GetLoadedClasses") == JP_OK) {
@@ -313,8 +366,9 @@ void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
     as_tls.has_timer = true;
 }
 
-void async_sampler_thread_end(void)
+void async_sampler_thread_end(JNIEnv *jni)
 {
+    (void)jni;
     as_tls.jni = NULL;
     atomic_signal_fence(memory_order_seq_cst);
     if (as_tls.has_timer) {
@@ -451,7 +505,11 @@ void async_sampler_drain(model *m, JNIEnv *jni)
     (*jni)->PopLocalFrame(jni, NULL);
 }
 
-void async_sampler_stop(void) { atomic_store_explicit(&as_active, false, memory_order_release); }
+void async_sampler_stop(JNIEnv *jni)
+{
+    (void)jni;
+    atomic_store_explicit(&as_active, false, memory_order_release);
+}
 
 void async_sampler_unload(void)
 {

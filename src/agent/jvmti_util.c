@@ -28,3 +28,10 @@ void jvmti_free(void *p)
     if (p && agent_jvmti)
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)p);
 }
+
+jp_status jvmti_event(jvmtiEvent ev, bool on)
+{
+    return jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, on ? JVMTI_ENABLE : JVMTI_DISABLE, ev,
+                                                                NULL),
+                       "SetEventNotificationMode");
+}

@@ -6,11 +6,14 @@
 #define JVMTI_UTIL_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 
 #include "../common/jp_error.h"
 
 jp_status jvmti_check_at(jvmtiError err, const char *call, const char *file, int line);
 #define jvmti_check(err, call) jvmti_check_at((err), (call), __FILE__, __LINE__)
 void jvmti_free(void *p);
+/* Turns a JVMTI event on or off for all threads (agent.h's environment). */
+jp_status jvmti_event(jvmtiEvent ev, bool on);
 
 #endif

@@ -1,10 +1,13 @@
-/* monitor.c — contended-monitor and wait collectors (see monitor.h). */
+/* monitor.c — the monitor=y collector (see monitor.h): its JVMTI callbacks,
+ * which stamp and record, and its row for collectors.c. */
 #include "monitor.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "agent.h"
+#include "collector.h"
+#include "gate.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "thread_registry.h"
@@ -55,3 +58,86 @@ void monitor_waited(JNIEnv *jni, jthread thread, jobject object)
     monitor_record(jni, thread, object, monitor_wait_ns);
     monitor_wait_ns = 0;
 }
+
+static void JNICALL monitor_cb_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+{
+    (void)jv, (void)jni, (void)thread, (void)object;
+    if (!gate_enter())
+        return;
+    monitor_contended_enter();
+    gate_leave();
+}
+
+static void JNICALL monitor_cb_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
+{
+    (void)jv;
+    if (!gate_enter())
+        return;
+    monitor_contended_entered(jni, thread, object);
+    gate_leave();
+}
+
+static void JNICALL monitor_cb_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout)
+{
+    (void)jv, (void)jni, (void)thread, (void)object, (void)timeout;
+    if (!gate_enter())
+        return;
+    monitor_wait();
+    gate_leave();
+}
+
+static void JNICALL monitor_cb_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jboolean timed_out)
+{
+    (void)jv, (void)timed_out;
+    if (!gate_enter())
+        return;
+    monitor_waited(jni, thread, object);
+    gate_leave();
+}
+
+static bool monitor_wanted(const agent_options *o) { return o->monitor; }
+
+static jp_status monitor_capabilities(jvmtiCapabilities *caps)
+{
+    caps->can_generate_monitor_events = 1;
+    return JP_OK;
+}
+
+static void monitor_callbacks(jvmtiEventCallbacks *cb)
+{
+    cb->MonitorContendedEnter = monitor_cb_contended_enter;
+    cb->MonitorContendedEntered = monitor_cb_contended_entered;
+    cb->MonitorWait = monitor_cb_wait;
+    cb->MonitorWaited = monitor_cb_waited;
+}
+
+static const jvmtiEvent monitor_events[] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED,
+                                             JVMTI_EVENT_MONITOR_WAIT, JVMTI_EVENT_MONITOR_WAITED };
+
+static void monitor_events_on(bool on)
+{
+    for (size_t i = 0; i < sizeof monitor_events / sizeof monitor_events[0]; i++)
+        jvmti_event(monitor_events[i], on);
+}
+
+static jp_status monitor_vm_init(JNIEnv *jni)
+{
+    (void)jni;
+    monitor_events_on(true);
+    return JP_OK;
+}
+
+static void monitor_stop(JNIEnv *jni)
+{
+    (void)jni;
+    monitor_events_on(false);
+}
+
+const collector monitor_collector = {
+    .name = "monitor=y",
+    .wanted = monitor_wanted,
+    .capabilities = monitor_capabilities,
+    .callbacks = monitor_callbacks,
+    .vm_init = monitor_vm_init,
+    .stop = monitor_stop,
+};

@@ -1,8 +1,8 @@
-/* profiler.c — the agent thread: the JVMTI stack sampler (sampler=jvmti:
- * every interval, one running thread's stack at a safepoint), the wall=
- * ticks and the draining of the async sampler's ring (async_sampler.c),
- * draining the event queue, and dumps on request (with the flame graph and
- * collapsed stacks). See profiler.h for who may touch the model when. */
+/* profiler.c — the agent thread: every period the collectors' ticks
+ * (collector.h: a sampling round) and the drain of what they gathered (the
+ * event queue, then each collector's own), each time it wakes the collectors'
+ * polls, and reports on request (with the flame graph and collapsed stacks).
+ * See profiler.h for who may touch the model when. */
 #include "profiler.h"
 
 #include <errno.h>
@@ -18,16 +18,13 @@
 #include "agent.h"
 #include "alloc_exact.h"
 #include "alloc_sites.h"
-#include "async_sampler.h"
-#include "bci.h"
 #include "code_kinds.h"
+#include "collector.h"
 #include "eventq.h"
 #include "heap_dump.h"
 #include "jvmti_util.h"
 #include "monitor.h"
 #include "symbols.h"
-#include "thread_registry.h"
-#include "times.h"
 
 static model *prof_model;
 /* prof_lock guards only stop/running (VM death waits on them), never the
@@ -40,46 +37,14 @@ static bool prof_stop_requested, prof_running, prof_started;
 static atomic_bool prof_dump_requested;
 static atomic_bool prof_closed;      /* VM death took the last request: no more are accepted */
 static atomic_bool prof_dumping;     /* the agent thread is writing a report: stopping waits for it */
-static frame_id *prof_frames;        /* scratch for one trace */
-static jvmtiFrameInfo *prof_capture; /* scratch for one captured stack */
-static uint64_t prof_rng = 0x9E3779B97F4A7C15ull;
-
-/* xorshift64: the agent thread's own cheap random numbers */
-static uint64_t prof_random(void)
-{
-    prof_rng ^= prof_rng << 13;
-    prof_rng ^= prof_rng >> 7;
-    prof_rng ^= prof_rng << 17;
-    return prof_rng;
-}
-static uint64_t prof_sample_rounds, prof_sample_errors;
 /* what profiling costs, reported with each dump: the agent thread's own CPU
- * time (read on that thread when it dumps or stops), and the stacks it took
- * with the wall time it waited for them (mostly the target running on to its
- * next safepoint poll, not time the target lost). */
-static uint64_t prof_stacks_taken, prof_stack_ns, prof_agent_cpu_ns, prof_start_ns;
-static jlong *prof_cpu_seen;       /* [serial]: thread CPU time at the previous sample */
-static uint32_t prof_cpu_seen_cap;
+ * time (read on that thread when it dumps or stops) */
+static uint64_t prof_agent_cpu_ns, prof_start_ns;
 static jobject prof_thread_ref;    /* the agent thread, never sampled or registered */
 
 bool profiler_is_agent_thread(JNIEnv *jni, jthread thread)
 {
     return prof_thread_ref && (*jni)->IsSameObject(jni, thread, prof_thread_ref);
-}
-
-/* A thread the JVM calls RUNNABLE may be parked in native code (a socket
- * read, or the VM's own Reference Handler wait): it counts as running only
- * if its CPU clock moved since the previous sample. */
-static bool prof_used_cpu(jthread thread, uint32_t serial)
-{
-    jlong now = 0;
-    if (serial == 0 || (*agent_jvmti)->GetThreadCpuTime(agent_jvmti, thread, &now) != JVMTI_ERROR_NONE)
-        return true;
-    if (!model_grow((void **)&prof_cpu_seen, &prof_cpu_seen_cap, serial, sizeof *prof_cpu_seen))
-        return true;
-    jlong before = prof_cpu_seen[serial - 1];
-    prof_cpu_seen[serial - 1] = now;
-    return before != 0 && now > before; /* the first look only sets the baseline */
 }
 
 jp_status profiler_init(void)
@@ -90,9 +55,7 @@ jp_status profiler_init(void)
     pthread_cond_init(&prof_wake, &attr);
     pthread_condattr_destroy(&attr);
     prof_model = model_new();
-    prof_frames = calloc(agent_opts->depth + 1, sizeof *prof_frames);
-    prof_capture = calloc(agent_opts->depth + 1, sizeof *prof_capture);
-    if (!prof_model || !prof_frames || !prof_capture)
+    if (!prof_model)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
     prof_model->start_time_ms = agent_wall_ms();
     prof_start_ns = agent_now_ns();
@@ -104,79 +67,6 @@ jp_status profiler_init(void)
         prof_model->lifetimes = agent_opts->lifetimes;
     }
     return JP_OK;
-}
-
-/* Resolves captured frames into prof_frames; false (and the model marked out
- * of memory) when a frame could not be interned, so no trace refers to a
- * frame that does not exist. */
-static bool prof_frames_of(JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n)
-{
-    for (uint32_t k = 0; k < n; k++) {
-        prof_frames[k] = symbols_frame(prof_model, jni, frames[k].method, frames[k].location, agent_opts->lineno);
-        if (prof_frames[k].v == 0) {
-            prof_model->oom = true;
-            return false;
-        }
-    }
-    return true;
-}
-
-/* One sampling round: find the threads that are running (state and CPU
- * clock, which stops no thread), pick one of them at random and take its
- * stack with the handshake GetStackTrace does since JDK 15, which holds that
- * one thread only. The sample counts as many as there were running threads,
- * so each thread's expected count is what sampling them all would give,
- * while a round costs one handshake whatever the number of threads: taking
- * every running thread's stack each round stalled a 4-thread server
- * measurably (bench/RESULTS.md). */
-static void prof_sample(JNIEnv *jni)
-{
-    jvmtiEnv *jv = agent_jvmti;
-    jthread *threads = NULL;
-    jint nthreads = 0;
-    if ((*jni)->PushLocalFrame(jni, 64) != 0)
-        return;
-    jvmtiError err = (*jv)->GetAllThreads(jv, &nthreads, &threads);
-    if (err != JVMTI_ERROR_NONE) {
-        if (prof_sample_errors++ == 0)
-            jvmti_check(err, "GetAllThreads");
-        (*jni)->PopLocalFrame(jni, NULL);
-        return;
-    }
-    prof_sample_rounds++;
-    jint nrun = 0, pick = -1;
-    uint32_t pick_serial = 0;
-    for (jint i = 0; i < nthreads; i++) {
-        jint state = 0;
-        if ((*jv)->GetThreadState(jv, threads[i], &state) != JVMTI_ERROR_NONE ||
-            !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
-            continue;
-        uint32_t serial = thread_registry_serial(threads[i]);
-        if (serial == 0 && profiler_is_agent_thread(jni, threads[i]))
-            continue;
-        if (!prof_used_cpu(threads[i], serial))
-            continue;
-        /* reservoir sampling: each running thread is picked with probability 1/nrun */
-        nrun++;
-        if (prof_random() % (uint64_t)nrun == 0) {
-            pick = i;
-            pick_serial = serial;
-        }
-    }
-    if (pick >= 0) {
-        jint count = 0;
-        uint64_t t0 = agent_now_ns();
-        err = (*jv)->GetStackTrace(jv, threads[pick], 0, (jint)agent_opts->depth, prof_capture, &count);
-        prof_stack_ns += agent_now_ns() - t0;
-        prof_stacks_taken++;
-        if (err == JVMTI_ERROR_NONE && count > 0 && prof_frames_of(jni, prof_capture, (uint32_t)count)) {
-            trace_id t = model_trace_intern(prof_model, agent_opts->thread ? pick_serial : 0, prof_frames,
-                                            (uint32_t)count);
-            model_trace_add_samples(prof_model, t, (uint64_t)nrun);
-        }
-    }
-    jvmti_free(threads);
-    (*jni)->PopLocalFrame(jni, NULL);
 }
 
 static void prof_drain(JNIEnv *jni)
@@ -200,9 +90,9 @@ static void prof_drain(JNIEnv *jni)
             break;
         case EVENTQ_ALLOC:
         case EVENTQ_ALLOC_SITE: {
-            if (!prof_frames_of(jni, e->frames, e->nframes))
+            trace_id t;
+            if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
                 break;
-            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
             if (e->kind == EVENTQ_ALLOC)
                 alloc_sites_record(m, t, e);
             else
@@ -210,9 +100,9 @@ static void prof_drain(JNIEnv *jni)
             break;
         }
         case EVENTQ_MONITOR: {
-            if (!prof_frames_of(jni, e->frames, e->nframes))
+            trace_id t;
+            if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
                 break;
-            trace_id t = model_trace_intern(m, agent_opts->thread ? e->thread : 0, prof_frames, e->nframes);
             char cname[1024];
             symbols_class_name(e->str[0], cname, sizeof cname);
             monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
@@ -223,10 +113,7 @@ static void prof_drain(JNIEnv *jni)
         free(e);
         e = next;
     }
-    if (options_async_sampling(agent_opts))
-        async_sampler_drain(m, jni);
-    if (agent_opts->heap_sites)
-        alloc_sites_drain(m);
+    collectors_drain(m, jni);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when
@@ -264,8 +151,8 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
 
 jp_status profiler_dump(JNIEnv *jni)
 {
-    if (options_alloc_exact(agent_opts))
-        alloc_exact_sweep(jni, true);
+    model *m = prof_model;
+    collectors_before_report(m, jni);
     prof_drain(jni);
     if (agent_opts->heap_dump && !agent_opts->heap_sites) {
         char err[1024];
@@ -274,14 +161,10 @@ jp_status profiler_dump(JNIEnv *jni)
             jp_log_error("heap dump failed: %s", err);
         return st;
     }
-    model *m = prof_model;
     m->dump_time_ms = agent_wall_ms();
     const jp_format_ops *fmt = agent_opts->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
-    bool cpu_times = agent_opts->cpu == OPTIONS_CPU_TIMES;
-    if (cpu_times)
-        times_collect(m);
     report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
-                       agent_opts->monitor, cpu_times, agent_opts->heap_sites, NULL };
+                       agent_opts->monitor, agent_opts->cpu == OPTIONS_CPU_TIMES, agent_opts->heap_sites, NULL };
     uint64_t bytes = 0, extra = 0;
     /* heap=all: the report and a heap dump in one file, named like heap=dump's */
     char path[OPTIONS_PATH_MAX + 16];
@@ -297,58 +180,20 @@ jp_status profiler_dump(JNIEnv *jni)
                     model_stack_count(m));
     if (st != JP_OK)
         return st;
-    uint64_t resolved, unloaded;
+    uint64_t resolved, unloaded, rounds, stacks, stack_ns;
     symbols_stats(&resolved, &unloaded);
+    cpu_jvmti_stats(&rounds, &stacks, &stack_ns);
     jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s%s)",
                 path, (unsigned long long)bytes, (unsigned long long)m->total_samples,
-                (unsigned long long)model_trace_count(m), model_monitor_count(m),
-                (unsigned long long)prof_sample_rounds, agent_opts->heap_dump ? "; and a heap dump" : "",
-                m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+                (unsigned long long)model_trace_count(m), model_monitor_count(m), (unsigned long long)rounds,
+                agent_opts->heap_dump ? "; and a heap dump" : "", m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+    collectors_describe();
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
-    double agent_ms = (double)prof_agent_cpu_ns / 1e6, stack_ms = (double)prof_stack_ns / 1e6;
-    double cb_ms = (double)monitor_cost_ns() / 1e6;
-    if (agent_opts->heap_sites) {
-        char line[512];
-        alloc_sites_describe(line, sizeof line);
-        jp_log_info("%s", line);
-    }
-    if (options_async_sampling(agent_opts)) {
-        char line[1024];
-        async_sampler_describe(line, sizeof line);
-        jp_log_info("%s", line);
-        async_sampler_cost(line, sizeof line);
-        jp_log_info("%s", line);
-    }
+    double agent_ms = (double)prof_agent_cpu_ns / 1e6;
     jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core); %llu stacks taken in %.1f ms; "
                 "monitor callbacks %.1f ms",
-                agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0,
-                (unsigned long long)prof_stacks_taken, stack_ms, cb_ms);
-    if (cpu_times) {
-        bci_stats b;
-        times_stats ts;
-        bci_get_stats(&b);
-        times_get_stats(&ts);
-        jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods, %llu left "
-                    "unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu calls in %llu "
-                    "call paths on %llu threads, clock: %s; %llu exits without their entry, %llu frames closed by a "
-                    "later exit, %llu calls not recorded",
-                    (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
-                    (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_unchanged,
-                    (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
-                    b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
-                    (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads,
-                    ts.clock, (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
-                    (unsigned long long)ts.dropped);
-    }
-    if (options_alloc_bci(agent_opts)) {
-        bci_stats b;
-        bci_get_stats(&b);
-        jp_log_info("alloc_hook=bci: %llu classes rewritten (%llu failed) in %.1f ms; %llu classes loaded before VM "
-                    "init retransformed (%llu could not be) in %.1f ms", (unsigned long long)b.classes_rewritten,
-                    (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
-                    (unsigned long long)b.retransformed, (unsigned long long)b.retransform_failed,
-                    (double)b.retransform_ns / 1e6);
-    }
+                agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0, (unsigned long long)stacks,
+                (double)stack_ns / 1e6, (double)monitor_cost_ns() / 1e6);
     if (unloaded)
         jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
                     (unsigned long long)resolved);
@@ -387,12 +232,8 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 {
     (void)jv;
     (void)arg;
-    /* the JVMTI sampler and wall= act every period; otherwise the thread
-     * drains the async sampler's ring and the queued events */
-    bool jvmti_sampler = agent_opts->cpu == OPTIONS_CPU_SAMPLES && agent_opts->sampler == OPTIONS_SAMPLER_JVMTI;
-    unsigned period = jvmti_sampler ? agent_opts->interval_ms
-                      : agent_opts->wall_ms ? agent_opts->wall_ms
-                      : options_async_sampling(agent_opts) ? 20 : 100;
+    /* a period: the collectors' ticks (a sampling round), then everything they gathered drained */
+    unsigned period = collectors_period_ms(agent_opts);
     struct timespec next;
     prof_deadline(&next, period);
     for (;;) {
@@ -408,15 +249,11 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         if (stop)
             break; /* a request not taken yet stays for VM death (profiler_final_request) */
         bool dump = atomic_exchange(&prof_dump_requested, false);
-        if (options_alloc_exact(agent_opts))
-            alloc_exact_sweep(jni, false);   /* after a collection: the idle threads' young objects */
+        collectors_poll(jni);
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (prof_reached(&now, &next)) {
-            if (jvmti_sampler)
-                prof_sample(jni);
-            else if (agent_opts->wall_ms)
-                async_sampler_wall_tick(jni);
+            collectors_tick(prof_model, jni);
             prof_drain(jni);
             /* fixed rate: one tick per interval; if a round overran, skip the missed ticks */
             prof_deadline_from(&next, period, false);

@@ -172,3 +172,27 @@ frame_id symbols_frame(model *m, JNIEnv *jni, jmethodID method, jlocation locati
     int32_t line = lineno ? sym_line(e, location) : (e->native ? FRAME_LINE_NATIVE : FRAME_LINE_UNKNOWN);
     return model_frame_intern(m, e->method, line);
 }
+
+bool symbols_trace(model *m, JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n, uint32_t thread, trace_id *out)
+{
+    static frame_id *scratch;   /* the agent thread's */
+    static uint32_t cap;
+    if (n > cap || !scratch) {
+        frame_id *p = realloc(scratch, (size_t)(n ? n : 1) * sizeof *p);
+        if (!p) {
+            m->oom = true;
+            return false;
+        }
+        scratch = p;
+        cap = n ? n : 1;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        scratch[k] = symbols_frame(m, jni, frames[k].method, frames[k].location, agent_opts->lineno);
+        if (scratch[k].v == 0) {
+            m->oom = true;
+            return false;
+        }
+    }
+    *out = model_trace_intern(m, thread, scratch, n);
+    return true;
+}

@@ -14,6 +14,11 @@
 #include "../model/model.h"
 
 frame_id symbols_frame(model *m, JNIEnv *jni, jmethodID method, jlocation location, bool lineno);
+/* The trace of captured frames (top first) in thread `thread` (0: none):
+ * each frame resolved, then the trace interned, in *out. False when out of
+ * memory (and the model marked so): no trace refers to a frame that does not
+ * exist. Agent thread only. */
+bool symbols_trace(model *m, JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n, uint32_t thread, trace_id *out);
 /* "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]"; writes at most outlen bytes. */
 void symbols_class_name(const char *sig, char *out, size_t outlen);
 /* Methods resolved and methods whose class was already gone. */

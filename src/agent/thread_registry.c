@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "async_sampler.h"
+#include "collector.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "profiler.h"
@@ -38,8 +38,8 @@ void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
     if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
                     "SetThreadLocalStorage") != JP_OK)
         return;
-    if (on_thread && options_async_sampling(agent_opts))
-        async_sampler_thread_start(jni, serial);
+    if (on_thread)
+        collectors_thread_start(jni, serial);
     jvmtiThreadInfo info = { 0 };
     jvmtiThreadGroupInfo group = { 0 }, parent = { 0 };
     if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE && info.thread_group) {
@@ -71,8 +71,6 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
     uint32_t serial = thread_registry_serial(thread);
     if (serial == 0)
         return;
-    if (options_async_sampling(agent_opts))
-        async_sampler_thread_end();
     eventq_event *e = eventq_new(EVENTQ_THREAD_END, serial, 0, NULL, NULL, NULL);
     if (e)
         eventq_push(e);

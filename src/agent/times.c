@@ -25,8 +25,10 @@
 #define TIMES_HAVE_TSC 1
 #endif
 
+#include "../common/jp_log.h"
 #include "agent.h"
 #include "bci.h"
+#include "collector.h"
 #include "thread_registry.h"
 
 #define TIMES_CHUNK 512u     /* paths per chunk */
@@ -376,3 +378,46 @@ void times_get_stats(times_stats *o)
         o->dropped += atomic_load_explicit(&t->dropped, memory_order_relaxed);
     }
 }
+
+/* ---- the cpu=times collector ---- */
+
+static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TIMES; }
+
+static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
+
+static void times_before_report(model *m, JNIEnv *jni)
+{
+    (void)jni;
+    times_collect(m);
+}
+
+static void times_describe(void)
+{
+    bci_stats b;
+    times_stats ts;
+    bci_get_stats(&b);
+    times_get_stats(&ts);
+    jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods, %llu left "
+                "unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu calls in %llu "
+                "call paths on %llu threads, clock: %s; %llu exits without their entry, %llu frames closed by a "
+                "later exit, %llu calls not recorded",
+                (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
+                (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_unchanged,
+                (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
+                b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
+                (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads, ts.clock,
+                (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
+                (unsigned long long)ts.dropped);
+}
+
+const collector times_collector = {
+    .name = "cpu=times",
+    .engine = "bytecode instrumentation",
+    .wanted = times_wanted,
+    .callbacks = times_callbacks,
+    .load = times_init,
+    .vm_init = bci_vm_init,
+    .before_report = times_before_report,
+    .describe = times_describe,
+    .stop = bci_vm_death,
+};

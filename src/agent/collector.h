@@ -1,0 +1,92 @@
+/* collector.h — one capability of the agent (CPU sampling, wall-clock
+ * sampling, monitors, exact times, allocation sites, heap dumps ...) as one
+ * table of functions, so that the agent's life (load, VM init, threads
+ * starting and ending, the agent thread's rounds, reports, VM death) is a loop
+ * over one list (collectors.c) instead of a chain of ifs in every file.
+ * Adding a capability is one file that defines its `collector` and one row in
+ * collectors.c.
+ *
+ * Every member but name and wanted may be NULL. When each one runs:
+ *   wanted         at load: whether the options turn the collector on
+ *   capabilities   Agent_OnLoad, before AddCapabilities: the JVMTI capabilities it needs
+ *   callbacks      Agent_OnLoad: sets the JVMTI callbacks it owns (each passes the gate, gate.h)
+ *   load           Agent_OnLoad, once the capabilities are there: what must happen before VM init
+ *   vm_init        VMInit, on that thread, once the running threads are registered: its events on
+ *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial
+ *   thread_end     on a Java thread itself as it ends
+ *   period_ms      how often the agent thread calls tick and drains (the shortest asked for wins;
+ *                  100 ms when none asks)
+ *   tick           agent thread, once a period, before the drain (a sampling round)
+ *   poll           agent thread, each time it wakes (at least every 50 ms)
+ *   drain          agent thread, once a period and before a report: what it gathered, into the model
+ *   before_report  agent thread (or VM death), before a report is written: brings the model up to date
+ *   describe       after a report: its lines for the verbose log (jp_log_info)
+ *   stop           VM death, before the last report: its events off
+ *   unload         Agent_OnUnload
+ */
+#ifndef COLLECTOR_H
+#define COLLECTOR_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/jp_error.h"
+#include "../model/model.h"
+#include "options.h"
+
+typedef struct collector {
+    const char *name;          /* the option that turns it on: "cpu=times" */
+    const char *engine;        /* what its VM init starts, for "cpu=times disabled: bytecode
+                                * instrumentation could not start"; NULL: "it" */
+    bool (*wanted)(const agent_options *o);
+    jp_status (*capabilities)(jvmtiCapabilities *caps);
+    void (*callbacks)(jvmtiEventCallbacks *cb);
+    jp_status (*load)(void);
+    jp_status (*vm_init)(JNIEnv *jni);
+    void (*thread_start)(JNIEnv *jni, uint32_t serial);
+    void (*thread_end)(JNIEnv *jni);
+    unsigned (*period_ms)(const agent_options *o);
+    void (*tick)(model *m, JNIEnv *jni);
+    void (*poll)(JNIEnv *jni);
+    void (*drain)(model *m, JNIEnv *jni);
+    void (*before_report)(model *m, JNIEnv *jni);
+    void (*describe)(void);
+    void (*stop)(JNIEnv *jni);
+    void (*unload)(void);
+} collector;
+
+/* The collectors, one per file (collect_*.c and the modules that own them). */
+extern const collector cpu_async_collector;   /* cpu=samples (sampler=async) */
+extern const collector cpu_jvmti_collector;   /* cpu=samples,sampler=jvmti */
+extern const collector wall_collector;        /* wall= */
+extern const collector monitor_collector;     /* monitor=y */
+extern const collector times_collector;       /* cpu=times */
+extern const collector alloc_sampled_collector; /* heap=sites */
+extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
+
+/* collect_cpu_jvmti.c: sampling rounds, stacks taken and the time waited for
+ * them, for the report's log lines (zeros unless sampler=jvmti). */
+void cpu_jvmti_stats(uint64_t *rounds, uint64_t *stacks, uint64_t *stack_ns);
+
+/* collectors.c: the life-cycle loops over the collectors the options turned
+ * on (chosen once, by collectors_choose, in table order). */
+void collectors_choose(const agent_options *o);
+jp_status collectors_capabilities(jvmtiCapabilities *caps);
+void collectors_callbacks(jvmtiEventCallbacks *cb);
+jp_status collectors_load(void);
+void collectors_vm_init(JNIEnv *jni);
+void collectors_thread_start(JNIEnv *jni, uint32_t serial);
+void collectors_thread_end(JNIEnv *jni);
+/* the agent thread's period: the shortest any collector asks for, else 100 ms */
+unsigned collectors_period_ms(const agent_options *o);
+void collectors_tick(model *m, JNIEnv *jni);
+void collectors_poll(JNIEnv *jni);
+void collectors_drain(model *m, JNIEnv *jni);
+void collectors_before_report(model *m, JNIEnv *jni);
+void collectors_describe(void);
+void collectors_stop(JNIEnv *jni);
+void collectors_unload(void);
+
+#endif

@@ -1,0 +1,159 @@
+/* collectors.c — the list of the agent's collectors (collector.h) and the
+ * loops the agent's life cycle runs over the ones the options turn on. The
+ * order of the rows is the order they are called in: at VM init, for each
+ * report, and for their lines in the verbose log. */
+#include "collector.h"
+
+#include <stddef.h>
+
+#include "../common/jp_log.h"
+
+static const collector *const collectors_all[] = {
+    &cpu_async_collector,
+    &wall_collector,
+    &cpu_jvmti_collector,
+    &monitor_collector,
+    &alloc_sampled_collector,
+    &alloc_exact_collector,
+    &times_collector,
+};
+
+#define COLLECTORS_MAX (sizeof collectors_all / sizeof collectors_all[0])
+
+static const collector *collectors_on[COLLECTORS_MAX];
+static size_t collectors_n;
+
+#define COLLECTORS_EACH(c) \
+    for (size_t collectors_i_ = 0; collectors_i_ < collectors_n; collectors_i_++) \
+        for (const collector *c = collectors_on[collectors_i_]; c; c = NULL)
+
+void collectors_choose(const agent_options *o)
+{
+    collectors_n = 0;
+    for (size_t i = 0; i < COLLECTORS_MAX; i++)
+        if (collectors_all[i]->wanted(o))
+            collectors_on[collectors_n++] = collectors_all[i];
+}
+
+jp_status collectors_capabilities(jvmtiCapabilities *caps)
+{
+    COLLECTORS_EACH(c) {
+        if (c->capabilities) {
+            jp_status st = c->capabilities(caps);
+            if (st != JP_OK)
+                return st;
+        }
+    }
+    return JP_OK;
+}
+
+void collectors_callbacks(jvmtiEventCallbacks *cb)
+{
+    COLLECTORS_EACH(c) {
+        if (c->callbacks)
+            c->callbacks(cb);
+    }
+}
+
+jp_status collectors_load(void)
+{
+    COLLECTORS_EACH(c) {
+        if (c->load) {
+            jp_status st = c->load();
+            if (st != JP_OK)
+                return st;
+        }
+    }
+    return JP_OK;
+}
+
+void collectors_vm_init(JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->vm_init && c->vm_init(jni) != JP_OK)
+            jp_log_error("%s disabled: %s could not start", c->name, c->engine ? c->engine : "it");
+    }
+}
+
+void collectors_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    COLLECTORS_EACH(c) {
+        if (c->thread_start)
+            c->thread_start(jni, serial);
+    }
+}
+
+void collectors_thread_end(JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->thread_end)
+            c->thread_end(jni);
+    }
+}
+
+unsigned collectors_period_ms(const agent_options *o)
+{
+    unsigned period = 0;
+    COLLECTORS_EACH(c) {
+        unsigned p = c->period_ms ? c->period_ms(o) : 0;
+        if (p && (!period || p < period))
+            period = p;
+    }
+    return period ? period : 100;
+}
+
+void collectors_tick(model *m, JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->tick)
+            c->tick(m, jni);
+    }
+}
+
+void collectors_poll(JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->poll)
+            c->poll(jni);
+    }
+}
+
+void collectors_drain(model *m, JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->drain)
+            c->drain(m, jni);
+    }
+}
+
+void collectors_before_report(model *m, JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->before_report)
+            c->before_report(m, jni);
+    }
+}
+
+void collectors_describe(void)
+{
+    COLLECTORS_EACH(c) {
+        if (c->describe)
+            c->describe();
+    }
+}
+
+void collectors_stop(JNIEnv *jni)
+{
+    COLLECTORS_EACH(c) {
+        if (c->stop)
+            c->stop(jni);
+    }
+}
+
+void collectors_unload(void)
+{
+    COLLECTORS_EACH(c) {
+        if (c->unload)
+            c->unload();
+    }
+}
