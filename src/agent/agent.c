@@ -4,7 +4,7 @@
  * path, and has the collectors the options turn on (collector.h) ask for
  * their JVMTI capabilities and callbacks. Agent_OnAttach refuses politely: attach comes later. */
 
-#include "agent.h"
+#include "agent_env.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -16,28 +16,14 @@
 
 #include "../common/jp_log.h"
 #include "../format/sink.h"
+#include "bci.h"
 #include "callbacks.h"
-#include "collector.h"
+#include "collectors.h"
 #include "jvmti_util.h"
 #include "profiler.h"
+#include "tracker.h"
 
-jvmtiEnv *agent_jvmti;
-const agent_options *agent_opts;
 static agent_options agent_options_storage;
-
-uint64_t agent_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t agent_wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* The jar lives beside libjvmprof.so. */
 static void agent_add_jar(void)
@@ -137,6 +123,7 @@ static jint agent_load(JavaVM *vm, const char *text)
     if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
         return JNI_ERR;
     agent_add_jar();
+    bci_set_tracker(&tracker_spec, tracker_natives, tracker_native_count);
     if (collectors_load() != JP_OK)
         return JNI_ERR;
     if (profiler_init() != JP_OK || callbacks_install() != JP_OK)

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "jvmti_util.h"
 #include "symbols.h"
 

@@ -40,15 +40,18 @@
 #include <string.h>
 
 #include "../common/jp_log.h"
-#include "agent.h"
+#include "agent_env.h"
 #include "alloc_common.h"
 #include "bci.h"
 #include "collector.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"
+#include "symbols.h"
 #include "thread_registry.h"
 
+
+static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e);
 /* ---------------------------------------------------------------- directory */
 
 #define AX_DIR_BITS 12
@@ -232,7 +235,7 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     if (!e->cls)
         goto fail;
     if (!e->own) {
-        ev = eventq_new(EVENTQ_ALLOC_SITE, t->serial, (uint32_t)n, sig, NULL, NULL);
+        ev = eventq_new(EVENTQ_ALLOC_SITE, alloc_exact_apply, t->serial, (uint32_t)n, sig, NULL, NULL);
         if (!ev)
             goto fail;
         memcpy(ev->frames, frames, (size_t)n * sizeof ev->frames[0]);
@@ -364,7 +367,7 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
     jthread self = NULL;
     if (!thread && (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self) == JVMTI_ERROR_NONE)
         thread = self;
-    t->agent = thread && profiler_is_agent_thread(jni, thread);
+    t->agent = thread && agent_is_own_thread(jni, thread);
     if (self)
         (*jni)->DeleteLocalRef(jni, self);
     return t;
@@ -686,7 +689,7 @@ void alloc_exact_sweep(JNIEnv *jni, bool now)
 
 /* ---------------------------------------------------------------- agent thread */
 
-void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
+static void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
 {
     ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
     if (x)
@@ -753,6 +756,15 @@ static void alloc_exact_describe(void)
              (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
              (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,
              (unsigned long long)(recs / 1024), ax_live_peak ? (double)recs / (double)ax_live_peak : 0.0);
+}
+
+/* Agent thread: a new site's stack, into the model. */
+static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e)
+{
+    trace_id t;
+    if (symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
+        alloc_exact_register(m, t, e);
+    return false;
 }
 
 /* ---- the heap=sites,alloc_interval=0 collector ---- */

@@ -41,8 +41,6 @@ void alloc_exact_freed(jlong tag);
 /* ThreadEnd: the ending thread's table is left for the next new thread. */
 void alloc_exact_thread_end(void);
 
-/* Agent thread: a new site's stack, already a trace (an EVENTQ_ALLOC_SITE event). */
-void alloc_exact_register(model *m, trace_id trace, const eventq_event *e);
 /* Agent thread, from 20 ms after the end of each collection (now: at once,
  * for a report): sweeps the nurseries of the threads that did not allocate
  * since (blocked, idle or ended). */

@@ -25,12 +25,11 @@
 
 #include "../common/id_map.h"
 #include "../common/jp_log.h"
-#include "agent.h"
+#include "agent_env.h"
 #include "alloc_common.h"
 #include "collector.h"
 #include "gate.h"
 #include "jvmti_util.h"
-#include "profiler.h"
 #include "symbols.h"
 #include "thread_registry.h"
 
@@ -81,10 +80,12 @@ typedef struct as_entry {
 static as_entry *as_table;
 static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
+static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e);
+
 static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
     jvmtiEnv *jv = agent_jvmti;
-    if (profiler_is_agent_thread(jni, thread))
+    if (agent_is_own_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
     uint64_t t0 = as_thread_cpu_ns();
     char *sig = NULL;
@@ -93,7 +94,7 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
         return;
     }
     uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
-    eventq_event *e = eventq_new(EVENTQ_ALLOC, serial, agent_opts->depth, sig, NULL, NULL);
+    eventq_event *e = eventq_new(EVENTQ_ALLOC, alloc_sites_apply, serial, agent_opts->depth, sig, NULL, NULL);
     jvmti_free(sig);
     if (!e) {
         atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
@@ -235,7 +236,7 @@ static double as_coarse(double v)
     return ldexp(nearbyint(ldexp(f, 17)), e - 17);
 }
 
-void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
+static void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 {
     site_id site = alloc_common_site_of(m, trace, e->str[0]);
     double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
@@ -296,6 +297,15 @@ static void alloc_sites_describe(void)
                 (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
                 as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0,
                 (double)atomic_load(&as_callback_ns) / 1e6);
+}
+
+/* Agent thread: a sampled allocation, into the model. */
+static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e)
+{
+    trace_id t;
+    if (symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
+        alloc_sites_record(m, t, e);
+    return false;
 }
 
 /* ---- the heap=sites collector ---- */

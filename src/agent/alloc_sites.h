@@ -15,6 +15,4 @@
 #include "../model/model.h"
 #include "eventq.h"
 
-/* Agent thread: one sampled allocation (its stack already a trace). */
-void alloc_sites_record(model *m, trace_id trace, const eventq_event *e);
 #endif

@@ -23,11 +23,10 @@
 #include <unistd.h>
 
 #include "../common/jp_log.h"
-#include "agent.h"
+#include "agent_env.h"
 #include "code_kinds.h"
 #include "gate.h"
 #include "jvmti_util.h"
-#include "profiler.h"
 #include "symbols.h"
 #include "thread_registry.h"
 

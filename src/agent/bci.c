@@ -14,14 +14,22 @@
 
 #include "../classfile/classfile.h"
 #include "../common/jp_log.h"
-#include "agent.h"
-#include "alloc_exact.h"
+#include "agent_env.h"
 #include "jvmti_util.h"
-#include "times.h"
 
 #define BCI_CHUNK 4096u
 #define BCI_CHUNKS 16384u /* up to 64M instrumented methods */
-#define BCI_TRACKER "jvmprof/Tracker"
+/* the Tracker bridge (tracker.h), handed over at load */
+static const cf_tracker *bci_tracker;
+static const JNINativeMethod *bci_natives;
+static int bci_native_count;
+
+void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int count)
+{
+    bci_tracker = spec;
+    bci_natives = natives;
+    bci_native_count = count;
+}
 
 static _Atomic(bci_method *) *_Atomic bci_chunks[BCI_CHUNKS];
 static atomic_uint bci_next_id = 1;
@@ -257,7 +265,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     if (!rec)
         return;
     bci_select_ctx ctx = { calls, name, rec, NULL, NULL, 0, 0, false };
-    cf_inject_spec spec = { BCI_TRACKER,
+    cf_inject_spec spec = { bci_tracker,
                             (calls ? CF_INJECT_CALLS : 0u) | (allocs ? CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT : 0u),
                             bci_select, &ctx };
     cf_result r;
@@ -374,20 +382,14 @@ jp_status bci_vm_init(JNIEnv *jni)
 {
     if (bci_tracker_class)
         return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
-    jclass c = (*jni)->FindClass(jni, BCI_TRACKER);
+    jclass c = bci_tracker ? (*jni)->FindClass(jni, bci_tracker->cls) : NULL;
     if (!c) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "%s needs jvmprof.jar beside libjvmprof.so; class jvmprof.Tracker not found",
                         bci_calls_on() ? "cpu=times" : "alloc_hook=bci");
     }
     bci_tracker_class = (*jni)->NewGlobalRef(jni, c);
-    JNINativeMethod natives[] = {
-        { (char *)"enter0", (char *)"(I)V", (void *)times_enter },
-        { (char *)"exit0", (char *)"(I)V", (void *)times_exit },
-        { (char *)"objectInit0", (char *)"(Ljava/lang/Object;)V", (void *)alloc_exact_object_init },
-        { (char *)"newArray0", (char *)"(Ljava/lang/Object;)V", (void *)alloc_exact_new_array },
-    };
-    if ((*jni)->RegisterNatives(jni, c, natives, 4) != 0) {
+    if (!bci_tracker || (*jni)->RegisterNatives(jni, c, bci_natives, bci_native_count) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.Tracker's natives");
     }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../classfile/classfile.h"
 #include "../common/jp_error.h"
 
 typedef struct bci_class {
@@ -35,6 +36,9 @@ bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_l
 /* true if include=/exclude= let class_name (internal form) be instrumented. */
 bool bci_class_wanted(const char *class_name);
 
+/* Agent_OnLoad: the Tracker class's methods the injected code calls, and the
+ * natives behind them (tracker.h), registered when instrumentation starts. */
+void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int count);
 /* Natives, module reads, engage, start rewriting; with alloc_hook=bci also
  * retransforms the classes already loaded. */
 jp_status bci_vm_init(JNIEnv *jni);

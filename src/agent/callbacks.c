@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../common/jp_log.h"
-#include "agent.h"
-#include "collector.h"
+#include "agent_env.h"
+#include "collectors.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "profiler.h"

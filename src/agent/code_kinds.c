@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 
+
+static bool code_kinds_event(model *m, JNIEnv *jni, eventq_event *e);
 /* An open-addressing map from a pair of pointers to a count and a pointer
  * (agent thread only). */
 typedef struct ck_entry {
@@ -130,7 +132,7 @@ void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jin
     if (npairs > (1u << 24))
         npairs = 1u << 24;
     /* frames[0] = the nmethod's method; then pairs (caller, callee) */
-    eventq_event *e = eventq_new(EVENTQ_CODE_LOAD, 0, (uint32_t)(1 + 2 * npairs), NULL, NULL, NULL);
+    eventq_event *e = eventq_new(EVENTQ_CODE_LOAD, code_kinds_event, 0, (uint32_t)(1 + 2 * npairs), NULL, NULL, NULL);
     if (!e)
         return;
     e->code = code_addr;
@@ -164,7 +166,7 @@ void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jin
 void JNICALL code_kinds_compiled_method_unload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
 {
     (void)jv;
-    eventq_event *e = eventq_new(EVENTQ_CODE_UNLOAD, 0, 1, NULL, NULL, NULL);
+    eventq_event *e = eventq_new(EVENTQ_CODE_UNLOAD, code_kinds_event, 0, 1, NULL, NULL, NULL);
     if (!e)
         return;
     e->code = code_addr;
@@ -184,8 +186,9 @@ static void ck_apply(const eventq_event *e, int64_t delta)
     }
 }
 
-bool code_kinds_event(eventq_event *e)
+static bool code_kinds_event(model *m, JNIEnv *jni, eventq_event *e)
 {
+    (void)m, (void)jni;
     if (e->kind == EVENTQ_CODE_LOAD) {
         ck_entry *c = ck_find(&ck_code, (uintptr_t)e->code, (uintptr_t)e->frames[0].method, true);
         if (!c)

@@ -23,9 +23,6 @@ void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jin
                                              jint map_length, const jvmtiAddrLocationMap *map,
                                              const void *compile_info);
 void JNICALL code_kinds_compiled_method_unload(jvmtiEnv *jv, jmethodID method, const void *code_addr);
-/* The agent thread: applies a queued EVENTQ_CODE_LOAD / _UNLOAD event.
- * True when the event was kept (the caller must not free it). */
-bool code_kinds_event(eventq_event *e);
 /* The agent thread: the kind of a Java frame running `method`, called from
  * `caller` (NULL for the outermost frame). */
 frame_kind code_kinds_of(jmethodID method, jmethodID caller);

@@ -4,10 +4,9 @@
  * threads poll, but needs nothing from the JVM beyond JVMTI). */
 #include <stdlib.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "collector.h"
 #include "jvmti_util.h"
-#include "profiler.h"
 #include "symbols.h"
 #include "thread_registry.h"
 
@@ -75,7 +74,7 @@ static void cj_sample(model *m, JNIEnv *jni)
             !(state & JVMTI_THREAD_STATE_RUNNABLE) || (state & JVMTI_THREAD_STATE_SUSPENDED))
             continue;
         uint32_t serial = thread_registry_serial(threads[i]);
-        if (serial == 0 && profiler_is_agent_thread(jni, threads[i]))
+        if (serial == 0 && agent_is_own_thread(jni, threads[i]))
             continue;
         if (!cj_used_cpu(threads[i], serial))
             continue;

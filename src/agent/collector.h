@@ -2,7 +2,7 @@
  * sampling, monitors, exact times, allocation sites, heap dumps ...) as one
  * table of functions, so that the agent's life (load, VM init, threads
  * starting and ending, the agent thread's rounds, reports, VM death) is a loop
- * over one list (collectors.c) instead of a chain of ifs in every file.
+ * over one list (collectors.h) instead of a chain of ifs in every file.
  * Adding a capability is one file that defines its `collector` and one row in
  * collectors.c.
  *
@@ -69,24 +69,5 @@ extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
 /* collect_cpu_jvmti.c: sampling rounds, stacks taken and the time waited for
  * them, for the report's log lines (zeros unless sampler=jvmti). */
 void cpu_jvmti_stats(uint64_t *rounds, uint64_t *stacks, uint64_t *stack_ns);
-
-/* collectors.c: the life-cycle loops over the collectors the options turned
- * on (chosen once, by collectors_choose, in table order). */
-void collectors_choose(const agent_options *o);
-jp_status collectors_capabilities(jvmtiCapabilities *caps);
-void collectors_callbacks(jvmtiEventCallbacks *cb);
-jp_status collectors_load(void);
-void collectors_vm_init(JNIEnv *jni);
-void collectors_thread_start(JNIEnv *jni, uint32_t serial);
-void collectors_thread_end(JNIEnv *jni);
-/* the agent thread's period: the shortest any collector asks for, else 100 ms */
-unsigned collectors_period_ms(const agent_options *o);
-void collectors_tick(model *m, JNIEnv *jni);
-void collectors_poll(JNIEnv *jni);
-void collectors_drain(model *m, JNIEnv *jni);
-void collectors_before_report(model *m, JNIEnv *jni);
-void collectors_describe(void);
-void collectors_stop(JNIEnv *jni);
-void collectors_unload(void);
 
 #endif

@@ -2,7 +2,7 @@
  * loops the agent's life cycle runs over the ones the options turn on. The
  * order of the rows is the order they are called in: at VM init, for each
  * report, and for their lines in the verbose log. */
-#include "collector.h"
+#include "collectors.h"
 
 #include <stddef.h>
 

@@ -3,7 +3,7 @@
 #include <jni.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "heap_dump.h"
 #include "profiler.h"
 

@@ -7,8 +7,8 @@
 
 static _Atomic(eventq_event *) eventq_head;
 
-eventq_event *eventq_new(eventq_kind kind, uint32_t thread, uint32_t nframes, const char *s0, const char *s1,
-                         const char *s2)
+eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
+                         const char *s1, const char *s2)
 {
     const char *in[3] = { s0, s1, s2 };
     size_t lens[3], total = sizeof(eventq_event) + (size_t)nframes * sizeof(jvmtiFrameInfo);
@@ -21,6 +21,7 @@ eventq_event *eventq_new(eventq_kind kind, uint32_t thread, uint32_t nframes, co
         return NULL;
     memset(e, 0, sizeof *e);
     e->kind = kind;
+    e->apply = apply;
     e->thread = thread;
     e->nframes = nframes;
     char *p = (char *)(e->frames + nframes);
@@ -54,4 +55,15 @@ eventq_event *eventq_take_all(void)
         e = next;
     }
     return fifo;
+}
+
+void eventq_apply_all(model *m, JNIEnv *jni)
+{
+    eventq_event *e = eventq_take_all();
+    while (e) {
+        eventq_event *next = e->next;
+        if (!e->apply || !e->apply(m, jni, e))
+            free(e);
+        e = next;
+    }
 }

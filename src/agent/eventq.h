@@ -6,8 +6,12 @@
 #ifndef EVENTQ_H
 #define EVENTQ_H
 
+#include <jni.h>
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "../model/model.h"
 
 typedef enum eventq_kind {
     EVENTQ_THREAD_START,
@@ -19,9 +23,16 @@ typedef enum eventq_kind {
     EVENTQ_ALLOC_SITE,         /* alloc_exact.c: a new site; alloc_tag = its entry id, str[0] = class signature */
 } eventq_kind;
 
+struct eventq_event;
+/* What the agent thread does with an event, set by the module that made it:
+ * puts it into the model. True when that module keeps the event (and frees
+ * it later), false to have it freed. */
+typedef bool (*eventq_apply_fn)(model *m, JNIEnv *jni, struct eventq_event *e);
+
 typedef struct eventq_event {
     struct eventq_event *next;
     eventq_kind kind;
+    eventq_apply_fn apply;
     uint32_t thread;           /* thread serial */
     uint64_t duration_ns;      /* EVENTQ_MONITOR: time blocked or waiting */
     const void *code;          /* EVENTQ_CODE_*: the compiled code's address */
@@ -36,8 +47,11 @@ typedef struct eventq_event {
 
 /* Allocates an event with room for nframes frames and the given strings
  * (copied; NULL allowed). Returns NULL when out of memory. */
-eventq_event *eventq_new(eventq_kind kind, uint32_t thread, uint32_t nframes, const char *s0, const char *s1,
-                         const char *s2);
+eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
+                         const char *s1, const char *s2);
+/* Agent thread: applies every event taken so far (eventq_take_all, then each
+ * one's apply), oldest first, and frees those not kept. */
+void eventq_apply_all(model *m, JNIEnv *jni);
 void eventq_push(eventq_event *e);
 /* Takes all pushed events, oldest first; caller frees each with free(). */
 eventq_event *eventq_take_all(void);

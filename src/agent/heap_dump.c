@@ -38,7 +38,7 @@
 #include "../format/hprof_heap_text.h"
 #include "../format/sink.h"
 #include "../model/model.h"
-#include "agent.h"
+#include "agent_env.h"
 #include "heap_dump_hotspot.h"
 #include "jvmti_util.h"
 
@@ -941,25 +941,6 @@ done:
     return st;
 }
 
-uint64_t heap_dump_heap_in_use(JNIEnv *jni)
-{
-    uint64_t used = 0;
-    if ((*jni)->PushLocalFrame(jni, 8) != 0) {
-        (*jni)->ExceptionClear(jni);
-        return 0;
-    }
-    jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
-    jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
-    jobject r = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
-    jmethodID total = r ? (*jni)->GetMethodID(jni, rt, "totalMemory", "()J") : NULL;
-    jmethodID free_ = r ? (*jni)->GetMethodID(jni, rt, "freeMemory", "()J") : NULL;
-    if (total && free_)
-        used = (uint64_t)((*jni)->CallLongMethod(jni, r, total) - (*jni)->CallLongMethod(jni, r, free_));
-    if ((*jni)->ExceptionCheck(jni))
-        (*jni)->ExceptionClear(jni);
-    (*jni)->PopLocalFrame(jni, NULL);
-    return used;
-}
 
 /* file= with %n replaced by seq; without %n: file= for the first dump, file=.N after. */
 static void hd_path(unsigned seq, char *out, size_t len)

@@ -27,8 +27,5 @@ void heap_dump_next_path(char *out, size_t len);
  * ASCII HEAP DUMP (taken as a binary one in a temporary file, removed after). */
 jp_status heap_dump_write_text_after(JNIEnv *jni, const char *path, const void *prefix, size_t prefix_len,
                                      char *errbuf, size_t errlen);
-/* Runtime.totalMemory() - freeMemory(): the heap in use, for progress lines
- * (0 when it cannot be read). */
-uint64_t heap_dump_heap_in_use(JNIEnv *jni);
 
 #endif

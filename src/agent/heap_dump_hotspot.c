@@ -23,8 +23,7 @@
 #include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_scan.h"
 #include "../format/hprof_read.h"
-#include "agent.h"
-#include "heap_dump.h"
+#include "agent_env.h"
 #include "options.h"
 
 /* ---- progress: what the file holds so far, once a second after the first ---- */
@@ -139,6 +138,27 @@ static void *hh_watch_run(void *arg)
 }
 
 /* ---- JNI ---- */
+
+uint64_t heap_dump_heap_in_use(JNIEnv *jni)
+{
+    uint64_t used = 0;
+    if ((*jni)->PushLocalFrame(jni, 8) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return 0;
+    }
+    jclass rt = (*jni)->FindClass(jni, "java/lang/Runtime");
+    jmethodID get = rt ? (*jni)->GetStaticMethodID(jni, rt, "getRuntime", "()Ljava/lang/Runtime;") : NULL;
+    jobject r = get ? (*jni)->CallStaticObjectMethod(jni, rt, get) : NULL;
+    jmethodID total = r ? (*jni)->GetMethodID(jni, rt, "totalMemory", "()J") : NULL;
+    jmethodID free_ = r ? (*jni)->GetMethodID(jni, rt, "freeMemory", "()J") : NULL;
+    if (total && free_)
+        used = (uint64_t)((*jni)->CallLongMethod(jni, r, total) - (*jni)->CallLongMethod(jni, r, free_));
+    if ((*jni)->ExceptionCheck(jni))
+        (*jni)->ExceptionClear(jni);
+    (*jni)->PopLocalFrame(jni, NULL);
+    return used;
+}
+
 
 /* The pending exception as one line ("java.io.IOException: No space left on
  * device"), cleared. */

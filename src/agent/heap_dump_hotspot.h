@@ -11,6 +11,7 @@
 
 #include <jni.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/jp_error.h"
 
@@ -22,5 +23,9 @@
  * was tried). */
 jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
                             char *errbuf, size_t errlen);
+
+/* Runtime.totalMemory() - freeMemory(): the heap in use, for progress lines
+ * (0 when it cannot be read). */
+uint64_t heap_dump_heap_in_use(JNIEnv *jni);
 
 #endif

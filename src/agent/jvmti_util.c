@@ -4,7 +4,7 @@
 #include "jvmti_util.h"
 
 #include "../common/jp_log.h"
-#include "agent.h"
+#include "agent_env.h"
 
 jp_status jvmti_check_at(jvmtiError err, const char *call, const char *file, int line)
 {

@@ -5,9 +5,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "collector.h"
 #include "gate.h"
+#include "symbols.h"
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "thread_registry.h"
@@ -20,6 +21,19 @@ uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memo
 void monitor_contended_enter(void) { monitor_enter_ns = agent_now_ns(); }
 void monitor_wait(void) { monitor_wait_ns = agent_now_ns(); }
 
+/* Agent thread: one wait or contention, into the model (its class named now). */
+static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
+{
+    trace_id t;
+    if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
+        return false;
+    char cname[1024];
+    symbols_class_name(e->str[0], cname, sizeof cname);
+    monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
+    model_monitor_add(m, mon, 1, e->duration_ns);
+    return false;
+}
+
 static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t since_ns)
 {
     if (since_ns == 0)
@@ -31,7 +45,7 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
     if (!klass || (*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         sig = NULL;
     uint32_t depth = agent_opts->depth;
-    eventq_event *e = eventq_new(EVENTQ_MONITOR, thread_registry_serial(thread), depth,
+    eventq_event *e = eventq_new(EVENTQ_MONITOR, monitor_apply, thread_registry_serial(thread), depth,
                                  sig ? sig : "Ljava/lang/Object;", NULL, NULL);
     jvmti_free(sig);
     if (klass)

@@ -15,11 +15,8 @@
 #include "../common/jp_log.h"
 #include "../format/format.h"
 #include "../model/model.h"
-#include "agent.h"
-#include "alloc_exact.h"
-#include "alloc_sites.h"
-#include "code_kinds.h"
-#include "collector.h"
+#include "agent_env.h"
+#include "collectors.h"
 #include "eventq.h"
 #include "heap_dump.h"
 #include "jvmti_util.h"
@@ -40,12 +37,7 @@ static atomic_bool prof_dumping;     /* the agent thread is writing a report: st
 /* what profiling costs, reported with each dump: the agent thread's own CPU
  * time (read on that thread when it dumps or stops) */
 static uint64_t prof_agent_cpu_ns, prof_start_ns;
-static jobject prof_thread_ref;    /* the agent thread, never sampled or registered */
 
-bool profiler_is_agent_thread(JNIEnv *jni, jthread thread)
-{
-    return prof_thread_ref && (*jni)->IsSameObject(jni, thread, prof_thread_ref);
-}
 
 jp_status profiler_init(void)
 {
@@ -71,49 +63,8 @@ jp_status profiler_init(void)
 
 static void prof_drain(JNIEnv *jni)
 {
-    model *m = prof_model;
-    eventq_event *e = eventq_take_all();
-    while (e) {
-        eventq_event *next = e->next;
-        switch (e->kind) {
-        case EVENTQ_THREAD_START:
-            model_thread_start(m, e->thread, e->thread, model_cstring(m, e->str[0]), model_cstring(m, e->str[1]),
-                               model_cstring(m, e->str[2]));
-            break;
-        case EVENTQ_THREAD_END:
-            model_thread_end(m, e->thread);
-            break;
-        case EVENTQ_CODE_LOAD:
-        case EVENTQ_CODE_UNLOAD:
-            if (code_kinds_event(e))
-                e = NULL; /* kept by code_kinds until the code unloads */
-            break;
-        case EVENTQ_ALLOC:
-        case EVENTQ_ALLOC_SITE: {
-            trace_id t;
-            if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-                break;
-            if (e->kind == EVENTQ_ALLOC)
-                alloc_sites_record(m, t, e);
-            else
-                alloc_exact_register(m, t, e);
-            break;
-        }
-        case EVENTQ_MONITOR: {
-            trace_id t;
-            if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-                break;
-            char cname[1024];
-            symbols_class_name(e->str[0], cname, sizeof cname);
-            monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
-            model_monitor_add(m, mon, 1, e->duration_ns);
-            break;
-        }
-        }
-        free(e);
-        e = next;
-    }
-    collectors_drain(m, jni);
+    eventq_apply_all(prof_model, jni);
+    collectors_drain(prof_model, jni);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when
@@ -284,7 +235,7 @@ jp_status profiler_start(JNIEnv *jni)
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot create the agent thread");
     }
-    prof_thread_ref = (*jni)->NewGlobalRef(jni, thr);
+    agent_set_own_thread((*jni)->NewGlobalRef(jni, thr));
     prof_running = true;
     prof_started = true;
     jvmtiError err = (*agent_jvmti)->RunAgentThread(agent_jvmti, thr, prof_thread_main, NULL,

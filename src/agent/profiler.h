@@ -15,8 +15,6 @@
 jp_status profiler_init(void);
 /* Starts the agent thread (call from VMInit). */
 jp_status profiler_start(JNIEnv *jni);
-/* True for the agent's own thread, which is never sampled or reported. */
-bool profiler_is_agent_thread(JNIEnv *jni, jthread thread);
 /* Asks the agent thread to write the report soon (SIGQUIT, control API).
  * True when the request was taken: it is then written, at the latest by VM
  * death (profiler_final_request) even with doe=n. False when the agent is

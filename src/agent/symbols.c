@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_env.h"
 #include "jvmti_util.h"
 
 typedef struct sym_entry {

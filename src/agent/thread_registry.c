@@ -7,11 +7,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "collector.h"
+#include "agent_env.h"
+#include "collectors.h"
 #include "eventq.h"
 #include "jvmti_util.h"
-#include "profiler.h"
 
 static atomic_uint_fast32_t thread_next_serial = 1;
 
@@ -24,6 +23,22 @@ static uint64_t thread_word(jthread thread)
     return (uint64_t)(uintptr_t)p;
 }
 
+/* Agent thread: a thread's start and end, into the model. */
+static bool thread_registry_apply_start(model *m, JNIEnv *jni, eventq_event *e)
+{
+    (void)jni;
+    model_thread_start(m, e->thread, e->thread, model_cstring(m, e->str[0]), model_cstring(m, e->str[1]),
+                       model_cstring(m, e->str[2]));
+    return false;
+}
+
+static bool thread_registry_apply_end(model *m, JNIEnv *jni, eventq_event *e)
+{
+    (void)jni;
+    model_thread_end(m, e->thread);
+    return false;
+}
+
 uint32_t thread_registry_serial(jthread thread) { return (uint32_t)thread_word(thread); }
 
 uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thread) >> 32); }
@@ -31,7 +46,7 @@ uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thr
 void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
 {
     jvmtiEnv *jv = agent_jvmti;
-    if (thread_registry_serial(thread) != 0 || (jni && profiler_is_agent_thread(jni, thread)))
+    if (thread_registry_serial(thread) != 0 || (jni && agent_is_own_thread(jni, thread)))
         return;
     uint32_t serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
     uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
@@ -46,7 +61,7 @@ void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
         if ((*jv)->GetThreadGroupInfo(jv, info.thread_group, &group) == JVMTI_ERROR_NONE && group.parent)
             (*jv)->GetThreadGroupInfo(jv, group.parent, &parent);
     }
-    eventq_event *e = eventq_new(EVENTQ_THREAD_START, serial, 0, info.name ? info.name : "",
+    eventq_event *e = eventq_new(EVENTQ_THREAD_START, thread_registry_apply_start, serial, 0, info.name ? info.name : "",
                                  group.name ? group.name : "", parent.name ? parent.name : "");
     if (e)
         eventq_push(e);
@@ -71,7 +86,7 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
     uint32_t serial = thread_registry_serial(thread);
     if (serial == 0)
         return;
-    eventq_event *e = eventq_new(EVENTQ_THREAD_END, serial, 0, NULL, NULL, NULL);
+    eventq_event *e = eventq_new(EVENTQ_THREAD_END, thread_registry_apply_end, serial, 0, NULL, NULL, NULL);
     if (e)
         eventq_push(e);
 }

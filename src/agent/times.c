@@ -26,7 +26,7 @@
 #endif
 
 #include "../common/jp_log.h"
-#include "agent.h"
+#include "agent_env.h"
 #include "bci.h"
 #include "collector.h"
 #include "thread_registry.h"

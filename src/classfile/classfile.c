@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bytecode.h"
-#include "cf_internal.h"
+#include "classfile_internal.h"
 
 jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
 {

@@ -51,8 +51,19 @@ typedef struct cf_method_view {
  * class-file order. */
 typedef uint32_t (*cf_select_fn)(void *ctx, const cf_method_view *m);
 
+/* The class whose static methods the injected code calls, and their names.
+ * Their descriptors are fixed by the code injected: an int (the method's id)
+ * for entry and exit, the new object for the allocation calls. */
+#define CF_TRACKER_ID_DESC "(I)V"
+#define CF_TRACKER_OBJECT_DESC "(Ljava/lang/Object;)V"
+typedef struct cf_tracker {
+    const char *cls;                     /* internal name, e.g. "jvmprof/Tracker" */
+    const char *enter, *exit;            /* CF_TRACKER_ID_DESC: a selected method's entry and every exit */
+    const char *object_init, *new_array; /* CF_TRACKER_OBJECT_DESC: at Object.<init>, after each array allocation */
+} cf_tracker;
+
 typedef struct cf_inject_spec {
-    const char *tracker;  /* internal name of the tracker class, e.g. "jvmprof/Tracker" */
+    const cf_tracker *tracker;
     unsigned what;        /* CF_INJECT_* bits */
     cf_select_fn select;  /* NULL: every method with code, id = its index + 1 */
     void *ctx;

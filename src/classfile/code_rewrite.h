@@ -3,7 +3,7 @@
 #ifndef CODE_REWRITE_H
 #define CODE_REWRITE_H
 
-#include "cf_internal.h"
+#include "classfile_internal.h"
 
 typedef struct code_inject {
     bool entry_exit;   /* enter(id) at entry, exit(id) before each return */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bytecode.h"
-#include "cf_internal.h"
+#include "classfile_internal.h"
 #include "code_rewrite.h"
 
 typedef struct code_facts {
@@ -142,20 +142,21 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
 
     cp_append cp;
     cp_append_init(&cp, &c);
-    uint16_t tracker = cp_add_class(&cp, spec->tracker);
+    const cf_tracker *tr = spec->tracker;
+    uint16_t tracker = cp_add_class(&cp, tr->cls);
     code_inject inj = {0};
     inj.major = c.major;
     inj.cp = &cp;
     if (any_calls) {
         inj.throwable = cp_add_class(&cp, "java/lang/Throwable");
         inj.smt_name = cp_add_utf8(&cp, "StackMapTable");
-        inj.enter_ref = cp_add_methodref(&cp, tracker, "enter", "(I)V");
-        inj.exit_ref = cp_add_methodref(&cp, tracker, "exit", "(I)V");
+        inj.enter_ref = cp_add_methodref(&cp, tracker, tr->enter, CF_TRACKER_ID_DESC);
+        inj.exit_ref = cp_add_methodref(&cp, tracker, tr->exit, CF_TRACKER_ID_DESC);
     }
     if (any_obj)
-        inj.objinit_ref = cp_add_methodref(&cp, tracker, "objectInit", "(Ljava/lang/Object;)V");
+        inj.objinit_ref = cp_add_methodref(&cp, tracker, tr->object_init, CF_TRACKER_OBJECT_DESC);
     if (any_arr)
-        inj.newarray_ref = cp_add_methodref(&cp, tracker, "newArray", "(Ljava/lang/Object;)V");
+        inj.newarray_ref = cp_add_methodref(&cp, tracker, tr->new_array, CF_TRACKER_OBJECT_DESC);
 
     buf methods;
     buf_init(&methods);

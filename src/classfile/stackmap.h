@@ -5,7 +5,7 @@
 #define STACKMAP_H
 
 #include "bytecode.h"
-#include "cf_internal.h"
+#include "classfile_internal.h"
 
 typedef struct stackmap_ctx {
     const cf_class *cls;

@@ -91,7 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {CF_INJECT_CALLS | CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT, small_ids},
     };
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
-        cf_inject_spec spec = {.tracker = "jvmprof/Tracker", .what = specs[s].what, .select = specs[s].select};
+        static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+        cf_inject_spec spec = {.tracker = &tracker, .what = specs[s].what, .select = specs[s].select};
         cf_result r;
         jp_status st = cf_rewrite(data, size, &spec, &r);
         if (st != JP_OK) {

@@ -2,7 +2,8 @@
 """include_cycles.py — the module graph of src/ and its cycles.
 
 A module is a .c file and the .h file of the same name beside it (foo.c and
-foo.h are one module, "agent/foo"). Module A depends on module B when a file of
+foo.h are one module, "agent/foo"); a header foo_internal.h, shared by the
+files of module foo only, belongs to it too. Module A depends on module B when a file of
 A includes B's header. The test fails, printing each cycle, when the graph has
 one: a module may use another only if that other never uses it back, directly
 or through others, so that every piece can be understood, tested and replaced
@@ -17,14 +18,18 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
+def module_of(src, path):
+    mod = os.path.relpath(os.path.splitext(path)[0], src)
+    return mod[:-len('_internal')] if mod.endswith('_internal') else mod
+
+
 def modules(src):
     files = {}
     for root, _, names in os.walk(src):
         for n in names:
             if n.endswith(('.c', '.h')):
                 path = os.path.join(root, n)
-                mod = os.path.relpath(os.path.splitext(path)[0], src)
-                files.setdefault(mod, []).append(path)
+                files.setdefault(module_of(src, path), []).append(path)
     return files
 
 
@@ -37,7 +42,7 @@ def graph(src):
                 text = f.read()
             for inc in INCLUDE.findall(text):
                 target = os.path.normpath(os.path.join(os.path.dirname(path), inc))
-                tmod = os.path.relpath(os.path.splitext(target)[0], src)
+                tmod = module_of(src, target)
                 if tmod in deps and tmod != mod:
                     deps[mod].add(tmod)
     return deps

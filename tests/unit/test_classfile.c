@@ -18,7 +18,8 @@
 #include "classfile/classfile.h"
 #include "../tools/cf_walk.h"
 
-#define TRACKER "jvmprof/Tracker"
+static const cf_tracker test_tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+#define TRACKER (&test_tracker)
 #define REGRESSIONS "tests/fuzz/regressions"
 
 /* ---- bytes --------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* cf_internal.h — the parsed form of a class file shared by the rewriter's
+/* classfile_internal.h — the parsed form of a class file shared by the rewriter's
  * files: offsets into the caller's bytes (nothing is copied), the constant
  * pool index, members and attributes, and the constant-pool appender. */
 #ifndef CF_INTERNAL_H

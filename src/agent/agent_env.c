@@ -1,0 +1,29 @@
+/* agent_env.c — see agent_env.h. */
+#include "agent_env.h"
+
+#include <time.h>
+
+jvmtiEnv *agent_jvmti;
+const agent_options *agent_opts;
+static jobject agent_own_thread;
+
+uint64_t agent_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t agent_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void agent_set_own_thread(jobject thread) { agent_own_thread = thread; }
+
+bool agent_is_own_thread(JNIEnv *jni, jthread thread)
+{
+    return agent_own_thread && (*jni)->IsSameObject(jni, thread, agent_own_thread);
+}

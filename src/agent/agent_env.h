@@ -1,0 +1,27 @@
+/* agent_env.h — what the agent's modules share after load: the JVMTI
+ * environment and the options, both fixed once Agent_OnLoad has returned,
+ * the agent's own thread (never sampled, registered or counted), and the
+ * monotonic and wall clocks every collector uses. It depends on nothing else
+ * of the agent, so every module may use it. */
+#ifndef AGENT_ENV_H
+#define AGENT_ENV_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+
+extern jvmtiEnv *agent_jvmti;
+extern const agent_options *agent_opts;
+
+uint64_t agent_now_ns(void);   /* CLOCK_MONOTONIC */
+uint64_t agent_wall_ms(void);  /* CLOCK_REALTIME, ms since the epoch */
+
+/* The agent thread (a global reference), set once it is created. */
+void agent_set_own_thread(jobject thread);
+/* True for the agent's own thread. */
+bool agent_is_own_thread(JNIEnv *jni, jthread thread);
+
+#endif

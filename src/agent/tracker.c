@@ -1,0 +1,17 @@
+/* tracker.c — see tracker.h. */
+#include "tracker.h"
+
+#include "alloc_exact.h"
+#include "times.h"
+
+/* Tracker's Java methods, which the injected code calls; each calls the native of the same name + "0" */
+const cf_tracker tracker_spec = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+
+const JNINativeMethod tracker_natives[] = {
+    { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)times_enter },
+    { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)times_exit },
+    { (char *)"objectInit0", (char *)CF_TRACKER_OBJECT_DESC, (void *)alloc_exact_object_init },
+    { (char *)"newArray0", (char *)CF_TRACKER_OBJECT_DESC, (void *)alloc_exact_new_array },
+};
+
+const int tracker_native_count = (int)(sizeof tracker_natives / sizeof tracker_natives[0]);
