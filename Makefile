@@ -1,7 +1,9 @@
 # jvmprof — build, test, demo and benchmark.
 #   make          build/libjvmprof.so, build/jvmprof.jar, build/jvmprof
 #   make demo     profile the bundled sample program and show the report
-#   make test     unit tests (also under ASan+UBSan) and integration tests on a real JVM
+#   make test     unit tests (also under ASan+UBSan), 25 s of fuzzing the CLI's readers, and
+#                 integration tests on a real JVM
+#   make fuzz     fuzz the class-file rewriter and the CLI's readers (FUZZ_SECONDS each)
 #   make bench    overhead benchmarks (bench/RESULTS.md)
 
 VERSION   := 0.1.0
@@ -29,7 +31,7 @@ HEADERS    := $(shell find src -name '*.h')
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 
-.PHONY: all demo test test-unit test-it test-full fuzz bench clean deps install
+.PHONY: all demo test test-unit test-it test-full fuzz fuzz-readers bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
@@ -87,22 +89,44 @@ test-unit: all $(UNIT_BINS)
 test-it: all $(BUILD)/tools/cf_roundtrip
 	@tests/run.sh it
 
-# fuzz the class-file rewriter with clang's libFuzzer: replay tests/fuzz/regressions/,
-# then FUZZ_SECONDS of fuzzing from a scratch copy of tests/fuzz/corpus/
+# fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:
+# the class-file rewriter (tests/fuzz/fuzz_rewrite.c) and the readers of the jvmprof
+# command (tests/fuzz/fuzz_readers.c). Each replays its regressions, then fuzzes for
+# FUZZ_SECONDS from a scratch copy of its seed corpus; new crashes land in build/fuzz/.
 FUZZ_SECONDS ?= 60
-$(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CLASSFILE_SRC) $(COMMON_SRC) $(HEADERS)
-	@command -v clang >/dev/null 2>&1 || { echo "jvmprof: installing clang for make fuzz" >&2; \
-	    S=; [ "$$(id -u)" -eq 0 ] || S=sudo; $$S apt-get install -y clang >/dev/null 2>&1 || \
-	    { $$S apt-get update >/dev/null && $$S apt-get install -y clang; }; }
-	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -DJP_DEBUG -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
+FUZZ_CC    := clang -std=c11 -D_GNU_SOURCE -g -O1 -DJP_DEBUG -fno-sanitize-recover=all
+FUZZ_RUN   := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+READERS_SRC := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC)
+fuzz_obj = $(patsubst src/%.c,$(BUILD)/fuzz/obj/%.o,$(1))
 
-fuzz: $(BUILD)/fuzz/fuzz_rewrite
-	@rm -rf $(BUILD)/fuzz/corpus && mkdir -p $(BUILD)/fuzz/corpus && cp tests/fuzz/corpus/* $(BUILD)/fuzz/corpus/
-	@if ls tests/fuzz/regressions/* >/dev/null 2>&1; then $< tests/fuzz/regressions/*; fi
-	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	    -artifact_prefix=$(BUILD)/fuzz/ $(BUILD)/fuzz/corpus
+$(BUILD)/fuzz/.clang:
+	@tools/deps.sh clang
+	@mkdir -p $(dir $@) && touch $@
+
+$(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CLASSFILE_SRC) $(COMMON_SRC) $(HEADERS) | $(BUILD)/fuzz/.clang
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
+
+$(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_SRC)) | $(BUILD)/fuzz/.clang
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(READERS_SRC)) -lpthread
+
+# fuzz_run TARGET,CORPUS,REGRESSIONS,SECONDS
+define fuzz_run
+	@rm -rf $(BUILD)/fuzz/$(1)-corpus && mkdir -p $(BUILD)/fuzz/$(1)-corpus && cp $(2)/* $(BUILD)/fuzz/$(1)-corpus/
+	@if ls $(3)/* >/dev/null 2>&1; then $(BUILD)/fuzz/$(1) $(3)/*; fi
+	$(BUILD)/fuzz/$(1) -max_total_time=$(4) $(FUZZ_RUN) -artifact_prefix=$(BUILD)/fuzz/$(1)- $(BUILD)/fuzz/$(1)-corpus
+endef
+
+fuzz: $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_readers
+	$(call fuzz_run,fuzz_rewrite,tests/fuzz/corpus,tests/fuzz/regressions,$(FUZZ_SECONDS))
+	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
+
+# the short run of the readers' fuzzer that make test does (tests/it/t0001-fuzz-readers.sh)
+fuzz-readers: $(BUILD)/fuzz/fuzz_readers
+	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
 
 demo: all
 	@tools/demo.sh

@@ -6,6 +6,8 @@
 # Chromium, which the flame graph browser test runs headless. `tools/deps.sh
 # visualvm` also installs VisualVM, whose heap dump library the heap dump
 # tests use to check dumps independently (tests/tools/heapverify.sh).
+# `tools/deps.sh clang` also installs clang and its libFuzzer runtime, which
+# the fuzz targets (make fuzz, and the short run in make test) are built with.
 missing=""
 if [ "${1:-}" = jdk-source ]; then
     [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
@@ -13,6 +15,12 @@ if [ "${1:-}" = jdk-source ]; then
 fi
 if [ "${1:-}" = chromium ]; then
     command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+fi
+if [ "${1:-}" = clang ]; then
+    command -v clang >/dev/null 2>&1 || missing="$missing clang"
+    # libFuzzer is only recommended by clang's packages: check for it as well
+    command -v clang >/dev/null 2>&1 && [ -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ] ||
+        missing="$missing libclang-rt-dev"
 fi
 if [ "${1:-}" = visualvm ]; then
     ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >/dev/null 2>&1 || missing="$missing visualvm"

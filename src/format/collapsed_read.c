@@ -5,7 +5,9 @@
  * class and method, a kind suffix (_[j] _[i] _[0] _[n]) becomes the frame
  * kind, a "[x]" root frame a thread named x, a "[state]" leaf frame with a
  * known state name the sample state (and marks the samples wall-clock).
- * Strict about each line: a missing or bad count is an error naming the line. */
+ * Blank lines (also of spaces, tabs or a lone CR: CRLF files) are skipped,
+ * and the last line needs no line break. Strict about every other line: a
+ * missing or bad count is an error naming the line. */
 #include "format.h"
 
 #include <stdio.h>
@@ -24,6 +26,7 @@ typedef struct creader {
     char *err;
     size_t errlen;
     unsigned long lineno;
+    unsigned long stack_lines; /* lines that were not blank */
 } creader;
 
 static bool cr_fail(creader *r, const char *fmt, const char *what, size_t len)
@@ -139,7 +142,8 @@ static bool cr_line(creader *r, const char *p, size_t len)
     while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
         len--;
     if (len == 0)
-        return cr_fail(r, "empty line%s; expected 'frame;frame;... count'", "", 0);
+        return true; /* a blank line */
+    r->stack_lines++;
     if (memchr(p, '\0', len))
         return cr_fail(r, "NUL byte in line%s", "", 0);
     size_t sp = len;
@@ -232,6 +236,10 @@ model *collapsed_read(const void *data, size_t len, char *errbuf, size_t errlen)
     free(r.method_of);
     free(r.thread_of);
     free(r.frames);
+    if (ok && r.stack_lines == 0) {
+        snprintf(errbuf, errlen, "no stacks: %lu blank line%s", r.lineno, r.lineno == 1 ? "" : "s");
+        ok = false;
+    }
     if (!ok) {
         model_free(r.m);
         return NULL;

@@ -122,6 +122,11 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
         uint32_t serial = buf_get_u4(b), thread = buf_get_u4(b), n = buf_get_u4(b);
         if (b->overrun || (uint64_t)n * r->idsize > buf_rd_left(b))
             return false;
+        /* writers index tables by thread serial: bounded as in START THREAD */
+        if (rd_thread_serial(thread) > r->file_len) {
+            snprintf(r->err, r->errlen, "TRACE %u: thread serial %u out of range", serial, thread);
+            return false;
+        }
         frame_id *frames = malloc(((size_t)n + 1) * sizeof *frames);
         if (!frames)
             return false;

@@ -1,9 +1,12 @@
 /* hprof_heap_fixup.c — see hprof_heap_fixup.h. Pass 1 is hprof_heap_scan.c's
- * (checks, classes, layouts, the range of the defined ids); pass 2 sets one
- * bit per defined id; pass 3 visits every reference and nulls those whose bit
- * is clear. Ids are spaced by the largest power of two that divides them all
- * (8 for HotSpot's addresses, 1 for our dumps' sequence numbers), so the
- * bitmap has (highest - lowest) / spacing + 1 bits. */
+ * (checks, classes, layouts, the range and the count of the defined ids);
+ * pass 2 records every defined id; pass 3 visits every reference and nulls
+ * those that name no defined id. Ids are spaced by the largest power of two
+ * that divides them all (8 for HotSpot's addresses, 1 for our dumps'
+ * sequence numbers); the defined ids are kept as one bit per possible id,
+ * (highest - lowest) / spacing + 1 bits, when that is no larger than a sorted
+ * array of them (8 bytes each: the jvmti dumper's ids are sparse, array ids
+ * carry the length in their high bits), else as that array, searched. */
 #include "hprof_heap_fixup.h"
 
 #include <inttypes.h>
@@ -15,22 +18,28 @@
 #include "hprof_heap_scan.h"
 #include "hprof_read.h"
 
-/* 4 GiB of bitmap at most: a 256 GiB address range at 8-byte spacing */
-#define FX_MAX_BITMAP_BYTES ((uint64_t)4 << 30)
-
 typedef struct fx_state {
     ht_reader r;
     uint8_t *w;            /* the same bytes as r.d, writable */
-    uint64_t *bits;
+    uint64_t *bits;        /* one bit per possible id from r.id_min, or NULL ... */
     unsigned shift;        /* log2 of the id spacing */
-    uint64_t nbits;
+    uint64_t *ids;         /* ... the defined ids instead, sorted (duplicates kept) */
+    size_t nids, capids;
     hprof_fixup_stats st;
 } fx_state;
+
+static int fx_cmp_id(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
 
 static bool fx_defined(const fx_state *f, uint64_t id)
 {
     if (id < f->r.id_min || id > f->r.id_max)
         return false;
+    if (f->ids)
+        return bsearch(&id, f->ids, f->nids, sizeof *f->ids, fx_cmp_id) != NULL;
     uint64_t d = id - f->r.id_min;
     if (d & ((UINT64_C(1) << f->shift) - 1))
         return false;
@@ -40,8 +49,36 @@ static bool fx_defined(const fx_state *f, uint64_t id)
 
 static void fx_define(fx_state *f, uint64_t id)
 {
+    if (f->ids) {
+        if (f->nids < f->capids) /* always: pass 1 counted every id */
+            f->ids[f->nids++] = id;
+        return;
+    }
     uint64_t d = (id - f->r.id_min) >> f->shift; /* in range and spaced: pass 1 saw every id */
     f->bits[d >> 6] |= UINT64_C(1) << (d & 63);
+}
+
+/* Between pass 1 and 2: the bitmap or the id array, whichever is smaller.
+ * Every size is checked: ids from the file may span 0..2^64-1 at spacing 1. */
+static bool fx_alloc(fx_state *f)
+{
+    ht_reader *r = &f->r;
+    uint64_t spacing = r->id_or & (~r->id_or + 1); /* the lowest bit set in any id */
+    while (f->shift < 63 && (UINT64_C(1) << f->shift) < spacing)
+        f->shift++;
+    uint64_t words = ((r->id_max - r->id_min) >> f->shift >> 6) + 1; /* at most 2^58: no wrap */
+    if (words <= r->defined) { /* words * 8 bytes of bitmap <= defined * 8 bytes of ids */
+        if ((size_t)words != words)
+            return ht_fail(r, "the dump's object ids span 0x%" PRIx64 "..0x%" PRIx64 ": too wide a range for this machine",
+                           r->id_min, r->id_max);
+        f->bits = calloc((size_t)words, sizeof *f->bits);
+        return f->bits || ht_nomem(r);
+    }
+    if ((size_t)r->defined != r->defined || r->defined > SIZE_MAX / sizeof *f->ids)
+        return ht_fail(r, "the dump defines %" PRIu64 " objects and classes: too many for this machine", r->defined);
+    f->capids = (size_t)r->defined;
+    f->ids = malloc(f->capids * sizeof *f->ids);
+    return f->ids || ht_nomem(r);
 }
 
 /* The reference at offset `at`: counted, and nulled when it names nothing. */
@@ -152,22 +189,11 @@ jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, 
     f->w = data;
     bool ok = ht_walk(r, ht_record_scan, true) && ht_finish(r);
     if (ok && r->id_min <= r->id_max) {
-        uint64_t spacing = r->id_or & (~r->id_or + 1); /* the lowest bit set in any id */
-        while ((UINT64_C(1) << f->shift) < spacing)
-            f->shift++;
-        f->nbits = ((r->id_max - r->id_min) >> f->shift) + 1;
-        uint64_t bytes = (f->nbits + 63) / 64 * 8;
-        if (bytes > FX_MAX_BITMAP_BYTES)
-            ok = ht_fail(r, "the dump's object ids span 0x%" PRIx64 "..0x%" PRIx64 " at a spacing of %" PRIu64
-                            ": more than %" PRIu64 " GiB of bitmap to check its references",
-                         r->id_min, r->id_max, spacing, FX_MAX_BITMAP_BYTES >> 30);
-        else if (!(f->bits = calloc(1, (size_t)bytes)))
-            ok = ht_nomem(r);
-    }
-    if (ok && f->bits) {
-        ok = ht_walk_subs(r, fx_define_sub, f) && ht_walk_subs(r, fx_check_sub, f);
+        ok = fx_alloc(f) && ht_walk_subs(r, fx_define_sub, f);
+        if (ok && f->ids)
+            qsort(f->ids, f->nids, sizeof *f->ids, fx_cmp_id);
+        ok = ok && ht_walk_subs(r, fx_check_sub, f);
     } else if (ok) { /* nothing defined: every reference dangles */
-        f->nbits = 0;
         r->id_min = 1;
         r->id_max = 0;
         ok = ht_walk_subs(r, fx_check_sub, f);
@@ -176,6 +202,7 @@ jp_status hprof_heap_fixup(uint8_t *data, size_t len, hprof_fixup_stats *stats, 
     if (stats)
         *stats = f->st;
     free(f->bits);
+    free(f->ids);
     ht_reader_free(r);
     free(f);
     return st;

@@ -5,9 +5,13 @@
  * but writes the references to them; readers then meet ids they cannot
  * resolve. heap=dump,dumper=hotspot runs this on HotSpot's file.
  *
- * Memory: the reader's strings and classes, and one bit per possible object
- * id between the lowest and the highest defined (ids are addresses: 1/64 of
- * the heap's address range for 8-byte aligned objects), never per object. */
+ * Memory: the reader's strings and classes, and the set of defined ids as
+ * whichever is smaller: one bit per possible id between the lowest and the
+ * highest at their spacing (HotSpot's ids are addresses: 1/64 of the heap's
+ * address range for 8-byte aligned objects), or a sorted array of 8 bytes
+ * per object and class (jvmprof's dumper=jvmti dumps, whose ids are sparse
+ * numbers up to 2^63). So at most min(range / spacing / 8, 8 x objects)
+ * bytes, whatever ids the file holds. */
 #ifndef HPROF_HEAP_FIXUP_H
 #define HPROF_HEAP_FIXUP_H
 

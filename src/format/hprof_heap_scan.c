@@ -87,9 +87,10 @@ const char *ht_string_of(const ht_reader *r, uint64_t sid, uint32_t *len)
 
 /* ---- pass 1: check and collect ---- */
 
-/* an object or class the dump defines: the id range and the bits every id has */
+/* an object or class the dump defines: the id range, the bits every id has, the count */
 static void ht_defined(ht_reader *r, uint64_t id)
 {
+    r->defined++;
     if (id < r->id_min)
         r->id_min = id;
     if (id > r->id_max)

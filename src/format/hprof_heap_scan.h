@@ -90,6 +90,7 @@ typedef struct ht_reader {
     char *err;
     size_t errlen;
     uint64_t id_min, id_max, id_or; /* over the objects and classes the dump defines (pass 1) */
+    uint64_t defined;               /* ... how many: INSTANCE, ARRAY and CLASS DUMPs (pass 1) */
     struct ht_out *out;   /* hprof_heap_text.c's buffer */
     ht_sub_fn sub_fn;     /* ht_walk_subs' function and its argument */
     void *sub_ctx;

@@ -3,6 +3,7 @@
 # independent parser (VisualVM's heap library: every reference resolves,
 # class counts, primitive field values, statics), compared class by class with
 # `jcmd GC.heap_dump` of the same state, with class data sharing on and off;
+# `jvmprof heap --fix` finds nothing to null in them;
 # a path that cannot be written and a full disk give one clear error, leave no
 # file behind, and the program runs on.
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,14 @@ for share in auto off; do
     verify "$T/exit-$share.hprof"
 done
 grep -q "left out" "$T/err" && fail "objects left out with -Xshare:off"
+# jvmprof heap --fix on our own dumps (sparse ids up to 2^63: once refused as "more than 4 GiB of
+# bitmap"): they hold no dangling reference, so nothing is nulled and the file stays as it was
+for share in auto off; do
+    cp "$T/exit-$share.hprof" "$T/fix-$share.hprof"
+    "$JVMPROF" heap "$T/fix-$share.hprof" --fix >"$T/fix.out" 2>&1 || { cat "$T/fix.out" >&2; fail "heap --fix failed"; }
+    expect_grep "^$T/fix-$share.hprof: 0 of [1-9][0-9]* references named objects the dump does not hold" "$T/fix.out"
+    cmp -s "$T/exit-$share.hprof" "$T/fix-$share.hprof" || fail "heap --fix changed a dump with nothing to fix"
+done
 # the other collectors
 for gc in Serial Parallel Z; do
     run_java "heap=dump,dumper=jvmti,file=$T/gc-$gc.hprof" -XX:+Use${gc}GC HeapGraph "$T/stop"

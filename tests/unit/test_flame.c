@@ -231,6 +231,32 @@ static void test_reader_parses(void)
     model_free(m);
 }
 
+/* Blank lines anywhere (a trailing one, as many editors and scripts leave),
+ * CRLF line ends, no final line break: all read like the plain file. */
+static void test_reader_blank_lines(void)
+{
+    static const char *const texts[] = {
+        "a;b 1\nc 2\n\n",
+        "a;b 1\nc 2\n\n\n",
+        "\na;b 1\n\n \t\nc 2",
+        "a;b 1\r\nc 2\r\n\r\n",
+        "a;b 1\r\n\r\nc 2",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char err[256] = "";
+        model *m = read_str(texts[i], err, sizeof err);
+        if (!CHECK(m)) {
+            fprintf(stderr, "    text %zu: %s\n", i, err);
+            continue;
+        }
+        CHECK_EQ_INT(m->total_stack_samples, 3);
+        char *out = collapsed_str(m);
+        CHECK_EQ_STR(out, "a;b 1\nc 2\n");
+        free(out);
+        model_free(m);
+    }
+}
+
 static void expect_error(const char *text, size_t len, const char *want)
 {
     char err[256] = "";
@@ -249,8 +275,9 @@ static void test_reader_errors(void)
     expect_error("a;b 1\na;b -3\n", 13, "line 2: bad sample count '-3'");
     expect_error("a;b 1\na;b 1.5\n", 14, "line 2: bad sample count '1.5'");
     expect_error("a;b\n", 4, "line 1: no sample count in 'a;b'");
-    expect_error("a 1\n\nb 2\n", 9, "line 2: empty line");
-    expect_error("a 1\n \r\n", 7, "line 2: empty line");
+    expect_error("\n", 1, "no stacks: 1 blank line");
+    expect_error("\r\n \n\t\r\n", 7, "no stacks: 3 blank lines");
+    expect_error("\na 1\nb\n", 7, "line 3: no sample count in 'b'"); /* blank lines are counted */
     expect_error(" 5\n", 3, "line 1: no frames before the count");
     expect_error("a 99999999999999999999\n", 23, "line 1: sample count '99999999999999999999' is too large");
     expect_error("a 18446744073709551615\nb 1\n", 27, "line 2: sample counts add up to more than 2^64");
@@ -434,6 +461,7 @@ int main(void)
     RUN(test_collapsed_empty_model);
     RUN(test_round_trip);
     RUN(test_reader_parses);
+    RUN(test_reader_blank_lines);
     RUN(test_reader_errors);
     RUN(test_trace_stacks);
     RUN(test_html);

@@ -796,6 +796,15 @@ static void test_bad_references(void)
     buf_put_u8(&body, 0);
     hf_record(&h, HPROF_TAG_START_THREAD, 0, &body);
     expect_refused(&h, "START THREAD serial 1000000000 out of range");
+
+    /* ... and in a TRACE, whose thread the flame graph writer looks up in a
+     * table by serial (the readers' fuzzer found this one) */
+    hf_begin(&h, HPROF_BIN_MAGIC, 8, 0);
+    buf_put_u4(&body, 300001);
+    buf_put_u4(&body, 0xffff0000u);
+    buf_put_u4(&body, 0);
+    hf_record(&h, HPROF_TAG_TRACE, 0, &body);
+    expect_refused(&h, "TRACE 300001: thread serial 4294901760 out of range");
     buf_free(&body);
 }
 

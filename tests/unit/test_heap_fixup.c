@@ -3,8 +3,10 @@
  * segments): every kind of reference to an object the dump does not hold
  * (instance fields of the class and of its superclass, object array elements,
  * static fields, loader/signers/domain, a GC root) becomes null and nothing
- * else changes; a second run changes nothing; ids at a spacing of 1 work, and
- * 4-byte ids; a truncated or corrupt dump is refused with the bytes untouched. */
+ * else changes; a second run changes nothing; ids at a spacing of 1 work, the
+ * sparse ids of our dumper=jvmti dumps (kept in a sorted array, not a bitmap),
+ * ids spanning 1..2^64-1, and 4-byte ids; a truncated or corrupt dump is
+ * refused with the bytes untouched. */
 #include "harness.h"
 
 #include "common/buf.h"
@@ -23,24 +25,49 @@ static uint64_t f_id(unsigned k) { return F_BASE + 8ull * k; }
 
 static void f_utf8(hprof_heap *h, uint64_t id, const char *s) { hprof_heap_utf8(h, id, s, strlen(s)); }
 
-/* A dump with 7 dangling references (one a GC root) to ids that are not in
- * it: in the id range and on the spacing, above the range, off the spacing;
- * `nulled`: the same dump with those references written as null, which is
- * what the fix-up must make of it. `spacing1` uses consecutive small ids.
- * Sets *n_refs to the number of non-null references in the first. */
-static void f_build(buf *out, bool spacing1, bool nulled, unsigned *n_refs)
+/* The ids of f_build's dump: its 4 classes, 2 instances, 2 arrays, and 3
+ * ids it does not define. */
+typedef struct f_ids {
+    uint64_t cls_obj, cls_base, cls_der, cls_arr, a, b, arr, prim;
+    uint64_t gone, far, odd; /* in the range, above it (or anywhere), between the ids */
+} f_ids;
+
+enum f_scheme {
+    F_HOTSPOT,    /* addresses at 8-byte spacing: the bitmap */
+    F_SPACING1,   /* consecutive small numbers: the bitmap */
+    F_JVMTI,      /* heap_dump.c's: sequence numbers, arrays (length + 1) << 32 | seq, left-out objects
+                   * 1 << 63 | n: sparse, the sorted id array */
+    F_FULL_RANGE, /* ids 1 and 2^64-1 at spacing 1: 2^64 - 1 bits of bitmap once wrapped to 0 bytes */
+};
+
+static f_ids f_scheme_ids(enum f_scheme k)
 {
-    uint64_t (*id)(unsigned) = f_id;
-    uint64_t gone = F_GONE, far = F_FAR, odd = F_ODD, bits = F_GONE;
-    uint64_t cls_obj = f_id(1), cls_base = f_id(2), cls_der = f_id(3), cls_arr = f_id(4);
-    if (spacing1) {
-        cls_obj = 1, cls_base = 2, cls_der = 3, cls_arr = 4;
-        gone = 50, far = 1000, odd = 51;
+    switch (k) {
+    case F_HOTSPOT:
+        return (f_ids){ f_id(1), f_id(2), f_id(3), f_id(4), f_id(10), f_id(11), f_id(12), f_id(13), F_GONE, F_FAR, F_ODD };
+    case F_SPACING1:
+        return (f_ids){ 1, 2, 3, 4, 10, 11, 12, 13, 50, 1000, 51 };
+    case F_JVMTI:
+        return (f_ids){ 1, 2, 3, 4, 10, 11, 12 | 5ull << 32, 13 | 41ull << 32,
+                        1ull << 63 | 7, 50, 14 | 4ull << 32 };
+    case F_FULL_RANGE:
+    default:
+        return (f_ids){ 1, 2, 3, 4, 10, UINT64_MAX, 12, 13, 50, UINT64_MAX - 1, 51 };
     }
+}
+
+/* A dump with 7 dangling references (one a GC root) to ids that are not in
+ * it (gone, far, odd); `nulled`: the same dump with those references written
+ * as null, which is what the fix-up must make of it. Sets *n_refs to the
+ * number of non-null references in the first. */
+static void f_build(buf *out, enum f_scheme k, bool nulled, unsigned *n_refs)
+{
+    f_ids ids = f_scheme_ids(k);
+    uint64_t gone = ids.gone, far = ids.far, odd = ids.odd, bits = F_GONE;
+    uint64_t cls_obj = ids.cls_obj, cls_base = ids.cls_base, cls_der = ids.cls_der, cls_arr = ids.cls_arr;
     if (nulled)
         gone = far = odd = 0;
-    uint64_t a = spacing1 ? 10 : id(10), b = spacing1 ? 11 : id(11), arr = spacing1 ? 12 : id(12),
-             prim = spacing1 ? 13 : id(13);
+    uint64_t a = ids.a, b = ids.b, arr = ids.arr, prim = ids.prim;
     buf_init(out);
     sink *s = sink_open_memory(out);
     hprof_heap *h = hprof_heap_begin(s, 1, 100);
@@ -75,8 +102,8 @@ static void f_build(buf *out, bool spacing1, bool nulled, unsigned *n_refs)
     hprof_heap_obj_array_element(h, 1, odd);                      /* 9: dangling */
     hprof_heap_obj_array_element(h, 3, prim);                     /* 10 */
     hprof_heap_obj_array_end(h);
-    int32_t ints[2] = { 1, 2 };
-    hprof_heap_prim_array(h, prim, 0, HPROF_INT, 2, ints);
+    int32_t ints[40] = { 1, 2 }; /* 40: the jvmti scheme's id (41 << 32 | 13) spans more than 2^37 */
+    hprof_heap_prim_array(h, prim, 0, HPROF_INT, 40, ints);
     hprof_class_dump c = { .id = cls_obj };
     hprof_heap_class(h, &c);
     hprof_field st[3] = { { S_STAT, HPROF_OBJECT, gone }, { S_STAT2, HPROF_OBJECT, arr }, { S_COUNT, HPROF_LONG, bits } };
@@ -97,12 +124,12 @@ static void f_build(buf *out, bool spacing1, bool nulled, unsigned *n_refs)
     *n_refs = 17;
 }
 
-static void f_check(bool spacing1)
+static void f_check(enum f_scheme k)
 {
     buf dump, want;
     unsigned n_refs, unused;
-    f_build(&dump, spacing1, false, &n_refs);
-    f_build(&want, spacing1, true, &unused);
+    f_build(&dump, k, false, &n_refs);
+    f_build(&want, k, true, &unused);
     ASSERT(want.len == dump.len);
     uint8_t *w = malloc(dump.len);
     ASSERT(w);
@@ -125,16 +152,24 @@ static void f_check(bool spacing1)
     buf_free(&want);
 }
 
-static void test_hotspot_spacing(void) { f_check(false); }
+static void test_hotspot_spacing(void) { f_check(F_HOTSPOT); }
 
-static void test_spacing_one(void) { f_check(true); }
+static void test_spacing_one(void) { f_check(F_SPACING1); }
+
+/* jvmprof's own dumper=jvmti dumps: ids up to 2^63, sparse (once refused:
+ * "more than 4 GiB of bitmap"); the defined ids go to a sorted array. */
+static void test_jvmti_ids(void) { f_check(F_JVMTI); }
+
+/* Ids 1 .. 2^64-1 at spacing 1: the bitmap's size once wrapped to 0 bytes
+ * and pass 2 wrote past it. */
+static void test_full_range(void) { f_check(F_FULL_RANGE); }
 
 /* Every proper prefix is refused with a one-line message and left as it was. */
 static void test_truncated(void)
 {
     buf dump;
     unsigned n_refs;
-    f_build(&dump, false, false, &n_refs);
+    f_build(&dump, F_HOTSPOT, false, &n_refs);
     unsigned bad = 0, changed = 0, multiline = 0;
     for (size_t n = 0; n < dump.len; n++) {
         uint8_t *copy = malloc(n ? n : 1); /* exactly n bytes: ASan sees any overrun */
@@ -160,7 +195,7 @@ static void test_corrupt(void)
 {
     buf dump;
     unsigned n_refs;
-    f_build(&dump, false, false, &n_refs);
+    f_build(&dump, F_HOTSPOT, false, &n_refs);
     unsigned char want[9] = { 0x23 };
     be_store_u8(want + 1, f_id(13));
     size_t at = 0;
@@ -233,6 +268,8 @@ int main(void)
 {
     RUN(test_hotspot_spacing);
     RUN(test_spacing_one);
+    RUN(test_jvmti_ids);
+    RUN(test_full_range);
     RUN(test_truncated);
     RUN(test_corrupt);
     RUN(test_idsize4);

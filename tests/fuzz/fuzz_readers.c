@@ -1,0 +1,156 @@
+/* fuzz_readers.c — libFuzzer target for every reader the jvmprof command
+ * (src/cli/main.c) runs on a file it is given, each followed by the writers
+ * that command would run on what was read, into memory sinks:
+ *   report        hprof_bin_read, then hprof_txt_format
+ *   flame/collapse hprof_bin_read + trace_stacks_build, or collapsed_read;
+ *                 then flame_html_format and collapsed_format
+ *   heap          heap_histogram_read; heap --text: hprof_heap_text_write
+ *   heap --fix    hprof_heap_fixup on a writable copy (exactly the input's
+ *                 size, so ASan sees any overrun); when it succeeds, a second
+ *                 run must find nothing more to null, and the fixed dump must
+ *                 still convert to text.
+ * Beyond "no crash, no leak, no sanitizer report", every refusal must come
+ * with a one-line message. Built and run by `make fuzz` (and briefly by `make
+ * test`, tests/it/t0001-fuzz-readers.sh); seeds in tests/fuzz/readers_corpus/,
+ * inputs that once crashed a reader in tests/fuzz/readers_regressions/. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "format/format.h"
+#include "format/heap_histogram.h"
+#include "format/hprof_heap_fixup.h"
+#include "format/hprof_heap_text.h"
+#include "format/sink.h"
+
+static void die(const char *what, const char *detail)
+{
+    fprintf(stderr, "fuzz_readers: %s: %s\n", what, detail);
+    abort();
+}
+
+/* A refusal: a message of one line, not empty. */
+static void check_message(const char *who, const char *err)
+{
+    if (!err[0])
+        die(who, "failed without a message");
+    if (strchr(err, '\n'))
+        die(who, "a message of more than one line");
+}
+
+static void write_model(const model *m, const jp_format_ops *f, const report_opts *ro)
+{
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    if (!s)
+        die("sink_open_memory", "out of memory");
+    if (f->write(m, ro, s) == JP_OK) {
+        char err[256];
+        (void)sink_commit(s, err, sizeof err);
+    } else {
+        sink_abort(s);
+    }
+    buf_free(&out);
+}
+
+/* flame and collapse: both writers on a model with a stack table */
+static void write_stacks(const model *m)
+{
+    report_opts ro = { 0 };
+    write_model(m, &collapsed_format, &ro);
+    ro.title = "fuzz";
+    write_model(m, &flame_html_format, &ro);
+}
+
+static void fuzz_hprof_bin(const uint8_t *data, size_t size)
+{
+    char err[512];
+    report_opts ro;
+    model *m = hprof_bin_read(data, size, &ro, err, sizeof err);
+    if (!m) {
+        check_message("hprof_bin_read", err);
+        return;
+    }
+    ro.cutoff = 0; /* every row */
+    write_model(m, &hprof_txt_format, &ro);
+    ro.cutoff = 0.0001; /* the CLI's default */
+    write_model(m, &hprof_txt_format, &ro);
+    if (trace_stacks_build(m) == JP_OK)
+        write_stacks(m);
+    model_free(m);
+}
+
+static void fuzz_collapsed(const uint8_t *data, size_t size)
+{
+    char err[512];
+    model *m = collapsed_read(data, size, err, sizeof err);
+    if (!m) {
+        check_message("collapsed_read", err);
+        return;
+    }
+    write_stacks(m);
+    model_free(m);
+}
+
+static void fuzz_heap_text(const uint8_t *data, size_t size, const char *who)
+{
+    char err[512] = "";
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    if (!s)
+        die("sink_open_memory", "out of memory");
+    jp_status st = hprof_heap_text_write(data, size, s, err, sizeof err);
+    if (st == JP_OK) {
+        (void)sink_commit(s, err, sizeof err);
+    } else {
+        sink_abort(s);
+        if (st == JP_ERR_FORMAT)
+            check_message(who, err);
+    }
+    buf_free(&out);
+}
+
+static void fuzz_heap(const uint8_t *data, size_t size)
+{
+    char err[512];
+    heap_histogram h;
+    if (heap_histogram_read(data, size, &h, err, sizeof err))
+        heap_histogram_free(&h);
+    else
+        check_message("heap_histogram_read", err);
+    fuzz_heap_text(data, size, "hprof_heap_text_write");
+
+    uint8_t *w = malloc(size ? size : 1);
+    if (!w)
+        die("malloc", "out of memory");
+    memcpy(w, data, size);
+    hprof_fixup_stats fs, again;
+    jp_status st = hprof_heap_fixup(w, size, &fs, err, sizeof err);
+    if (st == JP_OK) {
+        if (hprof_heap_fixup(w, size, &again, err, sizeof err) != JP_OK)
+            die("hprof_heap_fixup", "refuses the dump it fixed");
+        if (again.nulled != 0 || again.references != fs.references - fs.nulled)
+            die("hprof_heap_fixup", "a second run nulls more references");
+        fuzz_heap_text(w, size, "hprof_heap_text_write after the fix-up");
+    } else {
+        if (memcmp(w, data, size) != 0)
+            die("hprof_heap_fixup", "refused the dump but changed it");
+        if (st == JP_ERR_FORMAT)
+            check_message("hprof_heap_fixup", err);
+    }
+    free(w);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* the CLI tells HPROF from collapsed stacks by the header; here every
+     * input goes to every reader, so each meets the others' files too */
+    fuzz_hprof_bin(data, size);
+    fuzz_collapsed(data, size);
+    fuzz_heap(data, size);
+    return 0;
+}
