@@ -7,7 +7,7 @@
 #include <jvmti.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "../options/options.h"
 
 extern jvmtiEnv *agent_jvmti;
 extern const agent_options *agent_opts;

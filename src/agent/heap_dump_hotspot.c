@@ -25,7 +25,7 @@
 #include "../format/hprof_read.h"
 #include "agent.h"
 #include "heap_dump.h"
-#include "options.h"
+#include "../options/options.h"
 
 /* ---- progress: what the file holds so far, once a second after the first ---- */
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agent/options.h"
+#include "../options/options.h"
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../format/format.h"

@@ -1,10 +1,10 @@
-/* test_options.c — the agent option parser (src/agent/options.c): every
+/* test_options.c — the agent option parser (src/options/): every
  * option with every accepted value and its limits, the defaults, and every
  * kind of bad value, whose message must be one line that names the option
  * and what is accepted. */
 #include "harness.h"
 
-#include "agent/options.h"
+#include "options/options.h"
 
 #define PID 4242L
 
