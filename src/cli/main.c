@@ -8,7 +8,6 @@
  *   jvmprof heap FILE --fix                      null the references to objects the dump left out
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
