@@ -21,9 +21,10 @@ COMMON_SRC := $(wildcard src/common/*.c)
 MODEL_SRC  := $(wildcard src/model/*.c)
 FORMAT_SRC := $(wildcard src/format/*.c)
 CLASSFILE_SRC := $(wildcard src/classfile/*.c)
+OPTIONS_SRC := $(wildcard src/options/*.c)
 AGENT_SRC  := $(wildcard src/agent/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
-PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) src/agent/options.c
+PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC)
 JAVA_SRC   := $(shell find java -name '*.java')
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 HEADERS    := $(shell find src -name '*.h')
@@ -46,7 +47,7 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(JNI_INC) -c $< -o $@
 
-$(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(AGENT_SRC)) src/agent/exports.map
+$(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC) $(AGENT_SRC)) src/agent/exports.map
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
 
 $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))

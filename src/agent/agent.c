@@ -81,17 +81,10 @@ static jint agent_load(JavaVM *vm, const char *text)
 {
     agent_options *o = &agent_options_storage;
     char err[1024];
-    char *all = NULL;
-    const char *env = getenv("JVMPROF_OPTIONS");
-    if (env && *env) {
-        size_t n = (text ? strlen(text) : 0) + strlen(env) + 2;
-        all = malloc(n);
-        if (!all)
-            return JNI_ERR;
-        snprintf(all, n, "%s%s%s", text ? text : "", text && *text ? "," : "", env);
-        text = all;
-    }
-    jp_status st = options_parse(text, (long)getpid(), o, err, sizeof err);
+    char *all = options_join(text, getenv("JVMPROF_OPTIONS"));
+    if (!all)
+        return JNI_ERR;
+    jp_status st = options_parse(all, (long)getpid(), o, err, sizeof err);
     free(all);
     if (st != JP_OK) {
         fprintf(stderr, "jvmprof: %s\n", err);

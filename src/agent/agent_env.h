@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "../options/options.h"
 
 extern jvmtiEnv *agent_jvmti;
 extern const agent_options *agent_opts;

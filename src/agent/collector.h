@@ -34,7 +34,7 @@
 
 #include "../common/jp_error.h"
 #include "../model/model.h"
-#include "options.h"
+#include "../options/options.h"
 
 typedef struct collector {
     const char *name;          /* the option that turns it on: "cpu=times" */

@@ -23,8 +23,8 @@
 #include "../format/hprof_heap_fixup.h"
 #include "../format/hprof_heap_scan.h"
 #include "../format/hprof_read.h"
+#include "../options/options.h"
 #include "agent_env.h"
-#include "options.h"
 
 /* ---- progress: what the file holds so far, once a second after the first ---- */
 

@@ -8,15 +8,15 @@
  *   jvmprof heap FILE --fix                      null the references to objects the dump left out
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help */
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../agent/options.h"
+#include "../options/options.h"
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../format/format.h"
@@ -126,7 +126,8 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
         { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
         { "--text", CLI_OPT_TEXT }, { "--fix", CLI_OPT_FIX },
     };
-    *a = (cli_args){ NULL, NULL, NULL, 0.0001, 30, false, false };
+    *a = (cli_args){ NULL, NULL, NULL, 0, 30, false, false };
+    options_parse_fraction(options_defs[OPTIONS_ID_CUTOFF].deflt, &a->cutoff); /* the agent's cutoff= default */
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         unsigned flag = 0;
@@ -146,20 +147,13 @@ static int cli_parse(const char *cmd, const char *usage, unsigned allowed, int a
         } else if (flag == CLI_OPT_TITLE) {
             a->title = argv[++i];
         } else if (flag == CLI_OPT_CUTOFF) {
-            char *end;
-            const char *v = argv[++i];
-            a->cutoff = strtod(v, &end);
-            if (!(isdigit((unsigned char)v[0]) || (v[0] == '.' && isdigit((unsigned char)v[1]))) || *end ||
-                !(a->cutoff >= 0 && a->cutoff <= 1)) {
+            if (!options_parse_fraction(argv[++i], &a->cutoff)) { /* judged as cutoff= is */
                 cli_error("--cutoff %s: expected a number 0..1", argv[i]);
                 return 2;
             }
         } else if (flag == CLI_OPT_TOP) {
-            char *end;
             const char *v = argv[++i];
-            errno = 0;
-            a->top = strtoul(v, &end, 10);
-            if (!isdigit((unsigned char)v[0]) || *end || errno) {
+            if (!options_parse_uint(v, 0, ULONG_MAX, &a->top)) {
                 cli_error("--top %s: expected a count (0 = all)", v);
                 return 2;
             }

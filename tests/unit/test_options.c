@@ -1,10 +1,12 @@
-/* test_options.c — the agent option parser (src/agent/options.c): every
+/* test_options.c — the agent option parser (src/options/): every
  * option with every accepted value and its limits, the defaults, and every
  * kind of bad value, whose message must be one line that names the option
  * and what is accepted. */
 #include "harness.h"
 
-#include "agent/options.h"
+#include "options/options.h"
+
+#include <limits.h>
 
 #define PID 4242L
 
@@ -628,6 +630,246 @@ static void test_small_error_buffer(void)
     CHECK(memchr(small, '\0', sizeof small) != NULL);
 }
 
+/* The table: every row's default is a value its own parser accepts, and
+ * naming it changes nothing in its field; a row without a default leaves its
+ * field zero; the help's default column is the table's. */
+static void test_table_defaults(void)
+{
+    /* what makes naming the option alone acceptable (it has no use alone otherwise) */
+    static const struct { options_id id; const char *context; } contexts[] = {
+        { OPTIONS_ID_MONITOR, "cpu=samples" },     { OPTIONS_ID_TINY, "cpu=times" },
+        { OPTIONS_ID_DUMPER, "heap=dump" },        { OPTIONS_ID_LIFETIMES, "heap=sites" },
+        { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
+    };
+    static agent_options plain, with_context, named;
+    ASSERT(PARSE_OK(""));
+    plain = opts;
+    CHECK_EQ_INT(plain.given, 0);
+    for (size_t i = 0; i < OPTIONS_ID_COUNT; i++) {
+        const options_def *d = &options_defs[i];
+        CHECK(options_find(d->name, strlen(d->name)) == d);
+        CHECK(options_owner_name(d->owner)[0] != '?');
+        CHECK(d->what && d->what[0] && d->values);
+        if (!CHECK(d->deflt || d->unset))
+            fprintf(stderr, "    %s= shows no default in help\n", d->name);
+        if (d->deflt && d->kind != OPTIONS_KIND_LATER) {
+            CHECK_EQ_STR(options_default_text(d), d->deflt);
+        }
+        if (d->at == 0) /* heap= (two fields), net=, msa= */
+            continue;
+        const char *field = (const char *)&plain + d->at - 1;
+        if (!d->deflt) {
+            static const char zero[OPTIONS_PATH_MAX];
+            if (i != OPTIONS_ID_FILE && !CHECK(memcmp(field, zero, d->size) == 0)) /* file=: after format= */
+                fprintf(stderr, "    %s= has no default but its field is not zero\n", d->name);
+            continue;
+        }
+        const char *context = "";
+        for (size_t k = 0; k < sizeof contexts / sizeof contexts[0]; k++)
+            if (contexts[k].id == (options_id)i)
+                context = contexts[k].context;
+        char text[256];
+        snprintf(text, sizeof text, "%s%s%s=%s", context, context[0] ? "," : "", d->name, d->deflt);
+        if (!PARSE_OK(context))
+            continue;
+        with_context = opts;
+        if (!PARSE_OK(text))
+            continue;
+        named = opts;
+        CHECK(options_given(&named, (options_id)i) && !options_given(&with_context, (options_id)i));
+        if (!CHECK_EQ_MEM((const char *)&named + d->at - 1, d->size, (const char *)&with_context + d->at - 1, d->size))
+            fprintf(stderr, "    %s: naming the default changes the field\n", text);
+        /* and the field the parser starts from is the table's default, parsed as the user's text is */
+        if (d->kind == OPTIONS_KIND_UINT) {
+            unsigned long v = 0;
+            CHECK(options_parse_uint(d->deflt, d->min, d->max, &v));
+            CHECK_EQ_INT(*(const unsigned *)field, v);
+        } else if (d->kind == OPTIONS_KIND_DOUBLE) {
+            double v = -1;
+            CHECK(options_parse_fraction(d->deflt, &v));
+            CHECK(*(const double *)field == v);
+        } else if (d->kind == OPTIONS_KIND_BOOL) {
+            CHECK_EQ_INT(*(const bool *)field, strcmp(d->deflt, "y") == 0);
+        } else if (d->kind == OPTIONS_KIND_ENUM) {
+            const options_choice *c = d->choices;
+            while (c->text && strcmp(c->text, d->deflt) != 0)
+                c++;
+            if (CHECK(c->text != NULL) && i != OPTIONS_ID_CPU) /* cpu=: see test_cpu_and_monitor */
+                CHECK_EQ_INT(d->size == 1 ? (int)*field : *(const int *)field, c->value);
+        }
+    }
+    /* the defaults that follow from other options */
+    CHECK_EQ_INT(plain.cpu, OPTIONS_CPU_SAMPLES);
+    CHECK_EQ_STR(plain.file, "java.hprof.txt");
+    CHECK(!plain.heap_dump && !plain.heap_sites);
+    /* the CLI's --cutoff default is the agent's */
+    double cut = -1;
+    CHECK(options_parse_fraction(options_defs[OPTIONS_ID_CUTOFF].deflt, &cut) && cut == plain.cutoff);
+}
+
+/* given: which options were named, and nothing else (a default is not named). */
+static void test_given(void)
+{
+    if (PARSE_OK("cpu=samples,depth=4,heap=sites,heap=sites,format=a")) {
+        for (size_t i = 0; i < OPTIONS_ID_COUNT; i++) {
+            bool want = i == OPTIONS_ID_CPU || i == OPTIONS_ID_DEPTH || i == OPTIONS_ID_HEAP || i == OPTIONS_ID_FORMAT;
+            if (!CHECK_EQ_INT(options_given(&opts, (options_id)i), want))
+                fprintf(stderr, "    %s\n", options_defs[i].name);
+        }
+    }
+    if (PARSE_OK("heap=all,dumper=hotspot"))
+        CHECK(opts.dumper_named && options_given(&opts, OPTIONS_ID_DUMPER));
+    if (PARSE_OK("help"))
+        CHECK(options_given(&opts, OPTIONS_ID_HELP) && opts.help);
+}
+
+/* Every option the table has (but those refused as not available) is a row
+ * `| \`name=\` | values | default | meaning |` of README.md's option table,
+ * once, showing the table's default; the README's table has no other row.
+ * A README default may add a note after a space ("all classes",
+ * "a (b with heap=dump)"); a default written "x[.y]" (two, one chosen by
+ * another option) must show both, `x.y` and `x`. Run from the repo root
+ * (tests/run.sh does). */
+static void test_readme_table(void)
+{
+    FILE *f = fopen("README.md", "r");
+    if (!CHECK(f != NULL)) {
+        fprintf(stderr, "    README.md not found: run from the repository's root\n");
+        return;
+    }
+    unsigned rows[OPTIONS_ID_COUNT] = { 0 };
+    char line[4096];
+    bool in_section = false, in_table = false;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "### Options", 11) == 0) {
+            in_section = true;
+            continue;
+        }
+        if (!in_section)
+            continue;
+        if (line[0] != '|') {
+            if (in_table)
+                break;
+            continue;
+        }
+        in_table = true;
+        if (strncmp(line, "| `", 3) != 0)
+            continue; /* the header and its rule */
+        /* cells: | `name=` | values | default | meaning | */
+        char *cells[4] = { NULL };
+        char *p = line + 1;
+        for (int c = 0; c < 4 && p; c++) {
+            char *bar = strchr(p, '|');
+            if (bar)
+                *bar = '\0';
+            cells[c] = p;
+            p = bar ? bar + 1 : NULL;
+        }
+        if (!CHECK(cells[2] != NULL))
+            continue;
+        /* the name: between the first two backticks, without its '=' */
+        char *name = strchr(cells[0], '`') + 1, *name_end = strchr(name, '`');
+        if (!CHECK(name_end != NULL))
+            continue;
+        if (name_end > name && name_end[-1] == '=')
+            name_end--;
+        const options_def *d = options_find(name, (size_t)(name_end - name));
+        if (!CHECK(d != NULL && d->kind != OPTIONS_KIND_LATER)) {
+            fprintf(stderr, "    README.md's option table has %.*s, which the options table lacks\n",
+                    (int)(name_end - name), name);
+            continue;
+        }
+        rows[d - options_defs]++;
+        /* the default cell, trimmed, with and without its backticks */
+        char *cell = cells[2];
+        while (*cell == ' ')
+            cell++;
+        size_t n = strlen(cell);
+        while (n > 0 && cell[n - 1] == ' ')
+            cell[--n] = '\0';
+        char plain[512];
+        size_t k = 0;
+        for (size_t j = 0; j < n && k + 1 < sizeof plain; j++)
+            if (cell[j] != '`')
+                plain[k++] = cell[j];
+        plain[k] = '\0';
+        const char *want = options_default_text(d);
+        const char *bracket = strchr(want, '[');
+        bool ok;
+        if (bracket) {
+            char longer[128], shorter[128];
+            snprintf(shorter, sizeof shorter, "`%.*s`", (int)(bracket - want), want);
+            snprintf(longer, sizeof longer, "`%.*s%.*s`", (int)(bracket - want), want,
+                     (int)strcspn(bracket + 1, "]"), bracket + 1);
+            ok = strstr(cell, longer) && strstr(cell, shorter);
+        } else {
+            size_t w = strlen(want);
+            ok = strcmp(plain, want) == 0 || (strncmp(plain, want, w) == 0 && plain[w] == ' ');
+        }
+        if (!CHECK(ok))
+            fprintf(stderr, "    README.md shows %s='s default as \"%s\"; the options table has \"%s\"\n", d->name, cell,
+                    want);
+    }
+    fclose(f);
+    CHECK(in_table);
+    for (size_t i = 0; i < OPTIONS_ID_COUNT; i++) {
+        unsigned want = options_defs[i].kind == OPTIONS_KIND_LATER ? 0 : 1;
+        if (!CHECK_EQ_INT(rows[i], want))
+            fprintf(stderr, "    %s= is in README.md's option table %u times\n", options_defs[i].name, rows[i]);
+    }
+}
+
+/* JVMPROF_OPTIONS is appended to the -agentpath options, as one list. */
+static void test_join(void)
+{
+    static const struct { const char *agentpath, *env, *want; } cases[] = {
+        { "cpu=samples", "depth=8", "cpu=samples,depth=8" },
+        { "cpu=samples", NULL, "cpu=samples" },
+        { "cpu=samples", "", "cpu=samples" },
+        { NULL, "depth=8", "depth=8" },
+        { "", "depth=8", "depth=8" },
+        { NULL, NULL, "" },
+        { "", "", "" },
+        { "a,", ",b", "a,,,b" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *all = options_join(cases[i].agentpath, cases[i].env);
+        if (CHECK(all != NULL))
+            CHECK_EQ_STR(all, cases[i].want);
+        free(all);
+    }
+    /* joined, an option in both is given twice */
+    char *all = options_join("cpu=times", "cpu=samples");
+    ASSERT(all != NULL);
+    PARSE_BAD3(all, "cpu= given twice (cpu=times, then cpu=samples)", "JVMPROF_OPTIONS", NULL);
+    free(all);
+    all = options_join("cpu=samples", "depth=8,thread=y");
+    ASSERT(all != NULL);
+    if (PARSE_OK(all))
+        CHECK(opts.depth == 8 && opts.thread);
+    free(all);
+}
+
+/* The value parsers the CLI shares (--cutoff, --top). */
+static void test_value_parsers(void)
+{
+    double d = -1;
+    CHECK(options_parse_fraction("0.5", &d) && d == 0.5);
+    CHECK(options_parse_fraction(".25", &d) && d == 0.25);
+    static const char *const bad_fraction[] = { "", " 0.5", "-0", "1.5", "nan", "x", "." };
+    for (size_t i = 0; i < sizeof bad_fraction / sizeof bad_fraction[0]; i++)
+        if (!CHECK(!options_parse_fraction(bad_fraction[i], &d)))
+            fprintf(stderr, "    accepted '%s'\n", bad_fraction[i]);
+    unsigned long u = 7;
+    CHECK(options_parse_uint("0", 0, ULONG_MAX, &u) && u == 0);
+    CHECK(options_parse_uint("18446744073709551615", 0, ULONG_MAX, &u) && u == ULONG_MAX);
+    static const char *const bad_count[] = { "", " 5", " -5", "-5", "+5", "5 ", "5x", "18446744073709551616" };
+    for (size_t i = 0; i < sizeof bad_count / sizeof bad_count[0]; i++)
+        if (!CHECK(!options_parse_uint(bad_count[i], 0, ULONG_MAX, &u)))
+            fprintf(stderr, "    accepted '%s'\n", bad_count[i]);
+    CHECK(!options_parse_uint("0", 1, 10, &u) && !options_parse_uint("11", 1, 10, &u));
+}
+
 int main(void)
 {
     RUN(test_defaults);
@@ -646,5 +888,10 @@ int main(void)
     RUN(test_heap_dump_alone);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
+    RUN(test_table_defaults);
+    RUN(test_given);
+    RUN(test_readme_table);
+    RUN(test_join);
+    RUN(test_value_parsers);
     return DONE();
 }

@@ -1,0 +1,245 @@
+/* options_rules.c — what holds between options, in one place: the defaults
+ * that follow from other options (the profile when none is named, format=
+ * for a heap dump, file= after format=), then the rules, one function each,
+ * tried in the order of options_rules_table; the first that refuses gives the
+ * message. Three sorts of rule: what can run together, what an option needs
+ * to have any use, and which format can carry which record (the HPROF binary
+ * format: those will come from the formats' own declarations). */
+#include "options_internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* Writes the refusal into err; returns true (the rule refuses). */
+static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return true;
+}
+
+/* The defaults that depend on other options. */
+static void options_rules_defaults(agent_options *o)
+{
+    /* naming cpu=, wall=, monitor= or heap= replaces the default cpu=samples by what is named
+     * (HPROF's default was heap=all; ours is the CPU profile) */
+    bool mode_named = false;
+    for (size_t i = 0; i < OPTIONS_ID_COUNT; i++)
+        if ((options_defs[i].flags & OPTIONS_MODE) && options_given(o, (options_id)i))
+            mode_named = true;
+    if (mode_named && !options_given(o, OPTIONS_ID_CPU))
+        o->cpu = OPTIONS_CPU_OFF;
+    /* a heap dump is for MAT and VisualVM: binary unless format=a is asked for */
+    if (o->heap_dump && !o->heap_sites && !options_given(o, OPTIONS_ID_FORMAT))
+        o->format = 'b';
+    if (!options_given(o, OPTIONS_ID_FILE))
+        strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
+}
+
+/* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
+static void options_rules_modes(const agent_options *o, char *out, size_t len)
+{
+    const char *modes[5];
+    size_t n = 0;
+    if (o->wall_ms)
+        modes[n++] = "wall=";
+    if (o->cpu == OPTIONS_CPU_SAMPLES || o->cpu == OPTIONS_CPU_TIMES)
+        modes[n++] = o->cpu == OPTIONS_CPU_SAMPLES ? "cpu=samples" : "cpu=times";
+    if (o->monitor)
+        modes[n++] = "monitor=y";
+    if (o->heap_sites || o->heap_dump)
+        modes[n++] = o->heap_sites && o->heap_dump ? "heap=all" : o->heap_sites ? "heap=sites" : "heap=dump";
+    out[0] = '\0';
+    for (size_t i = 0, used = 0; i < n && used < len; i++) {
+        int k = snprintf(out + used, len - used, "%s%s", i ? "," : "", modes[i]);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+}
+
+typedef bool options_rule(const agent_options *o, char *err, size_t errlen);
+
+/* --- what can run together --- */
+
+static bool options_rules_something(const agent_options *o, char *err, size_t errlen)
+{
+    return o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump && !o->heap_sites &&
+           options_rules_refuse(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off and "
+                                "monitor=n; use cpu=samples, wall=<ms>, heap=dump|sites and/or monitor=y");
+}
+
+static bool options_rules_dump_alone(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->heap_dump || (o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms))
+        return false;
+    const char *which = o->cpu == OPTIONS_CPU_SAMPLES ? "cpu=samples" : o->cpu == OPTIONS_CPU_TIMES ? "cpu=times"
+                        : o->monitor ? "monitor=y" : "wall=";
+    return options_rules_refuse(err, errlen, "heap=dump with %s: a heap dump is written to file= on its own; "
+                                "profile %s in a separate run", which, which);
+}
+
+static bool options_rules_wall_or_cpu(const agent_options *o, char *err, size_t errlen)
+{
+    return o->wall_ms && o->cpu == OPTIONS_CPU_SAMPLES &&
+           options_rules_refuse(err, errlen, "wall= with cpu=samples: both fill the samples table; use one of them "
+                                "(wall= samples threads in every state, cpu=samples only while they use CPU)");
+}
+
+/* --- what an option needs to have any use --- */
+
+static bool options_rules_dumper(const agent_options *o, char *err, size_t errlen)
+{
+    return options_given(o, OPTIONS_ID_DUMPER) && !o->heap_dump &&
+           options_rules_refuse(err, errlen, "dumper= chooses how heap dumps are taken; add heap=dump (or heap=all) "
+                                "or drop dumper=");
+}
+
+static bool options_rules_lifetimes(const agent_options *o, char *err, size_t errlen)
+{
+    return o->lifetimes && !o->heap_sites &&
+           options_rules_refuse(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
+}
+
+static bool options_rules_alloc_hook(const agent_options *o, char *err, size_t errlen)
+{
+    return options_given(o, OPTIONS_ID_ALLOC_HOOK) && !options_alloc_exact(o) &&
+           options_rules_refuse(err, errlen, "alloc_hook= chooses how exact counting sees every allocation; add "
+                                "heap=sites,alloc_interval=0 or drop alloc_hook=");
+}
+
+static bool options_rules_alloc_interval(const agent_options *o, char *err, size_t errlen)
+{
+    return options_given(o, OPTIONS_ID_ALLOC_INTERVAL) && !o->heap_sites &&
+           options_rules_refuse(err, errlen, "alloc_interval= applies to heap=sites; add heap=sites or drop "
+                                "alloc_interval=");
+}
+
+static bool options_rules_instrumentation(const agent_options *o, char *err, size_t errlen)
+{
+    if (o->cpu == OPTIONS_CPU_TIMES || !(o->include[0] || o->exclude[0] || options_given(o, OPTIONS_ID_TINY)))
+        return false;
+    const char *which = o->include[0] ? "include" : o->exclude[0] ? "exclude" : "tiny";
+    return options_rules_refuse(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times turns "
+                                "on; add cpu=times or drop %s=", which, which);
+}
+
+static bool options_rules_sampler(const agent_options *o, char *err, size_t errlen)
+{
+    return options_given(o, OPTIONS_ID_SAMPLER) && o->cpu != OPTIONS_CPU_SAMPLES &&
+           options_rules_refuse(err, errlen, "sampler= chooses how cpu=samples takes stacks; add cpu=samples or "
+                                "drop sampler=");
+}
+
+static bool options_rules_interval(const agent_options *o, char *err, size_t errlen)
+{
+    if (!options_given(o, OPTIONS_ID_INTERVAL) || o->cpu == OPTIONS_CPU_SAMPLES)
+        return false;
+    char modes[128];
+    options_rules_modes(o, modes, sizeof modes);
+    if (o->wall_ms)
+        return options_rules_refuse(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which "
+                                    "is off, and wall=<ms> is its own period; drop interval=", modes);
+    if (o->heap_dump) /* cpu=samples would be refused with it */
+        return options_rules_refuse(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which "
+                                    "is off, and a heap dump runs without it; drop interval=", modes);
+    return options_rules_refuse(err, errlen, "interval= with %s: interval= is the period of cpu=samples, which is "
+                                "off; add cpu=samples or drop interval=", modes);
+}
+
+/* Options a heap dump alone has no use for, and why (the dump is the only
+ * output: see heap_dump.c; its thread stacks have a fixed depth). */
+static const struct { options_id id; const char *why; } options_rules_not_for_dump[] = {
+    { OPTIONS_ID_DEPTH, "it writes each thread's whole stack" },
+    { OPTIONS_ID_LINENO, "its frames always carry line numbers" },
+    { OPTIONS_ID_THREAD, "each of its stack traces is one thread's already" },
+    { OPTIONS_ID_CUTOFF, "it holds every object, with no table to cut" },
+};
+
+static bool options_rules_report_only(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->heap_dump || o->heap_sites)
+        return false;
+    /* nothing else can be on: heap=dump with cpu=, wall= or monitor=y was refused before */
+    for (size_t i = 0; i < sizeof options_rules_not_for_dump / sizeof options_rules_not_for_dump[0]; i++) {
+        if (!options_given(o, options_rules_not_for_dump[i].id))
+            continue;
+        const char *name = options_defs[options_rules_not_for_dump[i].id].name;
+        return options_rules_refuse(err, errlen, "%s= with heap=dump alone: the heap dump is all that is written, "
+                                    "and %s; drop %s= (or add heap=sites, whose report uses it)", name,
+                                    options_rules_not_for_dump[i].why, name);
+    }
+    return false;
+}
+
+static bool options_rules_stacks(const agent_options *o, char *err, size_t errlen)
+{
+    if (!(o->flame[0] || o->collapsed[0]) || options_async_sampling(o))
+        return false;
+    const char *which = o->flame[0] ? "flame" : "collapsed";
+    return options_rules_refuse(err, errlen, "%s= draws the stacks of the async sampler; use it with cpu=samples "
+                                "(sampler=async, the default) or with wall=<ms>", which);
+}
+
+/* --- which format can carry which record (format=b: the HPROF binary format) --- */
+
+static bool options_rules_all_binary(const agent_options *o, char *err, size_t errlen)
+{
+    return o->heap_dump && o->heap_sites && o->format == 'b' &&
+           options_rules_refuse(err, errlen, "heap=all (or heap=sites with heap=dump) with format=b: the allocation "
+                                "sites and the heap dump go in one HPROF ASCII file (format=a); for binary, take "
+                                "heap=dump and heap=sites in separate runs");
+}
+
+static bool options_rules_monitor_binary(const agent_options *o, char *err, size_t errlen)
+{
+    return o->format == 'b' && o->monitor &&
+           options_rules_refuse(err, errlen, "monitor=y with format=b: the HPROF binary format has no monitor record "
+                                "(as in HPROF); use format=a with monitor=y");
+}
+
+static bool options_rules_times_binary(const agent_options *o, char *err, size_t errlen)
+{
+    return o->format == 'b' && o->cpu == OPTIONS_CPU_TIMES &&
+           options_rules_refuse(err, errlen, "cpu=times with format=b: the HPROF binary format has no CPU TIME record "
+                                "(as in HPROF); use format=a with cpu=times");
+}
+
+static bool options_rules_wall_binary(const agent_options *o, char *err, size_t errlen)
+{
+    return o->wall_ms && o->format == 'b' &&
+           options_rules_refuse(err, errlen, "wall= with format=b: the HPROF binary format has no record for "
+                                "wall-clock samples; use format=a, flame= or collapsed= with wall=");
+}
+
+/* The order decides which message a text breaking two rules gets: keep it. */
+static options_rule *const options_rules_table[] = {
+    options_rules_something,
+    options_rules_all_binary,
+    options_rules_dumper,
+    options_rules_lifetimes,
+    options_rules_alloc_hook,
+    options_rules_alloc_interval,
+    options_rules_dump_alone,
+    options_rules_monitor_binary,
+    options_rules_times_binary,
+    options_rules_instrumentation,
+    options_rules_wall_or_cpu,
+    options_rules_wall_binary,
+    options_rules_sampler,
+    options_rules_interval,
+    options_rules_report_only,
+    options_rules_stacks,
+};
+
+jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)
+{
+    options_rules_defaults(o);
+    for (size_t i = 0; i < sizeof options_rules_table / sizeof options_rules_table[0]; i++)
+        if (options_rules_table[i](o, err, errlen))
+            return JP_ERR_ARG;
+    return JP_OK;
+}

@@ -1,0 +1,203 @@
+/* options_table.c — the table of jvmprof's options: one row per option with
+ * its name, kind, accepted values, default (text, parsed like the user's),
+ * help text, the agent_options field it sets, its range and the collector or
+ * output it belongs to. The only place a default is spelled; also the help
+ * text printed from it. Every option HPROF had keeps its name and meaning;
+ * those whose feature is not built are refused with a message (never ignored). */
+#include "options.h"
+
+#include <string.h>
+
+#define OPTIONS_TABLE_AT(field) .at = offsetof(agent_options, field) + 1, .size = sizeof ((agent_options *)0)->field
+
+static const options_choice options_table_cpu[] = {
+    { "samples", OPTIONS_CPU_SAMPLES, NULL },
+    { "times", OPTIONS_CPU_TIMES, NULL },
+    { "y", OPTIONS_CPU_SAMPLES, NULL },
+    { "old", 0, "HPROF's caller/callee timing is not available in jvmprof; accepted: cpu=samples, cpu=times" },
+    { NULL, 0, NULL },
+};
+static const options_choice options_table_format[] = { { "a", 'a', NULL }, { "b", 'b', NULL }, { NULL, 0, NULL } };
+static const options_choice options_table_sampler[] = {
+    { "async", OPTIONS_SAMPLER_ASYNC, NULL }, { "jvmti", OPTIONS_SAMPLER_JVMTI, NULL }, { NULL, 0, NULL },
+};
+enum { OPTIONS_TABLE_HEAP_DUMP = 1, OPTIONS_TABLE_HEAP_SITES = 2 };
+static const options_choice options_table_heap[] = {
+    { "dump", OPTIONS_TABLE_HEAP_DUMP, NULL },
+    { "sites", OPTIONS_TABLE_HEAP_SITES, NULL },
+    { "all", OPTIONS_TABLE_HEAP_DUMP | OPTIONS_TABLE_HEAP_SITES, NULL },
+    { NULL, 0, NULL },
+};
+static const options_choice options_table_dumper[] = { { "hotspot", 'h', NULL }, { "jvmti", 'j', NULL }, { NULL, 0, NULL } };
+static const options_choice options_table_alloc_hook[] = {
+    { "sampler", 's', NULL }, { "bci", 'b', NULL }, { NULL, 0, NULL },
+};
+
+/* heap= sets two fields, and its values add up (heap=sites,heap=dump = heap=all). */
+static void options_table_store_heap(agent_options *o, int value)
+{
+    if (value & OPTIONS_TABLE_HEAP_DUMP)
+        o->heap_dump = true;
+    if (value & OPTIONS_TABLE_HEAP_SITES)
+        o->heap_sites = true;
+}
+
+const options_def options_defs[OPTIONS_ID_COUNT] = {
+    [OPTIONS_ID_HELP] = { "help", OPTIONS_KIND_WORD, "", NULL, "", "print this help and exit", OPTIONS_TABLE_AT(help),
+                          .owner = OPTIONS_FOR_GENERAL, .flags = OPTIONS_REPEATS },
+    [OPTIONS_ID_CPU] = { "cpu", OPTIONS_KIND_ENUM, "samples|times|y", "samples", NULL,
+                         "CPU usage: sampling, or exact times (instrumentation)", OPTIONS_TABLE_AT(cpu),
+                         .choices = options_table_cpu, .owner = OPTIONS_FOR_GENERAL, .flags = OPTIONS_MODE },
+    [OPTIONS_ID_MONITOR] = { "monitor", OPTIONS_KIND_BOOL, "y|n", "n", NULL, "contended monitors and waits",
+                             OPTIONS_TABLE_AT(monitor), .owner = OPTIONS_FOR_MONITOR, .flags = OPTIONS_MODE },
+    [OPTIONS_ID_FORMAT] = { "format", OPTIONS_KIND_ENUM, "a|b", "a", NULL,
+                            "text (java.hprof.txt) or HPROF binary (java.hprof)", OPTIONS_TABLE_AT(format),
+                            .choices = options_table_format, .owner = OPTIONS_FOR_OUTPUT },
+    /* no default value: java.hprof.txt or java.hprof, after format= (options_rules.c) */
+    [OPTIONS_ID_FILE] = { "file", OPTIONS_KIND_PATH, "<file>", NULL, "java.hprof[.txt]",
+                          "write data to <file>; %p = process id, %n = heap dump number", OPTIONS_TABLE_AT(file),
+                          .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_DEPTH] = { "depth", OPTIONS_KIND_UINT, "0..2048", "4", NULL, "stack trace depth",
+                           OPTIONS_TABLE_AT(depth), 0, 2048, .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_INTERVAL] = { "interval", OPTIONS_KIND_UINT, "1..60000", "10", NULL, "sample interval in ms",
+                              OPTIONS_TABLE_AT(interval_ms), 1, 60000, .owner = OPTIONS_FOR_CPU_SAMPLES },
+    [OPTIONS_ID_CUTOFF] = { "cutoff", OPTIONS_KIND_DOUBLE, "0..1", "0.0001", NULL,
+                            "output cutoff point (share of the total)", OPTIONS_TABLE_AT(cutoff),
+                            .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_LINENO] = { "lineno", OPTIONS_KIND_BOOL, "y|n", "y", NULL, "line numbers in traces?",
+                            OPTIONS_TABLE_AT(lineno), .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_THREAD] = { "thread", OPTIONS_KIND_BOOL, "y|n", "n", NULL, "thread in traces?",
+                            OPTIONS_TABLE_AT(thread), .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_DOE] = { "doe", OPTIONS_KIND_BOOL, "y|n", "y", NULL, "dump on exit?", OPTIONS_TABLE_AT(doe),
+                         .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_FORCE] = { "force", OPTIONS_KIND_BOOL, "y|n", "y", NULL,
+                           "run the program even if <file> cannot be written?", OPTIONS_TABLE_AT(force),
+                           .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_VERBOSE] = { "verbose", OPTIONS_KIND_BOOL, "y|n", "y", NULL, "print messages about dumps to stderr",
+                             OPTIONS_TABLE_AT(verbose), .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_SAMPLER] = { "sampler", OPTIONS_KIND_ENUM, "async|jvmti", "async", NULL,
+                             "cpu=samples: signal + AsyncGetCallTrace, or JVMTI", OPTIONS_TABLE_AT(sampler),
+                             .choices = options_table_sampler, .owner = OPTIONS_FOR_CPU_SAMPLES },
+    [OPTIONS_ID_WALL] = { "wall", OPTIONS_KIND_UINT, "1..60000", NULL, "off",
+                          "wall-clock sampling of all threads every N ms", OPTIONS_TABLE_AT(wall_ms), 1, 60000,
+                          .owner = OPTIONS_FOR_WALL, .flags = OPTIONS_MODE },
+    [OPTIONS_ID_FLAME] = { "flame", OPTIONS_KIND_PATH, "<file.html>", NULL, "none",
+                           "write an HTML flame graph of the samples", OPTIONS_TABLE_AT(flame),
+                           .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_COLLAPSED] = { "collapsed", OPTIONS_KIND_PATH, "<file>", NULL, "none",
+                               "write collapsed stacks (flamegraph.pl input)", OPTIONS_TABLE_AT(collapsed),
+                               .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_INCLUDE] = { "include", OPTIONS_KIND_PREFIXES, "<prefixes>", NULL, "all",
+                             "cpu=times: only classes named a.b.*:c.D* ...", OPTIONS_TABLE_AT(include),
+                             .owner = OPTIONS_FOR_TIMES },
+    [OPTIONS_ID_EXCLUDE] = { "exclude", OPTIONS_KIND_PREFIXES, "<prefixes>", NULL, "none",
+                             "cpu=times: never classes named a.b.*:c.D* ...", OPTIONS_TABLE_AT(exclude),
+                             .owner = OPTIONS_FOR_TIMES },
+    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "12", NULL,
+                          "cpu=times: skip loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny), 0, 65535,
+                          .owner = OPTIONS_FOR_TIMES },
+    [OPTIONS_ID_HEAP] = { "heap", OPTIONS_KIND_ENUM, "dump|sites|all", NULL, "off",
+                          "HPROF heap dump, allocation sites, or both (all)", .choices = options_table_heap,
+                          .store = options_table_store_heap, .owner = OPTIONS_FOR_GENERAL,
+                          .flags = OPTIONS_MODE | OPTIONS_REPEATS },
+    [OPTIONS_ID_DUMPER] = { "dumper", OPTIONS_KIND_ENUM, "hotspot|jvmti", "hotspot", NULL,
+                            "heap=dump: HotSpot's dumper + jvmprof's check, or JVMTI's heap walk",
+                            OPTIONS_TABLE_AT(dumper), .choices = options_table_dumper,
+                            .owner = OPTIONS_FOR_HEAP_DUMP },
+    [OPTIONS_ID_LIFETIMES] = { "lifetimes", OPTIONS_KIND_BOOL, "y|n", "n", NULL,
+                               "heap=sites: ages at death, leak suspects and churn", OPTIONS_TABLE_AT(lifetimes),
+                               .owner = OPTIONS_FOR_ALLOC },
+    [OPTIONS_ID_ALLOC_INTERVAL] = { "alloc_interval", OPTIONS_KIND_SIZE, "0..1g (k, m, g: KiB, MiB, GiB)", "512k",
+                                    NULL, "heap=sites: one sampled allocation per N bytes; 0 = every allocation",
+                                    OPTIONS_TABLE_AT(alloc_interval), 0, 1ul << 30, .owner = OPTIONS_FOR_ALLOC },
+    [OPTIONS_ID_ALLOC_HOOK] = { "alloc_hook", OPTIONS_KIND_ENUM, "sampler|bci", "sampler", NULL,
+                                "alloc_interval=0: JVMTI's sampler at 0, or bytecode instrumentation",
+                                OPTIONS_TABLE_AT(alloc_hook), .choices = options_table_alloc_hook,
+                                .owner = OPTIONS_FOR_ALLOC },
+    [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_LATER, "<host>:<port>", NULL, "off",
+                         "send data over a socket (not built yet)", .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
+                         .owner = OPTIONS_FOR_GENERAL },
+};
+
+_Static_assert(OPTIONS_ID_COUNT <= 32, "agent_options.given has one bit per option");
+
+const char *options_default_text(const options_def *d) { return d->deflt ? d->deflt : d->unset; }
+
+const char *options_owner_name(options_owner owner)
+{
+    static const char *const names[OPTIONS_FOR_COUNT] = {
+        [OPTIONS_FOR_GENERAL] = "general",     [OPTIONS_FOR_OUTPUT] = "output",   [OPTIONS_FOR_CPU_SAMPLES] = "cpu-samples",
+        [OPTIONS_FOR_WALL] = "wall",           [OPTIONS_FOR_MONITOR] = "monitor", [OPTIONS_FOR_TIMES] = "times",
+        [OPTIONS_FOR_ALLOC] = "alloc",         [OPTIONS_FOR_HEAP_DUMP] = "heap-dump",
+    };
+    return (unsigned)owner < OPTIONS_FOR_COUNT ? names[owner] : "?";
+}
+
+const options_def *options_find(const char *name, size_t len)
+{
+    for (size_t i = 0; i < OPTIONS_ID_COUNT; i++)
+        if (strlen(options_defs[i].name) == len && strncmp(options_defs[i].name, name, len) == 0)
+            return &options_defs[i];
+    return NULL;
+}
+
+void options_print_help(FILE *out)
+{
+    fprintf(out,
+            "jvmprof: a profiler for the Java virtual machine, in HPROF's option syntax\n"
+            "\n"
+            "    java -agentpath:/path/to/libjvmprof.so=[help]|[<option>=<value>, ...]\n"
+            "\n"
+            "Option Name and Value  Description                                  Default\n"
+            "---------------------  -----------                                  -------\n");
+    for (size_t i = 0; i < OPTIONS_ID_COUNT; i++) {
+        const options_def *d = &options_defs[i];
+        char nv[64];
+        if (d->kind == OPTIONS_KIND_WORD)
+            snprintf(nv, sizeof nv, "%s", d->name);
+        else
+            snprintf(nv, sizeof nv, "%s=%s", d->name, d->values);
+        fprintf(out, "%-22s %-44s %s\n", nv, d->what, options_default_text(d));
+    }
+    fprintf(out,
+            "\n"
+            "With no cpu=, wall= or monitor= option, cpu=samples is on; naming one turns the others off.\n"
+            "cpu=samples samples each thread every interval= ms of its CPU time from a signal handler\n"
+            "(AsyncGetCallTrace: no safepoint bias); sampler=jvmti takes JVMTI stacks at safepoints instead.\n"
+            "wall=N samples every thread every N ms whatever it is doing, with its state (at most 16\n"
+            "threads a period, taking turns, each sample weighted by the threads it stands for).\n"
+            "flame= and collapsed= write the samples' full stacks (up to 2048 frames; depth= applies to\n"
+            "the HPROF traces) as an HTML flame graph and as flamegraph.pl's collapsed format.\n"
+            "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
+            "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes,\n"
+            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and loop-free methods of <= tiny= bytes of\n"
+            "bytecode (and <= 32 bytes if they make no call); tiny=0 instruments every method.\n"
+            "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
+            "heap=dump writes the live objects as an HPROF heap dump (format=b by default: for MAT and\n"
+            "VisualVM; format=a: HPROF's ASCII HEAP DUMP) at exit, on SIGQUIT and from\n"
+            "jvmprof.Control.dumpHeap(file); nothing runs before a dump. The first dump goes to file=,\n"
+            "later ones to file=.1, .2 ... (or %%n in file= is the dump number). heap=dump is used alone.\n"
+            "heap=sites samples an allocation every alloc_interval= bytes on average (JVMTI allocation\n"
+            "sampling) and reports allocation sites (class + stack) with estimated allocated and live\n"
+            "objects and bytes, HPROF's SITES table, and the number and time of garbage collections.\n"
+            "alloc_interval=0 counts every allocation exactly instead (several times slower: each one\n"
+            "costs a stack and a tag); alloc_hook=bci sees them through bytecode instrumentation instead\n"
+            "of the sampler (slower, and blind to clone() once compiled and to multi-array rows).\n"
+            "lifetimes=y adds ages at death, leak suspects and churn.\n"
+            "heap=all = heap=sites + heap=dump: the SITES report, then the HEAP DUMP, in one ASCII file.\n"
+            "Options are also read from the environment variable JVMPROF_OPTIONS (appended). Each option is\n"
+            "given once, except heap= (heap=sites,heap=dump = heap=all); interval= is cpu=samples' period.\n"
+            "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
+            "\n"
+            "Examples:\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,interval=10,depth=8,file=out.txt -jar app.jar\n"
+            "    java -agentpath:libjvmprof.so=monitor=y,thread=y Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=times,include=com.example.,depth=6 Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,format=b,file=app-%%p.hprof Main\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,flame=cpu.html Main\n"
+            "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n"
+            "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n"
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n"
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=0,lifetimes=y Main   (exact)\n");
+}
