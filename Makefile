@@ -50,6 +50,22 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 $(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC) $(AGENT_SRC)) src/agent/exports.map
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
 
+# the test agent: the same objects, with collectors.c built with JP_TEST_COLLECTORS and the
+# test collectors of tests/collectors/ (docs/ARCHITECTURE.md: adding a collector); with its
+# jar beside it, as the agent expects
+TEST_COLLECTORS := $(wildcard tests/collectors/*.c)
+$(BUILD)/test/collectors.o: src/agent/collectors.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DJP_TEST_COLLECTORS $(JNI_INC) -c $< -o $@
+
+$(BUILD)/test/%.o: tests/collectors/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc $(JNI_INC) -c $< -o $@
+
+$(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/collectors.o,$(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
+	cp $(BUILD)/jvmprof.jar $(BUILD)/test/jvmprof.jar
+
 $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
 	$(CC) -o $@ $^ -lpthread
 
@@ -77,17 +93,17 @@ $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
 
-test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip
+test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/test/libjvmprof.so
 	@tests/run.sh
 
 # everything, with the rewriter checked on every JDK class instead of a sample
-test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip
+test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/test/libjvmprof.so
 	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all $(BUILD)/tools/cf_roundtrip
+test-it: all $(BUILD)/tools/cf_roundtrip $(BUILD)/test/libjvmprof.so
 	@tests/run.sh it
 
 # fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:

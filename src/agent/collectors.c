@@ -8,6 +8,10 @@
 
 #include "../common/jp_log.h"
 
+#ifdef JP_TEST_COLLECTORS
+extern const collector thread_count_collector; /* tests/collectors/collect_thread_count.c */
+#endif
+
 static const collector *const collectors_all[] = {
     &cpu_async_collector,
     &wall_collector,
@@ -16,6 +20,9 @@ static const collector *const collectors_all[] = {
     &alloc_sampled_collector,
     &alloc_exact_collector,
     &times_collector,
+#ifdef JP_TEST_COLLECTORS
+    &thread_count_collector,
+#endif
 };
 
 #define COLLECTORS_MAX (sizeof collectors_all / sizeof collectors_all[0])

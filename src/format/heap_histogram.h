@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HEAP_HDR_INSTANCE 16u
-#define HEAP_HDR_ARRAY 20u
+#include "hprof_read.h" /* heap_shallow: the shallow-size rule the histogram uses */
+
 
 typedef struct heap_class_row {
     char *name; /* Java style: java.lang.String, int[], java.lang.Object[][] */
@@ -36,11 +36,5 @@ typedef struct heap_histogram {
  * reason naming the record and its byte offset in errbuf; h is then empty. */
 bool heap_histogram_read(const void *data, size_t len, heap_histogram *h, char *errbuf, size_t errlen);
 void heap_histogram_free(heap_histogram *h);
-
-/* The shallow size of an object whose dumped data is `data_bytes` long. */
-static inline uint64_t heap_shallow(uint64_t header, uint64_t data_bytes)
-{
-    return (header + data_bytes + 7u) & ~(uint64_t)7u;
-}
 
 #endif

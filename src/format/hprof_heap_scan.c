@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../common/intern.h"
-#include "heap_histogram.h"
 #include "hprof_read.h"
 
 bool ht_fail(ht_reader *r, const char *fmt, ...)

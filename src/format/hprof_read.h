@@ -59,4 +59,15 @@ static inline const char *hprof_rd_rec_name(uint8_t tag)
     }
 }
 
+/* Shallow bytes, as jvmprof heap and the ASCII dump count them (a dump does
+ * not say whether the JVM compressed its pointers): a 16-byte header and the
+ * fields as dumped for an instance, 20 and the elements for an array, rounded
+ * up to 8. */
+#define HEAP_HDR_INSTANCE 16u
+#define HEAP_HDR_ARRAY 20u
+static inline uint64_t heap_shallow(uint64_t header, uint64_t data_bytes)
+{
+    return (header + data_bytes + 7u) & ~(uint64_t)7u;
+}
+
 #endif

@@ -338,6 +338,12 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         }
         sink_printf(s, "MONITOR TIME END\n");
     }
+    if (m->ncounts) { /* what collectors counted besides their tables */
+        sink_printf(s, "COUNTS BEGIN %s\n", when);
+        for (uint32_t i = 0; i < m->ncounts; i++)
+            sink_printf(s, "%s %llu\n", m->counts[i].name, (unsigned long long)m->counts[i].value);
+        sink_printf(s, "COUNTS END\n");
+    }
     free(cpu);
     free(times);
     free(mon);

@@ -67,3 +67,17 @@ bool model_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     *cap = n;
     return true;
 }
+
+bool model_count_set(model *m, const char *name, uint64_t value)
+{
+    for (uint32_t i = 0; i < m->ncounts; i++) {
+        if (strcmp(m->counts[i].name, name) == 0) {
+            m->counts[i].value = value;
+            return true;
+        }
+    }
+    if (m->ncounts == MODEL_COUNTS_MAX)
+        return false;
+    m->counts[m->ncounts++] = (model_count){ name, value };
+    return true;
+}

@@ -135,6 +135,14 @@ typedef struct model_site {
     bool trough_on;       /* ... a collection was noted since the site's first allocation */
 } model_site;
 
+/* A named count a collector adds to the report ("thread starts 12"); the
+ * name is a string with static lifetime. */
+#define MODEL_COUNTS_MAX 32
+typedef struct model_count {
+    const char *name;
+    uint64_t value;
+} model_count;
+
 typedef struct model {
     arena keys;
     intern_table strings, classes, methods, frames, traces, monitors, stacks, sites;
@@ -169,10 +177,15 @@ typedef struct model {
     uint64_t dump_time_ms;        /* wall clock of the snapshot being written */
     uint32_t depth;               /* stack depth traces were captured with */
     bool oom;                     /* an insert failed for lack of memory */
+    model_count counts[MODEL_COUNTS_MAX]; /* printed at the end of the ASCII report, in this order */
+    uint32_t ncounts;
 } model;
 
 model *model_new(void);
 void model_free(model *m);
+/* Sets the count `name` (static storage) to value, adding it the first time;
+ * false when MODEL_COUNTS_MAX counts are there already. */
+bool model_count_set(model *m, const char *name, uint64_t value);
 
 /* strings.c */
 str_id model_string(model *m, const char *s, size_t len);

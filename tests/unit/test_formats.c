@@ -441,6 +441,39 @@ static void test_empty_model(void)
     model_free(m);
 }
 
+/* Counts a collector sets are the ASCII report's last section, in the order
+ * first set; setting one again changes its value; no counts, no section. */
+static void test_counts(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    CHECK(model_count_set(m, "threads started", 3));
+    CHECK(model_count_set(m, "samples dropped", 0));
+    CHECK(model_count_set(m, "threads started", 64));
+    buf txt;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &txt), JP_OK);
+    buf_terminate(&txt);
+    CHECK_EQ_STR(txt_body(&txt), "CPU SAMPLES BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n"
+                                 "rank   self  accum   count trace method\n"
+                                 "CPU SAMPLES END\n"
+                                 "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n"
+                                 "rank   self  accum   count trace monitor\n"
+                                 "MONITOR TIME END\n"
+                                 "COUNTS BEGIN Thu Jan  1 00:00:00 1970\n"
+                                 "threads started 64\n"
+                                 "samples dropped 0\n"
+                                 "COUNTS END\n");
+    /* room for MODEL_COUNTS_MAX, then refused */
+    static char names[MODEL_COUNTS_MAX + 1][8];
+    for (unsigned i = 2; i <= MODEL_COUNTS_MAX; i++) {
+        snprintf(names[i], sizeof names[i], "c%u", i);
+        CHECK_EQ_INT(model_count_set(m, names[i], i), i < MODEL_COUNTS_MAX);
+    }
+    CHECK_EQ_INT(m->ncounts, MODEL_COUNTS_MAX);
+    buf_free(&txt);
+    model_free(m);
+}
+
 /* ---- reader robustness ------------------------------------------------------------ */
 
 static bool one_line(const char *s) { return s[0] != '\0' && strchr(s, '\n') == NULL; }
@@ -865,6 +898,7 @@ int main(void)
     RUN(test_cutoff);
     RUN(test_round_trip);
     RUN(test_empty_model);
+    RUN(test_counts);
     RUN(test_truncated);
     RUN(test_bad_header);
     RUN(test_id4_file);
