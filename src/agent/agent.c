@@ -20,6 +20,7 @@
 #include "callbacks.h"
 #include "collectors.h"
 #include "jvmti_util.h"
+#include "outputs.h"
 #include "profiler.h"
 #include "tracker.h"
 
@@ -52,26 +53,25 @@ static void agent_add_jar(void)
  * first name (%n = 1). JNI_ERR after one line naming the option. */
 static jint agent_check_outputs(const agent_options *o)
 {
-    char first_dump[OPTIONS_PATH_MAX + 16];
-    const char *n = strstr(o->file, "%n");
-    if (o->heap_dump && n)
-        snprintf(first_dump, sizeof first_dump, "%.*s1%s", (int)(n - o->file), o->file, n + 2);
-    else
-        snprintf(first_dump, sizeof first_dump, "%s", o->file);
-    const char *outputs[3][2] = { { "file", first_dump }, { "flame", o->flame }, { "collapsed", o->collapsed } };
-    for (int i = 0; i < 3; i++) {
-        char err[1024];
-        const char *path = outputs[i][1];
-        if (!path[0] || sink_check_writable(path, err, sizeof err) == JP_OK)
+    output outs[OUTPUTS_MAX];
+    size_t nout = outputs_of(o, outs);
+    for (size_t i = 0; i < nout; i++) {
+        char err[1024], first_dump[OPTIONS_PATH_MAX + 16];
+        const char *path = outs[i].path, *n = strstr(path, "%n");
+        if (o->heap_dump && i == 0 && n) { /* checked under its first name */
+            snprintf(first_dump, sizeof first_dump, "%.*s1%s", (int)(n - path), path, n + 2);
+            path = first_dump;
+        }
+        if (sink_check_writable(path, err, sizeof err) == JP_OK)
             continue;
         /* err begins with the path: say it once, after the option's name */
         size_t pl = strlen(path);
         const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' ? err + pl + 2 : err;
         if (!o->force)
-            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outputs[i][0], path, why);
+            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outs[i].option, path, why);
         else
             fprintf(stderr, "jvmprof: %s=%s: %s; profiling disabled, the program runs on (force=y)\n",
-                    outputs[i][0], path, why);
+                    outs[i].option, path, why);
         return JNI_ERR;
     }
     return JNI_OK;

@@ -20,6 +20,7 @@
 #include "eventq.h"
 #include "heap_dump.h"
 #include "jvmti_util.h"
+#include "outputs.h"
 #include "monitor.h"
 #include "symbols.h"
 
@@ -105,7 +106,9 @@ jp_status profiler_dump(JNIEnv *jni)
     model *m = prof_model;
     collectors_before_report(m, jni);
     prof_drain(jni);
-    if (agent_opts->heap_dump && !agent_opts->heap_sites) {
+    output outs[OUTPUTS_MAX];
+    size_t nout = outputs_of(agent_opts, outs);
+    if (!outs[0].format) { /* heap=dump alone */
         char err[1024];
         jp_status st = heap_dump_write(jni, NULL, err, sizeof err);
         if (st != JP_OK)
@@ -113,31 +116,31 @@ jp_status profiler_dump(JNIEnv *jni)
         return st;
     }
     m->dump_time_ms = agent_wall_ms();
-    const jp_format_ops *fmt = agent_opts->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
     report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
                        agent_opts->monitor, agent_opts->cpu == OPTIONS_CPU_TIMES, agent_opts->heap_sites, NULL };
-    uint64_t bytes = 0, extra = 0;
-    /* heap=all: the report and a heap dump in one file, named like heap=dump's */
-    char path[OPTIONS_PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s", agent_opts->file);
-    if (agent_opts->heap_dump)
+    /* file= first; its line comes last, with the cost lines */
+    char path[OPTIONS_PATH_MAX + 16], what[256];
+    snprintf(path, sizeof path, "%s", outs[0].path);
+    if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
         heap_dump_next_path(path, sizeof path);
-    jp_status st = prof_write(fmt, &ro, path, &bytes, agent_opts->heap_dump ? jni : NULL);
-    if (agent_opts->flame[0] && prof_write(&flame_html_format, &ro, agent_opts->flame, &extra, NULL) == JP_OK)
-        jp_log_info("wrote %s (%llu bytes: flame graph of %llu samples in %u stacks)", agent_opts->flame,
-                    (unsigned long long)extra, (unsigned long long)m->total_stack_samples, model_stack_count(m));
-    if (agent_opts->collapsed[0] && prof_write(&collapsed_format, &ro, agent_opts->collapsed, &extra, NULL) == JP_OK)
-        jp_log_info("wrote %s (%llu bytes: %u collapsed stacks)", agent_opts->collapsed, (unsigned long long)extra,
-                    model_stack_count(m));
+    uint64_t bytes = 0;
+    jp_status st = prof_write(outs[0].format, &ro, path, &bytes, outs[0].heap_dump_after ? jni : NULL);
+    for (size_t i = 1; i < nout; i++) {
+        uint64_t extra = 0;
+        if (prof_write(outs[i].format, &ro, outs[i].path, &extra, NULL) != JP_OK)
+            continue;
+        outs[i].format->summary(m, what, sizeof what);
+        jp_log_info("wrote %s (%llu bytes: %s)", outs[i].path, (unsigned long long)extra, what);
+    }
     if (st != JP_OK)
         return st;
     uint64_t resolved, unloaded, rounds, stacks, stack_ns;
     symbols_stats(&resolved, &unloaded);
     cpu_jvmti_stats(&rounds, &stacks, &stack_ns);
-    jp_log_info("wrote %s (%llu bytes: %llu CPU samples in %llu traces, %u monitor entries; %llu sampling rounds%s%s)",
-                path, (unsigned long long)bytes, (unsigned long long)m->total_samples,
-                (unsigned long long)model_trace_count(m), model_monitor_count(m), (unsigned long long)rounds,
-                agent_opts->heap_dump ? "; and a heap dump" : "", m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+    outs[0].format->summary(m, what, sizeof what);
+    jp_log_info("wrote %s (%llu bytes: %s; %llu sampling rounds%s%s)", path, (unsigned long long)bytes, what,
+                (unsigned long long)rounds, agent_opts->heap_dump ? "; and a heap dump" : "",
+                m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     collectors_describe();
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
     double agent_ms = (double)prof_agent_cpu_ns / 1e6;

@@ -7,6 +7,7 @@
  * from stack_walk.c. */
 #include "format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,4 +140,10 @@ static jp_status collapsed_write(const model *m, const report_opts *o, sink *s)
     return st;
 }
 
-const jp_format_ops collapsed_format = { "collapsed", collapsed_write };
+static void collapsed_summary(const model *m, char *out, size_t len)
+{
+    snprintf(out, len, "%u collapsed stacks", model_stack_count(m));
+}
+
+const jp_format_ops collapsed_format = { "collapsed", "collapsed=", "collapsed stacks",
+                                         FMT_CPU_SAMPLES | FMT_WALL_SAMPLES, collapsed_write, collapsed_summary };

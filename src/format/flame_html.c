@@ -10,6 +10,7 @@
  * Nothing in C recurses on stack depth, nor does the script. */
 #include "format.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -627,4 +628,11 @@ out:
     return st;
 }
 
-const jp_format_ops flame_html_format = { "flame-html", flame_html_write };
+static void flame_html_summary(const model *m, char *out, size_t len)
+{
+    snprintf(out, len, "flame graph of %llu samples in %u stacks", (unsigned long long)m->total_stack_samples,
+             model_stack_count(m));
+}
+
+const jp_format_ops flame_html_format = { "flame-html", "flame=", "the HTML flame graph",
+                                          FMT_CPU_SAMPLES | FMT_WALL_SAMPLES, flame_html_write, flame_html_summary };

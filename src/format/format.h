@@ -27,10 +27,32 @@ typedef struct report_opts {
     const char *title;    /* flame graph title; NULL = "CPU samples" or "Wall-clock samples" */
 } report_opts;
 
+/* The kinds of record a report can hold. Each format declares those it can
+ * carry, and the option checks follow from that (options_rules.c): a report
+ * asked of a format that cannot carry its records is refused at start-up. */
+enum {
+    FMT_CPU_SAMPLES = 1,    /* cpu=samples */
+    FMT_WALL_SAMPLES = 2,   /* wall= */
+    FMT_CPU_TIMES = 4,      /* cpu=times */
+    FMT_MONITORS = 8,       /* monitor=y */
+    FMT_SITES = 16,         /* heap=sites */
+};
+
 typedef struct jp_format_ops {
     const char *name;
+    const char *option;       /* how the agent's options ask for it: "format=a", "flame=" */
+    const char *description;  /* "the HPROF binary format", for messages */
+    unsigned records;         /* FMT_* it can carry */
     jp_status (*write)(const model *m, const report_opts *o, sink *s);
+    /* what a file it wrote of m holds, for the log: "flame graph of 12 samples in 3 stacks" */
+    void (*summary)(const model *m, char *out, size_t len);
 } jp_format_ops;
+
+/* formats.c: the summary of both HPROF formats' reports. */
+void hprof_summary(const model *m, char *out, size_t len);
+/* formats.c: every output format, in the order messages list them. */
+extern const jp_format_ops *const jp_formats[];
+extern const size_t jp_format_count;
 
 extern const jp_format_ops hprof_txt_format;   /* format=a: java.hprof.txt */
 extern const jp_format_ops hprof_bin_format;   /* format=b: java.hprof, JAVA PROFILE 1.0.2 */

@@ -171,4 +171,7 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
     return st;
 }
 
-const jp_format_ops hprof_bin_format = { "hprof-binary", bin_write };
+/* the binary format has CPU SAMPLES and ALLOC SITES records, but none for wall-clock samples, CPU
+ * times or monitors (HPROF's binary format had none either) */
+const jp_format_ops hprof_bin_format = { "hprof-binary", "format=b", "the HPROF binary format",
+                                         FMT_CPU_SAMPLES | FMT_SITES, bin_write, hprof_summary };

@@ -352,4 +352,6 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     return sink_status(s);
 }
 
-const jp_format_ops hprof_txt_format = { "hprof-ascii", txt_write };
+const jp_format_ops hprof_txt_format = { "hprof-ascii", "format=a", "the HPROF ASCII format",
+                                         FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES,
+                                         txt_write, hprof_summary };

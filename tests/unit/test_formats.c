@@ -474,6 +474,38 @@ static void test_counts(void)
     model_free(m);
 }
 
+/* The formats' declarations, which the option checks follow: every format is
+ * listed once with its option, description and summary; the ASCII report is
+ * the complete one (every record); the binary format has CPU samples and
+ * sites only (as HPROF's); the stack formats carry samples of both kinds. */
+static void test_format_declarations(void)
+{
+    const unsigned all = FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES;
+    CHECK_EQ_INT(jp_format_count, 4);
+    for (size_t i = 0; i < jp_format_count; i++) {
+        const jp_format_ops *f = jp_formats[i];
+        CHECK(f->name && f->option && f->description && f->write && f->summary);
+        CHECK((f->records & ~all) == 0 && f->records != 0);
+        for (size_t j = 0; j < i; j++)
+            CHECK(jp_formats[j] != f && strcmp(jp_formats[j]->option, f->option) != 0);
+    }
+    CHECK_EQ_INT(hprof_txt_format.records, all);
+    CHECK_EQ_INT(hprof_bin_format.records, FMT_CPU_SAMPLES | FMT_SITES);
+    CHECK_EQ_INT(flame_html_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
+    CHECK_EQ_INT(collapsed_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
+    /* the summaries the log prints */
+    model *m = model_new();
+    ASSERT(m != NULL);
+    char line[256];
+    hprof_txt_format.summary(m, line, sizeof line);
+    CHECK_EQ_STR(line, "0 CPU samples in 0 traces, 0 monitor entries");
+    flame_html_format.summary(m, line, sizeof line);
+    CHECK_EQ_STR(line, "flame graph of 0 samples in 0 stacks");
+    collapsed_format.summary(m, line, sizeof line);
+    CHECK_EQ_STR(line, "0 collapsed stacks");
+    model_free(m);
+}
+
 /* ---- reader robustness ------------------------------------------------------------ */
 
 static bool one_line(const char *s) { return s[0] != '\0' && strchr(s, '\n') == NULL; }
@@ -899,6 +931,7 @@ int main(void)
     RUN(test_round_trip);
     RUN(test_empty_model);
     RUN(test_counts);
+    RUN(test_format_declarations);
     RUN(test_truncated);
     RUN(test_bad_header);
     RUN(test_id4_file);

@@ -1,0 +1,15 @@
+/* outputs.c — see outputs.h. */
+#include "outputs.h"
+
+size_t outputs_of(const agent_options *o, output out[OUTPUTS_MAX])
+{
+    size_t n = 0;
+    bool dump_alone = o->heap_dump && !o->heap_sites;
+    const jp_format_ops *report = o->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
+    out[n++] = (output){ "file", dump_alone ? NULL : report, o->file, o->heap_dump && !dump_alone };
+    if (o->flame[0])
+        out[n++] = (output){ "flame", &flame_html_format, o->flame, false };
+    if (o->collapsed[0])
+        out[n++] = (output){ "collapsed", &collapsed_format, o->collapsed, false };
+    return n;
+}
