@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../classfile/classfile.h"
+#include "../classfile/selection.h"
 #include "../common/jp_log.h"
 #include "agent_env.h"
 #include "jvmti_util.h"
@@ -78,14 +79,6 @@ static bool bci_publish(uint32_t id, bci_method *m)
     return true;
 }
 
-/* internal class names to dotted ones, in place: java/util/Map$Entry -> java.util.Map$Entry */
-static void bci_dots(char *s)
-{
-    for (; *s; s++)
-        if (*s == '/')
-            *s = '.';
-}
-
 /* Keeps a global reference to a module that now reads the tracker's module,
  * so bci_module_reads finds it; the count is published after the entry. */
 static void bci_remember_module(JNIEnv *jni, jobject module)
@@ -95,55 +88,6 @@ static void bci_remember_module(JNIEnv *jni, jobject module)
     if (at < BCI_MODULES_MAX && (bci_modules[at] = (*jni)->NewGlobalRef(jni, module)))
         atomic_store_explicit(&bci_nmodules, at + 1, memory_order_release);
     pthread_mutex_unlock(&bci_modules_lock);
-}
-
-static bool bci_has_prefix_in(const char *dotted, const char *list)
-{
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, ":");
-        if (n && strncmp(dotted, p, n) == 0)
-            return true;
-        p += n + (p[n] == ':');
-    }
-    return false;
-}
-
-bool bci_class_wanted(const char *class_name)
-{
-    if (strncmp(class_name, "jvmprof/", 8) == 0)
-        return false; /* the agent's own classes, Tracker first of all */
-    char dotted[1024];
-    size_t n = strlen(class_name);
-    if (n >= sizeof dotted)
-        return false;
-    memcpy(dotted, class_name, n + 1);
-    bci_dots(dotted);
-    if (agent_opts->exclude[0] && bci_has_prefix_in(dotted, agent_opts->exclude))
-        return false;
-    return !agent_opts->include[0] || bci_has_prefix_in(dotted, agent_opts->include);
-}
-
-static bool bci_is_system(const char *c)
-{
-    return strncmp(c, "java/", 5) == 0 || strncmp(c, "javax/", 6) == 0 || strncmp(c, "jdk/", 4) == 0 ||
-           strncmp(c, "sun/", 4) == 0 || strncmp(c, "com/sun/", 8) == 0;
-}
-
-bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
-                       unsigned tiny)
-{
-    if (code_length == 0)
-        return false; /* native or abstract */
-    /* A method without loops of a few bytes (an accessor, a delegating
-     * one-liner) runs for a few ns plus its callees: the two calls would cost
-     * more than it, so its own time is left to its caller (tiny=0: not). */
-    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
-        return false;
-    if (bci_is_system(class_name) && strcmp(name, "<clinit>") == 0)
-        return false; /* HPROF's rule: system class initializers run once, at odd times */
-    if (strcmp(class_name, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0)
-        return false;
-    return true;
 }
 
 /* The methods of the class being rewritten, numbered but not yet published. */
@@ -160,7 +104,7 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    if (!ctx->calls || !bci_method_wanted(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
+    if (!ctx->calls || !cf_method_selected(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
         return 0;
     if (ctx->n == ctx->cap) {
         uint32_t cap = ctx->cap ? ctx->cap * 2 : 16;
@@ -257,7 +201,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     }
     atomic_fetch_add_explicit(&st_seen, 1, memory_order_relaxed);
     /* retransformed classes (loaded before VM init) get the allocation calls only */
-    bool calls = bci_calls_on() && !redefined && bci_class_wanted(name);
+    bool calls = bci_calls_on() && !redefined && cf_class_selected(name, agent_opts->include, agent_opts->exclude);
     bool allocs = bci_allocs_on() && strncmp(name, "jvmprof/", 8) != 0;
     if (!(calls || allocs) || !bci_module_reads(jni, loader, name))
         return;
@@ -298,7 +242,9 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         bci_select_free(&ctx, false);
         return;
     }
-    bci_dots(rec->name);
+    for (char *c = rec->name; *c; c++) /* dotted: java/util/Map$Entry -> java.util.Map$Entry */
+        if (*c == '/')
+            *c = '.';
     /* published before the class can run: its calls always find a name */
     for (uint32_t i = 0; i < ctx.n; i++)
         if (!bci_publish(ctx.ids[i], ctx.pending[i])) {

@@ -29,12 +29,6 @@ typedef struct bci_method {
 /* The method with number id, or NULL (not instrumented, or not yet published). */
 const bci_method *bci_method_get(uint32_t id);
 
-/* The method-selection rules, exposed for tests: true if a method gets
- * entry/exit calls. class_name is internal (java/lang/String). */
-bool bci_method_wanted(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
-                       unsigned tiny);
-/* true if include=/exclude= let class_name (internal form) be instrumented. */
-bool bci_class_wanted(const char *class_name);
 
 /* Agent_OnLoad: the Tracker class's methods the injected code calls, and the
  * natives behind them (tracker.h), registered when instrumentation starts. */

@@ -1,0 +1,55 @@
+/* selection.c — see selection.h. */
+#include "selection.h"
+
+#include <string.h>
+
+/* Whether the dotted form of internal name `name` starts with one of the
+ * ':'-separated dotted prefixes of list. */
+static bool sel_has_prefix_in(const char *name, const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ":");
+        bool match = n > 0;
+        for (size_t i = 0; match && i < n; i++) {
+            char c = name[i] == '/' ? '.' : name[i];
+            if (c == '\0' || c != p[i])
+                match = false;
+        }
+        if (match)
+            return true;
+        p += n + (p[n] == ':');
+    }
+    return false;
+}
+
+bool cf_class_selected(const char *class_name, const char *include, const char *exclude)
+{
+    if (strncmp(class_name, "jvmprof/", 8) == 0)
+        return false; /* the agent's own classes, Tracker first of all */
+    if (exclude[0] && sel_has_prefix_in(class_name, exclude))
+        return false;
+    return !include[0] || sel_has_prefix_in(class_name, include);
+}
+
+static bool sel_is_system(const char *c)
+{
+    return strncmp(c, "java/", 5) == 0 || strncmp(c, "javax/", 6) == 0 || strncmp(c, "jdk/", 4) == 0 ||
+           strncmp(c, "sun/", 4) == 0 || strncmp(c, "com/sun/", 8) == 0;
+}
+
+bool cf_method_selected(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
+                        unsigned tiny)
+{
+    if (code_length == 0)
+        return false; /* native or abstract */
+    /* A method without loops of a few bytes (an accessor, a delegating
+     * one-liner) runs for a few ns plus its callees: the two calls would cost
+     * more than it, so its own time is left to its caller (tiny=0: not). */
+    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
+        return false;
+    if (sel_is_system(class_name) && strcmp(name, "<clinit>") == 0)
+        return false; /* HPROF's rule: system class initializers run once, at odd times */
+    if (strcmp(class_name, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0)
+        return false;
+    return true;
+}
