@@ -863,6 +863,8 @@ static void ax_before_report(model *m, JNIEnv *jni)
 static void ax_drain(model *m, JNIEnv *jni)
 {
     (void)jni;
+    model_count_set(m, "heap=sites: allocations not followed to their death",
+                    atomic_load_explicit(&ax_untracked, memory_order_relaxed));
     alloc_exact_drain(m);
     alloc_common_drain(m);
 }

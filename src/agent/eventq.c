@@ -6,6 +6,7 @@
 #include <string.h>
 
 static _Atomic(eventq_event *) eventq_head;
+static _Atomic uint64_t eventq_lost_count;   /* events that could not be made: out of memory */
 
 eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
                          const char *s1, const char *s2)
@@ -17,8 +18,10 @@ eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t threa
         total += lens[i];
     }
     eventq_event *e = malloc(total);
-    if (!e)
+    if (!e) {
+        atomic_fetch_add_explicit(&eventq_lost_count, 1, memory_order_relaxed);
         return NULL;
+    }
     memset(e, 0, sizeof *e);
     e->kind = kind;
     e->apply = apply;
@@ -59,6 +62,7 @@ eventq_event *eventq_take_all(void)
 
 void eventq_apply_all(model *m, JNIEnv *jni)
 {
+    model_count_set(m, "events lost (out of memory)", atomic_load_explicit(&eventq_lost_count, memory_order_relaxed));
     eventq_event *e = eventq_take_all();
     while (e) {
         eventq_event *next = e->next;

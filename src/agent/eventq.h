@@ -50,7 +50,8 @@ typedef struct eventq_event {
 eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
                          const char *s1, const char *s2);
 /* Agent thread: applies every event taken so far (eventq_take_all, then each
- * one's apply), oldest first, and frees those not kept. */
+ * one's apply), oldest first, and frees those not kept; the model's count
+ * "events lost (out of memory)" says how many could not be made. */
 void eventq_apply_all(model *m, JNIEnv *jni);
 void eventq_push(eventq_event *e);
 /* Takes all pushed events, oldest first; caller frees each with free(). */

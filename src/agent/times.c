@@ -389,6 +389,10 @@ static void times_before_report(model *m, JNIEnv *jni)
 {
     (void)jni;
     times_collect(m);
+    times_stats ts;
+    times_get_stats(&ts);
+    model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
+    model_count_set(m, "cpu=times: exits without their entry", ts.unmatched_exits);
 }
 
 static void times_describe(void)
