@@ -20,9 +20,9 @@
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../format/format.h"
-#include "../format/heap_histogram.h"
-#include "../format/hprof_heap_fixup.h"
-#include "../format/hprof_heap_text.h"
+#include "../heapdump/heap_histogram.h"
+#include "../heapdump/hprof_heap_fixup.h"
+#include "../heapdump/hprof_heap_text.h"
 
 /* Prints "jvmprof: <message>" to stderr on one line. A message may quote
  * input (a line of a collapsed file, a file name): bytes that are not valid

@@ -20,10 +20,10 @@
 
 #include "common/buf.h"
 #include "format/format.h"
-#include "format/heap_histogram.h"
-#include "format/hprof_heap_fixup.h"
-#include "format/hprof_heap_text.h"
 #include "format/sink.h"
+#include "heapdump/heap_histogram.h"
+#include "heapdump/hprof_heap_fixup.h"
+#include "heapdump/hprof_heap_text.h"
 
 static void die(const char *what, const char *detail)
 {
