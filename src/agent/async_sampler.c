@@ -280,8 +280,8 @@ static void JNICALL asy_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread threa
 }
 
 static void JNICALL asy_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size,
-                                             const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
-                                             const void *compile_info)
+                                              const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
+                                              const void *compile_info)
 {
     if (!gate_enter())
         return;

@@ -45,7 +45,7 @@ static bool classfile_parse_attrs(cf_class *c, buf_rd *r, uint16_t *nattrs, cf_a
 }
 
 static jp_status classfile_parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_member **out, const char *what,
-                               char *why, size_t cap)
+                                         char *why, size_t cap)
 {
     *count = buf_get_u2(r);
     if (r->overrun)
