@@ -20,11 +20,12 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 COMMON_SRC := $(wildcard src/common/*.c)
 MODEL_SRC  := $(wildcard src/model/*.c)
 FORMAT_SRC := $(wildcard src/format/*.c)
+HEAPDUMP_SRC := $(wildcard src/heapdump/*.c)
 CLASSFILE_SRC := $(wildcard src/classfile/*.c)
 OPTIONS_SRC := $(wildcard src/options/*.c)
 AGENT_SRC  := $(wildcard src/agent/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
-PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC)
+PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(HEAPDUMP_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC)
 JAVA_SRC   := $(shell find java -name '*.java')
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 HEADERS    := $(shell find src -name '*.h')
@@ -47,7 +48,7 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(JNI_INC) -c $< -o $@
 
-$(BUILD)/libjvmprof.so: $(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC) $(AGENT_SRC)) src/agent/exports.map
+$(BUILD)/libjvmprof.so: $(call obj,$(PURE_SRC) $(AGENT_SRC)) src/agent/exports.map
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
 
 # the test agent: the same objects, with collectors.c built with JP_TEST_COLLECTORS and the
@@ -62,7 +63,7 @@ $(BUILD)/test/%.o: tests/collectors/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $(JNI_INC) -c $< -o $@
 
-$(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/collectors.o,$(call obj,$(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
+$(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/collectors.o,$(call obj,$(PURE_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
 	cp $(BUILD)/jvmprof.jar $(BUILD)/test/jvmprof.jar
 
@@ -113,7 +114,7 @@ test-it: all $(BUILD)/tools/cf_roundtrip $(BUILD)/test/libjvmprof.so
 FUZZ_SECONDS ?= 60
 FUZZ_CC    := clang -std=c11 -D_GNU_SOURCE -g -O1 -DJP_DEBUG -fno-sanitize-recover=all
 FUZZ_RUN   := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-READERS_SRC := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC)
+READERS_SRC := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(HEAPDUMP_SRC)
 fuzz_obj = $(patsubst src/%.c,$(BUILD)/fuzz/obj/%.o,$(1))
 
 $(BUILD)/fuzz/.clang:

@@ -5,7 +5,7 @@
 
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
-static jobject agent_own_thread;
+static jobject agent_env_own_thread;
 
 uint64_t agent_now_ns(void)
 {
@@ -21,9 +21,9 @@ uint64_t agent_wall_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-void agent_set_own_thread(jobject thread) { agent_own_thread = thread; }
+void agent_set_own_thread(jobject thread) { agent_env_own_thread = thread; }
 
 bool agent_is_own_thread(JNIEnv *jni, jthread thread)
 {
-    return agent_own_thread && (*jni)->IsSameObject(jni, thread, agent_own_thread);
+    return agent_env_own_thread && (*jni)->IsSameObject(jni, thread, agent_env_own_thread);
 }

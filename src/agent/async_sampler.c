@@ -1,6 +1,6 @@
 /* async_sampler.c — the signal-driven sampler (see async_sampler.h).
  *
- * Hot path: as_on_signal runs in a signal handler on the sampled thread. It
+ * Hot path: asy_on_signal runs in a signal handler on the sampled thread. It
  * reads that thread's JNIEnv from initial-exec TLS, claims a slot of the ring
  * with one CAS (a bounded multi-producer queue in the style of D. Vyukov's:
  * each slot carries a sequence number), lets AsyncGetCallTrace write the
@@ -34,83 +34,83 @@
 typedef struct {
     jint lineno;              /* bytecode index; -3 for a native method */
     jmethodID method_id;
-} as_call_frame;
+} asy_call_frame;
 typedef struct {
     JNIEnv *env_id;
     jint num_frames;          /* > 0 frames written, <= 0 a reason it failed */
-    as_call_frame *frames;
-} as_call_trace;
-typedef void (*as_agct_fn)(as_call_trace *trace, jint depth, void *ucontext);
+    asy_call_frame *frames;
+} asy_call_trace;
+typedef void (*asy_agct_fn)(asy_call_trace *trace, jint depth, void *ucontext);
 
 /* The failure codes of AsyncGetCallTrace (num_frames <= 0), by -code. */
-#define AS_AGCT_CODES 11
-static const char *const as_agct_names[AS_AGCT_CODES] = {
+#define ASY_AGCT_CODES 11
+static const char *const asy_agct_names[ASY_AGCT_CODES] = {
     "no Java frame", "no class load", "GC active", "unknown not Java", "not walkable not Java",
     "unknown Java", "not walkable Java", "unknown state", "thread exit", "deopt", "safepoint",
 };
 
-#define AS_SIGNAL SIGPROF
+#define ASY_SIGNAL SIGPROF
 /* si_value of a wall= signal: tag << 24 | weight << 8 | state */
-#define AS_WALL_TAG 0x6a
-#define AS_WALL_WEIGHT_MAX 0xffff
+#define ASY_WALL_TAG 0x6a
+#define ASY_WALL_WEIGHT_MAX 0xffff
 /* wall= signals at most this many threads each period, taking turns; each
  * sample then counts for the threads it stands for, so totals still cover
  * every thread while 200 idle threads do not cost 200 signals a period */
-#define AS_WALL_THREADS_PER_TICK 16
-#define AS_MAX_DEPTH 2048u             /* frames kept for flame graphs */
+#define ASY_WALL_THREADS_PER_TICK 16
+#define ASY_MAX_DEPTH 2048u             /* frames kept for flame graphs */
 
-typedef struct as_slot {
+typedef struct asy_slot {
     _Atomic uint64_t seq;
     uint32_t serial;
     uint32_t weight;
     int32_t nframes;
     uint8_t state;
-    as_call_frame frames[];   /* as_depth of them */
-} as_slot;
+    asy_call_frame frames[];   /* asy_depth of them */
+} asy_slot;
 
-typedef struct as_thread_local {
+typedef struct asy_thread_local {
     JNIEnv *jni;              /* NULL: not a Java thread we sample (or it is ending) */
     uint32_t serial;
     bool has_timer;
     timer_t timer;
-} as_thread_local;
+} asy_thread_local;
 
-static __thread as_thread_local as_tls __attribute__((tls_model("initial-exec")));
+static __thread asy_thread_local asy_tls __attribute__((tls_model("initial-exec")));
 
-static as_agct_fn as_agct;
-static unsigned char *as_ring;
-static size_t as_slot_size;
-static uint64_t as_mask;
-static uint32_t as_depth;             /* frames captured per sample */
-static _Atomic uint64_t as_enqueue;
-static frame_id *as_scratch_frames;   /* agent thread: one sample's trace, as_depth long */
-static uint32_t *as_scratch_kframes;  /* agent thread: one sample's stack, as_depth long */
-static uint64_t as_dequeue;           /* agent thread only */
-static atomic_bool as_active;
-static bool as_cpu_timers;            /* cpu=samples: each thread's CPU timer */
-static bool as_want_stacks;           /* flame= / collapsed=: full stacks in the model */
+static asy_agct_fn asy_agct;
+static unsigned char *asy_ring;
+static size_t asy_slot_size;
+static uint64_t asy_mask;
+static uint32_t asy_depth;             /* frames captured per sample */
+static _Atomic uint64_t asy_enqueue;
+static frame_id *asy_scratch_frames;   /* agent thread: one sample's trace, asy_depth long */
+static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_depth long */
+static uint64_t asy_dequeue;           /* agent thread only */
+static atomic_bool asy_active;
+static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer */
+static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
 
 /* counters the handler bumps (relaxed atomics are lock-free here) */
-static _Atomic uint64_t as_signals, as_dropped, as_no_env, as_foreign, as_timer_failed;
+static _Atomic uint64_t asy_signals, asy_dropped, asy_no_env, asy_foreign, asy_timer_failed;
 /* what sampling costs on the program's threads: time inside the handler and
  * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
-static _Atomic uint64_t as_handler_ns, as_prepare_ns, as_prepared;
+static _Atomic uint64_t asy_handler_ns, asy_prepare_ns, asy_prepared;
 
-static uint64_t as_now_ns(void)
+static uint64_t asy_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 /* the agent thread's own tallies */
-static uint64_t as_recorded, as_failed[AS_AGCT_CODES + 1], as_wall_signals, as_wall_failed;
+static uint64_t asy_recorded, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
 
-static as_slot *as_slot_at(uint64_t pos) { return (as_slot *)(as_ring + (size_t)(pos & as_mask) * as_slot_size); }
+static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
 
-static void as_sample(siginfo_t *si, void *ucontext);
+static void asy_sample(siginfo_t *si, void *ucontext);
 
-#define AS_UNKNOWN_JAVA (-5)
-static _Atomic uint64_t as_recovered;
+#define ASY_UNKNOWN_JAVA (-5)
+static _Atomic uint64_t asy_recovered;
 
 /* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
  * where its top frame cannot be walked: the first instructions of a compiled
@@ -119,7 +119,7 @@ static _Atomic uint64_t as_recovered;
  * the caller, so the walk is tried once more as if the thread had just
  * returned there; the JVM checks the frame it gets (safe_for_sender) as it
  * does any other. The sample then names the caller, not the stub. */
-static bool as_retry_from_caller(as_call_trace *trace, void *ucontext)
+static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext)
 {
 #if defined(__x86_64__)
     ucontext_t uc = *(ucontext_t *)ucontext;
@@ -130,7 +130,7 @@ static bool as_retry_from_caller(as_call_trace *trace, void *ucontext)
     r[REG_RIP] = (greg_t) * (const uintptr_t *)sp;
     r[REG_RSP] = (greg_t)(sp + sizeof(uintptr_t));
     trace->num_frames = 0;
-    as_agct(trace, (jint)as_depth, &uc);
+    asy_agct(trace, (jint)asy_depth, &uc);
     return trace->num_frames > 0;
 #else
     (void)trace, (void)ucontext;
@@ -138,102 +138,102 @@ static bool as_retry_from_caller(as_call_trace *trace, void *ucontext)
 #endif
 }
 
-static void as_on_signal(int sig, siginfo_t *si, void *ucontext)
+static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
 {
     (void)sig;
     int saved_errno = errno;
-    uint64_t t0 = as_now_ns();
-    as_sample(si, ucontext);
-    atomic_fetch_add_explicit(&as_handler_ns, as_now_ns() - t0, memory_order_relaxed);
+    uint64_t t0 = asy_now_ns();
+    asy_sample(si, ucontext);
+    atomic_fetch_add_explicit(&asy_handler_ns, asy_now_ns() - t0, memory_order_relaxed);
     errno = saved_errno;
 }
 
 /* The handler's work; returns early when there is nothing to record. */
-static void as_sample(siginfo_t *si, void *ucontext)
+static void asy_sample(siginfo_t *si, void *ucontext)
 {
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
-    if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == AS_WALL_TAG) {
+    if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == ASY_WALL_TAG) {
         state = (uint8_t)(si->si_value.sival_int & 0xff);
-        weight = ((unsigned)si->si_value.sival_int >> 8) & AS_WALL_WEIGHT_MAX;
+        weight = ((unsigned)si->si_value.sival_int >> 8) & ASY_WALL_WEIGHT_MAX;
         if (state >= SAMPLE_STATES || weight == 0) {
-            atomic_fetch_add_explicit(&as_foreign, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
             return;
         }
     } else if (si->si_code == SI_TIMER) {
         /* timer expirations that came while the signal was pending */
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
     } else {
-        atomic_fetch_add_explicit(&as_foreign, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
         return;
     }
-    atomic_fetch_add_explicit(&as_signals, 1, memory_order_relaxed);
-    JNIEnv *jni = as_tls.jni;
-    if (!jni || !atomic_load_explicit(&as_active, memory_order_acquire)) {
-        atomic_fetch_add_explicit(&as_no_env, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
+    JNIEnv *jni = asy_tls.jni;
+    if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
         return;
     }
-    uint64_t pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
-    as_slot *slot;
+    uint64_t pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
+    asy_slot *slot;
     for (;;) {
-        slot = as_slot_at(pos);
+        slot = asy_slot_at(pos);
         uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
         int64_t dif = (int64_t)(seq - pos);
         if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(&as_enqueue, &pos, pos + 1, memory_order_relaxed,
+            if (atomic_compare_exchange_weak_explicit(&asy_enqueue, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed))
                 break;
         } else if (dif < 0) {
-            atomic_fetch_add_explicit(&as_dropped, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&asy_dropped, 1, memory_order_relaxed);
             return;
         } else {
-            pos = atomic_load_explicit(&as_enqueue, memory_order_relaxed);
+            pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
         }
     }
-    slot->serial = as_tls.serial;
+    slot->serial = asy_tls.serial;
     slot->weight = weight;
     slot->state = state;
-    as_call_trace trace = { jni, 0, slot->frames };
-    as_agct(&trace, (jint)as_depth, ucontext);
-    if (trace.num_frames == AS_UNKNOWN_JAVA && as_retry_from_caller(&trace, ucontext))
-        atomic_fetch_add_explicit(&as_recovered, 1, memory_order_relaxed);
+    asy_call_trace trace = { jni, 0, slot->frames };
+    asy_agct(&trace, (jint)asy_depth, ucontext);
+    if (trace.num_frames == ASY_UNKNOWN_JAVA && asy_retry_from_caller(&trace, ucontext))
+        atomic_fetch_add_explicit(&asy_recovered, 1, memory_order_relaxed);
     slot->nframes = trace.num_frames;
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
 }
 
 jp_status async_sampler_init(jvmtiCapabilities *caps)
 {
-    as_agct = (as_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
-    if (!as_agct)
+    asy_agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (!asy_agct)
         return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
-    as_cpu_timers = agent_opts->wall_ms == 0;
-    as_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
-    as_depth = agent_opts->depth ? agent_opts->depth : 1;
-    if (as_want_stacks && as_depth < AS_MAX_DEPTH)
-        as_depth = AS_MAX_DEPTH;
-    as_slot_size = (sizeof(as_slot) + (size_t)as_depth * sizeof(as_call_frame) + 63) & ~(size_t)63;
+    asy_cpu_timers = agent_opts->wall_ms == 0;
+    asy_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
+    asy_depth = agent_opts->depth ? agent_opts->depth : 1;
+    if (asy_want_stacks && asy_depth < ASY_MAX_DEPTH)
+        asy_depth = ASY_MAX_DEPTH;
+    asy_slot_size = (sizeof(asy_slot) + (size_t)asy_depth * sizeof(asy_call_frame) + 63) & ~(size_t)63;
     /* room for about 64 MiB at most, and at least 64 samples */
     size_t slots = 4096;
-    while (slots > 64 && slots * as_slot_size > ((size_t)64 << 20))
+    while (slots > 64 && slots * asy_slot_size > ((size_t)64 << 20))
         slots /= 2;
-    as_ring = aligned_alloc(64, slots * as_slot_size);
-    as_scratch_frames = calloc(as_depth, sizeof *as_scratch_frames);
-    as_scratch_kframes = calloc(as_depth, sizeof *as_scratch_kframes);
-    if (!as_ring || !as_scratch_frames || !as_scratch_kframes)
-        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * as_slot_size);
-    memset(as_ring, 0, slots * as_slot_size);
-    as_mask = slots - 1;
+    asy_ring = aligned_alloc(64, slots * asy_slot_size);
+    asy_scratch_frames = calloc(asy_depth, sizeof *asy_scratch_frames);
+    asy_scratch_kframes = calloc(asy_depth, sizeof *asy_scratch_kframes);
+    if (!asy_ring || !asy_scratch_frames || !asy_scratch_kframes)
+        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * asy_slot_size);
+    memset(asy_ring, 0, slots * asy_slot_size);
+    asy_mask = slots - 1;
     for (uint64_t i = 0; i < slots; i++)
-        atomic_store_explicit(&as_slot_at(i)->seq, i, memory_order_relaxed);
-    if (as_want_stacks && code_kinds_init(caps) != JP_OK)
+        atomic_store_explicit(&asy_slot_at(i)->seq, i, memory_order_relaxed);
+    if (asy_want_stacks && code_kinds_init(caps) != JP_OK)
         return JP_ERR_JVMTI;
 
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = as_on_signal;
+    sa.sa_sigaction = asy_on_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    if (sigaction(AS_SIGNAL, &sa, &old) != 0)
+    if (sigaction(ASY_SIGNAL, &sa, &old) != 0)
         return jp_error(JP_ERR_IO, "cannot install the SIGPROF handler: %s", strerror(errno));
     if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
                                     : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
@@ -245,32 +245,32 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
  * a method whose jmethodID exists, so each class's are made up front. */
 void async_sampler_class_prepare(JNIEnv *jni, jclass klass)
 {
-    uint64_t t0 = as_now_ns();
+    uint64_t t0 = asy_now_ns();
     jint n = 0;
     jmethodID *methods = NULL;
     if ((*agent_jvmti)->GetClassMethods(agent_jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
         jvmti_free(methods);
     (void)jni;
-    atomic_fetch_add_explicit(&as_prepared, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&as_prepare_ns, as_now_ns() - t0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&asy_prepared, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&asy_prepare_ns, asy_now_ns() - t0, memory_order_relaxed);
 }
 
 void async_sampler_cost(char *out, size_t len)
 {
-    uint64_t sig = atomic_load(&as_signals) + atomic_load(&as_foreign);
-    double h_ms = (double)atomic_load(&as_handler_ns) / 1e6, p_ms = (double)atomic_load(&as_prepare_ns) / 1e6;
+    uint64_t sig = atomic_load(&asy_signals) + atomic_load(&asy_foreign);
+    double h_ms = (double)atomic_load(&asy_handler_ns) / 1e6, p_ms = (double)atomic_load(&asy_prepare_ns) / 1e6;
     snprintf(out, len, "sampler cost: signal handlers %.1f ms in %llu signals (%.1f us each); class-prepare callbacks "
              "%.1f ms for %llu classes", h_ms, (unsigned long long)sig, sig ? h_ms * 1000 / (double)sig : 0.0, p_ms,
-             (unsigned long long)atomic_load(&as_prepared));
+             (unsigned long long)atomic_load(&asy_prepared));
 }
 
 /* AsyncGetCallTrace works only while ClassLoad events are enabled. */
-static void JNICALL as_cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+static void JNICALL asy_cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
     (void)jv, (void)jni, (void)thread, (void)klass;
 }
 
-static void JNICALL as_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+static void JNICALL asy_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
     (void)jv, (void)thread;
     if (!gate_enter())
@@ -279,9 +279,9 @@ static void JNICALL as_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread
     gate_leave();
 }
 
-static void JNICALL as_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size,
-                                             const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
-                                             const void *compile_info)
+static void JNICALL asy_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size,
+                                              const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
+                                              const void *compile_info)
 {
     if (!gate_enter())
         return;
@@ -289,7 +289,7 @@ static void JNICALL as_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jin
     gate_leave();
 }
 
-static void JNICALL as_cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
+static void JNICALL asy_cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
 {
     if (!gate_enter())
         return;
@@ -299,10 +299,10 @@ static void JNICALL as_cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, c
 
 void async_sampler_callbacks(jvmtiEventCallbacks *cb)
 {
-    cb->ClassLoad = as_cb_ClassLoad;
-    cb->ClassPrepare = as_cb_ClassPrepare;
-    cb->CompiledMethodLoad = as_cb_CompiledMethodLoad;
-    cb->CompiledMethodUnload = as_cb_CompiledMethodUnload;
+    cb->ClassLoad = asy_cb_ClassLoad;
+    cb->ClassPrepare = asy_cb_ClassPrepare;
+    cb->CompiledMethodLoad = asy_cb_CompiledMethodLoad;
+    cb->CompiledMethodUnload = asy_cb_CompiledMethodUnload;
 }
 
 void async_sampler_log(void)
@@ -327,27 +327,27 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
         }
         jvmti_free(classes);
     }
-    if (as_want_stacks)
+    if (asy_want_stacks)
         code_kinds_vm_init();
-    atomic_store_explicit(&as_active, true, memory_order_release);
+    atomic_store_explicit(&asy_active, true, memory_order_release);
     return JP_OK;
 }
 
 void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
 {
-    as_tls.serial = serial;
+    asy_tls.serial = serial;
     atomic_signal_fence(memory_order_seq_cst);
-    as_tls.jni = jni;
-    if (!as_cpu_timers || as_tls.has_timer)
+    asy_tls.jni = jni;
+    if (!asy_cpu_timers || asy_tls.has_timer)
         return;
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
-    sev.sigev_signo = AS_SIGNAL;
+    sev.sigev_signo = ASY_SIGNAL;
     sev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* sigev_notify_thread_id */
     timer_t t;
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
-        if (atomic_fetch_add_explicit(&as_timer_failed, 1, memory_order_relaxed) == 0)
+        if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
             jp_log_error("cannot create a CPU timer for a thread: %s; that thread is not sampled", strerror(errno));
         return;
     }
@@ -358,25 +358,25 @@ void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
     its.it_value = its.it_interval;
     if (timer_settime(t, 0, &its, NULL) != 0) {
         timer_delete(t);
-        atomic_fetch_add_explicit(&as_timer_failed, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed);
         return;
     }
-    as_tls.timer = t;
-    as_tls.has_timer = true;
+    asy_tls.timer = t;
+    asy_tls.has_timer = true;
 }
 
 void async_sampler_thread_end(JNIEnv *jni)
 {
     (void)jni;
-    as_tls.jni = NULL;
+    asy_tls.jni = NULL;
     atomic_signal_fence(memory_order_seq_cst);
-    if (as_tls.has_timer) {
-        as_tls.has_timer = false;
-        timer_delete(as_tls.timer);
+    if (asy_tls.has_timer) {
+        asy_tls.has_timer = false;
+        timer_delete(asy_tls.timer);
     }
 }
 
-static sample_state as_state_of(jint st)
+static sample_state asy_state_of(jint st)
 {
     if (st & JVMTI_THREAD_STATE_SLEEPING)
         return SAMPLE_SLEEPING;
@@ -398,7 +398,7 @@ void async_sampler_wall_tick(JNIEnv *jni)
     if ((*jni)->PushLocalFrame(jni, 16) != 0)
         return;
     if ((*jv)->GetAllThreads(jv, &n, &threads) != JVMTI_ERROR_NONE) {
-        as_wall_failed++;
+        asy_wall_failed++;
         (*jni)->PopLocalFrame(jni, NULL);
         return;
     }
@@ -413,28 +413,28 @@ void async_sampler_wall_tick(JNIEnv *jni)
             !(st & JVMTI_THREAD_STATE_ALIVE) || (st & JVMTI_THREAD_STATE_SUSPENDED))
             continue;
         tids[live] = tid;
-        states[live++] = (uint8_t)as_state_of(st);
+        states[live++] = (uint8_t)asy_state_of(st);
     }
-    uint32_t take = live < AS_WALL_THREADS_PER_TICK ? live : AS_WALL_THREADS_PER_TICK;
+    uint32_t take = live < ASY_WALL_THREADS_PER_TICK ? live : ASY_WALL_THREADS_PER_TICK;
     pid_t pid = getpid();
     uid_t uid = getuid();
     for (uint32_t k = 0; k < take; k++) {
         uint32_t i = (turn + k) % live;
         /* live threads shared out over the take samples: each stands for 1 or more */
         uint32_t weight = live / take + (k < live % take ? 1 : 0);
-        if (weight > AS_WALL_WEIGHT_MAX)
-            weight = AS_WALL_WEIGHT_MAX;
+        if (weight > ASY_WALL_WEIGHT_MAX)
+            weight = ASY_WALL_WEIGHT_MAX;
         siginfo_t si;
         memset(&si, 0, sizeof si);
-        si.si_signo = AS_SIGNAL;
+        si.si_signo = ASY_SIGNAL;
         si.si_code = SI_QUEUE;
         si.si_pid = pid;
         si.si_uid = uid;
-        si.si_value.sival_int = (int)((uint32_t)AS_WALL_TAG << 24 | weight << 8 | states[i]);
-        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], AS_SIGNAL, &si) == 0)
-            as_wall_signals++;
+        si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | states[i]);
+        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], ASY_SIGNAL, &si) == 0)
+            asy_wall_signals++;
         else
-            as_wall_failed++;
+            asy_wall_failed++;
     }
     if (live)
         turn = (turn + take) % live;
@@ -448,13 +448,13 @@ void async_sampler_wall_tick(JNIEnv *jni)
 
 /* Interns one sample: its top depth= frames as an HPROF trace, and (flame=,
  * collapsed=) every frame with its kind as a stack. */
-static void as_record(model *m, JNIEnv *jni, const as_slot *s)
+static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 {
-    frame_id *frames = as_scratch_frames;
-    uint32_t *kframes = as_scratch_kframes;
+    frame_id *frames = asy_scratch_frames;
+    uint32_t *kframes = asy_scratch_kframes;
     uint32_t n = (uint32_t)s->nframes;
-    if (n > as_depth)
-        n = as_depth;
+    if (n > asy_depth)
+        n = asy_depth;
     uint32_t keep = n < agent_opts->depth ? n : agent_opts->depth;
     uint32_t serial = agent_opts->thread ? s->serial : 0;
     for (uint32_t k = 0; k < keep; k++) {
@@ -465,7 +465,7 @@ static void as_record(model *m, JNIEnv *jni, const as_slot *s)
     trace_id t = model_trace_intern(m, serial, frames, keep);
     model_trace_add_samples(m, t, s->weight);
     model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
-    if (!as_want_stacks)
+    if (!asy_want_stacks)
         return;
     for (uint32_t k = 0; k < n; k++) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
@@ -482,24 +482,24 @@ static void as_record(model *m, JNIEnv *jni, const as_slot *s)
 
 void async_sampler_drain(model *m, JNIEnv *jni)
 {
-    if (!as_ring)
+    if (!asy_ring)
         return;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
         return;
     for (;;) {
-        as_slot *s = as_slot_at(as_dequeue);
+        asy_slot *s = asy_slot_at(asy_dequeue);
         uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-        if (seq != as_dequeue + 1)
+        if (seq != asy_dequeue + 1)
             break;
         if (s->nframes > 0) {
-            as_recorded += s->weight;
-            as_record(m, jni, s);
+            asy_recorded += s->weight;
+            asy_record(m, jni, s);
         } else {
             int code = -s->nframes;
-            as_failed[code < AS_AGCT_CODES ? code : AS_AGCT_CODES] += s->weight;
+            asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
         }
-        atomic_store_explicit(&s->seq, as_dequeue + as_mask + 1, memory_order_release);
-        as_dequeue++;
+        atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
+        asy_dequeue++;
     }
     (*jni)->PopLocalFrame(jni, NULL);
 }
@@ -507,12 +507,12 @@ void async_sampler_drain(model *m, JNIEnv *jni)
 void async_sampler_stop(JNIEnv *jni)
 {
     (void)jni;
-    atomic_store_explicit(&as_active, false, memory_order_release);
+    atomic_store_explicit(&asy_active, false, memory_order_release);
 }
 
 void async_sampler_unload(void)
 {
-    if (!as_ring)
+    if (!asy_ring)
         return;
     /* threads' CPU timers may still fire while the JVM shuts down; nothing
      * may jump into this library once it could be unmapped */
@@ -520,12 +520,12 @@ void async_sampler_unload(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = SIG_IGN;
     sigemptyset(&sa.sa_mask);
-    sigaction(AS_SIGNAL, &sa, NULL);
+    sigaction(ASY_SIGNAL, &sa, NULL);
 }
 
 /* Appends to out (len bytes, *used so far); stops quietly when full. */
-static void as_appendf(char *out, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void as_appendf(char *out, size_t len, size_t *used, const char *fmt, ...)
+static void asy_appendf(char *out, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void asy_appendf(char *out, size_t len, size_t *used, const char *fmt, ...)
 {
     if (*used >= len)
         return;
@@ -541,23 +541,23 @@ void async_sampler_describe(char *out, size_t len)
     size_t used = 0;
     if (len)
         out[0] = '\0';
-    as_appendf(out, len, &used, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
-               (unsigned long long)atomic_load(&as_signals), (unsigned long long)as_recorded);
-    for (int i = 0; i <= AS_AGCT_CODES; i++)
-        if (as_failed[i])
-            as_appendf(out, len, &used, ", %llu not walkable (%s)", (unsigned long long)as_failed[i],
-                       i < AS_AGCT_CODES ? as_agct_names[i] : "other");
-    uint64_t extra[4] = { atomic_load(&as_dropped), atomic_load(&as_no_env), atomic_load(&as_foreign),
-                          atomic_load(&as_timer_failed) };
+    asy_appendf(out, len, &used, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
+               (unsigned long long)atomic_load(&asy_signals), (unsigned long long)asy_recorded);
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        if (asy_failed[i])
+            asy_appendf(out, len, &used, ", %llu not walkable (%s)", (unsigned long long)asy_failed[i],
+                       i < ASY_AGCT_CODES ? asy_agct_names[i] : "other");
+    uint64_t extra[4] = { atomic_load(&asy_dropped), atomic_load(&asy_no_env), atomic_load(&asy_foreign),
+                          atomic_load(&asy_timer_failed) };
     static const char *const what[4] = { "dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
                                          "threads without a CPU timer" };
     for (int i = 0; i < 4; i++)
         if (extra[i])
-            as_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
-    uint64_t rec = atomic_load(&as_recovered);
+            asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+    uint64_t rec = atomic_load(&asy_recovered);
     if (rec)
-        as_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top)", (unsigned long long)rec);
+        asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top)", (unsigned long long)rec);
     if (agent_opts->wall_ms)
-        as_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)as_wall_signals,
-                   (unsigned long long)as_wall_failed);
+        asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)asy_wall_signals,
+                   (unsigned long long)asy_wall_failed);
 }

@@ -20,9 +20,9 @@
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../common/jp_log.h"
-#include "../format/hprof_heap_fixup.h"
-#include "../format/hprof_heap_scan.h"
-#include "../format/hprof_read.h"
+#include "../heapdump/hprof_heap_fixup.h"
+#include "../heapdump/hprof_heap_scan.h"
+#include "../heapdump/hprof_read.h"
 #include "../options/options.h"
 #include "agent_env.h"
 

@@ -22,7 +22,7 @@ jp_status cf_fail(char *why, size_t cap, jp_status st, const char *fmt, ...)
 
 /* Attributes come from one pool per class: each takes at least 6 bytes of
  * the file, so n / 6 + 1 entries always suffice (one malloc, not one per member). */
-static bool parse_attrs(cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attrs)
+static bool classfile_parse_attrs(cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attrs)
 {
     *nattrs = buf_get_u2(r);
     *attrs = NULL;
@@ -44,8 +44,8 @@ static bool parse_attrs(cf_class *c, buf_rd *r, uint16_t *nattrs, cf_attr **attr
     return true;
 }
 
-static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_member **out, const char *what,
-                               char *why, size_t cap)
+static jp_status classfile_parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_member **out, const char *what,
+                                         char *why, size_t cap)
 {
     *count = buf_get_u2(r);
     if (r->overrun)
@@ -62,7 +62,7 @@ static jp_status parse_members(cf_class *c, buf_rd *r, uint16_t *count, cf_membe
         m->name = buf_get_u2(r);
         m->desc = buf_get_u2(r);
         m->code = -1;
-        if (!parse_attrs(c, r, &m->nattrs, &m->attrs))
+        if (!classfile_parse_attrs(c, r, &m->nattrs, &m->attrs))
             return cf_fail(why, cap, JP_ERR_FORMAT, "%s %u of %u: attributes truncated or misnamed", what, i + 1,
                            *count);
         if (!cf_utf8(c, m->name, NULL) || !cf_utf8(c, m->desc, NULL))
@@ -139,15 +139,15 @@ jp_status cf_parse(cf_class *c, const unsigned char *b, size_t n, char *why, siz
         return cf_fail(why, cap, JP_ERR_FORMAT, "truncated after the constant pool");
     if (!cf_class_name_index(c, c->this_class))
         return cf_fail(why, cap, JP_ERR_FORMAT, "this_class %u is not a Class constant", c->this_class);
-    jp_status st = parse_members(c, &r, &c->nfields, &c->fields, "field", why, cap);
+    jp_status st = classfile_parse_members(c, &r, &c->nfields, &c->fields, "field", why, cap);
     if (st != JP_OK)
         return st;
     c->methods_off = (uint32_t)(r.p - b);
-    st = parse_members(c, &r, &c->nmethods, &c->methods, "method", why, cap);
+    st = classfile_parse_members(c, &r, &c->nmethods, &c->methods, "method", why, cap);
     if (st != JP_OK)
         return st;
     c->attrs_off = (uint32_t)(r.p - b);
-    if (!parse_attrs(c, &r, &c->nattrs, &c->attrs))
+    if (!classfile_parse_attrs(c, &r, &c->nattrs, &c->attrs))
         return cf_fail(why, cap, JP_ERR_FORMAT, "class attributes are truncated or misnamed");
     if (r.p != r.end)
         return cf_fail(why, cap, JP_ERR_FORMAT, "%zu bytes after the end of the class", (size_t)(r.end - r.p));

@@ -89,7 +89,7 @@ static bool field_type(const stackmap_ctx *sm, const char *d, size_t n, size_t *
 
 /* ---- the table as full states ---- */
 
-static bool push_frame(frames *fs, const frame *f)
+static bool frames_push_frame(frames *fs, const frame *f)
 {
     if (fs->n == fs->cap) {
         uint32_t cap = fs->cap ? fs->cap * 2 : 16;
@@ -219,7 +219,7 @@ static jp_status decode_table(const stackmap_ctx *sm, const cf_attr *a, frames *
             st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map frame %u is malformed", i);
             goto out;
         }
-        if (!push_frame(fs, &f)) {
+        if (!frames_push_frame(fs, &f)) {
             st = JP_ERR_NOMEM;
             goto out;
         }
@@ -629,7 +629,7 @@ static bool infer(const stackmap_ctx *sm, const frame *from, uint32_t if_pc, fra
     return ok;
 }
 
-static void put_types(const stackmap_ctx *sm, buf *out, const vtype *t, uint16_t n)
+static void frames_put_types(const stackmap_ctx *sm, buf *out, const vtype *t, uint16_t n)
 {
     buf_put_u2(out, n);
     for (uint16_t i = 0; i < n; i++) {
@@ -641,7 +641,7 @@ static void put_types(const stackmap_ctx *sm, buf *out, const vtype *t, uint16_t
     }
 }
 
-static int cmp_frame(const void *a, const void *b)
+static int frames_cmp_frame(const void *a, const void *b)
 {
     uint32_t x = ((const frame *)a)->off, y = ((const frame *)b)->off;
     return x < y ? -1 : x > y;
@@ -673,7 +673,7 @@ jp_status stackmap_rewrite_full(const stackmap_ctx *sm, const cf_attr *a, const 
             st = cf_fail(why, cap, JP_ERR_ARG, "cannot infer the stack map frame after the branch at pc %u", ifs[w]);
             break;
         }
-        bool pushed = push_frame(&fs, &f);
+        bool pushed = frames_push_frame(&fs, &f);
         free(f.l);
         free(f.s);
         if (!pushed)
@@ -682,7 +682,7 @@ jp_status stackmap_rewrite_full(const stackmap_ctx *sm, const cf_attr *a, const 
             (*frames_added)++;
     }
     if (st == JP_OK) {
-        qsort(fs.f, fs.n, sizeof *fs.f, cmp_frame);
+        qsort(fs.f, fs.n, sizeof *fs.f, frames_cmp_frame);
         size_t hdr = out->len;
         buf_put_u2(out, a ? a->name : sm->smt_name);
         buf_put_u4(out, 0);
@@ -696,8 +696,8 @@ jp_status stackmap_rewrite_full(const stackmap_ctx *sm, const cf_attr *a, const 
             }
             buf_put_u1(out, 255);
             buf_put_u2(out, (uint16_t)(now - prev - 1));
-            put_types(sm, out, fs.f[i].l, fs.f[i].nl);
-            put_types(sm, out, fs.f[i].s, fs.f[i].ns);
+            frames_put_types(sm, out, fs.f[i].l, fs.f[i].nl);
+            frames_put_types(sm, out, fs.f[i].s, fs.f[i].ns);
             prev = now;
         }
         if (st == JP_OK && handler_at >= 0) {

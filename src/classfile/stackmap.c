@@ -11,7 +11,7 @@
 #include "stackmap.h"
 
 /* Copies n verification types from r to out, remapping Uninitialized offsets. */
-static bool copy_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, buf *out)
+static bool stackmap_copy_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, buf *out)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint8_t tag = buf_get_u1(r);
@@ -30,7 +30,7 @@ static bool copy_types(const stackmap_ctx *sm, buf_rd *r, uint32_t n, buf *out)
     return !r->overrun;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int stackmap_cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : x > y;
@@ -56,7 +56,7 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
             return JP_ERR_NOMEM;
         for (uint32_t i = 0; i < nneed; i++)
             want[i] = need[i] + bc_insn_length(sm->code, sm->code_len, need[i]);
-        qsort(want, nneed, sizeof *want, cmp_u32);
+        qsort(want, nneed, sizeof *want, stackmap_cmp_u32);
     }
     uint32_t wi = 0, missing = UINT32_MAX;
     buf_rd r;
@@ -117,19 +117,19 @@ jp_status stackmap_rewrite(const stackmap_ctx *sm, const cf_attr *a, const uint3
                 buf_put_u1(out, 247);
                 buf_put_u2(out, (uint16_t)nd);
             }
-            ok = copy_types(sm, &r, 1, out);
+            ok = stackmap_copy_types(sm, &r, 1, out);
         } else {
             buf_put_u1(out, type);
             buf_put_u2(out, (uint16_t)nd);
             if (type >= 252 && type <= 254) {
-                ok = copy_types(sm, &r, type - 251u, out);
+                ok = stackmap_copy_types(sm, &r, type - 251u, out);
             } else if (type == 255) {
                 uint16_t nl = buf_get_u2(&r);
                 buf_put_u2(out, nl);
-                ok = copy_types(sm, &r, nl, out);
+                ok = stackmap_copy_types(sm, &r, nl, out);
                 uint16_t ns = buf_get_u2(&r);
                 buf_put_u2(out, ns);
-                ok = ok && copy_types(sm, &r, ns, out);
+                ok = ok && stackmap_copy_types(sm, &r, ns, out);
             }
         }
         if (!ok || r.overrun)

@@ -4,7 +4,7 @@
 
 #include "format.h"
 
-static int site_row_cmp(const void *a, const void *b)
+static int site_rows_cmp(const void *a, const void *b)
 {
     const site_row *x = a, *y = b;
     if (x->live_bytes != y->live_bytes)
@@ -26,7 +26,7 @@ uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *t
         total->live_objs += si->live_objs;
         total->alloc_objs += si->alloc_objs;
     }
-    qsort(rows, n, sizeof *rows, site_row_cmp);
+    qsort(rows, n, sizeof *rows, site_rows_cmp);
     /* a site stays if its share of the live bytes or of the allocated bytes reaches the cutoff */
     uint32_t keep = 0;
     for (uint32_t i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 /* fuzz_readers.c — libFuzzer target for every reader the jvmprof command
- * (src/cli/main.c) runs on a file it is given, each followed by the writers
+ * (src/cli/) runs on a file it is given, each followed by the writers
  * that command would run on what was read, into memory sinks:
  *   report        hprof_bin_read, then hprof_txt_format
  *   flame/collapse hprof_bin_read + trace_stacks_build, or collapsed_read;
@@ -20,10 +20,10 @@
 
 #include "common/buf.h"
 #include "format/format.h"
-#include "format/heap_histogram.h"
-#include "format/hprof_heap_fixup.h"
-#include "format/hprof_heap_text.h"
 #include "format/sink.h"
+#include "heapdump/heap_histogram.h"
+#include "heapdump/hprof_heap_fixup.h"
+#include "heapdump/hprof_heap_text.h"
 
 static void die(const char *what, const char *detail)
 {

@@ -11,8 +11,8 @@
 
 #include "common/buf.h"
 #include "format/hprof_heap.h"
-#include "format/hprof_heap_fixup.h"
 #include "format/sink.h"
+#include "heapdump/hprof_heap_fixup.h"
 
 #define F_BASE 0x7ff000000ull      /* "addresses": 8-byte spaced */
 #define F_GONE 0x7ff000f08ull      /* in range and spaced, but not in the dump */

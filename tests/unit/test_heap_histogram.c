@@ -5,7 +5,7 @@
  * and random corruption end in an error or a result, never a crash. */
 #include "harness.h"
 
-#include "format/heap_histogram.h"
+#include "heapdump/heap_histogram.h"
 
 /* ---- a tiny HPROF writer ---- */
 typedef struct hb {

@@ -10,8 +10,8 @@
 
 #include "common/buf.h"
 #include "format/hprof_heap.h"
-#include "format/hprof_heap_text.h"
 #include "format/sink.h"
+#include "heapdump/hprof_heap_text.h"
 
 #define T_TIME_MS 1700000000000ull /* Tue Nov 14 22:13:20 2023 UTC */
 #define T_BASE 0x7f00deadbeef0010ull

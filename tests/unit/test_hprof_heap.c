@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "format/heap_histogram.h"
 #include "format/hprof_bin.h"
 #include "format/hprof_heap.h"
+#include "heapdump/heap_histogram.h"
 
 enum { CLS_OBJECT = 1, CLS_NODE = 2, CLS_INTS = 3, CLS_NODES = 4, N_NODES = 100 };
 

@@ -9,7 +9,7 @@
  * and classes only, never per object. Traps: ids are 4 or 8 bytes; a class's
  * CLASS DUMP may come after its instances (our agent writes classes last);
  * HotSpot names classes java/lang/String, [I, [Ljava/lang/Object; and dumps
- * array classes. Internal to src/format (heap_histogram.c counts through
+ * array classes. Internal to src/heapdump (heap_histogram.c counts through
  * ht_walk_once), and the agent's dump progress line (ht_count_body). */
 #ifndef HPROF_HEAP_SCAN_H
 #define HPROF_HEAP_SCAN_H

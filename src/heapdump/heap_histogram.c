@@ -13,12 +13,12 @@
 
 /* ---- counting ---- */
 
-typedef struct hh_count {
+typedef struct hg_count {
     heap_histogram *h;
     uint64_t prim_instances[12], prim_bytes[12]; /* primitive arrays by basic type 4..11 */
-} hh_count;
+} hg_count;
 
-static bool hh_add(ht_reader *r, hh_count *x, uint64_t cid, uint64_t bytes)
+static bool hg_add(ht_reader *r, hg_count *x, uint64_t cid, uint64_t bytes)
 {
     size_t ci = ht_class_of(r, cid);
     if (ci == HT_NONE)
@@ -31,17 +31,17 @@ static bool hh_add(ht_reader *r, hh_count *x, uint64_t cid, uint64_t bytes)
 }
 
 /* One sub-record, already checked by ht_sub_scan; p is just past its tag. */
-static bool hh_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
+static bool hg_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
 {
-    hh_count *x = ctx;
+    hg_count *x = ctx;
     const uint8_t *d = r->d;
     const size_t id = r->idsize;
     switch (tag) {
     case 0x21: /* INSTANCE DUMP: id, u4 stack, class id, u4 n, n bytes */
-        return hh_add(r, x, hprof_rd_id(r->idsize, d + p + id + 4),
+        return hg_add(r, x, hprof_rd_id(r->idsize, d + p + id + 4),
                       heap_shallow(HEAP_HDR_INSTANCE, hprof_rd_u4(d + p + 2 * id + 4)));
     case 0x22: /* OBJECT ARRAY DUMP: id, u4 stack, u4 count, class id, count ids */
-        return hh_add(r, x, hprof_rd_id(r->idsize, d + p + id + 8),
+        return hg_add(r, x, hprof_rd_id(r->idsize, d + p + id + 8),
                       heap_shallow(HEAP_HDR_ARRAY, (uint64_t)hprof_rd_u4(d + p + id + 4) * id));
     case 0x23: { /* PRIMITIVE ARRAY DUMP: id, u4 stack, u4 count, u1 type, data */
         uint8_t t = d[p + id + 8];
@@ -61,7 +61,7 @@ static bool hh_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
     }
 }
 
-static int hh_row_cmp(const void *a, const void *b)
+static int hg_row_cmp(const void *a, const void *b)
 {
     const heap_class_row *x = a, *y = b;
     if (x->bytes != y->bytes)
@@ -72,7 +72,7 @@ static int hh_row_cmp(const void *a, const void *b)
 }
 
 /* Turns the counted classes into sorted, named rows. */
-static bool hh_rows(ht_reader *r, hh_count *x)
+static bool hg_rows(ht_reader *r, hg_count *x)
 {
     static const char *const prim_names[12] = { NULL,     NULL,     NULL,    NULL,     "boolean[]", "char[]",
                                                 "float[]", "double[]", "byte[]", "short[]", "int[]",     "long[]" };
@@ -105,7 +105,7 @@ static bool hh_rows(ht_reader *r, hh_count *x)
         row->instances = x->prim_instances[t];
         row->bytes = x->prim_bytes[t];
     }
-    qsort(h->rows, h->nrows, sizeof *h->rows, hh_row_cmp);
+    qsort(h->rows, h->nrows, sizeof *h->rows, hg_row_cmp);
     return true;
 }
 
@@ -115,8 +115,8 @@ bool heap_histogram_read(const void *data, size_t len, heap_histogram *h, char *
     errbuf[0] = '\0';
     ht_reader r;
     ht_reader_init(&r, data, len, errbuf, errlen);
-    hh_count x = { .h = h };
-    bool ok = ht_walk_once(&r, hh_sub, &x) && hh_rows(&r, &x);
+    hg_count x = { .h = h };
+    bool ok = ht_walk_once(&r, hg_sub, &x) && hg_rows(&r, &x);
     if (ok) {
         snprintf(h->version, sizeof h->version, "1.0.%c", r.d[HT_VERSION_AT]);
         h->idsize = r.idsize;

@@ -26,16 +26,16 @@ typedef struct ht_out {
 
 /* ---- pass 2: the text ---- */
 
-static void ht_flush(ht_out *o)
+static void htx_flush(ht_out *o)
 {
     sink_write(o->s, o->buf, o->n);
     o->n = 0;
 }
 
-static void ht_put(ht_out *o, const char *p, size_t n)
+static void htx_put(ht_out *o, const char *p, size_t n)
 {
     if (n > sizeof o->buf - o->n) {
-        ht_flush(o);
+        htx_flush(o);
         if (n > sizeof o->buf) {
             sink_write(o->s, p, n);
             return;
@@ -45,9 +45,9 @@ static void ht_put(ht_out *o, const char *p, size_t n)
     o->n += n;
 }
 
-static void ht_str(ht_out *o, const char *s) { ht_put(o, s, strlen(s)); }
+static void htx_str(ht_out *o, const char *s) { htx_put(o, s, strlen(s)); }
 
-static void ht_hex(ht_out *o, uint64_t v)
+static void htx_hex(ht_out *o, uint64_t v)
 {
     char t[16];
     int i = 16;
@@ -55,10 +55,10 @@ static void ht_hex(ht_out *o, uint64_t v)
         t[--i] = "0123456789abcdef"[v & 15];
         v >>= 4;
     } while (v);
-    ht_put(o, t + i, (size_t)(16 - i));
+    htx_put(o, t + i, (size_t)(16 - i));
 }
 
-static void ht_dec(ht_out *o, uint64_t v)
+static void htx_dec(ht_out *o, uint64_t v)
 {
     char t[20];
     int i = 20;
@@ -66,21 +66,21 @@ static void ht_dec(ht_out *o, uint64_t v)
         t[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    ht_put(o, t + i, (size_t)(20 - i));
+    htx_put(o, t + i, (size_t)(20 - i));
 }
 
-static void ht_sdec(ht_out *o, int32_t v)
+static void htx_sdec(ht_out *o, int32_t v)
 {
     if (v < 0) {
-        ht_put(o, "-", 1);
-        ht_dec(o, (uint64_t)-(int64_t)v);
+        htx_put(o, "-", 1);
+        htx_dec(o, (uint64_t)-(int64_t)v);
     } else {
-        ht_dec(o, (uint64_t)v);
+        htx_dec(o, (uint64_t)v);
     }
 }
 
 /* The name of class cid; tmp holds it for a class never seen. */
-static const char *ht_class_name(const ht_reader *r, uint64_t cid, char tmp[48])
+static const char *htx_class_name(const ht_reader *r, uint64_t cid, char tmp[48])
 {
     size_t k = ht_find_class(r, cid);
     if (k != HT_NONE)
@@ -89,7 +89,7 @@ static const char *ht_class_name(const ht_reader *r, uint64_t cid, char tmp[48])
     return tmp;
 }
 
-static void ht_root(ht_reader *r, uint8_t tag, const uint8_t *p)
+static void htx_root(ht_reader *r, uint8_t tag, const uint8_t *p)
 {
     static const char *const kinds[9] = {
         NULL, "JNI global ref", "JNI local ref", "Java stack", "native stack", "system class", "thread block",
@@ -97,70 +97,70 @@ static void ht_root(ht_reader *r, uint8_t tag, const uint8_t *p)
     };
     ht_out *o = r->out;
     const size_t id = r->idsize;
-    ht_str(o, "ROOT ");
-    ht_hex(o, hprof_rd_id(r->idsize, p));
-    ht_str(o, " (kind=<");
-    ht_str(o, tag == 0xFF ? "unknown" : kinds[tag]);
-    ht_str(o, ">");
+    htx_str(o, "ROOT ");
+    htx_hex(o, hprof_rd_id(r->idsize, p));
+    htx_str(o, " (kind=<");
+    htx_str(o, tag == 0xFF ? "unknown" : kinds[tag]);
+    htx_str(o, ">");
     switch (tag) {
     case 0x08: /* thread: serial, trace */
-        ht_str(o, ", id=");
-        ht_dec(o, hprof_rd_u4(p + id));
-        ht_str(o, ", trace=");
-        ht_dec(o, hprof_rd_u4(p + id + 4));
+        htx_str(o, ", id=");
+        htx_dec(o, hprof_rd_u4(p + id));
+        htx_str(o, ", trace=");
+        htx_dec(o, hprof_rd_u4(p + id + 4));
         break;
     case 0x01: /* JNI global: the global ref's id (the binary has no trace) */
-        ht_str(o, ", id=");
-        ht_hex(o, hprof_rd_id(r->idsize, p + id));
+        htx_str(o, ", id=");
+        htx_hex(o, hprof_rd_id(r->idsize, p + id));
         break;
     case 0x02: case 0x03: /* JNI local, Java stack: thread, frame */
-        ht_str(o, ", thread=");
-        ht_dec(o, hprof_rd_u4(p + id));
-        ht_str(o, ", frame=");
-        ht_sdec(o, (int32_t)hprof_rd_u4(p + id + 4));
+        htx_str(o, ", thread=");
+        htx_dec(o, hprof_rd_u4(p + id));
+        htx_str(o, ", frame=");
+        htx_sdec(o, (int32_t)hprof_rd_u4(p + id + 4));
         break;
     case 0x04: case 0x06: /* native stack, thread block: thread */
-        ht_str(o, ", thread=");
-        ht_dec(o, hprof_rd_u4(p + id));
+        htx_str(o, ", thread=");
+        htx_dec(o, hprof_rd_u4(p + id));
         break;
     case 0x05: {
         char tmp[48];
-        ht_str(o, ", name=");
-        ht_str(o, ht_class_name(r, hprof_rd_id(r->idsize, p), tmp));
+        htx_str(o, ", name=");
+        htx_str(o, htx_class_name(r, hprof_rd_id(r->idsize, p), tmp));
         break;
     }
     default:
         break;
     }
-    ht_str(o, ")\n");
+    htx_str(o, ")\n");
 }
 
-static void ht_tab_id(ht_out *o, const char *label, uint64_t v)
+static void htx_tab_id(ht_out *o, const char *label, uint64_t v)
 {
     if (!v)
         return;
-    ht_str(o, label);
-    ht_hex(o, v);
-    ht_put(o, "\n", 1);
+    htx_str(o, label);
+    htx_hex(o, v);
+    htx_put(o, "\n", 1);
 }
 
-static void ht_class_dump(ht_reader *r, const uint8_t *p)
+static void htx_class_dump(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = r->out;
     const size_t id = r->idsize;
     uint64_t cid = hprof_rd_id(r->idsize, p);
     char tmp[48];
-    ht_str(o, "CLS ");
-    ht_hex(o, cid);
-    ht_str(o, " (name=");
-    ht_str(o, ht_class_name(r, cid, tmp));
-    ht_str(o, ", trace=");
-    ht_dec(o, hprof_rd_u4(p + id));
-    ht_str(o, ")\n");
-    ht_tab_id(o, "\tsuper\t\t", hprof_rd_id(r->idsize, p + id + 4));
-    ht_tab_id(o, "\tloader\t\t", hprof_rd_id(r->idsize, p + 2 * id + 4));
-    ht_tab_id(o, "\tsigners\t\t", hprof_rd_id(r->idsize, p + 3 * id + 4));
-    ht_tab_id(o, "\tdomain\t\t", hprof_rd_id(r->idsize, p + 4 * id + 4));
+    htx_str(o, "CLS ");
+    htx_hex(o, cid);
+    htx_str(o, " (name=");
+    htx_str(o, htx_class_name(r, cid, tmp));
+    htx_str(o, ", trace=");
+    htx_dec(o, hprof_rd_u4(p + id));
+    htx_str(o, ")\n");
+    htx_tab_id(o, "\tsuper\t\t", hprof_rd_id(r->idsize, p + id + 4));
+    htx_tab_id(o, "\tloader\t\t", hprof_rd_id(r->idsize, p + 2 * id + 4));
+    htx_tab_id(o, "\tsigners\t\t", hprof_rd_id(r->idsize, p + 3 * id + 4));
+    htx_tab_id(o, "\tdomain\t\t", hprof_rd_id(r->idsize, p + 4 * id + 4));
     /* constant pool (bounds checked in pass 1): printed after the statics, as HPROF did */
     const uint8_t *cp = p + 7 * id + 8;
     unsigned ncp = hprof_rd_u2(cp);
@@ -175,17 +175,17 @@ static void ht_class_dump(ht_reader *r, const uint8_t *p)
             uint32_t nlen = 0;
             uint64_t sid = hprof_rd_id(r->idsize, q);
             const char *name = ht_string_of(r, sid, &nlen);
-            ht_str(o, "\tstatic ");
+            htx_str(o, "\tstatic ");
             if (name) {
-                ht_put(o, name, nlen);
+                htx_put(o, name, nlen);
             } else {
-                ht_str(o, "<field 0x");
-                ht_hex(o, sid);
-                ht_str(o, ">");
+                htx_str(o, "<field 0x");
+                htx_hex(o, sid);
+                htx_str(o, ">");
             }
-            ht_put(o, "\t", 1);
-            ht_hex(o, hprof_rd_id(r->idsize, q + id + 1));
-            ht_put(o, "\n", 1);
+            htx_put(o, "\t", 1);
+            htx_hex(o, hprof_rd_id(r->idsize, q + id + 1));
+            htx_put(o, "\n", 1);
         }
         q += id + 1 + hprof_rd_type_size(r->idsize, t);
     }
@@ -193,17 +193,17 @@ static void ht_class_dump(ht_reader *r, const uint8_t *p)
     for (unsigned i = 0; i < ncp; i++) {
         uint8_t t = q[2];
         if ((t == 1 || t == 2) && hprof_rd_id(r->idsize, q + 3)) {
-            ht_str(o, "\tconstant pool entry ");
-            ht_dec(o, hprof_rd_u2(q));
-            ht_put(o, "\t", 1);
-            ht_hex(o, hprof_rd_id(r->idsize, q + 3));
-            ht_put(o, "\n", 1);
+            htx_str(o, "\tconstant pool entry ");
+            htx_dec(o, hprof_rd_u2(q));
+            htx_put(o, "\t", 1);
+            htx_hex(o, hprof_rd_id(r->idsize, q + 3));
+            htx_put(o, "\n", 1);
         }
         q += 3 + hprof_rd_type_size(r->idsize, t);
     }
 }
 
-static void ht_instance(ht_reader *r, const uint8_t *p)
+static void htx_instance(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = r->out;
     const size_t id = r->idsize;
@@ -211,17 +211,17 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
     uint32_t n = hprof_rd_u4(p + 2 * id + 4);
     size_t ci = ht_known_class(r, cid); /* present: pass 1 made it */
     const ht_class *c = &r->cls[ci];
-    ht_str(o, "OBJ ");
-    ht_hex(o, hprof_rd_id(r->idsize, p));
-    ht_str(o, " (sz=");
-    ht_dec(o, heap_shallow(HEAP_HDR_INSTANCE, n));
-    ht_str(o, ", trace=");
-    ht_dec(o, hprof_rd_u4(p + id));
-    ht_str(o, ", class=");
-    ht_str(o, c->name);
-    ht_put(o, "@", 1);
-    ht_hex(o, cid);
-    ht_str(o, ")\n");
+    htx_str(o, "OBJ ");
+    htx_hex(o, hprof_rd_id(r->idsize, p));
+    htx_str(o, " (sz=");
+    htx_dec(o, heap_shallow(HEAP_HDR_INSTANCE, n));
+    htx_str(o, ", trace=");
+    htx_dec(o, hprof_rd_u4(p + id));
+    htx_str(o, ", class=");
+    htx_str(o, c->name);
+    htx_put(o, "@", 1);
+    htx_hex(o, cid);
+    htx_str(o, ")\n");
     /* values: the class's own fields, then its superclass's ... (laid out in ht_finish) */
     const uint8_t *v = p + 2 * id + 8;
     uint64_t base = 0;
@@ -235,11 +235,11 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
             uint64_t val = hprof_rd_id(r->idsize, v + at);
             if (!val)
                 continue;
-            ht_put(o, "\t", 1);
-            ht_put(o, ref->name, ref->name_len);
-            ht_put(o, ref->name_len < 8 ? "\t\t" : "\t", ref->name_len < 8 ? 2 : 1);
-            ht_hex(o, val);
-            ht_put(o, "\n", 1);
+            htx_put(o, "\t", 1);
+            htx_put(o, ref->name, ref->name_len);
+            htx_put(o, ref->name_len < 8 ? "\t\t" : "\t", ref->name_len < 8 ? 2 : 1);
+            htx_hex(o, val);
+            htx_put(o, "\n", 1);
         }
         base += kc->own_bytes;
         if (base >= n)
@@ -247,47 +247,47 @@ static void ht_instance(ht_reader *r, const uint8_t *p)
     }
 }
 
-static void ht_obj_array(ht_reader *r, const uint8_t *p)
+static void htx_obj_array(ht_reader *r, const uint8_t *p)
 {
     ht_out *o = r->out;
     const size_t id = r->idsize;
     uint32_t n = hprof_rd_u4(p + id + 4);
     uint64_t cid = hprof_rd_id(r->idsize, p + id + 8);
     size_t ci = ht_find_class(r, cid);
-    ht_str(o, "ARR ");
-    ht_hex(o, hprof_rd_id(r->idsize, p));
-    ht_str(o, " (sz=");
-    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * id));
-    ht_str(o, ", trace=");
-    ht_dec(o, hprof_rd_u4(p + id));
-    ht_str(o, ", nelems=");
-    ht_dec(o, n);
-    ht_str(o, ", elem type=");
+    htx_str(o, "ARR ");
+    htx_hex(o, hprof_rd_id(r->idsize, p));
+    htx_str(o, " (sz=");
+    htx_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * id));
+    htx_str(o, ", trace=");
+    htx_dec(o, hprof_rd_u4(p + id));
+    htx_str(o, ", nelems=");
+    htx_dec(o, n);
+    htx_str(o, ", elem type=");
     if (ci != HT_NONE) {
-        ht_str(o, r->cls[ci].elem_name);
-        ht_put(o, "@", 1);
-        ht_hex(o, r->cls[ci].elem_id);
+        htx_str(o, r->cls[ci].elem_name);
+        htx_put(o, "@", 1);
+        htx_hex(o, r->cls[ci].elem_id);
     } else {
         char tmp[48];
-        ht_str(o, ht_class_name(r, cid, tmp));
-        ht_put(o, "@", 1);
-        ht_hex(o, cid);
+        htx_str(o, htx_class_name(r, cid, tmp));
+        htx_put(o, "@", 1);
+        htx_hex(o, cid);
     }
-    ht_str(o, ")\n");
+    htx_str(o, ")\n");
     const uint8_t *e = p + 2 * id + 8;
     for (uint32_t i = 0; i < n; i++, e += id) {
         uint64_t val = hprof_rd_id(r->idsize, e);
         if (!val)
             continue;
-        ht_str(o, "\t[");
-        ht_dec(o, i);
-        ht_str(o, "]\t\t");
-        ht_hex(o, val);
-        ht_put(o, "\n", 1);
+        htx_str(o, "\t[");
+        htx_dec(o, i);
+        htx_str(o, "]\t\t");
+        htx_hex(o, val);
+        htx_put(o, "\n", 1);
     }
 }
 
-static void ht_prim_array(ht_reader *r, const uint8_t *p)
+static void htx_prim_array(ht_reader *r, const uint8_t *p)
 {
     static const char *const types[12] = { NULL,     NULL,     NULL,   NULL,    "boolean", "char",
                                            "float",  "double", "byte", "short", "int",     "long" };
@@ -295,34 +295,34 @@ static void ht_prim_array(ht_reader *r, const uint8_t *p)
     const size_t id = r->idsize;
     uint32_t n = hprof_rd_u4(p + id + 4);
     uint8_t t = p[id + 8];
-    ht_str(o, "ARR ");
-    ht_hex(o, hprof_rd_id(r->idsize, p));
-    ht_str(o, " (sz=");
-    ht_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * hprof_rd_type_size(r->idsize, t)));
-    ht_str(o, ", trace=");
-    ht_dec(o, hprof_rd_u4(p + id));
-    ht_str(o, ", nelems=");
-    ht_dec(o, n);
-    ht_str(o, ", elem type=");
-    ht_str(o, types[t]);
-    ht_str(o, ")\n");
+    htx_str(o, "ARR ");
+    htx_hex(o, hprof_rd_id(r->idsize, p));
+    htx_str(o, " (sz=");
+    htx_dec(o, heap_shallow(HEAP_HDR_ARRAY, (uint64_t)n * hprof_rd_type_size(r->idsize, t)));
+    htx_str(o, ", trace=");
+    htx_dec(o, hprof_rd_u4(p + id));
+    htx_str(o, ", nelems=");
+    htx_dec(o, n);
+    htx_str(o, ", elem type=");
+    htx_str(o, types[t]);
+    htx_str(o, ")\n");
 }
 
-static bool ht_print_sub(ht_reader *r, uint8_t tag, size_t at, void *ctx)
+static bool htx_print_sub(ht_reader *r, uint8_t tag, size_t at, void *ctx)
 {
     (void)ctx;
     const uint8_t *p = r->d + at;
     switch (tag) {
-    case 0x20: ht_class_dump(r, p); break;
-    case 0x21: ht_instance(r, p); break;
-    case 0x22: ht_obj_array(r, p); break;
-    case 0x23: ht_prim_array(r, p); break;
-    default: ht_root(r, tag, p); break;
+    case 0x20: htx_class_dump(r, p); break;
+    case 0x21: htx_instance(r, p); break;
+    case 0x22: htx_obj_array(r, p); break;
+    case 0x23: htx_prim_array(r, p); break;
+    default: htx_root(r, tag, p); break;
     }
     return sink_status(r->out->s) == JP_OK;
 }
 
-static void ht_ctime(uint64_t ms, char out[64])
+static void htx_ctime(uint64_t ms, char out[64])
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tm;
@@ -353,12 +353,12 @@ jp_status hprof_heap_text_write(const void *data, size_t len, sink *s, char *err
     bool ok = ht_walk(r, ht_record_scan, true) && ht_finish(r);
     if (ok) {
         char when[64];
-        ht_ctime(r->time_ms, when);
+        htx_ctime(r->time_ms, when);
         sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\nHEAP DUMP BEGIN (%" PRIu64 " objects, %" PRIu64 " bytes) %s\n",
                     when, r->objects, r->bytes, when);
-        ok = ht_walk_subs(r, ht_print_sub, NULL);
-        ht_str(out, "HEAP DUMP END\n");
-        ht_flush(out);
+        ok = ht_walk_subs(r, htx_print_sub, NULL);
+        htx_str(out, "HEAP DUMP END\n");
+        htx_flush(out);
         if (sink_status(s) != JP_OK) {
             r->st = sink_status(s);
             snprintf(errbuf, errlen, "writing the heap dump text failed (%s)", jp_status_name(r->st));

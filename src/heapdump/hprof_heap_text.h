@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "../common/jp_error.h"
-#include "sink.h"
+#include "../format/sink.h"
 
 /* Writes HPROF's ASCII heap dump of the binary dump data[0..len) to s (a
  * memory map is fine). On a malformed input returns JP_ERR_FORMAT with a

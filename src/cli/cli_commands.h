@@ -1,0 +1,13 @@
+/* cli_commands.h — the subcommands of the jvmprof command, one file each
+ * (cli_<name>.c); main.c dispatches to them. Each takes the arguments after
+ * its name and returns the exit code: 0, 1 when the input or the output
+ * failed, 2 for a usage error, each failure said in one line on stderr. */
+#ifndef CLI_COMMANDS_H
+#define CLI_COMMANDS_H
+
+int cli_report(int argc, char **argv);   /* cli_report.c: HPROF binary -> HPROF ASCII report */
+int cli_flame(int argc, char **argv);    /* cli_flame.c: HPROF binary or collapsed stacks -> HTML flame graph */
+int cli_collapse(int argc, char **argv); /* cli_flame.c: HPROF binary (or collapsed stacks) -> collapsed stacks */
+int cli_heap(int argc, char **argv);     /* cli_heap.c: HPROF heap dump -> class histogram, ASCII dump, --fix */
+
+#endif

@@ -1,0 +1,47 @@
+/* cli_common.h — what the jvmprof command's subcommands share (cli_common.c):
+ * the one-line error message, the argument parser, the input file's map, and
+ * the output (stdout, or a file written atomically, never over the input).
+ * Each subcommand is one file, cli_<name>.c, declared in cli_commands.h. */
+#ifndef CLI_COMMON_H
+#define CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../common/jp_error.h"
+#include "../format/format.h"
+#include "../format/sink.h"
+
+/* Prints "jvmprof: <message>" to stderr on one line. A message may quote
+ * input (a line of a collapsed file, a file name): bytes that are not valid
+ * UTF-8, and control characters, are shown as \xNN instead of being sent raw
+ * to the terminal. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Maps FILE read-only; NULL after a one-line message. */
+const void *cli_map_file(const char *path, size_t *len);
+
+/* The arguments of a subcommand: FILE and the options in `allowed`
+ * (CLI_OPT_*: -o, --cutoff with the agent's cutoff= default, --title, --top
+ * with 30 by default, --text, --fix). Returns 0, or the exit code 2 after a
+ * one-line message. */
+enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16, CLI_OPT_FIX = 32 };
+typedef struct cli_args {
+    const char *in, *out, *title;
+    double cutoff;
+    unsigned long top;
+    bool text, fix;
+} cli_args;
+
+int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a);
+
+/* Writes what emit() puts in a sink to path (atomically), or to stdout when
+ * path is NULL. `what` names the output in error messages; `flags` are
+ * sink_open_file's (SINK_PRIVATE for a heap dump's contents). */
+int cli_output(const char *path, const char *what, unsigned flags, jp_status (*emit)(sink *s, const void *ctx),
+               const void *ctx);
+
+/* Writes m in format f to path (atomically), or to stdout when path is NULL. */
+int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, const char *path);
+
+#endif

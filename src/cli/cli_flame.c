@@ -1,0 +1,69 @@
+/* cli_flame.c — jvmprof flame FILE [-o OUT] [--title T] (an HTML flame graph)
+ * and jvmprof collapse FILE [-o OUT] (collapsed stacks): both read an HPROF
+ * binary file (its CPU samples' traces become stacks) or collapsed stacks
+ * into a model's stack table, and differ only in the writer. */
+#include "cli_commands.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/file_map.h"
+#include "../format/format.h"
+#include "../model/model.h"
+#include "cli_common.h"
+
+/* Reads FILE into a model with a stack table: an HPROF binary file (its CPU
+ * samples' traces become stacks) or collapsed stacks, told apart by the
+ * header. NULL after a one-line message. */
+static model *cli_flame_read_stacks(const char *path)
+{
+    size_t len = 0;
+    const void *data = cli_map_file(path, &len);
+    if (!data)
+        return NULL;
+    char err[512];
+    model *m;
+    static const char magic[] = "JAVA PROFILE 1.0.";
+    if (len >= sizeof magic && memcmp(data, magic, sizeof magic - 1) == 0) {
+        report_opts ro;
+        m = hprof_bin_read(data, len, &ro, err, sizeof err);
+        if (m && trace_stacks_build(m) != JP_OK) {
+            model_free(m);
+            m = NULL;
+            snprintf(err, sizeof err, "out of memory");
+        }
+    } else {
+        m = collapsed_read(data, len, err, sizeof err);
+    }
+    file_unmap(data, len);
+    if (!m) {
+        cli_error("%s: %s", path, err);
+        return NULL;
+    }
+    if (m->total_stack_samples == 0)
+        cli_error("warning: %s has no CPU samples; the output is empty", path);
+    return m;
+}
+
+static int cli_flame_run(int argc, char **argv, bool html)
+{
+    cli_args a;
+    const char *cmd = html ? "flame" : "collapse";
+    int rc = html ? cli_parse(cmd, "FILE [-o OUT] [--title T]", CLI_OPT_OUT | CLI_OPT_TITLE, argc, argv, &a)
+                  : cli_parse(cmd, "FILE [-o OUT]", CLI_OPT_OUT, argc, argv, &a);
+    if (rc)
+        return rc;
+    model *m = cli_flame_read_stacks(a.in);
+    if (!m)
+        return 1;
+    report_opts ro = { 0 };
+    ro.title = a.title;
+    rc = cli_write(m, html ? &flame_html_format : &collapsed_format, &ro, a.out);
+    model_free(m);
+    return rc;
+}
+
+int cli_flame(int argc, char **argv) { return cli_flame_run(argc, argv, true); }
+
+int cli_collapse(int argc, char **argv) { return cli_flame_run(argc, argv, false); }
