@@ -30,6 +30,16 @@ JAVA_SRC   := $(shell find java -name '*.java')
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 HEADERS    := $(shell find src -name '*.h')
 
+# resources compiled in: the flame graph page's fixed parts (src/format/flame_page/)
+GEN_INC   := -I$(BUILD)/gen
+FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/script.js
+$(BUILD)/gen/flame_page.h: $(FLAME_PAGE) tools/embed.sh
+	@mkdir -p $(dir $@)
+	tools/embed.sh $@ fh_head=src/format/flame_page/head.html fh_controls=src/format/flame_page/controls.html \
+	    fh_script=src/format/flame_page/script.js
+$(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz/obj/format/flame_html.o: \
+    $(BUILD)/gen/flame_page.h
+
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 
@@ -42,11 +52,11 @@ deps:
 
 $(BUILD)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(JNI_INC) -c $< -o $@
+	$(CC) $(CFLAGS) $(GEN_INC) $(JNI_INC) -c $< -o $@
 
 $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(JNI_INC) -c $< -o $@
+	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(GEN_INC) $(JNI_INC) -c $< -o $@
 
 $(BUILD)/libjvmprof.so: $(call obj,$(PURE_SRC) $(AGENT_SRC)) src/agent/exports.map
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
@@ -126,7 +136,7 @@ $(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CL
 
 $(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+	$(FUZZ_CC) $(WARN) $(GEN_INC) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_SRC)) | $(BUILD)/fuzz/.clang
 	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(READERS_SRC)) -lpthread

@@ -1,0 +1,178 @@
+(function () {
+'use strict';
+var ROW = 16, MIN_W = 0.001;  /* frames narrower than 0.1% of the view are not drawn */
+var KINDS = [
+  { name: 'unknown', hue: 215, sat: 35 },
+  { name: 'interpreted', hue: 45, sat: 90 },
+  { name: 'JIT-compiled', hue: 115, sat: 55 },
+  { name: 'inlined', hue: 180, sat: 60 },
+  { name: 'native', hue: 8, sat: 80 },
+  { name: 'thread', hue: 0, sat: 0 },
+  { name: 'thread state', hue: 25, sat: 22 },
+  { name: 'all', hue: 0, sat: 0 }
+];
+var names = D.names, raw = D.nodes, n = raw.length / 3;
+var nameOf = new Int32Array(n), kindOf = new Uint8Array(n), total = new Float64Array(n);
+var depth = new Int32Array(n), parent = new Int32Array(n), end = new Int32Array(n);
+var nextX = new Float64Array(n);
+/* preorder + depth -> parent and subtree end, with an explicit stack */
+var open = [], i;
+for (i = 0; i < n; i++) {
+  var key = raw[3 * i], d = raw[3 * i + 2];
+  kindOf[i] = key % 8; nameOf[i] = (key - key % 8) / 8; total[i] = raw[3 * i + 1]; depth[i] = d;
+  while (open.length > d) end[open.pop()] = i;
+  parent[i] = d > 0 ? open[d - 1] : -1;
+  open.push(i);
+}
+while (open.length) end[open.pop()] = n;
+var T = n ? total[0] : 0;
+function $(id) { return document.getElementById(id); }
+var flame = $('flame'), statusEl = $('status'), matched = $('matched'), input = $('search');
+var zoomed = 0, nameMatch = null;
+
+function hash(s) {
+  var h = 5381;
+  for (var j = 0; j < s.length; j++) h = (h * 33 + s.charCodeAt(j)) | 0;
+  return h >>> 0;
+}
+function colour(i) {
+  var k = KINDS[kindOf[i]], h = hash(names[nameOf[i]]);
+  return 'hsl(' + (k.hue + h % 17 - 8) + ',' + k.sat + '%,' + (62 + (h >>> 8) % 14) + '%)';
+}
+function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }
+function describe(i) {
+  return names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' samples, ' + pct(total[i]);
+}
+function isMatch(i) { return nameMatch !== null && kindOf[i] !== 7 && nameMatch[nameOf[i]] === 1; }
+function frameOf(ev) {
+  var e = ev.target;
+  while (e && e !== flame && !(e.classList && e.classList.contains('frame'))) e = e.parentNode;
+  return e && e !== flame ? e : null;
+}
+
+function addFrame(frag, i, x, w, cls) {
+  var e = document.createElement('div');
+  e.className = 'frame' + cls + (isMatch(i) ? ' match' : '');
+  e.setAttribute('data-i', i);
+  e.setAttribute('data-x', (100 * x).toFixed(3));
+  e.setAttribute('data-w', (100 * w).toFixed(3));
+  e.style.left = (100 * x) + '%';
+  e.style.width = (100 * w) + '%';
+  e.style.top = (depth[i] * ROW) + 'px';
+  e.style.backgroundColor = colour(i);
+  e.textContent = names[nameOf[i]];
+  frag.appendChild(e);
+}
+
+/* the zoomed frame spans the width; its ancestors are drawn above it, full width */
+function render() {
+  flame.textContent = '';
+  if (!T) { flame.className = 'empty'; flame.textContent = 'No samples.'; return; }
+  var frag = document.createDocumentFragment(), path = [], maxDepth = 0, a, z = zoomed, zt = total[z];
+  for (a = parent[z]; a >= 0; a = parent[a]) path.push(a);
+  for (a = path.length - 1; a >= 0; a--) addFrame(frag, path[a], 0, 1, ' ancestor');
+  nextX[z] = 0;
+  for (var j = z; j < end[z];) {
+    var w = total[j] / zt, x = 0;
+    if (j !== z) { x = nextX[parent[j]]; nextX[parent[j]] = x + w; }
+    if (w < MIN_W) { j = end[j]; continue; }
+    nextX[j] = x;
+    addFrame(frag, j, x, w, j === z ? ' zoomed' : '');
+    if (depth[j] > maxDepth) maxDepth = depth[j];
+    j++;
+  }
+  flame.style.height = ((maxDepth + 1) * ROW) + 'px';
+  flame.appendChild(frag);
+  $('reset').disabled = z === 0;
+}
+function zoom(i) {
+  zoomed = i;
+  render();
+  statusEl.textContent = describe(i);
+  var z = flame.querySelector('.zoomed');
+  if (z && z.scrollIntoView) z.scrollIntoView({ block: 'nearest' });
+}
+
+/* substring, or /regex/flags; the percent counts a frame under a matched frame once */
+function search(text) {
+  nameMatch = null;
+  matched.textContent = '';
+  matched.removeAttribute('data-percent');
+  var test = null, m = /^\/(.+)\/([imsu]*)$/.exec(text);
+  if (m) {
+    try {
+      var re = new RegExp(m[1], m[2]);
+      test = function (s) { return re.test(s); };
+    } catch (err) { matched.textContent = 'bad regular expression: ' + err.message; }
+  } else if (text) {
+    test = function (s) { return s.indexOf(text) >= 0; };
+  }
+  if (test) {
+    nameMatch = new Uint8Array(names.length);
+    for (var j = 0; j < names.length; j++) nameMatch[j] = test(names[j]) ? 1 : 0;
+    var sum = 0;
+    for (var q = 0; q < n;) {
+      if (isMatch(q)) { sum += total[q]; q = end[q]; } else q++;
+    }
+    matched.textContent = 'Matched: ' + pct(sum) + ' (' + sum + ' of ' + T + ' samples)';
+    matched.setAttribute('data-percent', pct(sum));
+  }
+  var fs = flame.querySelectorAll('.frame');
+  for (var f = 0; f < fs.length; f++) fs[f].classList.toggle('match', isMatch(+fs[f].getAttribute('data-i')));
+}
+
+/* #search=TEXT types TEXT into the search box; #click=NAME clicks the widest
+   drawn frame named NAME, else the first whose name contains it */
+function applyHash() {
+  var h = location.hash.replace(/^#/, '');
+  if (!h) return;
+  h.split('&').forEach(function (part) {
+    var eq = part.indexOf('=');
+    if (eq < 0) return;
+    var k = part.slice(0, eq), v = part.slice(eq + 1);
+    try { v = decodeURIComponent(v); } catch (err) { /* keep it raw */ }
+    if (k === 'search') {
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    } else if (k === 'click') {
+      var fs = flame.querySelectorAll('.frame'), hit = null, j;
+      var wider = function (f) { return !hit || +f.getAttribute('data-w') > +hit.getAttribute('data-w'); };
+      for (j = 0; j < fs.length; j++) if (fs[j].textContent === v && wider(fs[j])) hit = fs[j];
+      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent.indexOf(v) >= 0) hit = fs[j];
+      if (hit) hit.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
+      else statusEl.textContent = 'no frame named ' + v;
+    }
+  });
+}
+
+flame.addEventListener('click', function (ev) {
+  var f = frameOf(ev);
+  if (f) zoom(+f.getAttribute('data-i'));
+});
+flame.addEventListener('mouseover', function (ev) {
+  var f = frameOf(ev);
+  if (!f) return;
+  var text = describe(+f.getAttribute('data-i'));
+  statusEl.textContent = text;
+  f.title = text;
+});
+$('reset').addEventListener('click', function () { zoom(0); });
+input.addEventListener('input', function () { search(input.value); });
+document.addEventListener('keydown', function (ev) {
+  if (ev.key === 'Escape' && ev.target !== input) zoom(0);
+});
+var legend = $('legend');
+[2, 3, 1, 4, 0, 5, 6].forEach(function (k) {
+  var sw = document.createElement('span');
+  sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 5 ? 75 : 66) + '%)';
+  legend.appendChild(sw);
+  legend.appendChild(document.createTextNode(KINDS[k].name));
+});
+var msw = document.createElement('span');
+msw.style.backgroundColor = '#e052e0';
+legend.appendChild(msw);
+legend.appendChild(document.createTextNode('search match'));
+render();
+applyHash();
+window.addEventListener('hashchange', applyHash);
+})();
