@@ -260,6 +260,8 @@ static void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
 static void alloc_sites_drain(model *m, JNIEnv *jni)
 {
     (void)jni;
+    model_count_set(m, "heap=sites: frees dropped (queue full)", atomic_load_explicit(&as_frees_dropped, memory_order_relaxed));
+    model_count_set(m, "heap=sites: samples lost", atomic_load_explicit(&as_sample_errors, memory_order_relaxed));
     if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
         for (;;) {
             as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];

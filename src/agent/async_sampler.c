@@ -480,6 +480,21 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
     model_stack_add(m, st, s->weight);
 }
 
+/* The samples lost, by cause, in the report's COUNTS. */
+static void asy_count_losses(model *m)
+{
+    uint64_t unwalkable = 0;
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        unwalkable += asy_failed[i];
+    model_count_set(m, "samples not walkable (dropped)", unwalkable);
+    model_count_set(m, "samples dropped (ring full)", atomic_load_explicit(&asy_dropped, memory_order_relaxed));
+    model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
+    if (!agent_opts->wall_ms)
+        model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&asy_timer_failed, memory_order_relaxed));
+    else
+        model_count_set(m, "wall signals that could not be sent", asy_wall_failed);
+}
+
 void async_sampler_drain(model *m, JNIEnv *jni)
 {
     if (!asy_ring)
@@ -502,6 +517,7 @@ void async_sampler_drain(model *m, JNIEnv *jni)
         asy_dequeue++;
     }
     (*jni)->PopLocalFrame(jni, NULL);
+    asy_count_losses(m);
 }
 
 void async_sampler_stop(JNIEnv *jni)
