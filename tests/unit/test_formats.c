@@ -413,6 +413,15 @@ out:
 }
 
 /* An empty model: both writers work, the reader reads it back. */
+/* The ASCII report of an empty model with CPU samples and monitors asked for. */
+#define EMPTY_REPORT \
+    "CPU SAMPLES BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n" \
+    "rank   self  accum   count trace method\n" \
+    "CPU SAMPLES END\n" \
+    "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n" \
+    "rank   self  accum   count trace monitor\n" \
+    "MONITOR TIME END\n"
+
 static void test_empty_model(void)
 {
     model *m = model_new();
@@ -420,12 +429,7 @@ static void test_empty_model(void)
     buf txt, bin;
     CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &txt), JP_OK);
     buf_terminate(&txt);
-    CHECK_EQ_STR(txt_body(&txt), "CPU SAMPLES BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n"
-                                 "rank   self  accum   count trace method\n"
-                                 "CPU SAMPLES END\n"
-                                 "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n"
-                                 "rank   self  accum   count trace monitor\n"
-                                 "MONITOR TIME END\n");
+    CHECK_EQ_STR(txt_body(&txt), EMPTY_REPORT);
     CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_cpu, &bin), JP_OK);
     char err[256];
     report_opts ro;
@@ -453,12 +457,7 @@ static void test_counts(void)
     buf txt;
     CHECK_EQ_INT(write_with(&hprof_txt_format, m, &opts_all, &txt), JP_OK);
     buf_terminate(&txt);
-    CHECK_EQ_STR(txt_body(&txt), "CPU SAMPLES BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n"
-                                 "rank   self  accum   count trace method\n"
-                                 "CPU SAMPLES END\n"
-                                 "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n"
-                                 "rank   self  accum   count trace monitor\n"
-                                 "MONITOR TIME END\n"
+    CHECK_EQ_STR(txt_body(&txt), EMPTY_REPORT
                                  "COUNTS BEGIN Thu Jan  1 00:00:00 1970\n"
                                  "threads started 64\n"
                                  "samples dropped 0\n"
