@@ -145,7 +145,7 @@ $(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_
 define fuzz_run
 	@rm -rf $(BUILD)/fuzz/$(1)-corpus && mkdir -p $(BUILD)/fuzz/$(1)-corpus && cp $(2)/* $(BUILD)/fuzz/$(1)-corpus/
 	@if ls $(3)/* >/dev/null 2>&1; then $(BUILD)/fuzz/$(1) $(3)/*; fi
-	$(BUILD)/fuzz/$(1) -max_total_time=$(4) $(FUZZ_RUN) -artifact_prefix=$(BUILD)/fuzz/$(1)- $(BUILD)/fuzz/$(1)-corpus
+	$(BUILD)/fuzz/$(1) -max_total_time=$(4) $(FUZZ_RUN) $(FUZZ_EXTRA) -artifact_prefix=$(BUILD)/fuzz/$(1)- $(BUILD)/fuzz/$(1)-corpus
 endef
 
 fuzz: $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_readers

@@ -17,6 +17,10 @@ bool ht_fail(ht_reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
+    /* the message may quote the file's bytes (a class name): keep it one line */
+    for (char *c = r->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     r->st = JP_ERR_FORMAT;
     return false;
 }
