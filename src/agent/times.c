@@ -172,7 +172,7 @@ static inline const uint64_t *path_keys(times_thread *t, uint32_t path, uint32_t
     return c->keys + (size_t)(path % TIMES_CHUNK) * times_depth;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t k)
+static inline uint64_t times_mix(uint64_t h, uint64_t k)
 {
     h = (h ^ k) * 0xff51afd7ed558ccdull;
     return h ^ (h >> 32);
@@ -184,9 +184,9 @@ static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t plen)
     uint64_t h = 0x9E3779B97F4A7C15ull;
     if (n == 0)
         return h;
-    h = mix(h, key);
+    h = times_mix(h, key);
     for (uint32_t i = 0; i + 1 < n && i < plen; i++)
-        h = mix(h, pk[i]);
+        h = times_mix(h, pk[i]);
     return h;
 }
 

@@ -276,7 +276,7 @@ const char *cp_class_name(const cp_append *a, const cf_class *c, uint16_t idx, u
 
 bool cp_append_ok(const cp_append *a) { return a->next <= 0xffff && !a->bytes.failed; }
 
-static uint16_t take(cp_append *a, uint32_t slots)
+static uint16_t classfile_take(cp_append *a, uint32_t slots)
 {
     if (a->next + slots > 0xffff) {
         a->next = 0x10000;
@@ -292,7 +292,7 @@ uint16_t cp_add_utf8(cp_append *a, const char *s)
     size_t n = strlen(s);
     if (n > 0xffff)
         return 0;
-    uint16_t idx = take(a, 1);
+    uint16_t idx = classfile_take(a, 1);
     if (idx) {
         buf_put_u1(&a->bytes, CP_UTF8);
         buf_put_u2(&a->bytes, (uint16_t)n);
@@ -304,7 +304,7 @@ uint16_t cp_add_utf8(cp_append *a, const char *s)
 uint16_t cp_add_class(cp_append *a, const char *internal_name)
 {
     uint16_t name = cp_add_utf8(a, internal_name);
-    uint16_t idx = name ? take(a, 1) : 0;
+    uint16_t idx = name ? classfile_take(a, 1) : 0;
     if (idx) {
         buf_put_u1(&a->bytes, CP_CLASS);
         buf_put_u2(&a->bytes, name);
@@ -315,13 +315,13 @@ uint16_t cp_add_class(cp_append *a, const char *internal_name)
 uint16_t cp_add_methodref(cp_append *a, uint16_t class_idx, const char *name, const char *desc)
 {
     uint16_t n = cp_add_utf8(a, name), d = cp_add_utf8(a, desc);
-    uint16_t nat = (n && d) ? take(a, 1) : 0;
+    uint16_t nat = (n && d) ? classfile_take(a, 1) : 0;
     if (!nat)
         return 0;
     buf_put_u1(&a->bytes, CP_NAMEANDTYPE);
     buf_put_u2(&a->bytes, n);
     buf_put_u2(&a->bytes, d);
-    uint16_t idx = take(a, 1);
+    uint16_t idx = classfile_take(a, 1);
     if (idx) {
         buf_put_u1(&a->bytes, CP_METHODREF);
         buf_put_u2(&a->bytes, class_idx);
@@ -332,7 +332,7 @@ uint16_t cp_add_methodref(cp_append *a, uint16_t class_idx, const char *name, co
 
 uint16_t cp_add_integer(cp_append *a, int32_t v)
 {
-    uint16_t idx = take(a, 1);
+    uint16_t idx = classfile_take(a, 1);
     if (idx) {
         buf_put_u1(&a->bytes, CP_INTEGER);
         buf_put_u4(&a->bytes, (uint32_t)v);
