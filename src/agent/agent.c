@@ -154,14 +154,11 @@ static int agent_other_copy(struct dl_phdr_info *info, size_t size, void *data)
  * parser takes them so (each option once). */
 static void agent_suggest(const char *second, char *out, size_t len)
 {
-    const char *first = agent_first_options ? agent_first_options : "";
-    size_t n = strlen(first) + strlen(second) + 2;
-    char *both = malloc(n);
+    char *both = options_join(agent_first_options, second);
     agent_options *o = malloc(sizeof *o);
     char err[1024];
     snprintf(out, len, "give one -agentpath with all the options, each once");
     if (both && o) {
-        snprintf(both, n, "%s%s%s", first, first[0] && second[0] ? "," : "", second);
         if (agent_first_options && !both[0])
             snprintf(out, len, "give -agentpath once");
         else if (agent_first_options && options_parse(both, (long)getpid(), o, err, sizeof err) == JP_OK)
