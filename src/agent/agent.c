@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "../common/jp_log.h"
+#include "../common/out_file.h"
 #include "../format/sink.h"
 #include "bci.h"
 #include "callbacks.h"
+#include "heap_dump.h"
 #include "collectors.h"
 #include "jvmti_util.h"
 #include "outputs.h"
@@ -57,16 +59,14 @@ static jint agent_check_outputs(const agent_options *o)
     size_t nout = outputs_of(o, outs);
     for (size_t i = 0; i < nout; i++) {
         char err[1024], first_dump[OPTIONS_PATH_MAX + 16];
-        const char *path = outs[i].path, *n = strstr(path, "%n");
-        if (o->heap_dump && i == 0 && n) { /* checked under its first name */
-            snprintf(first_dump, sizeof first_dump, "%.*s1%s", (int)(n - path), path, n + 2);
+        const char *path = outs[i].path;
+        if (o->heap_dump && i == 0) { /* checked under its first name */
+            heap_dump_name(path, 1, first_dump, sizeof first_dump);
             path = first_dump;
         }
         if (sink_check_writable(path, err, sizeof err) == JP_OK)
             continue;
-        /* err begins with the path: say it once, after the option's name */
-        size_t pl = strlen(path);
-        const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' ? err + pl + 2 : err;
+        const char *why = out_file_reason(err, path); /* the path is said once, after the option's name */
         if (!o->force)
             fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outs[i].option, path, why);
         else

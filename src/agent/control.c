@@ -1,8 +1,8 @@
 /* control.c — JNI natives of the Java control API (jvmprof.Control in
  * jvmprof.jar): a dump on request and the agent's version. */
 #include <jni.h>
-#include <string.h>
 
+#include "../common/out_file.h"
 #include "agent_env.h"
 #include "heap_dump.h"
 #include "profiler.h"
@@ -39,9 +39,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
     }
     jp_status st = heap_dump_write(jni, path, err, sizeof err);
     /* the Java side names the file: a message that begins with it says it once */
-    size_t pl = strlen(path);
-    const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' && err[pl + 1] == ' ' ? err + pl + 2 : err;
-    jstring reason = st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, why);
+    jstring reason = st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, out_file_reason(err, path));
     (*jni)->ReleaseStringUTFChars(jni, file, path);
     return reason;
 }

@@ -941,11 +941,8 @@ done:
     return st;
 }
 
-
-/* file= with %n replaced by seq; without %n: file= for the first dump, file=.N after. */
-static void hd_path(unsigned seq, char *out, size_t len)
+void heap_dump_name(const char *f, unsigned seq, char *out, size_t len)
 {
-    const char *f = agent_opts->file;
     const char *n = strstr(f, "%n");
     if (n)
         snprintf(out, len, "%.*s%u%s", (int)(n - f), f, seq, n + 2);
@@ -967,17 +964,23 @@ static void hd_temp_base(const char *path, const out_target *t, char *out, size_
 }
 
 /* A complete binary dump in the temporary `tmp` given the name `path`:
- * renamed (a file replaced keeps its mode), or copied into a device or FIFO. */
+ * renamed (a file replaced keeps its mode), or copied into a device or FIFO;
+ * either way tmp is gone afterwards. */
 static jp_status hd_publish(const char *tmp, const char *path, const out_target *t, char *errbuf, size_t errlen)
 {
-    if (t->kind != OUT_DIRECT)
-        return out_file_publish(tmp, path, t, errbuf, errlen);
+    jp_status st = JP_ERR_IO;
+    if (t->kind != OUT_DIRECT) {
+        st = out_file_publish(tmp, path, t, errbuf, errlen);
+        if (st != JP_OK)
+            unlink(tmp);
+        return st;
+    }
     size_t len = 0;
     const void *map = file_map(tmp, &len, errbuf, errlen);
+    unlink(tmp);
     if (!map)
         return JP_ERR_IO;
     sink *out = sink_open_file(path, SINK_PRIVATE, errbuf, errlen);
-    jp_status st = JP_ERR_IO;
     if (out) {
         sink_write(out, map, len);
         st = sink_commit(out, errbuf, errlen);
@@ -1017,7 +1020,7 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
 void heap_dump_next_path(char *out, size_t len)
 {
     pthread_mutex_lock(&hd_lock);
-    hd_path(++hd_sequence, out, len);
+    heap_dump_name(agent_opts->file, ++hd_sequence, out, len);
     pthread_mutex_unlock(&hd_lock);
 }
 
@@ -1058,7 +1061,7 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
     pthread_mutex_lock(&hd_lock);
     char name[OPTIONS_PATH_MAX + 16];
     if (!path) {
-        hd_path(++hd_sequence, name, sizeof name);
+        heap_dump_name(agent_opts->file, ++hd_sequence, name, sizeof name);
         path = name;
     }
     out_target t;
@@ -1068,11 +1071,8 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
         char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX];
         hd_temp_base(path, &t, base, sizeof base);
         st = hd_take(jni, base, path, tmp, sizeof tmp, errbuf, errlen);
-        if (st == JP_OK) {
+        if (st == JP_OK)
             st = hd_publish(tmp, path, &t, errbuf, errlen);
-            if (st != JP_OK || t.kind == OUT_DIRECT)
-                unlink(tmp); /* not renamed: failed, or copied into a device */
-        }
     } else if (st == JP_OK) {
         st = hd_write_text(jni, path, &t, NULL, 0, errbuf, errlen);
         if (st == JP_OK && agent_opts->verbose)

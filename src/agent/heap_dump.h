@@ -20,6 +20,9 @@
  * the dump's sequence number (1, 2, ...; without %n the first dump is file=
  * itself and the later ones file=.N). On failure errbuf holds one line. */
 jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen);
+/* The name of dump number seq (1, 2, ...) for file= f: %n replaced by seq;
+ * without %n, f itself for the first dump and f.N (N = seq - 1) after. */
+void heap_dump_name(const char *f, unsigned seq, char *out, size_t len);
 /* heap=all (format=a): the name the next dump would get (as above, and it
  * counts as that dump). */
 void heap_dump_next_path(char *out, size_t len);

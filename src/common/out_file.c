@@ -56,32 +56,25 @@ jp_status out_file_check(const char *path, out_target *t, char *err, size_t errl
     }
     struct stat st;
     if (lstat(path, &st) == 0) {
-        if (S_ISLNK(st.st_mode)) {
-            if (stat(path, &st) != 0) {
-                snprintf(err, errlen, "%s: a symbolic link to something that cannot be reached (%s); jvmprof writes "
-                         "through a link, never replaces it: remove the link or make its target", path,
-                         strerror(errno));
-                return JP_ERR_IO;
-            }
-            if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-                t->kind = OUT_DIRECT;
-                t->fifo = S_ISFIFO(st.st_mode);
-                return JP_OK;
-            }
-            snprintf(err, errlen, "%s: a symbolic link to %s; %s", path, out_kind_name(st.st_mode), out_accepted);
+        bool link = S_ISLNK(st.st_mode);
+        if (link && stat(path, &st) != 0) {
+            snprintf(err, errlen, "%s: a symbolic link to something that cannot be reached (%s); jvmprof writes "
+                     "through a link, never replaces it: remove the link or make its target", path, strerror(errno));
             return JP_ERR_IO;
         }
-        if (S_ISREG(st.st_mode)) {
+        if (S_ISREG(st.st_mode) && !link) {
             t->kind = OUT_REPLACE;
             t->mode = st.st_mode & 07777;
             return JP_OK;
         }
-        if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+        if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) { /* written into */
             t->kind = OUT_DIRECT;
             t->fifo = S_ISFIFO(st.st_mode);
             return JP_OK;
         }
-        if (S_ISDIR(st.st_mode))
+        if (link)
+            snprintf(err, errlen, "%s: a symbolic link to %s; %s", path, out_kind_name(st.st_mode), out_accepted);
+        else if (S_ISDIR(st.st_mode))
             snprintf(err, errlen, "%s: is a directory; give the name of a file to write", path);
         else
             snprintf(err, errlen, "%s: is %s; %s", path, out_kind_name(st.st_mode), out_accepted);
@@ -170,7 +163,7 @@ int out_file_open_direct(const char *path, const out_target *t, char *err, size_
             snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
-    struct stat st;
+    struct stat st = { 0 };
     if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
         snprintf(err, errlen, "%s: is %s; %s", path, out_kind_name(st.st_mode), out_accepted);
         close(fd);
@@ -256,6 +249,12 @@ unsigned out_file_remove_stale(const char *path)
     }
     closedir(d);
     return removed;
+}
+
+const char *out_file_reason(const char *err, const char *path)
+{
+    size_t n = strlen(path);
+    return strncmp(err, path, n) == 0 && err[n] == ':' && err[n + 1] == ' ' ? err + n + 2 : err;
 }
 
 bool out_file_same(const char *a, const char *b)

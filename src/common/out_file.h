@@ -69,6 +69,10 @@ jp_status out_file_publish(const char *tmp, const char *path, const out_target *
  * longer exist (regular files owned by this user only); returns how many. */
 unsigned out_file_remove_stale(const char *path);
 
+/* This module's messages begin with the path they are about ("out: is a
+ * directory ..."); for a caller that names the path itself, the rest. */
+const char *out_file_reason(const char *err, const char *path);
+
 /* Whether a and b name the same existing file (same device and inode). */
 bool out_file_same(const char *a, const char *b);
 
