@@ -10,6 +10,7 @@ VERSION   := 0.1.0
 JAVA_HOME ?= $(shell tools/java-home.sh)
 CC        ?= gcc
 BUILD     := build
+.DEFAULT_GOAL := all
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
 CFLAGS    ?= -O2 -g
