@@ -1,6 +1,8 @@
 /*
  * Control.java: the Java control API of the jvmprof agent. Lets a program ask
- * the agent, if one is loaded, for a report now (as SIGQUIT does). The agent
+ * the agent, if one is loaded, for a report now (as SIGQUIT does), for a heap
+ * dump, and stop its profiling session and start another with other options
+ * (a session: options, start, running, stop, report). The agent
  * puts this class on the boot class path itself (from jvmprof.jar, beside
  * libjvmprof.so), so application code can call it without a dependency: when
  * no agent is loaded, the calls do nothing and return false.
@@ -60,7 +62,79 @@ public final class Control {
         }
     }
 
+    /**
+     * Stops the running profiling session (the one given in -agentpath, or the
+     * last {@link #start}ed) and writes its report, to the outputs of its
+     * options, before returning. The program runs on unprofiled until
+     * {@link #start} is called; at exit no further report is written.
+     *
+     * @return true when a session was stopped and its report written; false
+     *         when no jvmprof agent is loaded or no session runs
+     * @throws java.io.UncheckedIOException when the report could not be written
+     *         (the session is stopped all the same)
+     */
+    public static boolean stop() {
+        String error;
+        try {
+            error = stop0();
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+        if (error == null)
+            return true;
+        if (error.charAt(0) == 'N')
+            return false;
+        String message = "jvmprof: stop: " + error.substring(1);
+        throw new java.io.UncheckedIOException(message, new java.io.IOException(message));
+    }
+
+    /**
+     * Starts a new profiling session with these options, in the agent's syntax
+     * (what follows {@code -agentpath:libjvmprof.so=}, e.g.
+     * {@code "cpu=samples,depth=12,file=phase2.txt"}), once the one before was
+     * stopped. It ends with {@link #stop} or at exit (its report then, with
+     * doe=y, the default). Options that must see the JVM from its start
+     * (exact allocation counts, heap=sites,alloc_interval=0) are refused here.
+     *
+     * @return true when started; false when no jvmprof agent is loaded
+     * @throws IllegalArgumentException when the options are refused (the
+     *         message names the option and what is accepted)
+     * @throws IllegalStateException when a session already runs, or the agent
+     *         cannot start one now (the message says why)
+     */
+    public static boolean start(String options) {
+        if (options == null)
+            throw new NullPointerException("options");
+        String error;
+        try {
+            error = start0(options);
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+        if (error == null)
+            return true;
+        String message = "jvmprof: start: " + error.substring(1);
+        if (error.charAt(0) == 'A')
+            throw new IllegalArgumentException(message);
+        throw new IllegalStateException(message);
+    }
+
+    /** True while a profiling session runs; false without an agent. */
+    public static boolean isRunning() {
+        try {
+            return running0();
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+    }
+
     private static native boolean dump0();
+
+    private static native String stop0();
+
+    private static native String start0(String options);
+
+    private static native boolean running0();
 
     private static native String version0();
 

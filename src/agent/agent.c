@@ -1,8 +1,9 @@
 /* agent.c — the agent's entry points: Agent_OnLoad parses and validates the
  * options (a bad one stops the VM with one line), checks the output file can
  * be written, adds jvmprof.jar (found beside this library) to the boot class
- * path, and has the collectors the options turn on (collector.h) ask for
- * their JVMTI capabilities and callbacks. Agent_OnAttach refuses politely: attach comes later. */
+ * path, and loads the session those options describe (session.h: its
+ * collectors' capabilities and callbacks). Agent_OnAttach refuses politely:
+ * attach comes later. */
 
 #include "agent_env.h"
 
@@ -18,12 +19,11 @@
 #include "../common/out_file.h"
 #include "../format/sink.h"
 #include "bci.h"
-#include "callbacks.h"
 #include "heap_dump.h"
 #include "collectors.h"
 #include "jvmti_util.h"
 #include "outputs.h"
-#include "profiler.h"
+#include "session.h"
 #include "tracker.h"
 
 static agent_options agent_options_storage;
@@ -49,34 +49,6 @@ static void agent_add_jar(void)
                 "AddToBootstrapClassLoaderSearch");
 }
 
-/* Each output the options name must be writable now (out_file.h: not a
- * directory, a directory that exists, a temporary can be made beside it), so
- * that a profile is not lost at exit. A heap dump's file= is checked under its
- * first name (%n = 1). JNI_ERR after one line naming the option. */
-static jint agent_check_outputs(const agent_options *o)
-{
-    output outs[OUTPUTS_MAX];
-    size_t nout = outputs_of(o, outs);
-    for (size_t i = 0; i < nout; i++) {
-        char err[1024], first_dump[OPTIONS_PATH_MAX + 16];
-        const char *path = outs[i].path;
-        if (o->heap_dump && i == 0) { /* checked under its first name */
-            heap_dump_name(path, 1, first_dump, sizeof first_dump);
-            path = first_dump;
-        }
-        if (sink_check_writable(path, err, sizeof err) == JP_OK)
-            continue;
-        const char *why = out_file_reason(err, path); /* the path is said once, after the option's name */
-        if (!o->force)
-            fprintf(stderr, "jvmprof: %s=%s: %s (force=n stops the program)\n", outs[i].option, path, why);
-        else
-            fprintf(stderr, "jvmprof: %s=%s: %s; profiling disabled, the program runs on (force=y)\n",
-                    outs[i].option, path, why);
-        return JNI_ERR;
-    }
-    return JNI_OK;
-}
-
 static jint agent_load(JavaVM *vm, const char *text)
 {
     agent_options *o = &agent_options_storage;
@@ -94,32 +66,25 @@ static jint agent_load(JavaVM *vm, const char *text)
         options_print_help(stderr);
         exit(0);
     }
-    agent_opts = o;
     jp_log_set_level(o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);
     if (getenv("JVMPROF_DEBUG"))
         jp_log_set_level(JP_LOG_DEBUG);
-
-    if (agent_check_outputs(o) != JNI_OK)
-        return o->force ? JNI_OK : JNI_ERR;
 
     if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
         return JNI_ERR;
     }
-    collectors_choose(o);
-    jvmtiCapabilities caps;
-    memset(&caps, 0, sizeof caps);
-    caps.can_get_line_numbers = 1;
-    caps.can_get_source_file_name = 1;
-    if (collectors_capabilities(&caps) != JP_OK)
-        return JNI_ERR;
-    if (jvmti_check((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps), "AddCapabilities") != JP_OK)
-        return JNI_ERR;
     agent_add_jar();
     bci_set_tracker(&tracker_spec, tracker_natives, tracker_native_count);
-    if (collectors_load() != JP_OK)
-        return JNI_ERR;
-    if (profiler_init() != JP_OK || callbacks_install() != JP_OK)
+    st = session_load(o, err, sizeof err);
+    if (st == JP_ERR_ARG) { /* an output that cannot be written */
+        if (!o->force)
+            fprintf(stderr, "jvmprof: %s (force=n stops the program)\n", err);
+        else
+            fprintf(stderr, "jvmprof: %s; profiling disabled, the program runs on (force=y)\n", err);
+        return o->force ? JNI_OK : JNI_ERR;
+    }
+    if (st != JP_OK)
         return JNI_ERR;
     return JNI_OK;
 }

@@ -5,6 +5,7 @@
 
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
+bool agent_late_start;
 static jobject agent_env_own_thread;
 
 uint64_t agent_now_ns(void)

@@ -16,6 +16,11 @@
 extern jvmtiEnv *agent_jvmti;
 extern const agent_options *agent_opts;
 
+/* True for a session started in a running JVM (session_start), false for the
+ * one given at load, which starts at VM init: a collector that starts late
+ * finds classes loaded and threads running that it never saw begin. */
+extern bool agent_late_start;
+
 uint64_t agent_now_ns(void);   /* CLOCK_MONOTONIC */
 uint64_t agent_wall_ms(void);  /* CLOCK_REALTIME, ms since the epoch */
 

@@ -67,6 +67,13 @@ jp_status alloc_common_events(bool on)
     return st;
 }
 
+void alloc_common_reset(void)
+{
+    atomic_store(&ac_gc_count, 0);
+    atomic_store(&ac_gc_ns, 0);
+    atomic_store(&ac_gc_started, 0);
+}
+
 void alloc_common_drain(model *m)
 {
     /* a collection seen: each site notes its floor since the previous one

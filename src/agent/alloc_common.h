@@ -24,6 +24,8 @@ void alloc_common_callbacks(jvmtiEventCallbacks *cb, void (*on_gc_finish)(void))
 jp_status alloc_common_set_interval(uint64_t bytes);
 /* VM init / death: ObjectFree and the GC events on and off. */
 jp_status alloc_common_events(bool on);
+/* After a session (its GC events off): the collections counted so far are forgotten. */
+void alloc_common_reset(void);
 /* Garbage collections finished so far. */
 uint64_t alloc_common_gc_count(void);
 /* Agent thread: the GC counters into the model (and, with lifetimes=y, a

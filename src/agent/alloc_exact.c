@@ -897,11 +897,13 @@ static void ax_stop(JNIEnv *jni)
 const collector alloc_exact_collector = {
     .name = "heap=sites",
     .engine = "allocation sampling",
+    .at_load_only = "exact counts (alloc_interval=0) are set up once per JVM, at VM init, and cannot be set up again in a running "
+                    "JVM yet",
     .wanted = ax_wanted,
     .capabilities = ax_capabilities,
     .callbacks = ax_callbacks,
     .load = ax_load,
-    .vm_init = ax_vm_init,
+    .start = ax_vm_init,
     .thread_end = ax_thread_end,
     .poll = ax_poll,
     .before_report = ax_before_report,

@@ -48,6 +48,9 @@ static uint64_t as_tail;              /* agent thread only */
 static atomic_bool as_ring_ready;
 static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
 static _Atomic uint64_t as_callback_ns;   /* CPU time spent in the allocation callback, for the cost line */
+/* Tags up to this one were given in earlier sessions: the objects keep them
+ * (tags outlive a session), and their deaths are not this session's. */
+static _Atomic uint64_t as_tag_floor;
 
 /* The calling thread's CPU clock: the callback's cost without the time the
  * thread spent descheduled in it (4 busy threads on 2 cores tripled a wall
@@ -123,7 +126,8 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
 static void alloc_sites_object_free(jlong tag)
 {
-    if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire))
+    if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire) ||
+        (uint64_t)tag <= atomic_load_explicit(&as_tag_floor, memory_order_relaxed))
         return;
     uint64_t pos = atomic_load_explicit(&as_head, memory_order_relaxed);
     for (;;) {
@@ -368,6 +372,26 @@ static void as_stop(JNIEnv *jni)
     alloc_common_events(false);
 }
 
+/* After the session's last report: its records and counts go, the ring is
+ * empty, and the tags given so far are below the floor. */
+static void as_end(JNIEnv *jni)
+{
+    (void)jni;
+    jvmti_event(JVMTI_EVENT_OBJECT_FREE, false);
+    atomic_store(&as_ring_ready, false);
+    atomic_store(&as_tag_floor, atomic_load(&as_next_tag));
+    atomic_store(&as_head, 0);
+    as_tail = 0;
+    atomic_store(&as_samples, 0);
+    atomic_store(&as_frees_dropped, 0);
+    atomic_store(&as_sample_errors, 0);
+    atomic_store(&as_callback_ns, 0);
+    free(as_table);
+    as_table = NULL;
+    as_table_cap = as_table_used = as_table_gone = as_frees_seen = 0;
+    alloc_common_reset();
+}
+
 const collector alloc_sampled_collector = {
     .name = "heap=sites",
     .engine = "allocation sampling",
@@ -375,8 +399,9 @@ const collector alloc_sampled_collector = {
     .capabilities = as_capabilities,
     .callbacks = as_callbacks,
     .load = as_load,
-    .vm_init = as_vm_init,
+    .start = as_vm_init,
     .drain = alloc_sites_drain,
     .describe = alloc_sites_describe,
     .stop = as_stop,
+    .end = as_end,
 };

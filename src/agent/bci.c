@@ -191,7 +191,8 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
                                       unsigned char **new_data)
 {
     (void)protection_domain;
-    if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || len <= 0 || (redefined && !bci_allocs_on()))
+    if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || len <= 0 ||
+        (redefined && !bci_allocs_on() && !agent_late_start))
         return;
     char cname[1024];
     if (!name) {
@@ -200,8 +201,9 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         name = cname;
     }
     atomic_fetch_add_explicit(&st_seen, 1, memory_order_relaxed);
-    /* retransformed classes (loaded before VM init) get the allocation calls only */
-    bool calls = bci_calls_on() && !redefined && cf_class_selected(name, agent_opts->include, agent_opts->exclude);
+    /* retransformed classes (loaded before VM init) get the allocation calls only, but for a session
+     * started late, which instruments the classes loaded before it */
+    bool calls = bci_calls_on() && (!redefined || agent_late_start) && cf_class_selected(name, agent_opts->include, agent_opts->exclude);
     bool allocs = bci_allocs_on() && strncmp(name, "jvmprof/", 8) != 0;
     if (!(calls || allocs) || !bci_module_reads(jni, loader, name))
         return;
@@ -261,8 +263,9 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     *new_data = out;
 }
 
-/* alloc_hook=bci: the classes loaded before VM init get their calls now
- * (java.lang.Object's first): in batches, and one by one where a batch fails. */
+/* The classes loaded so far get their calls now: alloc_hook=bci's at VM init
+ * (java.lang.Object's first), and a later session's cpu=times (the classes
+ * loaded before it started): in batches, and one by one where a batch fails. */
 static void bci_retransform_loaded(JNIEnv *jni)
 {
     jvmtiEnv *jv = agent_jvmti;
@@ -298,14 +301,13 @@ static void bci_retransform_loaded(JNIEnv *jni)
                 st_retransform_failed++;
                 char *sig = NULL;
                 (*jv)->GetClassSignature(jv, pick[i + j], &sig, NULL);
-                jp_log_debug("alloc_hook=bci: class %s not retransformed (JVMTI error %d)", sig ? sig : "?", err);
+                jp_log_debug("class %s not retransformed (JVMTI error %d)", sig ? sig : "?", err);
                 jvmti_free(sig);
             }
         }
     }
     if (!pick)
-        jp_log_error("alloc_hook=bci: out of memory: classes loaded before VM init keep their array allocations "
-                     "uncounted");
+        jp_log_error("out of memory: the classes loaded so far are not instrumented");
     for (jint i = 0; i < n; i++)
         (*jni)->DeleteLocalRef(jni, all[i]);
     jvmti_free(all);
@@ -326,8 +328,23 @@ static jp_status bci_engage(JNIEnv *jni, jboolean on)
 
 jp_status bci_vm_init(JNIEnv *jni)
 {
-    if (bci_tracker_class)
+    if (atomic_load_explicit(&bci_ready, memory_order_acquire))
         return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
+    if (bci_tracker_class) {
+        /* a later session: the Tracker is set up; the classes loaded so far are instrumented afresh,
+         * by the options of this session (classes keep what an earlier session injected until then,
+         * its calls switched off with the Tracker) */
+        jp_status st = bci_engage(jni, JNI_TRUE);
+        if (st != JP_OK)
+            return st;
+        atomic_store_explicit(&bci_ready, true, memory_order_release);
+        st = jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
+                                                                  JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
+                         "SetEventNotificationMode(ClassFileLoadHook)");
+        if (st == JP_OK)
+            bci_retransform_loaded(jni);
+        return st;
+    }
     jclass c = bci_tracker ? (*jni)->FindClass(jni, bci_tracker->cls) : NULL;
     if (!c) {
         (*jni)->ExceptionClear(jni);
@@ -360,7 +377,7 @@ jp_status bci_vm_init(JNIEnv *jni)
     st = jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
                                                               JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
                      "SetEventNotificationMode(ClassFileLoadHook)");
-    if (st == JP_OK && bci_allocs_on())
+    if (st == JP_OK && (bci_allocs_on() || agent_late_start))
         bci_retransform_loaded(jni);
     return st;
 }
@@ -371,6 +388,17 @@ void bci_vm_death(JNIEnv *jni)
         return;
     (*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
     bci_engage(jni, JNI_FALSE);
+}
+
+void bci_reset_stats(void)
+{
+    atomic_store(&st_seen, 0);
+    atomic_store(&st_rewritten, 0);
+    atomic_store(&st_failed, 0);
+    atomic_store(&st_methods, 0);
+    atomic_store(&st_unchanged, 0);
+    atomic_store(&st_ns, 0);
+    st_retransformed = st_retransform_failed = st_retransform_ns = 0;
 }
 
 void bci_get_stats(bci_stats *o)

@@ -33,10 +33,11 @@ const bci_method *bci_method_get(uint32_t id);
 /* Agent_OnLoad: the Tracker class's methods the injected code calls, and the
  * natives behind them (tracker.h), registered when instrumentation starts. */
 void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int count);
-/* Natives, module reads, engage, start rewriting; with alloc_hook=bci also
- * retransforms the classes already loaded. */
+/* A session's start: natives and module reads (once), engage, start
+ * rewriting; with alloc_hook=bci, or in a later session, also retransforms
+ * the classes already loaded. */
 jp_status bci_vm_init(JNIEnv *jni);
-void bci_vm_death(JNIEnv *jni);      /* disengage: the Tracker calls stop reaching the agent */
+void bci_vm_death(JNIEnv *jni);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                       jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
                                       unsigned char **new_data);
@@ -46,6 +47,8 @@ typedef struct bci_stats {
     uint64_t rewrite_ns;
     uint64_t retransformed, retransform_failed, retransform_ns;   /* alloc_hook=bci, at VM init */
 } bci_stats;
+/* After a session: the counts of classes seen, rewritten and retransformed start again at 0. */
+void bci_reset_stats(void);
 void bci_get_stats(bci_stats *out);
 
 #endif

@@ -119,6 +119,18 @@ static jp_status cj_load(void)
 
 static unsigned cj_period(const agent_options *o) { return o->interval_ms; }
 
+/* After the session: its scratch, CPU times seen and counts go. */
+static void cj_end(JNIEnv *jni)
+{
+    (void)jni;
+    free(cj_capture);
+    cj_capture = NULL;
+    free(cj_cpu_seen);
+    cj_cpu_seen = NULL;
+    cj_cpu_seen_cap = 0;
+    cj_rounds = cj_errors = cj_stacks_taken = cj_stack_ns = 0;
+}
+
 void cpu_jvmti_stats(uint64_t *rounds, uint64_t *stacks, uint64_t *stack_ns)
 {
     *rounds = cj_rounds;
@@ -133,4 +145,5 @@ const collector cpu_jvmti_collector = {
     .load = cj_load,
     .period_ms = cj_period,
     .tick = cj_sample,
+    .end = cj_end,
 };

@@ -10,8 +10,10 @@
  *   wanted         at load: whether the options turn the collector on
  *   capabilities   Agent_OnLoad, before AddCapabilities: the JVMTI capabilities it needs
  *   callbacks      Agent_OnLoad: sets the JVMTI callbacks it owns (each passes the gate, gate.h)
- *   load           Agent_OnLoad, once the capabilities are there: what must happen before VM init
- *   vm_init        VMInit, on that thread, once the running threads are registered: its events on
+ *   load           once the capabilities are there: for the session given at load, in Agent_OnLoad
+ *                  (what must happen before VM init); for a later one, in session_start
+ *   start          the session's start, once the running threads are registered: its events on; for the
+ *                  session given at load in VMInit (on that thread), for a later one in session_start
  *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial
  *   thread_end     on a Java thread itself as it ends
  *   period_ms      how often the agent thread calls tick and drains (the shortest asked for wins;
@@ -21,8 +23,15 @@
  *   drain          agent thread, once a period and before a report: what it gathered, into the model
  *   before_report  agent thread (or VM death), before a report is written: brings the model up to date
  *   describe       after a report: its lines for the verbose log (jp_log_info)
- *   stop           VM death, before the last report: its events off
- *   unload         Agent_OnUnload
+ *   stop           the session's stop (session_stop, VM death), before its last report: its events off
+ *   end            after a stopped session's last report (not at VM death), once its events are off and
+ *                  no callback is in flight: frees or resets what the session gathered and what its
+ *                  options set, so that a later session, with other options, starts clean
+ *   unload         Agent_OnUnload, for every collector of the list (whether or not a session chose it):
+ *                  what must not outlive the library (a signal handler)
+ *
+ * at_load_only: the collector must see the JVM from its start (before VM init), so it can only be in
+ * the session given at load (-agentpath); session_start refuses it with a line naming why.
  */
 #ifndef COLLECTOR_H
 #define COLLECTOR_H
@@ -44,7 +53,8 @@ typedef struct collector {
     jp_status (*capabilities)(jvmtiCapabilities *caps);
     void (*callbacks)(jvmtiEventCallbacks *cb);
     jp_status (*load)(void);
-    jp_status (*vm_init)(JNIEnv *jni);
+    const char *at_load_only;  /* NULL, or why it can only run in the session given at load */
+    jp_status (*start)(JNIEnv *jni);
     void (*thread_start)(JNIEnv *jni, uint32_t serial);
     void (*thread_end)(JNIEnv *jni);
     unsigned (*period_ms)(const agent_options *o);
@@ -54,6 +64,7 @@ typedef struct collector {
     void (*before_report)(model *m, JNIEnv *jni);
     void (*describe)(void);
     void (*stop)(JNIEnv *jni);
+    void (*end)(JNIEnv *jni);
     void (*unload)(void);
 } collector;
 

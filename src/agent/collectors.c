@@ -1,5 +1,5 @@
 /* collectors.c — the list of the agent's collectors (collector.h) and the
- * loops the agent's life cycle runs over the ones the options turn on. The
+ * loops a session's life (session.h) runs over the ones its options turn on. The
  * order of the rows is the order they are called in: at VM init, for each
  * report, and for their lines in the verbose log. */
 #include "collectors.h"
@@ -74,10 +74,18 @@ jp_status collectors_load(void)
     return JP_OK;
 }
 
-void collectors_vm_init(JNIEnv *jni)
+const collector *collectors_at_load_only(const agent_options *o)
+{
+    for (size_t i = 0; i < COLLECTORS_MAX; i++)
+        if (collectors_all[i]->at_load_only && collectors_all[i]->wanted(o))
+            return collectors_all[i];
+    return NULL;
+}
+
+void collectors_start(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
-        if (c->vm_init && c->vm_init(jni) != JP_OK)
+        if (c->start && c->start(jni) != JP_OK)
             jp_log_error("%s disabled: %s could not start", c->name, c->engine ? c->engine : "it");
     }
 }
@@ -157,10 +165,18 @@ void collectors_stop(JNIEnv *jni)
     }
 }
 
-void collectors_unload(void)
+void collectors_end(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
-        if (c->unload)
-            c->unload();
+        if (c->end)
+            c->end(jni);
     }
+    collectors_n = 0;
+}
+
+void collectors_unload(void)
+{
+    for (size_t i = 0; i < COLLECTORS_MAX; i++) /* every one: a session that ran before may have left a handler */
+        if (collectors_all[i]->unload)
+            collectors_all[i]->unload();
 }

@@ -1,6 +1,7 @@
 /* collectors.h — the list of the agent's collectors (collector.h) and the
- * loops its life cycle runs over those the options turn on: chosen once, by
- * collectors_choose, and called in the list's order. */
+ * loops a session's life (session.h) runs over those its options turn on:
+ * chosen by collectors_choose when a session begins, and called in the
+ * list's order. */
 #ifndef COLLECTORS_H
 #define COLLECTORS_H
 
@@ -10,7 +11,10 @@ void collectors_choose(const agent_options *o);
 jp_status collectors_capabilities(jvmtiCapabilities *caps);
 void collectors_callbacks(jvmtiEventCallbacks *cb);
 jp_status collectors_load(void);
-void collectors_vm_init(JNIEnv *jni);
+/* A collector the options turn on that can only run in the session given at
+ * load (collector.h's at_load_only), or NULL. */
+const collector *collectors_at_load_only(const agent_options *o);
+void collectors_start(JNIEnv *jni);
 void collectors_thread_start(JNIEnv *jni, uint32_t serial);
 void collectors_thread_end(JNIEnv *jni);
 /* the agent thread's period: the shortest any collector asks for, else 100 ms */
@@ -21,6 +25,8 @@ void collectors_drain(model *m, JNIEnv *jni);
 void collectors_before_report(model *m, JNIEnv *jni);
 void collectors_describe(void);
 void collectors_stop(JNIEnv *jni);
+/* Each chosen collector's end, then none is chosen until collectors_choose. */
+void collectors_end(JNIEnv *jni);
 void collectors_unload(void);
 
 #endif

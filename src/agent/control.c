@@ -1,11 +1,14 @@
 /* control.c — JNI natives of the Java control API (jvmprof.Control in
- * jvmprof.jar): a dump on request and the agent's version. */
+ * jvmprof.jar): a dump on request, a heap dump, the agent's version, and a
+ * profiling session's stop and start (session.h). */
 #include <jni.h>
+#include <stdio.h>
 
 #include "../common/out_file.h"
 #include "agent_env.h"
 #include "heap_dump.h"
 #include "profiler.h"
+#include "session.h"
 
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
 {
@@ -42,4 +45,42 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
     jstring reason = st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, out_file_reason(err, path));
     (*jni)->ReleaseStringUTFChars(jni, file, path);
     return reason;
+}
+
+/* Stops the running session and writes its report. NULL when done, else the
+ * one-line reason after 'N' (no session ran) or 'F' (stopped, but the report
+ * failed). */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_stop0(JNIEnv *jni, jclass cls)
+{
+    (void)cls;
+    char err[1024], line[1100];
+    bool was = session_running();
+    if (session_stop(jni, err, sizeof err))
+        return NULL;
+    snprintf(line, sizeof line, "%c%s", was ? 'F' : 'N', err);
+    return (*jni)->NewStringUTF(jni, line);
+}
+
+/* Starts a session with these options. NULL when started, else the one-line
+ * reason after 'A' (the options are refused) or 'S' (not now). */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_start0(JNIEnv *jni, jclass cls, jstring options)
+{
+    (void)cls;
+    char err[1024];
+    const char *text = options ? (*jni)->GetStringUTFChars(jni, options, NULL) : NULL;
+    if (!text)
+        return (*jni)->NewStringUTF(jni, "no options given");
+    jp_status st = session_start(jni, text, err, sizeof err);
+    (*jni)->ReleaseStringUTFChars(jni, options, text);
+    if (st == JP_OK)
+        return NULL;
+    char line[1100];
+    snprintf(line, sizeof line, "%c%s", st == JP_ERR_ARG ? 'A' : 'S', err);
+    return (*jni)->NewStringUTF(jni, line);
+}
+
+JNIEXPORT jboolean JNICALL Java_jvmprof_Control_running0(JNIEnv *jni, jclass cls)
+{
+    (void)jni, (void)cls;
+    return session_running() ? JNI_TRUE : JNI_FALSE;
 }

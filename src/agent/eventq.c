@@ -71,3 +71,14 @@ void eventq_apply_all(model *m, JNIEnv *jni)
         e = next;
     }
 }
+
+void eventq_discard(void)
+{
+    eventq_event *e = eventq_take_all();
+    while (e) {
+        eventq_event *next = e->next;
+        free(e);
+        e = next;
+    }
+    atomic_store_explicit(&eventq_lost_count, 0, memory_order_relaxed);
+}

@@ -54,6 +54,9 @@ eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t threa
  * "events lost (out of memory)" says how many could not be made. */
 void eventq_apply_all(model *m, JNIEnv *jni);
 void eventq_push(eventq_event *e);
+/* Between two sessions: frees every event queued and not applied (the next
+ * session's model starts empty) and zeroes the count of events lost. */
+void eventq_discard(void);
 /* Takes all pushed events, oldest first; caller frees each with free(). */
 eventq_event *eventq_take_all(void);
 

@@ -31,3 +31,5 @@ bool gate_close(unsigned timeout_ms)
     }
     return atomic_load_explicit(&gate_in_flight, memory_order_acquire) == 0;
 }
+
+void gate_reopen(void) { atomic_store_explicit(&gate_closed, false, memory_order_release); }

@@ -15,6 +15,7 @@
 
 static _Thread_local uint64_t monitor_enter_ns, monitor_wait_ns;
 static _Atomic uint64_t monitor_cost;   /* ns spent in monitor_record, all threads */
+static uint64_t monitor_started_ns;     /* the session's start: a stamp before it is an earlier session's */
 
 uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memory_order_relaxed); }
 
@@ -36,7 +37,7 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 
 static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t since_ns)
 {
-    if (since_ns == 0)
+    if (since_ns == 0 || since_ns < monitor_started_ns)
         return; /* the begin event came before we were listening */
     jvmtiEnv *jv = agent_jvmti;
     uint64_t now = agent_now_ns(), dt = now - since_ns;
@@ -137,6 +138,7 @@ static void monitor_events_on(bool on)
 static jp_status monitor_vm_init(JNIEnv *jni)
 {
     (void)jni;
+    monitor_started_ns = agent_now_ns();
     monitor_events_on(true);
     return JP_OK;
 }
@@ -147,11 +149,18 @@ static void monitor_stop(JNIEnv *jni)
     monitor_events_on(false);
 }
 
+static void monitor_end(JNIEnv *jni)
+{
+    (void)jni;
+    atomic_store(&monitor_cost, 0);
+}
+
 const collector monitor_collector = {
     .name = "monitor=y",
     .wanted = monitor_wanted,
     .capabilities = monitor_capabilities,
     .callbacks = monitor_callbacks,
-    .vm_init = monitor_vm_init,
+    .start = monitor_vm_init,
     .stop = monitor_stop,
+    .end = monitor_end,
 };

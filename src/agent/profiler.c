@@ -42,11 +42,20 @@ static uint64_t prof_agent_cpu_ns, prof_start_ns;
 
 jp_status profiler_init(void)
 {
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&prof_wake, &attr);
-    pthread_condattr_destroy(&attr);
+    static bool cond_ready;
+    if (!cond_ready) {
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&prof_wake, &attr);
+        pthread_condattr_destroy(&attr);
+        cond_ready = true;
+    }
+    prof_stop_requested = prof_running = prof_started = false;
+    atomic_store(&prof_dump_requested, false);
+    atomic_store(&prof_closed, false);
+    atomic_store(&prof_dumping, false);
+    prof_agent_cpu_ns = 0;
     prof_model = model_new();
     if (!prof_model)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
@@ -60,6 +69,15 @@ jp_status profiler_init(void)
         prof_model->lifetimes = agent_opts->lifetimes;
     }
     return JP_OK;
+}
+
+void profiler_end(void)
+{
+    model_free(prof_model);
+    prof_model = NULL;
+    eventq_discard();
+    symbols_reset();
+    prof_started = false;
 }
 
 static void prof_drain(JNIEnv *jni)

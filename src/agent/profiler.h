@@ -12,7 +12,11 @@
 
 #include "../common/jp_error.h"
 
+/* A session's model and agent-thread state, from agent_opts (session.c). */
 jp_status profiler_init(void);
+/* After a stopped session's last report: frees its model, the events queued
+ * for it and the names resolved into it; profiler_init starts the next. */
+void profiler_end(void);
 /* Starts the agent thread (call from VMInit). */
 jp_status profiler_start(JNIEnv *jni);
 /* Asks the agent thread to write the report soon (SIGQUIT, control API).

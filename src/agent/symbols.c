@@ -29,6 +29,16 @@ void symbols_stats(uint64_t *resolved, uint64_t *unloaded)
     *unloaded = sym_unloaded;
 }
 
+void symbols_reset(void)
+{
+    for (size_t i = 0; sym_slots && i <= sym_mask; i++)
+        free(sym_slots[i].lines);
+    free(sym_slots);
+    sym_slots = NULL;
+    sym_mask = sym_count = 0;
+    sym_unloaded = 0;
+}
+
 void symbols_class_name(const char *sig, char *out, size_t outlen)
 {
     if (outlen == 0)

@@ -21,6 +21,9 @@ frame_id symbols_frame(model *m, JNIEnv *jni, jmethodID method, jlocation locati
 bool symbols_trace(model *m, JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n, uint32_t thread, trace_id *out);
 /* "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]"; writes at most outlen bytes. */
 void symbols_class_name(const char *sig, char *out, size_t outlen);
+/* Between two sessions: forgets every method resolved (their ids were the
+ * old model's). */
+void symbols_reset(void);
 /* Methods resolved and methods whose class was already gone. */
 void symbols_stats(uint64_t *resolved, uint64_t *unloaded);
 

@@ -43,18 +43,26 @@ uint32_t thread_registry_serial(jthread thread) { return (uint32_t)thread_word(t
 
 uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thread) >> 32); }
 
-void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
+/* Registers thread (on_thread: the caller is that thread) and queues its
+ * START event; a thread registered before (a later session's start) only
+ * has its START event queued again when announce is true, for the new model. */
+static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, bool announce)
 {
     jvmtiEnv *jv = agent_jvmti;
-    if (thread_registry_serial(thread) != 0 || (jni && agent_is_own_thread(jni, thread)))
+    if (jni && agent_is_own_thread(jni, thread))
         return;
-    uint32_t serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
-    uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
-    if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
-                    "SetThreadLocalStorage") != JP_OK)
+    uint32_t serial = thread_registry_serial(thread);
+    if (serial != 0 && !announce)
         return;
-    if (on_thread)
-        collectors_thread_start(jni, serial);
+    if (serial == 0) {
+        serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
+        uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
+        if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
+                        "SetThreadLocalStorage") != JP_OK)
+            return;
+        if (on_thread)
+            collectors_thread_start(jni, serial);
+    }
     jvmtiThreadInfo info = { 0 };
     jvmtiThreadGroupInfo group = { 0 }, parent = { 0 };
     if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE && info.thread_group) {
@@ -80,6 +88,11 @@ void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
     }
 }
 
+void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
+{
+    thread_registry_add(jni, thread, on_thread, false);
+}
+
 void thread_registry_end(JNIEnv *jni, jthread thread)
 {
     (void)jni;
@@ -100,7 +113,7 @@ void thread_registry_existing(JNIEnv *jni)
     jthread self = NULL;
     (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self);
     for (jint i = 0; i < n; i++) {
-        thread_registry_start(jni, threads[i], self && (*jni)->IsSameObject(jni, threads[i], self));
+        thread_registry_add(jni, threads[i], self && (*jni)->IsSameObject(jni, threads[i], self), true);
         (*jni)->DeleteLocalRef(jni, threads[i]);
     }
     jvmti_free(threads);

@@ -15,7 +15,9 @@
  * thread id is known and the async sampler can set it up. */
 void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread);
 void thread_registry_end(JNIEnv *jni, jthread thread);
-/* Registers threads that were running before events were enabled. */
+/* A session's start: registers the threads running now that are not yet
+ * (they started before events were enabled) and queues every running
+ * thread's START event, for the session's new model. */
 void thread_registry_existing(JNIEnv *jni);
 /* The serial of thread (NULL = current), 0 if it never registered. */
 uint32_t thread_registry_serial(jthread thread);

@@ -385,6 +385,22 @@ static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_
 
 static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
+/* Started late, the classes loaded before are retransformed to be instrumented. */
+static jp_status times_capabilities(jvmtiCapabilities *caps)
+{
+    if (agent_late_start) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+    }
+    return JP_OK;
+}
+
+static void times_end(JNIEnv *jni)
+{
+    (void)jni;
+    bci_reset_stats();
+}
+
 static void times_before_report(model *m, JNIEnv *jni)
 {
     (void)jni;
@@ -418,10 +434,12 @@ const collector times_collector = {
     .name = "cpu=times",
     .engine = "bytecode instrumentation",
     .wanted = times_wanted,
+    .capabilities = times_capabilities,
     .callbacks = times_callbacks,
     .load = times_init,
-    .vm_init = bci_vm_init,
+    .start = bci_vm_init,
     .before_report = times_before_report,
     .describe = times_describe,
     .stop = bci_vm_death,
+    .end = times_end,
 };

@@ -36,10 +36,19 @@ static void tc_drain(model *m, JNIEnv *jni)
     model_count_set(m, "test collector: threads ended", atomic_load_explicit(&tc_ended, memory_order_relaxed));
 }
 
+/* a session's counts are its own: the next one starts from 0 */
+static void tc_end(JNIEnv *jni)
+{
+    (void)jni;
+    atomic_store(&tc_started, 0);
+    atomic_store(&tc_ended, 0);
+}
+
 const collector thread_count_collector = {
     .name = "the test collector",
     .wanted = tc_wanted,
     .thread_start = tc_thread_start,
     .thread_end = tc_thread_end,
     .drain = tc_drain,
+    .end = tc_end,
 };
