@@ -88,7 +88,9 @@ def declarators(text, start):
 def name_of(decl):
     decl = drop_attributes(decl)
     decl = re.sub(r'\b_Atomic\s*\(([^()]*)\)', r' \1 ', decl)  # _Atomic(T *) x: the type's parentheses
-    m = re.search(r'\(\s*\*\s*([A-Za-z_]\w*)\s*\)', decl)  # a function pointer: (*name)(...)
+    # a pointer to a function or an array, (*name)(...), when the first parenthesis
+    # is its own (in `f(void (*cb)(void))` the name is f, not its parameter's)
+    m = re.match(r'[^(]*\(\s*\*[\s*]*(?:(?:const|volatile|restrict)\b\s*)*([A-Za-z_]\w*)', decl)
     if m:
         return m.group(1)
     head = re.split(r'[(\[]', decl, maxsplit=1)[0]
