@@ -73,12 +73,12 @@ static inline uint32_t target_of(const method_code *mc, uint32_t old)
     return old == mc->len ? mc->new_len : mc->ins[mc->at[old]].start;
 }
 
-static inline bool is_insn(const method_code *mc, int64_t old)
+static inline bool code_rewrite_is_insn(const method_code *mc, int64_t old)
 {
     return old >= 0 && old < mc->len && mc->at[old] >= 0;
 }
 
-static inline bool plain(uint8_t op)
+static inline bool code_rewrite_plain(uint8_t op)
 {
     return !(bc_kind[op] & BC_JUMPS);
 }
@@ -115,8 +115,8 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
     return JP_OK;
 }
 
-static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, const code_inject *inj, char *why,
-                        size_t cap)
+static jp_status code_rewrite_decode(const cf_class *c, method_code *mc, code_scratch *sc, const code_inject *inj,
+                                     char *why, size_t cap)
 {
     if (mc->len > sc->cap) { /* scratch kept across the methods of a class */
         insn *ins = realloc(sc->ins, mc->len * sizeof *ins);
@@ -140,7 +140,7 @@ static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, co
         mc->at[pc] = (int32_t)mc->nins++;
         *in = (insn){ .old = pc, .old_len = n, .opcode = mc->code[pc] };
         uint8_t op = in->opcode;
-        mc->nbranches += !plain(op);
+        mc->nbranches += !code_rewrite_plain(op);
         uint8_t kind = bc_kind[op];
         if (kind & BC_CP) {
             uint32_t k = op == OP_LDC ? mc->code[pc + 1] : bc_u2(mc->code + pc + 1);
@@ -160,7 +160,7 @@ static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, co
         const unsigned char *p = mc->code + in->old;
         if (bc_is_branch16(in->opcode) || bc_is_branch32(in->opcode)) {
             int64_t t = (int64_t)in->old + (bc_is_branch16(in->opcode) ? bc_s2(p + 1) : bc_s4(p + 1));
-            if (!is_insn(mc, t))
+            if (!code_rewrite_is_insn(mc, t))
                 return cf_fail(why, cap, JP_ERR_FORMAT, "branch at pc %u to %lld, not an instruction", in->old,
                             (long long)t);
         } else if (in->opcode == OP_TABLESWITCH || in->opcode == OP_LOOKUPSWITCH) {
@@ -168,11 +168,11 @@ static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, co
             uint32_t n = in->opcode == OP_TABLESWITCH ? (uint32_t)(bc_s4(q + 8) - bc_s4(q + 4) + 1)
                                                       : (uint32_t)bc_s4(q + 4);
             const unsigned char *offs = q + 12; /* first jump offset, for both kinds */
-            if (!is_insn(mc, (int64_t)in->old + bc_s4(q)))
+            if (!code_rewrite_is_insn(mc, (int64_t)in->old + bc_s4(q)))
                 return cf_fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad default target", in->old);
             for (uint32_t k = 0; k < n; k++) {
                 int32_t off = in->opcode == OP_TABLESWITCH ? bc_s4(offs + 4 * k) : bc_s4(offs + 8 * k);
-                if (!is_insn(mc, (int64_t)in->old + off))
+                if (!code_rewrite_is_insn(mc, (int64_t)in->old + off))
                     return cf_fail(why, cap, JP_ERR_FORMAT, "switch at pc %u has a bad target", in->old);
             }
         }
@@ -181,7 +181,7 @@ static jp_status decode(const cf_class *c, method_code *mc, code_scratch *sc, co
 }
 
 /* Assigns new offsets until no 16-bit branch overflows. */
-static jp_status layout(method_code *mc, uint32_t prologue, char *why, size_t cap)
+static jp_status code_rewrite_layout(method_code *mc, uint32_t prologue, char *why, size_t cap)
 {
     for (int round = 0;; round++) {
         uint32_t pos = prologue;
@@ -291,7 +291,8 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
         } else {
             /* a run of plain instructions that need nothing: one copy */
             uint32_t j = i;
-            while (j + 1 < mc->nins && !mc->ins[j].suffix && !mc->ins[j + 1].prefix && plain(mc->ins[j + 1].opcode))
+            while (j + 1 < mc->nins && !mc->ins[j].suffix && !mc->ins[j + 1].prefix &&
+                   code_rewrite_plain(mc->ins[j + 1].opcode))
                 j++;
             buf_put(b, p, mc->ins[j].old + mc->ins[j].old_len - in->old);
             i = j;
@@ -321,13 +322,13 @@ static jp_status remap_table(const cf_class *c, const cf_attr *a, const method_c
     buf_put_u2(out, n);
     for (uint16_t i = 0; i < n; i++) {
         uint16_t start = buf_get_u2(&r);
-        if (!is_insn(mc, start))
+        if (!code_rewrite_is_insn(mc, start))
             return cf_fail(why, cap, JP_ERR_FORMAT, "pc table entry at pc %u, not an instruction", start);
         uint32_t ns = target_of(mc, start);
         buf_put_u2(out, (uint16_t)ns);
         if (ranges) {
             uint32_t end = (uint32_t)start + buf_get_u2(&r);
-            if (end != mc->len && !is_insn(mc, end))
+            if (end != mc->len && !code_rewrite_is_insn(mc, end))
                 return cf_fail(why, cap, JP_ERR_FORMAT, "local variable range ends at pc %u, not an instruction", end);
             buf_put_u2(out, (uint16_t)(target_of(mc, end) - ns));
             buf_put(out, buf_get_bytes(&r, 6), 6);
@@ -349,7 +350,7 @@ static uint32_t new_target_at(void *ctx, uint32_t old)
 }
 static bool valid_insn(void *ctx, uint32_t old)
 {
-    return is_insn(ctx, old);
+    return code_rewrite_is_insn(ctx, old);
 }
 
 void code_scratch_free(code_scratch *sc)
@@ -368,10 +369,10 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     const cf_attr *a = &m->attrs[m->code];
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
-        s = decode(c, &mc, sc, inj, why, cap);
+        s = code_rewrite_decode(c, &mc, sc, inj, why, cap);
     uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->id) + 3 : 0);
     if (s == JP_OK)
-        s = layout(&mc, prologue, why, cap);
+        s = code_rewrite_layout(&mc, prologue, why, cap);
     uint32_t extra = inj->entry_exit ? 2 : 1;
     if (s == JP_OK && mc.max_stack + extra > 65535)
         s = cf_fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
@@ -424,7 +425,8 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         for (uint16_t i = 0; i < mc.nexc && s == JP_OK; i++) {
             const unsigned char *e = mc.exc + 8 * i;
             uint16_t sp = bc_u2(e), ep = bc_u2(e + 2), hp = bc_u2(e + 4);
-            if (!is_insn(&mc, sp) || !(ep == mc.len || is_insn(&mc, ep)) || sp >= ep || !is_insn(&mc, hp)) {
+            if (!code_rewrite_is_insn(&mc, sp) || !(ep == mc.len || code_rewrite_is_insn(&mc, ep)) || sp >= ep ||
+                !code_rewrite_is_insn(&mc, hp)) {
                 s = cf_fail(why, cap, JP_ERR_FORMAT, "exception table entry %u [%u, %u) -> %u is bad", i, sp, ep, hp);
                 break;
             }

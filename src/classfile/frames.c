@@ -33,7 +33,7 @@ typedef struct frames {
     uint32_t n, cap;
 } frames;
 
-static bool wide(uint8_t tag) { return tag == T_LONG || tag == T_DOUBLE; }
+static bool frames_wide(uint8_t tag) { return tag == T_LONG || tag == T_DOUBLE; }
 
 /* ---- constant pool helpers ---- */
 
@@ -238,9 +238,9 @@ typedef struct sim {
     bool bad;
 } sim;
 
-static void push(sim *s, vtype t)
+static void frames_push(sim *s, vtype t)
 {
-    uint32_t need = wide(t.tag) ? 2 : 1;
+    uint32_t need = frames_wide(t.tag) ? 2 : 1;
     if (s->sp + need > s->maxstk) {
         s->bad = true;
         return;
@@ -250,7 +250,7 @@ static void push(sim *s, vtype t)
         s->stk[s->sp++] = (vtype){ T_TOP, 0 };
 }
 
-static vtype pop1(sim *s)
+static vtype frames_pop1(sim *s)
 {
     if (s->sp == 0) {
         s->bad = true;
@@ -259,20 +259,20 @@ static vtype pop1(sim *s)
     return s->stk[--s->sp];
 }
 
-static void popn(sim *s, uint32_t n)
+static void frames_popn(sim *s, uint32_t n)
 {
     while (n--)
-        pop1(s);
+        frames_pop1(s);
 }
 
-static void store(sim *s, uint32_t idx, vtype t)
+static void frames_store(sim *s, uint32_t idx, vtype t)
 {
-    uint32_t need = wide(t.tag) ? 2 : 1;
+    uint32_t need = frames_wide(t.tag) ? 2 : 1;
     if (idx + need > s->maxloc) {
         s->bad = true;
         return;
     }
-    if (idx > 0 && wide(s->loc[idx - 1].tag))
+    if (idx > 0 && frames_wide(s->loc[idx - 1].tag))
         s->loc[idx - 1] = (vtype){ T_TOP, 0 }; /* overwrote the second half of a long */
     s->loc[idx] = t;
     if (need == 2)
@@ -281,7 +281,7 @@ static void store(sim *s, uint32_t idx, vtype t)
         s->nloc = idx + need;
 }
 
-static vtype load(sim *s, uint32_t idx)
+static vtype frames_load(sim *s, uint32_t idx)
 {
     if (idx >= s->nloc) {
         s->bad = true;
@@ -303,7 +303,7 @@ static bool method_desc(const stackmap_ctx *sm, uint16_t desc_idx, uint32_t *arg
         vtype t;
         if (!field_type(sm, d, n, &i, &t))
             return false;
-        slots += wide(t.tag) ? 2 : 1;
+        slots += frames_wide(t.tag) ? 2 : 1;
     }
     if (i + 1 >= n)
         return false;
@@ -333,7 +333,7 @@ static const char *const newarray_names[] = { "[Z", "[C", "[F", "[D", "[B", "[S"
 
 /* Applies the instruction at pc; false when simulating it is not possible
  * (an unconditional transfer, jsr/ret, or a type the rules reject). */
-static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
+static bool frames_step(const stackmap_ctx *sm, sim *s, uint32_t pc)
 {
     const cf_class *c = sm->cls;
     const unsigned char *p = sm->code + pc;
@@ -342,26 +342,26 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
     static const uint8_t kind4[4] = { T_INT, T_LONG, T_FLOAT, T_DOUBLE };
     if (op == 0x00 || op == 0x84)
         return true;                                                   /* nop, iinc */
-    if (op == 0x01) { push(s, (vtype){ T_NULL, 0 }); return true; }     /* aconst_null */
-    if (op >= 0x02 && op <= 0x08) { push(s, I); return true; }
-    if (op == 0x09 || op == 0x0a) { push(s, L); return true; }
-    if (op >= 0x0b && op <= 0x0d) { push(s, F); return true; }
-    if (op == 0x0e || op == 0x0f) { push(s, D); return true; }
-    if (op == 0x10 || op == 0x11) { push(s, I); return true; }
+    if (op == 0x01) { frames_push(s, (vtype){ T_NULL, 0 }); return true; } /* aconst_null */
+    if (op >= 0x02 && op <= 0x08) { frames_push(s, I); return true; }
+    if (op == 0x09 || op == 0x0a) { frames_push(s, L); return true; }
+    if (op >= 0x0b && op <= 0x0d) { frames_push(s, F); return true; }
+    if (op == 0x0e || op == 0x0f) { frames_push(s, D); return true; }
+    if (op == 0x10 || op == 0x11) { frames_push(s, I); return true; }
     if (op >= 0x12 && op <= 0x14) {                                     /* ldc, ldc_w, ldc2_w */
         uint16_t k = op == 0x12 ? p[1] : bc_u2(p + 1);
         switch (cp_tag(c, k)) {
-        case CP_INTEGER: push(s, I); return true;
-        case CP_FLOAT: push(s, F); return true;
-        case CP_LONG: push(s, L); return true;
-        case CP_DOUBLE: push(s, D); return true;
-        case CP_STRING: push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/String", 16) }); return true;
-        case CP_CLASS: push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/Class", 15) }); return true;
+        case CP_INTEGER: frames_push(s, I); return true;
+        case CP_FLOAT: frames_push(s, F); return true;
+        case CP_LONG: frames_push(s, L); return true;
+        case CP_DOUBLE: frames_push(s, D); return true;
+        case CP_STRING: frames_push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/String", 16) }); return true;
+        case CP_CLASS: frames_push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/Class", 15) }); return true;
         case CP_METHODTYPE:
-            push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/invoke/MethodType", 27) });
+            frames_push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/invoke/MethodType", 27) });
             return true;
         case CP_METHODHANDLE:
-            push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/invoke/MethodHandle", 29) });
+            frames_push(s, (vtype){ T_OBJ, class_index(sm, "java/lang/invoke/MethodHandle", 29) });
             return true;
         case CP_DYNAMIC: {
             uint16_t dn;
@@ -370,31 +370,32 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
             vtype t;
             if (!d || !field_type(sm, d, dn, &i, &t))
                 return false;
-            push(s, t);
+            frames_push(s, t);
             return true;
         }
         }
         return false;
     }
     if (op >= 0x15 && op <= 0x19) {                                    /* xload idx */
-        vtype t = load(s, p[1]);
-        push(s, op == 0x19 ? t : (vtype){ op == 0x15 ? T_INT : op == 0x16 ? T_LONG : op == 0x17 ? T_FLOAT : T_DOUBLE, 0 });
+        vtype t = frames_load(s, p[1]);
+        frames_push(s, op == 0x19 ? t
+                                  : (vtype){ op == 0x15 ? T_INT : op == 0x16 ? T_LONG : op == 0x17 ? T_FLOAT : T_DOUBLE, 0 });
         return true;
     }
     if (op >= 0x1a && op <= 0x2d) {                                    /* xload_n */
         uint32_t k = (op - 0x1a) / 4, n = (op - 0x1a) % 4;
-        vtype t = load(s, n);
-        push(s, k == 4 ? t : (vtype){ kind4[k], 0 });
+        vtype t = frames_load(s, n);
+        frames_push(s, k == 4 ? t : (vtype){ kind4[k], 0 });
         return true;
     }
     if (op >= 0x2e && op <= 0x35) {                                    /* array loads */
-        pop1(s);
-        vtype arr = pop1(s);
-        if (op == 0x2f) push(s, L);
-        else if (op == 0x30) push(s, F);
-        else if (op == 0x31) push(s, D);
-        else if (op != 0x32) push(s, I);
-        else if (arr.tag == T_NULL) push(s, arr);
+        frames_pop1(s);
+        vtype arr = frames_pop1(s);
+        if (op == 0x2f) frames_push(s, L);
+        else if (op == 0x30) frames_push(s, F);
+        else if (op == 0x31) frames_push(s, D);
+        else if (op != 0x32) frames_push(s, I);
+        else if (arr.tag == T_NULL) frames_push(s, arr);
         else {
             uint16_t len;
             const char *name = arr.tag == T_OBJ && sm->cp ? cp_class_name(sm->cp, c, arr.data, &len) : NULL;
@@ -404,74 +405,75 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
             vtype t;
             if (!field_type(sm, name, len, &i, &t))
                 return false;
-            push(s, t);
+            frames_push(s, t);
         }
         return true;
     }
     if (op >= 0x36 && op <= 0x3a) {                                    /* xstore idx */
-        vtype t = pop1(s);
+        vtype t = frames_pop1(s);
         if (op == 0x37 || op == 0x39)
-            t = pop1(s);
-        store(s, p[1], t);
+            t = frames_pop1(s);
+        frames_store(s, p[1], t);
         return true;
     }
     if (op >= 0x3b && op <= 0x4e) {                                    /* xstore_n */
         uint32_t k = (op - 0x3b) / 4, n = (op - 0x3b) % 4;
-        vtype t = pop1(s);
+        vtype t = frames_pop1(s);
         if (k == 1 || k == 3)
-            t = pop1(s);
-        store(s, n, t);
+            t = frames_pop1(s);
+        frames_store(s, n, t);
         return true;
     }
     if (op >= 0x4f && op <= 0x56) {                                    /* array stores */
-        popn(s, (op == 0x50 || op == 0x52) ? 4 : 3);
+        frames_popn(s, (op == 0x50 || op == 0x52) ? 4 : 3);
         return true;
     }
     if (op >= 0x57 && op <= 0x5f) {                                    /* stack shuffles, by slot */
         vtype a, b, cc, d;
         switch (op) {
-        case 0x57: pop1(s); break;
-        case 0x58: popn(s, 2); break;
-        case 0x59: a = pop1(s); if (s->sp + 2 > s->maxstk) return false;
+        case 0x57: frames_pop1(s); break;
+        case 0x58: frames_popn(s, 2); break;
+        case 0x59: a = frames_pop1(s); if (s->sp + 2 > s->maxstk) return false;
             s->stk[s->sp++] = a; s->stk[s->sp++] = a; break;
-        case 0x5a: a = pop1(s); b = pop1(s); if (s->sp + 3 > s->maxstk) return false;
+        case 0x5a: a = frames_pop1(s); b = frames_pop1(s); if (s->sp + 3 > s->maxstk) return false;
             s->stk[s->sp++] = a; s->stk[s->sp++] = b; s->stk[s->sp++] = a; break;
-        case 0x5b: a = pop1(s); b = pop1(s); cc = pop1(s); if (s->sp + 4 > s->maxstk) return false;
+        case 0x5b: a = frames_pop1(s); b = frames_pop1(s); cc = frames_pop1(s); if (s->sp + 4 > s->maxstk) return false;
             s->stk[s->sp++] = a; s->stk[s->sp++] = cc; s->stk[s->sp++] = b; s->stk[s->sp++] = a; break;
-        case 0x5c: a = pop1(s); b = pop1(s); if (s->sp + 4 > s->maxstk) return false;
+        case 0x5c: a = frames_pop1(s); b = frames_pop1(s); if (s->sp + 4 > s->maxstk) return false;
             s->stk[s->sp++] = b; s->stk[s->sp++] = a; s->stk[s->sp++] = b; s->stk[s->sp++] = a; break;
-        case 0x5d: a = pop1(s); b = pop1(s); cc = pop1(s); if (s->sp + 5 > s->maxstk) return false;
+        case 0x5d: a = frames_pop1(s); b = frames_pop1(s); cc = frames_pop1(s); if (s->sp + 5 > s->maxstk) return false;
             s->stk[s->sp++] = b; s->stk[s->sp++] = a; s->stk[s->sp++] = cc; s->stk[s->sp++] = b; s->stk[s->sp++] = a; break;
-        case 0x5e: a = pop1(s); b = pop1(s); cc = pop1(s); d = pop1(s); if (s->sp + 6 > s->maxstk) return false;
+        case 0x5e: a = frames_pop1(s); b = frames_pop1(s); cc = frames_pop1(s); d = frames_pop1(s);
+            if (s->sp + 6 > s->maxstk) return false;
             s->stk[s->sp++] = b; s->stk[s->sp++] = a; s->stk[s->sp++] = d; s->stk[s->sp++] = cc;
             s->stk[s->sp++] = b; s->stk[s->sp++] = a; break;
-        case 0x5f: a = pop1(s); b = pop1(s); if (s->sp + 2 > s->maxstk) return false;
+        case 0x5f: a = frames_pop1(s); b = frames_pop1(s); if (s->sp + 2 > s->maxstk) return false;
             s->stk[s->sp++] = a; s->stk[s->sp++] = b; break;
         }
         return !s->bad;
     }
     if (op >= 0x60 && op <= 0x73) {                                    /* binary arithmetic */
         uint8_t t = kind4[(op - 0x60) % 4];
-        popn(s, wide(t) ? 4 : 2);
-        push(s, (vtype){ t, 0 });
+        frames_popn(s, frames_wide(t) ? 4 : 2);
+        frames_push(s, (vtype){ t, 0 });
         return true;
     }
     if (op >= 0x74 && op <= 0x77) {                                    /* neg */
         uint8_t t = kind4[op - 0x74];
-        popn(s, wide(t) ? 2 : 1);
-        push(s, (vtype){ t, 0 });
+        frames_popn(s, frames_wide(t) ? 2 : 1);
+        frames_push(s, (vtype){ t, 0 });
         return true;
     }
     if (op >= 0x78 && op <= 0x7d) {                                    /* shifts: value, int count */
         bool lng = (op - 0x78) % 2;
-        popn(s, lng ? 3 : 2);
-        push(s, lng ? L : I);
+        frames_popn(s, lng ? 3 : 2);
+        frames_push(s, lng ? L : I);
         return true;
     }
     if (op >= 0x7e && op <= 0x83) {                                    /* and, or, xor */
         bool lng = (op - 0x7e) % 2;
-        popn(s, lng ? 4 : 2);
-        push(s, lng ? L : I);
+        frames_popn(s, lng ? 4 : 2);
+        frames_push(s, lng ? L : I);
         return true;
     }
     if (op >= 0x85 && op <= 0x93) {                                    /* conversions */
@@ -479,17 +481,17 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
                                           T_DOUBLE, T_DOUBLE, T_DOUBLE, T_INT, T_INT, T_INT };
         static const uint8_t to[15] = { T_LONG, T_FLOAT, T_DOUBLE, T_INT, T_FLOAT, T_DOUBLE, T_INT, T_LONG,
                                         T_DOUBLE, T_INT, T_LONG, T_FLOAT, T_INT, T_INT, T_INT };
-        popn(s, wide(from[op - 0x85]) ? 2 : 1);
-        push(s, (vtype){ to[op - 0x85], 0 });
+        frames_popn(s, frames_wide(from[op - 0x85]) ? 2 : 1);
+        frames_push(s, (vtype){ to[op - 0x85], 0 });
         return true;
     }
     if (op >= 0x94 && op <= 0x98) {                                    /* compares */
-        popn(s, (op == 0x94 || op >= 0x97) ? 4 : 2);
-        push(s, I);
+        frames_popn(s, (op == 0x94 || op >= 0x97) ? 4 : 2);
+        frames_push(s, I);
         return true;
     }
-    if ((op >= 0x99 && op <= 0x9e) || op == 0xc6 || op == 0xc7) { popn(s, 1); return true; }
-    if (op >= 0x9f && op <= 0xa6) { popn(s, 2); return true; }
+    if ((op >= 0x99 && op <= 0x9e) || op == 0xc6 || op == 0xc7) { frames_popn(s, 1); return true; }
+    if (op >= 0x9f && op <= 0xa6) { frames_popn(s, 2); return true; }
     if (op >= 0xb2 && op <= 0xb5) {                                    /* fields */
         uint16_t k = bc_u2(p + 1), dn;
         const char *d = cp_tag(c, k) == CP_FIELDREF ? (const char *)cf_utf8(c, nat_desc(c, k), &dn) : NULL;
@@ -497,11 +499,11 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
         vtype t;
         if (!d || !field_type(sm, d, dn, &i, &t))
             return false;
-        uint32_t w = wide(t.tag) ? 2 : 1;
-        if (op == 0xb2) push(s, t);
-        else if (op == 0xb3) popn(s, w);
-        else if (op == 0xb4) { pop1(s); push(s, t); }
-        else popn(s, w + 1);
+        uint32_t w = frames_wide(t.tag) ? 2 : 1;
+        if (op == 0xb2) frames_push(s, t);
+        else if (op == 0xb3) frames_popn(s, w);
+        else if (op == 0xb4) { frames_pop1(s); frames_push(s, t); }
+        else frames_popn(s, w + 1);
         return true;
     }
     if (op >= 0xb6 && op <= 0xba) {                                    /* invokes */
@@ -514,9 +516,9 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
         bool is_void;
         if (!method_desc(sm, nat_desc(c, k), &slots, &ret, &is_void))
             return false;
-        popn(s, slots);
+        frames_popn(s, slots);
         if (op != 0xb8 && op != 0xba) {
-            vtype recv = pop1(s);
+            vtype recv = frames_pop1(s);
             uint16_t nat = cp_u2(c, k, 2);
             if (op == 0xb7 && cf_utf8_is(c, cp_u2(c, nat, 0), "<init>")) {
                 if (recv.tag == T_UTHIS)
@@ -528,19 +530,19 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
             }
         }
         if (!is_void)
-            push(s, ret);
+            frames_push(s, ret);
         return true;
     }
-    if (op == 0xbb) { push(s, (vtype){ T_UNINIT, (uint16_t)pc }); return true; }
+    if (op == 0xbb) { frames_push(s, (vtype){ T_UNINIT, (uint16_t)pc }); return true; }
     if (op == 0xbc) {                                                  /* newarray */
-        pop1(s);
+        frames_pop1(s);
         if (p[1] < 4 || p[1] > 11)
             return false;
-        push(s, (vtype){ T_OBJ, class_index(sm, newarray_names[p[1] - 4], 2) });
+        frames_push(s, (vtype){ T_OBJ, class_index(sm, newarray_names[p[1] - 4], 2) });
         return true;
     }
     if (op == 0xbd) {                                                  /* anewarray */
-        pop1(s);
+        frames_pop1(s);
         uint16_t len;
         const char *name = (const char *)cf_utf8(c, cf_class_name_index(c, bc_u2(p + 1)), &len);
         char tmp[1024];
@@ -548,41 +550,42 @@ static bool step(const stackmap_ctx *sm, sim *s, uint32_t pc)
             return false;
         size_t n = name[0] == '[' ? (size_t)snprintf(tmp, sizeof tmp, "[%.*s", (int)len, name)
                                   : (size_t)snprintf(tmp, sizeof tmp, "[L%.*s;", (int)len, name);
-        push(s, (vtype){ T_OBJ, class_index(sm, tmp, n) });
+        frames_push(s, (vtype){ T_OBJ, class_index(sm, tmp, n) });
         return true;
     }
-    if (op == 0xbe || op == 0xc1) { pop1(s); push(s, I); return true; } /* arraylength, instanceof */
-    if (op == 0xc0) { pop1(s); push(s, (vtype){ T_OBJ, bc_u2(p + 1) }); return true; } /* checkcast */
-    if (op == 0xc2 || op == 0xc3) { pop1(s); return true; }            /* monitorenter/exit */
+    if (op == 0xbe || op == 0xc1) { frames_pop1(s); frames_push(s, I); return true; } /* arraylength, instanceof */
+    if (op == 0xc0) { frames_pop1(s); frames_push(s, (vtype){ T_OBJ, bc_u2(p + 1) }); return true; } /* checkcast */
+    if (op == 0xc2 || op == 0xc3) { frames_pop1(s); return true; }     /* monitorenter/exit */
     if (op == 0xc4) {                                                  /* wide */
         uint8_t w = p[1];
         uint16_t idx = bc_u2(p + 2);
         if (w == 0x84)
             return true;
         if (w >= 0x15 && w <= 0x19) {
-            vtype t = load(s, idx);
-            push(s, w == 0x19 ? t : (vtype){ w == 0x15 ? T_INT : w == 0x16 ? T_LONG : w == 0x17 ? T_FLOAT : T_DOUBLE, 0 });
+            vtype t = frames_load(s, idx);
+            frames_push(s, w == 0x19 ? t
+                                     : (vtype){ w == 0x15 ? T_INT : w == 0x16 ? T_LONG : w == 0x17 ? T_FLOAT : T_DOUBLE, 0 });
             return true;
         }
         if (w >= 0x36 && w <= 0x3a) {
-            vtype t = pop1(s);
+            vtype t = frames_pop1(s);
             if (w == 0x37 || w == 0x39)
-                t = pop1(s);
-            store(s, idx, t);
+                t = frames_pop1(s);
+            frames_store(s, idx, t);
             return true;
         }
         return false;
     }
     if (op == 0xc5) {                                                  /* multianewarray */
-        popn(s, p[3]);
-        push(s, (vtype){ T_OBJ, bc_u2(p + 1) });
+        frames_popn(s, p[3]);
+        frames_push(s, (vtype){ T_OBJ, bc_u2(p + 1) });
         return true;
     }
     return false; /* goto, jsr, ret, switches, returns, athrow, goto_w, jsr_w: no straight flow */
 }
 
 /* The frame after the conditional branch at if_pc, from `from`. */
-static bool infer(const stackmap_ctx *sm, const frame *from, uint32_t if_pc, frame *out)
+static bool frames_infer(const stackmap_ctx *sm, const frame *from, uint32_t if_pc, frame *out)
 {
     sim s = { 0 };
     s.maxloc = sm->max_locals;
@@ -591,15 +594,15 @@ static bool infer(const stackmap_ctx *sm, const frame *from, uint32_t if_pc, fra
     s.stk = calloc(s.maxstk + 2u, sizeof *s.stk);
     bool ok = s.loc && s.stk;
     for (uint32_t i = 0; ok && i < from->nl; i++) {
-        ok = s.nloc + (wide(from->l[i].tag) ? 2u : 1u) <= s.maxloc;
+        ok = s.nloc + (frames_wide(from->l[i].tag) ? 2u : 1u) <= s.maxloc;
         if (ok)
-            store(&s, s.nloc, from->l[i]);
+            frames_store(&s, s.nloc, from->l[i]);
     }
     for (uint32_t i = 0; ok && i < from->ns; i++)
-        push(&s, from->s[i]);
+        frames_push(&s, from->s[i]);
     for (uint32_t pc = from->off; ok && !s.bad;) {
         uint32_t n = bc_insn_length(sm->code, sm->code_len, pc);
-        ok = n && step(sm, &s, pc);
+        ok = n && frames_step(sm, &s, pc);
         if (pc == if_pc || !n)
             break;
         pc += n;
@@ -611,11 +614,11 @@ static bool infer(const stackmap_ctx *sm, const frame *from, uint32_t if_pc, fra
         out->s = malloc((s.sp + 1u) * sizeof(vtype));
         ok = out->l && out->s;
         uint32_t nl = 0, ns = 0;
-        for (uint32_t i = 0; ok && i < s.nloc; i += wide(s.loc[i].tag) ? 2 : 1)
+        for (uint32_t i = 0; ok && i < s.nloc; i += frames_wide(s.loc[i].tag) ? 2 : 1)
             out->l[nl++] = s.loc[i];
         while (nl && out->l[nl - 1].tag == T_TOP)
             nl--;
-        for (uint32_t i = 0; ok && i < s.sp; i += wide(s.stk[i].tag) ? 2 : 1)
+        for (uint32_t i = 0; ok && i < s.sp; i += frames_wide(s.stk[i].tag) ? 2 : 1)
             out->s[ns++] = s.stk[i];
         out->nl = (uint16_t)nl;
         out->ns = (uint16_t)ns;
@@ -669,7 +672,7 @@ jp_status stackmap_rewrite_full(const stackmap_ctx *sm, const cf_attr *a, const 
         if (have)
             continue;
         frame f = { next, 0, 0, NULL, NULL };
-        if (!infer(sm, from, ifs[w], &f)) {
+        if (!frames_infer(sm, from, ifs[w], &f)) {
             st = cf_fail(why, cap, JP_ERR_ARG, "cannot infer the stack map frame after the branch at pc %u", ifs[w]);
             break;
         }

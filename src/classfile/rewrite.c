@@ -43,7 +43,7 @@ static code_facts scan_code(const cf_class *c, const cf_member *m)
     return f;
 }
 
-static void source_file(const cf_class *c, char *out, size_t cap)
+static void rewrite_source_file(const cf_class *c, char *out, size_t cap)
 {
     for (uint16_t i = 0; i < c->nattrs; i++) {
         const cf_attr *a = &c->attrs[i];
@@ -89,7 +89,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     char cname[512] = "";
     cf_utf8_copy(&c, cf_class_name_index(&c, c.this_class), cname, sizeof cname);
     bool is_object = strcmp(cname, "java/lang/Object") == 0;
-    source_file(&c, out->source_file, sizeof out->source_file);
+    rewrite_source_file(&c, out->source_file, sizeof out->source_file);
     plan *plans = calloc(c.nmethods ? c.nmethods : 1, sizeof *plans);
     if (!plans) {
         cf_class_free(&c);

@@ -7,11 +7,15 @@ private name finds the one file that owns it (HPROF's `static get_info()`,
 repeated in file after file, is what this prevents). A name's prefix is the
 file's stem when the name starts with it (`alloc_sites_drain` in
 alloc_sites.c: the module's own name, which STYLE.md asks for), else the part
-before its first underscore (`asy_ring` -> `asy`). Names without an
-underscore have no prefix and are not checked; names declared in a header
-(exported, or static inline helpers shared by several files) are exempt.
+before its first underscore (`asy_ring` -> `asy`). A name without an
+underscore (`static bool fits(...)`) has no prefix and fails. Names that a
+header declares at file scope (a function, a variable, a static inline
+helper shared by several files) are exempt; a struct member, a parameter or
+a word of a header that merely spells the same identifier is no declaration
+and exempts nothing.
 
-usage: prefixes.py SRC_DIR   (exit 1 and the shared prefixes on stdout if any)
+usage: prefixes.py SRC_DIR   (exit 1, and on stdout the prefixes that files
+                              share and the names without a prefix, if any)
 """
 import os
 import re
@@ -88,7 +92,9 @@ def declarators(text, start):
 def name_of(decl):
     decl = drop_attributes(decl)
     decl = re.sub(r'\b_Atomic\s*\(([^()]*)\)', r' \1 ', decl)  # _Atomic(T *) x: the type's parentheses
-    m = re.search(r'\(\s*\*\s*([A-Za-z_]\w*)\s*\)', decl)  # a function pointer: (*name)(...)
+    # a pointer to a function or an array, (*name)(...), when the first parenthesis
+    # is its own (in `f(void (*cb)(void))` the name is f, not its parameter's)
+    m = re.match(r'[^(]*\(\s*\*[\s*]*(?:(?:const|volatile|restrict)\b\s*)*([A-Za-z_]\w*)', decl)
     if m:
         return m.group(1)
     head = re.split(r'[(\[]', decl, maxsplit=1)[0]
@@ -108,13 +114,51 @@ def statics(path):
     return out
 
 
+def file_scope(text):
+    """The file-scope declarations of text (stripped), each up to its ';' or
+    the end of its function body."""
+    out, start, depth, body, i = [], 0, 0, False, 0
+    while i < len(text):
+        c = text[i]
+        if c in '([{':
+            if c == '{' and depth == 0:
+                body = text[:i].rstrip().endswith(')')  # a function's body, not a struct's or an initializer
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+            if c == '}' and depth == 0 and body:
+                out.append(text[start:i + 1])
+                start, body = i + 1, False
+        elif c == ';' and depth == 0:
+            out.append(text[start:i + 1])
+            start = i + 1
+        i += 1
+    return out
+
+
+def declared(text):
+    """The functions and variables that text (a header) declares at file
+    scope: not its types, struct members, parameters or enumerators."""
+    names = set()
+    for decl in file_scope(strip(text)):
+        if re.match(r'\s*typedef\b', decl):
+            continue
+        for d in declarators(decl, 0):
+            if re.fullmatch(r'\s*(struct|union|enum)\b[\s\w]*', d):
+                continue  # `struct tag { ... };`: a type
+            n = name_of(d)
+            if n:
+                names.add(n)
+    return names
+
+
 def header_names(src):
     names = set()
     for root, _, files in os.walk(src):
         for n in files:
             if n.endswith('.h'):
                 with open(os.path.join(root, n), encoding='utf-8', errors='replace') as f:
-                    names.update(IDENT.findall(strip(f.read())))
+                    names.update(declared(f.read()))
     return names
 
 
@@ -125,8 +169,11 @@ def prefix_of(stem, name):
 
 
 def collisions(src):
+    """(owners, shared, unprefixed): prefix -> {file: [names]} for every
+    prefix, for the prefixes that several files use, and file -> [names]
+    for the names that have none."""
     exported = header_names(src)
-    owners = {}  # prefix -> {file: [names]}
+    owners, unprefixed = {}, {}
     for root, _, files in os.walk(src):
         for n in sorted(files):
             if not n.endswith('.c'):
@@ -140,20 +187,25 @@ def collisions(src):
                 p = prefix_of(stem, name)
                 if p:
                     owners.setdefault(p, {}).setdefault(rel, []).append(name)
-    return owners, {p: f for p, f in owners.items() if len(f) > 1}
+                else:
+                    unprefixed.setdefault(rel, []).append(name)
+    return owners, {p: f for p, f in owners.items() if len(f) > 1}, unprefixed
 
 
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else 'src'
-    owners, shared = collisions(src)
+    owners, shared, unprefixed = collisions(src)
     for p in sorted(shared):
         print('prefix %s_ is private to %d files:' % (p, len(shared[p])))
         for f in sorted(shared[p]):
             names = shared[p][f]
             print('  %s: %s%s' % (f, ' '.join(names[:6]), ' ...' if len(names) > 6 else ''))
+    for f in sorted(unprefixed):
+        print('no prefix: %s: %s' % (f, ' '.join(unprefixed[f])))
     files = {f for fs in owners.values() for f in fs}
-    print('%d private prefixes in %d files, %d shared' % (len(owners), len(files), len(shared)))
-    return 1 if shared else 0
+    print('%d private prefixes in %d files, %d shared, %d names without a prefix'
+          % (len(owners), len(files), len(shared), sum(len(n) for n in unprefixed.values())))
+    return 1 if shared or unprefixed else 0
 
 
 if __name__ == '__main__':
