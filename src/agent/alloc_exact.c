@@ -26,9 +26,9 @@
  *
  * Tables. The allocating thread finds its entry in a hash table of its own
  * (frames compared, then the class by IsSameObject on a weak reference). A
- * new entry's stack goes to the agent thread once, as an EVENTQ_ALLOC_SITE
- * event; its counters are read by the agent thread (died before allocated,
- * so it never sees more dead than allocated). A thread's table outlives it:
+ * new entry's stack goes to the agent thread once, as an ax_site_event; its
+ * counters are read by the agent thread (died before allocated, so it never
+ * sees more dead than allocated). A thread's table outlives it:
  * at ThreadEnd it is left for the next thread that allocates, with its pages
  * (one mutex, taken once per thread, never per allocation). */
 #include "alloc_exact.h"
@@ -50,6 +50,16 @@
 #include "symbols.h"
 #include "thread_registry.h"
 
+
+/* A new site for the agent thread: its entry's id, its class (the signature
+ * copied after the frames) and its stack, top first. */
+typedef struct ax_site_event {
+    eventq_event head;
+    uint32_t entry;
+    const char *sig;
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} ax_site_event;
 
 static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e);
 /* ---------------------------------------------------------------- directory */
@@ -224,7 +234,7 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     if ((*agent_jvmti)->GetClassSignature(agent_jvmti, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         return NULL;
     ax_entry *e = calloc(1, sizeof *e + (size_t)n * sizeof e->frames[0]);
-    eventq_event *ev = NULL;
+    ax_site_event *ev = NULL;
     if (!e)
         goto fail;
     e->hash = hash;
@@ -235,10 +245,12 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     if (!e->cls)
         goto fail;
     if (!e->own) {
-        ev = eventq_new(EVENTQ_ALLOC_SITE, alloc_exact_apply, t->serial, (uint32_t)n, sig, NULL, NULL);
+        size_t len = strlen(sig) + 1, bytes = (size_t)n * sizeof ev->frames[0];
+        ev = (ax_site_event *)eventq_new(sizeof *ev + bytes + len, alloc_exact_apply, t->serial);
         if (!ev)
             goto fail;
-        memcpy(ev->frames, frames, (size_t)n * sizeof ev->frames[0]);
+        ev->sig = memcpy((char *)ev->frames + bytes, sig, len);
+        memcpy(ev->frames, frames, bytes);
         ev->nframes = (uint32_t)n;
     }
     uint64_t id = atomic_fetch_add_explicit(&ax_next_entry, 1, memory_order_relaxed) + 1;
@@ -249,8 +261,8 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
         goto fail;   /* never registered, so never counted */
     jvmti_free(sig);
     if (ev) {
-        ev->alloc_tag = id;
-        eventq_push(ev);
+        ev->entry = (uint32_t)id;
+        eventq_push(&ev->head);
     }
     atomic_fetch_add_explicit(&ax_entries_bytes, sizeof *e + (size_t)n * sizeof e->frames[0], memory_order_relaxed);
     return e;
@@ -689,11 +701,11 @@ void alloc_exact_sweep(JNIEnv *jni, bool now)
 
 /* ---------------------------------------------------------------- agent thread */
 
-static void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
+static void alloc_exact_register(model *m, trace_id trace, const ax_site_event *e)
 {
-    ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
+    ax_entry *x = ax_dir_get(&ax_entries, e->entry);
     if (x)
-        x->site = alloc_common_site_of(m, trace, e->str[0]);
+        x->site = alloc_common_site_of(m, trace, e->sig);
 }
 
 void alloc_exact_drain(model *m)
@@ -761,9 +773,10 @@ static void alloc_exact_describe(void)
 /* Agent thread: a new site's stack, into the model. */
 static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
+    const ax_site_event *s = (const ax_site_event *)e;
     trace_id t;
-    if (symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_exact_register(m, t, e);
+    if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, &t))
+        alloc_exact_register(m, t, s);
     return false;
 }
 

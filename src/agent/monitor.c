@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "agent_env.h"
 #include "collector.h"
@@ -21,16 +22,27 @@ uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memo
 void monitor_contended_enter(void) { monitor_enter_ns = agent_now_ns(); }
 void monitor_wait(void) { monitor_wait_ns = agent_now_ns(); }
 
+/* One wait or contention: how long, the monitor's class (its signature
+ * copied after the frames) and where, top first. */
+typedef struct monitor_event {
+    eventq_event head;
+    uint64_t duration_ns;
+    const char *sig;
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} monitor_event;
+
 /* Agent thread: one wait or contention, into the model (its class named now). */
 static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
+    monitor_event *me = (monitor_event *)e;
     trace_id t;
-    if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
+    if (!symbols_trace(m, jni, me->frames, me->nframes, agent_opts->thread ? e->thread : 0, &t))
         return false;
     char cname[1024];
-    symbols_class_name(e->str[0], cname, sizeof cname);
+    symbols_class_name(me->sig, cname, sizeof cname);
     monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
-    model_monitor_add(m, mon, 1, e->duration_ns);
+    model_monitor_add(m, mon, 1, me->duration_ns);
     return false;
 }
 
@@ -45,8 +57,12 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
     if (!klass || (*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         sig = NULL;
     uint32_t depth = agent_opts->depth;
-    eventq_event *e = eventq_new(EVENTQ_MONITOR, monitor_apply, thread_registry_serial(thread), depth,
-                                 sig ? sig : "Ljava/lang/Object;", NULL, NULL);
+    const char *name = sig ? sig : "Ljava/lang/Object;";
+    size_t len = strlen(name) + 1, frames = (size_t)depth * sizeof(jvmtiFrameInfo);
+    monitor_event *e = (monitor_event *)eventq_new(sizeof(monitor_event) + frames + len, monitor_apply,
+                                                   thread_registry_serial(thread));
+    if (e)
+        e->sig = memcpy((char *)e->frames + frames, name, len);
     jvmti_free(sig);
     if (klass)
         (*jni)->DeleteLocalRef(jni, klass);
@@ -57,7 +73,7 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
         count = 0;
     e->nframes = (uint32_t)count;
     e->duration_ns = dt;
-    eventq_push(e);
+    eventq_push(&e->head);
     atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
 }
 
