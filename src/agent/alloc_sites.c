@@ -12,7 +12,11 @@
  * number per slot); the agent thread takes the tags and subtracts what the
  * sample added from its site's live counts. A free may be taken before its
  * allocation event (the two travel by different queues), so each tag's
- * record remembers "freed early". */
+ * record remembers "freed early".
+ *
+ * The callback captures the object's class as a JNI weak global reference;
+ * the agent thread names it when it applies the event (a class unloaded by
+ * then is named as an unknown class: "?"). */
 #include "alloc_sites.h"
 
 #include <math.h>
@@ -82,11 +86,11 @@ static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
 /* A sampled allocation: the object's size, the tag it got (ObjectFree
  * reports it), when (agent_now_ns) and after how many finished collections,
- * its class (the signature copied after the frames) and where, top first. */
+ * its class (a weak global reference the event owns) and where, top first. */
 typedef struct as_event {
     eventq_event head;
     uint64_t size, tag, ns, gcs;
-    const char *sig;
+    jweak cls;
     uint32_t nframes;
     jvmtiFrameInfo frames[];
 } as_event;
@@ -99,17 +103,9 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
     if (agent_is_own_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
     uint64_t t0 = as_thread_cpu_ns();
-    char *sig = NULL;
-    if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE) {
-        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
-        return;
-    }
     uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
-    size_t len = strlen(sig) + 1, frames = (size_t)agent_opts->depth * sizeof(jvmtiFrameInfo);
-    as_event *e = (as_event *)eventq_new(sizeof(as_event) + frames + len, alloc_sites_apply, serial);
-    if (e)
-        e->sig = memcpy((char *)e->frames + frames, sig, len);
-    jvmti_free(sig);
+    as_event *e = (as_event *)eventq_new(sizeof(as_event) + (size_t)agent_opts->depth * sizeof(jvmtiFrameInfo),
+                                         alloc_sites_apply, serial);
     if (!e) {
         atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
         return;
@@ -121,6 +117,14 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
     e->nframes = (uint32_t)n;
     if (alloc_common_own_code(jni, e->frames, n)) {
         free(e);
+        return;
+    }
+    e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
+    if (!e->cls) {   /* out of memory */
+        if ((*jni)->ExceptionCheck(jni))
+            (*jni)->ExceptionClear(jni);
+        free(e);
+        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
         return;
     }
     e->size = (uint64_t)size;
@@ -250,9 +254,10 @@ static double as_coarse(double v)
     return ldexp(nearbyint(ldexp(f, 17)), e - 17);
 }
 
-static void alloc_sites_record(model *m, trace_id trace, const as_event *e)
+/* sig: the class's signature, NULL when unknown */
+static void alloc_sites_record(model *m, trace_id trace, const as_event *e, const char *sig)
 {
-    site_id site = alloc_common_site_of(m, trace, e->sig);
+    site_id site = alloc_common_site_of(m, trace, sig);
     double size = (double)e->size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
@@ -319,9 +324,13 @@ static void alloc_sites_describe(void)
 static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     const as_event *a = (const as_event *)e;
+    char *sig = symbols_class_signature(jni, a->cls);
+    if (jni)
+        (*jni)->DeleteWeakGlobalRef(jni, a->cls);
     trace_id t;
     if (symbols_trace(m, jni, a->frames, a->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_sites_record(m, t, a);
+        alloc_sites_record(m, t, a, sig);
+    jvmti_free(sig);
     return false;
 }
 
