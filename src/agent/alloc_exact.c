@@ -26,9 +26,11 @@
  *
  * Tables. The allocating thread finds its entry in a hash table of its own
  * (frames compared, then the class by IsSameObject on a weak reference). A
- * new entry's stack goes to the agent thread once, as an EVENTQ_ALLOC_SITE
- * event; its counters are read by the agent thread (died before allocated,
- * so it never sees more dead than allocated). A thread's table outlives it:
+ * new entry's stack goes to the agent thread once, as an ax_site_event, and
+ * the agent thread names its class from that weak reference (a class
+ * unloaded by then is named as an unknown one, "?"); its counters are read
+ * by the agent thread (died before allocated, so it never sees more dead
+ * than allocated). A thread's table outlives it:
  * at ThreadEnd it is left for the next thread that allocates, with its pages
  * (one mutex, taken once per thread, never per allocation). */
 #include "alloc_exact.h"
@@ -50,6 +52,15 @@
 #include "symbols.h"
 #include "thread_registry.h"
 
+
+/* A new site for the agent thread: its entry's id (the entry holds its
+ * class's weak reference) and its stack, top first. */
+typedef struct ax_site_event {
+    eventq_event head;
+    uint32_t entry;
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} ax_site_event;
 
 static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e);
 /* ---------------------------------------------------------------- directory */
@@ -215,16 +226,14 @@ static bool ax_index_put(ax_table *t, ax_entry *e)
     return true;
 }
 
-/* A new entry: named once, registered, and (unless it is jvmprof's own) sent
- * to the agent thread with its stack. NULL when out of memory or ids. */
+/* A new entry: registered, and (unless it is jvmprof's own) sent to the
+ * agent thread with its stack, which names its class from the entry's weak
+ * reference. NULL when out of memory or ids. */
 static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n,
                               uint32_t hash)
 {
-    char *sig = NULL;
-    if ((*agent_jvmti)->GetClassSignature(agent_jvmti, klass, &sig, NULL) != JVMTI_ERROR_NONE)
-        return NULL;
     ax_entry *e = calloc(1, sizeof *e + (size_t)n * sizeof e->frames[0]);
-    eventq_event *ev = NULL;
+    ax_site_event *ev = NULL;
     if (!e)
         goto fail;
     e->hash = hash;
@@ -235,10 +244,11 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     if (!e->cls)
         goto fail;
     if (!e->own) {
-        ev = eventq_new(EVENTQ_ALLOC_SITE, alloc_exact_apply, t->serial, (uint32_t)n, sig, NULL, NULL);
+        size_t bytes = (size_t)n * sizeof ev->frames[0];
+        ev = (ax_site_event *)eventq_new(sizeof *ev + bytes, alloc_exact_apply, t->serial);
         if (!ev)
             goto fail;
-        memcpy(ev->frames, frames, (size_t)n * sizeof ev->frames[0]);
+        memcpy(ev->frames, frames, bytes);
         ev->nframes = (uint32_t)n;
     }
     uint64_t id = atomic_fetch_add_explicit(&ax_next_entry, 1, memory_order_relaxed) + 1;
@@ -247,15 +257,13 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
     e->id = (uint32_t)id;   /* in the directory from here on: never freed */
     if (!ax_index_put(t, e))
         goto fail;   /* never registered, so never counted */
-    jvmti_free(sig);
     if (ev) {
-        ev->alloc_tag = id;
-        eventq_push(ev);
+        ev->entry = (uint32_t)id;
+        eventq_push(&ev->head);
     }
     atomic_fetch_add_explicit(&ax_entries_bytes, sizeof *e + (size_t)n * sizeof e->frames[0], memory_order_relaxed);
     return e;
 fail:
-    jvmti_free(sig);
     free(ev);
     if (e && !e->id) {
         if (e->cls)
@@ -689,11 +697,16 @@ void alloc_exact_sweep(JNIEnv *jni, bool now)
 
 /* ---------------------------------------------------------------- agent thread */
 
-static void alloc_exact_register(model *m, trace_id trace, const eventq_event *e)
+/* The entry's site; its class named now (NULL, unknown, if it has been
+ * unloaded since). */
+static void alloc_exact_register(model *m, JNIEnv *jni, trace_id trace, const ax_site_event *e)
 {
-    ax_entry *x = ax_dir_get(&ax_entries, e->alloc_tag);
-    if (x)
-        x->site = alloc_common_site_of(m, trace, e->str[0]);
+    ax_entry *x = ax_dir_get(&ax_entries, e->entry);
+    if (!x)
+        return;
+    char *sig = symbols_class_signature(jni, x->cls);
+    x->site = alloc_common_site_of(m, trace, sig);
+    jvmti_free(sig);
 }
 
 void alloc_exact_drain(model *m)
@@ -761,9 +774,10 @@ static void alloc_exact_describe(void)
 /* Agent thread: a new site's stack, into the model. */
 static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
+    const ax_site_event *s = (const ax_site_event *)e;
     trace_id t;
-    if (symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_exact_register(m, t, e);
+    if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, &t))
+        alloc_exact_register(m, jni, t, s);
     return false;
 }
 

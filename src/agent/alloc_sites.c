@@ -12,7 +12,11 @@
  * number per slot); the agent thread takes the tags and subtracts what the
  * sample added from its site's live counts. A free may be taken before its
  * allocation event (the two travel by different queues), so each tag's
- * record remembers "freed early". */
+ * record remembers "freed early".
+ *
+ * The callback captures the object's class as a JNI weak global reference;
+ * the agent thread names it when it applies the event (a class unloaded by
+ * then is named as an unknown class: "?"). */
 #include "alloc_sites.h"
 
 #include <math.h>
@@ -83,6 +87,17 @@ typedef struct as_entry {
 static as_entry *as_table;
 static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
 
+/* A sampled allocation: the object's size, the tag it got (ObjectFree
+ * reports it), when (agent_now_ns) and after how many finished collections,
+ * its class (a weak global reference the event owns) and where, top first. */
+typedef struct as_event {
+    eventq_event head;
+    uint64_t size, tag, ns, gcs;
+    jweak cls;
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} as_event;
+
 static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e);
 
 static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
@@ -91,14 +106,9 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
     if (agent_is_own_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
     uint64_t t0 = as_thread_cpu_ns();
-    char *sig = NULL;
-    if ((*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE) {
-        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
-        return;
-    }
     uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
-    eventq_event *e = eventq_new(EVENTQ_ALLOC, alloc_sites_apply, serial, agent_opts->depth, sig, NULL, NULL);
-    jvmti_free(sig);
+    as_event *e = (as_event *)eventq_new(sizeof(as_event) + (size_t)agent_opts->depth * sizeof(jvmtiFrameInfo),
+                                         alloc_sites_apply, serial);
     if (!e) {
         atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
         return;
@@ -112,14 +122,22 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
         free(e);
         return;
     }
-    e->alloc_size = (uint64_t)size;
-    e->alloc_ns = agent_now_ns();
-    e->alloc_gcs = alloc_common_gc_count();
-    e->alloc_tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
-    if ((*jv)->SetTag(jv, object, (jlong)e->alloc_tag) != JVMTI_ERROR_NONE)
-        e->alloc_tag = 0;   /* its death will not be seen: counted as allocated and live */
+    e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
+    if (!e->cls) {   /* out of memory */
+        if ((*jni)->ExceptionCheck(jni))
+            (*jni)->ExceptionClear(jni);
+        free(e);
+        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
+        return;
+    }
+    e->size = (uint64_t)size;
+    e->ns = agent_now_ns();
+    e->gcs = alloc_common_gc_count();
+    e->tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
+    if ((*jv)->SetTag(jv, object, (jlong)e->tag) != JVMTI_ERROR_NONE)
+        e->tag = 0;   /* its death will not be seen: counted as allocated and live */
     atomic_fetch_add_explicit(&as_samples, 1, memory_order_relaxed);
-    eventq_push(e);
+    eventq_push(&e->head);
     atomic_fetch_add_explicit(&as_callback_ns, as_thread_cpu_ns() - t0, memory_order_relaxed);
 }
 
@@ -240,25 +258,26 @@ static double as_coarse(double v)
     return ldexp(nearbyint(ldexp(f, 17)), e - 17);
 }
 
-static void alloc_sites_record(model *m, trace_id trace, const eventq_event *e)
+/* sig: the class's signature, NULL when unknown */
+static void alloc_sites_record(model *m, trace_id trace, const as_event *e, const char *sig)
 {
-    site_id site = alloc_common_site_of(m, trace, e->str[0]);
-    double size = (double)e->alloc_size, interval = (double)agent_opts->alloc_interval;
+    site_id site = alloc_common_site_of(m, trace, sig);
+    double size = (double)e->size, interval = (double)agent_opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
-    as_record *r = as_lookup(e->alloc_tag, true);
+    as_record *r = as_lookup(e->tag, true);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
     if (!r)
         return;   /* untagged, or no memory: counted as live for good */
-    uint32_t ms = (uint32_t)(e->alloc_ns / 1000000u);
+    uint32_t ms = (uint32_t)(e->ns / 1000000u);
     if (freed) {   /* r holds when it was freed */
         if (m->lifetimes)
-            model_site_died_at(m, site, objs, as_survived(e->alloc_gcs, r->gcs), (uint32_t)(r->ms - ms));
+            model_site_died_at(m, site, objs, as_survived(e->gcs, r->gcs), (uint32_t)(r->ms - ms));
         as_forget(r);
         return;
     }
-    *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->alloc_gcs, ms };
+    *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->gcs, ms };
 }
 
 static void alloc_sites_drain(model *m, JNIEnv *jni)
@@ -308,9 +327,14 @@ static void alloc_sites_describe(void)
 /* Agent thread: a sampled allocation, into the model. */
 static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
+    const as_event *a = (const as_event *)e;
+    char *sig = symbols_class_signature(jni, a->cls);
+    if (jni)
+        (*jni)->DeleteWeakGlobalRef(jni, a->cls);
     trace_id t;
-    if (symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_sites_record(m, t, e);
+    if (symbols_trace(m, jni, a->frames, a->nframes, agent_opts->thread ? e->thread : 0, &t))
+        alloc_sites_record(m, t, a, sig);
+    jvmti_free(sig);
     return false;
 }
 

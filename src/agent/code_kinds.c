@@ -1,8 +1,9 @@
 /* code_kinds.c — JIT code load/unload bookkeeping for frame kinds (see
  * code_kinds.h). The compiler thread's callback turns the inlining records
  * of one nmethod into a sorted list of distinct (caller, callee) pairs and
- * queues it; the agent thread counts, per method, its loaded nmethods and,
- * per pair, the loaded nmethods that inline callee into caller. */
+ * queues it (a ck_load_event; an unload is a ck_unload_event); the agent
+ * thread counts, per method, its loaded nmethods and, per pair, the loaded
+ * nmethods that inline callee into caller. */
 #include "code_kinds.h"
 
 #include <jvmticmlr.h>
@@ -15,13 +16,33 @@
 #include "jvmti_util.h"
 
 
-static bool code_kinds_event(model *m, JNIEnv *jni, eventq_event *e);
+/* An nmethod loaded: its code's address, its method, and the distinct
+ * (caller, callee) pairs its inlining records name, sorted. The agent thread
+ * keeps it (in ck_code) until the nmethod unloads. */
+typedef struct ck_load_event {
+    eventq_event head;
+    const void *code;
+    jmethodID method;
+    uint32_t npairs;
+    jmethodID pairs[];        /* 2 * npairs: caller, callee */
+} ck_load_event;
+
+/* An nmethod unloaded: its code's address and its method. */
+typedef struct ck_unload_event {
+    eventq_event head;
+    const void *code;
+    jmethodID method;
+} ck_unload_event;
+
+static bool ck_apply_load(model *m, JNIEnv *jni, eventq_event *e);
+static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e);
+
 /* An open-addressing map from a pair of pointers to a count and a pointer
  * (agent thread only). */
 typedef struct ck_entry {
     uintptr_t a, b;           /* a == 0: empty */
     int64_t count;
-    eventq_event *edges;      /* code map: the nmethod's load event, kept until it unloads */
+    ck_load_event *edges;     /* code map: the nmethod's load event, kept until it unloads */
 } ck_entry;
 typedef struct ck_map {
     ck_entry *slots;
@@ -106,11 +127,11 @@ void code_kinds_vm_init(void)
 
 static int ck_pair_cmp(const void *x, const void *y)
 {
-    const jvmtiFrameInfo *p = x, *q = y;
-    uintptr_t a = (uintptr_t)p[0].method, b = (uintptr_t)q[0].method;
+    const jmethodID *p = x, *q = y;
+    uintptr_t a = (uintptr_t)p[0], b = (uintptr_t)q[0];
     if (a != b)
         return a < b ? -1 : 1;
-    a = (uintptr_t)p[1].method, b = (uintptr_t)q[1].method;
+    a = (uintptr_t)p[1], b = (uintptr_t)q[1];
     return a < b ? -1 : (a > b);
 }
 
@@ -131,12 +152,11 @@ void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jin
     }
     if (npairs > (1u << 24))
         npairs = 1u << 24;
-    /* frames[0] = the nmethod's method; then pairs (caller, callee) */
-    eventq_event *e = eventq_new(EVENTQ_CODE_LOAD, code_kinds_event, 0, (uint32_t)(1 + 2 * npairs), NULL, NULL, NULL);
+    ck_load_event *e = (ck_load_event *)eventq_new(sizeof *e + 2 * npairs * sizeof e->pairs[0], ck_apply_load, 0);
     if (!e)
         return;
     e->code = code_addr;
-    e->frames[0].method = method;
+    e->method = method;
     size_t k = 0;
     for (h = compile_info; h && k < npairs; h = h->next) {
         if (h->kind != JVMTI_CMLR_INLINE_INFO)
@@ -145,71 +165,75 @@ void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jin
         for (jint i = 0; i < r->numpcs && k < npairs; i++) {
             const PCStackInfo *pc = &r->pcinfo[i];
             for (jint f = 0; f + 1 < pc->numstackframes && k < npairs; f++, k++) {
-                e->frames[1 + 2 * k].method = pc->methods[f + 1];
-                e->frames[2 + 2 * k].method = pc->methods[f];
+                e->pairs[2 * k] = pc->methods[f + 1];
+                e->pairs[2 * k + 1] = pc->methods[f];
             }
         }
     }
-    qsort(e->frames + 1, k, 2 * sizeof(jvmtiFrameInfo), ck_pair_cmp);
+    qsort(e->pairs, k, 2 * sizeof e->pairs[0], ck_pair_cmp);
     size_t u = 0;
     for (size_t i = 0; i < k; i++) {
-        if (u > 0 && ck_pair_cmp(e->frames + 1 + 2 * (u - 1), e->frames + 1 + 2 * i) == 0)
+        if (u > 0 && ck_pair_cmp(e->pairs + 2 * (u - 1), e->pairs + 2 * i) == 0)
             continue;
-        e->frames[1 + 2 * u] = e->frames[1 + 2 * i];
-        e->frames[2 + 2 * u] = e->frames[2 + 2 * i];
+        e->pairs[2 * u] = e->pairs[2 * i];
+        e->pairs[2 * u + 1] = e->pairs[2 * i + 1];
         u++;
     }
-    e->nframes = (uint32_t)(1 + 2 * u);
-    eventq_push(e);
+    e->npairs = (uint32_t)u;
+    eventq_push(&e->head);
 }
 
 void JNICALL code_kinds_compiled_method_unload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
 {
     (void)jv;
-    eventq_event *e = eventq_new(EVENTQ_CODE_UNLOAD, code_kinds_event, 0, 1, NULL, NULL, NULL);
+    ck_unload_event *e = (ck_unload_event *)eventq_new(sizeof *e, ck_apply_unload, 0);
     if (!e)
         return;
     e->code = code_addr;
-    e->frames[0].method = method;
-    eventq_push(e);
+    e->method = method;
+    eventq_push(&e->head);
 }
 
-static void ck_apply(const eventq_event *e, int64_t delta)
+/* The counts of a load event's method and pairs, up (+1) or down (-1). */
+static void ck_count(const ck_load_event *e, int64_t delta)
 {
-    ck_entry *me = ck_find(&ck_methods, (uintptr_t)e->frames[0].method, 0, true);
+    ck_entry *me = ck_find(&ck_methods, (uintptr_t)e->method, 0, true);
     if (me)
         me->count += delta;
-    for (uint32_t i = 1; i + 1 < e->nframes; i += 2) {
-        ck_entry *in = ck_find(&ck_inlines, (uintptr_t)e->frames[i].method, (uintptr_t)e->frames[i + 1].method, true);
+    for (uint32_t i = 0; i < e->npairs; i++) {
+        ck_entry *in = ck_find(&ck_inlines, (uintptr_t)e->pairs[2 * i], (uintptr_t)e->pairs[2 * i + 1], true);
         if (in)
             in->count += delta;
     }
 }
 
-static bool code_kinds_event(model *m, JNIEnv *jni, eventq_event *e)
+static bool ck_apply_load(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)m, (void)jni;
-    if (e->kind == EVENTQ_CODE_LOAD) {
-        ck_entry *c = ck_find(&ck_code, (uintptr_t)e->code, (uintptr_t)e->frames[0].method, true);
-        if (!c)
-            return false;
-        if (c->edges) { /* the same address loaded again without an unload: replace */
-            ck_apply(c->edges, -1);
-            free(c->edges);
-        }
-        ck_apply(e, +1);
-        c->edges = e;
-        c->count = 1;
-        return true; /* kept until it unloads */
+    ck_load_event *l = (ck_load_event *)e;
+    ck_entry *c = ck_find(&ck_code, (uintptr_t)l->code, (uintptr_t)l->method, true);
+    if (!c)
+        return false;
+    if (c->edges) { /* the same address loaded again without an unload: replace */
+        ck_count(c->edges, -1);
+        free(c->edges);
     }
-    if (e->kind == EVENTQ_CODE_UNLOAD) {
-        ck_entry *c = ck_find(&ck_code, (uintptr_t)e->code, (uintptr_t)e->frames[0].method, false);
-        if (c && c->edges) {
-            ck_apply(c->edges, -1);
-            free(c->edges);
-            c->edges = NULL;
-            c->count = 0;
-        }
+    ck_count(l, +1);
+    c->edges = l;
+    c->count = 1;
+    return true; /* kept until it unloads */
+}
+
+static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e)
+{
+    (void)m, (void)jni;
+    const ck_unload_event *u = (const ck_unload_event *)e;
+    ck_entry *c = ck_find(&ck_code, (uintptr_t)u->code, (uintptr_t)u->method, false);
+    if (c && c->edges) {
+        ck_count(c->edges, -1);
+        free(c->edges);
+        c->edges = NULL;
+        c->count = 0;
     }
     return false;
 }

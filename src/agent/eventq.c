@@ -3,38 +3,19 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 
 static _Atomic(eventq_event *) eventq_head;
 static _Atomic uint64_t eventq_lost_count;   /* events that could not be made: out of memory */
 
-eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
-                         const char *s1, const char *s2)
+eventq_event *eventq_new(size_t size, eventq_apply_fn apply, uint32_t thread)
 {
-    const char *in[3] = { s0, s1, s2 };
-    size_t lens[3], total = sizeof(eventq_event) + (size_t)nframes * sizeof(jvmtiFrameInfo);
-    for (int i = 0; i < 3; i++) {
-        lens[i] = in[i] ? strlen(in[i]) + 1 : 0;
-        total += lens[i];
-    }
-    eventq_event *e = malloc(total);
+    eventq_event *e = size >= sizeof *e ? calloc(1, size) : NULL;
     if (!e) {
         atomic_fetch_add_explicit(&eventq_lost_count, 1, memory_order_relaxed);
         return NULL;
     }
-    memset(e, 0, sizeof *e);
-    e->kind = kind;
     e->apply = apply;
     e->thread = thread;
-    e->nframes = nframes;
-    char *p = (char *)(e->frames + nframes);
-    for (int i = 0; i < 3; i++) {
-        if (!in[i])
-            continue;
-        memcpy(p, in[i], lens[i]);
-        e->str[i] = p;
-        p += lens[i];
-    }
     return e;
 }
 

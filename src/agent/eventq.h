@@ -2,26 +2,22 @@
  * threads) to the agent thread: a lock-free multi-producer stack. Producers
  * push with one CAS; the agent thread takes everything at once with an
  * atomic exchange (so there is no ABA) and gets it back in push order.
- * Events are malloc'ed by the producer and freed by the consumer. */
+ *
+ * eventq owns only an event's header: the link, the function that applies
+ * it and the thread it came from. Each module that queues events defines its
+ * own struct with the header first and its fields after it (monitor.c's
+ * monitor_event, ...), and the apply function, set by that module, knows
+ * which struct it was given. Events are malloc'ed by the producer
+ * (eventq_new) and freed by the consumer. */
 #ifndef EVENTQ_H
 #define EVENTQ_H
 
 #include <jni.h>
-#include <jvmti.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../model/model.h"
-
-typedef enum eventq_kind {
-    EVENTQ_THREAD_START,
-    EVENTQ_THREAD_END,
-    EVENTQ_MONITOR,
-    EVENTQ_CODE_LOAD,          /* code_kinds.c: frames[0] = method, then (caller, callee) pairs */
-    EVENTQ_CODE_UNLOAD,        /* code_kinds.c: frames[0] = method */
-    EVENTQ_ALLOC,              /* alloc_sites.c: a sampled allocation; str[0] = class signature */
-    EVENTQ_ALLOC_SITE,         /* alloc_exact.c: a new site; alloc_tag = its entry id, str[0] = class signature */
-} eventq_kind;
 
 struct eventq_event;
 /* What the agent thread does with an event, set by the module that made it:
@@ -31,24 +27,14 @@ typedef bool (*eventq_apply_fn)(model *m, JNIEnv *jni, struct eventq_event *e);
 
 typedef struct eventq_event {
     struct eventq_event *next;
-    eventq_kind kind;
     eventq_apply_fn apply;
-    uint32_t thread;           /* thread serial */
-    uint64_t duration_ns;      /* EVENTQ_MONITOR: time blocked or waiting */
-    const void *code;          /* EVENTQ_CODE_*: the compiled code's address */
-    uint64_t alloc_size;       /* EVENTQ_ALLOC: the object's size in bytes */
-    uint64_t alloc_tag;        /* EVENTQ_ALLOC: the tag it got (ObjectFree reports it) */
-    uint64_t alloc_ns;         /* EVENTQ_ALLOC: when (agent_now_ns) */
-    uint64_t alloc_gcs;        /* EVENTQ_ALLOC: garbage collections finished by then */
-    const char *str[3];        /* THREAD_START: name, group, parent group; MONITOR: class signature */
-    uint32_t nframes;
-    jvmtiFrameInfo frames[];   /* MONITOR: where it happened, top first */
+    uint32_t thread;           /* thread serial (0: none) */
 } eventq_event;
 
-/* Allocates an event with room for nframes frames and the given strings
- * (copied; NULL allowed). Returns NULL when out of memory. */
-eventq_event *eventq_new(eventq_kind kind, eventq_apply_fn apply, uint32_t thread, uint32_t nframes, const char *s0,
-                         const char *s1, const char *s2);
+/* An event of `size` bytes (the module's struct, header first, and whatever
+ * follows it), zeroed, with its header set. Returns NULL when out of memory,
+ * which the count "events lost (out of memory)" reports. */
+eventq_event *eventq_new(size_t size, eventq_apply_fn apply, uint32_t thread);
 /* Agent thread: applies every event taken so far (eventq_take_all, then each
  * one's apply), oldest first, and frees those not kept; the model's count
  * "events lost (out of memory)" says how many could not be made. */

@@ -1,5 +1,8 @@
 /* monitor.c — the monitor=y collector (see monitor.h): its JVMTI callbacks,
- * which stamp and record, and its row for collectors.c. */
+ * which stamp and record, and its row for collectors.c. A record captures
+ * the stack and the monitor's class as a JNI weak global reference; the
+ * agent thread names the class when it applies the event (a class unloaded
+ * by then is named like one whose name could not be had: java.lang.Object). */
 #include "monitor.h"
 
 #include <stdatomic.h>
@@ -22,16 +25,32 @@ uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memo
 void monitor_contended_enter(void) { monitor_enter_ns = agent_now_ns(); }
 void monitor_wait(void) { monitor_wait_ns = agent_now_ns(); }
 
+/* One wait or contention: how long, the monitor's class (a weak global
+ * reference, NULL when it could not be had; the event owns it) and where,
+ * top first. */
+typedef struct monitor_event {
+    eventq_event head;
+    uint64_t duration_ns;
+    jweak cls;
+    uint32_t nframes;
+    jvmtiFrameInfo frames[];
+} monitor_event;
+
 /* Agent thread: one wait or contention, into the model (its class named now). */
 static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
+    monitor_event *me = (monitor_event *)e;
+    char *sig = symbols_class_signature(jni, me->cls);
+    if (me->cls && jni)
+        (*jni)->DeleteWeakGlobalRef(jni, me->cls);
     trace_id t;
-    if (!symbols_trace(m, jni, e->frames, e->nframes, agent_opts->thread ? e->thread : 0, &t))
-        return false;
-    char cname[1024];
-    symbols_class_name(e->str[0], cname, sizeof cname);
-    monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
-    model_monitor_add(m, mon, 1, e->duration_ns);
+    if (symbols_trace(m, jni, me->frames, me->nframes, agent_opts->thread ? e->thread : 0, &t)) {
+        char cname[1024];
+        symbols_class_name(sig ? sig : "Ljava/lang/Object;", cname, sizeof cname);
+        monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
+        model_monitor_add(m, mon, 1, me->duration_ns);
+    }
+    jvmti_free(sig);
     return false;
 }
 
@@ -41,24 +60,24 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
         return; /* the begin event came before we were listening */
     jvmtiEnv *jv = agent_jvmti;
     uint64_t now = agent_now_ns(), dt = now - since_ns;
-    jclass klass = (*jni)->GetObjectClass(jni, object);
-    char *sig = NULL;
-    if (!klass || (*jv)->GetClassSignature(jv, klass, &sig, NULL) != JVMTI_ERROR_NONE)
-        sig = NULL;
     uint32_t depth = agent_opts->depth;
-    eventq_event *e = eventq_new(EVENTQ_MONITOR, monitor_apply, thread_registry_serial(thread), depth,
-                                 sig ? sig : "Ljava/lang/Object;", NULL, NULL);
-    jvmti_free(sig);
-    if (klass)
-        (*jni)->DeleteLocalRef(jni, klass);
+    monitor_event *e = (monitor_event *)eventq_new(sizeof(monitor_event) + (size_t)depth * sizeof(jvmtiFrameInfo),
+                                                   monitor_apply, thread_registry_serial(thread));
     if (!e)
         return;
+    jclass klass = (*jni)->GetObjectClass(jni, object);
+    if (klass) {
+        e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
+        if (!e->cls && (*jni)->ExceptionCheck(jni))
+            (*jni)->ExceptionClear(jni);   /* out of memory: named as unknown, the program not disturbed */
+        (*jni)->DeleteLocalRef(jni, klass);
+    }
     jint count = 0;
     if (depth > 0 && (*jv)->GetStackTrace(jv, NULL, 0, (jint)depth, e->frames, &count) != JVMTI_ERROR_NONE)
         count = 0;
     e->nframes = (uint32_t)count;
     e->duration_ns = dt;
-    eventq_push(e);
+    eventq_push(&e->head);
     atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
 }
 

@@ -1,7 +1,7 @@
 /* symbols.c — jmethodID -> model method and line table, cached in an
- * open-addressing map keyed by the jmethodID pointer (see symbols.h).
- * Single-threaded: only the agent thread (or VM death, after it stopped)
- * calls in. */
+ * open-addressing map keyed by the jmethodID pointer (see symbols.h), and a
+ * captured class's signature from its weak reference. Single-threaded: only
+ * the agent thread (or VM death, after it stopped) calls in. */
 #include "symbols.h"
 
 #include <stdint.h>
@@ -74,6 +74,19 @@ void symbols_class_name(const char *sig, char *out, size_t outlen)
         out[o++] = ']';
     }
     out[o] = '\0';
+}
+
+char *symbols_class_signature(JNIEnv *jni, jweak cls)
+{
+    /* a local (strong) reference first: the class cannot unload while it is named */
+    jclass klass = cls && jni ? (*jni)->NewLocalRef(jni, cls) : NULL;
+    if (!klass)
+        return NULL;
+    char *sig = NULL;
+    if ((*agent_jvmti)->GetClassSignature(agent_jvmti, klass, &sig, NULL) != JVMTI_ERROR_NONE)
+        sig = NULL;
+    (*jni)->DeleteLocalRef(jni, klass);
+    return sig;
 }
 
 static int sym_line_cmp(const void *a, const void *b)

@@ -2,8 +2,9 @@
  * model frames: class, method, signature, source file and line. Resolved
  * once per jmethodID and cached (HotSpot never reuses a jmethodID), on the
  * agent thread only, soon after capture so classes rarely unload first; a
- * method whose class has gone is named <unloaded>. Also converts JVM type
- * signatures to the dotted names the reports print. */
+ * method whose class has gone is named <unloaded>. Also names a class that
+ * a collector captured as a weak reference, and converts JVM type signatures
+ * to the dotted names the reports print. */
 #ifndef SYMBOLS_H
 #define SYMBOLS_H
 
@@ -19,6 +20,13 @@ frame_id symbols_frame(model *m, JNIEnv *jni, jmethodID method, jlocation locati
  * memory (and the model marked so): no trace refers to a frame that does not
  * exist. Agent thread only. */
 bool symbols_trace(model *m, JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t n, uint32_t thread, trace_id *out);
+/* Agent thread: the JVM signature ("Ljava/lang/String;") of the class that
+ * cls, a JNI weak global reference a collector took on the program's thread,
+ * refers to, in JVMTI memory (jvmti_free). NULL when cls is NULL, when the
+ * class was unloaded since (the reference is cleared) or when JVMTI fails:
+ * the caller names it as it names an unknown class. cls stays the caller's
+ * to delete. */
+char *symbols_class_signature(JNIEnv *jni, jweak cls);
 /* "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]"; writes at most outlen bytes. */
 void symbols_class_name(const char *sig, char *out, size_t outlen);
 /* Between two sessions: forgets every method resolved (their ids were the

@@ -1,9 +1,12 @@
 /* thread_registry.c — thread serials and thread start/end events (see
  * thread_registry.h). Runs on the starting/ending thread itself; the only
- * shared state is an atomic serial counter and the lock-free event queue. */
+ * shared state is an atomic serial counter and the lock-free event queue,
+ * which carries a start as a thread_start_event (its names copied after the
+ * struct) and an end as a bare eventq_event. */
 #include "thread_registry.h"
 
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,13 +26,44 @@ static uint64_t thread_word(jthread thread)
     return (uint64_t)(uintptr_t)p;
 }
 
+/* A thread's start: its name, its group's and the group's parent's, each
+ * copied into the event after the struct. */
+typedef struct thread_start_event {
+    eventq_event head;
+    const char *name, *group, *parent;
+} thread_start_event;
+
 /* Agent thread: a thread's start and end, into the model. */
 static bool thread_registry_apply_start(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)jni;
-    model_thread_start(m, e->thread, e->thread, model_cstring(m, e->str[0]), model_cstring(m, e->str[1]),
-                       model_cstring(m, e->str[2]));
+    const thread_start_event *s = (const thread_start_event *)e;
+    model_thread_start(m, e->thread, e->thread, model_cstring(m, s->name), model_cstring(m, s->group),
+                       model_cstring(m, s->parent));
     return false;
+}
+
+/* The start event of thread serial with these names (NULL: ""), or NULL when
+ * out of memory. */
+static eventq_event *thread_start_event_new(uint32_t serial, const char *name, const char *group, const char *parent)
+{
+    const char *in[3] = { name ? name : "", group ? group : "", parent ? parent : "" };
+    size_t lens[3], total = sizeof(thread_start_event);
+    for (int i = 0; i < 3; i++) {
+        lens[i] = strlen(in[i]) + 1;
+        total += lens[i];
+    }
+    thread_start_event *s = (thread_start_event *)eventq_new(total, thread_registry_apply_start, serial);
+    if (!s)
+        return NULL;
+    char *p = (char *)(s + 1);
+    const char **out[3] = { &s->name, &s->group, &s->parent };
+    for (int i = 0; i < 3; i++) {
+        memcpy(p, in[i], lens[i]);
+        *out[i] = p;
+        p += lens[i];
+    }
+    return &s->head;
 }
 
 static bool thread_registry_apply_end(model *m, JNIEnv *jni, eventq_event *e)
@@ -69,8 +103,7 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
         if ((*jv)->GetThreadGroupInfo(jv, info.thread_group, &group) == JVMTI_ERROR_NONE && group.parent)
             (*jv)->GetThreadGroupInfo(jv, group.parent, &parent);
     }
-    eventq_event *e = eventq_new(EVENTQ_THREAD_START, thread_registry_apply_start, serial, 0, info.name ? info.name : "",
-                                 group.name ? group.name : "", parent.name ? parent.name : "");
+    eventq_event *e = thread_start_event_new(serial, info.name, group.name, parent.name);
     if (e)
         eventq_push(e);
     jvmti_free(info.name);
@@ -99,7 +132,7 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
     uint32_t serial = thread_registry_serial(thread);
     if (serial == 0)
         return;
-    eventq_event *e = eventq_new(EVENTQ_THREAD_END, thread_registry_apply_end, serial, 0, NULL, NULL, NULL);
+    eventq_event *e = eventq_new(sizeof(eventq_event), thread_registry_apply_end, serial);
     if (e)
         eventq_push(e);
 }
