@@ -30,8 +30,7 @@ static void JNICALL cb_ThreadEnd(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     (void)jv;
     if (!gate_enter())
         return;
-    thread_registry_end(jni, thread);
-    collectors_thread_end(jni);
+    thread_registry_end(jni, thread);   /* and the collectors' thread_end */
     gate_leave();
 }
 
