@@ -12,8 +12,9 @@
  *   callbacks      Agent_OnLoad: sets the JVMTI callbacks it owns (each passes the gate, gate.h)
  *   load           Agent_OnLoad, once the capabilities are there: what must happen before VM init
  *   vm_init        VMInit, on that thread, once the running threads are registered: its events on
- *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial
- *   thread_end     on a Java thread itself as it ends
+ *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial:
+ *                  sets up the collector's part of the thread's record (thread_record.h), if any
+ *   thread_end     on a Java thread itself as it ends: releases that part (the record is then zeroed)
  *   period_ms      how often the agent thread calls tick and drains (the shortest asked for wins;
  *                  100 ms when none asks)
  *   tick           agent thread, once a period, before the drain (a sampling round)
