@@ -24,14 +24,14 @@
  * counters. A flag per table says who holds the nursery: a thread that finds
  * it held (the agent sweeping it) tags at once, so nobody ever waits.
  *
- * Tables. The allocating thread finds its entry in a hash table of its own
- * (frames compared, then the class by IsSameObject on a weak reference). A
- * new entry's stack goes to the agent thread once, as an ax_site_event, and
- * the agent thread names its class from that weak reference (a class
- * unloaded by then is named as an unknown one, "?"); its counters are read
- * by the agent thread (died before allocated, so it never sees more dead
- * than allocated). A thread's table outlives it:
- * at ThreadEnd it is left for the next thread that allocates, with its pages
+ * Tables. The allocating thread finds its entry in a hash table of its own,
+ * held in its record (thread_record.h), by frames compared, then the class
+ * by IsSameObject on a weak reference. A new entry's stack goes to the agent
+ * thread once, as an ax_site_event, and the agent thread names its class from
+ * that weak reference (a class unloaded by then is named as an unknown one,
+ * "?"); its counters are read by the agent thread (died before allocated, so
+ * it never sees more dead than allocated). A thread's table outlives it: at
+ * ThreadEnd it is left for the next thread that allocates, with its pages
  * (one mutex, taken once per thread, never per allocation). */
 #include "alloc_exact.h"
 
@@ -50,6 +50,7 @@
 #include "jvmti_util.h"
 #include "profiler.h"
 #include "symbols.h"
+#include "thread_record.h"
 #include "thread_registry.h"
 
 
@@ -182,8 +183,6 @@ static _Atomic uint64_t ax_untracked, ax_pages_bytes, ax_entries_bytes;
 static _Atomic uint64_t ax_young_bytes, ax_young_died, ax_young_tagged;
 static _Atomic(ax_table *) ax_all;
 static uint64_t ax_allocs, ax_frees, ax_live_peak;   /* agent thread: sums over the entries at the last drain */
-static __thread ax_table *ax_mine;
-static __thread bool ax_priming;     /* the main thread's allocations in alloc_exact_prime */
 static bool ax_primed;
 static pthread_mutex_t ax_orphans_lock = PTHREAD_MUTEX_INITIALIZER;
 static ax_table *ax_orphans;
@@ -383,10 +382,10 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
 
 void alloc_exact_thread_end(void)
 {
-    ax_table *t = ax_mine;
+    ax_table *t = thread_record_self.alloc.table;
     if (!t)
         return;
-    ax_mine = NULL;
+    thread_record_self.alloc.table = NULL;
     pthread_mutex_lock(&ax_orphans_lock);
     t->next_orphan = ax_orphans;
     ax_orphans = t;
@@ -395,8 +394,9 @@ void alloc_exact_thread_end(void)
 
 void alloc_exact_prime(JNIEnv *jni)
 {
-    ax_priming = true;
-    for (int i = 0; i < 256 && ax_priming; i++) {   /* 16 MiB at most */
+    bool *priming = &thread_record_self.alloc.priming;
+    *priming = true;
+    for (int i = 0; i < 256 && *priming; i++) {   /* 16 MiB at most */
         jbyteArray a = (*jni)->NewByteArray(jni, 64 * 1024);
         if (!a) {
             (*jni)->ExceptionClear(jni);
@@ -404,15 +404,15 @@ void alloc_exact_prime(JNIEnv *jni)
         }
         (*jni)->DeleteLocalRef(jni, a);
     }
-    ax_primed = !ax_priming;
-    ax_priming = false;
+    ax_primed = !*priming;
+    *priming = false;
 }
 
 /* The calling thread's table (made or adopted on its first allocation). */
 static ax_table *ax_table_here(JNIEnv *jni, jthread thread)
 {
-    ax_table *t = ax_mine;
-    if (!t && !(t = ax_mine = ax_table_for(jni, thread)))
+    ax_table *t = thread_record_self.alloc.table;
+    if (!t && !(t = thread_record_self.alloc.table = ax_table_for(jni, thread)))
         atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
     return t;
 }
@@ -463,8 +463,8 @@ static jint ax_stack(ax_table *t, jint skip, jint max)
 
 void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size)
 {
-    if (ax_priming) {
-        ax_priming = false;   /* the sampler is at interval 0 on this thread from now on */
+    if (thread_record_self.alloc.priming) {
+        thread_record_self.alloc.priming = false;   /* the sampler is at interval 0 on this thread from now on */
         return;
     }
     ax_table *t = ax_table_here(jni, thread);

@@ -1,12 +1,13 @@
 /* async_sampler.c — the signal-driven sampler (see async_sampler.h).
  *
  * Hot path: asy_on_signal runs in a signal handler on the sampled thread. It
- * reads that thread's JNIEnv from initial-exec TLS, claims a slot of the ring
- * with one CAS (a bounded multi-producer queue in the style of D. Vyukov's:
- * each slot carries a sequence number), lets AsyncGetCallTrace write the
- * frames straight into the slot and publishes it. No lock, no malloc, no I/O;
- * when the ring is full the sample is counted as dropped. The agent thread
- * is the only consumer. */
+ * reads that thread's JNIEnv and serial from the thread's record
+ * (thread_record.h: initial-exec TLS; its `sampler` part is ours), claims a
+ * slot of the ring with one CAS (a bounded multi-producer queue in the style
+ * of D. Vyukov's: each slot carries a sequence number), lets
+ * AsyncGetCallTrace write the frames straight into the slot and publishes
+ * it. No lock, no malloc, no I/O; when the ring is full the sample is
+ * counted as dropped. The agent thread is the only consumer. */
 #include "async_sampler.h"
 
 #include <dlfcn.h>
@@ -28,6 +29,7 @@
 #include "gate.h"
 #include "jvmti_util.h"
 #include "symbols.h"
+#include "thread_record.h"
 #include "thread_registry.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
@@ -67,15 +69,6 @@ typedef struct asy_slot {
     uint8_t state;
     asy_call_frame frames[];   /* asy_depth of them */
 } asy_slot;
-
-typedef struct asy_thread_local {
-    JNIEnv *jni;              /* NULL: not a Java thread we sample (or it is ending) */
-    uint32_t serial;
-    bool has_timer;
-    timer_t timer;
-} asy_thread_local;
-
-static __thread asy_thread_local asy_tls __attribute__((tls_model("initial-exec")));
 
 static asy_agct_fn asy_agct;
 static unsigned char *asy_ring;
@@ -168,7 +161,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
         return;
     }
     atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
-    JNIEnv *jni = asy_tls.jni;
+    JNIEnv *jni = thread_record_self.sampler.jni;
     if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
         return;
@@ -190,7 +183,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
             pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
         }
     }
-    slot->serial = asy_tls.serial;
+    slot->serial = thread_record_self.serial;
     slot->weight = weight;
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
@@ -335,16 +328,17 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
 
 void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
 {
-    asy_tls.serial = serial;
+    (void)serial;   /* the record's, set before this runs */
+    thread_record_sampler *me = &thread_record_self.sampler;
     atomic_signal_fence(memory_order_seq_cst);
-    asy_tls.jni = jni;
-    if (!asy_cpu_timers || asy_tls.has_timer)
+    me->jni = jni;
+    if (!asy_cpu_timers || me->has_timer)
         return;
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = ASY_SIGNAL;
-    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* sigev_notify_thread_id */
+    sev._sigev_un._tid = (pid_t)thread_record_self.tid; /* sigev_notify_thread_id */
     timer_t t;
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
         if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
@@ -361,18 +355,19 @@ void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
         atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed);
         return;
     }
-    asy_tls.timer = t;
-    asy_tls.has_timer = true;
+    me->timer = t;
+    me->has_timer = true;
 }
 
 void async_sampler_thread_end(JNIEnv *jni)
 {
     (void)jni;
-    asy_tls.jni = NULL;
+    thread_record_sampler *me = &thread_record_self.sampler;
+    me->jni = NULL;
     atomic_signal_fence(memory_order_seq_cst);
-    if (asy_tls.has_timer) {
-        asy_tls.has_timer = false;
-        timer_delete(asy_tls.timer);
+    if (me->has_timer) {
+        me->has_timer = false;
+        timer_delete(me->timer);
     }
 }
 

@@ -24,7 +24,8 @@ void async_sampler_callbacks(jvmtiEventCallbacks *cb);
 /* VMInit: class events on, the jmethodIDs of loaded classes made ready, and sampling started. */
 jp_status async_sampler_vm_init(JNIEnv *jni);
 /* On a Java thread itself, when it starts (and for the VMInit thread): keeps
- * its JNIEnv and serial for the handler and, with cpu=samples, arms its CPU timer. */
+ * its JNIEnv in the thread's record for the handler (which takes the serial
+ * from there too) and, with cpu=samples, arms its CPU timer. */
 void async_sampler_thread_start(JNIEnv *jni, uint32_t serial);
 /* On a Java thread itself, when it ends: disarms and deletes its timer. */
 void async_sampler_thread_end(JNIEnv *jni);

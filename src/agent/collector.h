@@ -14,8 +14,9 @@
  *                  (what must happen before VM init); for a later one, in session_start
  *   start          the session's start, once the running threads are registered: its events on; for the
  *                  session given at load in VMInit (on that thread), for a later one in session_start
- *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial
- *   thread_end     on a Java thread itself as it ends
+ *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial:
+ *                  sets up the collector's part of the thread's record (thread_record.h), if any
+ *   thread_end     on a Java thread itself as it ends: releases that part (the record is then zeroed)
  *   period_ms      how often the agent thread calls tick and drains (the shortest asked for wins;
  *                  100 ms when none asks)
  *   tick           agent thread, once a period, before the drain (a sampling round)

@@ -14,16 +14,16 @@
 #include "symbols.h"
 #include "eventq.h"
 #include "jvmti_util.h"
+#include "thread_record.h"
 #include "thread_registry.h"
 
-static _Thread_local uint64_t monitor_enter_ns, monitor_wait_ns;
 static _Atomic uint64_t monitor_cost;   /* ns spent in monitor_record, all threads */
 static uint64_t monitor_started_ns;     /* the session's start: a stamp before it is an earlier session's */
 
 uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memory_order_relaxed); }
 
-void monitor_contended_enter(void) { monitor_enter_ns = agent_now_ns(); }
-void monitor_wait(void) { monitor_wait_ns = agent_now_ns(); }
+void monitor_contended_enter(void) { thread_record_self.monitor.enter_ns = agent_now_ns(); }
+void monitor_wait(void) { thread_record_self.monitor.wait_ns = agent_now_ns(); }
 
 /* One wait or contention: how long, the monitor's class (a weak global
  * reference, NULL when it could not be had; the event owns it) and where,
@@ -83,14 +83,14 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
 
 void monitor_contended_entered(JNIEnv *jni, jthread thread, jobject object)
 {
-    monitor_record(jni, thread, object, monitor_enter_ns);
-    monitor_enter_ns = 0;
+    monitor_record(jni, thread, object, thread_record_self.monitor.enter_ns);
+    thread_record_self.monitor.enter_ns = 0;
 }
 
 void monitor_waited(JNIEnv *jni, jthread thread, jobject object)
 {
-    monitor_record(jni, thread, object, monitor_wait_ns);
-    monitor_wait_ns = 0;
+    monitor_record(jni, thread, object, thread_record_self.monitor.wait_ns);
+    thread_record_self.monitor.wait_ns = 0;
 }
 
 static void JNICALL monitor_cb_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)

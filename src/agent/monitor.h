@@ -1,8 +1,8 @@
 /* monitor.h — monitor=y: contended monitor enter/entered and wait/waited.
- * The "begin" callbacks stamp the time in a thread-local; the "end"
- * callbacks capture the stack and the monitor's class and queue one event
- * with the time spent. No global lock; names are resolved later by the
- * agent thread. */
+ * The "begin" callbacks stamp the time in the thread's record
+ * (thread_record.h); the "end" callbacks capture the stack and the
+ * monitor's class and queue one event with the time spent. No global lock;
+ * names are resolved later by the agent thread. */
 #ifndef MONITOR_H
 #define MONITOR_H
 

@@ -57,8 +57,7 @@ static void JNICALL session_cb_thread_end(jvmtiEnv *jv, JNIEnv *jni, jthread thr
     (void)jv;
     if (!gate_enter())
         return;
-    thread_registry_end(jni, thread);
-    collectors_thread_end(jni);
+    thread_registry_end(jni, thread);   /* and the collectors' thread_end */
     gate_leave();
 }
 

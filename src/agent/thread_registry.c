@@ -2,7 +2,15 @@
  * thread_registry.h). Runs on the starting/ending thread itself; the only
  * shared state is an atomic serial counter and the lock-free event queue,
  * which carries a start as a thread_start_event (its names copied after the
- * struct) and an end as a bare eventq_event. */
+ * struct) and an end as a bare eventq_event.
+ *
+ * A thread's serial is in two places. Its own record (thread_record.h) is
+ * what the thread itself reads: no JVMTI call. Its JVMTI thread-local storage
+ * holds a copy for the other threads that have only its jthread (the agent
+ * thread's sampling rounds, callbacks given a jthread): one word, serial |
+ * OS tid << 32, set once at start and never changed, so a reader races with
+ * nothing, not even the thread's end. A pointer to the record would not do:
+ * the record lives in the thread's TLS block, which goes when it exits. */
 #include "thread_registry.h"
 
 #include <stdatomic.h>
@@ -14,6 +22,7 @@
 #include "collectors.h"
 #include "eventq.h"
 #include "jvmti_util.h"
+#include "thread_record.h"
 
 static atomic_uint_fast32_t thread_next_serial = 1;
 
@@ -73,7 +82,15 @@ static bool thread_registry_apply_end(model *m, JNIEnv *jni, eventq_event *e)
     return false;
 }
 
-uint32_t thread_registry_serial(jthread thread) { return (uint32_t)thread_word(thread); }
+uint32_t thread_registry_serial(jthread thread)
+{
+    if (thread)
+        return (uint32_t)thread_word(thread);
+    uint32_t serial = thread_record_self.serial;
+    if (serial == 0 && (serial = (uint32_t)thread_word(NULL)) != 0)
+        thread_record_self.serial = serial;   /* registered from the VMInit thread: kept for next time */
+    return serial;
+}
 
 uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thread) >> 32); }
 
@@ -94,8 +111,10 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
         if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
                         "SetThreadLocalStorage") != JP_OK)
             return;
-        if (on_thread)
+        if (on_thread) {
+            thread_record_begin(serial, (uint32_t)tid);
             collectors_thread_start(jni, serial);
+        }
     }
     jvmtiThreadInfo info = { 0 };
     jvmtiThreadGroupInfo group = { 0 }, parent = { 0 };
@@ -128,13 +147,15 @@ void thread_registry_start(JNIEnv *jni, jthread thread, bool on_thread)
 
 void thread_registry_end(JNIEnv *jni, jthread thread)
 {
-    (void)jni;
-    uint32_t serial = thread_registry_serial(thread);
-    if (serial == 0)
-        return;
-    eventq_event *e = eventq_new(sizeof(eventq_event), thread_registry_apply_end, serial);
-    if (e)
-        eventq_push(e);
+    (void)thread;
+    uint32_t serial = thread_registry_serial(NULL);
+    if (serial != 0) {
+        eventq_event *e = eventq_new(sizeof(eventq_event), thread_registry_apply_end, serial);
+        if (e)
+            eventq_push(e);
+    }
+    collectors_thread_end(jni);
+    thread_record_end();
 }
 
 void thread_registry_existing(JNIEnv *jni)

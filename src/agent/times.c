@@ -1,6 +1,9 @@
 /* times.c — cpu=times (see times.h). Each Java thread owns a shadow stack
  * of the instrumented methods it is in and a table of call paths (the top
- * depth= methods, top first) with their calls and self time. Only the
+ * depth= methods, top first) with their calls and self time, made at its
+ * first entry and reached through its record (thread_record.h: one
+ * initial-exec load per entry and exit); the tables outlive their threads on
+ * times_threads, for the reports, and are never freed. Only the
  * owning thread writes its table: counters are relaxed atomics written with
  * plain load+store (no locked instruction), new paths are filled in and then
  * published with a release store of the count, chunks never move, so the
@@ -29,6 +32,7 @@
 #include "agent_env.h"
 #include "bci.h"
 #include "collector.h"
+#include "thread_record.h"
 #include "thread_registry.h"
 
 #define TIMES_CHUNK 512u     /* paths per chunk */
@@ -69,8 +73,6 @@ typedef struct times_thread {
 } times_thread;
 
 static _Atomic(times_thread *) times_threads;
-/* initial-exec: a plain %fs-relative load, no __tls_get_addr call on every entry and exit */
-static _Thread_local times_thread *times_self __attribute__((tls_model("initial-exec")));
 static uint32_t times_depth;
 static bool times_tsc;
 static uint64_t times_tsc0, times_ns0;
@@ -152,7 +154,7 @@ static times_thread *times_thread_new(void)
     do
         t->next = head;
     while (!atomic_compare_exchange_weak(&times_threads, &head, t));
-    times_self = t;
+    thread_record_self.times = t;
     return t;
 }
 
@@ -262,7 +264,7 @@ static inline void times_pop(times_thread *t, uint64_t now)
 void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
 {
     (void)jni, (void)cls;
-    times_thread *t = times_self;
+    times_thread *t = thread_record_self.times;
     if (!t && !(t = times_thread_new()))
         return;
     if (t->sp == t->cap) {
@@ -301,7 +303,7 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
 {
     uint64_t now = times_ticks(); /* first, for the same reason */
     (void)jni, (void)cls;
-    times_thread *t = times_self;
+    times_thread *t = thread_record_self.times;
     if (!t)
         return;
     uint64_t key = (uint32_t)id;
