@@ -101,6 +101,7 @@ static uint64_t asy_recorded, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, 
 static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
 
 static void asy_sample(siginfo_t *si, void *ucontext);
+static void asy_timers_for_running(JNIEnv *jni);
 
 #define ASY_UNKNOWN_JAVA (-5)
 static _Atomic uint64_t asy_recovered;
@@ -131,13 +132,18 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext)
 #endif
 }
 
+/* Handlers running now: a session's end waits for none before it frees the ring. */
+static atomic_int asy_in_handler;
+
 static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
 {
     (void)sig;
     int saved_errno = errno;
+    atomic_fetch_add(&asy_in_handler, 1);
     uint64_t t0 = asy_now_ns();
     asy_sample(si, ucontext);
     atomic_fetch_add_explicit(&asy_handler_ns, asy_now_ns() - t0, memory_order_relaxed);
+    atomic_fetch_sub(&asy_in_handler, 1);
     errno = saved_errno;
 }
 
@@ -161,7 +167,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
         return;
     }
     atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
-    JNIEnv *jni = thread_record_self.sampler.jni;
+    JNIEnv *jni = thread_record_self.jni;
     if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
         return;
@@ -228,7 +234,7 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     sigemptyset(&sa.sa_mask);
     if (sigaction(ASY_SIGNAL, &sa, &old) != 0)
         return jp_error(JP_ERR_IO, "cannot install the SIGPROF handler: %s", strerror(errno));
-    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
+    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL && old.sa_sigaction != asy_on_signal
                                     : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
         jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
     return JP_OK;
@@ -322,25 +328,60 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
     }
     if (asy_want_stacks)
         code_kinds_vm_init();
+    if (agent_late_start && asy_cpu_timers)
+        asy_timers_for_running(jni);
     atomic_store_explicit(&asy_active, true, memory_order_release);
     return JP_OK;
 }
 
-void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
+/* ---- CPU timers, one per Java thread, kept by serial ----
+ * A thread's timer is made on the thread itself as it starts, or, for a
+ * session started late, by the starting thread for each thread running then
+ * (on that thread's CPU clock, by its OS thread id). Whoever takes a slot's
+ * timer out (the thread as it ends, the session's end) deletes it, so each
+ * timer is deleted once; no lock. */
+#define ASY_TIMER_CHUNK 1024u
+#define ASY_TIMER_CHUNKS 1024u   /* serials up to about a million */
+static _Atomic(_Atomic uintptr_t *) asy_timer_chunks[ASY_TIMER_CHUNKS];
+
+static _Atomic uintptr_t *asy_timer_slot(uint32_t serial)
 {
-    (void)serial;   /* the record's, set before this runs */
-    thread_record_sampler *me = &thread_record_self.sampler;
-    atomic_signal_fence(memory_order_seq_cst);
-    me->jni = jni;
-    if (!asy_cpu_timers || me->has_timer)
+    uint32_t c = serial / ASY_TIMER_CHUNK;
+    if (serial == 0 || c >= ASY_TIMER_CHUNKS)
+        return NULL;
+    _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+    if (!chunk) {
+        _Atomic uintptr_t *fresh = calloc(ASY_TIMER_CHUNK, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        if (!atomic_compare_exchange_strong(&asy_timer_chunks[c], &chunk, fresh))
+            free(fresh);   /* another thread's chunk: chunk holds it */
+        else
+            chunk = fresh;
+    }
+    return &chunk[serial % ASY_TIMER_CHUNK];
+}
+
+/* A slot holds (timer << 1) | 1: a timer_t may be 0. */
+static void asy_timer_delete_word(uintptr_t w)
+{
+    if (w & 1)
+        timer_delete((timer_t)(w >> 1));
+}
+
+/* A CPU timer on clock for OS thread tid, every interval= ms, kept under serial. */
+static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
+{
+    _Atomic uintptr_t *slot = asy_timer_slot(serial);
+    if (!slot || atomic_load(slot))
         return;
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = ASY_SIGNAL;
-    sev._sigev_un._tid = (pid_t)thread_record_self.tid; /* sigev_notify_thread_id */
+    sev._sigev_un._tid = tid; /* sigev_notify_thread_id */
     timer_t t;
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) != 0) {
+    if (timer_create(clock, &sev, &t) != 0) {
         if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
             jp_log_error("cannot create a CPU timer for a thread: %s; that thread is not sampled", strerror(errno));
         return;
@@ -350,25 +391,83 @@ void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
     its.it_interval.tv_sec = ms / 1000;
     its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
     its.it_value = its.it_interval;
+    uintptr_t none = 0, w = ((uintptr_t)t << 1) | 1;
     if (timer_settime(t, 0, &its, NULL) != 0) {
         timer_delete(t);
         atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed);
-        return;
+    } else if (!atomic_compare_exchange_strong(slot, &none, w)) {
+        timer_delete(t);   /* the thread made its own meanwhile */
     }
-    me->timer = t;
-    me->has_timer = true;
+}
+
+void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    (void)jni;
+    if (asy_cpu_timers)
+        asy_timer_arm(serial, (pid_t)thread_record_self.tid, CLOCK_THREAD_CPUTIME_ID);
 }
 
 void async_sampler_thread_end(JNIEnv *jni)
 {
     (void)jni;
-    thread_record_sampler *me = &thread_record_self.sampler;
-    me->jni = NULL;
-    atomic_signal_fence(memory_order_seq_cst);
-    if (me->has_timer) {
-        me->has_timer = false;
-        timer_delete(me->timer);
+    _Atomic uintptr_t *slot = asy_timer_slot(thread_record_self.serial);
+    if (slot)
+        asy_timer_delete_word(atomic_exchange(slot, 0));
+}
+
+/* A session started late: a timer for each Java thread running now whose OS
+ * thread id is known (those that started after the agent was loaded). */
+static void asy_timers_for_running(JNIEnv *jni)
+{
+    jint n = 0;
+    jthread *threads = NULL;
+    if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)
+        return;
+    for (jint i = 0; i < n; i++) {
+        uint32_t serial = thread_registry_serial(threads[i]), tid = thread_registry_tid(threads[i]);
+        if (serial && tid && !agent_is_own_thread(jni, threads[i])) /* the thread's CPU clock (glibc's pthread_getcpuclockid) */
+            asy_timer_arm(serial, (pid_t)tid, (clockid_t)((~(clockid_t)tid << 3) | 6));
+        (*jni)->DeleteLocalRef(jni, threads[i]);
     }
+    jvmti_free(threads);
+}
+
+/* The session's end: every timer deleted, no handler left inside, the ring
+ * and the counts freed and zeroed. */
+void async_sampler_end(JNIEnv *jni)
+{
+    (void)jni;
+    for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
+        _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+        for (uint32_t i = 0; chunk && i < ASY_TIMER_CHUNK; i++)
+            asy_timer_delete_word(atomic_exchange(&chunk[i], 0));
+    }
+    struct timespec ms = { 0, 1000000 };
+    for (int waited = 0; atomic_load(&asy_in_handler) != 0 && waited < 1000; waited++)
+        nanosleep(&ms, NULL);
+    if (atomic_load(&asy_in_handler) != 0)
+        return;   /* a handler stuck inside: the ring stays (never seen) */
+    free(asy_ring);
+    free(asy_scratch_frames);
+    free(asy_scratch_kframes);
+    asy_ring = NULL;
+    asy_scratch_frames = NULL;
+    asy_scratch_kframes = NULL;
+    atomic_store(&asy_enqueue, 0);
+    asy_dequeue = 0;
+    atomic_store(&asy_signals, 0);
+    atomic_store(&asy_dropped, 0);
+    atomic_store(&asy_no_env, 0);
+    atomic_store(&asy_foreign, 0);
+    atomic_store(&asy_timer_failed, 0);
+    atomic_store(&asy_handler_ns, 0);
+    atomic_store(&asy_prepare_ns, 0);
+    atomic_store(&asy_prepared, 0);
+    atomic_store(&asy_recovered, 0);
+    asy_recorded = asy_wall_signals = asy_wall_failed = 0;
+    memset(asy_failed, 0, sizeof asy_failed);
+    if (asy_want_stacks)
+        code_kinds_end();
 }
 
 static sample_state asy_state_of(jint st)
@@ -523,8 +622,8 @@ void async_sampler_stop(JNIEnv *jni)
 
 void async_sampler_unload(void)
 {
-    if (!asy_ring)
-        return;
+    if (!asy_agct)
+        return;   /* never installed */
     /* threads' CPU timers may still fire while the JVM shuts down; nothing
      * may jump into this library once it could be unmapped */
     struct sigaction sa;

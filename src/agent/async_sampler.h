@@ -37,6 +37,8 @@ void async_sampler_wall_tick(JNIEnv *jni);
 void async_sampler_drain(model *m, JNIEnv *jni);
 /* VM death: the handler stops recording (timers may still fire; they are ignored). */
 void async_sampler_stop(JNIEnv *jni);
+/* After the session's last report: the threads' CPU timers deleted, the ring freed, the counts zeroed. */
+void async_sampler_end(JNIEnv *jni);
 /* Agent_OnUnload: SIGPROF is ignored from now on. */
 void async_sampler_unload(void);
 /* Its two lines in the verbose log (describe, then cost). */

@@ -125,6 +125,21 @@ void code_kinds_vm_init(void)
     jvmti_check((*jv)->GenerateEvents(jv, JVMTI_EVENT_COMPILED_METHOD_LOAD), "GenerateEvents");
 }
 
+void code_kinds_end(void)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    ck_ready = false;
+    (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
+    (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL);
+    for (size_t i = 0; ck_code.slots && i <= ck_code.mask; i++)
+        free(ck_code.slots[i].edges);
+    ck_map *maps[] = { &ck_methods, &ck_inlines, &ck_code };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        free(maps[i]->slots);
+        *maps[i] = (ck_map){ 0 };
+    }
+}
+
 static int ck_pair_cmp(const void *x, const void *y)
 {
     const jmethodID *p = x, *q = y;

@@ -19,6 +19,9 @@
 jp_status code_kinds_init(jvmtiCapabilities *caps);
 /* VMInit: enables the events and replays those for code compiled before. */
 void code_kinds_vm_init(void);
+/* After a session: its events off, every nmethod it knew forgotten (the next
+ * session's start asks the JVM for them again). */
+void code_kinds_end(void);
 void JNICALL code_kinds_compiled_method_load(jvmtiEnv *jv, jmethodID method, jint code_size, const void *code_addr,
                                              jint map_length, const jvmtiAddrLocationMap *map,
                                              const void *compile_info);

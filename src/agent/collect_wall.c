@@ -27,5 +27,6 @@ const collector wall_collector = {
     .drain = async_sampler_drain,
     .describe = async_sampler_log,
     .stop = async_sampler_stop,
+    .end = async_sampler_end,
     .unload = async_sampler_unload,
 };

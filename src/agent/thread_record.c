@@ -14,10 +14,12 @@ _Static_assert(sizeof(thread_record) <= 128, "thread_record lives in static TLS:
 
 _Thread_local thread_record thread_record_self __attribute__((tls_model("initial-exec")));
 
-void thread_record_begin(uint32_t serial, uint32_t tid)
+void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni)
 {
     thread_record_self.serial = serial;
     thread_record_self.tid = tid;
+    atomic_signal_fence(memory_order_seq_cst);
+    thread_record_self.jni = jni;
     atomic_signal_fence(memory_order_seq_cst);
 }
 

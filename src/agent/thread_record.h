@@ -43,13 +43,6 @@
 #include <stdint.h>
 #include <time.h>
 
-/* async_sampler.c's part: what its SIGPROF handler needs */
-typedef struct thread_record_sampler {
-    JNIEnv *jni;              /* NULL: not a Java thread we sample (or it is ending) */
-    timer_t timer;            /* cpu=samples: the thread's CPU timer, if has_timer */
-    bool has_timer;
-} thread_record_sampler;
-
 /* alloc_exact.c's part */
 typedef struct thread_record_alloc {
     struct ax_table *table;   /* the thread's table, made or adopted on its first allocation */
@@ -64,17 +57,20 @@ typedef struct thread_record_monitor {
 typedef struct thread_record {
     uint32_t serial;                /* 0: not registered (yet) */
     uint32_t tid;                   /* OS thread id; 0 if registered from another thread */
+    JNIEnv *jni;                    /* the thread's JNIEnv, for the async sampler's handler; NULL: not begun */
     struct times_thread *times;     /* times.c: shadow stack and call paths, made on first entry */
+    uint32_t times_gen;             /* times.c: the session they belong to */
     thread_record_alloc alloc;
-    thread_record_sampler sampler;
     thread_record_monitor monitor;
 } thread_record;
 
 /* The calling thread's record. */
 extern _Thread_local thread_record thread_record_self __attribute__((tls_model("initial-exec")));
 
-/* thread_registry.c, on the thread itself: the record's serial and tid, before the collectors' thread_start. */
-void thread_record_begin(uint32_t serial, uint32_t tid);
+/* thread_registry.c, on the thread itself: the record's serial, tid and
+ * JNIEnv, before the collectors' thread_start (whatever collectors run: a
+ * session started later samples the thread through them). */
+void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni);
 /* thread_registry.c, on the thread itself, after the collectors' thread_end: the record zeroed. */
 void thread_record_end(void);
 

@@ -112,7 +112,7 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
                         "SetThreadLocalStorage") != JP_OK)
             return;
         if (on_thread) {
-            thread_record_begin(serial, (uint32_t)tid);
+            thread_record_begin(serial, (uint32_t)tid, jni);
             collectors_thread_start(jni, serial);
         }
     }

@@ -3,7 +3,8 @@
  * depth= methods, top first) with their calls and self time, made at its
  * first entry and reached through its record (thread_record.h: one
  * initial-exec load per entry and exit); the tables outlive their threads on
- * times_threads, for the reports, and are never freed. Only the
+ * times_threads, for the session's reports (a stopped session's are freed
+ * at the end of the next one; a new session's calls go to new tables). Only the
  * owning thread writes its table: counters are relaxed atomics written with
  * plain load+store (no locked instruction), new paths are filled in and then
  * published with a release store of the count, chunks never move, so the
@@ -73,6 +74,12 @@ typedef struct times_thread {
 } times_thread;
 
 static _Atomic(times_thread *) times_threads;
+/* The session's number: a thread's table is the session's when its record
+ * says so (thread_record_self.times_gen); an earlier session's is replaced
+ * at the thread's first call in this one, and freed at the end of the
+ * session after (a Tracker call in flight at a stop may still touch it). */
+static _Atomic uint32_t times_gen = 1;
+static times_thread *times_retired;
 static uint32_t times_depth;
 static bool times_tsc;
 static uint64_t times_tsc0, times_ns0;
@@ -155,6 +162,7 @@ static times_thread *times_thread_new(void)
         t->next = head;
     while (!atomic_compare_exchange_weak(&times_threads, &head, t));
     thread_record_self.times = t;
+    thread_record_self.times_gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
     return t;
 }
 
@@ -265,7 +273,8 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
 {
     (void)jni, (void)cls;
     times_thread *t = thread_record_self.times;
-    if (!t && !(t = times_thread_new()))
+    if ((!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed)) &&
+        !(t = times_thread_new()))
         return;
     if (t->sp == t->cap) {
         uint32_t cap = t->cap * 2;
@@ -304,8 +313,8 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     uint64_t now = times_ticks(); /* first, for the same reason */
     (void)jni, (void)cls;
     times_thread *t = thread_record_self.times;
-    if (!t)
-        return;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
+        return;   /* no table yet in this session: nothing entered to close */
     uint64_t key = (uint32_t)id;
     if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
         times_pop(t, now);
@@ -397,9 +406,27 @@ static jp_status times_capabilities(jvmtiCapabilities *caps)
     return JP_OK;
 }
 
+static void times_free(times_thread *t)
+{
+    while (t) {
+        times_thread *next = t->next;
+        for (uint32_t c = 0; c < TIMES_CHUNKS; c++)
+            free(atomic_load(&t->chunks[c]));
+        free(t->stack);
+        free(t->index);
+        free(t);
+        t = next;
+    }
+}
+
+/* After the session: its tables leave the list (freed at the next session's
+ * end), and the threads make new ones at their next call. */
 static void times_end(JNIEnv *jni)
 {
     (void)jni;
+    times_free(times_retired);
+    times_retired = atomic_exchange(&times_threads, NULL);
+    atomic_fetch_add(&times_gen, 1);
     bci_reset_stats();
 }
 

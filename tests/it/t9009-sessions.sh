@@ -12,6 +12,7 @@ run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running spin1 stop exp
     "start:monitor=y,file=%D/c.txt" lock stop \
     "start:heap=sites,alloc_interval=4096,file=%D/d.txt" alloc stop \
     "start:cpu=times,include=Sessions,tiny=0,file=%D/e.txt" calls stop \
+    "start:cpu=times,include=Sessions,tiny=0,file=%D/e2.txt" calls calls stop \
     "start:cpu=samples,sampler=jvmti,interval=5,file=%D/f.txt" spin4 stop \
     "start:wall=20,file=%D/w.txt" spin6 stop \
     "bad:cpu=bogus" "bad:heap=sites,alloc_interval=0,file=%D/x.txt" "bad:cpu=samples,file=%D/nodir/y.txt" \
@@ -22,8 +23,8 @@ cat "$T/out" >&2
 for line in "running true" "stop true" "stopped true" "stop-none true" "start true" "spin5"; do
     expect_grep "^$line$" "$T/out"
 done
-[ "$(grep -c '^stop true$' "$T/out")" = 7 ] || fail "7 sessions stopped expected"
-[ "$(grep -c '^start true$' "$T/out")" = 7 ] || fail "7 sessions started expected"
+[ "$(grep -c '^stop true$' "$T/out")" = 8 ] || fail "8 sessions stopped expected"
+[ "$(grep -c '^start true$' "$T/out")" = 8 ] || fail "8 sessions started expected"
 expect_grep "^busy refused: jvmprof: start: a profiling session is running; stop it first" "$T/out"
 expect_grep "^bad refused: jvmprof: start: cpu=bogus: bad value" "$T/out"
 expect_grep "^bad refused: jvmprof: start: heap=sites can only run from start-up (give it in -agentpath): exact counts (alloc_interval=0)" "$T/out"
@@ -59,8 +60,12 @@ expect_no_grep "Sessions\$PhaseLock" "$D/d.txt"
 # cpu=times in a later session: the classes loaded before it are instrumented; exact call counts
 row=$(sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$D/e.txt" | grep ' Sessions.phaseCallee$' || true)
 [ -n "$row" ] || { sed -n '/^CPU TIME/,$p' "$D/e.txt" >&2; fail "no Sessions.phaseCallee row in e.txt"; }
-calls=$(echo "$row" | awk '{print $5}')
+calls=$(echo "$row" | awk '{print $4}')
 [ "$calls" = 200000 ] || fail "phaseCallee: $calls calls, 200000 made in the session: $row"
+# a second cpu=times session counts its own calls only (400000), not the first's too
+row=$(sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$D/e2.txt" | grep ' Sessions.phaseCallee$' || true)
+calls=$(echo "$row" | awk '{print $4}')
+[ "$calls" = 400000 ] || fail "e2.txt: phaseCallee: $calls calls, 400000 made in the second cpu=times session: $row"
 expect_no_grep "phaseOneSpin\|phaseThreeSpin" "$D/e.txt"
 # the last session, written at exit in HPROF binary: our reader finds its phase and no other
 "$JVMPROF" report "$D/g.hprof" >"$D/g.txt" || fail "jvmprof report g.hprof failed"
@@ -75,9 +80,9 @@ t1=$(sed -n 's/^test collector: threads started \([0-9]*\)$/\1/p' "$D/t1.txt")
 t2=$(sed -n 's/^test collector: threads started \([0-9]*\)$/\1/p' "$D/t2.txt")
 [ -n "$t1" ] && [ "$t1" -ge 3 ] || fail "t1.txt: $t1 threads started, the lock phase starts 3"
 [ "$t2" = 0 ] || fail "t2.txt: $t2 threads started in a session that started none"
-# without the agent the program prints the same lines, its Control calls returning false
+# without the agent (jvmprof.jar on the class path, as a program that bundles it), the Control calls return false
 RC=0
-timeout 120 "$JAVA" -cp "$CLASSES" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
+timeout 120 "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 [ "$(tr '\n' ' ' <"$T/out")" = "stop-none true start false spin1 stopped true " ] || fail "without agent: $(cat "$T/out")"
 echo "t9009 ok"
