@@ -326,25 +326,10 @@ static jp_status bci_engage(JNIEnv *jni, jboolean on)
     return JP_OK;
 }
 
-jp_status bci_vm_init(JNIEnv *jni)
+/* Once per JVM: the Tracker class found, its natives registered, and every
+ * module made to read its module. */
+static jp_status bci_setup_tracker(JNIEnv *jni)
 {
-    if (atomic_load_explicit(&bci_ready, memory_order_acquire))
-        return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
-    if (bci_tracker_class) {
-        /* a later session: the Tracker is set up; the classes loaded so far are instrumented afresh,
-         * by the options of this session (classes keep what an earlier session injected until then,
-         * its calls switched off with the Tracker) */
-        jp_status st = bci_engage(jni, JNI_TRUE);
-        if (st != JP_OK)
-            return st;
-        atomic_store_explicit(&bci_ready, true, memory_order_release);
-        st = jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
-                                                                  JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
-                         "SetEventNotificationMode(ClassFileLoadHook)");
-        if (st == JP_OK)
-            bci_retransform_loaded(jni);
-        return st;
-    }
     jclass c = bci_tracker ? (*jni)->FindClass(jni, bci_tracker->cls) : NULL;
     if (!c) {
         (*jni)->ExceptionClear(jni);
@@ -370,7 +355,19 @@ jp_status bci_vm_init(JNIEnv *jni)
         }
         jvmti_free(mods);
     }
-    jp_status st = bci_engage(jni, JNI_TRUE);
+    return JP_OK;
+}
+
+jp_status bci_vm_init(JNIEnv *jni)
+{
+    if (atomic_load_explicit(&bci_ready, memory_order_acquire))
+        return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
+    /* the Tracker's natives and module reads once; a later session finds them set up, and instruments
+     * the classes loaded so far afresh by its own options (until then they keep what an earlier
+     * session injected, its calls switched off with the Tracker) */
+    jp_status st = bci_tracker_class ? JP_OK : bci_setup_tracker(jni);
+    if (st == JP_OK)
+        st = bci_engage(jni, JNI_TRUE);
     if (st != JP_OK)
         return st;
     atomic_store_explicit(&bci_ready, true, memory_order_release);
