@@ -67,9 +67,10 @@ int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, ch
 {
     static const struct { const char *name; unsigned flag; } opts[] = {
         { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
-        { "--text", CLI_OPT_TEXT }, { "--fix", CLI_OPT_FIX },
+        { "--text", CLI_OPT_TEXT }, { "--fix", CLI_OPT_FIX }, { "--methods", CLI_OPT_METHODS },
+        { "--prefix", CLI_OPT_PREFIX },
     };
-    *a = (cli_args){ NULL, NULL, NULL, 0, 30, false, false };
+    *a = (cli_args){ .top = 30 };
     options_parse_fraction(options_defs[OPTIONS_ID_CUTOFF].deflt, &a->cutoff); /* the agent's cutoff= default */
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
@@ -77,8 +78,9 @@ int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, ch
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
             if (strcmp(arg, opts[k].name) == 0 && (allowed & opts[k].flag))
                 flag = opts[k].flag;
-        if (flag == CLI_OPT_TEXT || flag == CLI_OPT_FIX) {
-            *(flag == CLI_OPT_TEXT ? &a->text : &a->fix) = true;
+        a->given |= flag;
+        if (flag == CLI_OPT_TEXT || flag == CLI_OPT_FIX || flag == CLI_OPT_METHODS) {
+            *(flag == CLI_OPT_TEXT ? &a->text : flag == CLI_OPT_FIX ? &a->fix : &a->methods) = true;
             continue;
         }
         if (flag && i + 1 >= argc) {
@@ -89,6 +91,8 @@ int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, ch
             a->out = argv[++i];
         } else if (flag == CLI_OPT_TITLE) {
             a->title = argv[++i];
+        } else if (flag == CLI_OPT_PREFIX) {
+            a->prefix = argv[++i];
         } else if (flag == CLI_OPT_CUTOFF) {
             if (!options_parse_fraction(argv[++i], &a->cutoff)) { /* judged as cutoff= is */
                 cli_error("--cutoff %s: expected a number 0..1", argv[i]);

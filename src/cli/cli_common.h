@@ -23,14 +23,18 @@ const void *cli_map_file(const char *path, size_t *len);
 
 /* The arguments of a subcommand: FILE and the options in `allowed`
  * (CLI_OPT_*: -o, --cutoff with the agent's cutoff= default, --title, --top
- * with 30 by default, --text, --fix). Returns 0, or the exit code 2 after a
+ * with 30 by default, --text, --fix, --methods, --prefix). Returns 0, or the exit code 2 after a
  * one-line message. */
-enum { CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16, CLI_OPT_FIX = 32 };
+enum {
+    CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16, CLI_OPT_FIX = 32,
+    CLI_OPT_METHODS = 64, CLI_OPT_PREFIX = 128
+};
 typedef struct cli_args {
-    const char *in, *out, *title;
+    const char *in, *out, *title, *prefix;
     double cutoff;
     unsigned long top;
-    bool text, fix;
+    bool text, fix, methods;
+    unsigned given;    /* the CLI_OPT_* that were on the command line */
 } cli_args;
 
 int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a);

@@ -105,6 +105,28 @@ uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *t
 /* A site's count (an estimate with sampling) as the whole number reports print. */
 static inline unsigned long long site_count(double v) { return v <= 0 ? 0ull : (unsigned long long)(v + 0.5); }
 
+/* method_rows.c: the per-method view: for each method in a trace with a
+ * count, its self (the traces it tops) and total (every trace it is in,
+ * once each), of the CPU or wall samples, or with times of cpu=times' time
+ * in ns (and calls: those of the traces it tops). rows has room for the
+ * model's methods; returns how many, by self then total, largest first, or
+ * UINT32_MAX when out of memory. */
+typedef struct method_row { uint32_t method; uint64_t self, total, calls; } method_row;
+uint32_t method_rows(const model *m, bool times, method_row *rows);
+/* The METHODS section of the ASCII report (and of jvmprof report --methods):
+ * the rows whose self or total share reaches cutoff, ranked by self, at most
+ * top (0: all), of classes whose dotted name starts with prefix (NULL: any).
+ * The accum column adds every method's self share up to the row, shown or
+ * not. */
+typedef struct method_filter {
+    double cutoff;
+    unsigned long top;
+    const char *prefix;
+} method_filter;
+jp_status method_rows_write(const model *m, bool times, const method_filter *f, const char *when, sink *s);
+/* hprof_txt.c: a time (ms since the epoch) as the ASCII report prints it: "Mon Nov 23 22:24:57 2026". */
+void hprof_txt_time(uint64_t ms, char out[64]);
+
 /* hprof_bin_read.c: parses an HPROF binary file into a fresh model. Fills
  * *o with what the file holds (cpu_samples when it had a CPU SAMPLES record).
  * On error returns NULL and fills errbuf with a one-line reason. */

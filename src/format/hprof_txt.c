@@ -24,7 +24,7 @@ static int txt_row_cmp(const void *a, const void *b)
     return x->key < y->key ? -1 : (x->key > y->key);
 }
 
-static void txt_ctime(uint64_t ms, char out[64])
+void hprof_txt_time(uint64_t ms, char out[64])
 {
     time_t t = (time_t)(ms / 1000);
     struct tm tm;
@@ -81,7 +81,7 @@ static void txt_write_trace(const model *m, trace_id t, sink *s)
 static void txt_write_header(const model *m, sink *s)
 {
     char when[64];
-    txt_ctime(m->start_time_ms, when);
+    hprof_txt_time(m->start_time_ms, when);
     sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\n", when);
     sink_printf(s,
                 "Written by jvmprof, an HPROF-compatible profiler for the Java virtual machine.\n"
@@ -101,6 +101,9 @@ static void txt_write_header(const model *m, sink *s)
                 "  the exact number of calls; a trace is the call path of depth= instrumented methods.\n"
                 "MONITOR TIME: time threads spent blocked entering a contended monitor or waiting in\n"
                 "  Object.wait, by trace and class of the monitor object.\n"
+                "METHODS: not HPROF's; after its sections, the CPU or wall samples (or cpu=times' time) by\n"
+                "  method instead of by trace: self while the method was on top, total while it was\n"
+                "  anywhere in the trace (within its depth= frames); with cpu=times also its calls.\n"
                 "\n--------\n\n");
 }
 
@@ -302,7 +305,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         if (printed[t])
             txt_write_trace(m, (trace_id){ t }, s);
 
-    txt_ctime(m->dump_time_ms, when);
+    hprof_txt_time(m->dump_time_ms, when);
     if (o->sites)
         txt_write_sites(m, sites, nsites, site_total.live_bytes, when, s);
     if (o->sites && m->lifetimes)
@@ -338,6 +341,11 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         }
         sink_printf(s, "MONITOR TIME END\n");
     }
+    jp_status st = JP_OK;
+    if (o->cpu_samples)
+        st = method_rows_write(m, false, &(method_filter){ o->cutoff, 0, NULL }, when, s);
+    if (st == JP_OK && o->cpu_times)
+        st = method_rows_write(m, true, &(method_filter){ o->cutoff, 0, NULL }, when, s);
     if (m->ncounts) { /* what collectors counted besides their tables */
         sink_printf(s, "COUNTS BEGIN %s\n", when);
         for (uint32_t i = 0; i < m->ncounts; i++)
@@ -349,7 +357,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     free(mon);
     free(printed);
     free(sites);
-    return sink_status(s);
+    return st != JP_OK ? st : sink_status(s);
 }
 
 const jp_format_ops hprof_txt_format = { "hprof-ascii", "format=a", "the HPROF ASCII format",
