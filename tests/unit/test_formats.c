@@ -477,6 +477,79 @@ static void test_counts(void)
  * listed once with its option, description and summary; the ASCII report is
  * the complete one (every record); the binary format has CPU samples and
  * sites only (as HPROF's); the stack formats carry samples of both kinds. */
+/* The per-method view: a method hot through many call paths comes first,
+ * with its self and total summed over them; a recursive trace adds to a
+ * method's total once; lines of one method are one method; cpu=times gives
+ * time and calls; cutoff, top and prefix choose rows. */
+static void test_methods(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    frame_id hot = frame(m, "p.Hot", "Hot.java", "hot", "()V", 10);
+    frame_id hot2 = frame(m, "p.Hot", "Hot.java", "hot", "()V", 12);   /* another line, the same method */
+    frame_id a = frame(m, "p.A", "A.java", "a", "()V", 1), b = frame(m, "p.B", "B.java", "b", "()V", 2);
+    frame_id c = frame(m, "q.C", "C.java", "c", "()V", 3), mainf = frame(m, "p.Main", "Main.java", "main", "()V", 4);
+    frame_id t1[] = { hot, a, mainf }, t2[] = { hot2, b, mainf }, t3[] = { hot, c, mainf }, t4[] = { a, mainf },
+             t5[] = { hot, hot, a, mainf };
+    uint64_t n[] = { 10, 10, 10, 15, 5 };
+    const frame_id *ts[] = { t1, t2, t3, t4, t5 };
+    uint32_t lens[] = { 3, 3, 3, 2, 4 };
+    for (int i = 0; i < 5; i++) {
+        trace_id t = model_trace_intern(m, 0, ts[i], lens[i]);
+        model_trace_add_samples(m, t, n[i]);
+        model_trace_add_time(m, t, n[i] * 1000000u, n[i] * 2);
+    }
+    method_row rows[16];
+    uint32_t k = method_rows(m, false, rows);
+    ASSERT(k == 5);
+    const model_method *top = model_method_get(m, (method_id){ rows[0].method });
+    CHECK_STR(model_string_get(m, top->name, NULL), "hot");
+    CHECK_EQ_INT(rows[0].self, 35);    /* 10 + 10 + 10 + 5, over three callers and two lines */
+    CHECK_EQ_INT(rows[0].total, 35);   /* the recursive trace once */
+    CHECK_STR(model_string_get(m, model_method_get(m, (method_id){ rows[1].method })->name, NULL), "a");
+    CHECK_EQ_INT(rows[1].self, 15);
+    CHECK_EQ_INT(rows[1].total, 30);   /* t1, t4, t5 */
+    for (uint32_t i = 0; i < k; i++)
+        if (strcmp(model_string_get(m, model_method_get(m, (method_id){ rows[i].method })->name, NULL), "main") == 0) {
+            CHECK_EQ_INT(rows[i].self, 0);
+            CHECK_EQ_INT(rows[i].total, 50);
+        }
+    k = method_rows(m, true, rows);
+    ASSERT(k == 5);
+    CHECK_EQ_INT(rows[0].self, 35000000);
+    CHECK_EQ_INT(rows[0].calls, 70);
+
+    m->dump_time_ms = 0;
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    ASSERT(s != NULL);
+    CHECK(method_rows_write(m, false, &(method_filter){ 0.0, 2, NULL }, "now", s) == JP_OK);
+    CHECK(method_rows_write(m, true, &(method_filter){ 0.0, 0, "q." }, "now", s) == JP_OK);
+    CHECK(method_rows_write(m, false, &(method_filter){ 0.25, 0, NULL }, "now", s) == JP_OK);
+    char err[256];
+    CHECK(sink_commit(s, err, sizeof err) == JP_OK);
+    buf_terminate(&out);
+    CHECK_STR((const char *)out.data,
+              "METHODS (CPU samples) BEGIN (total = 50) now\n"
+              "rank   self  accum  total    self#   total# method\n"
+              "   1 70.00% 70.00% 70.00%       35       35 p.Hot.hot\n"
+              "   2 30.00% 100.00% 60.00%       15       30 p.A.a\n"
+              "METHODS (CPU samples) END\n"
+              "METHODS (CPU time) BEGIN (total = 50 ms) now\n"
+              "rank   self  accum  total  self ms total ms    calls method\n"
+              "   1  0.00% 100.00% 20.00%        0       10        0 q.C.c\n"
+              "METHODS (CPU time) END\n"
+              "METHODS (CPU samples) BEGIN (total = 50) now\n"
+              "rank   self  accum  total    self#   total# method\n"
+              "   1 70.00% 70.00% 70.00%       35       35 p.Hot.hot\n"
+              "   2 30.00% 100.00% 60.00%       15       30 p.A.a\n"
+              "   3  0.00% 100.00% 100.00%        0       50 p.Main.main\n"
+              "METHODS (CPU samples) END\n");
+    buf_free(&out);
+    model_free(m);
+}
+
 static void test_format_declarations(void)
 {
     const unsigned all = FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES;
@@ -497,7 +570,7 @@ static void test_format_declarations(void)
     ASSERT(m != NULL);
     char line[256];
     hprof_txt_format.summary(m, line, sizeof line);
-    CHECK_EQ_STR(line, "0 CPU samples in 0 traces, 0 monitor entries");
+    CHECK_EQ_STR(line, "0 traces");
     flame_html_format.summary(m, line, sizeof line);
     CHECK_EQ_STR(line, "flame graph of 0 samples in 0 stacks");
     collapsed_format.summary(m, line, sizeof line);
@@ -930,6 +1003,7 @@ int main(void)
     RUN(test_round_trip);
     RUN(test_empty_model);
     RUN(test_counts);
+    RUN(test_methods);
     RUN(test_format_declarations);
     RUN(test_truncated);
     RUN(test_bad_header);
