@@ -4,6 +4,7 @@
  * the agent thread (or VM death, after it stopped) calls in. */
 #include "symbols.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,16 @@ void symbols_class_name(const char *sig, char *out, size_t outlen)
         const char *p = base[0] == 'L' ? base + 1 : base;
         for (; *p && *p != ';' && o + 1 < outlen; p++)
             out[o++] = *p == '/' ? '.' : *p;
+        /* a hidden class (a lambda's, a LambdaForm's) ends in "/0x" and its address, which changes from
+         * run to run: dropped, so that the same frame has the same name in every profile */
+        size_t dot = o;
+        while (dot > 0 && out[dot - 1] != '.')
+            dot--;
+        size_t hex = dot + 2;
+        while (hex < o && isxdigit((unsigned char)out[hex]))
+            hex++;
+        if (dot > 1 && o > dot + 2 && out[dot] == '0' && out[dot + 1] == 'x' && hex == o)
+            o = dot - 1;
     }
     for (size_t d = 0; d < dims && o + 2 < outlen; d++) {
         out[o++] = '[';

@@ -27,7 +27,9 @@ bool symbols_trace(model *m, JNIEnv *jni, const jvmtiFrameInfo *frames, uint32_t
  * the caller names it as it names an unknown class. cls stays the caller's
  * to delete. */
 char *symbols_class_signature(JNIEnv *jni, jweak cls);
-/* "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]"; writes at most outlen bytes. */
+/* "Ljava/lang/String;" -> "java.lang.String", "[I" -> "int[]"; a hidden
+ * class's address goes: "LA$$Lambda$14/0x0000000800c02a00;" -> "A$$Lambda$14".
+ * Writes at most outlen bytes. */
 void symbols_class_name(const char *sig, char *out, size_t outlen);
 /* Between two sessions: forgets every method resolved (their ids were the
  * old model's). */
