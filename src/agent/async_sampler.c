@@ -96,7 +96,7 @@ static uint64_t asy_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 /* the agent thread's own tallies */
-static uint64_t asy_recorded, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
+static uint64_t asy_recorded, asy_stacks, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
 
 static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
 
@@ -464,7 +464,7 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_prepare_ns, 0);
     atomic_store(&asy_prepared, 0);
     atomic_store(&asy_recovered, 0);
-    asy_recorded = asy_wall_signals = asy_wall_failed = 0;
+    asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
     memset(asy_failed, 0, sizeof asy_failed);
     if (asy_want_stacks)
         code_kinds_end();
@@ -602,6 +602,7 @@ void async_sampler_drain(model *m, JNIEnv *jni)
             break;
         if (s->nframes > 0) {
             asy_recorded += s->weight;
+            asy_stacks++;
             asy_record(m, jni, s);
         } else {
             int code = -s->nframes;
@@ -651,11 +652,16 @@ void async_sampler_describe(char *out, size_t len)
     size_t used = 0;
     if (len)
         out[0] = '\0';
-    asy_appendf(out, len, &used, "%s sampler: %llu signals, %llu samples recorded", agent_opts->wall_ms ? "wall" : "cpu",
-               (unsigned long long)atomic_load(&asy_signals), (unsigned long long)asy_recorded);
+    /* each signal is a stack recorded, one that could not be walked, one dropped or one on a thread
+     * not sampled (or one still in the ring); a stack stands for one sample or more (the timer's
+     * overruns; wall=: the threads a signal stands for) */
+    asy_appendf(out, len, &used, "%s sampler: %llu signals: %llu stacks recorded (%llu samples%s)",
+               agent_opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&asy_signals),
+               (unsigned long long)asy_stacks, (unsigned long long)asy_recorded,
+               agent_opts->wall_ms ? ", each stack standing for the threads it was taken for" : ", with the timer's overruns");
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         if (asy_failed[i])
-            asy_appendf(out, len, &used, ", %llu not walkable (%s)", (unsigned long long)asy_failed[i],
+            asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)asy_failed[i],
                        i < ASY_AGCT_CODES ? asy_agct_names[i] : "other");
     uint64_t extra[4] = { atomic_load(&asy_dropped), atomic_load(&asy_no_env), atomic_load(&asy_foreign),
                           atomic_load(&asy_timer_failed) };

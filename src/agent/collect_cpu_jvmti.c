@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "agent_env.h"
+#include "../common/jp_log.h"
 #include "collector.h"
 #include "jvmti_util.h"
 #include "symbols.h"
@@ -131,11 +132,11 @@ static void cj_end(JNIEnv *jni)
     cj_rounds = cj_errors = cj_stacks_taken = cj_stack_ns = 0;
 }
 
-void cpu_jvmti_stats(uint64_t *rounds, uint64_t *stacks, uint64_t *stack_ns)
+/* After a report: the rounds, and the stacks they took and how long that took. */
+static void cj_describe(void)
 {
-    *rounds = cj_rounds;
-    *stacks = cj_stacks_taken;
-    *stack_ns = cj_stack_ns;
+    jp_log_info("cpu sampler (sampler=jvmti): %llu sampling rounds, %llu stacks taken in %.1f ms",
+                (unsigned long long)cj_rounds, (unsigned long long)cj_stacks_taken, (double)cj_stack_ns / 1e6);
 }
 
 const collector cpu_jvmti_collector = {
@@ -145,5 +146,6 @@ const collector cpu_jvmti_collector = {
     .load = cj_load,
     .period_ms = cj_period,
     .tick = cj_sample,
+    .describe = cj_describe,
     .end = cj_end,
 };

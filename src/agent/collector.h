@@ -78,8 +78,4 @@ extern const collector times_collector;       /* cpu=times */
 extern const collector alloc_sampled_collector; /* heap=sites */
 extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
 
-/* collect_cpu_jvmti.c: sampling rounds, stacks taken and the time waited for
- * them, for the report's log lines (zeros unless sampler=jvmti). */
-void cpu_jvmti_stats(uint64_t *rounds, uint64_t *stacks, uint64_t *stack_ns);
-
 #endif

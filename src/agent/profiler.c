@@ -152,20 +152,19 @@ jp_status profiler_dump(JNIEnv *jni)
     }
     if (st != JP_OK)
         return st;
-    uint64_t resolved, unloaded, rounds, stacks, stack_ns;
+    uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
-    cpu_jvmti_stats(&rounds, &stacks, &stack_ns);
     outs[0].format->summary(m, what, sizeof what);
-    jp_log_info("wrote %s (%llu bytes: %s; %llu sampling rounds%s%s)", path, (unsigned long long)bytes, what,
-                (unsigned long long)rounds, agent_opts->heap_dump ? "; and a heap dump" : "",
-                m->oom ? "; OUT OF MEMORY: data incomplete" : "");
+    jp_log_info("wrote %s (%llu bytes: %s%s%s)", path, (unsigned long long)bytes, what,
+                agent_opts->heap_dump ? "; and a heap dump" : "", m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     collectors_describe();
     double wall_ms = (double)(agent_now_ns() - prof_start_ns) / 1e6;
     double agent_ms = (double)prof_agent_cpu_ns / 1e6;
-    jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core); %llu stacks taken in %.1f ms; "
-                "monitor callbacks %.1f ms",
-                agent_ms, wall_ms / 1000, wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0, (unsigned long long)stacks,
-                (double)stack_ns / 1e6, (double)monitor_cost_ns() / 1e6);
+    char monitor_cost[64] = "";
+    if (agent_opts->monitor)
+        snprintf(monitor_cost, sizeof monitor_cost, "; monitor callbacks %.1f ms", (double)monitor_cost_ns() / 1e6);
+    jp_log_info("cost: agent thread %.1f ms CPU in %.1f s (%.2f%% of one core)%s", agent_ms, wall_ms / 1000,
+                wall_ms > 0 ? 100.0 * agent_ms / wall_ms : 0.0, monitor_cost);
     if (unloaded)
         jp_log_info("%llu of %llu methods were unloaded before they could be named", (unsigned long long)unloaded,
                     (unsigned long long)resolved);

@@ -50,7 +50,7 @@ run_java "wall=10,file=$T/i.txt" IdleThreads 200 2
 expect_rc 0
 grep -qx done "$T/out" || fail "IdleThreads output changed under wall="
 grep 'wall sampler:' "$T/err" >&2
-read -r sig rec < <(sed -n 's/.*wall sampler: \([0-9]*\) signals, \([0-9]*\) samples recorded.*/\1 \2/p' "$T/err")
+read -r sig rec < <(sed -n 's/.*wall sampler: \([0-9]*\) signals: [0-9]* stacks recorded (\([0-9]*\) samples.*/\1 \2/p' "$T/err")
 total=$(grep -o 'WALL SAMPLES BEGIN (total = [0-9]*' "$T/i.txt" | grep -o '[0-9]*$')
 sleeping=$(awk '/^WALL SAMPLES BEGIN/ {on=1; next} /^WALL SAMPLES END/ {on=0} on && $6 == "sleeping" {s += $4} END {print s + 0}' "$T/i.txt")
 main=$(awk '/^WALL SAMPLES BEGIN/ {on=1; next} /^WALL SAMPLES END/ {on=0} on && $7 == "IdleThreads.main" {s += $4} END {print s + 0}' "$T/i.txt")

@@ -12,9 +12,9 @@ run_java "cpu=samples,interval=1,thread=y,file=$T/c.txt,collapsed=$T/c.col,flame
 expect_rc 0
 cmp -s "$T/out" "$T/expected" || fail "output changed under cpu=samples,interval=1"
 expect_grep "^CPU SAMPLES END" "$T/c.txt"
-expect_grep "cpu sampler: [0-9]* signals, [0-9]* samples recorded" "$T/err"
+expect_grep "cpu sampler: [0-9]* signals: [0-9]* stacks recorded ([0-9]* samples" "$T/err"
 grep 'cpu sampler:' "$T/err" >&2
-samples=$(grep -o '[0-9]* samples recorded' "$T/err" | grep -o '^[0-9]*')
+samples=$(grep -o 'stacks recorded ([0-9]* samples' "$T/err" | grep -o '[0-9][0-9]*')
 [ "$samples" -ge 1000 ] || fail "only $samples samples at interval=1"
 deepest=$(awk '{ n = split($0, a, ";"); if (n > m) m = n } END { print m }' "$T/c.col")
 note "deepest collapsed stack: $deepest frames (2048 + the thread's root frame)"
