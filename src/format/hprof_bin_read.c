@@ -260,7 +260,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     r.m->start_time_ms = r.m->dump_time_ms = start_ms;
     *o = (report_opts){ 0.0001, false, false };
 
-    bool ok = true, saw_cpu = false, saw_sites = false, first = true;
+    bool ok = true, saw_cpu = false, saw_sites = false, saw_heap = false, first = true;
     while (ok && buf_rd_left(&b) > 0) {
         size_t off = len - buf_rd_left(&b);
         uint8_t tag = buf_get_u1(&b);
@@ -277,6 +277,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         }
         buf_rd rb;
         buf_rd_init(&rb, body, rlen);
+        saw_heap |= tag == 0x0c || tag == 0x1c; /* HEAP DUMP, HEAP DUMP SEGMENT */
         if (!rd_record(&r, tag, &rb, &saw_cpu, &saw_sites)) {
             if (!errbuf[0])
                 snprintf(errbuf, errlen, "malformed record (tag 0x%02x) at offset %zu", tag, off);
@@ -285,6 +286,11 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     }
     if (ok && r.m->oom) {
         snprintf(errbuf, errlen, "out of memory");
+        ok = false;
+    }
+    if (ok && saw_heap && !saw_cpu && !saw_sites) {
+        snprintf(errbuf, errlen, "a heap dump, not a profile: read it with jvmprof heap (a class histogram, or "
+                                 "--text for HPROF's ASCII dump)");
         ok = false;
     }
     rd_map_free(&r.strings);
