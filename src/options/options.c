@@ -72,9 +72,56 @@ static void options_accepted_names(char *out, size_t len)
     }
 }
 
+/* Levenshtein distance between a (alen bytes) and b (blen), at most 63 each; 99 beyond. */
+static unsigned options_distance(const char *a, size_t alen, const char *b, size_t blen)
+{
+    if (alen > 63 || blen > 63)
+        return 99;
+    unsigned row[64];
+    for (size_t j = 0; j <= blen; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= alen; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= blen; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[blen];
+}
+
+/* The word of `words` (separated by '|' or ", ") nearest to what (len
+ * bytes), when a typo away (at most 2 edits, fewer than the word's length):
+ * " (did you mean X?)" in out, else "". */
+static void options_suggest(const char *what, size_t len, const char *words, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    unsigned best = 3;
+    for (const char *w = words; *w;) {
+        size_t n = strcspn(w, "|, ");
+        unsigned d = options_distance(what, len, w, n);
+        if (n > 0 && d > 0 && d < best && d < n) {
+            best = d;
+            snprintf(out, outlen, " (did you mean %.*s?)", (int)n, w);
+        }
+        w += n;
+        w += strspn(w, "|, ");
+    }
+}
+
 static jp_status options_bad(char *err, size_t errlen, const options_def *d, const char *value)
 {
-    snprintf(err, errlen, "%s=%s: bad value; expected %s%s", d->name, value, d->values,
+    char hint[96] = "";
+    if (d->kind != OPTIONS_KIND_UINT && d->kind != OPTIONS_KIND_DOUBLE)
+        options_suggest(value, strlen(value), d->values, hint, sizeof hint);
+    snprintf(err, errlen, "%s=%s: bad value%s; expected %s%s", d->name, value, hint, d->values,
              d->kind == OPTIONS_KIND_UINT ? " (an integer)" : d->kind == OPTIONS_KIND_DOUBLE ? " (a number)" : "");
     return JP_ERR_ARG;
 }
@@ -249,9 +296,10 @@ static jp_status options_item(agent_options *o, options_seen *seen, const char *
     char *eq = strchr(item, '=');
     const options_def *d = options_find(item, eq ? (size_t)(eq - item) : len);
     if (!d) {
-        char names[512];
+        char names[512], hint[96];
         options_accepted_names(names, sizeof names);
-        snprintf(err, errlen, "unknown option '%s'; accepted: %s (see help)", item, names);
+        options_suggest(item, eq ? (size_t)(eq - item) : len, names, hint, sizeof hint);
+        snprintf(err, errlen, "unknown option '%s'%s; accepted: %s (see help)", item, hint, names);
         return JP_ERR_ARG;
     }
     if (d->kind == OPTIONS_KIND_WORD && eq) {

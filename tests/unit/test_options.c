@@ -492,6 +492,11 @@ static void test_heap(void)
     PARSE_BAD3("heap=sites,lifetimes=1", "lifetimes=1", "bad value", "y|n");
     if (PARSE_OK("heap=sites,heap=dump"))
         CHECK(opts.heap_sites && opts.heap_dump && opts.format == 'a');
+    /* a typo away: the option or value meant */
+    PARSE_BAD3("cpu=samples,dept=4", "dept=4", "unknown option", "(did you mean depth?); accepted");
+    PARSE_BAD3("cpu=sample", "cpu=sample", "bad value (did you mean samples?); expected", "samples|times|y");
+    PARSE_BAD3("cpu=samples,monitr=y", "monitr=y", "did you mean monitor?", "cpu, monitor");
+    PARSE_BAD3("cpu=xyzzy", "cpu=xyzzy", "bad value; expected", NULL);
     PARSE_BAD3("heap=y", "heap=y", "bad value", "dump");
     PARSE_BAD3("heap", "heap", "missing value", "heap=dump");
 }
