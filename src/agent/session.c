@@ -119,7 +119,7 @@ static jp_status session_set_callbacks(void)
  * directory, a directory that exists, a temporary can be made beside it), so
  * that a profile is not lost at exit. A heap dump's file= is checked under its
  * first name (%n = 1). The line names the option: "file=PATH: why". */
-static jp_status session_check_outputs(const agent_options *o, char *err, size_t errlen)
+static jp_status session_check_outputs(const agent_options *o, const char **bad_option, char *err, size_t errlen)
 {
     output outs[OUTPUTS_MAX];
     size_t nout = outputs_of(o, outs);
@@ -134,6 +134,8 @@ static jp_status session_check_outputs(const agent_options *o, char *err, size_t
             continue;
         /* the path is said once, after the option's name */
         snprintf(err, errlen, "%s=%s: %s", outs[i].option, path, out_file_reason(why, path));
+        if (bad_option)
+            *bad_option = outs[i].option;
         return JP_ERR_ARG;
     }
     return JP_OK;
@@ -172,9 +174,16 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
     return JP_OK;
 }
 
-jp_status session_load(const agent_options *o, char *err, size_t errlen)
+jp_status session_load(agent_options *o, char *err, size_t errlen)
 {
-    jp_status st = session_check_outputs(o, err, errlen);
+    const char *bad = NULL;
+    jp_status st;
+    /* force=y: a flame graph or collapsed stacks that cannot be written are left out, not the profile */
+    while ((st = session_check_outputs(o, &bad, err, errlen)) != JP_OK && o->force && bad &&
+           (strcmp(bad, "flame") == 0 || strcmp(bad, "collapsed") == 0)) {
+        fprintf(stderr, "jvmprof: %s; it is not written, the rest of the profile is (force=y)\n", err);
+        (strcmp(bad, "flame") == 0 ? o->flame : o->collapsed)[0] = '\0';
+    }
     if (st != JP_OK)
         return st;
     agent_opts = o;
@@ -223,7 +232,7 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
         const collector *c = collectors_at_load_only(o);
         snprintf(err, errlen, "%s can only run from start-up (give it in -agentpath): %s", c->name, c->at_load_only);
         st = JP_ERR_ARG;
-    } else if ((st = session_check_outputs(o, err, errlen)) == JP_OK) {
+    } else if ((st = session_check_outputs(o, NULL, err, errlen)) == JP_OK) {
         const agent_options *before = agent_opts;
         agent_opts = o;
         agent_late_start = true;

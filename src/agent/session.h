@@ -17,11 +17,13 @@
 #include "../options/options.h"
 
 /* Agent_OnLoad: the first session's options, already parsed into o (kept: the
- * session points at it). Checks its outputs can be written, adds the JVMTI
- * capabilities and callbacks its collectors need and runs their load. On
- * failure, a line in err and the status; JP_ERR_ARG for an output that cannot
- * be written (force=y lets the program run on without profiling). */
-jp_status session_load(const agent_options *o, char *err, size_t errlen);
+ * session points at it). Checks its outputs can be written (with force=y a
+ * flame= or collapsed= that cannot be is left out of o, after a line on
+ * stderr), adds the JVMTI capabilities and callbacks its collectors need and
+ * runs their load. On failure, a line in err and the status; JP_ERR_ARG for
+ * an output that cannot be written (force=y lets the program run on without
+ * profiling). */
+jp_status session_load(agent_options *o, char *err, size_t errlen);
 /* VMInit: starts the session given at load (collectors, agent thread). */
 void session_begin(JNIEnv *jni);
 /* A new session with these options (HPROF's syntax) while none runs: the
