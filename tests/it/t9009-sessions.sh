@@ -7,7 +7,7 @@
 # start refuses, and a last session written at exit (doe=y).
 . "$(dirname "$0")/lib.sh"
 D="$T"
-run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running spin1 stop expect-stopped stop-none spin2 \
+run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running reflect-dump spin1 stop expect-stopped stop-none spin2 \
     "start:cpu=samples,interval=5,file=%D/b.txt" spin3 "busy:cpu=samples,file=%D/z.txt" stop \
     "start:monitor=y,file=%D/c.txt" lock stop \
     "start:heap=sites,alloc_interval=4096,file=%D/d.txt" alloc stop \
@@ -20,7 +20,7 @@ run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running spin1 stop exp
     "start:cpu=samples,format=b,file=%D/g.hprof" expect-running spin5
 expect_rc 0
 cat "$T/out" >&2
-for line in "running true" "stop true" "stopped true" "stop-none true" "start true" "spin5"; do
+for line in "reflect-dump true" "running true" "stop true" "stopped true" "stop-none true" "start true" "spin5"; do
     expect_grep "^$line$" "$T/out"
 done
 [ "$(grep -c '^stop true$' "$T/out")" = 8 ] || fail "8 sessions stopped expected"
@@ -85,4 +85,9 @@ RC=0
 timeout 120 "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 [ "$(tr '\n' ' ' <"$T/out")" = "stop-none true start false spin1 stopped true " ] || fail "without agent: $(cat "$T/out")"
+# README's reflection snippet without an agent or its jar: false, no exception
+RC=0
+timeout 120 "$JAVA" -cp "$CLASSES" Sessions "$D" reflect-dump >"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0
+[ "$(cat "$T/out")" = "reflect-dump false" ] || fail "reflection snippet without agent: $(cat "$T/out" "$T/err")"
 echo "t9009 ok"

@@ -7,7 +7,8 @@
 // "alloc", "lock", "calls"; "expect-running", "expect-stopped" check
 // Control.isRunning(); "bad:OPTIONS" expects start to refuse with
 // IllegalArgumentException, "busy:OPTIONS" with IllegalStateException;
-// "stop-none" expects stop() to return false. Prints one line per step.
+// "stop-none" expects stop() to return false; "reflect-dump" calls
+// Control.dump() through the README's reflection snippet. Prints one line per step.
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,6 +70,15 @@ public class Sessions {
         sink += s;
     }
 
+    // README's snippet for a program without a compile-time dependency on jvmprof
+    static boolean jvmprofDump() {          // true if a jvmprof agent took the request
+        try {
+            return (Boolean) Class.forName("jvmprof.Control").getMethod("dump").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return false;                   // no jvmprof agent: jvmprof.Control is not on the class path
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String dir = args[0];
         for (int a = 1; a < args.length; a++) {
@@ -96,6 +106,9 @@ public class Sessions {
                 } catch (IllegalStateException e) {
                     System.out.println(verb + (verb.equals("busy") ? " refused: " : " WRONG: ") + e.getMessage());
                 }
+                break;
+            case "reflect-dump":
+                System.out.println("reflect-dump " + jvmprofDump());
                 break;
             case "expect-running":
                 System.out.println("running " + jvmprof.Control.isRunning());
