@@ -28,7 +28,7 @@ run_java "cpu=samples,cutoff=0.5,file=$T/cut.txt" HotLoop 1.5
 
 run_java "cpu=samples,interval=2,file=$T/i2.txt" HotLoop 2
 run_java "cpu=samples,interval=20,file=$T/i20.txt" HotLoop 2
-n2=$(grep -o 'total = [0-9]*' "$T/i2.txt" | grep -o '[0-9]*')
-n20=$(grep -o 'total = [0-9]*' "$T/i20.txt" | grep -o '[0-9]*')
+n2=$(grep -o 'CPU SAMPLES BEGIN (total = [0-9]*' "$T/i2.txt" | grep -o '[0-9]*$')
+n20=$(grep -o 'CPU SAMPLES BEGIN (total = [0-9]*' "$T/i20.txt" | grep -o '[0-9]*$')
 note "interval=2: $n2 samples, interval=20: $n20 samples"
 [ "$n2" -gt $((n20 * 4)) ] || fail "interval=2 gave $n2 samples, not > 4x interval=20 ($n20)"
