@@ -420,7 +420,10 @@ out:
     "CPU SAMPLES END\n" \
     "MONITOR TIME BEGIN (total = 0 ms) Thu Jan  1 00:00:00 1970\n" \
     "rank   self  accum   count trace monitor\n" \
-    "MONITOR TIME END\n"
+    "MONITOR TIME END\n" \
+    "METHODS (CPU samples) BEGIN (total = 0) Thu Jan  1 00:00:00 1970\n" \
+    "rank   self  accum  total    self#   total# method\n" \
+    "METHODS (CPU samples) END\n"
 
 static void test_empty_model(void)
 {
@@ -503,10 +506,10 @@ static void test_methods(void)
     uint32_t k = method_rows(m, false, rows);
     ASSERT(k == 5);
     const model_method *top = model_method_get(m, (method_id){ rows[0].method });
-    CHECK_STR(model_string_get(m, top->name, NULL), "hot");
+    CHECK_EQ_STR(model_string_get(m, top->name, NULL), "hot");
     CHECK_EQ_INT(rows[0].self, 35);    /* 10 + 10 + 10 + 5, over three callers and two lines */
     CHECK_EQ_INT(rows[0].total, 35);   /* the recursive trace once */
-    CHECK_STR(model_string_get(m, model_method_get(m, (method_id){ rows[1].method })->name, NULL), "a");
+    CHECK_EQ_STR(model_string_get(m, model_method_get(m, (method_id){ rows[1].method })->name, NULL), "a");
     CHECK_EQ_INT(rows[1].self, 15);
     CHECK_EQ_INT(rows[1].total, 30);   /* t1, t4, t5 */
     for (uint32_t i = 0; i < k; i++)
@@ -530,7 +533,7 @@ static void test_methods(void)
     char err[256];
     CHECK(sink_commit(s, err, sizeof err) == JP_OK);
     buf_terminate(&out);
-    CHECK_STR((const char *)out.data,
+    CHECK_EQ_STR((const char *)out.data,
               "METHODS (CPU samples) BEGIN (total = 50) now\n"
               "rank   self  accum  total    self#   total# method\n"
               "   1 70.00% 70.00% 70.00%       35       35 p.Hot.hot\n"
@@ -828,7 +831,11 @@ static void test_id4_file(void)
                                  "rank   self  accum   count trace method\n"
                                  "   1 70.00% 70.00%       7 300001 demo.Hot.compute\n"
                                  "   2 30.00% 100.00%       3 300002 <empty trace>\n"
-                                 "CPU SAMPLES END\n");
+                                 "CPU SAMPLES END\n"
+                                 "METHODS (CPU samples) BEGIN (total = 10) Sun Sep  9 01:46:42 2001\n"
+                                 "rank   self  accum  total    self#   total# method\n"
+                                 "   1 70.00% 70.00% 70.00%        7        7 demo.Hot.compute\n"
+                                 "METHODS (CPU samples) END\n");
     buf_free(&out);
     model_free(m);
 
