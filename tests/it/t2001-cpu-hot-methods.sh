@@ -1,6 +1,8 @@
 # cpu=samples: a program spending ~75% of its CPU in heavy() and ~25% in
 # light() gets a report whose top two entries are those methods, with shares
-# within 10 points of 75 and 25.
+# within 10 points of the split the program measured itself (each call's
+# thread CPU time: about 75/25, but a busy machine that delays the JIT moves
+# it).
 . "$(dirname "$0")/lib.sh"
 run_java "cpu=samples,interval=10,file=$T/p.txt" HotLoop 4
 expect_rc 0
@@ -13,6 +15,9 @@ read -r _ s2 _ c2 _ m2 <<<"$(cpu_rows "$T/p.txt" | sed -n 2p)"
 [ "$m2" = HotLoop.light ] || fail "second entry is $m2, expected HotLoop.light"
 total=$(grep -o 'CPU SAMPLES BEGIN (total = [0-9]*' "$T/p.txt" | grep -o '[0-9]*$')
 [ "$total" -ge 200 ] || fail "only $total samples in 4 s at interval=10"
-awk -v a="${s1%\%}" -v b="${s2%\%}" 'BEGIN { exit !(a >= 65 && a <= 85 && b >= 15 && b <= 35) }' ||
-    fail "shares $s1 / $s2 not within 10 points of 75% / 25%"
-note "heavy $s1, light $s2 of $total samples"
+read -r mh ml < <(sed -n 's/^measured: heavy \([0-9.]*\)% light \([0-9.]*\)%$/\1 \2/p' "$T/err")
+[ -n "$mh" ] || fail "HotLoop printed no measured split: $(cat "$T/err")"
+awk -v a="${s1%\%}" -v b="${s2%\%}" -v ma="$mh" -v mb="$ml" \
+    'BEGIN { d = a - ma; e = b - mb; exit !(d * d <= 100 && e * e <= 100 && ma >= 50) }' ||
+    fail "shares $s1 / $s2 not within 10 points of the measured $mh% / $ml%"
+note "heavy $s1, light $s2 of $total samples; measured by the program $mh% / $ml%"
