@@ -66,6 +66,7 @@ jp_status profiler_init(void)
     prof_model->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
     if (agent_opts->heap_sites) {
         prof_model->alloc_interval = agent_opts->alloc_interval;
+        prof_model->sites_exact = agent_opts->alloc_interval == 0;
         prof_model->lifetimes = agent_opts->lifetimes;
     }
     return JP_OK;

@@ -136,11 +136,14 @@ static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, 
 static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, double live, const char *when,
                             sink *s)
 {
-    if (m->alloc_interval) {   /* from the agent; an HPROF binary file does not carry these */
+    if (m->alloc_interval || m->sites_exact) /* from the agent; an HPROF binary file does not carry these */
         sink_printf(s, "GC (total = %llu collections, %.1f ms between start and finish) %s\n",
                     (unsigned long long)m->gc_count, (double)m->gc_ns / 1e6, when);
+    if (m->alloc_interval) {
         sink_printf(s, "SITES BEGIN (ordered by live bytes; estimates from allocations sampled every %llu bytes) %s\n",
                     (unsigned long long)m->alloc_interval, when);
+    } else if (m->sites_exact) {
+        sink_printf(s, "SITES BEGIN (ordered by live bytes; exact counts) %s\n", when);
     } else {
         sink_printf(s, "SITES BEGIN (ordered by live bytes) %s\n", when);
     }

@@ -149,6 +149,7 @@ typedef struct model {
     model_site *site_info;        /* [site id - 1] */
     uint32_t site_info_cap;
     uint64_t alloc_interval;      /* heap=sites: sites are estimates from samples every N bytes (0 = no sites) */
+    bool sites_exact;             /* heap=sites,alloc_interval=0: sites are exact counts, from the agent */
     uint64_t gc_count, gc_ns;     /* garbage collections and the time between their start and finish */
     bool lifetimes;               /* lifetimes=y: ages at death are recorded */
     model_class *class_info;      /* [class id - 1] */

@@ -16,8 +16,11 @@ cp "$T/out" "$T/plain.out"
 run_java "heap=sites,alloc_interval=0,depth=3,file=$T/s.txt,verbose=y" AllocSites
 expect_rc 0
 cmp -s "$T/out" "$T/plain.out" || fail "the program's output changed"
-expect_grep "^SITES BEGIN (ordered by live bytes) " "$T/s.txt"
+expect_grep "^SITES BEGIN (ordered by live bytes; exact counts) " "$T/s.txt"
 expect_no_grep "estimate" "$T/s.txt"
+# the collections seen, as in the sampled mode (issue 16, item 6)
+gc=$(sed -n 's/^GC (total = \([0-9]*\) collections, .*/\1/p' "$T/s.txt")
+[ -n "$gc" ] || fail "exact mode: no GC line"
 expect_grep "heap=sites: [0-9]* allocations counted (exact)" "$T/err"
 row() { awk -v c="$2" '$9 == c' "$1"; }
 check_sites() {
