@@ -4,7 +4,7 @@
 # thread CPU time: about 75/25, but a busy machine that delays the JIT moves
 # it).
 . "$(dirname "$0")/lib.sh"
-run_java "cpu=samples,interval=10,file=$T/p.txt" HotLoop 4
+run_java "cpu=samples,interval=10,file=$T/p.txt" HotLoop 4 measure
 expect_rc 0
 [ "$(cat "$T/out")" = done ] || fail "program output changed"
 expect_grep "CPU SAMPLES END" "$T/p.txt"

@@ -5,13 +5,13 @@ expect_rc 0
 tr=$(cpu_rows "$T/d1.txt" | sed -n 1p | awk '{print $5}')
 [ "$(trace_of "$T/d1.txt" "$tr" | wc -l)" = 1 ] || fail "depth=1 trace has more than one frame"
 run_java "cpu=samples,depth=3,file=$T/d3.txt" HotLoop 1.5
-tr=$(cpu_rows "$T/d3.txt" | sed -n 1p | awk '{print $5}')
+tr=$(cpu_rows "$T/d3.txt" | awk '$6 == "HotLoop.heavy" {print $5; exit}')
 trace_of "$T/d3.txt" "$tr" >&2
 [ "$(trace_of "$T/d3.txt" "$tr" | wc -l)" = 2 ] || fail "depth=3 trace of heavy should have 2 frames (heavy, main)"
 trace_of "$T/d3.txt" "$tr" | grep -Eq 'HotLoop.heavy\(HotLoop.java:[0-9]+\)' || fail "lineno=y: no line number"
 
 run_java "cpu=samples,lineno=n,file=$T/nl.txt" HotLoop 1.5
-tr=$(cpu_rows "$T/nl.txt" | sed -n 1p | awk '{print $5}')
+tr=$(cpu_rows "$T/nl.txt" | awk '$6 == "HotLoop.heavy" {print $5; exit}')
 trace_of "$T/nl.txt" "$tr" | grep -q 'HotLoop.heavy(HotLoop.java:Unknown line)' || fail "lineno=n still has lines"
 
 run_java "cpu=samples,thread=y,file=$T/th.txt" HotLoop 1.5
