@@ -38,6 +38,7 @@ static atomic_bool prof_dumping;     /* the agent thread is writing a report: st
 /* what profiling costs, reported with each dump: the agent thread's own CPU
  * time (read on that thread when it dumps or stops) */
 static uint64_t prof_agent_cpu_ns, prof_start_ns;
+static unsigned prof_reports;        /* reports written this session: %n in an output's name */
 
 
 jp_status profiler_init(void)
@@ -56,6 +57,7 @@ jp_status profiler_init(void)
     atomic_store(&prof_closed, false);
     atomic_store(&prof_dumping, false);
     prof_agent_cpu_ns = 0;
+    prof_reports = 0;
     prof_model = model_new();
     if (!prof_model)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
@@ -138,18 +140,23 @@ jp_status profiler_dump(JNIEnv *jni)
     report_opts ro = { agent_opts->cutoff, agent_opts->cpu == OPTIONS_CPU_SAMPLES || agent_opts->wall_ms > 0,
                        agent_opts->monitor, agent_opts->cpu == OPTIONS_CPU_TIMES, agent_opts->heap_sites, NULL };
     /* file= first; its line comes last, with the cost lines */
-    char path[OPTIONS_PATH_MAX + 16], what[256];
+    char path[OPTIONS_PATH_MAX + 16], what[256], extra_path[OPTIONS_PATH_MAX + 16];
+    /* %n in a name: the report's number in this session (1, 2, ...); without it each report replaces the last */
+    unsigned n = ++prof_reports;
     snprintf(path, sizeof path, "%s", outs[0].path);
     if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
         heap_dump_next_path(path, sizeof path);
+    else if (strstr(path, "%n"))
+        heap_dump_name(outs[0].path, n, path, sizeof path);
     uint64_t bytes = 0;
     jp_status st = prof_write(outs[0].format, &ro, path, &bytes, outs[0].heap_dump_after ? jni : NULL);
     for (size_t i = 1; i < nout; i++) {
         uint64_t extra = 0;
-        if (prof_write(outs[i].format, &ro, outs[i].path, &extra, NULL) != JP_OK)
+        heap_dump_name(outs[i].path, strstr(outs[i].path, "%n") ? n : 1, extra_path, sizeof extra_path);
+        if (prof_write(outs[i].format, &ro, extra_path, &extra, NULL) != JP_OK)
             continue;
         outs[i].format->summary(m, what, sizeof what);
-        jp_log_info("wrote %s (%llu bytes: %s)", outs[i].path, (unsigned long long)extra, what);
+        jp_log_info("wrote %s (%llu bytes: %s)", extra_path, (unsigned long long)extra, what);
     }
     if (st != JP_OK)
         return st;

@@ -126,7 +126,7 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
     for (size_t i = 0; i < nout; i++) {
         char why[1024], first_dump[OPTIONS_PATH_MAX + 16];
         const char *path = outs[i].path;
-        if (o->heap_dump && i == 0) { /* checked under its first name */
+        if ((o->heap_dump && i == 0) || strstr(path, "%n")) { /* checked under its first name */
             heap_dump_name(path, 1, first_dump, sizeof first_dump);
             path = first_dump;
         }

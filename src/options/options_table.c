@@ -55,7 +55,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                             .choices = options_table_format, .owner = OPTIONS_FOR_OUTPUT },
     /* no default value: java.hprof.txt or java.hprof, after format= (options_rules.c) */
     [OPTIONS_ID_FILE] = { "file", OPTIONS_KIND_PATH, "<file>", NULL, "java.hprof[.txt]",
-                          "write data to <file>; %p = process id, %n = heap dump number", OPTIONS_TABLE_AT(file),
+                          "write data to <file>; %p = process id, %n = the report's or heap dump's number", OPTIONS_TABLE_AT(file),
                           .owner = OPTIONS_FOR_OUTPUT },
     [OPTIONS_ID_DEPTH] = { "depth", OPTIONS_KIND_UINT, "0..2048", "4", NULL, "stack trace depth",
                            OPTIONS_TABLE_AT(depth), 0, 2048, .owner = OPTIONS_FOR_GENERAL },
