@@ -575,12 +575,39 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 }
 
 /* The samples lost, by cause, in the report's COUNTS. */
+/* A sample whose stack could not be walked still counts, in its thread and
+ * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
+ * so the shares of the threads and states stay right. */
+static void asy_record_unwalkable(model *m, const asy_slot *s, int code)
+{
+    char name[64];
+    const char *why = code < ASY_AGCT_CODES ? asy_agct_names[code] : "other";
+    size_t i = 0;
+    for (; why[i] && i + 1 < sizeof name; i++)
+        name[i] = why[i] == ' ' ? '_' : why[i];
+    name[i] = '\0';
+    class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
+    method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
+    frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+    if (f.v == 0)
+        return;
+    uint32_t serial = agent_opts->thread ? s->serial : 0;
+    trace_id t = model_trace_intern(m, serial, &f, agent_opts->depth ? 1 : 0);
+    model_trace_add_samples(m, t, s->weight);
+    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
+    if (!asy_want_stacks)
+        return;
+    uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
+    stack_id st = model_stack_intern(m, serial, (sample_state)s->state, &kf, 1);
+    model_stack_add(m, st, s->weight);
+}
+
 static void asy_count_losses(model *m)
 {
     uint64_t unwalkable = 0;
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         unwalkable += asy_failed[i];
-    model_count_set(m, "samples not walkable (dropped)", unwalkable);
+    model_count_set(m, "samples not walkable (counted under <unknown frame>)", unwalkable);
     model_count_set(m, "samples dropped (ring full)", atomic_load_explicit(&asy_dropped, memory_order_relaxed));
     model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
     if (!agent_opts->wall_ms)
@@ -607,6 +634,7 @@ void async_sampler_drain(model *m, JNIEnv *jni)
         } else {
             int code = -s->nframes;
             asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
+            asy_record_unwalkable(m, s, code);
         }
         atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
         asy_dequeue++;
