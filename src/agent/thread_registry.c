@@ -103,30 +103,26 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
     if (jni && agent_is_own_thread(jni, thread))
         return;
     uint32_t serial = thread_registry_serial(thread);
-    if (serial != 0 && !announce) {
-        /* registered from the VMInit thread (it listed the threads while this one was starting)
-         * before its own ThreadStart: its OS thread id, its record and the collectors' parts now */
-        if (on_thread && thread_record_self.serial == 0) {
-            uint64_t tid = (uint64_t)syscall(SYS_gettid);
-            if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
-                            "SetThreadLocalStorage") == JP_OK) {
-                thread_record_begin(serial, (uint32_t)tid, jni);
-                collectors_thread_start(jni, serial);
-            }
-        }
+    bool fresh = serial == 0;
+    /* on the thread itself, not begun yet: a new thread, or one the VMInit thread registered (it
+     * listed the threads while this one was starting) before its own ThreadStart came */
+    bool begin = on_thread && thread_record_self.serial == 0;
+    if (!fresh && !announce && !begin)
         return;
-    }
-    if (serial == 0) {
+    if (fresh)
         serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
+    if (fresh || begin) {
         uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
         if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
                         "SetThreadLocalStorage") != JP_OK)
             return;
-        if (on_thread) {
+        if (begin) {
             thread_record_begin(serial, (uint32_t)tid, jni);
             collectors_thread_start(jni, serial);
         }
     }
+    if (!fresh && !announce)
+        return; /* its START event went with its registration */
     jvmtiThreadInfo info = { 0 };
     jvmtiThreadGroupInfo group = { 0 }, parent = { 0 };
     if ((*jv)->GetThreadInfo(jv, thread, &info) == JVMTI_ERROR_NONE && info.thread_group) {
