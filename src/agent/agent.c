@@ -66,9 +66,7 @@ static jint agent_load(JavaVM *vm, const char *text)
         options_print_help(stderr);
         exit(0);
     }
-    jp_log_set_level(o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);
-    if (getenv("JVMPROF_DEBUG"))
-        jp_log_set_level(JP_LOG_DEBUG);
+    agent_set_log_level(o);
 
     if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");

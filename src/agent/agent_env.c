@@ -1,12 +1,20 @@
 /* agent_env.c — see agent_env.h. */
 #include "agent_env.h"
 
+#include <stdlib.h>
 #include <time.h>
+
+#include "../common/jp_log.h"
 
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
 bool agent_late_start;
 static jobject agent_env_own_thread;
+
+void agent_set_log_level(const agent_options *o)
+{
+    jp_log_set_level(getenv("JVMPROF_DEBUG") ? JP_LOG_DEBUG : o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);
+}
 
 uint64_t agent_now_ns(void)
 {

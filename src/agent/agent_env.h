@@ -21,6 +21,10 @@ extern const agent_options *agent_opts;
  * finds classes loaded and threads running that it never saw begin. */
 extern bool agent_late_start;
 
+/* The log level a session's options ask for (verbose=y: its info lines),
+ * JVMPROF_DEBUG in the environment adding the debug ones. */
+void agent_set_log_level(const agent_options *o);
+
 uint64_t agent_now_ns(void);   /* CLOCK_MONOTONIC */
 uint64_t agent_wall_ms(void);  /* CLOCK_REALTIME, ms since the epoch */
 

@@ -122,6 +122,13 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
     return JP_OK;
 }
 
+/* A report output's name: %n replaced by the report's number n; without %n
+ * the name itself (each report replaces the one before). */
+static void prof_report_name(const char *path, unsigned n, char *out, size_t len)
+{
+    heap_dump_name(path, strstr(path, "%n") ? n : 1, out, len);
+}
+
 jp_status profiler_dump(JNIEnv *jni)
 {
     model *m = prof_model;
@@ -143,16 +150,15 @@ jp_status profiler_dump(JNIEnv *jni)
     char path[OPTIONS_PATH_MAX + 16], what[256], extra_path[OPTIONS_PATH_MAX + 16];
     /* %n in a name: the report's number in this session (1, 2, ...); without it each report replaces the last */
     unsigned n = ++prof_reports;
-    snprintf(path, sizeof path, "%s", outs[0].path);
     if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
         heap_dump_next_path(path, sizeof path);
-    else if (strstr(path, "%n"))
-        heap_dump_name(outs[0].path, n, path, sizeof path);
+    else
+        prof_report_name(outs[0].path, n, path, sizeof path);
     uint64_t bytes = 0;
     jp_status st = prof_write(outs[0].format, &ro, path, &bytes, outs[0].heap_dump_after ? jni : NULL);
     for (size_t i = 1; i < nout; i++) {
         uint64_t extra = 0;
-        heap_dump_name(outs[i].path, strstr(outs[i].path, "%n") ? n : 1, extra_path, sizeof extra_path);
+        prof_report_name(outs[i].path, n, extra_path, sizeof extra_path);
         if (prof_write(outs[i].format, &ro, extra_path, &extra, NULL) != JP_OK)
             continue;
         outs[i].format->summary(m, what, sizeof what);

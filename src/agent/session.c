@@ -37,7 +37,6 @@ static bool session_loaded;           /* the agent is active: the session given 
 static atomic_bool session_live;      /* a session runs */
 static bool session_vm_started;       /* VM init has run: sessions start at once */
 static bool session_dead;             /* VM death has begun: no session starts any more */
-static unsigned session_count;        /* sessions started so far */
 
 bool session_running(void) { return atomic_load(&session_live); }
 
@@ -76,7 +75,6 @@ static void session_run(JNIEnv *jni)
 {
     thread_registry_existing(jni);
     collectors_start(jni);
-    session_count++;
     if (profiler_start(jni) != JP_OK) {
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
@@ -117,8 +115,8 @@ static jp_status session_set_callbacks(void)
 
 /* Each output the options name must be writable now (out_file.h: not a
  * directory, a directory that exists, a temporary can be made beside it), so
- * that a profile is not lost at exit. A heap dump's file= is checked under its
- * first name (%n = 1). The line names the option: "file=PATH: why". */
+ * that a profile is not lost at exit. A name with %n (a heap dump's file=,
+ * numbered reports) is checked under its first name (%n = 1). The line names the option: "file=PATH: why". */
 static jp_status session_check_outputs(const agent_options *o, const char **bad_option, char *err, size_t errlen)
 {
     output outs[OUTPUTS_MAX];
@@ -126,10 +124,8 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
     for (size_t i = 0; i < nout; i++) {
         char why[1024], first_dump[OPTIONS_PATH_MAX + 16];
         const char *path = outs[i].path;
-        if ((o->heap_dump && i == 0) || strstr(path, "%n")) { /* checked under its first name */
-            heap_dump_name(path, 1, first_dump, sizeof first_dump);
-            path = first_dump;
-        }
+        heap_dump_name(path, 1, first_dump, sizeof first_dump); /* %n: checked under its first name */
+        path = first_dump;
         if (sink_check_writable(path, why, sizeof why) == JP_OK)
             continue;
         /* the path is said once, after the option's name */
@@ -214,6 +210,7 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
     pthread_mutex_lock(&session_lock);
     jp_status st = JP_ERR_JVMTI; /* the state does not allow it; JP_ERR_ARG: the options do not */
     agent_options *o = NULL;
+    const collector *once = NULL;
     if (!session_loaded || !agent_jvmti) {
         snprintf(err, errlen, "the jvmprof agent is not active (it could not start; see its message at start-up)");
     } else if (session_dead || !session_vm_started) {
@@ -228,17 +225,15 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
     } else if (o->help) {
         snprintf(err, errlen, "help: the options are listed by -agentpath:libjvmprof.so=help and in the README");
         st = JP_ERR_ARG;
-    } else if (collectors_at_load_only(o)) {
-        const collector *c = collectors_at_load_only(o);
-        snprintf(err, errlen, "%s can only run from start-up (give it in -agentpath): %s", c->name, c->at_load_only);
+    } else if ((once = collectors_at_load_only(o)) != NULL) {
+        snprintf(err, errlen, "%s can only run from start-up (give it in -agentpath): %s", once->name,
+                 once->at_load_only);
         st = JP_ERR_ARG;
     } else if ((st = session_check_outputs(o, NULL, err, errlen)) == JP_OK) {
         const agent_options *before = agent_opts;
         agent_opts = o;
         agent_late_start = true;
-        jp_log_set_level(o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);
-        if (getenv("JVMPROF_DEBUG"))
-            jp_log_set_level(JP_LOG_DEBUG);
+        agent_set_log_level(o);
         st = session_prepare(o, false, err, errlen);
         if (st == JP_OK) {
             session_run(jni);
