@@ -2,7 +2,7 @@
  *
  * Hot path: asy_on_signal runs in a signal handler on the sampled thread. It
  * reads that thread's JNIEnv and serial from the thread's record
- * (thread_record.h: initial-exec TLS; its `sampler` part is ours), claims a
+ * (thread_record.h: initial-exec TLS, set for every Java thread), claims a
  * slot of the ring with one CAS (a bounded multi-producer queue in the style
  * of D. Vyukov's: each slot carries a sequence number), lets
  * AsyncGetCallTrace write the frames straight into the slot and publishes
@@ -542,6 +542,20 @@ void async_sampler_wall_tick(JNIEnv *jni)
 
 /* Interns one sample: its top depth= frames as an HPROF trace, and (flame=,
  * collapsed=) every frame with its kind as a stack. */
+/* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
+ * its whole stack, counted with the sample's weight in its thread and state. */
+static void asy_add_trace(model *m, const asy_slot *s, uint32_t serial, const frame_id *frames, uint32_t n)
+{
+    trace_id t = model_trace_intern(m, serial, frames, n);
+    model_trace_add_samples(m, t, s->weight);
+    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
+}
+
+static void asy_add_stack(model *m, const asy_slot *s, uint32_t serial, const uint32_t *kframes, uint32_t n)
+{
+    model_stack_add(m, model_stack_intern(m, serial, (sample_state)s->state, kframes, n), s->weight);
+}
+
 static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 {
     frame_id *frames = asy_scratch_frames;
@@ -556,9 +570,7 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
         if (frames[k].v == 0)
             return;
     }
-    trace_id t = model_trace_intern(m, serial, frames, keep);
-    model_trace_add_samples(m, t, s->weight);
-    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
+    asy_add_trace(m, s, serial, frames, keep);
     if (!asy_want_stacks)
         return;
     for (uint32_t k = 0; k < n; k++) {
@@ -570,11 +582,9 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
                           : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
         kframes[k] = stack_frame_pack(mf->method, kind);
     }
-    stack_id st = model_stack_intern(m, serial, (sample_state)s->state, kframes, n);
-    model_stack_add(m, st, s->weight);
+    asy_add_stack(m, s, serial, kframes, n);
 }
 
-/* The samples lost, by cause, in the report's COUNTS. */
 /* A sample whose stack could not be walked still counts, in its thread and
  * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
  * so the shares of the threads and states stay right. */
@@ -592,16 +602,13 @@ static void asy_record_unwalkable(model *m, const asy_slot *s, int code)
     if (f.v == 0)
         return;
     uint32_t serial = agent_opts->thread ? s->serial : 0;
-    trace_id t = model_trace_intern(m, serial, &f, agent_opts->depth ? 1 : 0);
-    model_trace_add_samples(m, t, s->weight);
-    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
-    if (!asy_want_stacks)
-        return;
+    asy_add_trace(m, s, serial, &f, agent_opts->depth ? 1 : 0);
     uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
-    stack_id st = model_stack_intern(m, serial, (sample_state)s->state, &kf, 1);
-    model_stack_add(m, st, s->weight);
+    if (asy_want_stacks)
+        asy_add_stack(m, s, serial, &kf, 1);
 }
 
+/* The samples lost, by cause, in the report's COUNTS. */
 static void asy_count_losses(model *m)
 {
     uint64_t unwalkable = 0;
