@@ -19,11 +19,13 @@
 #include "../common/out_file.h"
 #include "../format/sink.h"
 #include "bci.h"
+#include "blocking.h"
 #include "heap_dump.h"
 #include "collectors.h"
 #include "jvmti_util.h"
 #include "outputs.h"
 #include "session.h"
+#include "ticks.h"
 #include "tracker.h"
 
 static agent_options agent_options_storage;
@@ -73,6 +75,8 @@ static jint agent_load(JavaVM *vm, const char *text)
         return JNI_ERR;
     }
     agent_add_jar();
+    ticks_init();
+    blocking_load(vm);
     bci_set_tracker(&tracker_spec, tracker_natives, tracker_native_count);
     st = session_load(o, err, sizeof err);
     if (st == JP_ERR_ARG) { /* an output that cannot be written */

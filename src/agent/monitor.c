@@ -1,71 +1,151 @@
-/* monitor.c — the monitor=y collector (see monitor.h): its JVMTI callbacks,
- * which stamp and record, and its row for collectors.c. A record captures
- * the stack and the monitor's class as a JNI weak global reference; the
- * agent thread names the class when it applies the event (a class unloaded
- * by then is named like one whose name could not be had: java.lang.Object). */
+/* monitor.c — the monitor=y collector (see monitor.h): the listener of
+ * blocking.c, which records each contended monitor enter, Object.wait and
+ * park, and its row for collectors.c. A record captures the stack and the
+ * class of the monitor or park blocker as a JNI weak global reference; the
+ * agent thread names the class, sorts the record into blocked or waiting,
+ * and, for a park, drops the frames of the park machinery (Unsafe,
+ * LockSupport, AbstractQueuedSynchronizer) from the top of the stack, which
+ * is why a park captures MONITOR_PARK_EXTRA frames more than depth=. A
+ * class unloaded by then is named like one whose name could not be had:
+ * java.lang.Object. */
 #include "monitor.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "../common/jp_log.h"
 #include "agent_env.h"
+#include "blocking.h"
 #include "collector.h"
-#include "gate.h"
 #include "symbols.h"
 #include "eventq.h"
 #include "jvmti_util.h"
-#include "thread_record.h"
 #include "thread_registry.h"
+#include "ticks.h"
+
+#define MONITOR_PARK_EXTRA 8u
 
 static _Atomic uint64_t monitor_cost;   /* ns spent in monitor_record, all threads */
-static uint64_t monitor_started_ns;     /* the session's start: a stamp before it is an earlier session's */
+static uint64_t monitor_started;        /* the session's start, in ticks: a wait begun before is not ours */
+static double monitor_ns_per_tick;
 
 uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memory_order_relaxed); }
 
-void monitor_contended_enter(void) { thread_record_self.monitor.enter_ns = agent_now_ns(); }
-void monitor_wait(void) { thread_record_self.monitor.wait_ns = agent_now_ns(); }
-
-/* One wait or contention: how long, the monitor's class (a weak global
- * reference, NULL when it could not be had; the event owns it) and where,
- * top first. */
+/* One contention, wait or park: how long, the class of the monitor or
+ * blocker (a weak global reference, NULL when there was none or it could not
+ * be had; the event owns it) and where, top first. */
 typedef struct monitor_event {
     eventq_event head;
     uint64_t duration_ns;
     jweak cls;
+    blocking_kind kind;
     uint32_t nframes;
     jvmtiFrameInfo frames[];
 } monitor_event;
 
-/* Agent thread: one wait or contention, into the model (its class named now). */
+/* A park on a lock (blocked) or on anything else (waiting): a lock is an
+ * AbstractQueuedSynchronizer or AbstractQueuedLongSynchronizer (ReentrantLock,
+ * ReentrantReadWriteLock, Semaphore...; not CountDownLatch's, which waits for
+ * an event) or a StampedLock. */
+static bool monitor_park_is_lock(JNIEnv *jni, jweak cls)
+{
+    if (!cls || !jni)
+        return false;
+    jclass k = (*jni)->NewLocalRef(jni, cls);
+    bool lock = false;
+    for (int depth = 0; k && !lock && depth < 32; depth++) {
+        char *sig = NULL;
+        if ((*agent_jvmti)->GetClassSignature(agent_jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
+            if (depth == 0 && strcmp(sig, "Ljava/util/concurrent/CountDownLatch$Sync;") == 0) {
+                jvmti_free(sig);
+                break;
+            }
+            lock = strcmp(sig, "Ljava/util/concurrent/locks/AbstractQueuedSynchronizer;") == 0 ||
+                   strcmp(sig, "Ljava/util/concurrent/locks/AbstractQueuedLongSynchronizer;") == 0 ||
+                   strcmp(sig, "Ljava/util/concurrent/locks/StampedLock;") == 0;
+        }
+        jvmti_free(sig);
+        jclass super = (*jni)->GetSuperclass(jni, k);
+        (*jni)->DeleteLocalRef(jni, k);
+        k = super;
+    }
+    if (k)
+        (*jni)->DeleteLocalRef(jni, k);
+    return lock;
+}
+
+/* A frame of the park machinery, above the code that asked for the lock or
+ * wait: Unsafe, LockSupport, the synchronizers' insides (and their
+ * ConditionObject, so a queue's take() comes first), and ForkJoinPool's
+ * managed blocking, which a Condition's await goes through. */
+static bool monitor_park_frame(jmethodID method)
+{
+    static const char aqs[] = "Ljava/util/concurrent/locks/AbstractQueued";
+    jclass k = NULL;
+    char *sig = NULL, *name = NULL;
+    bool machinery = false;
+    if ((*agent_jvmti)->GetMethodDeclaringClass(agent_jvmti, method, &k) == JVMTI_ERROR_NONE &&
+        (*agent_jvmti)->GetClassSignature(agent_jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
+        machinery = strcmp(sig, "Ljdk/internal/misc/Unsafe;") == 0 ||
+                    strcmp(sig, "Ljava/util/concurrent/locks/LockSupport;") == 0 ||
+                    strncmp(sig, aqs, sizeof aqs - 1) == 0;
+        if (!machinery && strcmp(sig, "Ljava/util/concurrent/ForkJoinPool;") == 0 &&
+            (*agent_jvmti)->GetMethodName(agent_jvmti, method, &name, NULL, NULL) == JVMTI_ERROR_NONE && name)
+            machinery = strcmp(name, "managedBlock") == 0 || strcmp(name, "unmanagedBlock") == 0;
+    }
+    jvmti_free(sig);
+    jvmti_free(name);
+    return machinery;
+}
+
+/* Agent thread: one contention, wait or park, into the model (its class named now). */
 static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     monitor_event *me = (monitor_event *)e;
     char *sig = symbols_class_signature(jni, me->cls);
+    model_monitor_kind kind = me->kind == BLOCKING_ENTER ? MONITOR_BLOCKED : MONITOR_WAITING;
+    const jvmtiFrameInfo *frames = me->frames;
+    uint32_t n = me->nframes;
+    if (me->kind == BLOCKING_PARK) {
+        if (monitor_park_is_lock(jni, me->cls))
+            kind = MONITOR_BLOCKED;
+        while (n > 1 && monitor_park_frame(frames[0].method))
+            frames++, n--;
+        if (n > agent_opts->depth)
+            n = agent_opts->depth;
+    }
     if (me->cls && jni)
         (*jni)->DeleteWeakGlobalRef(jni, me->cls);
     trace_id t;
-    if (symbols_trace(m, jni, me->frames, me->nframes, agent_opts->thread ? e->thread : 0, &t)) {
+    if (symbols_trace(m, jni, frames, n, agent_opts->thread ? e->thread : 0, &t)) {
         char cname[1024];
-        symbols_class_name(sig ? sig : "Ljava/lang/Object;", cname, sizeof cname);
-        monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname));
+        if (sig)
+            symbols_class_name(sig, cname, sizeof cname);
+        else
+            snprintf(cname, sizeof cname, "%s", me->kind == BLOCKING_PARK && !me->cls ? "<no blocker>" : "java.lang.Object");
+        monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname), kind);
         model_monitor_add(m, mon, 1, me->duration_ns);
     }
     jvmti_free(sig);
     return false;
 }
 
-static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t since_ns)
+/* blocking.c's listener, on the thread that waited: one event queued. */
+static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking_kind kind, uint64_t begin,
+                           uint64_t end)
 {
-    if (since_ns == 0 || since_ns < monitor_started_ns)
-        return; /* the begin event came before we were listening */
+    if (begin < monitor_started)
+        return; /* it began before we were listening */
     jvmtiEnv *jv = agent_jvmti;
-    uint64_t now = agent_now_ns(), dt = now - since_ns;
-    uint32_t depth = agent_opts->depth;
+    uint64_t now = agent_now_ns();
+    uint32_t depth = agent_opts->depth + (kind == BLOCKING_PARK && agent_opts->depth ? MONITOR_PARK_EXTRA : 0);
     monitor_event *e = (monitor_event *)eventq_new(sizeof(monitor_event) + (size_t)depth * sizeof(jvmtiFrameInfo),
                                                    monitor_apply, thread_registry_serial(thread));
     if (!e)
         return;
-    jclass klass = (*jni)->GetObjectClass(jni, object);
+    jclass klass = object ? (*jni)->GetObjectClass(jni, object) : NULL;
     if (klass) {
         e->cls = (*jni)->NewWeakGlobalRef(jni, klass);
         if (!e->cls && (*jni)->ExceptionCheck(jni))
@@ -76,96 +156,31 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, uint64_t
     if (depth > 0 && (*jv)->GetStackTrace(jv, NULL, 0, (jint)depth, e->frames, &count) != JVMTI_ERROR_NONE)
         count = 0;
     e->nframes = (uint32_t)count;
-    e->duration_ns = dt;
+    e->kind = kind;
+    e->duration_ns = (uint64_t)((double)(end - begin) * monitor_ns_per_tick);
     eventq_push(&e->head);
     atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
 }
 
-void monitor_contended_entered(JNIEnv *jni, jthread thread, jobject object)
-{
-    monitor_record(jni, thread, object, thread_record_self.monitor.enter_ns);
-    thread_record_self.monitor.enter_ns = 0;
-}
-
-void monitor_waited(JNIEnv *jni, jthread thread, jobject object)
-{
-    monitor_record(jni, thread, object, thread_record_self.monitor.wait_ns);
-    thread_record_self.monitor.wait_ns = 0;
-}
-
-static void JNICALL monitor_cb_contended_enter(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
-{
-    (void)jv, (void)jni, (void)thread, (void)object;
-    if (!gate_enter())
-        return;
-    monitor_contended_enter();
-    gate_leave();
-}
-
-static void JNICALL monitor_cb_contended_entered(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object)
-{
-    (void)jv;
-    if (!gate_enter())
-        return;
-    monitor_contended_entered(jni, thread, object);
-    gate_leave();
-}
-
-static void JNICALL monitor_cb_wait(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jlong timeout)
-{
-    (void)jv, (void)jni, (void)thread, (void)object, (void)timeout;
-    if (!gate_enter())
-        return;
-    monitor_wait();
-    gate_leave();
-}
-
-static void JNICALL monitor_cb_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jboolean timed_out)
-{
-    (void)jv, (void)timed_out;
-    if (!gate_enter())
-        return;
-    monitor_waited(jni, thread, object);
-    gate_leave();
-}
-
 static bool monitor_wanted(const agent_options *o) { return o->monitor; }
 
-static jp_status monitor_capabilities(jvmtiCapabilities *caps)
-{
-    caps->can_generate_monitor_events = 1;
-    return JP_OK;
-}
-
-static void monitor_callbacks(jvmtiEventCallbacks *cb)
-{
-    cb->MonitorContendedEnter = monitor_cb_contended_enter;
-    cb->MonitorContendedEntered = monitor_cb_contended_entered;
-    cb->MonitorWait = monitor_cb_wait;
-    cb->MonitorWaited = monitor_cb_waited;
-}
-
-static const jvmtiEvent monitor_events[] = { JVMTI_EVENT_MONITOR_CONTENDED_ENTER, JVMTI_EVENT_MONITOR_CONTENDED_ENTERED,
-                                             JVMTI_EVENT_MONITOR_WAIT, JVMTI_EVENT_MONITOR_WAITED };
-
-static void monitor_events_on(bool on)
-{
-    for (size_t i = 0; i < sizeof monitor_events / sizeof monitor_events[0]; i++)
-        jvmti_event(monitor_events[i], on);
-}
-
-static jp_status monitor_vm_init(JNIEnv *jni)
+static jp_status monitor_start(JNIEnv *jni)
 {
     (void)jni;
-    monitor_started_ns = agent_now_ns();
-    monitor_events_on(true);
+    monitor_ns_per_tick = ticks_ns_per_tick();
+    monitor_started = ticks_now();
+    blocking_listen(monitor_record);
+    blocking_use(true);
+    if (!blocking_hooks_ready())
+        jp_log_info("monitor=y: parks cannot be seen in this JVM: java.util.concurrent locks are not reported");
     return JP_OK;
 }
 
 static void monitor_stop(JNIEnv *jni)
 {
     (void)jni;
-    monitor_events_on(false);
+    blocking_use(false);
+    blocking_listen(NULL);
 }
 
 static void monitor_end(JNIEnv *jni)
@@ -177,9 +192,7 @@ static void monitor_end(JNIEnv *jni)
 const collector monitor_collector = {
     .name = "monitor=y",
     .wanted = monitor_wanted,
-    .capabilities = monitor_capabilities,
-    .callbacks = monitor_callbacks,
-    .start = monitor_vm_init,
+    .start = monitor_start,
     .stop = monitor_stop,
     .end = monitor_end,
 };

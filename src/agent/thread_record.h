@@ -49,10 +49,14 @@ typedef struct thread_record_alloc {
     bool priming;             /* the main thread's allocations in alloc_exact_prime */
 } thread_record_alloc;
 
-/* monitor.c's part: when the pending contention or wait began, 0 if none */
-typedef struct thread_record_monitor {
-    uint64_t enter_ns, wait_ns;
-} thread_record_monitor;
+/* blocking.c's part, in ticks (ticks.h): all the time the thread spent
+ * waiting so far (blocked entering a monitor, in Object.wait, parked or
+ * sleeping), and when its pending monitor contention or wait began (0: none).
+ * Kept whatever collectors run: cpu=times subtracts differences of it. */
+typedef struct thread_record_blocking {
+    uint64_t ticks;
+    uint64_t enter_at, wait_at;
+} thread_record_blocking;
 
 typedef struct thread_record {
     uint32_t serial;                /* 0: not registered (yet) */
@@ -61,7 +65,7 @@ typedef struct thread_record {
     struct times_thread *times;     /* times.c: shadow stack and call paths, made on first entry */
     uint32_t times_gen;             /* times.c: the session they belong to */
     thread_record_alloc alloc;
-    thread_record_monitor monitor;
+    thread_record_blocking blocking;
 } thread_record;
 
 /* The calling thread's record. */

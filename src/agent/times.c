@@ -23,17 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define TIMES_HAVE_TSC 1
-#endif
 
 #include "../common/jp_log.h"
 #include "agent_env.h"
 #include "bci.h"
+#include "blocking.h"
 #include "collector.h"
 #include "thread_record.h"
+#include "ticks.h"
 #include "thread_registry.h"
 
 #define TIMES_CHUNK 512u     /* paths per chunk */
@@ -44,7 +41,7 @@
 #define TIMES_UNWIND_MAX 256u        /* how far down an exit looks for its frame */
 
 typedef struct times_counts {
-    _Atomic uint64_t calls, ticks;
+    _Atomic uint64_t calls, ticks, waited;   /* ticks: self time running; waited: self time waiting */
 } times_counts;
 
 typedef struct times_chunk {
@@ -56,7 +53,9 @@ typedef struct times_chunk {
 typedef struct times_frame {
     uint64_t key;       /* the method's number (bci.h) */
     uint64_t start;     /* ticks at entry */
-    uint64_t child;     /* ticks spent in instrumented callees */
+    uint64_t child;     /* ticks instrumented callees ran */
+    uint64_t blocked;   /* the thread's waiting ticks (thread_record.h) at entry */
+    uint64_t child_waited; /* ticks instrumented callees waited */
     uint64_t last_key;  /* the callee entered last, and its path: most calls repeat it */
     uint32_t path, last_path;
 } times_frame;
@@ -79,64 +78,19 @@ static _Atomic(times_thread *) times_threads;
  * at the thread's first call in this one, and freed at the end of the
  * session after (a Tracker call in flight at a stop may still touch it). */
 static _Atomic uint32_t times_gen = 1;
+static bool times_waits_counted;   /* the session's start asked blocking.c for the monitor events */
 static times_thread *times_retired;
 static uint32_t times_depth;
-static bool times_tsc;
-static uint64_t times_tsc0, times_ns0;
 
 static inline void relaxed_add(_Atomic uint64_t *p, uint64_t v)
 {
     atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline uint64_t times_ticks(void)
-{
-#ifdef TIMES_HAVE_TSC
-    if (times_tsc)
-        return __rdtsc();
-#endif
-    return mono_ns();
-}
-
-static bool file_has(const char *path, const char *what)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    char line[4096];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, what) != NULL;
-    fclose(f);
-    return found;
-}
-
 jp_status times_init(void)
 {
     times_depth = agent_opts->depth;
-#ifdef TIMES_HAVE_TSC
-    times_tsc = file_has("/proc/cpuinfo", " constant_tsc") && file_has("/proc/cpuinfo", " nonstop_tsc") &&
-                file_has("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc") &&
-                !getenv("JVMPROF_NO_TSC");
-#endif
-    times_ns0 = mono_ns();
-    times_tsc0 = times_ticks();
     return JP_OK;
-}
-
-static double times_ns_per_tick(void)
-{
-    if (!times_tsc)
-        return 1.0;
-    uint64_t ns = mono_ns() - times_ns0, ticks = times_ticks() - times_tsc0;
-    return ticks && ns > 1000000 ? (double)ns / (double)ticks : 1.0 / 3.0; /* 3 GHz until measurable */
 }
 
 static times_thread *times_thread_new(void)
@@ -155,7 +109,7 @@ static times_thread *times_thread_new(void)
         return NULL;
     }
     t->serial = thread_registry_serial(NULL);
-    t->stack[0] = (times_frame){ TIMES_NO_KEY, 0, 0, TIMES_NO_KEY, TIMES_ROOT, 0 };
+    t->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
     t->sp = 1;
     times_thread *head = atomic_load(&times_threads);
     do
@@ -259,14 +213,26 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
     return n;
 }
 
-static inline void times_pop(times_thread *t, uint64_t now)
+/* Closes the top frame at `now`, the thread's waiting ticks being `blocked`:
+ * what it waited (in it or its callees) is not running time; its own share
+ * of each goes to its path, the rest was its callees'. */
+static inline void times_pop(times_thread *t, uint64_t now, uint64_t blocked)
 {
     times_frame *f = &t->stack[--t->sp];
     uint64_t elapsed = now > f->start ? now - f->start : 0;
-    if (f->path < TIMES_NO_PATH)
-        relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
-                    elapsed > f->child ? elapsed - f->child : 0);
-    t->stack[t->sp - 1].child += elapsed;
+    uint64_t waited = blocked - f->blocked;
+    if (waited > elapsed)
+        waited = elapsed;
+    uint64_t running = elapsed - waited;
+    if (f->path < TIMES_NO_PATH) {
+        times_counts *c = &chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK];
+        relaxed_add(&c->ticks, running > f->child ? running - f->child : 0);
+        if (waited > f->child_waited)
+            relaxed_add(&c->waited, waited - f->child_waited);
+    }
+    times_frame *parent = &t->stack[t->sp - 1];
+    parent->child += running;
+    parent->child_waited += waited;
 }
 
 void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
@@ -304,30 +270,32 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
     f->key = key;
     f->path = path;
     f->child = 0;
+    f->child_waited = 0;
+    f->blocked = thread_record_self.blocking.ticks;
     f->last_key = TIMES_NO_KEY;
-    f->start = times_ticks(); /* last, so our own work above is not the callee's */
+    f->start = ticks_now(); /* last, so our own work above is not the callee's */
 }
 
 void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
 {
-    uint64_t now = times_ticks(); /* first, for the same reason */
+    uint64_t now = ticks_now(); /* first, for the same reason */
     (void)jni, (void)cls;
     times_thread *t = thread_record_self.times;
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
         return;   /* no table yet in this session: nothing entered to close */
-    uint64_t key = (uint32_t)id;
+    uint64_t key = (uint32_t)id, blocked = thread_record_self.blocking.ticks;
     if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
-        times_pop(t, now);
+        times_pop(t, now, blocked);
         return;
     }
     /* frames above ours whose exit never came: close them now */
     for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
         if (t->stack[i].key == key) {
             while (t->sp > i + 1) {
-                times_pop(t, now);
+                times_pop(t, now, blocked);
                 relaxed_add(&t->unwound, 1);
             }
-            times_pop(t, now);
+            times_pop(t, now, blocked);
             return;
         }
     relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
@@ -349,7 +317,7 @@ static frame_id times_frame_of(model *m, uint64_t key)
 void times_collect(model *m)
 {
     model_times_reset(m);
-    double ns_per_tick = times_ns_per_tick();
+    double ns_per_tick = ticks_ns_per_tick();
     frame_id *frames = calloc(times_depth + 1, sizeof *frames);
     if (!frames) {
         m->oom = true;
@@ -361,6 +329,7 @@ void times_collect(model *m)
             times_counts *c = &chunk_of(t, p)->counts[p % TIMES_CHUNK];
             uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed);
             uint64_t ticks = atomic_load_explicit(&c->ticks, memory_order_relaxed);
+            uint64_t waited = atomic_load_explicit(&c->waited, memory_order_relaxed);
             if (!calls)
                 continue;
             uint32_t len;
@@ -369,6 +338,7 @@ void times_collect(model *m)
                 frames[i] = times_frame_of(m, k[i]);
             trace_id tr = model_trace_intern(m, agent_opts->thread ? t->serial : 0, frames, len);
             model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
+            model_trace_add_wait(m, tr, (uint64_t)((double)waited * ns_per_tick));
         }
     }
     free(frames);
@@ -377,7 +347,7 @@ void times_collect(model *m)
 void times_get_stats(times_stats *o)
 {
     memset(o, 0, sizeof *o);
-    o->clock = times_tsc ? "time-stamp counter" : "CLOCK_MONOTONIC";
+    o->clock = ticks_clock_name();
     for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         o->threads++;
@@ -430,6 +400,27 @@ static void times_end(JNIEnv *jni)
     bci_reset_stats();
 }
 
+/* The session's start: the classes instrumented, and the waits counted (blocking.h). */
+static jp_status times_start(JNIEnv *jni)
+{
+    jp_status st = bci_vm_init(jni);
+    if (st == JP_OK) {
+        blocking_use(true);
+        times_waits_counted = true;
+        if (!blocking_hooks_ready())
+            jp_log_info("cpu=times: parks and sleeps cannot be seen in this JVM: their time counts as running");
+    }
+    return st;
+}
+
+static void times_stop(JNIEnv *jni)
+{
+    if (times_waits_counted)
+        blocking_use(false);
+    times_waits_counted = false;
+    bci_vm_death(jni);
+}
+
 static void times_before_report(model *m, JNIEnv *jni)
 {
     (void)jni;
@@ -466,9 +457,9 @@ const collector times_collector = {
     .capabilities = times_capabilities,
     .callbacks = times_callbacks,
     .load = times_init,
-    .start = bci_vm_init,
+    .start = times_start,
     .before_report = times_before_report,
     .describe = times_describe,
-    .stop = bci_vm_death,
+    .stop = times_stop,
     .end = times_end,
 };

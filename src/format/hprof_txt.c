@@ -97,10 +97,17 @@ static void txt_write_header(const model *m, sink *s)
                 "  was doing; a row is a trace and the state its thread was in (running, native, sleeping,\n"
                 "  waiting, blocked).\n"
                 "CPU TIME (ms): cpu=times, measured by bytecode instrumentation: self is the share of the\n"
-                "  total elapsed time spent in the trace's top method itself (callees excluded), count is\n"
-                "  the exact number of calls; a trace is the call path of depth= instrumented methods.\n"
-                "MONITOR TIME: time threads spent blocked entering a contended monitor or waiting in\n"
-                "  Object.wait, by trace and class of the monitor object.\n"
+                "  total time running spent in the trace's top method itself (callees excluded; time it\n"
+                "  waited is not running: see CPU WAIT TIME), count is the exact number of calls; a trace\n"
+                "  is the call path of depth= instrumented methods.\n"
+                "CPU WAIT TIME (ms): cpu=times, not HPROF's: the time the trace's top method spent waiting\n"
+                "  (blocked on a monitor, in Object.wait, parked or sleeping), which CPU TIME leaves out.\n"
+                "MONITOR TIME: time threads spent blocked: entering a contended monitor, or acquiring a\n"
+                "  java.util.concurrent lock (ReentrantLock, ReentrantReadWriteLock, Semaphore, StampedLock...),\n"
+                "  by trace and class of the monitor or lock (its synchronizer) object.\n"
+                "MONITOR WAIT TIME: not HPROF's: time threads spent waiting to be woken: in Object.wait, a\n"
+                "  Condition, or any other park (queues, pools, latches, futures), by trace and class of the\n"
+                "  monitor or park blocker (<no blocker> when the park named none).\n"
                 "METHODS: not HPROF's; after its sections, the CPU or wall samples (or cpu=times' time) by\n"
                 "  method instead of by trace: self while the method was on top, total while it was\n"
                 "  anywhere in the trace (within its depth= frames); with cpu=times also its calls.\n"
@@ -250,10 +257,12 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     bool wall = o->cpu_samples && m->wall;
     txt_row *cpu = calloc((size_t)ntraces * (wall ? SAMPLE_STATES : 1) + 1, sizeof *cpu);
     txt_row *times = calloc(ntraces + 1, sizeof *times);
-    txt_row *mon = calloc(nmon + 1, sizeof *mon);
+    txt_row *mon = calloc(2 * (size_t)nmon + 1, sizeof *mon);
+    txt_row *waits = calloc(ntraces + 1, sizeof *waits);
     unsigned char *printed = calloc(ntraces + 1, 1);
     site_row *sites = calloc(model_site_count(m) + 1, sizeof *sites);
-    if (!cpu || !times || !mon || !printed || !sites) {
+    if (!cpu || !times || !mon || !waits || !printed || !sites) {
+        free(waits);
         free(cpu);
         free(times);
         free(mon);
@@ -263,7 +272,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     }
     site_totals site_total;
     uint32_t nsites = o->sites ? site_rows(m, o->cutoff, sites, &site_total) : 0;
-    uint32_t ncpu = 0, ntimes = 0, nmonrows = 0;
+    uint32_t ncpu = 0, ntimes = 0, nwaits = 0, nmonrows[2] = { 0, 0 };
     if (wall) {
         for (uint32_t t = 1; t <= ntraces; t++)
             for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
@@ -287,12 +296,24 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
                 times[ntimes++] = (txt_row){ t, model_trace_time_ns(m, (trace_id){ t }), calls };
         }
         ntimes = txt_rows_above_cutoff(times, ntimes, m->total_time_ns, o->cutoff);
+        for (uint32_t t = 1; t <= ntraces; t++) {
+            uint64_t w = model_trace_wait_ns(m, (trace_id){ t });
+            if (w)
+                waits[nwaits++] = (txt_row){ t, w, model_trace_calls(m, (trace_id){ t }) };
+        }
+        nwaits = txt_rows_above_cutoff(waits, nwaits, m->total_wait_ns, o->cutoff);
     }
-    uint64_t mon_total = model_monitor_total_ns(m);
+    /* monitor rows: blocked ones in mon[0..], waiting ones in mon[nmon..] */
+    uint64_t mon_total[2] = { model_monitor_total_ns(m, MONITOR_BLOCKED), model_monitor_total_ns(m, MONITOR_WAITING) };
+    txt_row *mon_rows[2] = { mon, mon + nmon };
     if (o->monitor) {
-        for (uint32_t i = 1; i <= nmon; i++)
-            mon[nmonrows++] = (txt_row){ i, model_monitor_get(m, (monitor_id){ i })->time_ns };
-        nmonrows = txt_rows_above_cutoff(mon, nmonrows, mon_total, o->cutoff);
+        for (uint32_t i = 1; i <= nmon; i++) {
+            const model_monitor *mm = model_monitor_get(m, (monitor_id){ i });
+            uint32_t k = mm->kind == MONITOR_WAITING;
+            mon_rows[k][nmonrows[k]++] = (txt_row){ i, mm->time_ns, mm->count };
+        }
+        for (uint32_t k = 0; k < 2; k++)
+            nmonrows[k] = txt_rows_above_cutoff(mon_rows[k], nmonrows[k], mon_total[k], o->cutoff);
     }
 
     /* TRACE records for every printed row, in serial order */
@@ -300,8 +321,11 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         printed[wall ? cpu[i].key / SAMPLE_STATES : cpu[i].key] = 1;
     for (uint32_t i = 0; i < ntimes; i++)
         printed[times[i].key] = 1;
-    for (uint32_t i = 0; i < nmonrows; i++)
-        printed[model_monitor_get(m, (monitor_id){ mon[i].key })->trace.v] = 1;
+    for (uint32_t i = 0; i < nwaits; i++)
+        printed[waits[i].key] = 1;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < nmonrows[k]; i++)
+            printed[model_monitor_get(m, (monitor_id){ mon_rows[k][i].key })->trace.v] = 1;
     for (uint32_t i = 0; i < nsites; i++)
         printed[model_site_get(m, (site_id){ sites[i].site })->trace.v] = 1;
     for (uint32_t t = 1; t <= ntraces; t++)
@@ -328,21 +352,32 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
                     when);
         txt_write_cpu_rows(m, times, ntimes, m->total_time_ns, false, s);
         sink_printf(s, "CPU TIME (ms) END\n");
+        if (m->total_wait_ns) {
+            sink_printf(s, "CPU WAIT TIME (ms) BEGIN (total = %llu) %s\n",
+                        (unsigned long long)(m->total_wait_ns / 1000000u), when);
+            txt_write_cpu_rows(m, waits, nwaits, m->total_wait_ns, false, s);
+            sink_printf(s, "CPU WAIT TIME (ms) END\n");
+        }
     }
     if (o->monitor) {
-        sink_printf(s, "MONITOR TIME BEGIN (total = %llu ms) %s\n", (unsigned long long)(mon_total / 1000000u),
-                    when);
-        sink_printf(s, "rank   self  accum   count trace monitor\n");
-        double accum = 0;
-        for (uint32_t i = 0; i < nmonrows; i++) {
-            const model_monitor *mm = model_monitor_get(m, (monitor_id){ mon[i].key });
-            double self = 100.0 * (double)mm->time_ns / (double)mon_total;
-            accum += self;
-            sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u %s (Java)\n", i + 1, self, accum,
-                        (unsigned long long)mm->count, HPROF_SERIAL_TRACE + mm->trace.v,
-                        model_string_get(m, mm->class_name, NULL));
+        static const char *const title[2] = { "MONITOR TIME", "MONITOR WAIT TIME" };
+        for (uint32_t k = 0; k < 2; k++) {
+            if (k == 1 && !mon_total[1])
+                continue;
+            sink_printf(s, "%s BEGIN (total = %llu ms) %s\n", title[k], (unsigned long long)(mon_total[k] / 1000000u),
+                        when);
+            sink_printf(s, "rank   self  accum   count trace monitor\n");
+            double accum = 0;
+            for (uint32_t i = 0; i < nmonrows[k]; i++) {
+                const model_monitor *mm = model_monitor_get(m, (monitor_id){ mon_rows[k][i].key });
+                double self = 100.0 * (double)mm->time_ns / (double)mon_total[k];
+                accum += self;
+                sink_printf(s, "%4u %5.2f%% %5.2f%% %7llu %5u %s (Java)\n", i + 1, self, accum,
+                            (unsigned long long)mm->count, HPROF_SERIAL_TRACE + mm->trace.v,
+                            model_string_get(m, mm->class_name, NULL));
+            }
+            sink_printf(s, "%s END\n", title[k]);
         }
-        sink_printf(s, "MONITOR TIME END\n");
     }
     jp_status st = JP_OK;
     if (o->cpu_samples)
@@ -357,6 +392,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     }
     free(cpu);
     free(times);
+    free(waits);
     free(mon);
     free(printed);
     free(sites);

@@ -99,10 +99,16 @@ typedef struct model_thread_event {
     uint32_t thread;
 } model_thread_event;
 
+/* What a thread was doing on a monitor or lock: blocked (entering a
+ * contended monitor, acquiring a java.util.concurrent lock) or waiting for
+ * something to happen (Object.wait, a Condition, any other park). */
+typedef enum model_monitor_kind { MONITOR_BLOCKED, MONITOR_WAITING } model_monitor_kind;
+
 typedef struct model_monitor {
     trace_id trace;
-    str_id class_name;    /* dotted class name of the monitor object */
-    uint64_t count;       /* contended enters + waits */
+    str_id class_name;    /* dotted class name of the monitor or lock object */
+    model_monitor_kind kind;
+    uint64_t count;       /* contended enters, waits or parks */
     uint64_t time_ns;
 } model_monitor;
 
@@ -162,7 +168,10 @@ typedef struct model {
     uint64_t *trace_time_ns;      /* [trace id - 1]: cpu=times self time */
     uint64_t *trace_calls;        /* [trace id - 1]: cpu=times calls */
     uint32_t trace_times_cap;
+    uint64_t *trace_wait_ns;      /* [trace id - 1]: cpu=times time waiting, apart from the self time */
+    uint32_t trace_wait_cap;
     uint64_t total_time_ns;
+    uint64_t total_wait_ns;       /* cpu=times: the time waiting, all traces */
     uint64_t *stack_samples;      /* [stack id - 1] */
     uint32_t stack_samples_cap;
     uint64_t total_stack_samples;
@@ -215,6 +224,10 @@ void model_trace_add_state_samples(model *m, trace_id t, sample_state state, uin
 uint64_t model_trace_state_samples(const model *m, trace_id t, sample_state state);
 /* cpu=times: self time and calls of a trace (its top frame's method). */
 void model_trace_add_time(model *m, trace_id t, uint64_t self_ns, uint64_t calls);
+/* cpu=times: time the trace's top method spent waiting (blocked, in
+ * Object.wait, parked or sleeping), which its self time does not hold. */
+void model_trace_add_wait(model *m, trace_id t, uint64_t wait_ns);
+uint64_t model_trace_wait_ns(const model *m, trace_id t);
 uint64_t model_trace_time_ns(const model *m, trace_id t);
 uint64_t model_trace_calls(const model *m, trace_id t);
 /* Zeroes every trace's time and calls (before a collector re-adds its totals). */
@@ -234,11 +247,12 @@ void model_thread_end(model *m, uint32_t serial);
 const model_thread *model_thread_get(const model *m, uint32_t serial);
 
 /* monitors.c */
-monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name);
+monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name, model_monitor_kind kind);
 void model_monitor_add(model *m, monitor_id id, uint64_t count, uint64_t time_ns);
 const model_monitor *model_monitor_get(const model *m, monitor_id id);
 static inline uint32_t model_monitor_count(const model *m) { return intern_count(&m->monitors); }
-uint64_t model_monitor_total_ns(const model *m);
+/* The time of every monitor row of that kind. */
+uint64_t model_monitor_total_ns(const model *m, model_monitor_kind kind);
 
 /* sites.c */
 site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array);

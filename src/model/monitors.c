@@ -1,10 +1,11 @@
-/* monitors.c — contended monitors, keyed by (trace, class of the monitor
- * object), with the number of contended enters/waits and the time spent. */
+/* monitors.c — monitors and locks threads blocked or waited on, keyed by
+ * (trace, class of the monitor or lock object, blocked or waiting), with the
+ * number of contended enters, waits or parks and the time spent. */
 #include "model.h"
 
-monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name)
+monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name, model_monitor_kind kind)
 {
-    struct { trace_id t; str_id c; } key = { trace, class_name };
+    struct { trace_id t; str_id c; uint32_t k; } key = { trace, class_name, (uint32_t)kind };
     bool added;
     uint32_t id = intern_put(&m->monitors, &key, sizeof key, &added);
     if (!id) {
@@ -16,7 +17,7 @@ monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name)
             m->oom = true;
             return (monitor_id){ 0 };
         }
-        m->monitor_info[id - 1] = (model_monitor){ trace, class_name, 0, 0 };
+        m->monitor_info[id - 1] = (model_monitor){ trace, class_name, kind, 0, 0 };
     }
     return (monitor_id){ id };
 }
@@ -36,10 +37,11 @@ const model_monitor *model_monitor_get(const model *m, monitor_id id)
     return &m->monitor_info[id.v - 1];
 }
 
-uint64_t model_monitor_total_ns(const model *m)
+uint64_t model_monitor_total_ns(const model *m, model_monitor_kind kind)
 {
     uint64_t t = 0;
     for (uint32_t i = 0; i < intern_count(&m->monitors); i++)
-        t += m->monitor_info[i].time_ns;
+        if (m->monitor_info[i].kind == kind)
+            t += m->monitor_info[i].time_ns;
     return t;
 }

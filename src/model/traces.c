@@ -97,6 +97,23 @@ void model_trace_add_time(model *m, trace_id t, uint64_t self_ns, uint64_t calls
     m->total_time_ns += self_ns;
 }
 
+void model_trace_add_wait(model *m, trace_id t, uint64_t wait_ns)
+{
+    if (t.v == 0 || wait_ns == 0)
+        return;
+    if (!model_grow((void **)&m->trace_wait_ns, &m->trace_wait_cap, t.v, sizeof *m->trace_wait_ns)) {
+        m->oom = true;
+        return;
+    }
+    m->trace_wait_ns[t.v - 1] += wait_ns;
+    m->total_wait_ns += wait_ns;
+}
+
+uint64_t model_trace_wait_ns(const model *m, trace_id t)
+{
+    return t.v == 0 || t.v > m->trace_wait_cap ? 0 : m->trace_wait_ns[t.v - 1];
+}
+
 uint64_t model_trace_time_ns(const model *m, trace_id t)
 {
     return t.v == 0 || t.v > m->trace_times_cap ? 0 : m->trace_time_ns[t.v - 1];
@@ -113,5 +130,8 @@ void model_times_reset(model *m)
         memset(m->trace_time_ns, 0, m->trace_times_cap * sizeof *m->trace_time_ns);
         memset(m->trace_calls, 0, m->trace_times_cap * sizeof *m->trace_calls);
     }
+    if (m->trace_wait_cap)
+        memset(m->trace_wait_ns, 0, m->trace_wait_cap * sizeof *m->trace_wait_ns);
     m->total_time_ns = 0;
+    m->total_wait_ns = 0;
 }

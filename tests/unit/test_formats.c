@@ -77,8 +77,8 @@ static model *model1(model1_ids *ids)
     model_trace_add_samples(m, ids->sleeping, 2); /* ties with waiting: the lower trace id ranks first */
     model_trace_add_samples(m, ids->waiting, 2);
 
-    monitor_id mon1 = model_monitor_intern(m, ids->waiting, model_cstring(m, "java.lang.Object"));
-    monitor_id mon2 = model_monitor_intern(m, ids->locker, model_cstring(m, "demo.Lock"));
+    monitor_id mon1 = model_monitor_intern(m, ids->waiting, model_cstring(m, "java.lang.Object"), MONITOR_BLOCKED);
+    monitor_id mon2 = model_monitor_intern(m, ids->locker, model_cstring(m, "demo.Lock"), MONITOR_BLOCKED);
     model_monitor_add(m, mon1, 3, UINT64_C(1500000000));
     model_monitor_add(m, mon2, 1, UINT64_C(500000000));
     return m;
@@ -298,6 +298,33 @@ static void test_cpu_times(void)
     CHECK_EQ_INT(m->total_time_ns, 0);
     CHECK_EQ_INT(model_trace_calls(m, t_deep), 0);
     CHECK_EQ_INT(model_trace_time_ns(m, t_deep), 0);
+    model_free(m);
+}
+
+/* Blocked and waiting monitors go to MONITOR TIME and MONITOR WAIT TIME, each
+ * with its own total; cpu=times' waits to CPU WAIT TIME. */
+static void test_monitor_kinds(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    ASSERT(m != NULL);
+    monitor_id w = model_monitor_intern(m, ids.sleeping, model_cstring(m, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject"), MONITOR_WAITING);
+    model_monitor_add(m, w, 4, UINT64_C(6000000000));
+    model_trace_add_time(m, ids.sleeping, 1000000u, 5);
+    model_trace_add_wait(m, ids.sleeping, 3000000u);
+    CHECK_EQ_INT(model_monitor_total_ns(m, MONITOR_BLOCKED), 2000000000);
+    report_opts o = { 0, true, true, .cpu_times = true };
+    buf out;
+    CHECK_EQ_INT(write_with(&hprof_txt_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "MONITOR TIME BEGIN (total = 2000 ms)"));
+    CHECK(has(&out, "   2 25.00% 100.00%       1 300006 demo.Lock (Java)\nMONITOR TIME END\n"));
+    CHECK(has(&out, "MONITOR WAIT TIME BEGIN (total = 6000 ms)"));
+    CHECK(has(&out, "rank   self  accum   count trace monitor\n   1 100.00% 100.00%       4 300005 "
+                    "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject (Java)\nMONITOR WAIT TIME END\n"));
+    CHECK(has(&out, "CPU WAIT TIME (ms) BEGIN (total = 3)"));
+    CHECK(has(&out, "   1 100.00% 100.00%       5 300005 java.lang.Thread.sleep\nCPU WAIT TIME (ms) END\n"));
+    buf_free(&out);
     model_free(m);
 }
 
@@ -1007,6 +1034,7 @@ int main(void)
     RUN(test_cpu_times);
     RUN(test_wall_samples);
     RUN(test_cutoff);
+    RUN(test_monitor_kinds);
     RUN(test_round_trip);
     RUN(test_empty_model);
     RUN(test_counts);

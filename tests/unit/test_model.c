@@ -207,13 +207,13 @@ static void test_monitors(void)
     ASSERT(m != NULL);
     trace_id t1 = model_trace_intern(m, 0, NULL, 0), t2 = model_trace_intern(m, 1, NULL, 0);
     str_id lock = model_cstring(m, "java.lang.Object"), other = model_cstring(m, "demo.Lock");
-    monitor_id a = model_monitor_intern(m, t1, lock);
-    monitor_id b = model_monitor_intern(m, t1, other);
-    monitor_id c = model_monitor_intern(m, t2, lock);
+    monitor_id a = model_monitor_intern(m, t1, lock, MONITOR_BLOCKED);
+    monitor_id b = model_monitor_intern(m, t1, other, MONITOR_BLOCKED);
+    monitor_id c = model_monitor_intern(m, t2, lock, MONITOR_BLOCKED);
     CHECK_EQ_INT(a.v, 1);
     CHECK_EQ_INT(b.v, 2);
     CHECK_EQ_INT(c.v, 3);
-    CHECK_EQ_INT(model_monitor_intern(m, t1, lock).v, 1);
+    CHECK_EQ_INT(model_monitor_intern(m, t1, lock, MONITOR_BLOCKED).v, 1);
     CHECK_EQ_INT(model_monitor_count(m), 3);
     const model_monitor *mm = model_monitor_get(m, a);
     ASSERT(mm != NULL);
@@ -228,15 +228,23 @@ static void test_monitors(void)
     model_monitor_add(m, (monitor_id){ 0 }, 1, 1000000);  /* ignored */
     model_monitor_add(m, (monitor_id){ 4 }, 1, 1000000);  /* ignored */
     /* re-interning does not reset the counters */
-    CHECK_EQ_INT(model_monitor_intern(m, t1, lock).v, 1);
+    CHECK_EQ_INT(model_monitor_intern(m, t1, lock, MONITOR_BLOCKED).v, 1);
     mm = model_monitor_get(m, a);
     CHECK_EQ_INT(mm->count, 3);
     CHECK_EQ_INT(mm->time_ns, 1500);
     CHECK_EQ_INT(model_monitor_get(m, b)->count, 0);
     CHECK_EQ_INT(model_monitor_get(m, c)->time_ns, 7);
-    CHECK_EQ_INT(model_monitor_total_ns(m), 1507);
+    CHECK_EQ_INT(model_monitor_total_ns(m, MONITOR_BLOCKED), 1507);
+    CHECK_EQ_INT(model_monitor_total_ns(m, MONITOR_WAITING), 0);
+    /* the same trace and class, waiting: a row of its own */
+    monitor_id w = model_monitor_intern(m, t1, lock, MONITOR_WAITING);
+    CHECK_EQ_INT(w.v, 4);
+    CHECK_EQ_INT(model_monitor_get(m, w)->kind, MONITOR_WAITING);
+    model_monitor_add(m, w, 1, 40);
+    CHECK_EQ_INT(model_monitor_total_ns(m, MONITOR_WAITING), 40);
+    CHECK_EQ_INT(model_monitor_total_ns(m, MONITOR_BLOCKED), 1507);
     CHECK(model_monitor_get(m, (monitor_id){ 0 }) == NULL);
-    CHECK(model_monitor_get(m, (monitor_id){ 4 }) == NULL);
+    CHECK(model_monitor_get(m, (monitor_id){ 5 }) == NULL);
     CHECK(!m->oom);
     model_free(m);
 }

@@ -1,0 +1,43 @@
+/* ticks.c — which clock ticks.h reads, and its rate (see ticks.h). */
+#include "ticks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool ticks_tsc;
+static uint64_t ticks_tsc0, ticks_ns0;
+
+static bool ticks_file_has(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, what) != NULL;
+    fclose(f);
+    return found;
+}
+
+void ticks_init(void)
+{
+#ifdef TICKS_HAVE_TSC
+    ticks_tsc = ticks_file_has("/proc/cpuinfo", " constant_tsc") && ticks_file_has("/proc/cpuinfo", " nonstop_tsc") &&
+                ticks_file_has("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc") &&
+                !getenv("JVMPROF_NO_TSC");
+#endif
+    ticks_ns0 = ticks_mono_ns();
+    ticks_tsc0 = ticks_now();
+}
+
+double ticks_ns_per_tick(void)
+{
+    if (!ticks_tsc)
+        return 1.0;
+    uint64_t ns = ticks_mono_ns() - ticks_ns0, ticks = ticks_now() - ticks_tsc0;
+    return ticks && ns > 1000000 ? (double)ns / (double)ticks : 1.0 / 3.0; /* 3 GHz until measurable */
+}
+
+const char *ticks_clock_name(void) { return ticks_tsc ? "time-stamp counter" : "CLOCK_MONOTONIC"; }

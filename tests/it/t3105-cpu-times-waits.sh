@@ -1,0 +1,24 @@
+# cpu=times counts running time: a method that runs 20 ms and then waits
+# 20 ms, 25 times, in Thread.sleep, LockSupport.parkNanos or Object.wait, has
+# about 500 ms in CPU TIME (not 1000), and its 500 ms of waiting in CPU WAIT
+# TIME instead.
+. "$(dirname "$0")/lib.sh"
+run_java "cpu=times,file=$T/t.txt" WaitHalf 25
+expect_rc 0
+expect_grep "WaitHalf done" "$T/out"
+sed -n '/^CPU WAIT TIME (ms) BEGIN/,/^CPU WAIT TIME (ms) END/p;/^METHODS (CPU time) BEGIN/,/^METHODS (CPU time) END/p' "$T/t.txt" |
+    grep -v ' java\.\| jdk\.\| sun\.' >&2
+wait_total=$(grep -o '^CPU WAIT TIME (ms) BEGIN (total = [0-9]*' "$T/t.txt" | grep -o '[0-9]*$')
+[ -n "$wait_total" ] || fail "no CPU WAIT TIME section"
+for m in sleepHalf parkHalf waitHalf; do
+    # running: the method's total (inclusive) ms in METHODS
+    run=$(sed -n '/^METHODS (CPU time) BEGIN/,/^METHODS (CPU time) END/p' "$T/t.txt" | awk -v m="WaitHalf.$m" '$8 == m {print $6}')
+    [ -n "$run" ] || fail "WaitHalf.$m is not in METHODS (CPU time)"
+    [ "$run" -ge 350 ] && [ "$run" -le 750 ] || fail "WaitHalf.$m ran $run ms by CPU TIME, expected about 500 (1000 would count its waits)"
+    # waiting: its CPU WAIT TIME rows, self% of the total
+    waited=$(sed -n '/^CPU WAIT TIME (ms) BEGIN/,/^CPU WAIT TIME (ms) END/p' "$T/t.txt" |
+        awk -v m="WaitHalf.$m" -v tot="$wait_total" '$6 == m {sub("%", "", $2); s += $2 * tot / 100} END {printf "%d", s}')
+    [ "$waited" -ge 400 ] && [ "$waited" -le 800 ] || fail "WaitHalf.$m waited $waited ms by CPU WAIT TIME, expected about 500"
+    note "WaitHalf.$m: $run ms running, $waited ms waiting"
+done
+exit 0
