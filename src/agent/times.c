@@ -10,10 +10,10 @@
  * published with a release store of the count, chunks never move, so the
  * agent thread can read any table at any time without a lock.
  *
- * Time is the thread's elapsed time between entry and exit, read from the
- * CPU's time-stamp counter when the kernel trusts it (constant, non-stop,
- * the system clock source) and CLOCK_MONOTONIC otherwise; see README for why
- * not the thread CPU clock. A method left by an exception is closed by the
+ * Time is the thread's elapsed time between entry and exit (ticks.h), less
+ * the time it spent waiting in between (blocking.h: the frame notes the
+ * thread's sum of waits at entry), which goes to the path's waited count;
+ * see README for why not the thread CPU clock. A method left by an exception is closed by the
  * injected catch-all handler; a frame whose exit never came (a constructor
  * that threw) is closed when an exit further down the stack arrives. */
 #include "times.h"
