@@ -168,6 +168,8 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     }
     atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
     JNIEnv *jni = thread_record_self.jni;
+    if (!jni && thread_record_adopt()) /* a thread registered from outside, signalled for the first time */
+        jni = thread_record_self.jni;
     if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
         return;
@@ -328,7 +330,7 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
     }
     if (asy_want_stacks)
         code_kinds_vm_init();
-    if (agent_late_start && asy_cpu_timers)
+    if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(jni);
     atomic_store_explicit(&asy_active, true, memory_order_release);
     return JP_OK;
@@ -415,8 +417,10 @@ void async_sampler_thread_end(JNIEnv *jni)
         asy_timer_delete_word(atomic_exchange(slot, 0));
 }
 
-/* A session started late: a timer for each Java thread running now whose OS
- * thread id is known (those that started after the agent was loaded). */
+/* A timer for each Java thread running now whose OS thread id is known and
+ * that has none yet: at a late session's start, every thread; at VM init,
+ * those registered from outside (thread_registry.c) and not the VMInit thread,
+ * which made its own. */
 static void asy_timers_for_running(JNIEnv *jni)
 {
     jint n = 0;

@@ -66,6 +66,7 @@ typedef struct thread_record {
     uint32_t times_gen;             /* times.c: the session they belong to */
     thread_record_alloc alloc;
     thread_record_blocking blocking;
+    bool adopted;                   /* serial, tid and jni filled by thread_record_adopt, not begun */
 } thread_record;
 
 /* The calling thread's record. */
@@ -77,5 +78,19 @@ extern _Thread_local thread_record thread_record_self __attribute__((tls_model("
 void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni);
 /* thread_registry.c, on the thread itself, after the collectors' thread_end: the record zeroed. */
 void thread_record_end(void);
+
+/* Threads already running when the agent registered them from another thread
+ * (the JDK's own, started before VM init, or before the ThreadStart events
+ * were on) never begin their record themselves. The registering thread
+ * leaves what their record needs here, by OS thread id (found through
+ * vmstructs.h): thread_record_foreign (false when the table is full). */
+bool thread_record_foreign(uint32_t tid, uint32_t serial, JNIEnv *jni);
+/* The thread with that OS thread id ended: its entry goes. */
+void thread_record_foreign_forget(uint32_t tid);
+/* On the thread itself, async-signal-safe (the sampler's handler, finding no
+ * JNIEnv in the record): fills serial, tid and jni from the thread's entry,
+ * marked adopted (its ThreadStart, if it comes, still begins the record).
+ * False when there is none. */
+bool thread_record_adopt(void);
 
 #endif

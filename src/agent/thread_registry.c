@@ -23,6 +23,7 @@
 #include "eventq.h"
 #include "jvmti_util.h"
 #include "thread_record.h"
+#include "vmstructs.h"
 
 static atomic_uint_fast32_t thread_next_serial = 1;
 
@@ -106,13 +107,19 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
     bool fresh = serial == 0;
     /* on the thread itself, not begun yet: a new thread, or one the VMInit thread registered (it
      * listed the threads while this one was starting) before its own ThreadStart came */
-    bool begin = on_thread && thread_record_self.serial == 0;
+    bool begin = on_thread && (thread_record_self.serial == 0 || thread_record_self.adopted);
     if (!fresh && !announce && !begin)
         return;
     if (fresh)
         serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
     if (fresh || begin) {
         uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
+        uint32_t their_tid = 0;
+        JNIEnv *their_jni = NULL;
+        /* registered from outside: its OS thread id and JNIEnv from HotSpot's own structures */
+        if (!on_thread && jni && vmstructs_thread(jni, thread, &their_tid, &their_jni) &&
+            thread_record_foreign(their_tid, serial, their_jni))
+            tid = their_tid;
         if (jvmti_check((*jv)->SetThreadLocalStorage(jv, thread, (void *)(uintptr_t)(serial | tid << 32)),
                         "SetThreadLocalStorage") != JP_OK)
             return;
@@ -162,11 +169,16 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
             eventq_push(e);
     }
     collectors_thread_end(jni);
+    thread_record_foreign_forget(thread_record_self.tid);
     thread_record_end();
 }
 
 void thread_registry_existing(JNIEnv *jni)
 {
+    static bool vmstructs_read;
+    if (!vmstructs_read)
+        vmstructs_init(jni);
+    vmstructs_read = true;
     jint n = 0;
     jthread *threads = NULL;
     if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)

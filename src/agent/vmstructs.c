@@ -1,0 +1,113 @@
+/* vmstructs.c — reads HotSpot's exported structure tables (see vmstructs.h). */
+#include "vmstructs.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include "../common/jp_log.h"
+
+static char *vmstructs_table;          /* gHotSpotVMStructs: entries of vmstructs_stride bytes */
+static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstructs_static_at, vmstructs_offset_at;
+static jfieldID vmstructs_eetop;        /* java.lang.Thread.eetop: its JavaThread* */
+static long vmstructs_osthread = -1;    /* JavaThread::_osthread (Thread::_osthread in some JDKs) */
+static long vmstructs_thread_id = -1;   /* OSThread::_thread_id (an int, the kernel's tid on Linux) */
+static long vmstructs_jni_env = -1;     /* JNIEnv's offset in JavaThread, measured on the calling thread */
+
+static void *vmstructs_sym(void *h, const char *name)
+{
+    void *p = dlsym(h, name);
+    return p ? p : dlsym(RTLD_DEFAULT, name);
+}
+
+static bool vmstructs_tables(void)
+{
+    void *h = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
+    char **table = vmstructs_sym(h, "gHotSpotVMStructs");
+    uint64_t *stride = vmstructs_sym(h, "gHotSpotVMStructEntryArrayStride");
+    uint64_t *type = vmstructs_sym(h, "gHotSpotVMStructEntryTypeNameOffset");
+    uint64_t *field = vmstructs_sym(h, "gHotSpotVMStructEntryFieldNameOffset");
+    uint64_t *is_static = vmstructs_sym(h, "gHotSpotVMStructEntryIsStaticOffset");
+    uint64_t *offset = vmstructs_sym(h, "gHotSpotVMStructEntryOffsetOffset");
+    if (h)
+        dlclose(h);
+    if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset)
+        return false;
+    vmstructs_table = *table;
+    vmstructs_stride = *stride;
+    vmstructs_type_at = *type;
+    vmstructs_field_at = *field;
+    vmstructs_static_at = *is_static;
+    vmstructs_offset_at = *offset;
+    return true;
+}
+
+long vmstructs_offset(const char *type, const char *field)
+{
+    if (!vmstructs_table)
+        return -1;
+    for (char *e = vmstructs_table;; e += vmstructs_stride) {
+        const char *t = *(const char **)(e + vmstructs_type_at);
+        const char *f = *(const char **)(e + vmstructs_field_at);
+        if (!t)
+            return -1; /* the table ends with an empty entry */
+        if (f && strcmp(t, type) == 0 && strcmp(f, field) == 0 && !*(int32_t *)(e + vmstructs_static_at))
+            return (long)*(uint64_t *)(e + vmstructs_offset_at);
+    }
+}
+
+static char *vmstructs_java_thread(JNIEnv *jni, jthread thread)
+{
+    return vmstructs_eetop && thread ? (char *)(intptr_t)(*jni)->GetLongField(jni, thread, vmstructs_eetop) : NULL;
+}
+
+bool vmstructs_init(JNIEnv *jni)
+{
+    if (!vmstructs_tables()) {
+        jp_log_debug("libjvm.so exports no gHotSpotVMStructs: threads started before the agent are not sampled");
+        return false;
+    }
+    vmstructs_osthread = vmstructs_offset("JavaThread", "_osthread"); /* JDK 17; in Thread on others */
+    if (vmstructs_osthread < 0)
+        vmstructs_osthread = vmstructs_offset("Thread", "_osthread");
+    vmstructs_thread_id = vmstructs_offset("OSThread", "_thread_id");
+    jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
+    vmstructs_eetop = tc ? (*jni)->GetFieldID(jni, tc, "eetop", "J") : NULL;
+    if (!vmstructs_eetop)
+        (*jni)->ExceptionClear(jni);
+    jthread self = NULL;
+    jmethodID current = tc ? (*jni)->GetStaticMethodID(jni, tc, "currentThread", "()Ljava/lang/Thread;") : NULL;
+    if (current)
+        self = (*jni)->CallStaticObjectMethod(jni, tc, current);
+    if ((*jni)->ExceptionCheck(jni))
+        (*jni)->ExceptionClear(jni);
+    char *jt = vmstructs_java_thread(jni, self);
+    if (jt && (char *)jni > jt && (char *)jni - jt < 4096)
+        vmstructs_jni_env = (long)((char *)jni - jt);
+    if (self)
+        (*jni)->DeleteLocalRef(jni, self);
+    if (tc)
+        (*jni)->DeleteLocalRef(jni, tc);
+    bool ok = vmstructs_osthread >= 0 && vmstructs_thread_id >= 0 && vmstructs_eetop && vmstructs_jni_env >= 0;
+    if (!ok)
+        jp_log_debug("HotSpot's tables lack a thread's OS id or JNIEnv: threads started before the agent are not "
+                     "sampled");
+    return ok;
+}
+
+bool vmstructs_thread(JNIEnv *jni, jthread thread, uint32_t *tid, JNIEnv **env)
+{
+    if (vmstructs_osthread < 0 || vmstructs_thread_id < 0 || vmstructs_jni_env < 0)
+        return false;
+    char *jt = vmstructs_java_thread(jni, thread);
+    if (!jt)
+        return false;
+    char *os = *(char **)(jt + vmstructs_osthread);
+    if (!os)
+        return false;
+    int32_t id = *(int32_t *)(os + vmstructs_thread_id);
+    if (id <= 0)
+        return false;
+    *tid = (uint32_t)id;
+    *env = (JNIEnv *)(jt + vmstructs_jni_env);
+    return true;
+}

@@ -1,0 +1,27 @@
+/* vmstructs.h — HotSpot's own description of its C++ structures, which
+ * libjvm.so exports for its serviceability agent (gHotSpotVMStructs: type,
+ * field, offset), read once so that the agent can find what JVMTI does not
+ * give: a Java thread's OS thread id and JNIEnv from outside the thread
+ * (java.lang.Thread.eetop holds the address of its JavaThread). Every
+ * lookup fails softly: a JVM without the tables (or other field names) just
+ * lacks what needs them, and the log says so. */
+#ifndef VMSTRUCTS_H
+#define VMSTRUCTS_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* On a Java thread (VM init), once: reads the tables and the offsets the
+ * functions below need. False when they cannot be had. */
+bool vmstructs_init(JNIEnv *jni);
+/* The offset of type::field (a non-static field), or -1 when it is not described. */
+long vmstructs_offset(const char *type, const char *field);
+/* A Java thread's OS thread id and JNIEnv, read from its JavaThread; false
+ * when the thread has not started or has ended, or vmstructs_init failed.
+ * Any Java thread may call it about a thread that is alive (a dying one may
+ * free its JavaThread: ask while it is known to be alive). */
+bool vmstructs_thread(JNIEnv *jni, jthread thread, uint32_t *tid, JNIEnv **env);
+
+#endif
