@@ -619,6 +619,18 @@ static void asy_count_losses(model *m)
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         unwalkable += asy_failed[i];
     model_count_set(m, "samples not walkable (counted under <unknown frame>)", unwalkable);
+    /* and by cause, the frame each is counted under */
+    static const char *const by_cause[ASY_AGCT_CODES + 1] = {
+        "  of which <unknown frame>.no_Java_frame", "  of which <unknown frame>.no_class_load",
+        "  of which <unknown frame>.GC_active", "  of which <unknown frame>.unknown_not_Java",
+        "  of which <unknown frame>.not_walkable_not_Java", "  of which <unknown frame>.unknown_Java",
+        "  of which <unknown frame>.not_walkable_Java", "  of which <unknown frame>.unknown_state",
+        "  of which <unknown frame>.thread_exit", "  of which <unknown frame>.deopt",
+        "  of which <unknown frame>.safepoint", "  of which <unknown frame>.other",
+    };
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        if (asy_failed[i])
+            model_count_set(m, by_cause[i], asy_failed[i]);
     model_count_set(m, "samples dropped (ring full)", atomic_load_explicit(&asy_dropped, memory_order_relaxed));
     model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
     if (!agent_opts->wall_ms)

@@ -5,9 +5,10 @@
 # IdleThreads' computing main thread, its 3 sleeping threads, and the JDK's
 # Notification Thread, whose every stack is one AsyncGetCallTrace cannot walk
 # (it runs in the JVM's own code). Before, its samples were dropped and the
-# other threads' shares were inflated to fill the hole.
+# other threads' shares were inflated to fill the hole. The collapsed stacks
+# hold every sample as well, and COUNTS gives the unknown ones by cause.
 . "$(dirname "$0")/lib.sh"
-run_java "wall=5,thread=y,cutoff=0,file=$T/w.txt" IdleThreads 3 2
+run_java "wall=5,thread=y,cutoff=0,file=$T/w.txt,collapsed=$T/w.col" IdleThreads 3 2
 expect_rc 0
 expect_grep "^ *[0-9].*<unknown frame>\." "$T/w.txt"
 u=$(sed -n 's/^samples not walkable (counted under <unknown frame>) \([0-9]*\)$/\1/p' "$T/w.txt")
@@ -26,4 +27,14 @@ grep -q '^main' "$T/shares" || fail "main has no share"
 awk -F'\t' -v n="$n" '$1 != "DestroyJavaVM" { d = $2 - 100 / n; if (d * d > 100) { print "share of " $1 ": " $2 "%, expected " 100 / n "%"; bad = 1 } }
     END { exit bad }' "$T/shares" >&2 || fail "a thread's share is more than 10 points from 1/$n"
 note "$n threads, each about $((100 / n))%; $u samples under <unknown frame>"
+# every sample is in the collapsed stacks too, the unknown ones as frames, and
+# COUNTS breaks the unknown ones down by cause
+total=$(grep -o '^WALL SAMPLES BEGIN (total = [0-9]*' "$T/w.txt" | grep -o '[0-9]*$')
+col=$(awk '{s += $NF} END {print s + 0}' "$T/w.col")
+[ "$col" = "$total" ] || fail "the collapsed stacks hold $col samples, the report $total"
+colu=$(grep '<unknown frame>\.' "$T/w.col" | awk '{s += $NF} END {print s + 0}')
+[ "$colu" = "$u" ] || fail "the collapsed stacks hold $colu samples under <unknown frame>, COUNTS $u"
+byc=$(sed -n 's/^  of which <unknown frame>\.[A-Za-z_]* \([0-9]*\)$/\1/p' "$T/w.txt" | awk '{s += $1} END {print s + 0}')
+[ "$byc" = "$u" ] || fail "COUNTS by cause add up to $byc, not $u"
+note "collapsed: $col samples = the report's; $colu under <unknown frame>"
 echo "t2104 ok"
