@@ -110,9 +110,10 @@ static _Atomic uint64_t asy_recovered;
  * where its top frame cannot be walked: the first instructions of a compiled
  * method before its frame is set up, or a frameless stub such as an array
  * copy. In both the word at the stack pointer is the return address into
- * the caller, so the walk is tried once more as if the thread had just
- * returned there; the JVM checks the frame it gets (safe_for_sender) as it
- * does any other. The sample then names the caller, not the stub. */
+ * the caller, so the walk is tried once more as if the thread were at the
+ * call (the return address minus one); the JVM checks the frame it gets
+ * (safe_for_sender) as it does any other. The sample then names the caller
+ * at its call, not the stub. */
 static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext)
 {
 #if defined(__x86_64__)
@@ -121,7 +122,11 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext)
     uintptr_t sp = (uintptr_t)r[REG_RSP];
     if (sp == 0 || (sp & 7) != 0)
         return false;
-    r[REG_RIP] = (greg_t) * (const uintptr_t *)sp;
+    /* one byte back, inside the call instruction: HotSpot names a compiled frame
+     * at a pc that is not a call's by the first debug information after it,
+     * and at the return address itself that is whatever follows the call (a
+     * method inlined there); just before it, it is the call's own */
+    r[REG_RIP] = (greg_t)(*(const uintptr_t *)sp - 1);
     r[REG_RSP] = (greg_t)(sp + sizeof(uintptr_t));
     trace->num_frames = 0;
     asy_agct(trace, (jint)asy_depth, &uc);
@@ -226,7 +231,12 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     asy_mask = slots - 1;
     for (uint64_t i = 0; i < slots; i++)
         atomic_store_explicit(&asy_slot_at(i)->seq, i, memory_order_relaxed);
-    if (asy_want_stacks && code_kinds_init(caps) != JP_OK)
+    /* Always: with CompiledMethodLoad events on, HotSpot records debug
+     * information at every pc of the code it compiles from then on, not only
+     * at calls and safepoints (as -XX:+DebugNonSafepoints would), so a sample
+     * names the method, inlined or not, whose code it landed in, not the next
+     * one that has a call; flame= and collapsed= also get the frame kinds. */
+    if (code_kinds_init(caps) != JP_OK)
         return JP_ERR_JVMTI;
 
     struct sigaction sa, old;
@@ -328,8 +338,7 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
         }
         jvmti_free(classes);
     }
-    if (asy_want_stacks)
-        code_kinds_vm_init();
+    code_kinds_vm_init();
     if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(jni);
     atomic_store_explicit(&asy_active, true, memory_order_release);
@@ -470,8 +479,7 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_recovered, 0);
     asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
     memset(asy_failed, 0, sizeof asy_failed);
-    if (asy_want_stacks)
-        code_kinds_end();
+    code_kinds_end();
 }
 
 static sample_state asy_state_of(jint st)

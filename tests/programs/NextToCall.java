@@ -1,0 +1,39 @@
+// NextToCall: the pattern behind a small method wrongly blamed for its
+// neighbour's time. loop() calls work() (kept out of line by the test's
+// -XX:CompileCommand=dontinline), spends nearly all its time in arithmetic
+// after the call, then calls tiny(), which is inlined and costs almost
+// nothing but holds the next call-like point (an uncommon trap for rare()).
+// HotSpot names a pc that is not a call's by the first debug information
+// after it: with debug information only at calls and safepoints, that is
+// tiny()'s, for every sample in the arithmetic. Runs about 3 seconds.
+public class NextToCall {
+    static long sink;
+    static boolean stop;
+    static int work(int x) {
+        return x * 31 + 7;
+    }
+    static void rare() {
+        System.out.println("rare");
+    }
+    static void tiny() {
+        if (stop)
+            rare();
+    }
+    static long loop(int n) {
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            long v = work(i);
+            for (int k = 0; k < 32; k++)
+                v = v * 0x9E3779B97F4A7C15L + k;
+            s += v;
+            tiny();
+        }
+        return s;
+    }
+    public static void main(String[] a) {
+        long end = System.nanoTime() + 3_000_000_000L;
+        while (System.nanoTime() < end)
+            sink += loop(1_000_000);
+        System.out.println("done " + (sink != 0));
+    }
+}
