@@ -1,6 +1,6 @@
 /* blocking.c — the waits of Java threads (see blocking.h): the hook
  * environment, the park and sleep wrappers, the monitor event callbacks, and
- * the per-thread count of ticks spent waiting. */
+ * whom each wait is told to. */
 #include "blocking.h"
 
 #include <jvmti.h>
@@ -19,6 +19,8 @@ typedef void(JNICALL *blocking_sleep_fn)(JNIEnv *jni, jclass cls, jlong time);
 static jvmtiEnv *blocking_env;
 static _Atomic int blocking_users;
 static _Atomic(blocking_listener) blocking_hook;
+typedef void (*blocking_wait_fn)(uint64_t ticks);
+static _Atomic(blocking_wait_fn) blocking_wait_hook;
 /* The JVM's functions behind the natives, set once each, before the native is bound to its wrapper. */
 static blocking_park_fn blocking_park_jvm;
 static blocking_sleep_fn blocking_sleep_jvm;
@@ -29,6 +31,16 @@ bool blocking_hooks_ready(void) { return blocking_park_jvm && blocking_sleep_jvm
 
 void blocking_listen(blocking_listener l) { atomic_store_explicit(&blocking_hook, l, memory_order_release); }
 
+void blocking_on_wait(void (*fn)(uint64_t ticks)) { atomic_store_explicit(&blocking_wait_hook, fn, memory_order_release); }
+
+/* The calling thread waited `ticks`: told to cpu=times. */
+static void blocking_count(uint64_t ticks)
+{
+    blocking_wait_fn fn = atomic_load_explicit(&blocking_wait_hook, memory_order_acquire);
+    if (fn)
+        fn(ticks);
+}
+
 /* A wait of the calling thread is over: counted, and told to the listener.
  * A contended re-entry at the end of Object.wait is inside the wait, whose
  * own end counts it: it is told, not counted twice. */
@@ -36,7 +48,7 @@ static void blocking_done(JNIEnv *jni, jthread thread, jobject object, blocking_
                           uint64_t end)
 {
     if (!(kind == BLOCKING_ENTER && thread_record_self.blocking.wait_at))
-        thread_record_self.blocking.ticks += end - begin;
+        blocking_count(end - begin);
     blocking_listener l = atomic_load_explicit(&blocking_hook, memory_order_acquire);
     if (!l || !gate_enter())
         return;
@@ -79,7 +91,7 @@ static void JNICALL blocking_park(JNIEnv *jni, jobject unsafe, jboolean absolute
     blocking_park_jvm(jni, unsafe, absolute, time);
     uint64_t end = ticks_now();
     if ((*jni)->ExceptionCheck(jni)) {   /* never, today; then it is the program's, untouched */
-        thread_record_self.blocking.ticks += end - begin;
+        blocking_count(end - begin);
         return;
     }
     jobject blocker = atomic_load_explicit(&blocking_hook, memory_order_relaxed) ? blocking_park_blocker(jni) : NULL;
@@ -94,7 +106,7 @@ static void JNICALL blocking_sleep(JNIEnv *jni, jclass cls, jlong time)
 {
     uint64_t begin = ticks_now();
     blocking_sleep_jvm(jni, cls, time);
-    thread_record_self.blocking.ticks += ticks_now() - begin;
+    blocking_count(ticks_now() - begin);
 }
 
 /* The natives to hook: class, name, signature, where the JVM's function goes, the wrapper. */

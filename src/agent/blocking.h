@@ -2,10 +2,10 @@
  * entering a contended monitor, in Object.wait, parked (LockSupport, so every
  * java.util.concurrent lock, condition, queue and pool) or in Thread.sleep.
  *
- * It counts, per thread, the ticks (ticks.h) spent so in the thread's record
- * (thread_record_self.blocking.ticks): cpu=times subtracts them from the
- * methods the waits happened in. And it tells one listener (monitor=y) of
- * each monitor contention, wait and park, with the object waited on.
+ * It tells cpu=times, on the waiting thread, how many ticks (ticks.h) each
+ * wait took, so that it can take them out of the methods the wait happened
+ * in; and it tells one listener (monitor=y) of each monitor contention, wait
+ * and park, with the object waited on.
  *
  * How it sees them: the JVMTI monitor events for monitors, and for park and
  * sleep, whose JVMTI events do not exist, it binds the natives
@@ -49,5 +49,9 @@ bool blocking_hooks_ready(void);
 void blocking_use(bool on);
 /* The listener (NULL: none), set by monitor=y at its start and cleared at its stop. */
 void blocking_listen(blocking_listener l);
+/* Called on the waiting thread with each wait's ticks once it is over, set by
+ * cpu=times at its start and cleared at its stop (NULL). A contended re-entry
+ * at the end of Object.wait is inside the wait and not told apart. */
+void blocking_on_wait(void (*fn)(uint64_t ticks));
 
 #endif

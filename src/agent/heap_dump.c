@@ -1006,6 +1006,10 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
         /* the default, on a JVM without HotSpot's dumper: the walk */
         jp_log_info("heap dump: %s; taking the dump by JVMTI's heap walk (dumper=jvmti)", errbuf);
     }
+    /* What HotSpot's dumper writes (live: after a full collection), the walk
+     * must find too: without a collection first it followed references into
+     * objects only weakly reachable, whose referents a collection clears */
+    jvmti_check((*agent_jvmti)->ForceGarbageCollection(agent_jvmti), "ForceGarbageCollection");
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';

@@ -49,12 +49,9 @@ typedef struct thread_record_alloc {
     bool priming;             /* the main thread's allocations in alloc_exact_prime */
 } thread_record_alloc;
 
-/* blocking.c's part, in ticks (ticks.h): all the time the thread spent
- * waiting so far (blocked entering a monitor, in Object.wait, parked or
- * sleeping), and when its pending monitor contention or wait began (0: none).
- * Kept whatever collectors run: cpu=times subtracts differences of it. */
+/* blocking.c's part: when the thread's pending monitor contention and wait
+ * began, in ticks (ticks.h); 0: none. */
 typedef struct thread_record_blocking {
-    uint64_t ticks;
     uint64_t enter_at, wait_at;
 } thread_record_blocking;
 

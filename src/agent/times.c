@@ -11,9 +11,9 @@
  * agent thread can read any table at any time without a lock.
  *
  * Time is the thread's elapsed time between entry and exit (ticks.h), less
- * the time it spent waiting in between (blocking.h: the frame notes the
- * thread's sum of waits at entry), which goes to the path's waited count;
- * see README for why not the thread CPU clock. A method left by an exception is closed by the
+ * the time it spent waiting in between: after each wait (blocking.h) the
+ * open frames' starts move on by it, and it goes to the top frame's path as
+ * time waiting; see README for why not the thread CPU clock. A method left by an exception is closed by the
  * injected catch-all handler; a frame whose exit never came (a constructor
  * that threw) is closed when an exit further down the stack arrives. */
 #include "times.h"
@@ -54,8 +54,6 @@ typedef struct times_frame {
     uint64_t key;       /* the method's number (bci.h) */
     uint64_t start;     /* ticks at entry */
     uint64_t child;     /* ticks instrumented callees ran */
-    uint64_t blocked;   /* the thread's waiting ticks (thread_record.h) at entry */
-    uint64_t child_waited; /* ticks instrumented callees waited */
     uint64_t last_key;  /* the callee entered last, and its path: most calls repeat it */
     uint32_t path, last_path;
 } times_frame;
@@ -213,26 +211,33 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
     return n;
 }
 
-/* Closes the top frame at `now`, the thread's waiting ticks being `blocked`:
- * what it waited (in it or its callees) is not running time; its own share
- * of each goes to its path, the rest was its callees'. */
-static inline void times_pop(times_thread *t, uint64_t now, uint64_t blocked)
+/* Closes the top frame at `now`. Its start was moved on by every wait it
+ * saw (times_waited), so its elapsed time is its running time. */
+static inline void times_pop(times_thread *t, uint64_t now)
 {
     times_frame *f = &t->stack[--t->sp];
     uint64_t elapsed = now > f->start ? now - f->start : 0;
-    uint64_t waited = blocked - f->blocked;
-    if (waited > elapsed)
-        waited = elapsed;
-    uint64_t running = elapsed - waited;
-    if (f->path < TIMES_NO_PATH) {
-        times_counts *c = &chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK];
-        relaxed_add(&c->ticks, running > f->child ? running - f->child : 0);
-        if (waited > f->child_waited)
-            relaxed_add(&c->waited, waited - f->child_waited);
-    }
-    times_frame *parent = &t->stack[t->sp - 1];
-    parent->child += running;
-    parent->child_waited += waited;
+    if (f->path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
+                    elapsed > f->child ? elapsed - f->child : 0);
+    t->stack[t->sp - 1].child += elapsed;
+}
+
+/* blocking.c, on the thread itself, after it waited `ticks` (blocked,
+ * waiting, parked, sleeping): the wait is no frame's running time, so every
+ * open frame's start moves on by it, and it is the top frame's self time
+ * waiting. Waits are rare and slow next to calls: the walk over the open
+ * frames costs nothing the Tracker calls would pay. */
+static void times_waited(uint64_t ticks)
+{
+    times_thread *t = thread_record_self.times;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->sp < 2)
+        return;
+    for (uint32_t i = 1; i < t->sp; i++)
+        t->stack[i].start += ticks;
+    uint32_t path = t->stack[t->sp - 1].path;
+    if (path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, ticks);
 }
 
 void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
@@ -270,8 +275,6 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
     f->key = key;
     f->path = path;
     f->child = 0;
-    f->child_waited = 0;
-    f->blocked = thread_record_self.blocking.ticks;
     f->last_key = TIMES_NO_KEY;
     f->start = ticks_now(); /* last, so our own work above is not the callee's */
 }
@@ -283,19 +286,19 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     times_thread *t = thread_record_self.times;
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
         return;   /* no table yet in this session: nothing entered to close */
-    uint64_t key = (uint32_t)id, blocked = thread_record_self.blocking.ticks;
+    uint64_t key = (uint32_t)id;
     if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
-        times_pop(t, now, blocked);
+        times_pop(t, now);
         return;
     }
     /* frames above ours whose exit never came: close them now */
     for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
         if (t->stack[i].key == key) {
             while (t->sp > i + 1) {
-                times_pop(t, now, blocked);
+                times_pop(t, now);
                 relaxed_add(&t->unwound, 1);
             }
-            times_pop(t, now, blocked);
+            times_pop(t, now);
             return;
         }
     relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
@@ -405,6 +408,7 @@ static jp_status times_start(JNIEnv *jni)
 {
     jp_status st = bci_vm_init(jni);
     if (st == JP_OK) {
+        blocking_on_wait(times_waited);
         blocking_use(true);
         times_waits_counted = true;
         if (!blocking_hooks_ready())
@@ -415,8 +419,10 @@ static jp_status times_start(JNIEnv *jni)
 
 static void times_stop(JNIEnv *jni)
 {
-    if (times_waits_counted)
+    if (times_waits_counted) {
         blocking_use(false);
+        blocking_on_wait(NULL);
+    }
     times_waits_counted = false;
     bci_vm_death(jni);
 }
