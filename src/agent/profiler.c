@@ -134,6 +134,10 @@ jp_status profiler_dump(JNIEnv *jni)
     model *m = prof_model;
     collectors_before_report(m, jni);
     prof_drain(jni);
+    /* flame= and collapsed= draw the sampler's stacks; without a sampler, heap=sites' allocation sites */
+    if ((agent_opts->flame[0] || agent_opts->collapsed[0]) && agent_opts->heap_sites &&
+        !options_async_sampling(agent_opts) && site_stacks_build(m) != JP_OK)
+        m->oom = true;
     output outs[OUTPUTS_MAX];
     size_t nout = outputs_of(agent_opts, outs);
     if (!outs[0].format) { /* heap=dump alone */

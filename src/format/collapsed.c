@@ -42,6 +42,14 @@ void collapsed_frame_name(const model *m, collapsed_frame f, buf *out)
         buf_printf(out, "[%s]", f.ref < SAMPLE_STATES ? sample_state_names[f.ref] : "unknown state");
         return;
     }
+    if (f.kind == COLLAPSED_KIND_CLASS) {
+        const model_class *c = model_class_get(m, (class_id){ f.ref });
+        if (c && (s = model_string_get(m, c->name, &len), len > 0))
+            collapsed_put_clean(out, s, len);
+        else
+            buf_put(out, "<unknown class>", 15);
+        return;
+    }
     if (f.ref == 0) {
         buf_put(out, "<empty>", 7);
         return;

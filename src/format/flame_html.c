@@ -2,7 +2,7 @@
  * (no network, no external script or font). The model's stacks, seen as
  * collapsed_frames() shows them, are merged here into a call tree; the page
  * embeds the distinct frame names once (a JSON array) and the tree as a flat
- * preorder list of (name * 8 + kind, samples, depth) triples, and its script
+ * preorder list of (name * 16 + kind, samples, depth) triples, and its script
  * draws the frames as absolutely positioned divs (icicle: root on top):
  * click to zoom, a search box (substring, or /regex/), colours by frame kind.
  * Test hook: the URL fragment "#search=TEXT" types TEXT into the search box,
@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..4, thread 5, state 6 */
+enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..4, thread 5, state 6, allocated class 8 */
+#define FH_KIND_BITS 4u
 
 /* The call tree: node 0 is the root; children found by a hash on (parent, key). */
 typedef struct fh_tree {
-    uint32_t *parent, *key, *depth;   /* key = name index << 3 | kind */
+    uint32_t *parent, *key, *depth;   /* key = name index << FH_KIND_BITS | kind */
     uint64_t *total;
     uint32_t n, cap;
     uint32_t *slots;                  /* node index + 1, 0 = empty */
@@ -31,6 +32,7 @@ typedef struct fh_names {
     arena mem;
     intern_table tab;
     uint32_t *method, method_cap;     /* [method id] */
+    uint32_t *cls, cls_cap;           /* [class id]: allocated classes */
     uint32_t *thread, thread_cap;     /* [thread serial] */
     uint32_t state[SAMPLE_STATES];
     uint32_t empty;
@@ -132,6 +134,10 @@ static uint32_t fh_name(const model *m, fh_names *nm, collapsed_frame f)
         slot = &nm->thread[f.ref - 1];
     } else if (f.kind == COLLAPSED_KIND_STATE) {
         slot = &nm->state[f.ref < SAMPLE_STATES ? f.ref : 0];
+    } else if (f.kind == COLLAPSED_KIND_CLASS) {
+        if (f.ref == 0 || !model_grow((void **)&nm->cls, &nm->cls_cap, f.ref, sizeof *nm->cls))
+            return 0;
+        slot = &nm->cls[f.ref - 1];
     } else if (f.ref == 0) {
         slot = &nm->empty;
     } else {
@@ -163,9 +169,9 @@ static jp_status fh_add_stack(const collapsed_frame *fr, uint32_t k, uint64_t sa
     b->t->total[0] += samples;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t name = fh_name(b->m, b->nm, fr[i]);
-        if (name == 0 || name - 1 > (UINT32_MAX >> 3))
+        if (name == 0 || name - 1 > (UINT32_MAX >> FH_KIND_BITS))
             return JP_ERR_NOMEM;
-        node = fh_child(b->t, node, (name - 1) << 3 | fr[i].kind);
+        node = fh_child(b->t, node, (name - 1) << FH_KIND_BITS | fr[i].kind);
         if (node == UINT32_MAX)
             return JP_ERR_NOMEM;
         b->t->total[node] += samples;
@@ -275,7 +281,7 @@ static void fh_flush(buf *out, sink *s, bool all)
 }
 
 typedef struct fh_child_ref {
-    uint64_t order;       /* name rank << 3 | kind */
+    uint64_t order;       /* name rank << FH_KIND_BITS | kind */
     uint32_t node;
 } fh_child_ref;
 
@@ -326,7 +332,8 @@ static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *
     uint32_t *fill = todo;                                       /* borrowed as fill cursors */
     memcpy(fill, first, (size_t)t->n * sizeof *fill);
     for (uint32_t i = 1; i < t->n; i++)
-        kids[fill[t->parent[i]]++] = (fh_child_ref){ (uint64_t)rank[t->key[i] >> 3] << 3 | (t->key[i] & 7), i };
+        kids[fill[t->parent[i]]++] = (fh_child_ref){ (uint64_t)rank[t->key[i] >> FH_KIND_BITS] << FH_KIND_BITS |
+                                                         (t->key[i] & ((1u << FH_KIND_BITS) - 1)), i };
     for (uint32_t i = 0; i < t->n; i++)
         if (first[i + 1] - first[i] > 1)
             qsort(kids + first[i], first[i + 1] - first[i], sizeof *kids, fh_child_cmp);
@@ -379,15 +386,22 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
     if ((st = fh_build(m, &t, &nm)) != JP_OK)
         goto out;
 
-    const char *title = o && o->title && o->title[0] ? o->title : m->wall ? "Wall-clock samples" : "CPU samples";
+    const char *title = o && o->title && o->title[0] ? o->title
+                        : m->stacks_alloc                    ? "Allocations (bytes allocated)"
+                        : m->wall                            ? "Wall-clock samples"
+                                                             : "CPU samples";
     sink_write(s, fh_head, sizeof fh_head - 1);
     fh_puts(&out, "<title>");
     fh_html_text(&out, title);
     fh_puts(&out, "</title>\n</head>\n<body>\n<h1 id=\"title\">");
     fh_html_text(&out, title);
-    buf_printf(&out, "</h1>\n<div id=\"sub\">%llu %s sample%s", (unsigned long long)t.total[0],
-               m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
-    if (m->interval_us)
+    if (m->stacks_alloc)
+        buf_printf(&out, "</h1>\n<div id=\"sub\">%llu bytes allocated%s, by allocation site, the allocated class "
+                   "on top", (unsigned long long)t.total[0], m->sites_exact ? "" : " (estimated from samples)");
+    else
+        buf_printf(&out, "</h1>\n<div id=\"sub\">%llu %s sample%s", (unsigned long long)t.total[0],
+                   m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
+    if (m->interval_us && !m->stacks_alloc)
         buf_printf(&out, ", one every %g ms", m->interval_us / 1000.0);
     buf_printf(&out, ", %u frames in the call tree. Click a frame to zoom in; click the top frame or press Esc "
                      "to zoom out.</div>\n", t.n - 1);
@@ -404,7 +418,7 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
     fh_puts(&out, "],\n\"nodes\": [");
     if ((st = fh_write_nodes(&t, &nm, &out, s)) != JP_OK)
         goto out;
-    fh_puts(&out, "]};\n</script>\n<script>\n");
+    fh_puts(&out, m->stacks_alloc ? "],\n\"unit\": \"bytes\"};\n</script>\n<script>\n" : "]};\n</script>\n<script>\n");
     fh_puts(&out, fh_script);
     fh_puts(&out, "</script>\n</body>\n</html>\n");
     st = out.failed ? JP_ERR_NOMEM : JP_OK;
@@ -415,6 +429,7 @@ out:
     buf_free(&out);
     buf_free(&nm.tmp);
     free(nm.method);
+    free(nm.cls);
     free(nm.thread);
     intern_free(&nm.tab);
     arena_free(&nm.mem);
@@ -424,8 +439,8 @@ out:
 
 static void flame_html_summary(const model *m, char *out, size_t len)
 {
-    snprintf(out, len, "flame graph of %llu samples in %u stacks", (unsigned long long)m->total_stack_samples,
-             model_stack_count(m));
+    snprintf(out, len, "flame graph of %llu %s in %u stacks", (unsigned long long)m->total_stack_samples,
+             m->stacks_alloc ? "bytes allocated" : "samples", model_stack_count(m));
 }
 
 const jp_format_ops flame_html_format = { "flame-html", "flame=", "the HTML flame graph",

@@ -65,7 +65,9 @@ extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: 
  * outermost first, a state frame "[sleeping]" when samples are wall-clock;
  * a lone "<empty>" frame (a method frame with method id 0) when that leaves
  * nothing. Both flame graph writers use it, so they show the same frames. */
-enum { COLLAPSED_KIND_THREAD = 5, COLLAPSED_KIND_STATE = 6 };   /* after the frame_kind values */
+/* after the frame_kind values; 7 is the flame graph's root; CLASS: the class
+ * an allocation stack's top frame allocated (ref: its class id) */
+enum { COLLAPSED_KIND_THREAD = 5, COLLAPSED_KIND_STATE = 6, COLLAPSED_KIND_CLASS = 8 };
 typedef struct collapsed_frame {
     uint32_t kind;        /* a frame_kind, or COLLAPSED_KIND_THREAD / _STATE */
     uint32_t ref;         /* method id, thread serial or sample_state */
@@ -94,6 +96,11 @@ model *collapsed_read(const void *data, size_t len, char *errbuf, size_t errlen)
 /* trace_stacks.c: fills the (empty) stack table of a model read from HPROF
  * from its traces and their CPU samples, so HPROF files get flame graphs. */
 jp_status trace_stacks_build(model *m);
+/* site_stacks.c: replaces the counts of the model's stack table with its
+ * allocation sites: each site's trace (cut to depth=) under its allocated
+ * class, counted in bytes allocated (estimates when sampled); the model's
+ * stacks_alloc is set, and flame graphs and collapsed stacks draw them. */
+jp_status site_stacks_build(model *m);
 
 /* site_rows.c: the allocation sites by live bytes, then allocated bytes,
  * those whose share of either reaches the cutoff. rows has room for

@@ -1,7 +1,8 @@
 /* stack_walk.c — the one walk over the model's sampled stacks that every
  * stack-based writer (collapsed.c, flame_html.c, and the next: pprof) makes:
  * each stack with samples, seen as a flame graph shows it (collapsed_frames:
- * thread frame, frames outermost first, state frame). */
+ * thread frame, frames outermost first, state frame; for allocation stacks
+ * the allocated class last). */
 #include "format.h"
 
 #include <stdlib.h>
@@ -12,7 +13,8 @@ uint32_t collapsed_frames(const model *m, const model_stack *st, collapsed_frame
     if (st->thread)
         out[n++] = (collapsed_frame){ COLLAPSED_KIND_THREAD, st->thread };
     for (uint32_t i = st->nframes; i-- > 0;)
-        out[n++] = (collapsed_frame){ stack_frame_kind(st->frames[i]), stack_frame_method(st->frames[i]).v };
+        out[n++] = (collapsed_frame){ i == 0 && m->stacks_alloc ? COLLAPSED_KIND_CLASS : stack_frame_kind(st->frames[i]),
+                                      stack_frame_method(st->frames[i]).v };
     if (m->wall)
         out[n++] = (collapsed_frame){ COLLAPSED_KIND_STATE, (uint32_t)st->state };
     if (n == 0)

@@ -175,6 +175,8 @@ typedef struct model {
     uint64_t *stack_samples;      /* [stack id - 1] */
     uint32_t stack_samples_cap;
     uint64_t total_stack_samples;
+    bool stacks_alloc;            /* the stacks are allocation sites (site_stacks_build): a stack's top
+                                   * frame packs the allocated class's id, its count is bytes allocated */
     bool wall;                    /* samples are wall-clock samples (wall=), not CPU samples */
     uint32_t interval_us;         /* time one sample stands for (0 = unknown) */
     model_monitor *monitor_info;  /* [monitor id - 1] */
@@ -239,6 +241,8 @@ model_stack model_stack_get(const model *m, stack_id id);
 static inline uint32_t model_stack_count(const model *m) { return intern_count(&m->stacks); }
 void model_stack_add(model *m, stack_id id, uint64_t samples);
 uint64_t model_stack_samples(const model *m, stack_id id);
+/* Every stack's count back to 0 (the stacks stay interned). */
+void model_stacks_reset(model *m);
 
 /* threads.c */
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,

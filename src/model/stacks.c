@@ -4,6 +4,7 @@
 #include "model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const char *const sample_state_names[SAMPLE_STATES] = { "running", "native", "sleeping", "waiting", "blocked" };
 
@@ -56,6 +57,13 @@ void model_stack_add(model *m, stack_id id, uint64_t samples)
     }
     m->stack_samples[id.v - 1] += samples;
     m->total_stack_samples += samples;
+}
+
+void model_stacks_reset(model *m)
+{
+    if (m->stack_samples_cap)
+        memset(m->stack_samples, 0, m->stack_samples_cap * sizeof *m->stack_samples);
+    m->total_stack_samples = 0;
 }
 
 uint64_t model_stack_samples(const model *m, stack_id id)

@@ -179,11 +179,12 @@ static bool options_rules_report_only(const agent_options *o, char *err, size_t 
 
 static bool options_rules_stacks(const agent_options *o, char *err, size_t errlen)
 {
-    if (!(o->flame[0] || o->collapsed[0]) || options_async_sampling(o))
+    if (!(o->flame[0] || o->collapsed[0]) || options_async_sampling(o) || o->heap_sites)
         return false;
     const char *which = o->flame[0] ? "flame" : "collapsed";
-    return options_rules_refuse(err, errlen, "%s= draws the stacks of the async sampler; use it with cpu=samples "
-                                "(sampler=async, the default) or with wall=<ms>", which);
+    return options_rules_refuse(err, errlen, "%s= draws the stacks of the async sampler or the allocation sites; use "
+                                "it with cpu=samples (sampler=async, the default), with wall=<ms> or with heap=sites",
+                                which);
 }
 
 /* --- which format can carry which record --- */

@@ -328,6 +328,47 @@ static void test_monitor_kinds(void)
     model_free(m);
 }
 
+/* heap=sites as stacks: each site's trace under its class, in bytes; a flame
+ * graph of them says bytes. */
+static void test_site_stacks(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    class_id demo = model_class_intern(m, model_cstring(m, "Demo"), (str_id){ 0 });
+    method_id mm = model_method_intern(m, demo, model_cstring(m, "main"), model_cstring(m, "()V"));
+    method_id ma = model_method_intern(m, demo, model_cstring(m, "alloc"), model_cstring(m, "()V"));
+    frame_id deep[2] = { model_frame_intern(m, ma, 20), model_frame_intern(m, mm, 10) };   /* top first */
+    frame_id other[2] = { model_frame_intern(m, ma, 21), model_frame_intern(m, mm, 10) };  /* another line */
+    trace_id t1 = model_trace_intern(m, 0, deep, 2), t2 = model_trace_intern(m, 0, deep + 1, 1);
+    trace_id t3 = model_trace_intern(m, 0, other, 2);
+    class_id bytes = model_class_intern(m, model_cstring(m, "byte[]"), (str_id){ 0 });
+    class_id str = model_class_intern(m, model_cstring(m, "java.lang.String"), (str_id){ 0 });
+    model_site_alloc(m, model_site_intern(m, t1, bytes, true), 3, 300, true);
+    model_site_alloc(m, model_site_intern(m, t3, bytes, true), 1, 16, true);   /* same methods: adds up */
+    model_site_alloc(m, model_site_intern(m, t2, str, false), 4, 96, true);
+    model_site_intern(m, t2, bytes, true);                                     /* nothing allocated: no stack */
+    CHECK_EQ_INT(site_stacks_build(m), JP_OK);
+    CHECK(m->stacks_alloc);
+    CHECK_EQ_INT(m->total_stack_samples, 412);
+    buf out;
+    report_opts o = { 0 };
+    CHECK_EQ_INT(write_with(&collapsed_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK_EQ_STR((char *)out.data, "Demo.main;Demo.alloc;byte[] 316\nDemo.main;java.lang.String 96\n");
+    buf_free(&out);
+    /* built again (the next report): the same counts, not twice */
+    CHECK_EQ_INT(site_stacks_build(m), JP_OK);
+    CHECK_EQ_INT(m->total_stack_samples, 412);
+    CHECK_EQ_INT(write_with(&flame_html_format, m, &o, &out), JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "<h1 id=\"title\">Allocations (bytes allocated)</h1>"));
+    CHECK(has(&out, "412 bytes allocated (estimated from samples)"));
+    CHECK(has(&out, "\"unit\": \"bytes\""));
+    CHECK(has(&out, "\"byte[]\""));
+    buf_free(&out);
+    model_free(m);
+}
+
 static void test_cutoff(void)
 {
     model1_ids ids;
@@ -1035,6 +1076,7 @@ int main(void)
     RUN(test_wall_samples);
     RUN(test_cutoff);
     RUN(test_monitor_kinds);
+    RUN(test_site_stacks);
     RUN(test_round_trip);
     RUN(test_empty_model);
     RUN(test_counts);

@@ -9,8 +9,10 @@ var KINDS = [
   { name: 'native', hue: 8, sat: 80 },
   { name: 'thread', hue: 0, sat: 0 },
   { name: 'thread state', hue: 25, sat: 22 },
-  { name: 'all', hue: 0, sat: 0 }
+  { name: 'all', hue: 0, sat: 0 },
+  { name: 'allocated class', hue: 280, sat: 55 }
 ];
+var UNIT = D.unit || 'samples';
 var names = D.names, raw = D.nodes, n = raw.length / 3;
 var nameOf = new Int32Array(n), kindOf = new Uint8Array(n), total = new Float64Array(n);
 var depth = new Int32Array(n), parent = new Int32Array(n), end = new Int32Array(n);
@@ -19,7 +21,7 @@ var nextX = new Float64Array(n);
 var open = [], i;
 for (i = 0; i < n; i++) {
   var key = raw[3 * i], d = raw[3 * i + 2];
-  kindOf[i] = key % 8; nameOf[i] = (key - key % 8) / 8; total[i] = raw[3 * i + 1]; depth[i] = d;
+  kindOf[i] = key % 16; nameOf[i] = (key - key % 16) / 16; total[i] = raw[3 * i + 1]; depth[i] = d;
   while (open.length > d) end[open.pop()] = i;
   parent[i] = d > 0 ? open[d - 1] : -1;
   open.push(i);
@@ -41,7 +43,7 @@ function colour(i) {
 }
 function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }
 function describe(i) {
-  return names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' samples, ' + pct(total[i]);
+  return names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' ' + UNIT + ', ' + pct(total[i]);
 }
 function isMatch(i) { return nameMatch !== null && kindOf[i] !== 7 && nameMatch[nameOf[i]] === 1; }
 function frameOf(ev) {
@@ -67,7 +69,7 @@ function addFrame(frag, i, x, w, cls) {
 /* the zoomed frame spans the width; its ancestors are drawn above it, full width */
 function render() {
   flame.textContent = '';
-  if (!T) { flame.className = 'empty'; flame.textContent = 'No samples.'; return; }
+  if (!T) { flame.className = 'empty'; flame.textContent = 'No ' + UNIT + '.'; return; }
   var frag = document.createDocumentFragment(), path = [], maxDepth = 0, a, z = zoomed, zt = total[z];
   for (a = parent[z]; a >= 0; a = parent[a]) path.push(a);
   for (a = path.length - 1; a >= 0; a--) addFrame(frag, path[a], 0, 1, ' ancestor');
@@ -114,7 +116,7 @@ function search(text) {
     for (var q = 0; q < n;) {
       if (isMatch(q)) { sum += total[q]; q = end[q]; } else q++;
     }
-    matched.textContent = 'Matched: ' + pct(sum) + ' (' + sum + ' of ' + T + ' samples)';
+    matched.textContent = 'Matched: ' + pct(sum) + ' (' + sum + ' of ' + T + ' ' + UNIT + ')';
     matched.setAttribute('data-percent', pct(sum));
   }
   var fs = flame.querySelectorAll('.frame');
@@ -162,7 +164,7 @@ document.addEventListener('keydown', function (ev) {
   if (ev.key === 'Escape' && ev.target !== input) zoom(0);
 });
 var legend = $('legend');
-[2, 3, 1, 4, 0, 5, 6].forEach(function (k) {
+(D.unit === 'bytes' ? [8, 0, 5] : [2, 3, 1, 4, 0, 5, 6]).forEach(function (k) {
   var sw = document.createElement('span');
   sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 5 ? 75 : 66) + '%)';
   legend.appendChild(sw);
