@@ -24,6 +24,8 @@
  *   drain          agent thread, once a period and before a report: what it gathered, into the model
  *   before_report  agent thread (or VM death), before a report is written: brings the model up to date
  *   describe       after a report: its lines for the verbose log (jp_log_info)
+ *   interval_reset reset=y, agent thread, after a report (the model's counts are reset by the
+ *                  model): what it counts outside the model starts again from 0
  *   stop           the session's stop (session_stop, VM death), before its last report: its events off
  *   end            after a stopped session's last report (not at VM death), once its events are off and
  *                  no callback is in flight: frees or resets what the session gathered and what its
@@ -64,6 +66,7 @@ typedef struct collector {
     void (*drain)(model *m, JNIEnv *jni);
     void (*before_report)(model *m, JNIEnv *jni);
     void (*describe)(void);
+    void (*interval_reset)(void);
     void (*stop)(JNIEnv *jni);
     void (*end)(JNIEnv *jni);
     void (*unload)(void);

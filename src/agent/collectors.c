@@ -157,6 +157,14 @@ void collectors_describe(void)
     }
 }
 
+void collectors_interval_reset(void)
+{
+    COLLECTORS_EACH(c) {
+        if (c->interval_reset)
+            c->interval_reset();
+    }
+}
+
 void collectors_stop(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {

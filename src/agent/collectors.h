@@ -24,6 +24,7 @@ void collectors_poll(JNIEnv *jni);
 void collectors_drain(model *m, JNIEnv *jni);
 void collectors_before_report(model *m, JNIEnv *jni);
 void collectors_describe(void);
+void collectors_interval_reset(void);
 void collectors_stop(JNIEnv *jni);
 /* Each chosen collector's end, then none is chosen until collectors_choose. */
 void collectors_end(JNIEnv *jni);

@@ -170,6 +170,10 @@ jp_status profiler_dump(JNIEnv *jni)
     }
     if (st != JP_OK)
         return st;
+    if (agent_opts->reset) { /* the next report holds what comes from now on */
+        model_interval_reset(m);
+        collectors_interval_reset();
+    }
     uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
     outs[0].format->summary(m, what, sizeof what);

@@ -46,6 +46,7 @@ typedef struct times_counts {
 
 typedef struct times_chunk {
     times_counts counts[TIMES_CHUNK];
+    uint64_t base[TIMES_CHUNK][3];   /* reset=y: calls, ticks, waited at the last report (agent thread only) */
     uint16_t len[TIMES_CHUNK];
     uint64_t keys[]; /* TIMES_CHUNK * depth; path i's keys, top first */
 } times_chunk;
@@ -330,10 +331,11 @@ void times_collect(model *m)
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         for (uint32_t p = 0; p < n; p++) {
             times_counts *c = &chunk_of(t, p)->counts[p % TIMES_CHUNK];
-            uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed);
-            uint64_t ticks = atomic_load_explicit(&c->ticks, memory_order_relaxed);
-            uint64_t waited = atomic_load_explicit(&c->waited, memory_order_relaxed);
-            if (!calls)
+            const uint64_t *base = chunk_of(t, p)->base[p % TIMES_CHUNK];
+            uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed) - base[0];
+            uint64_t ticks = atomic_load_explicit(&c->ticks, memory_order_relaxed) - base[1];
+            uint64_t waited = atomic_load_explicit(&c->waited, memory_order_relaxed) - base[2];
+            if (!calls && !ticks && !waited)
                 continue;
             uint32_t len;
             const uint64_t *k = path_keys(t, p, &len);
@@ -345,6 +347,22 @@ void times_collect(model *m)
         }
     }
     free(frames);
+}
+
+/* reset=y, after a report: the counts so far become the base the next report subtracts. */
+static void times_interval_reset(void)
+{
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        for (uint32_t p = 0; p < n; p++) {
+            times_chunk *ch = chunk_of(t, p);
+            times_counts *c = &ch->counts[p % TIMES_CHUNK];
+            uint64_t *base = ch->base[p % TIMES_CHUNK];
+            base[0] = atomic_load_explicit(&c->calls, memory_order_relaxed);
+            base[1] = atomic_load_explicit(&c->ticks, memory_order_relaxed);
+            base[2] = atomic_load_explicit(&c->waited, memory_order_relaxed);
+        }
+    }
 }
 
 void times_get_stats(times_stats *o)
@@ -466,6 +484,7 @@ const collector times_collector = {
     .start = times_start,
     .before_report = times_before_report,
     .describe = times_describe,
+    .interval_reset = times_interval_reset,
     .stop = times_stop,
     .end = times_end,
 };

@@ -291,9 +291,9 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     }
     if (o->cpu_times) {
         for (uint32_t t = 1; t <= ntraces; t++) {
-            uint64_t calls = model_trace_calls(m, (trace_id){ t });
-            if (calls)
-                times[ntimes++] = (txt_row){ t, model_trace_time_ns(m, (trace_id){ t }), calls };
+            uint64_t calls = model_trace_calls(m, (trace_id){ t }), ns = model_trace_time_ns(m, (trace_id){ t });
+            if (calls || ns) /* (reset=y: a call entered before the interval has time but no call in it) */
+                times[ntimes++] = (txt_row){ t, ns, calls };
         }
         ntimes = txt_rows_above_cutoff(times, ntimes, m->total_time_ns, o->cutoff);
         for (uint32_t t = 1; t <= ntraces; t++) {

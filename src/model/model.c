@@ -69,6 +69,25 @@ bool model_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
     return true;
 }
 
+void model_interval_reset(model *m)
+{
+    if (m->trace_samples_cap)
+        memset(m->trace_samples, 0, m->trace_samples_cap * sizeof *m->trace_samples);
+    if (m->trace_states_cap)
+        memset(m->trace_state_samples, 0, (size_t)m->trace_states_cap * SAMPLE_STATES * sizeof *m->trace_state_samples);
+    m->total_samples = 0;
+    model_stacks_reset(m);
+    model_times_reset(m);
+    for (uint32_t i = 0; i < intern_count(&m->monitors); i++)
+        m->monitor_info[i].count = m->monitor_info[i].time_ns = 0;
+    for (uint32_t i = 0; i < intern_count(&m->sites); i++) {
+        model_site *s = &m->site_info[i];
+        s->alloc_objs = s->alloc_bytes = 0;
+        memset(s->died_by_gcs, 0, sizeof s->died_by_gcs);
+        memset(s->died_by_ms, 0, sizeof s->died_by_ms);
+    }
+}
+
 bool model_count_set(model *m, const char *name, uint64_t value)
 {
     for (uint32_t i = 0; i < m->ncounts; i++) {

@@ -195,6 +195,11 @@ typedef struct model {
 
 model *model_new(void);
 void model_free(model *m);
+/* reset=y, after a report: the counts of what happened (samples, stacks,
+ * cpu=times' time and calls, monitor time, allocations and deaths per site)
+ * start again from 0; what is (live objects, the floors behind leak
+ * suspects, threads, names, COUNTS, the GC line) stays. */
+void model_interval_reset(model *m);
 /* Sets the count `name` (static storage) to value, adding it the first time;
  * false when MODEL_COUNTS_MAX counts are there already. */
 bool model_count_set(model *m, const char *name, uint64_t value);

@@ -39,6 +39,7 @@ typedef enum options_id {
     OPTIONS_ID_LINENO,
     OPTIONS_ID_THREAD,
     OPTIONS_ID_DOE,
+    OPTIONS_ID_RESET,
     OPTIONS_ID_FORCE,
     OPTIONS_ID_VERBOSE,
     OPTIONS_ID_SAMPLER,
@@ -74,6 +75,7 @@ typedef struct agent_options {
     char alloc_hook;                  /* alloc_interval=0: 's' JVMTI's sampler at 0, 'b' bytecode instrumentation */
     double cutoff;
     bool lineno, thread, doe, verbose, force;
+    bool reset;                       /* each report holds what was counted since the one before */
     char file[OPTIONS_PATH_MAX];      /* %p expanded */
     /* cpu=times: ':'-separated dotted class-name prefixes to instrument only /
      * never ("" = no rule); '/' in the option is taken as '.' */

@@ -159,6 +159,7 @@ static const struct { options_id id; const char *why; } options_rules_not_for_du
     { OPTIONS_ID_LINENO, "its frames always carry line numbers" },
     { OPTIONS_ID_THREAD, "each of its stack traces is one thread's already" },
     { OPTIONS_ID_CUTOFF, "it holds every object, with no table to cut" },
+    { OPTIONS_ID_RESET, "each dump holds the whole heap, with no counts to start again" },
 };
 
 static bool options_rules_report_only(const agent_options *o, char *err, size_t errlen)
@@ -174,6 +175,22 @@ static bool options_rules_report_only(const agent_options *o, char *err, size_t 
                                     "and %s; drop %s= (or add heap=sites, whose report uses it)", name,
                                     options_rules_not_for_dump[i].why, name);
     }
+    return false;
+}
+
+/* reset=y: each report holds its interval only, so none may replace another. */
+static bool options_rules_reset(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->reset || (o->heap_dump && !o->heap_sites))
+        return false;
+    const struct { const char *name, *path; } outs[] = { { "file", o->file }, { "flame", o->flame },
+                                                         { "collapsed", o->collapsed } };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (outs[i].path[0] && !strstr(outs[i].path, "%n"))
+            return options_rules_refuse(err, errlen, "reset=y: each report holds only what came since the one "
+                                        "before, and without %%n in %s= each would replace the one before; put %%n "
+                                        "in it (%s=%s, %%n: the report's number)", outs[i].name, outs[i].name,
+                                        i == 0 ? "java-%n.hprof.txt" : i == 1 ? "flame-%n.html" : "stacks-%n.txt");
     return false;
 }
 
@@ -264,6 +281,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_interval,
     options_rules_report_only,
     options_rules_stacks,
+    options_rules_reset,
 };
 
 jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)

@@ -1,0 +1,45 @@
+// IntervalPhases: two phases around one jvmprof.Control.dump(). Phase A runs
+// a() (CPU) for about 1 s, calling it 2000 times, and allocates 20000 PhaseA
+// objects; then the report; phase B does the same with b() and PhaseB.
+public class IntervalPhases {
+    static final class PhaseA { long v; }
+    static final class PhaseB { long v; }
+    static volatile long sink;
+    static volatile Object keep;
+
+    static void a() {
+        long x = sink;
+        for (int i = 0; i < 200_000; i++)
+            x = x * 31 + i;
+        sink = x;
+    }
+
+    static void b() {
+        long x = sink;
+        for (int i = 0; i < 200_000; i++)
+            x = x * 37 + i;
+        sink = x;
+    }
+
+    static void phase(boolean first) {
+        long end = System.nanoTime() + 1_000_000_000L;
+        int calls = 0;
+        while (calls < 2000 || System.nanoTime() < end) {
+            if (first)
+                a();
+            else
+                b();
+            if (++calls <= 20000)
+                keep = first ? new PhaseA() : new PhaseB();
+        }
+        for (int i = calls; i < 20000; i++)
+            keep = first ? new PhaseA() : new PhaseB();
+    }
+
+    public static void main(String[] args) {
+        phase(true);
+        System.out.println("report " + jvmprof.Control.dump());
+        phase(false);
+        System.out.println("IntervalPhases done");
+    }
+}
