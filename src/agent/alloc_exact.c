@@ -114,12 +114,14 @@ typedef struct ax_entry {
     bool own;                        /* its stack passes through jvmprof's Java code: not counted */
     /* written by the owning thread only */
     _Atomic uint64_t alloc_objs, alloc_bytes;
+    /* in a nursery now: written by whoever holds the nursery */
+    _Atomic uint64_t young_objs;
     /* written by ObjectFree, on any thread */
     _Atomic uint64_t died_objs, died_bytes;
     _Atomic uint64_t died_gcs[LIFE_GC_BUCKETS], died_ms[LIFE_MS_BUCKETS];
     /* agent thread only */
     site_id site;
-    uint64_t seen_alloc_objs, seen_alloc_bytes, seen_died_objs, seen_died_bytes;
+    uint64_t seen_alloc_objs, seen_alloc_bytes, seen_died_objs, seen_died_bytes, seen_young;
     uint64_t seen_gcs[LIFE_GC_BUCKETS], seen_ms[LIFE_MS_BUCKETS];
     uint32_t nframes;
     jvmtiFrameInfo frames[];
@@ -602,6 +604,17 @@ static bool ax_tag(jobject object, ax_page *p, uint32_t slot)
     return false;
 }
 
+/* By whoever holds the nursery: record `slot` of page p's object came in
+ * (+1) or left (-1); load and store, as only the holder writes. */
+static void ax_young_count(ax_page *p, uint32_t slot, int delta)
+{
+    ax_entry *e = p && p->rec[slot].entry ? ax_dir_get(&ax_entries, p->rec[slot].entry) : NULL;
+    if (e)
+        atomic_store_explicit(&e->young_objs,
+                              atomic_load_explicit(&e->young_objs, memory_order_relaxed) + (uint64_t)(int64_t)delta,
+                              memory_order_relaxed);
+}
+
 /* By whoever holds t's nursery, `gcs` collections finished: each object in
  * it is dead (counted so) or tagged. */
 static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
@@ -612,6 +625,7 @@ static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
         ax_page *p = ax_dir_get(&ax_pages, y->rid / AX_PAGE_RECS);
         uint32_t slot = (uint32_t)(y->rid % AX_PAGE_RECS);
         jobject o = (*jni)->NewLocalRef(jni, y->ref);
+        ax_young_count(p, slot, -1);   /* before ax_died hands the slot back */
         if (!o) {
             if (p)
                 ax_died(p, slot, gcs);
@@ -662,6 +676,7 @@ static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, u
         return;
     }
     t->young[t->young_n++] = (ax_young){ ref, (uint64_t)p->id * AX_PAGE_RECS + slot };
+    ax_young_count(p, slot, 1);
 }
 
 void alloc_exact_sweep(JNIEnv *jni, bool now)
@@ -743,6 +758,10 @@ void alloc_exact_drain(model *m)
             model_site_free(m, e->site, (double)(dobjs - e->seen_died_objs), (double)(dbytes - e->seen_died_bytes));
         if (died_any)
             model_site_died_counts(m, e->site, by_gcs, by_ms);
+        uint64_t young = atomic_load_explicit(&e->young_objs, memory_order_relaxed);
+        if (young != e->seen_young)
+            model_site_young(m, e->site, (double)(int64_t)(young - e->seen_young));
+        e->seen_young = young;
         e->seen_alloc_objs = aobjs;
         e->seen_alloc_bytes = abytes;
         e->seen_died_objs = dobjs;
@@ -754,6 +773,8 @@ void alloc_exact_drain(model *m)
     ax_frees = frees;
     if (allocs - frees > ax_live_peak)
         ax_live_peak = allocs - frees;
+    if (m->sites_young)
+        model_sites_floor(m);
 }
 
 static void alloc_exact_describe(void)

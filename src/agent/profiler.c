@@ -69,6 +69,8 @@ jp_status profiler_init(void)
     if (agent_opts->heap_sites) {
         prof_model->alloc_interval = agent_opts->alloc_interval;
         prof_model->sites_exact = agent_opts->alloc_interval == 0;
+        /* exact mode's nursery (the sampler's hook) says which live objects no collection has seen */
+        prof_model->sites_young = prof_model->sites_exact && agent_opts->alloc_hook != 'b';
         prof_model->lifetimes = agent_opts->lifetimes;
     }
     return JP_OK;

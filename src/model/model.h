@@ -137,7 +137,9 @@ typedef struct model_site {
     uint32_t gc_seen;
     uint32_t gc_shift;
     float gc_min[SITE_GC_SPANS], gc_max[SITE_GC_SPANS];
-    double trough;        /* the fewest live objects since the last collection was noted */
+    double young_objs;    /* exact mode: live objects no collection has seen yet (its nursery) */
+    double trough;        /* the fewest live objects since the last collection was noted (in exact
+                           * mode, of those a collection has seen: live - young) */
     bool trough_on;       /* ... a collection was noted since the site's first allocation */
 } model_site;
 
@@ -158,6 +160,8 @@ typedef struct model {
     bool sites_exact;             /* heap=sites,alloc_interval=0: sites are exact counts, from the agent */
     uint64_t gc_count, gc_ns;     /* garbage collections and the time between their start and finish */
     bool lifetimes;               /* lifetimes=y: ages at death are recorded */
+    bool sites_young;             /* the sites' young_objs are kept (exact mode's nursery): the floors
+                                   * behind leak suspects are of the objects a collection has seen */
     model_class *class_info;      /* [class id - 1] */
     uint64_t *trace_samples;      /* [trace id - 1] */
     uint32_t trace_samples_cap;
@@ -269,6 +273,12 @@ site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
 void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live);
 /* Marks what an earlier allocation added as dead. */
 void model_site_free(model *m, site_id id, double objs, double bytes);
+/* Exact mode: objects of the site now in a nursery (not yet seen by a
+ * collection) changed by delta; then, once every site's changes of a drain
+ * are in, model_sites_floor notes each site's live objects a collection has
+ * seen toward its floor. */
+void model_site_young(model *m, site_id id, double delta);
+void model_sites_floor(model *m);
 const model_site *model_site_get(const model *m, site_id id);
 /* lifetimes=y: a death at the given age (estimated objects). */
 void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms);

@@ -45,8 +45,25 @@ void model_site_free(model *m, site_id id, double objs, double bytes)
     s->live_bytes -= bytes;
     if (s->live_objs < 0.5)   /* rounding of estimates */
         s->live_objs = s->live_bytes = 0;
-    if (s->live_objs < s->trough)
+    if (!m->sites_young && s->live_objs < s->trough)
         s->trough = s->live_objs;
+}
+
+void model_site_young(model *m, site_id id, double delta)
+{
+    if (id.v == 0 || id.v > intern_count(&m->sites))
+        return;
+    m->site_info[id.v - 1].young_objs += delta;
+}
+
+void model_sites_floor(model *m)
+{
+    for (uint32_t i = 0; i < intern_count(&m->sites); i++) {
+        model_site *s = &m->site_info[i];
+        double seen = s->live_objs - s->young_objs;
+        if (seen < s->trough)
+            s->trough = seen < 0 ? 0 : seen;
+    }
 }
 
 const model_site *model_site_get(const model *m, site_id id)
@@ -98,7 +115,9 @@ void model_sites_gc(model *m)
             continue;
         bool record = s->trough_on;
         float live = (float)s->trough;
-        s->trough = s->live_objs;   /* from now to the next collection */
+        s->trough = s->live_objs - s->young_objs;   /* from now to the next collection */
+        if (s->trough < 0)
+            s->trough = 0;
         s->trough_on = true;
         if (!record)
             continue;

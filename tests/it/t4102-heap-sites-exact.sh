@@ -201,4 +201,17 @@ expect_rc 0
 expect_grep "^dump $T/own.hprof true$" "$T/out"
 expect_grep "^SITES BEGIN" "$T/own.txt"
 expect_no_grep "jvmprof\.Control" "$T/own.txt"
+
+# a slow leak that only System.gc() collects, in the same site as 999 in 1000
+# objects that die young: exact mode flags it as the sampled mode does (its
+# floors are of the objects a collection has seen, not of the nursery), and
+# the churn-only site in neither
+for mode in alloc_interval=0 alloc_interval=1k; do
+    run_java "heap=sites,lifetimes=y,$mode,depth=3,file=$T/slow.txt" -Xms1g -Xmx1g LeakSlow
+    expect_rc 0
+    expect_grep "^kept 800$" "$T/out"
+    grep '^LEAK SUSPECT' "$T/slow.txt" >&2
+    expect_grep '^LEAK SUSPECT: site [0-9]* (trace [0-9]*, LeakSlow\$Obj): live objects kept growing' "$T/slow.txt"
+    expect_no_grep '^LEAK SUSPECT: .*LeakSlow\$Temp' "$T/slow.txt"
+done
 exit 0
