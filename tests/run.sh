@@ -3,6 +3,7 @@
 # under ASan+UBSan), then the integration tests on a real JVM, and ends with
 # the line "N passed, N failed". `tests/run.sh unit` or `tests/run.sh it`
 # runs one family; `tests/run.sh it t2001` runs the tests matching a prefix.
+# Each test has TEST_TIMEOUT seconds (default 600).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -16,7 +17,9 @@ run_one() {
     local name=$1; shift
     local start=$SECONDS
     mkdir -p "$(dirname "$LOG/$name.log")"
-    if "$@" >"$LOG/$name.log" 2>&1; then
+    # a test that hangs fails after TEST_TIMEOUT seconds (its processes killed)
+    # instead of holding up the whole run
+    if timeout -k 10 "${TEST_TIMEOUT:-600}" "$@" >"$LOG/$name.log" 2>&1; then
         passed=$((passed + 1))
         printf 'ok    %-50s %3ds\n' "$name" $((SECONDS - start))
     else

@@ -41,6 +41,8 @@
 #include "agent_env.h"
 #include "heap_dump_hotspot.h"
 #include "jvmti_util.h"
+#include "session.h"
+#include "vmstructs.h"
 
 enum hd_kind { HD_INSTANCE = 0, HD_OBJ_ARRAY, HD_PRIM_ARRAY, HD_PRIMITIVE };
 
@@ -989,6 +991,22 @@ static jp_status hd_publish(const char *tmp, const char *path, const out_target 
     return st;
 }
 
+/* Whether a forced collection can run now. At VM death HotSpot has stopped
+ * the threads that drive ZGC's and Shenandoah's cycles: asking for one then
+ * waits forever (G1, Parallel and Serial collect on the VM thread, which
+ * still runs, with ExplicitGCInvokesConcurrent too). HotSpot's own dumper
+ * cannot collect first under ZGC either. When the flags cannot be read, no
+ * collection at VM death. */
+static bool hd_can_collect(void)
+{
+    if (!session_dying())
+        return true;
+    int z = vmstructs_flag_bool("UseZGC"), shen = vmstructs_flag_bool("UseShenandoahGC");
+    if (z < 0)
+        return false;
+    return z == 0 && shen != 1;
+}
+
 /* A binary dump in a fresh temporary beside `base` (its name in tmp):
  * HotSpot's (dumper=hotspot, the default; the walk when the JVM has no
  * HotSpot dumper and dumper= was not given), or the walk's. A class loaded
@@ -1009,7 +1027,11 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
     /* What HotSpot's dumper writes (live: after a full collection), the walk
      * must find too: without a collection first it followed references into
      * objects only weakly reachable, whose referents a collection clears */
-    jvmti_check((*agent_jvmti)->ForceGarbageCollection(agent_jvmti), "ForceGarbageCollection");
+    if (hd_can_collect())
+        jvmti_check((*agent_jvmti)->ForceGarbageCollection(agent_jvmti), "ForceGarbageCollection");
+    else
+        jp_log_info("heap dump: at VM death this collector cannot run a collection first; objects only weakly "
+                    "reachable may be in the dump");
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';

@@ -7,7 +7,10 @@
 #include "../common/jp_log.h"
 
 static char *vmstructs_table;          /* gHotSpotVMStructs: entries of vmstructs_stride bytes */
-static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstructs_static_at, vmstructs_offset_at;
+static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstructs_static_at, vmstructs_offset_at,
+    vmstructs_address_at;
+static char *vmstructs_types;          /* gHotSpotVMTypes: entries of vmstructs_types_stride bytes */
+static uint64_t vmstructs_types_stride, vmstructs_types_name_at, vmstructs_types_size_at;
 static jfieldID vmstructs_eetop;        /* java.lang.Thread.eetop: its JavaThread* */
 static long vmstructs_osthread = -1;    /* JavaThread::_osthread (Thread::_osthread in some JDKs) */
 static long vmstructs_thread_id = -1;   /* OSThread::_thread_id (an int, the kernel's tid on Linux) */
@@ -28,10 +31,22 @@ static bool vmstructs_tables(void)
     uint64_t *field = vmstructs_sym(h, "gHotSpotVMStructEntryFieldNameOffset");
     uint64_t *is_static = vmstructs_sym(h, "gHotSpotVMStructEntryIsStaticOffset");
     uint64_t *offset = vmstructs_sym(h, "gHotSpotVMStructEntryOffsetOffset");
+    uint64_t *address = vmstructs_sym(h, "gHotSpotVMStructEntryAddressOffset");
+    char **types = vmstructs_sym(h, "gHotSpotVMTypes");
+    uint64_t *types_stride = vmstructs_sym(h, "gHotSpotVMTypeEntryArrayStride");
+    uint64_t *types_name = vmstructs_sym(h, "gHotSpotVMTypeEntryTypeNameOffset");
+    uint64_t *types_size = vmstructs_sym(h, "gHotSpotVMTypeEntrySizeOffset");
     if (h)
         dlclose(h);
-    if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset)
+    if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset || !address)
         return false;
+    if (types && *types && types_stride && *types_stride && types_name && types_size) {
+        vmstructs_types = *types;
+        vmstructs_types_stride = *types_stride;
+        vmstructs_types_name_at = *types_name;
+        vmstructs_types_size_at = *types_size;
+    }
+    vmstructs_address_at = *address;
     vmstructs_table = *table;
     vmstructs_stride = *stride;
     vmstructs_type_at = *type;
@@ -53,6 +68,55 @@ long vmstructs_offset(const char *type, const char *field)
         if (f && strcmp(t, type) == 0 && strcmp(f, field) == 0 && !*(int32_t *)(e + vmstructs_static_at))
             return (long)*(uint64_t *)(e + vmstructs_offset_at);
     }
+}
+
+/* A static field's address, or NULL when it is not described. */
+static void *vmstructs_static(const char *type, const char *field)
+{
+    if (!vmstructs_table)
+        return NULL;
+    for (char *e = vmstructs_table;; e += vmstructs_stride) {
+        const char *t = *(const char **)(e + vmstructs_type_at);
+        const char *f = *(const char **)(e + vmstructs_field_at);
+        if (!t)
+            return NULL;
+        if (f && strcmp(t, type) == 0 && strcmp(f, field) == 0 && *(int32_t *)(e + vmstructs_static_at))
+            return *(void **)(e + vmstructs_address_at);
+    }
+}
+
+/* sizeof(type), or 0 when it is not described. */
+static uint64_t vmstructs_sizeof(const char *type)
+{
+    if (!vmstructs_types)
+        return 0;
+    for (char *e = vmstructs_types;; e += vmstructs_types_stride) {
+        const char *t = *(const char **)(e + vmstructs_types_name_at);
+        if (!t)
+            return 0;
+        if (strcmp(t, type) == 0)
+            return *(uint64_t *)(e + vmstructs_types_size_at);
+    }
+}
+
+int vmstructs_flag_bool(const char *name)
+{
+    if (!vmstructs_table && !vmstructs_tables())
+        return -1;
+    char **flags = vmstructs_static("JVMFlag", "flags");
+    size_t *count = vmstructs_static("JVMFlag", "numFlags");
+    uint64_t size = vmstructs_sizeof("JVMFlag");
+    long name_at = vmstructs_offset("JVMFlag", "_name"), addr_at = vmstructs_offset("JVMFlag", "_addr");
+    if (!flags || !*flags || !count || !size || name_at < 0 || addr_at < 0)
+        return -1;
+    for (size_t i = 0; i < *count; i++) {
+        char *flag = *flags + i * size;
+        const char *n = *(const char **)(flag + name_at);
+        void *addr = *(void **)(flag + addr_at);
+        if (n && addr && strcmp(n, name) == 0)
+            return *(bool *)addr ? 1 : 0;
+    }
+    return -1;
 }
 
 static char *vmstructs_java_thread(JNIEnv *jni, jthread thread)

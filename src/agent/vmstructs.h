@@ -18,6 +18,9 @@
 bool vmstructs_init(JNIEnv *jni);
 /* The offset of type::field (a non-static field), or -1 when it is not described. */
 long vmstructs_offset(const char *type, const char *field);
+/* A boolean -XX flag's value (1 or 0), read from HotSpot's flag table; -1
+ * when the flag or the tables are not there. Any thread, any time. */
+int vmstructs_flag_bool(const char *name);
 /* A Java thread's OS thread id and JNIEnv, read from its JavaThread; false
  * when the thread has not started or has ended, or vmstructs_init failed.
  * Any Java thread may call it about a thread that is alive (a dying one may

@@ -27,7 +27,7 @@ run_java() {
     local agent=()
     if [ -n "$opts" ]; then agent=("-agentpath:$AGENT=$opts"); fi
     RC=0
-    timeout 120 "$JAVA" "${agent[@]}" -cp "$CLASSES" "$@" >"$T/out" 2>"$T/err" || RC=$?
+    timeout -k 10 120 "$JAVA" "${agent[@]}" -cp "$CLASSES" "$@" >"$T/out" 2>"$T/err" || RC=$?
 }
 
 expect_rc() { [ "$RC" = "$1" ] || { cat "$T/err" >&2; fail "exit code $RC, expected $1"; }; }

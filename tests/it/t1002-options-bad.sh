@@ -61,7 +61,7 @@ expect_grep "^HEAP DUMP BEGIN" "$T/all.txt"
 # the agent loaded twice: refused with one line, the JVM stops before the program
 check_twice() { # SECOND-AGENT-PATH EXPECTED-TEXT
     RC=0
-    (cd "$T" && timeout 120 "$JAVA" "-agentpath:$AGENT=cpu=samples,file=$T/first.txt" "-agentpath:$1=heap=sites,depth=8" \
+    (cd "$T" && timeout -k 10 120 "$JAVA" "-agentpath:$AGENT=cpu=samples,file=$T/first.txt" "-agentpath:$1=heap=sites,depth=8" \
         -cp "$CLASSES" Hello >"$T/out" 2>"$T/err") || RC=$?
     [ "$RC" != 0 ] || fail "loaded twice ($1): exit code 0"
     ! grep -q hello "$T/out" || fail "loaded twice ($1): the program ran"

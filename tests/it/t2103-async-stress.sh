@@ -31,7 +31,7 @@ expect_grep "^WALL SAMPLES END" "$T/w.txt"
 grep 'wall sampler:' "$T/err" >&2
 grep -q 'SamplerStress.recurse' "$T/w.col" || fail "wall=1 saw no recursion"
 
-timeout 60 "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,file=$T/q.txt,collapsed=$T/q.col" -cp "$CLASSES" \
+timeout -k 10 60 "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,file=$T/q.txt,collapsed=$T/q.col" -cp "$CLASSES" \
     SamplerStress 200 4 >"$T/out" 2>"$T/err" &
 pid=$!
 sleep 2

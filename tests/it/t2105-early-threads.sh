@@ -23,7 +23,7 @@ printf 'Premain-Class: EarlyThreads\n' >"$T/jar/manifest.txt"
 (cd "$CLASSES" && "$JAVA_HOME/bin/jar" cfm "$T/early.jar" "$T/jar/manifest.txt" EarlyThreads*.class) ||
     fail "cannot build the agent jar"
 RC=0
-timeout 120 "$JAVA" -javaagent:"$T/early.jar" "-agentpath:$AGENT=cpu=samples,thread=y,file=$T/c.txt" \
+timeout -k 10 120 "$JAVA" -javaagent:"$T/early.jar" "-agentpath:$AGENT=cpu=samples,thread=y,file=$T/c.txt" \
     -cp "$CLASSES" EarlyThreads >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 cpu_rows "$T/c.txt" | head -3 >&2

@@ -33,10 +33,10 @@ widened=$(summary_field widened "$T/rt.out") inferred=$(summary_field frames_add
 [ "$inferred" -ge 3 ] || fail "$inferred stack map frames inferred, expected at least 3"
 [ "$(summary_field unchanged "$T/rt.out")" = 0 ] || fail "methods left unchanged"
 for main in RewriteSubjects Hello GenWide49 GenWide52; do
-    timeout 120 "$JAVA" -Xverify:all -cp "$T/orig" "$main" >"$T/want" 2>"$T/want.err" ||
+    timeout -k 10 120 "$JAVA" -Xverify:all -cp "$T/orig" "$main" >"$T/want" 2>"$T/want.err" ||
         { cat "$T/want.err" >&2; fail "$main fails before rewriting"; }
     RC=0
-    timeout 120 "$JAVA" -Xverify:all -Xlog:class+load=info:file="$T/load.txt" -cp "$T/new:$JAR" "$main" \
+    timeout -k 10 120 "$JAVA" -Xverify:all -Xlog:class+load=info:file="$T/load.txt" -cp "$T/new:$JAR" "$main" \
         >"$T/got" 2>"$T/got.err" || RC=$?
     [ "$RC" = 0 ] || { cat "$T/got.err" >&2; fail "$main rewritten: exit code $RC"; }
     cmp -s "$T/want" "$T/got" || { diff "$T/want" "$T/got" | head -20 >&2; fail "$main: output changed"; }
@@ -61,7 +61,7 @@ cat "$T/rt.out" >&2
 src="$ROOT/tests/programs/RewriteSubjects.java"
 "$JAVA_HOME/bin/javac" -d "$T/c-orig" "$src" || fail "javac failed"
 RC=0
-timeout 120 "$JAVA" -Xverify:all --patch-module jdk.compiler="$T/javac" --add-reads jdk.compiler=ALL-UNNAMED \
+timeout -k 10 120 "$JAVA" -Xverify:all --patch-module jdk.compiler="$T/javac" --add-reads jdk.compiler=ALL-UNNAMED \
     -Xbootclasspath/a:"$JAR" -Xlog:class+load=info:file="$T/load.txt" \
     -m jdk.compiler/com.sun.tools.javac.Main -d "$T/c-new" "$src" >"$T/javac.out" 2>&1 || RC=$?
 [ "$RC" = 0 ] || { head -30 "$T/javac.out" >&2; fail "rewritten javac: exit code $RC"; }

@@ -14,7 +14,7 @@ JAVAC="$JAVA_HOME/bin/javac"
 compile() {
     local out=$1; shift
     mkdir -p "$out"
-    timeout 600 "$JAVAC" -J-Xverify:all "$@" -nowarn -XDsuppressNotes --patch-module "java.base=$T/java.base" \
+    timeout -k 10 600 "$JAVAC" -J-Xverify:all "$@" -nowarn -XDsuppressNotes --patch-module "java.base=$T/java.base" \
         -d "$out" @"$T/files" >"$out.log" 2>&1
 }
 compile "$T/plain" || { tail "$T/plain.log" >&2; fail "javac without the agent failed"; }

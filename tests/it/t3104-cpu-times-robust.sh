@@ -17,7 +17,7 @@ run_java "cpu=times,file=$T/u.txt" ClassUnload
 expect_rc 0
 expect_grep "^CPU TIME (ms) END" "$T/u.txt"
 
-timeout 60 "$JAVA" "-agentpath:$AGENT=cpu=times,file=$T/q.txt" -cp "$CLASSES" SleepThenDump 1.5 4 \
+timeout -k 10 60 "$JAVA" "-agentpath:$AGENT=cpu=times,file=$T/q.txt" -cp "$CLASSES" SleepThenDump 1.5 4 \
     >"$T/out" 2>"$T/err" &
 pid=$!
 sleep 1

@@ -30,7 +30,7 @@ for share in auto off; do
     cmp -s "$T/exit-$share.hprof" "$T/fix-$share.hprof" || fail "heap --fix changed a dump with nothing to fix"
 done
 # the other collectors
-for gc in Serial Parallel Z; do
+for gc in Serial Parallel Z Shenandoah; do
     run_java "heap=dump,dumper=jvmti,file=$T/gc-$gc.hprof" -XX:+Use${gc}GC HeapGraph "$T/stop"
     expect_rc 0
     verify "$T/gc-$gc.hprof"

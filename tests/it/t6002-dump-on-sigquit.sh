@@ -2,7 +2,7 @@
 # doe=n writes nothing at exit; jvmprof.Control.dump() asks for one from Java.
 . "$(dirname "$0")/lib.sh"
 RC=0
-timeout 60 "$JAVA" "-agentpath:$AGENT=cpu=samples,doe=n,file=$T/q.txt" -cp "$CLASSES" SleepThenDump 1.5 4 \
+timeout -k 10 60 "$JAVA" "-agentpath:$AGENT=cpu=samples,doe=n,file=$T/q.txt" -cp "$CLASSES" SleepThenDump 1.5 4 \
     >"$T/out" 2>"$T/err" &
 pid=$!
 for _ in $(seq 1 50); do grep -q . /proc/$pid/status 2>/dev/null && break; sleep 0.1; done

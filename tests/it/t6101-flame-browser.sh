@@ -27,7 +27,7 @@ expect_no_grep ' src=' "$T/flame.html"
 
 # chrome ARGS... URL: one headless run with a fresh profile, at most 60 s
 chrome() {
-    timeout 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
+    timeout -k 10 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
         --virtual-time-budget=5000 "$@" 2>>"$T/chromium.err"
 }
 # frames FILE: the drawn frames of a dumped DOM as "classes|x|w|name", one a line

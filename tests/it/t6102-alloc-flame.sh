@@ -27,7 +27,7 @@ awk -v b="$b" -v s="$s" 'BEGIN { r = b / s; exit !(s > 0 && r > 3.0075 * 0.9 && 
     fail "sampled: big/small = $b/$s, not within 10% of 3.0075"
 
 # the page in Chromium: a search for byte[] matches 75.05% of the bytes
-timeout 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
+timeout -k 10 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
     --virtual-time-budget=5000 --dump-dom "file://$T/a.html#search=byte%5B%5D&click=AllocFlame.small" \
     >"$T/a.dom" 2>>"$T/chromium.err" || { tail -5 "$T/chromium.err" >&2; fail "chromium --dump-dom failed"; }
 frame() { grep -o '<div class="frame[^"]*" data-i="[0-9]*" data-x="[^"]*" data-w="[^"]*"[^>]*>[^<]*</div>' "$1" |

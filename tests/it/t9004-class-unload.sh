@@ -1,7 +1,7 @@
 # Classes unloading while sampling every 1 ms: no crash, no hang, a report.
 . "$(dirname "$0")/lib.sh"
 RC=0
-timeout 120 "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,depth=8,file=$T/u.txt" -Xlog:class+unload=info:file="$T/unload.log" \
+timeout -k 10 120 "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,depth=8,file=$T/u.txt" -Xlog:class+unload=info:file="$T/unload.log" \
     -cp "$CLASSES" ClassUnload 300 >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 expect_grep "rounds 300 ok true" "$T/out"

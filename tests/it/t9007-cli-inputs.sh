@@ -31,7 +31,7 @@ expect_grep "^CPU SAMPLES BEGIN" "$T/r.txt"
 mkfifo "$T/fifo"
 for cmd in report flame collapse heap "heap --fix"; do
     RC=0
-    timeout 10 "$JVMPROF" $cmd "$T/fifo" 2>"$T/err" || RC=$?
+    timeout -k 10 10 "$JVMPROF" $cmd "$T/fifo" 2>"$T/err" || RC=$?
     [ "$RC" = 1 ] || fail "$cmd FIFO: exit $RC (124 = it hung)"
     expect_grep "^jvmprof: cannot open $T/fifo\|^jvmprof: $T/fifo: is a FIFO; jvmprof reads regular files only" "$T/err"
 done

@@ -10,7 +10,7 @@
 TEST_AGENT="$ROOT/build/test/libjvmprof.so"
 [ -f "$TEST_AGENT" ] || fail "no $TEST_AGENT (make builds it for make test)"
 RC=0
-timeout 120 "$JAVA" "-agentpath:$TEST_AGENT=cpu=samples,file=$T/r.txt" -cp "$CLASSES" ManyThreads 60 >"$T/out" 2>"$T/err" || RC=$?
+timeout -k 10 120 "$JAVA" "-agentpath:$TEST_AGENT=cpu=samples,file=$T/r.txt" -cp "$CLASSES" ManyThreads 60 >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 expect_grep "^COUNTS BEGIN" "$T/r.txt"
 started=$(sed -n 's/^test collector: threads started \([0-9]*\)$/\1/p' "$T/r.txt")
@@ -25,5 +25,5 @@ expect_rc 0
 expect_no_grep "^test collector" "$T/p.txt"
 expect_grep "^events lost (out of memory) 0$" "$T/p.txt"
 expect_grep "^CPU SAMPLES END" "$T/p.txt"
-cmp -s "$T/out" <(timeout 120 "$JAVA" -cp "$CLASSES" ManyThreads 60) || fail "the program's output changed"
+cmp -s "$T/out" <(timeout -k 10 120 "$JAVA" -cp "$CLASSES" ManyThreads 60) || fail "the program's output changed"
 echo "t9008 ok"

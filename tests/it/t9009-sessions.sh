@@ -73,7 +73,7 @@ only_phase "$D/g.txt" phaseFiveSpin
 # the test collector's counts start again with each session (collector.h's end)
 TEST_AGENT="$ROOT/build/test/libjvmprof.so"
 RC=0
-timeout 120 "$JAVA" "-agentpath:$TEST_AGENT=cpu=samples,file=$D/t1.txt" -cp "$CLASSES" Sessions "$D" lock stop \
+timeout -k 10 120 "$JAVA" "-agentpath:$TEST_AGENT=cpu=samples,file=$D/t1.txt" -cp "$CLASSES" Sessions "$D" lock stop \
     "start:cpu=samples,file=%D/t2.txt" spin1 stop >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 t1=$(sed -n 's/^test collector: threads started \([0-9]*\)$/\1/p' "$D/t1.txt")
@@ -82,12 +82,12 @@ t2=$(sed -n 's/^test collector: threads started \([0-9]*\)$/\1/p' "$D/t2.txt")
 [ "$t2" = 0 ] || fail "t2.txt: $t2 threads started in a session that started none"
 # without the agent (jvmprof.jar on the class path, as a program that bundles it), the Control calls return false
 RC=0
-timeout 120 "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
+timeout -k 10 120 "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 [ "$(tr '\n' ' ' <"$T/out")" = "stop-none true start false spin1 stopped true " ] || fail "without agent: $(cat "$T/out")"
 # README's reflection snippet without an agent or its jar: false, no exception
 RC=0
-timeout 120 "$JAVA" -cp "$CLASSES" Sessions "$D" reflect-dump >"$T/out" 2>"$T/err" || RC=$?
+timeout -k 10 120 "$JAVA" -cp "$CLASSES" Sessions "$D" reflect-dump >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 [ "$(cat "$T/out")" = "reflect-dump false" ] || fail "reflection snippet without agent: $(cat "$T/out" "$T/err")"
 echo "t9009 ok"
