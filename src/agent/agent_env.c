@@ -9,6 +9,7 @@
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
 bool agent_late_start;
+bool agent_vm_dying;
 static jobject agent_env_own_thread;
 
 void agent_set_log_level(const agent_options *o)

@@ -21,6 +21,10 @@ extern const agent_options *agent_opts;
  * finds classes loaded and threads running that it never saw begin. */
 extern bool agent_late_start;
 
+/* True once VM death has begun (HotSpot has already stopped its concurrent
+ * collectors' threads by then): set by the session, read with acquire. */
+extern bool agent_vm_dying;
+
 /* The log level a session's options ask for (verbose=y: its info lines),
  * JVMPROF_DEBUG in the environment adding the debug ones. */
 void agent_set_log_level(const agent_options *o);

@@ -41,7 +41,6 @@
 #include "agent_env.h"
 #include "heap_dump_hotspot.h"
 #include "jvmti_util.h"
-#include "session.h"
 #include "vmstructs.h"
 
 enum hd_kind { HD_INSTANCE = 0, HD_OBJ_ARRAY, HD_PRIM_ARRAY, HD_PRIMITIVE };
@@ -999,7 +998,7 @@ static jp_status hd_publish(const char *tmp, const char *path, const out_target 
  * collection at VM death. */
 static bool hd_can_collect(void)
 {
-    if (!session_dying())
+    if (!__atomic_load_n(&agent_vm_dying, __ATOMIC_ACQUIRE))
         return true;
     int z = vmstructs_flag_bool("UseZGC"), shen = vmstructs_flag_bool("UseShenandoahGC");
     if (z < 0)

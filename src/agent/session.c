@@ -288,15 +288,11 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen)
     return ok;
 }
 
-bool session_dying(void)
-{
-    return __atomic_load_n(&session_dead, __ATOMIC_ACQUIRE);
-}
-
 void session_vm_death(JNIEnv *jni)
 {
     pthread_mutex_lock(&session_lock);
-    __atomic_store_n(&session_dead, true, __ATOMIC_RELEASE);
+    session_dead = true;
+    __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
     bool live = atomic_exchange(&session_live, false);
     if (live)
         collectors_stop(jni);

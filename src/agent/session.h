@@ -40,9 +40,6 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen);
 /* VM death: stops the running session, if any, and writes its last report
  * (doe=y, or one asked for that was not written yet). */
 void session_vm_death(JNIEnv *jni);
-/* True once VM death has begun (HotSpot has already stopped its concurrent
- * collectors' threads by then). */
-bool session_dying(void);
 /* True while a session runs (between its start and its stop). */
 bool session_running(void);
 

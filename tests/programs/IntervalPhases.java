@@ -1,6 +1,8 @@
 // IntervalPhases: two phases around one jvmprof.Control.dump(). Phase A runs
 // a() (CPU) for about 1 s, calling it 2000 times, and allocates 20000 PhaseA
 // objects; then the report; phase B does the same with b() and PhaseB.
+// Control.dump() only asks for the report: given the first report's path,
+// phase B waits (up to 30 s) until that file is there.
 public class IntervalPhases {
     static final class PhaseA { long v; }
     static final class PhaseB { long v; }
@@ -36,9 +38,14 @@ public class IntervalPhases {
             keep = first ? new PhaseA() : new PhaseB();
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         phase(true);
         System.out.println("report " + jvmprof.Control.dump());
+        if (args.length > 0) {
+            java.io.File first = new java.io.File(args[0]);
+            for (int i = 0; i < 3000 && !first.exists(); i++)
+                Thread.sleep(10);
+        }
         phase(false);
         System.out.println("IntervalPhases done");
     }
