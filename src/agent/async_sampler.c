@@ -30,6 +30,7 @@
 #include "jvmti_util.h"
 #include "symbols.h"
 #include "thread_record.h"
+#include "vm_code.h"
 #include "thread_registry.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
@@ -104,36 +105,93 @@ static void asy_sample(siginfo_t *si, void *ucontext);
 static void asy_timers_for_running(JNIEnv *jni);
 
 #define ASY_UNKNOWN_JAVA (-5)
-static _Atomic uint64_t asy_recovered;
+#define ASY_NOT_WALKABLE_JAVA (-6)
+static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp;
 
 /* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
- * where its top frame cannot be walked: the first instructions of a compiled
- * method before its frame is set up, or a frameless stub such as an array
- * copy. In both the word at the stack pointer is the return address into
- * the caller, so the walk is tried once more as if the thread were at the
- * call (the return address minus one); the JVM checks the frame it gets
- * (safe_for_sender) as it does any other. The sample then names the caller
- * at its call, not the stub. */
-static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext)
+ * where its top frame cannot be walked: the first or last instructions of a
+ * compiled method, while its frame is not complete, the interpreter at a
+ * method's entry, or a frameless stub such as an array copy. The walk is
+ * then tried once more as if the thread were at the call in the caller:
+ * from the return address (minus one: see below) found at ret_at, with the
+ * stack pointer just above it and, when fp is not 0, that frame pointer;
+ * the JVM checks the frame it gets (safe_for_sender) as it does any other. */
+static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at,
+                                  uintptr_t fp)
 {
 #if defined(__x86_64__)
     ucontext_t uc = *(ucontext_t *)ucontext;
     greg_t *r = uc.uc_mcontext.gregs;
-    uintptr_t sp = (uintptr_t)r[REG_RSP];
-    if (sp == 0 || (sp & 7) != 0)
+    uintptr_t ret = 0;
+    if (ret_at == 0 || (ret_at & 7) != 0 || !vm_code_word(ret_at, &ret) || ret < 4096)
         return false;
     /* one byte back, inside the call instruction: HotSpot names a compiled frame
      * at a pc that is not a call's by the first debug information after it,
      * and at the return address itself that is whatever follows the call (a
      * method inlined there); just before it, it is the call's own */
-    r[REG_RIP] = (greg_t)(*(const uintptr_t *)sp - 1);
-    r[REG_RSP] = (greg_t)(sp + sizeof(uintptr_t));
+    r[REG_RIP] = (greg_t)(ret - 1);
+    r[REG_RSP] = (greg_t)(ret_at + sizeof(uintptr_t));
+    if (fp)
+        r[REG_RBP] = (greg_t)fp;
     trace->num_frames = 0;
-    asy_agct(trace, (jint)asy_depth, &uc);
+    asy_agct(trace, (jint)depth, &uc);
     return trace->num_frames > 0;
 #else
-    (void)trace, (void)ucontext;
+    (void)trace, (void)ucontext, (void)depth, (void)ret_at, (void)fp;
     return false;
+#endif
+}
+
+/* Names the method the pc is in, when HotSpot's code cache can tell, on top
+ * of the stack walked from the caller; in a stub, or when it cannot tell,
+ * the sample names the caller at its call. For "unknown Java" (interpreted
+ * false) the return address is looked for where a method's entry,
+ * prologue or epilogue leaves it: at sp (a method's first or last
+ * instruction, a frameless stub), one word up (a compiled method's saved
+ * rbp above it), or at the top of a compiled method's frame (its stack
+ * pointer moved, the frame not yet complete). For "not walkable Java" in
+ * the interpreter (interpreted true: the JVM found the interpreted frame
+ * but would not trust it), the frame's own method is named and the walk
+ * goes on from its frame pointer's caller. */
+static void asy_recover(asy_call_trace *trace, void *ucontext, bool interpreted)
+{
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
+    jmethodID top = NULL;
+    uint32_t frame_words = 0;
+    /* in an interpreted frame, only the frame's own method (not rbx) */
+    vm_code_kind kind =
+        vm_code_at((uintptr_t)r[REG_RIP], interpreted ? 0 : (uintptr_t)r[REG_RBX], fp, &top, &frame_words);
+    if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
+        top = NULL;
+    uint32_t skip = top && asy_depth > 1 ? 1 : 0;
+    asy_call_trace rest = { trace->env_id, 0, trace->frames + skip };
+    uint32_t depth = asy_depth - skip;
+    bool ok;
+    if (interpreted) {
+        uintptr_t caller_fp = 0;
+        /* a plausible frame pointer: above sp, within the thread's stack */
+        ok = top && kind == VM_CODE_INTERPRETER && fp > sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
+             vm_code_word(fp, &caller_fp) && caller_fp > fp &&
+             asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
+    } else {
+        ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
+             (top && asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0)) ||
+             (kind == VM_CODE_COMPILED && frame_words > 2 &&
+              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0));
+    }
+    if (!ok)
+        return;
+    if (skip) {
+        trace->frames[0].lineno = -1; /* where in the method is not known */
+        trace->frames[0].method_id = top;
+        atomic_fetch_add_explicit(&asy_recovered_top, 1, memory_order_relaxed);
+    }
+    trace->num_frames = rest.num_frames + (jint)skip;
+    atomic_fetch_add_explicit(interpreted ? &asy_recovered_interp : &asy_recovered, 1, memory_order_relaxed);
+#else
+    (void)trace, (void)ucontext, (void)interpreted;
 #endif
 }
 
@@ -201,8 +259,10 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
     asy_agct(&trace, (jint)asy_depth, ucontext);
-    if (trace.num_frames == ASY_UNKNOWN_JAVA && asy_retry_from_caller(&trace, ucontext))
-        atomic_fetch_add_explicit(&asy_recovered, 1, memory_order_relaxed);
+    if (trace.num_frames == ASY_UNKNOWN_JAVA)
+        asy_recover(&trace, ucontext, false);
+    else if (trace.num_frames == ASY_NOT_WALKABLE_JAVA)
+        asy_recover(&trace, ucontext, true);
     slot->nframes = trace.num_frames;
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
 }
@@ -339,6 +399,10 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
         jvmti_free(classes);
     }
     code_kinds_vm_init();
+    static bool vm_code_read;
+    if (!vm_code_read)
+        vm_code_init();
+    vm_code_read = true;
     if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(jni);
     atomic_store_explicit(&asy_active, true, memory_order_release);
@@ -477,6 +541,8 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_prepare_ns, 0);
     atomic_store(&asy_prepared, 0);
     atomic_store(&asy_recovered, 0);
+    atomic_store(&asy_recovered_top, 0);
+    atomic_store(&asy_recovered_interp, 0);
     asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
     memset(asy_failed, 0, sizeof asy_failed);
     code_kinds_end();
@@ -729,9 +795,14 @@ void async_sampler_describe(char *out, size_t len)
     for (int i = 0; i < 4; i++)
         if (extra[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
-    uint64_t rec = atomic_load(&asy_recovered);
+    uint64_t interp = atomic_load(&asy_recovered_interp);
+    if (interp)
+        asy_appendf(out, len, &used, ", %llu walked from an interpreted frame's caller (not walkable Java)",
+                    (unsigned long long)interp);
+    uint64_t rec = atomic_load(&asy_recovered), top = atomic_load(&asy_recovered_top);
     if (rec)
-        asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top)", (unsigned long long)rec);
+        asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top; %llu of them named the "
+                    "method at the pc from the code cache)", (unsigned long long)rec, (unsigned long long)top);
     if (agent_opts->wall_ms)
         asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)asy_wall_signals,
                    (unsigned long long)asy_wall_failed);

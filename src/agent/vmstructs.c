@@ -58,7 +58,7 @@ static bool vmstructs_tables(void)
 
 long vmstructs_offset(const char *type, const char *field)
 {
-    if (!vmstructs_table)
+    if (!vmstructs_table && !vmstructs_tables())
         return -1;
     for (char *e = vmstructs_table;; e += vmstructs_stride) {
         const char *t = *(const char **)(e + vmstructs_type_at);
@@ -70,10 +70,9 @@ long vmstructs_offset(const char *type, const char *field)
     }
 }
 
-/* A static field's address, or NULL when it is not described. */
-static void *vmstructs_static(const char *type, const char *field)
+void *vmstructs_static(const char *type, const char *field)
 {
-    if (!vmstructs_table)
+    if (!vmstructs_table && !vmstructs_tables())
         return NULL;
     for (char *e = vmstructs_table;; e += vmstructs_stride) {
         const char *t = *(const char **)(e + vmstructs_type_at);
@@ -85,8 +84,7 @@ static void *vmstructs_static(const char *type, const char *field)
     }
 }
 
-/* sizeof(type), or 0 when it is not described. */
-static uint64_t vmstructs_sizeof(const char *type)
+uint64_t vmstructs_sizeof(const char *type)
 {
     if (!vmstructs_types)
         return 0;

@@ -16,8 +16,13 @@
 /* On a Java thread (VM init), once: reads the tables and the offsets the
  * functions below need. False when they cannot be had. */
 bool vmstructs_init(JNIEnv *jni);
-/* The offset of type::field (a non-static field), or -1 when it is not described. */
+/* The offset of type::field (a non-static field), or -1 when it is not
+ * described; the address of a static field, or NULL; sizeof(type), or 0.
+ * Any thread (the tables are read on first use). */
 long vmstructs_offset(const char *type, const char *field);
+void *vmstructs_static(const char *type, const char *field);
+uint64_t vmstructs_sizeof(const char *type);
+
 /* A boolean -XX flag's value (1 or 0), read from HotSpot's flag table; -1
  * when the flag or the tables are not there. Any thread, any time. */
 int vmstructs_flag_bool(const char *name);

@@ -1,0 +1,39 @@
+/* vm_code.h — what HotSpot's own structures say about a sampled thread where
+ * AsyncGetCallTrace gives up: which method the code at a pc belongs to (a
+ * compiled method's prologue or epilogue, the interpreter at a method's
+ * entry). The layouts
+ * come from vmstructs (HotSpot's exported descriptions); every word read
+ * from a pointer that has not been proven good goes through
+ * process_vm_readv, so a bad one gives an error, never a fault. No lock, no
+ * allocation: for the signal handler. */
+#ifndef VM_CODE_H
+#define VM_CODE_H
+
+#include <jni.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Once, on a Java thread after vmstructs_init: reads the code cache's heaps
+ * and the offsets below. False (and nothing else here works) when the JVM
+ * does not describe them. */
+bool vm_code_init(void);
+
+typedef enum {
+    VM_CODE_UNKNOWN,     /* not in the code cache, or it could not be read */
+    VM_CODE_COMPILED,    /* a compiled Java method (an nmethod) */
+    VM_CODE_INTERPRETER, /* the template interpreter */
+    VM_CODE_STUB,        /* any other blob: stubs, adapters, runtime stubs */
+} vm_code_kind;
+
+/* What the code at pc is. For a compiled method, *method is the method it
+ * was compiled for (NULL when its id cannot be had). For the interpreter,
+ * the method the interpreter keeps in rbx at a method's entry, else the one
+ * in the frame at fp, whichever proves to be a method with an id (x86-64).
+ * *frame_words: the blob's frame size in words, return address included (0
+ * when not known). */
+vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *method, uint32_t *frame_words);
+
+/* The word at addr, read without any risk of a fault; false when it cannot be read. */
+bool vm_code_word(uintptr_t addr, uintptr_t *out);
+
+#endif
