@@ -104,9 +104,11 @@ static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (siz
 static void asy_sample(siginfo_t *si, void *ucontext);
 static void asy_timers_for_running(JNIEnv *jni);
 
+#define ASY_UNKNOWN_NOT_JAVA (-3)
+#define ASY_NOT_WALKABLE_NOT_JAVA (-4)
 #define ASY_UNKNOWN_JAVA (-5)
 #define ASY_NOT_WALKABLE_JAVA (-6)
-static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp;
+static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, asy_recovered_vm;
 
 /* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
  * where its top frame cannot be walked: the first or last instructions of a
@@ -149,11 +151,12 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_
  * prologue or epilogue leaves it: at sp (a method's first or last
  * instruction, a frameless stub), one word up (a compiled method's saved
  * rbp above it), or at the top of a compiled method's frame (its stack
- * pointer moved, the frame not yet complete). For "not walkable Java" in
- * the interpreter (interpreted true: the JVM found the interpreted frame
- * but would not trust it), the frame's own method is named and the walk
- * goes on from its frame pointer's caller. */
-static void asy_recover(asy_call_trace *trace, void *ucontext, bool interpreted)
+ * pointer moved, the frame not yet complete). For "not walkable Java"
+ * (not_walkable true: the JVM found the top frame but would not walk it): in
+ * the interpreter, the frame's own method is named and the walk goes on from
+ * its frame pointer's caller; in a compiled method, whose frame is complete,
+ * from the return address at the top of its frame. */
+static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable)
 {
 #if defined(__x86_64__)
     const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
@@ -162,7 +165,8 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool interpreted)
     uint32_t frame_words = 0;
     /* in an interpreted frame, only the frame's own method (not rbx) */
     vm_code_kind kind =
-        vm_code_at((uintptr_t)r[REG_RIP], interpreted ? 0 : (uintptr_t)r[REG_RBX], fp, &top, &frame_words);
+        vm_code_at((uintptr_t)r[REG_RIP], not_walkable ? 0 : (uintptr_t)r[REG_RBX], fp, &top, &frame_words);
+    bool interpreted = not_walkable && kind == VM_CODE_INTERPRETER;
     if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
         top = NULL;
     uint32_t skip = top && asy_depth > 1 ? 1 : 0;
@@ -172,9 +176,12 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool interpreted)
     if (interpreted) {
         uintptr_t caller_fp = 0;
         /* a plausible frame pointer: above sp, within the thread's stack */
-        ok = top && kind == VM_CODE_INTERPRETER && fp > sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
+        ok = top && fp > sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
              vm_code_word(fp, &caller_fp) && caller_fp > fp &&
              asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
+    } else if (not_walkable) {
+        ok = top && kind == VM_CODE_COMPILED && frame_words > 1 &&
+             asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0);
     } else {
         ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
              (top && asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0)) ||
@@ -189,10 +196,50 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool interpreted)
         atomic_fetch_add_explicit(&asy_recovered_top, 1, memory_order_relaxed);
     }
     trace->num_frames = rest.num_frames + (jint)skip;
-    atomic_fetch_add_explicit(interpreted ? &asy_recovered_interp : &asy_recovered, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(not_walkable ? &asy_recovered_interp : &asy_recovered, 1, memory_order_relaxed);
 #else
-    (void)trace, (void)ucontext, (void)interpreted;
+    (void)trace, (void)ucontext, (void)not_walkable;
 #endif
+}
+
+/* "Unknown not Java" and "not walkable not Java" for a thread in the VM:
+ * AsyncGetCallTrace walks from the thread's Java frame anchor, and refuses
+ * one the JVM left without its pc (the interpreter's calls into the VM do)
+ * or one that names a runtime stub whose frame it will not walk through
+ * (C1's counter_overflow and exception stubs never mark their frames
+ * complete). The anchor is set for a moment to what the JVM itself would
+ * make of it: the pc just below its sp, or the stub's caller (the stub's
+ * frame size says where its return address and saved rbp are); the walk
+ * runs; the anchor is put back. Only in the VM state: no other thread walks
+ * or changes this thread's anchor then. */
+static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+{
+    vm_code_anchor was, walk;
+    if (!vm_code_anchor_get(jni, &was) || !was.sp || (was.sp & 7) != 0)
+        return;
+    walk = was;
+    if (!walk.pc && (!vm_code_word(walk.sp - sizeof(uintptr_t), &walk.pc) || !walk.pc))
+        return;
+    jmethodID method;
+    uint32_t frame_words = 0;
+    vm_code_kind kind = vm_code_at(walk.pc, 0, 0, &method, &frame_words);
+    if (kind == VM_CODE_STUB && frame_words > 2 && frame_words < 4096) {
+        uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
+        if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
+            !vm_code_word(sender_sp - 2 * sizeof(uintptr_t), &walk.fp) || !walk.pc)
+            return;
+        walk.sp = sender_sp;
+    } else if (walk.pc == was.pc) {
+        return; /* the same anchor: the same walk would fail again */
+    }
+    asy_call_trace again = { trace->env_id, 0, trace->frames };
+    vm_code_anchor_set(jni, &walk);
+    asy_agct(&again, (jint)asy_depth, ucontext);
+    vm_code_anchor_set(jni, &was);
+    if (again.num_frames <= 0)
+        return;
+    trace->num_frames = again.num_frames;
+    atomic_fetch_add_explicit(&asy_recovered_vm, 1, memory_order_relaxed);
 }
 
 /* Handlers running now: a session's end waits for none before it frees the ring. */
@@ -259,7 +306,9 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
     asy_agct(&trace, (jint)asy_depth, ucontext);
-    if (trace.num_frames == ASY_UNKNOWN_JAVA)
+    if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
+        asy_recover_in_vm(&trace, jni, ucontext);
+    else if (trace.num_frames == ASY_UNKNOWN_JAVA)
         asy_recover(&trace, ucontext, false);
     else if (trace.num_frames == ASY_NOT_WALKABLE_JAVA)
         asy_recover(&trace, ucontext, true);
@@ -543,6 +592,7 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_recovered, 0);
     atomic_store(&asy_recovered_top, 0);
     atomic_store(&asy_recovered_interp, 0);
+    atomic_store(&asy_recovered_vm, 0);
     asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
     memset(asy_failed, 0, sizeof asy_failed);
     code_kinds_end();
@@ -795,9 +845,13 @@ void async_sampler_describe(char *out, size_t len)
     for (int i = 0; i < 4; i++)
         if (extra[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+    uint64_t in_vm = atomic_load(&asy_recovered_vm);
+    if (in_vm)
+        asy_appendf(out, len, &used, ", %llu walked from a Java frame anchor made walkable (in the VM)",
+                    (unsigned long long)in_vm);
     uint64_t interp = atomic_load(&asy_recovered_interp);
     if (interp)
-        asy_appendf(out, len, &used, ", %llu walked from an interpreted frame's caller (not walkable Java)",
+        asy_appendf(out, len, &used, ", %llu walked from the top frame's caller (not walkable Java)",
                     (unsigned long long)interp);
     uint64_t rec = atomic_load(&asy_recovered), top = atomic_load(&asy_recovered_top);
     if (rec)

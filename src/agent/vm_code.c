@@ -29,6 +29,9 @@ static long vmc_header_used;         /* HeapBlock::Header::_used */
 static long vmc_blob_name, vmc_frame_size, vmc_code_begin, vmc_code_end, vmc_cm_method;
 static long vmc_const_method, vmc_constants, vmc_pool_holder, vmc_jmethod_ids, vmc_idnum;
 static bool vmc_ready;
+static long vmc_anchor_sp, vmc_anchor_pc, vmc_anchor_fp, vmc_state; /* from the JNIEnv (either side of it) */
+static bool vmc_anchor_known;
+static int32_t vmc_in_vm = -1;                                           /* _thread_in_vm */
 static _Atomic uintptr_t vmc_ids[1u << VMC_IDS_LOG2]; /* jmethodIDs found, by Method* */
 static _Atomic uintptr_t vmc_name_nmethod, vmc_name_interpreter;
 
@@ -76,6 +79,19 @@ bool vm_code_init(void)
     vmc_idnum = vmstructs_offset("ConstMethod", "_method_idnum");
     vmc_pool_holder = vmstructs_offset("ConstantPool", "_pool_holder");
     vmc_jmethod_ids = vmstructs_offset("InstanceKlass", "_methods_jmethod_ids");
+    long anchor = vmstructs_offset("JavaThread", "_anchor"), env = vmstructs_jni_env_offset();
+    long a_sp = vmstructs_offset("JavaFrameAnchor", "_last_Java_sp");
+    long a_pc = vmstructs_offset("JavaFrameAnchor", "_last_Java_pc");
+    long a_fp = vmstructs_offset("JavaFrameAnchor", "_last_Java_fp");
+    long state = vmstructs_offset("JavaThread", "_thread_state");
+    if (anchor >= 0 && env >= 0 && a_sp >= 0 && a_pc >= 0 && a_fp >= 0 && state >= 0 &&
+        vmstructs_int_constant("_thread_in_vm", &vmc_in_vm)) {
+        vmc_anchor_sp = anchor + a_sp - env;
+        vmc_anchor_pc = anchor + a_pc - env;
+        vmc_anchor_fp = anchor + a_fp - env;
+        vmc_state = state - env;
+        vmc_anchor_known = true;
+    }
     if (!heaps || !*heaps || !low || !high || len < 0 || data < 0 || memory < 0 || segmap < 0 || log2 < 0 ||
         vs_low < 0 || vs_low_b < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 ||
         vmc_blob_name < 0 || vmc_frame_size < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 || vmc_const_method < 0 ||
@@ -215,4 +231,27 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *me
             *method = vmc_method_id(in_frame);
     }
     return kind;
+}
+
+bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
+{
+    if (!vmc_ready || !vmc_anchor_known || !jni)
+        return false;
+    const char *t = (const char *)jni;
+    if (__atomic_load_n((const int32_t *)(t + vmc_state), __ATOMIC_ACQUIRE) != vmc_in_vm)
+        return false;
+    anchor->sp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_sp), __ATOMIC_RELAXED);
+    anchor->pc = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_pc), __ATOMIC_RELAXED);
+    anchor->fp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_fp), __ATOMIC_RELAXED);
+    return true;
+}
+
+void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor)
+{
+    char *t = (char *)jni;
+    /* sp last: the JVM takes a frame to be there once sp is set */
+    __atomic_store_n((uintptr_t *)(t + vmc_anchor_sp), (uintptr_t)0, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_anchor_fp), anchor->fp, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_anchor_pc), anchor->pc, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_anchor_sp), anchor->sp, __ATOMIC_RELEASE);
 }

@@ -33,6 +33,22 @@ typedef enum {
  * when not known). */
 vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *method, uint32_t *frame_words);
 
+/* A Java frame anchor: where the thread's last Java frame is, which the
+ * JVM sets as the thread leaves Java code (AsyncGetCallTrace walks from
+ * it when the thread is not in Java). */
+typedef struct {
+    uintptr_t sp, pc, fp;
+} vm_code_anchor;
+
+/* The calling thread's anchor (jni: its JNIEnv), when the thread is in the
+ * VM (_thread_in_vm: no other thread walks its stack then, nor changes its
+ * anchor); false otherwise or when the layout is not known. */
+bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor);
+/* Sets the calling thread's anchor (only between a vm_code_anchor_get that
+ * returned true and the end of the same signal handler, to walk from a
+ * frame the JVM's anchor does not name, and then to put it back). */
+void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor);
+
 /* The word at addr, read without any risk of a fault; false when it cannot be read. */
 bool vm_code_word(uintptr_t addr, uintptr_t *out);
 

@@ -156,6 +156,30 @@ bool vmstructs_init(JNIEnv *jni)
     return ok;
 }
 
+long vmstructs_jni_env_offset(void) { return vmstructs_jni_env; }
+
+bool vmstructs_int_constant(const char *name, int32_t *value)
+{
+    void *h = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
+    char **table = vmstructs_sym(h, "gHotSpotVMIntConstants");
+    uint64_t *stride = vmstructs_sym(h, "gHotSpotVMIntConstantEntryArrayStride");
+    uint64_t *name_at = vmstructs_sym(h, "gHotSpotVMIntConstantEntryNameOffset");
+    uint64_t *value_at = vmstructs_sym(h, "gHotSpotVMIntConstantEntryValueOffset");
+    if (h)
+        dlclose(h);
+    if (!table || !*table || !stride || !*stride || !name_at || !value_at)
+        return false;
+    for (char *e = *table;; e += *stride) {
+        const char *n = *(const char **)(e + *name_at);
+        if (!n)
+            return false;
+        if (strcmp(n, name) == 0) {
+            *value = *(int32_t *)(e + *value_at);
+            return true;
+        }
+    }
+}
+
 bool vmstructs_thread(JNIEnv *jni, jthread thread, uint32_t *tid, JNIEnv **env)
 {
     if (vmstructs_osthread < 0 || vmstructs_thread_id < 0 || vmstructs_jni_env < 0)

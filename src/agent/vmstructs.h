@@ -22,6 +22,11 @@ bool vmstructs_init(JNIEnv *jni);
 long vmstructs_offset(const char *type, const char *field);
 void *vmstructs_static(const char *type, const char *field);
 uint64_t vmstructs_sizeof(const char *type);
+/* One of HotSpot's integer constants (gHotSpotVMIntConstants); false when not described. */
+bool vmstructs_int_constant(const char *name, int32_t *value);
+/* Where a JavaThread keeps its JNIEnv (JNIEnv* - JavaThread*), measured by
+ * vmstructs_init; -1 before, or when it could not be. */
+long vmstructs_jni_env_offset(void);
 
 /* A boolean -XX flag's value (1 or 0), read from HotSpot's flag table; -1
  * when the flag or the tables are not there. Any thread, any time. */
