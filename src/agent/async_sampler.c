@@ -149,9 +149,10 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_
  * the sample names the caller at its call. For "unknown Java" (interpreted
  * false) the return address is looked for where a method's entry,
  * prologue or epilogue leaves it: at sp (a method's first or last
- * instruction, a frameless stub), one word up (a compiled method's saved
- * rbp above it), or at the top of a compiled method's frame (its stack
- * pointer moved, the frame not yet complete). For "not walkable Java"
+ * instruction, a frameless stub), one word up (a saved rbp above it), above
+ * the frame pointer of a stub that keeps one (an array copy), or at the top
+ * of a compiled method's frame (its stack pointer moved, the frame not yet
+ * complete). For "not walkable Java"
  * (not_walkable true: the JVM found the top frame but would not walk it): in
  * the interpreter, the frame's own method is named and the walk goes on from
  * its frame pointer's caller; in a compiled method, whose frame is complete,
@@ -163,9 +164,10 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     uintptr_t sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
     jmethodID top = NULL;
     uint32_t frame_words = 0;
-    /* in an interpreted frame, only the frame's own method (not rbx) */
+    /* in a frame the JVM found, its own method first (then rbx: the frame
+     * may be half built at a method's entry) */
     vm_code_kind kind =
-        vm_code_at((uintptr_t)r[REG_RIP], not_walkable ? 0 : (uintptr_t)r[REG_RBX], fp, &top, &frame_words);
+        vm_code_at((uintptr_t)r[REG_RIP], (uintptr_t)r[REG_RBX], fp, not_walkable, &top, &frame_words);
     bool interpreted = not_walkable && kind == VM_CODE_INTERPRETER;
     if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
         top = NULL;
@@ -176,15 +178,19 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     if (interpreted) {
         uintptr_t caller_fp = 0;
         /* a plausible frame pointer: above sp, within the thread's stack */
-        ok = top && fp > sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
+        ok = top && fp >= sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
              vm_code_word(fp, &caller_fp) && caller_fp > fp &&
              asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
     } else if (not_walkable) {
         ok = top && kind == VM_CODE_COMPILED && frame_words > 1 &&
              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0);
     } else {
+        uintptr_t caller_fp = 0;
         ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
-             (top && asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0)) ||
+             asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0) ||
+             /* a stub that keeps a frame pointer (the array copies do) */
+             (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
+              caller_fp > fp && asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
              (kind == VM_CODE_COMPILED && frame_words > 2 &&
               asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0));
     }
@@ -210,8 +216,22 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
  * complete). The anchor is set for a moment to what the JVM itself would
  * make of it: the pc just below its sp, or the stub's caller (the stub's
  * frame size says where its return address and saved rbp are); the walk
- * runs; the anchor is put back. Only in the VM state: no other thread walks
- * or changes this thread's anchor then. */
+ * runs; the anchor is put back. Only in the VM (or on the way out of it):
+ * no other thread walks or changes this thread's anchor then. */
+static bool asy_walk_anchor(asy_call_trace *trace, JNIEnv *jni, void *ucontext, const vm_code_anchor *walk,
+                            const vm_code_anchor *was)
+{
+    asy_call_trace again = { trace->env_id, 0, trace->frames };
+    vm_code_anchor_set(jni, walk);
+    asy_agct(&again, (jint)asy_depth, ucontext);
+    vm_code_anchor_set(jni, was);
+    if (again.num_frames <= 0)
+        return false;
+    trace->num_frames = again.num_frames;
+    atomic_fetch_add_explicit(&asy_recovered_vm, 1, memory_order_relaxed);
+    return true;
+}
+
 static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
 {
     vm_code_anchor was, walk;
@@ -220,26 +240,18 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
     walk = was;
     if (!walk.pc && (!vm_code_word(walk.sp - sizeof(uintptr_t), &walk.pc) || !walk.pc))
         return;
+    if (walk.pc != was.pc && asy_walk_anchor(trace, jni, ucontext, &walk, &was))
+        return;
     jmethodID method;
     uint32_t frame_words = 0;
-    vm_code_kind kind = vm_code_at(walk.pc, 0, 0, &method, &frame_words);
-    if (kind == VM_CODE_STUB && frame_words > 2 && frame_words < 4096) {
-        uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
-        if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
-            !vm_code_word(sender_sp - 2 * sizeof(uintptr_t), &walk.fp) || !walk.pc)
-            return;
-        walk.sp = sender_sp;
-    } else if (walk.pc == was.pc) {
-        return; /* the same anchor: the same walk would fail again */
-    }
-    asy_call_trace again = { trace->env_id, 0, trace->frames };
-    vm_code_anchor_set(jni, &walk);
-    asy_agct(&again, (jint)asy_depth, ucontext);
-    vm_code_anchor_set(jni, &was);
-    if (again.num_frames <= 0)
+    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words) != VM_CODE_STUB || frame_words < 2 || frame_words >= 4096)
         return;
-    trace->num_frames = again.num_frames;
-    atomic_fetch_add_explicit(&asy_recovered_vm, 1, memory_order_relaxed);
+    uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
+    if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
+        !vm_code_word(sender_sp - 2 * sizeof(uintptr_t), &walk.fp) || !walk.pc)
+        return;
+    walk.sp = sender_sp;
+    asy_walk_anchor(trace, jni, ucontext, &walk, &was);
 }
 
 /* Handlers running now: a session's end waits for none before it frees the ring. */

@@ -31,7 +31,7 @@ static long vmc_const_method, vmc_constants, vmc_pool_holder, vmc_jmethod_ids, v
 static bool vmc_ready;
 static long vmc_anchor_sp, vmc_anchor_pc, vmc_anchor_fp, vmc_state; /* from the JNIEnv (either side of it) */
 static bool vmc_anchor_known;
-static int32_t vmc_in_vm = -1;                                           /* _thread_in_vm */
+static int32_t vmc_in_vm = -1, vmc_in_vm_trans = -1; /* _thread_in_vm, _thread_in_vm_trans */
 static _Atomic uintptr_t vmc_ids[1u << VMC_IDS_LOG2]; /* jmethodIDs found, by Method* */
 static _Atomic uintptr_t vmc_name_nmethod, vmc_name_interpreter;
 
@@ -85,7 +85,8 @@ bool vm_code_init(void)
     long a_fp = vmstructs_offset("JavaFrameAnchor", "_last_Java_fp");
     long state = vmstructs_offset("JavaThread", "_thread_state");
     if (anchor >= 0 && env >= 0 && a_sp >= 0 && a_pc >= 0 && a_fp >= 0 && state >= 0 &&
-        vmstructs_int_constant("_thread_in_vm", &vmc_in_vm)) {
+        vmstructs_int_constant("_thread_in_vm", &vmc_in_vm) &&
+        vmstructs_int_constant("_thread_in_vm_trans", &vmc_in_vm_trans)) {
         vmc_anchor_sp = anchor + a_sp - env;
         vmc_anchor_pc = anchor + a_pc - env;
         vmc_anchor_fp = anchor + a_fp - env;
@@ -208,7 +209,8 @@ static vm_code_kind vmc_kind_of(uintptr_t name_at)
     return VM_CODE_STUB;
 }
 
-vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *method, uint32_t *frame_words)
+vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
+                        uint32_t *frame_words)
 {
     *method = NULL;
     *frame_words = 0;
@@ -226,9 +228,11 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *me
         /* an interpreted frame keeps its Method* three words below fp
          * (frame::interpreter_frame_method_offset on x86-64) */
         uintptr_t in_frame = 0;
-        *method = vmc_method_id(rbx);
-        if (!*method && fp && vmc_word(fp - 3 * sizeof(uintptr_t), &in_frame))
-            *method = vmc_method_id(in_frame);
+        if (fp && !vmc_word(fp - 3 * sizeof(uintptr_t), &in_frame))
+            in_frame = 0;
+        *method = vmc_method_id(frame_first ? in_frame : rbx);
+        if (!*method)
+            *method = vmc_method_id(frame_first ? rbx : in_frame);
     }
     return kind;
 }
@@ -238,7 +242,8 @@ bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
     if (!vmc_ready || !vmc_anchor_known || !jni)
         return false;
     const char *t = (const char *)jni;
-    if (__atomic_load_n((const int32_t *)(t + vmc_state), __ATOMIC_ACQUIRE) != vmc_in_vm)
+    int32_t state = __atomic_load_n((const int32_t *)(t + vmc_state), __ATOMIC_ACQUIRE);
+    if (state != vmc_in_vm && state != vmc_in_vm_trans)
         return false;
     anchor->sp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_sp), __ATOMIC_RELAXED);
     anchor->pc = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_pc), __ATOMIC_RELAXED);

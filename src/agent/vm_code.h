@@ -27,11 +27,13 @@ typedef enum {
 
 /* What the code at pc is. For a compiled method, *method is the method it
  * was compiled for (NULL when its id cannot be had). For the interpreter,
- * the method the interpreter keeps in rbx at a method's entry, else the one
- * in the frame at fp, whichever proves to be a method with an id (x86-64).
+ * the method the interpreter keeps in rbx at a method's entry or the one in
+ * the frame at fp (that one first when frame_first), whichever first proves
+ * to be a method with an id (x86-64).
  * *frame_words: the blob's frame size in words, return address included (0
  * when not known). */
-vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, jmethodID *method, uint32_t *frame_words);
+vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
+                        uint32_t *frame_words);
 
 /* A Java frame anchor: where the thread's last Java frame is, which the
  * JVM sets as the thread leaves Java code (AsyncGetCallTrace walks from
@@ -41,8 +43,9 @@ typedef struct {
 } vm_code_anchor;
 
 /* The calling thread's anchor (jni: its JNIEnv), when the thread is in the
- * VM (_thread_in_vm: no other thread walks its stack then, nor changes its
- * anchor); false otherwise or when the layout is not known. */
+ * VM or on its way out (_thread_in_vm, _thread_in_vm_trans: a safepoint
+ * waits for such a thread, so no other thread walks its stack then, nor
+ * changes its anchor); false otherwise or when the layout is not known. */
 bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor);
 /* Sets the calling thread's anchor (only between a vm_code_anchor_get that
  * returned true and the end of the same signal handler, to walk from a
