@@ -188,9 +188,11 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
         uintptr_t caller_fp = 0;
         ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
              asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0) ||
-             /* a stub that keeps a frame pointer (the array copies do) */
+             /* a stub that keeps a frame pointer (the array copies, C1's
+              * barrier stubs); the rbp it saved is the caller's, whatever
+              * the caller uses it for */
              (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
-              caller_fp > fp && asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
+              asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
              (kind == VM_CODE_COMPILED && frame_words > 2 &&
               asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0));
     }
@@ -252,6 +254,28 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
         return;
     walk.sp = sender_sp;
     asy_walk_anchor(trace, jni, ucontext, &walk, &was);
+}
+
+/* The walk, named by the instruction that ran last. The signal interrupts
+ * the thread before the instruction at its pc; HotSpot names a compiled
+ * frame by the first debug information after that pc, which describes the
+ * instruction at the pc (not yet run) and, where that instruction belongs to
+ * another inlined method than the one before it, charges the wrong one (a
+ * load stalled in an inlined getter was charged to its caller). From one
+ * byte back, the debug information found is the one that ends at the pc:
+ * the instruction just run. A pc at the very start of its code has nothing
+ * before it of the same code: when that walk fails, the pc itself. */
+static void asy_walk_at_previous(asy_call_trace *trace, void *ucontext)
+{
+#if defined(__x86_64__)
+    ucontext_t uc = *(ucontext_t *)ucontext;
+    uc.uc_mcontext.gregs[REG_RIP] -= 1;
+    asy_agct(trace, (jint)asy_depth, &uc);
+    if (trace->num_frames > 0)
+        return;
+    trace->num_frames = 0;
+#endif
+    asy_agct(trace, (jint)asy_depth, ucontext);
 }
 
 /* Handlers running now: a session's end waits for none before it frees the ring. */
@@ -317,7 +341,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->weight = weight;
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
-    asy_agct(&trace, (jint)asy_depth, ucontext);
+    asy_walk_at_previous(&trace, ucontext);
     if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
         asy_recover_in_vm(&trace, jni, ucontext);
     else if (trace.num_frames == ASY_UNKNOWN_JAVA)
