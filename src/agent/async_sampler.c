@@ -118,8 +118,8 @@ static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, 
  * from the return address (minus one: see below) found at ret_at, with the
  * stack pointer just above it and, when fp is not 0, that frame pointer;
  * the JVM checks the frame it gets (safe_for_sender) as it does any other. */
-static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at,
-                                  uintptr_t fp)
+static bool asy_retry_from_caller_sp(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at,
+                                     uintptr_t fp, uintptr_t caller_sp)
 {
 #if defined(__x86_64__)
     ucontext_t uc = *(ucontext_t *)ucontext;
@@ -132,16 +132,63 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_
      * and at the return address itself that is whatever follows the call (a
      * method inlined there); just before it, it is the call's own */
     r[REG_RIP] = (greg_t)(ret - 1);
-    r[REG_RSP] = (greg_t)(ret_at + sizeof(uintptr_t));
+    r[REG_RSP] = (greg_t)(caller_sp ? caller_sp : ret_at + sizeof(uintptr_t));
     if (fp)
         r[REG_RBP] = (greg_t)fp;
     trace->num_frames = 0;
     asy_agct(trace, (jint)depth, &uc);
     return trace->num_frames > 0;
 #else
-    (void)trace, (void)ucontext, (void)depth, (void)ret_at, (void)fp;
+    (void)trace, (void)ucontext, (void)depth, (void)ret_at, (void)fp, (void)caller_sp;
     return false;
 #endif
+}
+
+static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at, uintptr_t fp)
+{
+    return asy_retry_from_caller_sp(trace, ucontext, depth, ret_at, fp, 0);
+}
+
+/* The caller of the interpreted frame at fp: its return address is above
+ * the saved rbp; its stack pointer is the one the interpreted frame saved
+ * (frame::interpreter_frame_sender_sp_offset, one word below fp), which
+ * differs from the top of the interpreted frame when an adapter extended
+ * a compiled caller's stack; its rbp is the saved one, a frame pointer only
+ * for an interpreted caller. */
+static bool asy_retry_from_interpreted(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp,
+                                       uintptr_t fp)
+{
+    uintptr_t caller_fp = 0, sender_sp = 0;
+    if (fp < sp || fp - sp >= (256u << 10) || (fp & 7) != 0 || !vm_code_word(fp, &caller_fp) ||
+        !vm_code_word(fp - sizeof(uintptr_t), &sender_sp))
+        return false;
+    uintptr_t above = fp + 2 * sizeof(uintptr_t);
+    if (sender_sp >= above && sender_sp - above < (64u << 10) && (sender_sp & 7) == 0 &&
+        asy_retry_from_caller_sp(trace, ucontext, depth, fp + sizeof(uintptr_t), caller_fp, sender_sp))
+        return true;
+    return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
+}
+
+/* The pc is outside the code cache while the thread runs Java: native code
+ * Java called without leaving the Java state (HotSpot's leaf runtime
+ * calls, the clock). Its C frames keep frame pointers (HotSpot is built
+ * so): up their chain to the first return address into the code cache,
+ * and the walk goes on from there. */
+static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp, uintptr_t fp)
+{
+    for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
+        uintptr_t next = 0, ret = 0;
+        jmethodID method;
+        uint32_t words;
+        if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
+            return false;
+        if (vm_code_at(ret, 0, 0, false, &method, &words) != VM_CODE_UNKNOWN)
+            return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next);
+        if (next <= fp)
+            return false;
+        fp = next;
+    }
+    return false;
 }
 
 /* Names the method the pc is in, when HotSpot's code cache can tell, on top
@@ -150,13 +197,14 @@ static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_
  * false) the return address is looked for where a method's entry,
  * prologue or epilogue leaves it: at sp (a method's first or last
  * instruction, a frameless stub), one word up (a saved rbp above it), above
- * the frame pointer of a stub that keeps one (an array copy), or at the top
+ * the frame pointer of a stub that keeps one (an array copy), at the top
  * of a compiled method's frame (its stack pointer moved, the frame not yet
- * complete). For "not walkable Java"
+ * complete), or, in native code, up its frame pointers. For "not walkable Java"
  * (not_walkable true: the JVM found the top frame but would not walk it): in
  * the interpreter, the frame's own method is named and the walk goes on from
  * its frame pointer's caller; in a compiled method, whose frame is complete,
- * from the return address at the top of its frame. */
+ * from the return address at the top of its frame; in native code, up its
+ * frame pointers. */
 static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable)
 {
 #if defined(__x86_64__)
@@ -176,14 +224,11 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     uint32_t depth = asy_depth - skip;
     bool ok;
     if (interpreted) {
-        uintptr_t caller_fp = 0;
-        /* a plausible frame pointer: above sp, within the thread's stack */
-        ok = top && fp >= sp && fp - sp < (256u << 10) && (fp & 7) == 0 &&
-             vm_code_word(fp, &caller_fp) && caller_fp > fp &&
-             asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
+        ok = top && asy_retry_from_interpreted(&rest, ucontext, depth, sp, fp);
     } else if (not_walkable) {
-        ok = top && kind == VM_CODE_COMPILED && frame_words > 1 &&
-             asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0);
+        ok = (top && kind == VM_CODE_COMPILED && frame_words > 1 &&
+              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+             (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     } else {
         uintptr_t caller_fp = 0;
         ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
@@ -194,7 +239,8 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
              (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
               asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
              (kind == VM_CODE_COMPILED && frame_words > 2 &&
-              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0));
+              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+             (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     }
     if (!ok)
         return;
