@@ -1,7 +1,7 @@
 // LeakSlow: a slow leak that only System.gc() collects (give the JVM a large
 // heap so no other collection runs): 40 rounds, each allocating 20000
-// LeakSlow$Obj in round() and keeping 1 in 1000 of them in a static list
-// (which only grows), and 20000 LeakSlow$Temp in churn() kept by none, then
+// LeakSlow$Obj in round() and keeping 1 in 1000 of them (1 in N with an
+// argument N) in a static list (which only grows), and 20000 LeakSlow$Temp in churn() kept by none, then
 // System.gc(). round()'s site is a leak suspect; churn()'s is not.
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +13,13 @@ public class LeakSlow {
     static final List<Obj> kept = new ArrayList<>();
     static volatile Object sink;
 
+    static int every = 1000;
+
     static void round() {
         for (int i = 0; i < 20000; i++) {
             Obj o = new Obj();
             sink = o;
-            if (i % 1000 == 0)
+            if (i % every == 0)
                 kept.add(o);
         }
     }
@@ -28,6 +30,8 @@ public class LeakSlow {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0)
+            every = Integer.parseInt(args[0]);
         for (int r = 0; r < 40; r++) {
             round();
             churn();
