@@ -46,11 +46,13 @@ typedef struct {
 typedef void (*asy_agct_fn)(asy_call_trace *trace, jint depth, void *ucontext);
 
 /* The failure codes of AsyncGetCallTrace (num_frames <= 0), by -code. */
-#define ASY_AGCT_CODES 11
+#define ASY_AGCT_CODES 12
 static const char *const asy_agct_names[ASY_AGCT_CODES] = {
     "no Java frame", "no class load", "GC active", "unknown not Java", "not walkable not Java",
     "unknown Java", "not walkable Java", "unknown state", "thread exit", "deopt", "safepoint",
+    "JVM leaf", /* jvmprof's own: a leaf call into libjvm.so it could not walk out of */
 };
+#define ASY_JVM_LEAF (-11)
 
 #define ASY_SIGNAL SIGPROF
 /* si_value of a wall= signal: tag << 24 | weight << 8 | state */
@@ -108,7 +110,8 @@ static void asy_timers_for_running(JNIEnv *jni);
 #define ASY_NOT_WALKABLE_NOT_JAVA (-4)
 #define ASY_UNKNOWN_JAVA (-5)
 #define ASY_NOT_WALKABLE_JAVA (-6)
-static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, asy_recovered_vm;
+static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, asy_recovered_vm, asy_in_other_handler,
+    asy_from_leaf;
 
 /* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
  * where its top frame cannot be walked: the first or last instructions of a
@@ -173,7 +176,11 @@ static bool asy_retry_from_interpreted(asy_call_trace *trace, void *ucontext, ui
  * Java called without leaving the Java state (HotSpot's leaf runtime
  * calls, the clock). Its C frames keep frame pointers (HotSpot is built
  * so): up their chain to the first return address into the code cache,
- * and the walk goes on from there. */
+ * and the walk goes on from there. Every return address before that must
+ * be into libjvm.so: anything else (the sigreturn trampoline of a signal
+ * handler, as when JFR's sampler holds the thread in its suspend handler)
+ * means the chain left the native code Java called, and the rbp found
+ * beyond it is not a frame of this stack. */
 static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp, uintptr_t fp)
 {
     for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
@@ -182,8 +189,11 @@ static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_
         uint32_t words;
         if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
             return false;
-        if (vm_code_at(ret, 0, 0, false, &method, &words) != VM_CODE_UNKNOWN)
+        bool complete;
+        if (vm_code_at(ret, 0, 0, false, &method, &words, &complete) != VM_CODE_UNKNOWN)
             return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next);
+        if (!vm_code_in_jvm(ret))
+            return false;
         if (next <= fp)
             return false;
         fp = next;
@@ -212,10 +222,11 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     uintptr_t sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
     jmethodID top = NULL;
     uint32_t frame_words = 0;
+    bool complete = false;
     /* in a frame the JVM found, its own method first (then rbx: the frame
      * may be half built at a method's entry) */
     vm_code_kind kind =
-        vm_code_at((uintptr_t)r[REG_RIP], (uintptr_t)r[REG_RBX], fp, not_walkable, &top, &frame_words);
+        vm_code_at((uintptr_t)r[REG_RIP], (uintptr_t)r[REG_RBX], fp, not_walkable, &top, &frame_words, &complete);
     bool interpreted = not_walkable && kind == VM_CODE_INTERPRETER;
     if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
         top = NULL;
@@ -231,14 +242,20 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
              (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     } else {
         uintptr_t caller_fp = 0;
-        ok = asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
+        /* a compiled method's frame set up at the pc: its own return address first (a word
+         * at sp is then one of its slots, which may hold a stale return address); the
+         * others for its epilogue, where sp has moved up */
+        bool frame_first = kind == VM_CODE_COMPILED && complete && frame_words > 2;
+        ok = (frame_first &&
+              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+             asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
              asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0) ||
              /* a stub that keeps a frame pointer (the array copies, C1's
               * barrier stubs); the rbp it saved is the caller's, whatever
               * the caller uses it for */
              (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
               asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
-             (kind == VM_CODE_COMPILED && frame_words > 2 &&
+             (kind == VM_CODE_COMPILED && frame_words > 2 && !frame_first &&
               asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
              (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     }
@@ -292,7 +309,8 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
         return;
     jmethodID method;
     uint32_t frame_words = 0;
-    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words) != VM_CODE_STUB || frame_words < 2 || frame_words >= 4096)
+    bool complete;
+    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB || frame_words < 2 || frame_words >= 4096)
         return;
     uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
     if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
@@ -300,6 +318,85 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
         return;
     walk.sp = sender_sp;
     asy_walk_anchor(trace, jni, ucontext, &walk, &was);
+}
+
+/* A thread stopped inside another signal handler (JFR's sampler holds
+ * the threads it walks in its suspend handler; another profiler's handler):
+ * its pc is in the C library or in the JVM, and AsyncGetCallTrace, finding
+ * no code blob there, follows the frame pointers across the signal frame
+ * into whatever frame rbp held when that signal came, naming a caller of
+ * the code that ran (on H2 with JFR on, 5% of the samples named the
+ * workers' outer loop). Up the frame pointers, a return address at the
+ * sigreturn trampoline is the signal frame: the interrupted context is the
+ * kernel's ucontext just above it, and the walk is taken from there. NULL
+ * when the pc is in the code cache or no signal frame is found. */
+static void *asy_interrupted_context(void *ucontext)
+{
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
+    if (vm_code_in_code_cache(pc))
+        return NULL;
+    for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
+        uintptr_t next = 0, ret = 0;
+        if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
+            return NULL;
+        if (vm_code_in_code_cache(ret))
+            return NULL;
+        if (vm_code_is_sigreturn(ret)) {
+            /* the kernel's frame: the trampoline's address, then the ucontext */
+            ucontext_t *inner = (ucontext_t *)(fp + 2 * sizeof(uintptr_t));
+            uintptr_t check = 0;
+            return vm_code_word((uintptr_t)&inner->uc_mcontext.gregs[REG_RIP], &check) && check ? inner : NULL;
+        }
+        if (next <= fp)
+            return NULL;
+        fp = next;
+    }
+#else
+    (void)ucontext;
+#endif
+    return NULL;
+}
+
+/* A thread in the Java state with its pc in libjvm.so: a leaf call from
+ * compiled code into the JVM (JFR's clock, a math routine) that keeps no
+ * frame pointer. rbp then still holds whatever the Java code left in it,
+ * and AsyncGetCallTrace, following it as a frame pointer, names a frame
+ * far up the stack as the top (on H2 with JFR on, 5% of the samples named
+ * the workers' outer loop). Unless rbp is a frame just above sp whose
+ * return address leads into the code cache or the JVM (a leaf that keeps
+ * a frame: AsyncGetCallTrace's own walk is right), the return address into
+ * the compiled caller is looked for in the first words above sp, and the
+ * walk is taken from there; when none is found the sample counts under
+ * <unknown frame>.JVM_leaf. True when it decided the walk. */
+static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+{
+    trace->num_frames = 0;
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP], ret = 0;
+    if (!vm_code_in_jvm(pc) || !vm_code_in_java(jni))
+        return false;
+    if (fp > sp && fp - sp < 512 && vm_code_word(fp + sizeof(uintptr_t), &ret) &&
+        (vm_code_in_code_cache(ret) || vm_code_in_jvm(ret)))
+        return false;
+    for (uint32_t k = 0; k < 64; k++) {
+        uintptr_t at = sp + k * sizeof(uintptr_t);
+        if (!vm_code_word(at, &ret))
+            break;
+        if (vm_code_in_code_cache(ret) && asy_retry_from_caller(trace, ucontext, asy_depth, at, 0)) {
+            atomic_fetch_add_explicit(&asy_from_leaf, 1, memory_order_relaxed);
+            return true;
+        }
+    }
+    /* not the walk AsyncGetCallTrace would take from rbp: an honest unknown */
+    trace->num_frames = ASY_JVM_LEAF;
+    return true;
+#else
+    (void)trace, (void)jni, (void)ucontext;
+#endif
+    return false;
 }
 
 /* The walk, named by the instruction that ran last. The signal interrupts
@@ -387,7 +484,13 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->weight = weight;
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
-    asy_walk_at_previous(&trace, ucontext);
+    void *inner = asy_interrupted_context(ucontext);
+    if (inner) {
+        ucontext = inner;
+        atomic_fetch_add_explicit(&asy_in_other_handler, 1, memory_order_relaxed);
+    }
+    if (!asy_walk_from_leaf(&trace, jni, ucontext))
+        asy_walk_at_previous(&trace, ucontext);
     if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
         asy_recover_in_vm(&trace, jni, ucontext);
     else if (trace.num_frames == ASY_UNKNOWN_JAVA)
@@ -675,6 +778,8 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_recovered_top, 0);
     atomic_store(&asy_recovered_interp, 0);
     atomic_store(&asy_recovered_vm, 0);
+    atomic_store(&asy_in_other_handler, 0);
+    atomic_store(&asy_from_leaf, 0);
     asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
     memset(asy_failed, 0, sizeof asy_failed);
     code_kinds_end();
@@ -832,7 +937,8 @@ static void asy_count_losses(model *m)
         "  of which <unknown frame>.not_walkable_not_Java", "  of which <unknown frame>.unknown_Java",
         "  of which <unknown frame>.not_walkable_Java", "  of which <unknown frame>.unknown_state",
         "  of which <unknown frame>.thread_exit", "  of which <unknown frame>.deopt",
-        "  of which <unknown frame>.safepoint", "  of which <unknown frame>.other",
+        "  of which <unknown frame>.safepoint", "  of which <unknown frame>.JVM_leaf",
+        "  of which <unknown frame>.other",
     };
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         if (asy_failed[i])
@@ -927,6 +1033,14 @@ void async_sampler_describe(char *out, size_t len)
     for (int i = 0; i < 4; i++)
         if (extra[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+    uint64_t other = atomic_load(&asy_in_other_handler);
+    if (other)
+        asy_appendf(out, len, &used, ", %llu taken in another signal handler (walked from the context it interrupted)",
+                    (unsigned long long)other);
+    uint64_t leaf = atomic_load(&asy_from_leaf);
+    if (leaf)
+        asy_appendf(out, len, &used, ", %llu in a leaf call into the JVM (walked from its compiled caller)",
+                    (unsigned long long)leaf);
     uint64_t in_vm = atomic_load(&asy_recovered_vm);
     if (in_vm)
         asy_appendf(out, len, &used, ", %llu walked from a Java frame anchor made walkable (in the VM)",

@@ -2,7 +2,9 @@
  * signal handler (see vm_code.h). */
 #include "vm_code.h"
 
+#include <link.h>
 #include <stdatomic.h>
+#include <dlfcn.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -26,12 +28,14 @@ static uintptr_t vmc_low, vmc_high;  /* CodeCache's bounds: no heap outside */
 static pid_t vmc_pid;
 static uint64_t vmc_block_header;    /* sizeof(HeapBlock): the blob follows it */
 static long vmc_header_used;         /* HeapBlock::Header::_used */
-static long vmc_blob_name, vmc_frame_size, vmc_code_begin, vmc_code_end, vmc_cm_method;
+static long vmc_blob_name, vmc_frame_size, vmc_frame_complete, vmc_code_begin, vmc_code_end, vmc_cm_method;
 static long vmc_const_method, vmc_constants, vmc_pool_holder, vmc_jmethod_ids, vmc_idnum;
 static bool vmc_ready;
+static uintptr_t vmc_jvm_low, vmc_jvm_high; /* libjvm.so's executable segment */
 static long vmc_anchor_sp, vmc_anchor_pc, vmc_anchor_fp, vmc_state; /* from the JNIEnv (either side of it) */
 static bool vmc_anchor_known;
 static int32_t vmc_in_vm = -1, vmc_in_vm_trans = -1; /* _thread_in_vm, _thread_in_vm_trans */
+static int32_t vmc_in_java = -1;                      /* _thread_in_Java */
 static _Atomic uintptr_t vmc_ids[1u << VMC_IDS_LOG2]; /* jmethodIDs found, by Method* */
 static _Atomic uintptr_t vmc_name_nmethod, vmc_name_interpreter;
 
@@ -56,8 +60,40 @@ static uintptr_t vmc_field(const uint8_t *blob, long at)
     return v;
 }
 
+/* dl_iterate_phdr's callback: the executable segment of the object that holds data (an address in libjvm) */
+static int vmc_find_jvm(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t probe = (uintptr_t)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && probe >= lo && probe < hi) {
+            vmc_jvm_low = lo;
+            vmc_jvm_high = hi;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+bool vm_code_in_jvm(uintptr_t pc) { return pc >= vmc_jvm_low && pc < vmc_jvm_high; }
+
+bool vm_code_in_code_cache(uintptr_t pc) { return vmc_ready && pc >= vmc_low && pc < vmc_high; }
+
+bool vm_code_is_sigreturn(uintptr_t pc)
+{
+    /* glibc's __restore_rt on x86-64: mov $15, %rax; syscall */
+    static const uint8_t code[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+    uint8_t at[sizeof code];
+    return vmc_read(pc, at, sizeof at) && memcmp(at, code, sizeof code) == 0;
+}
+
 bool vm_code_init(void)
 {
+    void *probe = dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM");
+    if (probe)
+        dl_iterate_phdr(vmc_find_jvm, probe);
     vmc_pid = getpid();
     char **heaps = vmstructs_static("CodeCache", "_heaps");
     uintptr_t *low = vmstructs_static("CodeCache", "_low_bound");
@@ -72,6 +108,7 @@ bool vm_code_init(void)
     vmc_blob_name = vmstructs_offset("CodeBlob", "_name");
     vmc_code_begin = vmstructs_offset("CodeBlob", "_code_begin");
     vmc_frame_size = vmstructs_offset("CodeBlob", "_frame_size");
+    vmc_frame_complete = vmstructs_offset("CodeBlob", "_frame_complete_offset");
     vmc_code_end = vmstructs_offset("CodeBlob", "_code_end");
     vmc_cm_method = vmstructs_offset("CompiledMethod", "_method");
     vmc_const_method = vmstructs_offset("Method", "_constMethod");
@@ -86,7 +123,8 @@ bool vm_code_init(void)
     long state = vmstructs_offset("JavaThread", "_thread_state");
     if (anchor >= 0 && env >= 0 && a_sp >= 0 && a_pc >= 0 && a_fp >= 0 && state >= 0 &&
         vmstructs_int_constant("_thread_in_vm", &vmc_in_vm) &&
-        vmstructs_int_constant("_thread_in_vm_trans", &vmc_in_vm_trans)) {
+        vmstructs_int_constant("_thread_in_vm_trans", &vmc_in_vm_trans) &&
+        vmstructs_int_constant("_thread_in_Java", &vmc_in_java)) {
         vmc_anchor_sp = anchor + a_sp - env;
         vmc_anchor_pc = anchor + a_pc - env;
         vmc_anchor_fp = anchor + a_fp - env;
@@ -95,7 +133,7 @@ bool vm_code_init(void)
     }
     if (!heaps || !*heaps || !low || !high || len < 0 || data < 0 || memory < 0 || segmap < 0 || log2 < 0 ||
         vs_low < 0 || vs_low_b < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 ||
-        vmc_blob_name < 0 || vmc_frame_size < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 || vmc_const_method < 0 ||
+        vmc_blob_name < 0 || vmc_frame_size < 0 || vmc_frame_complete < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 || vmc_const_method < 0 ||
         vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0) {
         jp_log_debug("HotSpot does not describe its code cache: samples in compiled methods' prologues stay on the "
                      "caller");
@@ -104,7 +142,7 @@ bool vm_code_init(void)
     long most = vmc_blob_name > vmc_cm_method ? vmc_blob_name : vmc_cm_method;
     if (most < vmc_code_end)
         most = vmc_code_end;
-    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES || vmc_header_used >= (long)vmc_block_header) {
+    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES || vmc_frame_complete + 4 > VMC_BLOB_BYTES || vmc_header_used >= (long)vmc_block_header) {
         jp_log_debug("HotSpot's code blobs are laid out unlike what the sampler reads");
         return false;
     }
@@ -210,10 +248,11 @@ static vm_code_kind vmc_kind_of(uintptr_t name_at)
 }
 
 vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
-                        uint32_t *frame_words)
+                        uint32_t *frame_words, bool *complete)
 {
     *method = NULL;
     *frame_words = 0;
+    *complete = false;
     uint8_t blob[VMC_BLOB_BYTES];
     if (!vmc_ready || !vmc_blob_at(pc, blob))
         return VM_CODE_UNKNOWN;
@@ -222,6 +261,9 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
     memcpy(&words, blob + vmc_frame_size, sizeof words);
     if (words > 0 && words < 65536)
         *frame_words = (uint32_t)words;
+    int32_t done;
+    memcpy(&done, blob + vmc_frame_complete, sizeof done);
+    *complete = done >= 0 && pc >= vmc_field(blob, vmc_code_begin) + (uintptr_t)done;
     if (kind == VM_CODE_COMPILED) {
         *method = vmc_method_id(vmc_field(blob, vmc_cm_method));
     } else if (kind == VM_CODE_INTERPRETER) {
@@ -259,4 +301,11 @@ void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor)
     __atomic_store_n((uintptr_t *)(t + vmc_anchor_fp), anchor->fp, __ATOMIC_RELEASE);
     __atomic_store_n((uintptr_t *)(t + vmc_anchor_pc), anchor->pc, __ATOMIC_RELEASE);
     __atomic_store_n((uintptr_t *)(t + vmc_anchor_sp), anchor->sp, __ATOMIC_RELEASE);
+}
+
+bool vm_code_in_java(JNIEnv *jni)
+{
+    if (!vmc_ready || !vmc_anchor_known || !jni)
+        return false;
+    return __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE) == vmc_in_java;
 }

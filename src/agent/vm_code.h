@@ -31,9 +31,10 @@ typedef enum {
  * the frame at fp (that one first when frame_first), whichever first proves
  * to be a method with an id (x86-64).
  * *frame_words: the blob's frame size in words, return address included (0
- * when not known). */
+ * when not known); *complete: whether its frame is set up at pc (past its
+ * prologue). */
 vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
-                        uint32_t *frame_words);
+                        uint32_t *frame_words, bool *complete);
 
 /* A Java frame anchor: where the thread's last Java frame is, which the
  * JVM sets as the thread leaves Java code (AsyncGetCallTrace walks from
@@ -51,6 +52,16 @@ bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor);
  * returned true and the end of the same signal handler, to walk from a
  * frame the JVM's anchor does not name, and then to put it back). */
 void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor);
+
+/* Whether pc is in libjvm.so's code, in the code cache's range (known
+ * after vm_code_init), at the return of a signal handler (the C library's
+ * sigreturn trampoline). */
+bool vm_code_in_jvm(uintptr_t pc);
+bool vm_code_in_code_cache(uintptr_t pc);
+bool vm_code_is_sigreturn(uintptr_t pc);
+
+/* Whether the calling thread (jni: its JNIEnv) is in the Java state. */
+bool vm_code_in_java(JNIEnv *jni);
 
 /* The word at addr, read without any risk of a fault; false when it cannot be read. */
 bool vm_code_word(uintptr_t addr, uintptr_t *out);
