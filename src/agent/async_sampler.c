@@ -337,9 +337,16 @@ static void *asy_interrupted_context(void *ucontext)
     uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
     if (vm_code_in_code_cache(pc))
         return NULL;
-    for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
+    /* at a handler's first instruction (two signals delivered at once: the
+     * other handler's frame was set up, then this one's), the trampoline's
+     * address is at sp itself */
+    uintptr_t at_sp = 0;
+    if (vm_code_word(sp, &at_sp) && vm_code_is_sigreturn(at_sp))
+        fp = sp - sizeof(uintptr_t);
+    for (int i = 0; i < 16 && fp + sizeof(uintptr_t) >= sp && fp + sizeof(uintptr_t) - sp < (1u << 20) && (fp & 7) == 0;
+         i++) {
         uintptr_t next = 0, ret = 0;
-        if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
+        if (!vm_code_word(fp + sizeof(uintptr_t), &ret))
             return NULL;
         if (vm_code_in_code_cache(ret))
             return NULL;
@@ -349,7 +356,7 @@ static void *asy_interrupted_context(void *ucontext)
             uintptr_t check = 0;
             return vm_code_word((uintptr_t)&inner->uc_mcontext.gregs[REG_RIP], &check) && check ? inner : NULL;
         }
-        if (next <= fp)
+        if (!vm_code_word(fp, &next) || next <= fp)
             return NULL;
         fp = next;
     }
