@@ -1040,22 +1040,18 @@ void async_sampler_describe(char *out, size_t len)
     for (int i = 0; i < 4; i++)
         if (extra[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
-    uint64_t other = atomic_load(&asy_in_other_handler);
-    if (other)
-        asy_appendf(out, len, &used, ", %llu taken in another signal handler (walked from the context it interrupted)",
-                    (unsigned long long)other);
-    uint64_t leaf = atomic_load(&asy_from_leaf);
-    if (leaf)
-        asy_appendf(out, len, &used, ", %llu in a leaf call into the JVM (walked from its compiled caller)",
-                    (unsigned long long)leaf);
-    uint64_t in_vm = atomic_load(&asy_recovered_vm);
-    if (in_vm)
-        asy_appendf(out, len, &used, ", %llu walked from a Java frame anchor made walkable (in the VM)",
-                    (unsigned long long)in_vm);
-    uint64_t interp = atomic_load(&asy_recovered_interp);
-    if (interp)
-        asy_appendf(out, len, &used, ", %llu walked from the top frame's caller (not walkable Java)",
-                    (unsigned long long)interp);
+    /* the walks jvmprof took where AsyncGetCallTrace alone would not */
+    uint64_t walked[4] = { atomic_load(&asy_in_other_handler), atomic_load(&asy_from_leaf),
+                           atomic_load(&asy_recovered_vm), atomic_load(&asy_recovered_interp) };
+    static const char *const how[4] = {
+        "taken in another signal handler (walked from the context it interrupted)",
+        "in a leaf call into the JVM (walked from its compiled caller)",
+        "walked from a Java frame anchor made walkable (in the VM)",
+        "walked from the top frame's caller (not walkable Java)",
+    };
+    for (int i = 0; i < 4; i++)
+        if (walked[i])
+            asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)walked[i], how[i]);
     uint64_t rec = atomic_load(&asy_recovered), top = atomic_load(&asy_recovered_top);
     if (rec)
         asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top; %llu of them named the "
