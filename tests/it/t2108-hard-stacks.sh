@@ -1,10 +1,11 @@
 # On HardStacks (megamorphic calls through eight classes, deep recursion,
 # array copies, natives that go into the VM, reflection, allocation), the
 # share of samples with no Java frame is printed and stays under 1%, with the
-# JIT (tiered, the default) and under -Xint. The build before left 77% of
-# them unwalkable with the JIT (the array copy stub keeps a frame pointer,
-# so the return address is not at sp) and 4-18% under -Xint (the
-# interpreter's calls into the VM leave the frame anchor without a pc).
+# JIT (tiered, the default), under -Xint, and with JFR recording in the same
+# JVM. The build before left 77% of them unwalkable with the JIT (the array
+# copy stub keeps a frame pointer, so the return address is not at sp),
+# 4-18% under -Xint (the interpreter's calls into the VM leave the frame
+# anchor without a pc) and 23% with JFR on.
 . "$(dirname "$0")/lib.sh"
 unwalkable() { # FILE: "N of TOTAL"
     local n t
@@ -12,9 +13,10 @@ unwalkable() { # FILE: "N of TOTAL"
     t=$(sed -n 's/^CPU SAMPLES BEGIN (total = \([0-9]*\)).*/\1/p' "$1")
     echo "${n:-0} ${t:-0}"
 }
-for mode in jit int; do
+for mode in jit int jfr; do
     opt=()
     [ $mode = int ] && opt=(-Xint)
+    [ $mode = jfr ] && opt=("-XX:StartFlightRecording=filename=$T/rec.jfr")
     run_java "cpu=samples,interval=2,file=$T/$mode.txt,verbose=y" "${opt[@]}" HardStacks 3000
     expect_rc 0
     expect_grep "^HardStacks done" "$T/out"
