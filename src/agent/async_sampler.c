@@ -127,8 +127,14 @@ static bool asy_retry_from_caller_sp(asy_call_trace *trace, void *ucontext, uint
 #if defined(__x86_64__)
     ucontext_t uc = *(ucontext_t *)ucontext;
     greg_t *r = uc.uc_mcontext.gregs;
-    uintptr_t ret = 0;
-    if (ret_at == 0 || (ret_at & 7) != 0 || !vm_code_word(ret_at, &ret) || ret < 4096)
+    uintptr_t ret = 0, sp = (uintptr_t)r[REG_RSP];
+    if (ret_at == 0 || (ret_at & 7) != 0)
+        return false;
+    /* the two words at the stack pointer are the thread's own stack: readable
+     * without process_vm_readv (which a seccomp profile may refuse) */
+    if (!vm_code_word(ret_at, &ret) && ret_at >= sp && ret_at <= sp + sizeof(uintptr_t))
+        ret = *(const uintptr_t *)ret_at;
+    if (ret < 4096)
         return false;
     /* one byte back, inside the call instruction: HotSpot names a compiled frame
      * at a pc that is not a call's by the first debug information after it,

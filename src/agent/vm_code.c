@@ -161,6 +161,13 @@ bool vm_code_init(void)
         if (v->low && v->high > v->low && v->segmap && v->log2_segment > 0 && v->log2_segment < 16)
             vmc_nheaps++;
     }
+    /* the reads go through process_vm_readv, which a container's seccomp
+     * profile may refuse: without it, AsyncGetCallTrace alone */
+    uintptr_t probe_word = 0, here = (uintptr_t)&vmc_heaps[0].low;
+    if (!vmc_word(here, &probe_word) || probe_word != vmc_heaps[0].low) {
+        jp_log_info("process_vm_readv is not allowed here: the sampler walks stacks with AsyncGetCallTrace alone");
+        return false;
+    }
     vmc_ready = vmc_nheaps > 0;
     return vmc_ready;
 }

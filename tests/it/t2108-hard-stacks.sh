@@ -25,4 +25,15 @@ for mode in jit int jfr; do
     note "$mode: $n of $t samples with no Java frame ($(awk -v n="$n" -v t="$t" 'BEGIN {printf "%.2f", 100 * n / t}')%)"
     awk -v n="$n" -v t="$t" 'BEGIN { exit !(n * 100 < t) }' || fail "$mode: $n of $t samples have no Java frame (>= 1%)"
 done
+
+# where process_vm_readv is refused (a container's seccomp profile may), the
+# sampler says so and walks with AsyncGetCallTrace alone; the program and the
+# report are as ever
+timeout -k 10 120 "$ROOT/build/tools/noreadv" "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=2,file=$T/noreadv.txt,verbose=y" \
+    -cp "$CLASSES" HardStacks 1500 >"$T/out" 2>"$T/err" || fail "HardStacks failed without process_vm_readv: $(tail -3 "$T/err")"
+expect_grep "^HardStacks done" "$T/out"
+expect_grep "process_vm_readv is not allowed here: the sampler walks stacks with AsyncGetCallTrace alone" "$T/err"
+read -r n t < <(unwalkable "$T/noreadv.txt")
+[ "$t" -ge 100 ] || fail "noreadv: only $t samples"
+note "without process_vm_readv: $n of $t samples with no Java frame"
 exit 0
