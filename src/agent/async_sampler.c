@@ -504,7 +504,9 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     }
     if (!asy_walk_from_leaf(&trace, jni, ucontext))
         asy_walk_at_previous(&trace, ucontext);
-    if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
+    if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA && vm_code_has_java_frame(jni) == 0)
+        trace.num_frames = 0; /* a thread that runs only the JVM's own code: no Java frame, not an unknown one */
+    else if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
         asy_recover_in_vm(&trace, jni, ucontext);
     else if (trace.num_frames == ASY_UNKNOWN_JAVA)
         asy_recover(&trace, ucontext, false);

@@ -300,6 +300,13 @@ bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
     return true;
 }
 
+int vm_code_has_java_frame(JNIEnv *jni)
+{
+    if (!vmc_anchor_known || !jni)
+        return -1;
+    return __atomic_load_n((const uintptr_t *)((const char *)jni + vmc_anchor_sp), __ATOMIC_RELAXED) != 0;
+}
+
 void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor)
 {
     char *t = (char *)jni;

@@ -48,6 +48,10 @@ typedef struct {
  * waits for such a thread, so no other thread walks its stack then, nor
  * changes its anchor); false otherwise or when the layout is not known. */
 bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor);
+/* Whether the calling thread, out of Java code, has a Java frame at all
+ * (its anchor names one): 1 or 0; -1 when the layout is not known. Read
+ * only, any state. */
+int vm_code_has_java_frame(JNIEnv *jni);
 /* Sets the calling thread's anchor (only between a vm_code_anchor_get that
  * returned true and the end of the same signal handler, to walk from a
  * frame the JVM's anchor does not name, and then to put it back). */
