@@ -316,7 +316,8 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
     jmethodID method;
     uint32_t frame_words = 0;
     bool complete;
-    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB || frame_words < 2 || frame_words >= 4096)
+    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB || frame_words < 2 ||
+        frame_words >= 4096)
         return;
     uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
     if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
@@ -648,10 +649,7 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
         jvmti_free(classes);
     }
     code_kinds_vm_init();
-    static bool vm_code_read;
-    if (!vm_code_read)
-        vm_code_init();
-    vm_code_read = true;
+    vm_code_init();
     if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(jni);
     atomic_store_explicit(&asy_active, true, memory_order_release);

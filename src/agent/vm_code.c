@@ -17,7 +17,7 @@
 #define VMC_IDS_LOG2 12
 
 typedef struct {
-    uintptr_t low, high;    /* the heap's reserved range (_memory's low and high boundary) */
+    uintptr_t low, high;    /* the heap's range (_memory's low, and its high boundary) */
     uintptr_t segmap;       /* _segmap's low: one byte per segment */
     int log2_segment;
 } vmc_heap;
@@ -89,7 +89,18 @@ bool vm_code_is_sigreturn(uintptr_t pc)
     return vmc_read(pc, at, sizeof at) && memcmp(at, code, sizeof code) == 0;
 }
 
+static bool vmc_init(void);
+
 bool vm_code_init(void)
+{
+    /* once: the code cache's heaps are fixed at start-up */
+    static int done = -1;
+    if (done < 0)
+        done = vmc_init();
+    return done;
+}
+
+static bool vmc_init(void)
 {
     void *probe = dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM");
     if (probe)
@@ -101,7 +112,7 @@ bool vm_code_init(void)
     long len = vmstructs_offset("GrowableArrayBase", "_len"), data = vmstructs_offset("GrowableArray<int>", "_data");
     long memory = vmstructs_offset("CodeHeap", "_memory"), segmap = vmstructs_offset("CodeHeap", "_segmap");
     long log2 = vmstructs_offset("CodeHeap", "_log2_segment_size");
-    long vs_low = vmstructs_offset("VirtualSpace", "_low"), vs_low_b = vmstructs_offset("VirtualSpace", "_low_boundary");
+    long vs_low = vmstructs_offset("VirtualSpace", "_low");
     long vs_high_b = vmstructs_offset("VirtualSpace", "_high_boundary");
     vmc_block_header = vmstructs_sizeof("HeapBlock");
     vmc_header_used = vmstructs_offset("HeapBlock::Header", "_used");
@@ -132,9 +143,9 @@ bool vm_code_init(void)
         vmc_anchor_known = true;
     }
     if (!heaps || !*heaps || !low || !high || len < 0 || data < 0 || memory < 0 || segmap < 0 || log2 < 0 ||
-        vs_low < 0 || vs_low_b < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 ||
-        vmc_blob_name < 0 || vmc_frame_size < 0 || vmc_frame_complete < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 || vmc_const_method < 0 ||
-        vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0) {
+        vs_low < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 || vmc_blob_name < 0 ||
+        vmc_frame_size < 0 || vmc_frame_complete < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 ||
+        vmc_const_method < 0 || vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0) {
         jp_log_debug("HotSpot does not describe its code cache: samples in compiled methods' prologues stay on the "
                      "caller");
         return false;
@@ -142,7 +153,8 @@ bool vm_code_init(void)
     long most = vmc_blob_name > vmc_cm_method ? vmc_blob_name : vmc_cm_method;
     if (most < vmc_code_end)
         most = vmc_code_end;
-    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES || vmc_frame_complete + 4 > VMC_BLOB_BYTES || vmc_header_used >= (long)vmc_block_header) {
+    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES || vmc_frame_complete + 4 > VMC_BLOB_BYTES ||
+        vmc_header_used >= (long)vmc_block_header) {
         jp_log_debug("HotSpot's code blobs are laid out unlike what the sampler reads");
         return false;
     }

@@ -13,9 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Once, on a Java thread after vmstructs_init: reads the code cache's heaps
- * and the offsets below. False (and nothing else here works) when the JVM
- * does not describe them. */
+/* On a Java thread after vmstructs_init (each session may call it; the
+ * first call does the work): reads the code cache's heaps and the offsets
+ * below. False (and nothing else here works) when the JVM does not
+ * describe them. */
 bool vm_code_init(void);
 
 typedef enum {

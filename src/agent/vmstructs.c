@@ -11,6 +11,8 @@ static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstruc
     vmstructs_address_at;
 static char *vmstructs_types;          /* gHotSpotVMTypes: entries of vmstructs_types_stride bytes */
 static uint64_t vmstructs_types_stride, vmstructs_types_name_at, vmstructs_types_size_at;
+static char *vmstructs_ints;           /* gHotSpotVMIntConstants: entries of vmstructs_ints_stride bytes */
+static uint64_t vmstructs_ints_stride, vmstructs_ints_name_at, vmstructs_ints_value_at;
 static jfieldID vmstructs_eetop;        /* java.lang.Thread.eetop: its JavaThread* */
 static long vmstructs_osthread = -1;    /* JavaThread::_osthread (Thread::_osthread in some JDKs) */
 static long vmstructs_thread_id = -1;   /* OSThread::_thread_id (an int, the kernel's tid on Linux) */
@@ -36,6 +38,10 @@ static bool vmstructs_tables(void)
     uint64_t *types_stride = vmstructs_sym(h, "gHotSpotVMTypeEntryArrayStride");
     uint64_t *types_name = vmstructs_sym(h, "gHotSpotVMTypeEntryTypeNameOffset");
     uint64_t *types_size = vmstructs_sym(h, "gHotSpotVMTypeEntrySizeOffset");
+    char **ints = vmstructs_sym(h, "gHotSpotVMIntConstants");
+    uint64_t *ints_stride = vmstructs_sym(h, "gHotSpotVMIntConstantEntryArrayStride");
+    uint64_t *ints_name = vmstructs_sym(h, "gHotSpotVMIntConstantEntryNameOffset");
+    uint64_t *ints_value = vmstructs_sym(h, "gHotSpotVMIntConstantEntryValueOffset");
     if (h)
         dlclose(h);
     if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset || !address)
@@ -45,6 +51,12 @@ static bool vmstructs_tables(void)
         vmstructs_types_stride = *types_stride;
         vmstructs_types_name_at = *types_name;
         vmstructs_types_size_at = *types_size;
+    }
+    if (ints && *ints && ints_stride && *ints_stride && ints_name && ints_value) {
+        vmstructs_ints = *ints;
+        vmstructs_ints_stride = *ints_stride;
+        vmstructs_ints_name_at = *ints_name;
+        vmstructs_ints_value_at = *ints_value;
     }
     vmstructs_address_at = *address;
     vmstructs_table = *table;
@@ -160,21 +172,14 @@ long vmstructs_jni_env_offset(void) { return vmstructs_jni_env; }
 
 bool vmstructs_int_constant(const char *name, int32_t *value)
 {
-    void *h = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
-    char **table = vmstructs_sym(h, "gHotSpotVMIntConstants");
-    uint64_t *stride = vmstructs_sym(h, "gHotSpotVMIntConstantEntryArrayStride");
-    uint64_t *name_at = vmstructs_sym(h, "gHotSpotVMIntConstantEntryNameOffset");
-    uint64_t *value_at = vmstructs_sym(h, "gHotSpotVMIntConstantEntryValueOffset");
-    if (h)
-        dlclose(h);
-    if (!table || !*table || !stride || !*stride || !name_at || !value_at)
+    if ((!vmstructs_table && !vmstructs_tables()) || !vmstructs_ints)
         return false;
-    for (char *e = *table;; e += *stride) {
-        const char *n = *(const char **)(e + *name_at);
+    for (char *e = vmstructs_ints;; e += vmstructs_ints_stride) {
+        const char *n = *(const char **)(e + vmstructs_ints_name_at);
         if (!n)
             return false;
         if (strcmp(n, name) == 0) {
-            *value = *(int32_t *)(e + *value_at);
+            *value = *(int32_t *)(e + vmstructs_ints_value_at);
             return true;
         }
     }
