@@ -336,19 +336,22 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
  * workers' outer loop). Up the frame pointers, a return address at the
  * sigreturn trampoline is the signal frame: the interrupted context is the
  * kernel's ucontext just above it, and the walk is taken from there. NULL
- * when the pc is in the code cache or no signal frame is found. */
-static void *asy_interrupted_context(void *ucontext)
+ * when the pc is in the code cache, the thread is out of Java code (the
+ * walk then starts from its anchor, whatever the context) or no signal
+ * frame is found. */
+static void *asy_interrupted_context(JNIEnv *jni, void *ucontext)
 {
 #if defined(__x86_64__)
     const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
     uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
-    if (vm_code_in_code_cache(pc))
+    if (vm_code_in_code_cache(pc) || !vm_code_in_java(jni))
         return NULL;
     /* at a handler's first instruction (two signals delivered at once: the
      * other handler's frame was set up, then this one's), the trampoline's
      * address is at sp itself */
     uintptr_t at_sp = 0;
-    if (vm_code_word(sp, &at_sp) && vm_code_is_sigreturn(at_sp))
+    if (vm_code_word(sp, &at_sp) && !vm_code_in_jvm(at_sp) && !vm_code_in_code_cache(at_sp) &&
+        vm_code_is_sigreturn(at_sp))
         fp = sp - sizeof(uintptr_t);
     for (int i = 0; i < 16 && fp + sizeof(uintptr_t) >= sp && fp + sizeof(uintptr_t) - sp < (1u << 20) && (fp & 7) == 0;
          i++) {
@@ -357,7 +360,7 @@ static void *asy_interrupted_context(void *ucontext)
             return NULL;
         if (vm_code_in_code_cache(ret))
             return NULL;
-        if (vm_code_is_sigreturn(ret)) {
+        if (!vm_code_in_jvm(ret) && vm_code_is_sigreturn(ret)) {
             /* the kernel's frame: the trampoline's address, then the ucontext */
             ucontext_t *inner = (ucontext_t *)(fp + 2 * sizeof(uintptr_t));
             uintptr_t check = 0;
@@ -368,7 +371,7 @@ static void *asy_interrupted_context(void *ucontext)
         fp = next;
     }
 #else
-    (void)ucontext;
+    (void)jni, (void)ucontext;
 #endif
     return NULL;
 }
@@ -498,7 +501,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->weight = weight;
     slot->state = state;
     asy_call_trace trace = { jni, 0, slot->frames };
-    void *inner = asy_interrupted_context(ucontext);
+    void *inner = asy_interrupted_context(jni, ucontext);
     if (inner) {
         ucontext = inner;
         atomic_fetch_add_explicit(&asy_in_other_handler, 1, memory_order_relaxed);

@@ -35,7 +35,7 @@ static uintptr_t vmc_jvm_low, vmc_jvm_high; /* libjvm.so's executable segment */
 static long vmc_anchor_sp, vmc_anchor_pc, vmc_anchor_fp, vmc_state; /* from the JNIEnv (either side of it) */
 static bool vmc_anchor_known;
 static int32_t vmc_in_vm = -1, vmc_in_vm_trans = -1; /* _thread_in_vm, _thread_in_vm_trans */
-static int32_t vmc_in_java = -1;                      /* _thread_in_Java */
+static int32_t vmc_in_java = -1, vmc_in_java_trans = -1; /* _thread_in_Java, _thread_in_Java_trans */
 static _Atomic uintptr_t vmc_ids[1u << VMC_IDS_LOG2]; /* jmethodIDs found, by Method* */
 static _Atomic uintptr_t vmc_name_nmethod, vmc_name_interpreter;
 
@@ -135,7 +135,8 @@ static bool vmc_init(void)
     if (anchor >= 0 && env >= 0 && a_sp >= 0 && a_pc >= 0 && a_fp >= 0 && state >= 0 &&
         vmstructs_int_constant("_thread_in_vm", &vmc_in_vm) &&
         vmstructs_int_constant("_thread_in_vm_trans", &vmc_in_vm_trans) &&
-        vmstructs_int_constant("_thread_in_Java", &vmc_in_java)) {
+        vmstructs_int_constant("_thread_in_Java", &vmc_in_java) &&
+        vmstructs_int_constant("_thread_in_Java_trans", &vmc_in_java_trans)) {
         vmc_anchor_sp = anchor + a_sp - env;
         vmc_anchor_pc = anchor + a_pc - env;
         vmc_anchor_fp = anchor + a_fp - env;
@@ -333,5 +334,6 @@ bool vm_code_in_java(JNIEnv *jni)
 {
     if (!vmc_ready || !vmc_anchor_known || !jni)
         return false;
-    return __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE) == vmc_in_java;
+    int32_t state = __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE);
+    return state == vmc_in_java || state == vmc_in_java_trans;
 }

@@ -65,7 +65,9 @@ bool vm_code_in_jvm(uintptr_t pc);
 bool vm_code_in_code_cache(uintptr_t pc);
 bool vm_code_is_sigreturn(uintptr_t pc);
 
-/* Whether the calling thread (jni: its JNIEnv) is in the Java state. */
+/* Whether the calling thread (jni: its JNIEnv) is in the Java state (or on
+ * its way out of it): AsyncGetCallTrace then walks from the signal's
+ * context, not from the thread's anchor. */
 bool vm_code_in_java(JNIEnv *jni);
 
 /* The word at addr, read without any risk of a fault; false when it cannot be read. */
