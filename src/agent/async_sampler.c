@@ -191,12 +191,9 @@ static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_
 {
     for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
         uintptr_t next = 0, ret = 0;
-        jmethodID method;
-        uint32_t words;
         if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
             return false;
-        bool complete;
-        if (vm_code_at(ret, 0, 0, false, &method, &words, &complete) != VM_CODE_UNKNOWN)
+        if (vm_code_in_code_cache(ret)) /* the JVM checks the frame it gets there */
             return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next);
         if (!vm_code_in_jvm(ret))
             return false;
@@ -248,12 +245,14 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
              (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     } else {
         uintptr_t caller_fp = 0;
-        /* a compiled method's frame set up at the pc: its own return address first (a word
-         * at sp is then one of its slots, which may hold a stale return address); the
-         * others for its epilogue, where sp has moved up */
-        bool frame_first = kind == VM_CODE_COMPILED && complete && frame_words > 2;
-        ok = (frame_first &&
-              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+        /* where a compiled method's return address is once its frame is set up */
+        uintptr_t frame_top =
+            kind == VM_CODE_COMPILED && frame_words > 2 ? sp + (frame_words - 1) * sizeof(uintptr_t) : 0;
+        /* with the frame set up at the pc, that one first (a word at sp is then one of
+         * its slots, which may hold a stale return address); the others for its
+         * epilogue, where sp has moved up */
+        bool frame_first = frame_top && complete;
+        ok = (frame_first && asy_retry_from_caller(&rest, ucontext, depth, frame_top, 0)) ||
              asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
              asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0) ||
              /* a stub that keeps a frame pointer (the array copies, C1's
@@ -261,8 +260,7 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
               * the caller uses it for */
              (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
               asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
-             (kind == VM_CODE_COMPILED && frame_words > 2 && !frame_first &&
-              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+             (frame_top && !frame_first && asy_retry_from_caller(&rest, ucontext, depth, frame_top, 0)) ||
              (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
     }
     if (!ok)
@@ -389,7 +387,6 @@ static void *asy_interrupted_context(JNIEnv *jni, void *ucontext)
  * <unknown frame>.JVM_leaf. True when it decided the walk. */
 static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
 {
-    trace->num_frames = 0;
 #if defined(__x86_64__)
     const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
     uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP], ret = 0;
