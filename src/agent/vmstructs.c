@@ -68,37 +68,37 @@ static bool vmstructs_tables(void)
     return true;
 }
 
-long vmstructs_offset(const char *type, const char *field)
+/* The entry for type::field, static or not, or NULL */
+static const char *vmstructs_entry(const char *type, const char *field, bool is_static)
 {
     if (!vmstructs_table && !vmstructs_tables())
-        return -1;
-    for (char *e = vmstructs_table;; e += vmstructs_stride) {
-        const char *t = *(const char **)(e + vmstructs_type_at);
-        const char *f = *(const char **)(e + vmstructs_field_at);
+        return NULL;
+    for (const char *e = vmstructs_table;; e += vmstructs_stride) {
+        const char *t = *(const char *const *)(e + vmstructs_type_at);
+        const char *f = *(const char *const *)(e + vmstructs_field_at);
         if (!t)
-            return -1; /* the table ends with an empty entry */
-        if (f && strcmp(t, type) == 0 && strcmp(f, field) == 0 && !*(int32_t *)(e + vmstructs_static_at))
-            return (long)*(uint64_t *)(e + vmstructs_offset_at);
+            return NULL; /* the table ends with an empty entry */
+        bool entry_static = *(const int32_t *)(e + vmstructs_static_at) != 0;
+        if (f && entry_static == is_static && strcmp(t, type) == 0 && strcmp(f, field) == 0)
+            return e;
     }
+}
+
+long vmstructs_offset(const char *type, const char *field)
+{
+    const char *e = vmstructs_entry(type, field, false);
+    return e ? (long)*(const uint64_t *)(e + vmstructs_offset_at) : -1;
 }
 
 void *vmstructs_static(const char *type, const char *field)
 {
-    if (!vmstructs_table && !vmstructs_tables())
-        return NULL;
-    for (char *e = vmstructs_table;; e += vmstructs_stride) {
-        const char *t = *(const char **)(e + vmstructs_type_at);
-        const char *f = *(const char **)(e + vmstructs_field_at);
-        if (!t)
-            return NULL;
-        if (f && strcmp(t, type) == 0 && strcmp(f, field) == 0 && *(int32_t *)(e + vmstructs_static_at))
-            return *(void **)(e + vmstructs_address_at);
-    }
+    const char *e = vmstructs_entry(type, field, true);
+    return e ? *(void *const *)(e + vmstructs_address_at) : NULL;
 }
 
 uint64_t vmstructs_sizeof(const char *type)
 {
-    if (!vmstructs_types)
+    if ((!vmstructs_table && !vmstructs_tables()) || !vmstructs_types)
         return 0;
     for (char *e = vmstructs_types;; e += vmstructs_types_stride) {
         const char *t = *(const char **)(e + vmstructs_types_name_at);
