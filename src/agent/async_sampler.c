@@ -101,6 +101,40 @@ static uint64_t asy_now_ns(void)
 /* the agent thread's own tallies */
 static uint64_t asy_recorded, asy_stacks, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
 
+/* Samples the ring had no room for, by thread and state, so that they still
+ * count (under <unknown frame>.ring_full): an open-addressed table a handler
+ * claims an entry of with one CAS on its key (serial << 8 | state, plus 1),
+ * and adds to; entries are never freed during a session. The extra last entry
+ * takes whatever finds the table full, under no thread. */
+#define ASY_DROP_SLOTS 256u
+typedef struct asy_drop {
+    _Atomic uint64_t key, weight;
+} asy_drop;
+static asy_drop asy_drops[ASY_DROP_SLOTS + 1];
+static uint64_t asy_dropped_samples;   /* agent thread: dropped samples recorded */
+
+static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
+{
+    uint64_t key = ((uint64_t)serial << 8 | state) + 1;
+    uint32_t h = (serial * 2654435761u) ^ state;
+    for (uint32_t i = 0; i < ASY_DROP_SLOTS; i++) {
+        asy_drop *d = &asy_drops[(h + i) & (ASY_DROP_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&d->key, memory_order_acquire);
+        if (k == 0 && atomic_compare_exchange_strong_explicit(&d->key, &k, key, memory_order_acq_rel,
+                                                              memory_order_acquire))
+            k = key;
+        if (k == key) {
+            atomic_fetch_add_explicit(&d->weight, weight, memory_order_relaxed);
+            return;
+        }
+    }
+    asy_drop *full = &asy_drops[ASY_DROP_SLOTS];
+    uint64_t none = 0;
+    atomic_compare_exchange_strong_explicit(&full->key, &none, (uint64_t)state + 1, memory_order_acq_rel,
+                                            memory_order_acquire);
+    atomic_fetch_add_explicit(&full->weight, weight, memory_order_relaxed);
+}
+
 static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
 
 static void asy_sample(siginfo_t *si, void *ucontext);
@@ -489,6 +523,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
                 break;
         } else if (dif < 0) {
             atomic_fetch_add_explicit(&asy_dropped, 1, memory_order_relaxed);
+            asy_count_drop(thread_record_self.serial, state, weight);
             return;
         } else {
             pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
@@ -532,6 +567,16 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     size_t slots = 4096;
     while (slots > 64 && slots * asy_slot_size > ((size_t)64 << 20))
         slots /= 2;
+    /* a smaller ring on request: how the tests make samples drop */
+    const char *ring = getenv("JVMPROF_SAMPLE_RING");
+    if (ring && *ring) {
+        char *end;
+        unsigned long want = strtoul(ring, &end, 10);
+        if (*end || want < 2 || want > slots || (want & (want - 1)))
+            return jp_error(JP_ERR_ARG, "JVMPROF_SAMPLE_RING=%s: expected a power of two from 2 to %zu", ring,
+                            slots);
+        slots = want;
+    }
     asy_ring = aligned_alloc(64, slots * asy_slot_size);
     asy_scratch_frames = calloc(asy_depth, sizeof *asy_scratch_frames);
     asy_scratch_kframes = calloc(asy_depth, sizeof *asy_scratch_kframes);
@@ -793,7 +838,11 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_recovered_vm, 0);
     atomic_store(&asy_in_other_handler, 0);
     atomic_store(&asy_from_leaf, 0);
-    asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = 0;
+    asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = asy_dropped_samples = 0;
+    for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
+        atomic_store(&asy_drops[i].key, 0);
+        atomic_store(&asy_drops[i].weight, 0);
+    }
     memset(asy_failed, 0, sizeof asy_failed);
     code_kinds_end();
 }
@@ -868,20 +917,20 @@ void async_sampler_wall_tick(JNIEnv *jni)
     (*jni)->PopLocalFrame(jni, NULL);
 }
 
-/* Interns one sample: its top depth= frames as an HPROF trace, and (flame=,
- * collapsed=) every frame with its kind as a stack. */
 /* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
  * its whole stack, counted with the sample's weight in its thread and state. */
-static void asy_add_trace(model *m, const asy_slot *s, uint32_t serial, const frame_id *frames, uint32_t n)
+static void asy_add_trace(model *m, uint32_t weight, uint8_t state, uint32_t serial, const frame_id *frames,
+                          uint32_t n)
 {
     trace_id t = model_trace_intern(m, serial, frames, n);
-    model_trace_add_samples(m, t, s->weight);
-    model_trace_add_state_samples(m, t, (sample_state)s->state, s->weight);
+    model_trace_add_samples(m, t, weight);
+    model_trace_add_state_samples(m, t, (sample_state)state, weight);
 }
 
-static void asy_add_stack(model *m, const asy_slot *s, uint32_t serial, const uint32_t *kframes, uint32_t n)
+static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t serial, const uint32_t *kframes,
+                          uint32_t n)
 {
-    model_stack_add(m, model_stack_intern(m, serial, (sample_state)s->state, kframes, n), s->weight);
+    model_stack_add(m, model_stack_intern(m, serial, (sample_state)state, kframes, n), weight);
 }
 
 static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
@@ -898,7 +947,7 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
         if (frames[k].v == 0)
             return;
     }
-    asy_add_trace(m, s, serial, frames, keep);
+    asy_add_trace(m, s->weight, s->state, serial, frames, keep);
     if (!asy_want_stacks)
         return;
     for (uint32_t k = 0; k < n; k++) {
@@ -910,16 +959,15 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
                           : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
         kframes[k] = stack_frame_pack(mf->method, kind);
     }
-    asy_add_stack(m, s, serial, kframes, n);
+    asy_add_stack(m, s->weight, s->state, serial, kframes, n);
 }
 
 /* A sample whose stack could not be walked still counts, in its thread and
  * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
  * so the shares of the threads and states stay right. */
-static void asy_record_unwalkable(model *m, const asy_slot *s, int code)
+static void asy_record_unknown(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
 {
     char name[64];
-    const char *why = code < ASY_AGCT_CODES ? asy_agct_names[code] : "other";
     size_t i = 0;
     for (; why[i] && i + 1 < sizeof name; i++)
         name[i] = why[i] == ' ' ? '_' : why[i];
@@ -929,11 +977,27 @@ static void asy_record_unwalkable(model *m, const asy_slot *s, int code)
     frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
     if (f.v == 0)
         return;
-    uint32_t serial = agent_opts->thread ? s->serial : 0;
-    asy_add_trace(m, s, serial, &f, agent_opts->depth ? 1 : 0);
+    serial = agent_opts->thread ? serial : 0;
+    asy_add_trace(m, weight, state, serial, &f, agent_opts->depth ? 1 : 0);
     uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
     if (asy_want_stacks)
-        asy_add_stack(m, s, serial, &kf, 1);
+        asy_add_stack(m, weight, state, serial, &kf, 1);
+}
+
+/* The samples the ring had no room for since the last drain, each thread's and
+ * state's under <unknown frame>.ring_full. */
+static void asy_record_drops(model *m)
+{
+    for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
+        asy_drop *d = &asy_drops[i];
+        uint64_t key = atomic_load_explicit(&d->key, memory_order_acquire);
+        uint64_t w = key ? atomic_exchange_explicit(&d->weight, 0, memory_order_relaxed) : 0;
+        for (; w; w -= w > UINT32_MAX ? UINT32_MAX : w) {
+            uint32_t part = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+            asy_dropped_samples += part;
+            asy_record_unknown(m, part, (uint8_t)((key - 1) & 0xff), (uint32_t)((key - 1) >> 8), "ring full");
+        }
+    }
 }
 
 /* The samples lost, by cause, in the report's COUNTS. */
@@ -956,7 +1020,7 @@ static void asy_count_losses(model *m)
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         if (asy_failed[i])
             model_count_set(m, by_cause[i], asy_failed[i]);
-    model_count_set(m, "samples dropped (ring full)", atomic_load_explicit(&asy_dropped, memory_order_relaxed));
+    model_count_set(m, "samples dropped (ring full; counted under <unknown frame>.ring_full)", asy_dropped_samples);
     model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
     if (!agent_opts->wall_ms)
         model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&asy_timer_failed, memory_order_relaxed));
@@ -982,11 +1046,13 @@ void async_sampler_drain(model *m, JNIEnv *jni)
         } else {
             int code = -s->nframes;
             asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
-            asy_record_unwalkable(m, s, code);
+            asy_record_unknown(m, s->weight, s->state, s->serial,
+                               code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
         }
         atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
         asy_dequeue++;
     }
+    asy_record_drops(m);
     (*jni)->PopLocalFrame(jni, NULL);
     asy_count_losses(m);
 }
@@ -1041,11 +1107,14 @@ void async_sampler_describe(char *out, size_t len)
                        i < ASY_AGCT_CODES ? asy_agct_names[i] : "other");
     uint64_t extra[4] = { atomic_load(&asy_dropped), atomic_load(&asy_no_env), atomic_load(&asy_foreign),
                           atomic_load(&asy_timer_failed) };
-    static const char *const what[4] = { "dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
+    static const char *const what[4] = { "signals dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
                                          "threads without a CPU timer" };
     for (int i = 0; i < 4; i++)
         if (extra[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+    if (extra[0])
+        asy_appendf(out, len, &used, " (%llu samples, counted under <unknown frame>.ring_full)",
+                    (unsigned long long)asy_dropped_samples);
     /* the walks jvmprof took where AsyncGetCallTrace alone would not */
     uint64_t walked[4] = { atomic_load(&asy_in_other_handler), atomic_load(&asy_from_leaf),
                            atomic_load(&asy_recovered_vm), atomic_load(&asy_recovered_interp) };
