@@ -101,7 +101,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
 $(BUILD)/unit/test_classfile $(BUILD)/unit-asan/test_classfile: tests/tools/cf_walk.h
 
 # test tools: the class-file round trip checker, linked with the pure modules
-$(BUILD)/tools/noreadv: tests/tools/noreadv.c
+$(BUILD)/tools/deny: tests/tools/deny.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
 
@@ -109,17 +109,17 @@ $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
 
-test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/noreadv $(BUILD)/test/libjvmprof.so
+test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@tests/run.sh
 
 # everything, with the rewriter checked on every JDK class instead of a sample
-test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/noreadv $(BUILD)/test/libjvmprof.so
+test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/noreadv $(BUILD)/test/libjvmprof.so
+test-it: all $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@tests/run.sh it
 
 # fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:

@@ -12,6 +12,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +87,7 @@ static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_
 static uint64_t asy_dequeue;           /* agent thread only */
 static atomic_bool asy_active;
 static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer */
+static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
 static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
 
 /* counters the handler bumps (relaxed atomics are lock-free here) */
@@ -139,6 +143,7 @@ static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (siz
 
 static void asy_sample(siginfo_t *si, void *ucontext);
 static void asy_timers_for_running(JNIEnv *jni);
+static void asy_choose_timer(void);
 
 #define ASY_UNKNOWN_NOT_JAVA (-3)
 #define ASY_NOT_WALKABLE_NOT_JAVA (-4)
@@ -496,6 +501,8 @@ static void asy_sample(siginfo_t *si, void *ucontext)
             atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
             return;
         }
+    } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_perf_timers) {
+        /* a task clock's overflow: one interval of the thread's CPU time */
     } else if (si->si_code == SI_TIMER) {
         /* timer expirations that came while the signal was pending */
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
@@ -558,6 +565,8 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     if (!asy_agct)
         return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
     asy_cpu_timers = agent_opts->wall_ms == 0;
+    if (asy_cpu_timers)
+        asy_choose_timer();
     asy_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
     asy_depth = agent_opts->depth ? agent_opts->depth : 1;
     if (asy_want_stacks && asy_depth < ASY_MAX_DEPTH)
@@ -729,19 +738,84 @@ static _Atomic uintptr_t *asy_timer_slot(uint32_t serial)
     return &chunk[serial % ASY_TIMER_CHUNK];
 }
 
-/* A slot holds (timer << 1) | 1: a timer_t may be 0. */
+/* A slot holds (timer << 1) | 1 (a timer_t may be 0), or a perf event's
+ * (fd << 2) | 2. */
 static void asy_timer_delete_word(uintptr_t w)
 {
     if (w & 1)
         timer_delete((timer_t)(w >> 1));
+    else if (w & 2)
+        close((int)(w >> 2));
 }
 
-/* A CPU timer on clock for OS thread tid, every interval= ms, kept under serial. */
+/* A perf_event task clock on OS thread tid that sends it ASY_SIGNAL after
+ * every interval= ms of its CPU time: an fd, or -errno. The kernel counts the
+ * thread's time with a high-resolution timer, so the signals come at the
+ * interval asked for. A POSIX CPU timer is checked at the scheduler tick
+ * only (every 4 ms on a 250 Hz kernel): interval=1 then gives one signal
+ * per tick standing for the expirations since (its overruns), four times
+ * fewer samples with four times the weight each. */
+static int asy_perf_open(pid_t tid)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = (uint64_t)agent_opts->interval_ms * 1000000u;
+    a.disabled = 1;
+    a.wakeup_events = 1;
+    a.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct f_owner_ex owner = { F_OWNER_TID, tid };
+    if (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, ASY_SIGNAL) != 0 ||
+        fcntl(fd, F_SETOWN_EX, &owner) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
+}
+
+/* Whether the perf_event task clock can be used here: it must open (not for
+ * an unprivileged user under kernel.perf_event_paranoid >= 2, nor under a
+ * seccomp profile that refuses the call) without counting only user time,
+ * which would leave system time unsampled. */
+static void asy_choose_timer(void)
+{
+    int fd = asy_perf_open((pid_t)syscall(SYS_gettid));
+    asy_perf_timers = fd >= 0;
+    if (fd >= 0) {
+        close(fd);
+        jp_log_info("cpu sampler: perf_event task clocks, one signal every %u ms of a thread's CPU time",
+                    agent_opts->interval_ms);
+    } else {
+        jp_log_info("cpu sampler: POSIX CPU timers (perf_event_open: %s), checked at the scheduler tick, so an "
+                    "interval shorter than the tick gives fewer samples, each standing for several", strerror(-fd));
+    }
+}
+
+/* A CPU timer for OS thread tid, every interval= ms, kept under serial: a
+ * perf_event task clock, or a POSIX timer on clock. */
 static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
 {
     _Atomic uintptr_t *slot = asy_timer_slot(serial);
     if (!slot || atomic_load(slot))
         return;
+    if (asy_perf_timers) {
+        int fd = asy_perf_open(tid);
+        uintptr_t none = 0;
+        if (fd < 0) {
+            if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
+                jp_log_error("cannot open a perf_event CPU clock for a thread: %s; that thread is not sampled",
+                             strerror(-fd));
+        } else if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2)) {
+            close(fd);   /* the thread made its own meanwhile */
+        }
+        return;
+    }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
@@ -1100,7 +1174,9 @@ void async_sampler_describe(char *out, size_t len)
     asy_appendf(out, len, &used, "%s sampler: %llu signals: %llu stacks recorded (%llu samples%s)",
                agent_opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&asy_signals),
                (unsigned long long)asy_stacks, (unsigned long long)asy_recorded,
-               agent_opts->wall_ms ? ", each stack standing for the threads it was taken for" : ", with the timer's overruns");
+               agent_opts->wall_ms   ? ", each stack standing for the threads it was taken for"
+               : asy_perf_timers     ? ", one per signal of a task clock"
+                                     : ", with the timer's overruns");
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         if (asy_failed[i])
             asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)asy_failed[i],

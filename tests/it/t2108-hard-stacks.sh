@@ -29,7 +29,7 @@ done
 # where process_vm_readv is refused (a container's seccomp profile may), the
 # sampler says so and walks with AsyncGetCallTrace alone; the program and the
 # report are as ever
-timeout -k 10 120 "$ROOT/build/tools/noreadv" "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=2,file=$T/noreadv.txt,verbose=y" \
+timeout -k 10 120 "$ROOT/build/tools/deny" process_vm_readv "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=2,file=$T/noreadv.txt,verbose=y" \
     -cp "$CLASSES" HardStacks 1500 >"$T/out" 2>"$T/err" || fail "HardStacks failed without process_vm_readv: $(tail -3 "$T/err")"
 expect_grep "^HardStacks done" "$T/out"
 expect_grep "process_vm_readv is not allowed here: the sampler walks stacks with AsyncGetCallTrace alone" "$T/err"

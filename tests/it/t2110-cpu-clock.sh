@@ -1,0 +1,31 @@
+# cpu=samples takes one sample per interval of each thread's CPU time: with a
+# perf_event task clock where the kernel allows one (root, or
+# kernel.perf_event_paranoid <= 1), every signal is one sample, at the
+# interval asked for, also below the scheduler tick. Where perf_event_open is
+# refused (here by a seccomp filter, as in a container), the sampler says why
+# and falls back to POSIX CPU timers, whose signals come at the tick and stand
+# for the expirations since: the total still follows the CPU time.
+. "$(dirname "$0")/lib.sh"
+# verbose line -> "signals samples"
+counts() { sed -n 's/^jvmprof: cpu sampler: \([0-9]*\) signals: [0-9]* stacks recorded (\([0-9]*\) samples.*/\1 \2/p' "$1"; }
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
+    run_java "cpu=samples,interval=1,verbose=y,file=$T/p.txt" TwoSpinners 2
+    expect_rc 0
+    expect_grep "cpu sampler: perf_event task clocks, one signal every 1 ms" "$T/err"
+    read -r sig smp < <(counts "$T/err")
+    note "perf_event: $sig signals, $smp samples in 2 s of two spinning threads"
+    [ "$sig" -ge 1500 ] || fail "only $sig signals in 2 s of two threads at interval=1"
+    # one sample per signal, give or take the ones still in flight at the end
+    [ $((smp - sig)) -le 2 ] && [ $((sig - smp)) -le 2 ] || fail "$smp samples from $sig signals: not one each"
+else
+    note "perf_event_open not open to uid $(id -u) (perf_event_paranoid=$paranoid): only the fallback is checked"
+fi
+timeout -k 10 120 "$ROOT/build/tools/deny" perf_event_open "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,verbose=y,file=$T/t.txt" \
+    -cp "$CLASSES" TwoSpinners 2 >"$T/out" 2>"$T/err" || fail "TwoSpinners failed without perf_event_open: $(tail -3 "$T/err")"
+expect_grep "cpu sampler: POSIX CPU timers (perf_event_open: Operation not permitted)" "$T/err"
+read -r sig smp < <(counts "$T/err")
+note "POSIX timers: $sig signals, $smp samples"
+[ "$smp" -ge 1500 ] || fail "only $smp samples in 2 s of two threads at interval=1 with POSIX timers"
+expect_grep "^CPU SAMPLES BEGIN (total = $smp" "$T/t.txt"
+echo "t2110 ok"
