@@ -226,6 +226,44 @@ static bool asy_retry_from_interpreted(asy_call_trace *trace, void *ucontext, ui
  * handler, as when JFR's sampler holds the thread in its suspend handler)
  * means the chain left the native code Java called, and the rbp found
  * beyond it is not a frame of this stack. */
+/* A stub that called into the JVM while the thread is still in Java (the
+ * exception forwarding stub calls
+ * SharedRuntime::exception_handler_for_return_address, C1's exception stubs
+ * Runtime1::exception_handler_for_pc) is not walked through by the JVM from
+ * there. Its caller's return address is at the top of its frame when the
+ * code cache knows the stub's frame size (C1's stubs save every register),
+ * else, for a frameless stub, at the stub's stack pointer or one word up
+ * (where the call into the JVM aligned the stack): the walk is taken from
+ * the first of those that leads into a compiled method or the interpreter.
+ * ret: the return address into the stub; stub_sp: its stack pointer at the
+ * call; fp: the rbp it had. */
+static bool asy_retry_above_stub(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret,
+                                 uintptr_t stub_sp, uintptr_t fp)
+{
+    jmethodID method;
+    uint32_t frame_words = 0;
+    bool complete;
+    if (vm_code_at(ret, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB)
+        return false;
+    uintptr_t saved_fp = 0;
+    if (frame_words >= 2 && frame_words < 4096) {
+        uintptr_t at = stub_sp + (frame_words - 1) * sizeof(uintptr_t);
+        if (vm_code_word(at - sizeof(uintptr_t), &saved_fp) &&
+            asy_retry_from_caller(trace, ucontext, depth, at, saved_fp))
+            return true;
+    }
+    for (uint32_t k = 0; k < 2; k++) {
+        uintptr_t at = stub_sp + k * sizeof(uintptr_t), caller = 0;
+        if (!vm_code_word(at, &caller))
+            return false;
+        vm_code_kind kind = vm_code_at(caller, 0, 0, false, &method, &frame_words, &complete);
+        if ((kind == VM_CODE_COMPILED || kind == VM_CODE_INTERPRETER) &&
+            asy_retry_from_caller(trace, ucontext, depth, at, fp))
+            return true;
+    }
+    return false;
+}
+
 static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp, uintptr_t fp)
 {
     for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
@@ -233,7 +271,8 @@ static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_
         if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
             return false;
         if (vm_code_in_code_cache(ret)) /* the JVM checks the frame it gets there */
-            return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next);
+            return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next) ||
+                   asy_retry_above_stub(trace, ucontext, depth, ret, fp + 2 * sizeof(uintptr_t), next);
         if (!vm_code_in_jvm(ret))
             return false;
         if (next <= fp)
