@@ -88,6 +88,7 @@ static uint64_t asy_dequeue;           /* agent thread only */
 static atomic_bool asy_active;
 static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer */
 static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
+static char asy_perf_refused[96];      /* why not: perf_event_open's error */
 static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
 
 /* counters the handler bumps (relaxed atomics are lock-free here) */
@@ -826,14 +827,10 @@ static void asy_choose_timer(void)
 {
     int fd = asy_perf_open((pid_t)syscall(SYS_gettid));
     asy_perf_timers = fd >= 0;
-    if (fd >= 0) {
+    if (fd >= 0)
         close(fd);
-        jp_log_info("cpu sampler: perf_event task clocks, one signal every %u ms of a thread's CPU time",
-                    agent_opts->interval_ms);
-    } else {
-        jp_log_info("cpu sampler: POSIX CPU timers (perf_event_open: %s), checked at the scheduler tick, so an "
-                    "interval shorter than the tick gives fewer samples, each standing for several", strerror(-fd));
-    }
+    else
+        snprintf(asy_perf_refused, sizeof asy_perf_refused, "%s", strerror(-fd));
 }
 
 /* A CPU timer for OS thread tid, every interval= ms, kept under serial: a
@@ -1214,8 +1211,12 @@ void async_sampler_describe(char *out, size_t len)
                agent_opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&asy_signals),
                (unsigned long long)asy_stacks, (unsigned long long)asy_recorded,
                agent_opts->wall_ms   ? ", each stack standing for the threads it was taken for"
-               : asy_perf_timers     ? ", one per signal of a task clock"
-                                     : ", with the timer's overruns");
+               : asy_perf_timers     ? ", one per signal of a perf_event task clock"
+                                     : ", with the overruns of POSIX CPU timers");
+    if (!agent_opts->wall_ms && !asy_perf_timers)
+        asy_appendf(out, len, &used, ", perf_event_open refused (%s): POSIX timers are checked at the scheduler "
+                    "tick, so an interval below it gives fewer stacks, each standing for several samples",
+                    asy_perf_refused);
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
         if (asy_failed[i])
             asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)asy_failed[i],
