@@ -34,6 +34,7 @@
 #include "symbols.h"
 #include "thread_record.h"
 #include "vm_code.h"
+#include "vmstructs.h"
 #include "thread_registry.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
@@ -90,6 +91,8 @@ static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer *
 static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
 static char asy_perf_refused[96];      /* why not: perf_event_open's error */
 static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
+static bool asy_code_kinds;            /* CompiledMethodLoad events on (code_kinds.h) */
+static int asy_debug_flag_was;         /* DebugNonSafepoints before the session: 1, 0, -1 unknown */
 
 /* counters the handler bumps (relaxed atomics are lock-free here) */
 static _Atomic uint64_t asy_signals, asy_dropped, asy_no_env, asy_foreign, asy_timer_failed;
@@ -635,12 +638,19 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     asy_mask = slots - 1;
     for (uint64_t i = 0; i < slots; i++)
         atomic_store_explicit(&asy_slot_at(i)->seq, i, memory_order_relaxed);
-    /* Always: with CompiledMethodLoad events on, HotSpot records debug
-     * information at every pc of the code it compiles from then on, not only
-     * at calls and safepoints (as -XX:+DebugNonSafepoints would), so a sample
-     * names the method, inlined or not, whose code it landed in, not the next
-     * one that has a call; flame= and collapsed= also get the frame kinds. */
-    if (code_kinds_init(caps) != JP_OK)
+    /* HotSpot must record debug information at every pc of the code it
+     * compiles, not only at calls and safepoints, so that a sample names the
+     * method, inlined or not, whose code it landed in, not the next one that
+     * has a call. -XX:+DebugNonSafepoints does that, set here in HotSpot's
+     * flag table; CompiledMethodLoad events on do it too, and flame= and
+     * collapsed= need them anyway for the frame kinds. The events cost more
+     * (HotSpot builds each compiled method's address map and inlining
+     * records for them: 0.9 s of CPU on a 22 s javac run), so they are on
+     * only for those outputs, or where the flag cannot be set. */
+    asy_debug_flag_was = vmstructs_flag_bool("DebugNonSafepoints");
+    asy_code_kinds = asy_want_stacks || asy_debug_flag_was < 0 ||
+                     !vmstructs_flag_set_bool("DebugNonSafepoints", true);
+    if (asy_code_kinds && code_kinds_init(caps) != JP_OK)
         return JP_ERR_JVMTI;
 
     struct sigaction sa, old;
@@ -742,7 +752,8 @@ jp_status async_sampler_vm_init(JNIEnv *jni)
         }
         jvmti_free(classes);
     }
-    code_kinds_vm_init();
+    if (asy_code_kinds)
+        code_kinds_vm_init();
     vm_code_init();
     if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(jni);
@@ -954,7 +965,10 @@ void async_sampler_end(JNIEnv *jni)
         atomic_store(&asy_drops[i].weight, 0);
     }
     memset(asy_failed, 0, sizeof asy_failed);
-    code_kinds_end();
+    if (asy_code_kinds)
+        code_kinds_end();
+    else if (asy_debug_flag_was == 0)
+        vmstructs_flag_set_bool("DebugNonSafepoints", false);
 }
 
 static sample_state asy_state_of(jint st)

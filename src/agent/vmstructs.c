@@ -109,24 +109,40 @@ uint64_t vmstructs_sizeof(const char *type)
     }
 }
 
-int vmstructs_flag_bool(const char *name)
+/* Where a flag's value is, from HotSpot's flag table; NULL when the flag or the tables are not there. */
+static void *vmstructs_flag_address(const char *name)
 {
     if (!vmstructs_table && !vmstructs_tables())
-        return -1;
+        return NULL;
     char **flags = vmstructs_static("JVMFlag", "flags");
     size_t *count = vmstructs_static("JVMFlag", "numFlags");
     uint64_t size = vmstructs_sizeof("JVMFlag");
     long name_at = vmstructs_offset("JVMFlag", "_name"), addr_at = vmstructs_offset("JVMFlag", "_addr");
     if (!flags || !*flags || !count || !size || name_at < 0 || addr_at < 0)
-        return -1;
+        return NULL;
     for (size_t i = 0; i < *count; i++) {
         char *flag = *flags + i * size;
         const char *n = *(const char **)(flag + name_at);
         void *addr = *(void **)(flag + addr_at);
         if (n && addr && strcmp(n, name) == 0)
-            return *(bool *)addr ? 1 : 0;
+            return addr;
     }
-    return -1;
+    return NULL;
+}
+
+int vmstructs_flag_bool(const char *name)
+{
+    const bool *addr = vmstructs_flag_address(name);
+    return addr ? (*addr ? 1 : 0) : -1;
+}
+
+bool vmstructs_flag_set_bool(const char *name, bool value)
+{
+    bool *addr = vmstructs_flag_address(name);
+    if (!addr)
+        return false;
+    *addr = value;
+    return true;
 }
 
 static char *vmstructs_java_thread(JNIEnv *jni, jthread thread)

@@ -31,6 +31,10 @@ long vmstructs_jni_env_offset(void);
 /* A boolean -XX flag's value (1 or 0), read from HotSpot's flag table; -1
  * when the flag or the tables are not there. Any thread, any time. */
 int vmstructs_flag_bool(const char *name);
+/* Sets a boolean -XX flag, as -XX:+NAME would have (only for flags HotSpot
+ * reads each time it uses them, before the first use that matters); false
+ * when the flag or the tables are not there. */
+bool vmstructs_flag_set_bool(const char *name, bool value);
 /* A Java thread's OS thread id and JNIEnv, read from its JavaThread; false
  * when the thread has not started or has ended, or vmstructs_init failed.
  * Any Java thread may call it about a thread that is alive (a dying one may

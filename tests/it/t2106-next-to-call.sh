@@ -2,8 +2,8 @@
 # loop()'s arithmetic holds nearly all the time and the inlined tiny() next to
 # it almost none. Without debug information at every pc (HotSpot records it
 # only while someone listens for CompiledMethodLoad, or with
-# -XX:+DebugNonSafepoints), AsyncGetCallTrace gave tiny() about 95% (the build
-# before did). Checked against the JVM's most exact attribution, a run with
+# -XX:+DebugNonSafepoints, which jvmprof sets in HotSpot's flag table),
+# AsyncGetCallTrace gave tiny() about 95% (the build before did). Checked against the JVM's most exact attribution, a run with
 # -XX:+DebugNonSafepoints.
 . "$(dirname "$0")/lib.sh"
 share() { # FILE METHOD: its CPU SAMPLES share, all its rows, in %
