@@ -59,6 +59,15 @@ typedef struct times_frame {
     uint32_t path, last_path;
 } times_frame;
 
+/* One step of the call graph: the path a callee's call gets under its
+ * caller's path (the top depth= keys of the callee's path are its key and
+ * the caller's first depth-1 ones, so the pair decides it). Looked up by one
+ * 64-bit compare where finding the path by its keys takes a hash over them. */
+typedef struct times_edge {
+    uint64_t edge;    /* caller's path << 32 | callee's key */
+    uint32_t path1;   /* callee's path + 1; 0: empty */
+} times_edge;
+
 typedef struct times_thread {
     struct times_thread *next;
     uint32_t serial;
@@ -68,6 +77,8 @@ typedef struct times_thread {
     times_chunk *_Atomic chunks[TIMES_CHUNKS];
     uint32_t *index;               /* open addressing, path + 1; owner only */
     uint32_t index_cap;
+    struct times_edge *edges;      /* (caller's path, callee) -> callee's path; owner only */
+    uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
 } times_thread;
 
@@ -101,9 +112,12 @@ static times_thread *times_thread_new(void)
     t->stack = malloc(t->cap * sizeof *t->stack);
     t->index_cap = 1024;
     t->index = calloc(t->index_cap, sizeof *t->index);
-    if (!t->stack || !t->index) {
+    t->edges_cap = 1024;
+    t->edges = calloc(t->edges_cap, sizeof *t->edges);
+    if (!t->stack || !t->index || !t->edges) {
         free(t->stack);
         free(t->index);
+        free(t->edges);
         free(t);
         return NULL;
     }
@@ -212,6 +226,47 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
     return n;
 }
 
+static uint32_t edge_slot(uint64_t edge, uint32_t mask)
+{
+    return (uint32_t)((edge * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
+static void edges_grow(times_thread *t)
+{
+    uint32_t cap = t->edges_cap * 2;
+    times_edge *e = cap ? calloc(cap, sizeof *e) : NULL;
+    if (!e)
+        return; /* the table just gets fuller; a full one adds no more edges */
+    for (uint32_t i = 0; i < t->edges_cap; i++)
+        if (t->edges[i].path1) {
+            uint32_t j = edge_slot(t->edges[i].edge, cap - 1);
+            while (e[j].path1)
+                j = (j + 1) & (cap - 1);
+            e[j] = t->edges[i];
+        }
+    free(t->edges);
+    t->edges = e;
+    t->edges_cap = cap;
+}
+
+/* The path of `key` called from a frame whose path is parent, through the
+ * edge table, and path_of on the first call of that pair. */
+static uint32_t child_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint64_t edge = (uint64_t)parent << 32 | (uint32_t)key;
+    uint32_t mask = t->edges_cap - 1, i = edge_slot(edge, mask);
+    for (; t->edges[i].path1; i = (i + 1) & mask)
+        if (t->edges[i].edge == edge)
+            return t->edges[i].path1 - 1;
+    uint32_t path = path_of(t, parent, key);
+    if (path >= TIMES_NO_PATH || (t->edges_used + 1) * 4 >= t->edges_cap * 3)
+        return path; /* not stored, or the table is full: looked up by its keys next time too */
+    t->edges[i] = (times_edge){ edge, path + 1 };
+    if (++t->edges_used * 2 >= t->edges_cap)
+        edges_grow(t);
+    return path;
+}
+
 /* Closes the top frame at `now`. Its start was moved on by every wait it
  * saw (times_waited), so its elapsed time is its running time. */
 static inline void times_pop(times_thread *t, uint64_t now)
@@ -264,7 +319,7 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
     if (parent->last_key == key) {
         path = parent->last_path;
     } else {
-        path = path_of(t, parent->path, key);
+        path = child_of(t, parent->path, key);
         parent->last_key = key;
         parent->last_path = path;
     }
@@ -405,6 +460,7 @@ static void times_free(times_thread *t)
             free(atomic_load(&t->chunks[c]));
         free(t->stack);
         free(t->index);
+        free(t->edges);
         free(t);
         t = next;
     }
