@@ -12,6 +12,14 @@ run_java "cpu=times,cutoff=0,tiny=0,file=$T/t.txt" -Xverify:all CallCounts
 expect_rc 0
 cmp -s "$T/out" "$T/expected" || fail "program output changed under cpu=times"
 expect_no_grep "VerifyError" "$T/err"
+# the verbose line (verbose=y is the default) says what the timing cost: the
+# calibrated bookkeeping per call, its total, and what an empty method records
+cost=$(sed -n 's/.*; bookkeeping \([0-9.]*\) ns per call (calibrated at the start, without the two JNI calls to it), about \([0-9.]*\) s of CPU in all; an empty method records \([0-9.]*\) ns per call$/\1 \2 \3/p' "$T/err")
+[ -n "$cost" ] || fail "no calibrated cost in the cpu=times line: $(grep 'cpu=times:' "$T/err")"
+read -r per total empty <<<"$cost"
+awk -v p="$per" -v e="$empty" 'BEGIN { exit !(p > 0 && p < 2000 && e >= 0 && e <= p) }' ||
+    fail "implausible calibration: $per ns per call, an empty method $empty ns"
+note "bookkeeping $per ns per call ($total s in all), an empty method records $empty ns"
 expect_grep "^CPU TIME (ms) BEGIN (total = [0-9]*)" "$T/t.txt"
 expect_grep "^rank   self  accum   count trace method$" "$T/t.txt"
 expect_grep "^CPU TIME (ms) END$" "$T/t.txt"
