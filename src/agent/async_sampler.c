@@ -90,6 +90,7 @@ static atomic_bool asy_active;
 static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer */
 static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
 static char asy_perf_refused[96];      /* why not: perf_event_open's error */
+static _Atomic uint64_t asy_perf_fallbacks; /* threads given a POSIX timer all the same */
 static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
 static bool asy_code_kinds;            /* CompiledMethodLoad events on (code_kinds.h) */
 static int asy_debug_flag_was;         /* DebugNonSafepoints before the session: 1, 0, -1 unknown */
@@ -854,14 +855,15 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
     if (asy_perf_timers) {
         int fd = asy_perf_open(tid);
         uintptr_t none = 0;
-        if (fd < 0) {
-            if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
-                jp_log_error("cannot open a perf_event CPU clock for a thread: %s; that thread is not sampled",
-                             strerror(-fd));
-        } else if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2)) {
-            close(fd);   /* the thread made its own meanwhile */
+        if (fd >= 0) {
+            if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2))
+                close(fd);   /* the thread made its own meanwhile */
+            return;
         }
-        return;
+        /* out of file descriptors, say: this thread gets a POSIX timer */
+        if (atomic_fetch_add_explicit(&asy_perf_fallbacks, 1, memory_order_relaxed) == 0)
+            jp_log_info("cannot open a perf_event CPU clock for a thread (%s): it gets a POSIX CPU timer",
+                        strerror(-fd));
     }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -950,6 +952,7 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_no_env, 0);
     atomic_store(&asy_foreign, 0);
     atomic_store(&asy_timer_failed, 0);
+    atomic_store(&asy_perf_fallbacks, 0);
     atomic_store(&asy_handler_ns, 0);
     atomic_store(&asy_prepare_ns, 0);
     atomic_store(&asy_prepared, 0);
@@ -1227,6 +1230,9 @@ void async_sampler_describe(char *out, size_t len)
                agent_opts->wall_ms   ? ", each stack standing for the threads it was taken for"
                : asy_perf_timers     ? ", one per signal of a perf_event task clock"
                                      : ", with the overruns of POSIX CPU timers");
+    if (!agent_opts->wall_ms && asy_perf_timers && atomic_load(&asy_perf_fallbacks))
+        asy_appendf(out, len, &used, ", %llu threads on POSIX CPU timers (no perf_event clock could be opened for them)",
+                    (unsigned long long)atomic_load(&asy_perf_fallbacks));
     if (!agent_opts->wall_ms && !asy_perf_timers)
         asy_appendf(out, len, &used, ", perf_event_open refused (%s): POSIX timers are checked at the scheduler "
                     "tick, so an interval below it gives fewer stacks, each standing for several samples",
