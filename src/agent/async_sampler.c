@@ -222,15 +222,19 @@ static bool asy_retry_from_interpreted(asy_call_trace *trace, void *ucontext, ui
     return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
 }
 
-/* The pc is outside the code cache while the thread runs Java: native code
- * Java called without leaving the Java state (HotSpot's leaf runtime
- * calls, the clock). Its C frames keep frame pointers (HotSpot is built
- * so): up their chain to the first return address into the code cache,
- * and the walk goes on from there. Every return address before that must
- * be into libjvm.so: anything else (the sigreturn trampoline of a signal
- * handler, as when JFR's sampler holds the thread in its suspend handler)
- * means the chain left the native code Java called, and the rbp found
- * beyond it is not a frame of this stack. */
+/* A stub's caller, from the stub's frame size in the code cache (return
+ * address included; from vm_code_at): where the caller's return address is
+ * (*ret_at) above the stub's stack pointer sp, and the rbp the stub saved
+ * just below it (*saved_fp). False for a frameless stub, an implausible
+ * size or a word that cannot be read. */
+static bool asy_stub_caller(uintptr_t sp, uint32_t frame_words, uintptr_t *ret_at, uintptr_t *saved_fp)
+{
+    if (frame_words < 2 || frame_words >= 4096)
+        return false;
+    *ret_at = sp + (frame_words - 1) * sizeof(uintptr_t);
+    return vm_code_word(*ret_at - sizeof(uintptr_t), saved_fp);
+}
+
 /* A stub that called into the JVM while the thread is still in Java (the
  * exception forwarding stub calls
  * SharedRuntime::exception_handler_for_return_address, C1's exception stubs
@@ -250,13 +254,10 @@ static bool asy_retry_above_stub(asy_call_trace *trace, void *ucontext, uint32_t
     bool complete;
     if (vm_code_at(ret, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB)
         return false;
-    uintptr_t saved_fp = 0;
-    if (frame_words >= 2 && frame_words < 4096) {
-        uintptr_t at = stub_sp + (frame_words - 1) * sizeof(uintptr_t);
-        if (vm_code_word(at - sizeof(uintptr_t), &saved_fp) &&
-            asy_retry_from_caller(trace, ucontext, depth, at, saved_fp))
-            return true;
-    }
+    uintptr_t ret_at = 0, saved_fp = 0;
+    if (asy_stub_caller(stub_sp, frame_words, &ret_at, &saved_fp) &&
+        asy_retry_from_caller(trace, ucontext, depth, ret_at, saved_fp))
+        return true;
     for (uint32_t k = 0; k < 2; k++) {
         uintptr_t at = stub_sp + k * sizeof(uintptr_t), caller = 0;
         if (!vm_code_word(at, &caller))
@@ -269,6 +270,15 @@ static bool asy_retry_above_stub(asy_call_trace *trace, void *ucontext, uint32_t
     return false;
 }
 
+/* The pc is outside the code cache while the thread runs Java: native code
+ * Java called without leaving the Java state (HotSpot's leaf runtime
+ * calls, the clock). Its C frames keep frame pointers (HotSpot is built
+ * so): up their chain to the first return address into the code cache,
+ * and the walk goes on from there. Every return address before that must
+ * be into libjvm.so: anything else (the sigreturn trampoline of a signal
+ * handler, as when JFR's sampler holds the thread in its suspend handler)
+ * means the chain left the native code Java called, and the rbp found
+ * beyond it is not a frame of this stack. */
 static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp, uintptr_t fp)
 {
     for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
@@ -397,14 +407,11 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
     jmethodID method;
     uint32_t frame_words = 0;
     bool complete;
-    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB || frame_words < 2 ||
-        frame_words >= 4096)
+    uintptr_t ret_at = 0;
+    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB ||
+        !asy_stub_caller(walk.sp, frame_words, &ret_at, &walk.fp) || !vm_code_word(ret_at, &walk.pc) || !walk.pc)
         return;
-    uintptr_t sender_sp = walk.sp + frame_words * sizeof(uintptr_t);
-    if (!vm_code_word(sender_sp - sizeof(uintptr_t), &walk.pc) ||
-        !vm_code_word(sender_sp - 2 * sizeof(uintptr_t), &walk.fp) || !walk.pc)
-        return;
-    walk.sp = sender_sp;
+    walk.sp = ret_at + sizeof(uintptr_t);
     asy_walk_anchor(trace, jni, ucontext, &walk, &was);
 }
 

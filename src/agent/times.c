@@ -492,7 +492,6 @@ static void times_end(JNIEnv *jni)
     bci_reset_stats();
 }
 
-/* The session's start: the classes instrumented, and the waits counted (blocking.h). */
 /* What the agent's own part of one timed call costs, measured once per
  * session on the starting thread: enter and exit of one key, on a table of
  * their own, many times over (the JNI calls around them, a few ns each, are
@@ -536,6 +535,8 @@ static void times_calibrate(void)
     times_free(scratch);
 }
 
+/* The session's start: the cost of a call calibrated, the classes
+ * instrumented, and the waits counted (blocking.h). */
 static jp_status times_start(JNIEnv *jni)
 {
     times_calibrate();

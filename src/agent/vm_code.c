@@ -299,14 +299,20 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
     return kind;
 }
 
-bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
+/* The calling thread's JavaThreadState (jni: its JNIEnv), or -1 when its layout is not known. */
+static int32_t vmc_thread_state(JNIEnv *jni)
 {
     if (!vmc_ready || !vmc_anchor_known || !jni)
+        return -1;
+    return __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE);
+}
+
+bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
+{
+    int32_t state = vmc_thread_state(jni);
+    if (state < 0 || (state != vmc_in_vm && state != vmc_in_vm_trans))
         return false;
     const char *t = (const char *)jni;
-    int32_t state = __atomic_load_n((const int32_t *)(t + vmc_state), __ATOMIC_ACQUIRE);
-    if (state != vmc_in_vm && state != vmc_in_vm_trans)
-        return false;
     anchor->sp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_sp), __ATOMIC_RELAXED);
     anchor->pc = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_pc), __ATOMIC_RELAXED);
     anchor->fp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_fp), __ATOMIC_RELAXED);
@@ -332,8 +338,6 @@ void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor)
 
 bool vm_code_in_java(JNIEnv *jni)
 {
-    if (!vmc_ready || !vmc_anchor_known || !jni)
-        return false;
-    int32_t state = __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE);
-    return state == vmc_in_java || state == vmc_in_java_trans;
+    int32_t state = vmc_thread_state(jni);
+    return state >= 0 && (state == vmc_in_java || state == vmc_in_java_trans);
 }
