@@ -83,7 +83,10 @@ $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
 
 $(BUILD)/jvmprof.jar: $(JAVA_SRC)
 	@rm -rf $(BUILD)/classes && mkdir -p $(BUILD)/classes
-	$(JAVA_HOME)/bin/javac --release 11 -d $(BUILD)/classes $(JAVA_SRC)
+	@# the Tracker's sun.misc.Unsafe draws a warning no javac option turns off: shown, it hides real ones
+	$(JAVA_HOME)/bin/javac --release 11 -XDrawDiagnostics -d $(BUILD)/classes $(JAVA_SRC) 2>$(BUILD)/javac.log || \
+	    { cat $(BUILD)/javac.log; exit 1; }
+	@grep -v -e 'compiler.warn.sun.proprietary' -e '^[0-9]* warnings*$$' $(BUILD)/javac.log || true
 	$(JAVA_HOME)/bin/jar --create --file $@ -C $(BUILD)/classes .
 
 # unit tests: each test_<module>.c linked with the pure modules, plain and under ASan+UBSan

@@ -19,7 +19,7 @@
 #include "jvmti_util.h"
 
 #define BCI_CHUNK 4096u
-#define BCI_CHUNKS 16384u /* up to 64M instrumented methods */
+#define BCI_CHUNKS (BCI_IDS / BCI_CHUNK) /* up to 64M instrumented methods */
 /* the Tracker bridge (tracker.h), handed over at load */
 static const cf_tracker *bci_tracker;
 static const JNINativeMethod *bci_natives;
@@ -44,7 +44,7 @@ static jobject bci_modules[BCI_MODULES_MAX];
 static atomic_uint bci_nmodules;
 static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_unchanged, st_ns;
+static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_counted, st_unchanged, st_ns;
 static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
 
 /* cpu=times: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
@@ -52,9 +52,11 @@ static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
 static bool bci_calls_on(void) { return agent_opts->cpu == OPTIONS_CPU_TIMES; }
 static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
 
+jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
+
 const bci_method *bci_method_get(uint32_t id)
 {
-    if (id == 0 || id >= BCI_CHUNK * BCI_CHUNKS)
+    if (id == 0 || id >= BCI_IDS)
         return NULL;
     _Atomic(bci_method *) *chunk = atomic_load_explicit(&bci_chunks[id / BCI_CHUNK], memory_order_acquire);
     return chunk ? atomic_load_explicit(&chunk[id % BCI_CHUNK], memory_order_acquire) : NULL;
@@ -62,7 +64,7 @@ const bci_method *bci_method_get(uint32_t id)
 
 static bool bci_publish(uint32_t id, bci_method *m)
 {
-    if (id == 0 || id >= BCI_CHUNK * BCI_CHUNKS)
+    if (id == 0 || id >= BCI_IDS)
         return false;
     _Atomic(bci_method *) *_Atomic *slot = &bci_chunks[id / BCI_CHUNK];
     _Atomic(bci_method *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
@@ -104,7 +106,10 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    if (!ctx->calls || !cf_method_selected(ctx->class_name, m->name, m->code_length, m->calls, m->loops, agent_opts->tiny))
+    cf_method_rule rule = ctx->calls ? cf_method_rule_of(ctx->class_name, m->name, m->code_length, m->calls, m->loops,
+                                                         agent_opts->tiny)
+                                     : CF_METHOD_SKIP;
+    if (rule == CF_METHOD_SKIP)
         return 0;
     if (ctx->n == ctx->cap) {
         uint32_t cap = ctx->cap ? ctx->cap * 2 : 16;
@@ -137,7 +142,7 @@ static uint32_t bci_select(void *vctx, const cf_method_view *m)
     uint32_t id = atomic_fetch_add_explicit(&bci_next_id, 1, memory_order_relaxed);
     ctx->pending[ctx->n] = me;
     ctx->ids[ctx->n++] = id;
-    return id;
+    return rule == CF_METHOD_COUNT ? id | CF_SELECT_COUNT_ONLY : id;
 }
 
 static void bci_select_free(bci_select_ctx *ctx, bool keep_methods)
@@ -258,7 +263,8 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
         }
     bci_select_free(&ctx, true);
     atomic_fetch_add_explicit(&st_rewritten, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&st_methods, r.methods_rewritten, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_methods, r.methods_rewritten - r.counts, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_counted, r.counts, memory_order_relaxed);
     *new_len = (jint)r.len;
     *new_data = out;
 }
@@ -393,6 +399,7 @@ void bci_reset_stats(void)
     atomic_store(&st_rewritten, 0);
     atomic_store(&st_failed, 0);
     atomic_store(&st_methods, 0);
+    atomic_store(&st_counted, 0);
     atomic_store(&st_unchanged, 0);
     atomic_store(&st_ns, 0);
     st_retransformed = st_retransform_failed = st_retransform_ns = 0;
@@ -404,6 +411,7 @@ void bci_get_stats(bci_stats *o)
     o->classes_rewritten = atomic_load(&st_rewritten);
     o->classes_failed = atomic_load(&st_failed);
     o->methods_instrumented = atomic_load(&st_methods);
+    o->methods_counted = atomic_load(&st_counted);
     o->methods_unchanged = atomic_load(&st_unchanged);
     o->rewrite_ns = atomic_load(&st_ns);
     o->retransformed = st_retransformed;

@@ -26,6 +26,9 @@ typedef struct bci_method {
     char *name, *sig;
 } bci_method;
 
+/* Method numbers are below BCI_IDS (the Tracker's count arrays hold as many). */
+#define BCI_IDS (4096u * 16384u)
+
 /* The method with number id, or NULL (not instrumented, or not yet published). */
 const bci_method *bci_method_get(uint32_t id);
 
@@ -37,13 +40,16 @@ void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int
  * rewriting; with alloc_hook=bci, or in a later session, also retransforms
  * the classes already loaded. */
 jp_status bci_vm_init(JNIEnv *jni);
-void bci_vm_death(JNIEnv *jni);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
+void bci_vm_death(JNIEnv *jni);
+/* The Tracker class (a global reference) once the first session set it up, else NULL. */
+jclass bci_tracker_class_ref(void);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                       jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
                                       unsigned char **new_data);
 
 typedef struct bci_stats {
     uint64_t classes_seen, classes_rewritten, classes_failed, methods_instrumented, methods_unchanged;
+    uint64_t methods_counted;     /* cpu=times: tiny methods given a count call only */
     uint64_t rewrite_ns;
     uint64_t retransformed, retransform_failed, retransform_ns;   /* alloc_hook=bci, at VM init */
 } bci_stats;

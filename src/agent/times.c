@@ -375,7 +375,7 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
 }
 
-static frame_id times_frame_of(model *m, uint64_t key)
+static method_id times_method_of(model *m, uint64_t key)
 {
     const bci_method *me0 = bci_method_get((uint32_t)key);
     const bci_class *c = me0 ? me0->cls : NULL;
@@ -384,8 +384,12 @@ static frame_id times_frame_of(model *m, uint64_t key)
     const char *msig = me0 ? me0->sig : "()V";
     str_id src = c && c->source_file ? model_cstring(m, c->source_file) : (str_id){ 0 };
     class_id cl = model_class_intern(m, model_cstring(m, cname), src);
-    method_id me = model_method_intern(m, cl, model_cstring(m, mname), model_cstring(m, msig));
-    return model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+    return model_method_intern(m, cl, model_cstring(m, mname), model_cstring(m, msig));
+}
+
+static frame_id times_frame_of(model *m, uint64_t key)
+{
+    return model_frame_intern(m, times_method_of(m, key), FRAME_LINE_UNKNOWN);
 }
 
 void times_collect(model *m)
@@ -419,6 +423,89 @@ void times_collect(model *m)
     free(frames);
 }
 
+/* ---- the counted methods: their calls are counted by Tracker.count, in
+ * Java arrays; the agent sums them through Tracker.countTotals before a
+ * report. Those totals only grow: a report shows them less the base taken
+ * at the last reset=y report or session end. */
+static uint64_t *times_count_last; /* the last totals collected, by method number */
+static uint64_t *times_count_base; /* ... at the last reset or session end */
+static uint32_t times_count_cap;
+static uint64_t times_counted_calls, times_counted_methods; /* in the last report */
+
+static bool times_count_room(uint32_t id)
+{
+    if (id < times_count_cap)
+        return true;
+    uint32_t cap = times_count_cap ? times_count_cap : 4096;
+    while (cap <= id)
+        cap *= 2;
+    uint64_t *last = realloc(times_count_last, cap * sizeof *last);
+    if (last)
+        times_count_last = last;
+    uint64_t *base = last ? realloc(times_count_base, cap * sizeof *base) : NULL;
+    if (!base)
+        return false;
+    times_count_base = base;
+    memset(last + times_count_cap, 0, (cap - times_count_cap) * sizeof *last);
+    memset(base + times_count_cap, 0, (cap - times_count_cap) * sizeof *base);
+    times_count_cap = cap;
+    return true;
+}
+
+/* Calls a static ()V or ()[J method of the Tracker; an exception (out of
+ * memory) is cleared and the result is NULL. */
+static jobject times_tracker_call(JNIEnv *jni, const char *name, const char *sig)
+{
+    jclass tc = bci_tracker_class_ref();
+    if (!jni || !tc)
+        return NULL;
+    jmethodID mid = (*jni)->GetStaticMethodID(jni, tc, name, sig);
+    jobject r = NULL;
+    if (mid && sig[2] == 'V')
+        (*jni)->CallStaticVoidMethod(jni, tc, mid);
+    else if (mid)
+        r = (*jni)->CallStaticObjectMethod(jni, tc, mid);
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        jp_log_debug("cpu=times: Tracker.%s failed", name);
+    }
+    return r;
+}
+
+/* Into the model: each counted method's calls since the base. */
+static void times_collect_counts(model *m, JNIEnv *jni)
+{
+    jlongArray pairs = times_tracker_call(jni, "countTotals", "()[J");
+    jsize n = pairs ? (*jni)->GetArrayLength(jni, pairs) : 0;
+    jlong *p = n ? (*jni)->GetLongArrayElements(jni, pairs, NULL) : NULL;
+    times_counted_calls = times_counted_methods = 0;
+    for (jsize i = 0; p && i + 1 < n; i += 2) {
+        uint32_t id = (uint32_t)p[i];
+        if (!times_count_room(id)) {
+            m->oom = true;
+            break;
+        }
+        times_count_last[id] = (uint64_t)p[i + 1];
+        uint64_t calls = times_count_last[id] - times_count_base[id];
+        if (!calls)
+            continue;
+        model_method_add_counted(m, times_method_of(m, id), calls);
+        times_counted_calls += calls;
+        times_counted_methods++;
+    }
+    if (p)
+        (*jni)->ReleaseLongArrayElements(jni, pairs, p, JNI_ABORT);
+    if (pairs)
+        (*jni)->DeleteLocalRef(jni, pairs);
+}
+
+static void times_count_rebase(void)
+{
+    if (times_count_cap)
+        memcpy(times_count_base, times_count_last, times_count_cap * sizeof *times_count_base);
+}
+
+
 /* reset=y, after a report: the counts so far become the base the next report subtracts. */
 static void times_interval_reset(void)
 {
@@ -433,6 +520,7 @@ static void times_interval_reset(void)
             base[2] = atomic_load_explicit(&c->waited, memory_order_relaxed);
         }
     }
+    times_count_rebase();
 }
 
 void times_get_stats(times_stats *o)
@@ -489,6 +577,7 @@ static void times_end(JNIEnv *jni)
     times_free(times_retired);
     times_retired = atomic_exchange(&times_threads, NULL);
     atomic_fetch_add(&times_gen, 1);
+    times_count_rebase(); /* the next session counts from here */
     bci_reset_stats();
 }
 
@@ -563,8 +652,8 @@ static void times_stop(JNIEnv *jni)
 
 static void times_before_report(model *m, JNIEnv *jni)
 {
-    (void)jni;
     times_collect(m);
+    times_collect_counts(m, jni);
     times_stats ts;
     times_get_stats(&ts);
     model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
@@ -577,16 +666,18 @@ static void times_describe(void)
     times_stats ts;
     bci_get_stats(&b);
     times_get_stats(&ts);
-    jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods, %llu left "
-                "unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu calls in %llu "
-                "call paths on %llu threads, clock: %s; %llu exits without their entry, %llu frames closed by a "
+    jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods timed, %llu "
+                "counted, %llu left unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu "
+                "timed calls in %llu call paths on %llu threads, %llu counted calls of %llu methods, clock: %s; %llu exits without their entry, %llu frames closed by a "
                 "later exit, %llu calls not recorded; bookkeeping %.1f ns per call (calibrated at the start, without "
                 "the two JNI calls to it), about %.1f s of CPU in all; an empty method records %.1f ns per call",
                 (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
-                (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_unchanged,
+                (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_counted,
+                (unsigned long long)b.methods_unchanged,
                 (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
                 b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
-                (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads, ts.clock,
+                (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads,
+                (unsigned long long)times_counted_calls, (unsigned long long)times_counted_methods, ts.clock,
                 (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
                 (unsigned long long)ts.dropped, times_calls_ns, times_calls_ns * (double)ts.calls / 1e9, times_empty_ns);
 }

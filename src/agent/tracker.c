@@ -4,8 +4,9 @@
 #include "alloc_exact.h"
 #include "times.h"
 
-/* Tracker's Java methods, which the injected code calls; each calls the native of the same name + "0" */
-const cf_tracker tracker_spec = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+/* Tracker's Java methods, which the injected code calls; each but count (all
+ * Java) calls the native of the same name + "0" */
+const cf_tracker tracker_spec = { "jvmprof/Tracker", "enter", "exit", "count", "objectInit", "newArray" };
 
 const JNINativeMethod tracker_natives[] = {
     { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)times_enter },

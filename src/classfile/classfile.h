@@ -7,6 +7,8 @@
  *                       push id, invokestatic exit(I)V    before every *return, and
  *                       in a catch-all handler covering the method (then athrow; not in
  *                       <init>, whose uninitialized `this` no single handler frame can describe)
+ *                       or, for a method select() marks CF_SELECT_COUNT_ONLY,
+ *                       push id, invokestatic count(I)V    at method entry only
  *   CF_INJECT_OBJINIT   aload_0, invokestatic objectInit(Object)V       at entry of java/lang/Object.<init>
  *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
  *
@@ -47,8 +49,10 @@ typedef struct cf_method_view {
 } cf_method_view;
 
 /* Returns the id the entry/exit calls of this method carry, or 0 to leave
- * the method without them. Called once per method that has code, in
- * class-file order. */
+ * the method without them; with CF_SELECT_COUNT_ONLY or'ed in, the method
+ * gets only a count(id) call at entry (ids are below that bit). Called once
+ * per method that has code, in class-file order. */
+#define CF_SELECT_COUNT_ONLY 0x80000000u
 typedef uint32_t (*cf_select_fn)(void *ctx, const cf_method_view *m);
 
 /* The class whose static methods the injected code calls, and their names.
@@ -59,6 +63,7 @@ typedef uint32_t (*cf_select_fn)(void *ctx, const cf_method_view *m);
 typedef struct cf_tracker {
     const char *cls;                     /* internal name, e.g. "jvmprof/Tracker" */
     const char *enter, *exit;            /* CF_TRACKER_ID_DESC: a selected method's entry and every exit */
+    const char *count;                   /* CF_TRACKER_ID_DESC: a count-only method's entry */
     const char *object_init, *new_array; /* CF_TRACKER_OBJECT_DESC: at Object.<init>, after each array allocation */
 } cf_tracker;
 
@@ -76,7 +81,7 @@ typedef struct cf_result {
     uint32_t methods;           /* methods with code */
     uint32_t methods_rewritten; /* methods that got at least one call */
     uint32_t methods_unchanged; /* selected (or with allocations) but left as they were */
-    uint32_t entries, exits, objinits, newarrays; /* calls injected */
+    uint32_t entries, exits, counts, objinits, newarrays; /* calls injected */
     uint32_t handlers;          /* catch-all handlers injected (exit on a throw) */
     uint32_t widened;           /* branches widened to 32-bit forms */
     uint32_t frames_added;      /* stack map frames the rewriter inferred */

@@ -242,6 +242,10 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
         emit_call(b, inj, inj->enter_ref);
         st->entries++;
     }
+    if (inj->count) {
+        emit_call(b, inj, inj->count_ref);
+        st->counts++;
+    }
     for (uint32_t i = 0; i < mc->nins; i++) {
         const insn *in = &mc->ins[i];
         const unsigned char *p = mc->code + in->old;
@@ -370,7 +374,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
         s = code_rewrite_decode(c, &mc, sc, inj, why, cap);
-    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit ? push_len(inj->id) + 3 : 0);
+    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit || inj->count ? push_len(inj->id) + 3 : 0);
     if (s == JP_OK)
         s = code_rewrite_layout(&mc, prologue, why, cap);
     uint32_t extra = inj->entry_exit ? 2 : 1;
@@ -496,6 +500,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             buf_put(out, code.data, code.len);
             buf_put(out, tail.data, tail.len);
             st->entries += local.entries;
+            st->counts += local.counts;
             st->exits += local.exits;
             st->handlers += local.handlers;
             st->objinits += local.objinits;

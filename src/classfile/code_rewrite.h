@@ -7,11 +7,12 @@
 
 typedef struct code_inject {
     bool entry_exit;   /* enter(id) at entry, exit(id) before each return */
+    bool count;        /* count(id) at entry, nothing else */
     bool objinit;      /* aload_0; objectInit(Object) at entry */
     bool newarray;     /* dup; newArray(Object) after each array allocation */
     bool handler;      /* a catch-all handler at the end: exit(id); athrow */
     uint32_t id;
-    uint16_t enter_ref, exit_ref, objinit_ref, newarray_ref; /* Methodref indices */
+    uint16_t enter_ref, exit_ref, count_ref, objinit_ref, newarray_ref; /* Methodref indices */
     uint16_t id_cp;            /* Integer constant for an id over 32767, else 0 */
     uint16_t throwable;        /* Class java/lang/Throwable, for the handler's stack map frame */
     uint16_t smt_name;         /* Utf8 "StackMapTable", for methods that need a table they lack */
@@ -20,7 +21,7 @@ typedef struct code_inject {
 } code_inject;
 
 typedef struct code_stats {
-    uint32_t entries, exits, handlers, objinits, newarrays, widened, frames_added;
+    uint32_t entries, exits, counts, handlers, objinits, newarrays, widened, frames_added;
 } code_stats;
 
 /* Memory reused from one method to the next of a class: instruction tables

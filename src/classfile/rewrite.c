@@ -72,7 +72,7 @@ static void utf8_cstr_free(char *s, const char *local)
 }
 
 typedef struct plan {
-    bool calls, objinit, newarray;
+    bool calls, count, objinit, newarray; /* count: count(id) only, not entry and exit */
     uint32_t id;
 } plan;
 
@@ -95,7 +95,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         cf_class_free(&c);
         return JP_ERR_NOMEM;
     }
-    bool any = false, any_calls = false, any_obj = false, any_arr = false;
+    bool any = false, any_calls = false, any_count = false, any_obj = false, any_arr = false;
     for (uint16_t i = 0; i < c.nmethods; i++) {
         const cf_member *m = &c.methods[i];
         if (m->code < 0)
@@ -118,14 +118,18 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         plan *pl = &plans[i];
         if (spec->what & CF_INJECT_CALLS)
             pl->id = spec->select ? spec->select(spec->ctx, &v) : i + 1u;
-        pl->calls = pl->id != 0;
+        pl->count = (pl->id & CF_SELECT_COUNT_ONLY) != 0;
+        pl->id &= ~CF_SELECT_COUNT_ONLY;
+        pl->calls = pl->id != 0 && !pl->count;
+        pl->count = pl->count && pl->id != 0;
         pl->objinit = (spec->what & CF_INJECT_OBJINIT) && is_object && strcmp(name, "<init>") == 0 &&
                       strcmp(desc, "()V") == 0;
         pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && facts.newarray;
         any_calls |= pl->calls;
+        any_count |= pl->count;
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;
-        any |= pl->calls || pl->objinit || pl->newarray;
+        any |= pl->calls || pl->count || pl->objinit || pl->newarray;
         utf8_cstr_free(name, name_buf);
         utf8_cstr_free(desc, desc_buf);
     }
@@ -153,6 +157,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         inj.enter_ref = cp_add_methodref(&cp, tracker, tr->enter, CF_TRACKER_ID_DESC);
         inj.exit_ref = cp_add_methodref(&cp, tracker, tr->exit, CF_TRACKER_ID_DESC);
     }
+    if (any_count)
+        inj.count_ref = cp_add_methodref(&cp, tracker, tr->count, CF_TRACKER_ID_DESC);
     if (any_obj)
         inj.objinit_ref = cp_add_methodref(&cp, tracker, tr->object_init, CF_TRACKER_OBJECT_DESC);
     if (any_arr)
@@ -167,16 +173,17 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     for (uint16_t i = 0; i < c.nmethods && st == JP_OK; i++) {
         const cf_member *m = &c.methods[i];
         const plan *pl = &plans[i];
-        if (m->code < 0 || !(pl->calls || pl->objinit || pl->newarray)) {
+        if (m->code < 0 || !(pl->calls || pl->count || pl->objinit || pl->newarray)) {
             buf_put(&methods, c.b + m->off, m->end - m->off);
             continue;
         }
         inj.entry_exit = pl->calls;
+        inj.count = pl->count;
         inj.handler = pl->calls && !cf_utf8_is(&c, m->name, "<init>");
         inj.objinit = pl->objinit;
         inj.newarray = pl->newarray;
         inj.id = pl->id;
-        inj.id_cp = (pl->calls && pl->id > 32767) ? cp_add_integer(&cp, (int32_t)pl->id) : 0;
+        inj.id_cp = ((pl->calls || pl->count) && pl->id > 32767) ? cp_add_integer(&cp, (int32_t)pl->id) : 0;
         buf_put(&methods, c.b + m->off, 8); /* access, name, descriptor, attributes_count */
         for (uint16_t k = 0; k < m->nattrs; k++) {
             const cf_attr *a = &m->attrs[k];
@@ -234,6 +241,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             out->len = o.len;
             out->entries = cs.entries;
             out->exits = cs.exits;
+            out->counts = cs.counts;
             out->handlers = cs.handlers;
             out->objinits = cs.objinits;
             out->newarrays = cs.newarrays;

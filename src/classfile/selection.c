@@ -37,19 +37,32 @@ static bool sel_is_system(const char *c)
            strncmp(c, "sun/", 4) == 0 || strncmp(c, "com/sun/", 8) == 0;
 }
 
-bool cf_method_selected(const char *class_name, const char *name, uint32_t code_length, bool calls, bool loops,
-                        unsigned tiny)
+/* The JDK code Tracker.count runs (Thread.currentThread and Unsafe's
+ * reads and atomic add): a count in it would call itself without end, and a
+ * timed call would put the Tracker's own calls in the profile. Classes
+ * loaded before VM init (jdk.internal.misc.Unsafe and Thread, at a launch)
+ * are never instrumented anyway. */
+static bool sel_runs_in_counter(const char *c, const char *name)
+{
+    if (strcmp(c, "sun/misc/Unsafe") == 0 || strcmp(c, "jdk/internal/misc/Unsafe") == 0)
+        return true;
+    return strcmp(c, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0;
+}
+
+cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint32_t code_length, bool calls,
+                                 bool loops, unsigned tiny)
 {
     if (code_length == 0)
-        return false; /* native or abstract */
-    /* A method without loops of a few bytes (an accessor, a delegating
-     * one-liner) runs for a few ns plus its callees: the two calls would cost
-     * more than it, so its own time is left to its caller (tiny=0: not). */
-    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
-        return false;
+        return CF_METHOD_SKIP; /* native or abstract */
     if (sel_is_system(class_name) && strcmp(name, "<clinit>") == 0)
-        return false; /* HPROF's rule: system class initializers run once, at odd times */
-    if (strcmp(class_name, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0)
-        return false;
-    return true;
+        return CF_METHOD_SKIP; /* HPROF's rule: system class initializers run once, at odd times */
+    if (sel_runs_in_counter(class_name, name))
+        return CF_METHOD_SKIP;
+    /* A method without loops of a few bytes (an accessor, a delegating
+     * one-liner) runs for a few ns plus its callees: the two timed calls
+     * would cost more than it, so its calls are counted and its own time is
+     * left to its caller (tiny=0: every method timed). */
+    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
+        return CF_METHOD_COUNT;
+    return CF_METHOD_TIME;
 }

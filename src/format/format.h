@@ -131,6 +131,10 @@ typedef struct method_filter {
     const char *prefix;
 } method_filter;
 jp_status method_rows_write(const model *m, bool times, const method_filter *f, const char *when, sink *s);
+/* The CALLS COUNTED section: cpu=times' methods counted but not timed, by
+ * calls, those whose share of all counted calls reaches cutoff (same
+ * filter); a method is named with its descriptor (bridges share names). */
+jp_status counted_rows_write(const model *m, const method_filter *f, const char *when, sink *s);
 /* hprof_txt.c: a time (ms since the epoch) as the ASCII report prints it: "Mon Nov 23 22:24:57 2026". */
 void hprof_txt_time(uint64_t ms, char out[64]);
 

@@ -111,6 +111,9 @@ static void txt_write_header(const model *m, sink *s)
                 "METHODS: not HPROF's; after its sections, the CPU or wall samples (or cpu=times' time) by\n"
                 "  method instead of by trace: self while the method was on top, total while it was\n"
                 "  anywhere in the trace (within its depth= frames); with cpu=times also its calls.\n"
+                "CALLS COUNTED: not HPROF's; cpu=times' methods of at most tiny= bytes without loops, whose\n"
+                "  calls are counted exactly but not timed: their time is their callers' self time. All\n"
+                "  threads and call paths together; rows below cutoff= of all counted calls omitted.\n"
                 "\n--------\n\n");
 }
 
@@ -384,6 +387,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         st = method_rows_write(m, false, &(method_filter){ o->cutoff, 0, NULL }, when, s);
     if (st == JP_OK && o->cpu_times)
         st = method_rows_write(m, true, &(method_filter){ o->cutoff, 0, NULL }, when, s);
+    if (st == JP_OK && o->cpu_times && m->total_counted)
+        st = counted_rows_write(m, &(method_filter){ o->cutoff, 0, NULL }, when, s);
     if (m->ncounts) { /* what collectors counted besides their tables */
         sink_printf(s, "COUNTS BEGIN %s\n", when);
         for (uint32_t i = 0; i < m->ncounts; i++)

@@ -3,7 +3,8 @@
  * count (CPU or wall samples, or cpu=times' self time and calls) is the
  * self of the method on top and adds to the total of every method in it,
  * once per trace however often recursion puts a method there. A trace keeps
- * the top depth= frames, so a total counts the calls seen within them. */
+ * the top depth= frames, so a total counts the calls seen within them.
+ * Also cpu=times' counted methods, by calls. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,51 @@ jp_status method_rows_write(const model *m, bool times, const method_filter *f, 
         sink_printf(s, "%s.%s\n", cname, me ? model_string_get(m, me->name, NULL) : "<unknown method>");
     }
     sink_printf(s, "METHODS (%s) END\n", what);
+    free(rows);
+    return JP_OK;
+}
+
+static int counted_cmp(const void *a, const void *b)
+{
+    const method_row *x = a, *y = b;
+    if (x->calls != y->calls)
+        return x->calls > y->calls ? -1 : 1;
+    return x->method < y->method ? -1 : (x->method > y->method);
+}
+
+jp_status counted_rows_write(const model *m, const method_filter *f, const char *when, sink *s)
+{
+    uint32_t nmethods = intern_count(&m->methods), n = 0;
+    method_row *rows = calloc((size_t)nmethods + 1, sizeof *rows);
+    if (!rows)
+        return JP_ERR_NOMEM;
+    for (uint32_t me = 1; me <= nmethods; me++) {
+        uint64_t calls = model_method_counted(m, (method_id){ me });
+        if (calls)
+            rows[n++] = (method_row){ .method = me, .calls = calls };
+    }
+    qsort(rows, n, sizeof *rows, counted_cmp);
+    sink_printf(s, "CALLS COUNTED BEGIN (total = %llu calls, %u methods) %s\n", (unsigned long long)m->total_counted,
+                n, when);
+    sink_printf(s, "rank  share  accum      calls method\n");
+    double accum = 0;
+    unsigned long rank = 0;
+    size_t plen = f->prefix ? strlen(f->prefix) : 0;
+    for (uint32_t i = 0; i < n && (f->top == 0 || rank < f->top); i++) {
+        double share = 100.0 * (double)rows[i].calls / (double)m->total_counted;
+        accum += share;
+        if (share < 100.0 * f->cutoff)
+            continue;
+        const model_method *me = model_method_get(m, (method_id){ rows[i].method });
+        const model_class *c = me ? model_class_get(m, me->cls) : NULL;
+        const char *cname = c ? model_string_get(m, c->name, NULL) : "<unknown class>";
+        if (plen && strncmp(cname, f->prefix, plen) != 0)
+            continue;
+        sink_printf(s, "%4lu %5.2f%% %5.2f%% %10llu %s.%s%s\n", ++rank, share, accum, (unsigned long long)rows[i].calls,
+                    cname, me ? model_string_get(m, me->name, NULL) : "<unknown method>",
+                    me ? model_string_get(m, me->sig, NULL) : "");
+    }
+    sink_printf(s, "CALLS COUNTED END\n");
     free(rows);
     return JP_OK;
 }

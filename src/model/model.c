@@ -42,6 +42,7 @@ void model_free(model *m)
     free(m->trace_state_samples);
     free(m->trace_time_ns);
     free(m->trace_calls);
+    free(m->method_counted);
     free(m->trace_wait_ns);
     free(m->monitor_info);
     free(m->threads);

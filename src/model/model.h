@@ -175,6 +175,9 @@ typedef struct model {
     uint64_t *trace_wait_ns;      /* [trace id - 1]: cpu=times time waiting, apart from the self time */
     uint32_t trace_wait_cap;
     uint64_t total_time_ns;
+    uint64_t *method_counted;     /* [method id - 1]: cpu=times calls of a method counted, not timed */
+    uint32_t method_counted_cap;
+    uint64_t total_counted;
     uint64_t total_wait_ns;       /* cpu=times: the time waiting, all traces */
     uint64_t *stack_samples;      /* [stack id - 1] */
     uint32_t stack_samples_cap;
@@ -241,7 +244,12 @@ void model_trace_add_wait(model *m, trace_id t, uint64_t wait_ns);
 uint64_t model_trace_wait_ns(const model *m, trace_id t);
 uint64_t model_trace_time_ns(const model *m, trace_id t);
 uint64_t model_trace_calls(const model *m, trace_id t);
-/* Zeroes every trace's time and calls (before a collector re-adds its totals). */
+/* cpu=times: calls of a method that is counted but not timed (its time is
+ * its callers'), all threads and call paths together. */
+void model_method_add_counted(model *m, method_id me, uint64_t calls);
+uint64_t model_method_counted(const model *m, method_id me);
+/* Zeroes every trace's time and calls, and the counted calls (before a
+ * collector re-adds its totals). */
 void model_times_reset(model *m);
 
 /* stacks.c */

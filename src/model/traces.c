@@ -132,6 +132,9 @@ void model_times_reset(model *m)
     }
     if (m->trace_wait_cap)
         memset(m->trace_wait_ns, 0, m->trace_wait_cap * sizeof *m->trace_wait_ns);
+    if (m->method_counted_cap)
+        memset(m->method_counted, 0, m->method_counted_cap * sizeof *m->method_counted);
     m->total_time_ns = 0;
     m->total_wait_ns = 0;
+    m->total_counted = 0;
 }

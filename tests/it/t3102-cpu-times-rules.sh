@@ -1,6 +1,6 @@
 # cpu=times method rules and class filters: loop-free methods of at most
-# tiny= bytes (default 12) are not instrumented, a leaf with a loop is;
-# tiny=0 instruments them all, with exact counts; a non-system <clinit> is
+# tiny= bytes (default 12) are counted, not timed (CALLS COUNTED, exact
+# counts, not in CPU TIME), a leaf with a loop is timed; tiny=0 times them all; a non-system <clinit> is
 # instrumented, a java.* <clinit> never; include= and exclude= select classes
 # by dotted prefix (exclude wins); bad values and options that would be
 # ignored stop the VM with one line.
@@ -16,8 +16,18 @@ for m in filt.main.FiltMain.work filt.main.FiltMain.main 'filt.main.FiltMain.<cl
     grep -qxF "$m" "$T/a.rows" || fail "$m missing from the CPU TIME table"
 done
 for m in filt.lib.Lib.get filt.lib.Lib.compute 'filt.lib.Lib.<init>'; do
-    ! grep -qxF "$m" "$T/a.rows" || fail "$m (at most 12 bytes, no loop) was instrumented"
+    ! grep -qxF "$m" "$T/a.rows" || fail "$m (at most 12 bytes, no loop) was timed"
 done
+counted() { sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$1" | awk -v m="$2" '$5 == m { c += $4 } END { print c + 0 }'; }
+[ "$(counted "$T/a.txt" 'filt.lib.Lib.get()I')" = 2000 ] || fail "Lib.get not counted 2000 times (1000 direct, 1000 from compute): $(counted "$T/a.txt" 'filt.lib.Lib.get()I')"
+[ "$(counted "$T/a.txt" 'filt.lib.Lib.compute(I)I')" = 1000 ] || fail "Lib.compute not counted 1000 times"
+[ "$(counted "$T/a.txt" 'filt.lib.Lib.<init>(I)V')" = 1 ] || fail "Lib.<init> not counted once"
+[ "$(counted "$T/a.txt" 'filt.lib.Lib.spin(I)I')" = 0 ] || fail "Lib.spin (a loop) was counted, not timed"
+total=$(sed -n 's/^CALLS COUNTED BEGIN (total = \([0-9]*\) calls.*/\1/p' "$T/a.txt")
+sum=$(sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$T/a.txt" | awk 'NR > 2 && $4 ~ /^[0-9]+$/ { c += $4 } END { print c + 0 }')
+[ "$total" = "$sum" ] || fail "CALLS COUNTED total $total is not the sum of its rows ($sum, cutoff=0)"
+grep -q "^jvmprof: cpu=times: .* counted calls of [0-9]* methods" "$T/err" || fail "verbose line does not give the counted calls"
+note "counted: $(grep -o '[0-9]* counted calls of [0-9]* methods' "$T/err")"
 ! grep -q '^java\..*\.<clinit>$' "$T/a.rows" || fail "a java.* <clinit> was instrumented: $(grep '^java\..*<clinit>' "$T/a.rows" | head -1)"
 [ "$(calls "$T/a.txt" filt.lib.Lib.spin)" = 1000 ] || fail "Lib.spin not counted 1000 times"
 
@@ -26,6 +36,7 @@ expect_rc 0
 [ "$(calls "$T/z.txt" filt.lib.Lib.get)" = 2000 ] || fail "tiny=0: Lib.get not counted 2000 times (1000 direct, 1000 from compute)"
 [ "$(calls "$T/z.txt" filt.lib.Lib.compute)" = 1000 ] || fail "tiny=0: Lib.compute not counted 1000 times"
 [ "$(calls "$T/z.txt" 'filt.lib.Lib.<init>')" = 1 ] || fail "tiny=0: Lib.<init> not counted once"
+! grep -q '^CALLS COUNTED BEGIN' "$T/z.txt" || fail "tiny=0 counted methods without timing them"
 
 run_java "cpu=times,cutoff=0,include=filt.lib.,file=$T/i.txt" filt.main.FiltMain
 expect_rc 0

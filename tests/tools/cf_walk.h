@@ -413,6 +413,8 @@ static inline char cw_tracker_kind(const cw_class *c, uint16_t idx)
         return 'E';
     if (cw_utf8_is(c, name, "exit") && cw_utf8_is(c, desc, "(I)V"))
         return 'X';
+    if (cw_utf8_is(c, name, "count") && cw_utf8_is(c, desc, "(I)V"))
+        return 'C';
     if (cw_utf8_is(c, name, "newArray") && cw_utf8_is(c, desc, "(Ljava/lang/Object;)V"))
         return 'N';
     if (cw_utf8_is(c, name, "objectInit") && cw_utf8_is(c, desc, "(Ljava/lang/Object;)V"))
@@ -445,7 +447,7 @@ typedef struct cw_map {
     uint32_t old_len, new_len;
     uint32_t *op;    /* old pc -> new pc of the same instruction; UINT32_MAX inside an instruction */
     uint32_t *start; /* old pc -> new pc a jump to it lands on (the exit call before a return) */
-    uint32_t entries, exits, newarrays, objinits, widened;
+    uint32_t entries, exits, counts, newarrays, objinits, widened;
     uint32_t handlers;   /* catch-all handlers at the end: exit call, athrow */
     uint32_t handler_pc; /* where that handler starts */
     int64_t id;          /* the method id the entry call pushes; -1 if none */
@@ -547,11 +549,11 @@ static inline bool cw_align(const cw_class *oc, const cw_method *om, const cw_cl
             N[i].inj = k;
         }
         N[j - first].group = true;
-        if (k == 'E' || k == 'X') {
+        if (k == 'E' || k == 'X' || k == 'C') {
             int64_t id = cw_push_value(nc, nc_, &N[j - 1]);
             if (id < 0)
                 CW_ERR("call to Tracker at new pc %u is not preceded by an int push", N[j].pc);
-            if (k == 'E')
+            if (k == 'E' || k == 'C')
                 map->id = id;
             else if (id != map->id)
                 CW_ERR("exit(%lld) at new pc %u does not match enter(%lld)", (long long)id, N[j].pc,
@@ -570,14 +572,19 @@ static inline bool cw_align(const cw_class *oc, const cw_method *om, const cw_cl
         for (; j < nn && N[j].inj; j++) {
             if (!N[j].group)
                 continue;
-            if (N[j].inj == 'E' || N[j].inj == 'O') {
+            if (N[j].inj == 'E' || N[j].inj == 'O' || N[j].inj == 'C') {
                 if (seen_original)
-                    CW_ERR("%s call at new pc %u is not at method entry", N[j].inj == 'E' ? "enter" : "objectInit",
-                           N[j].pc);
-                if (N[j].inj == 'E')
-                    map->entries++;
-                else {
-                    if (map->entries)
+                    CW_ERR("%s call at new pc %u is not at method entry",
+                           N[j].inj == 'E' ? "enter" : N[j].inj == 'C' ? "count" : "objectInit", N[j].pc);
+                if (N[j].inj == 'E' || N[j].inj == 'C') {
+                    if (map->entries + map->counts)
+                        CW_ERR("two entry calls at new pc %u", N[j].pc);
+                    if (N[j].inj == 'E')
+                        map->entries++;
+                    else
+                        map->counts++;
+                } else {
+                    if (map->entries + map->counts)
                         CW_ERR("objectInit after enter");
                     map->objinits++;
                 }

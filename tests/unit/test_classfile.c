@@ -18,7 +18,7 @@
 #include "classfile/classfile.h"
 #include "../tools/cf_walk.h"
 
-static const cf_tracker test_tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+static const cf_tracker test_tracker = { "jvmprof/Tracker", "enter", "exit", "count", "objectInit", "newArray" };
 #define TRACKER (&test_tracker)
 #define REGRESSIONS "tests/fuzz/regressions"
 
@@ -921,7 +921,7 @@ static void test_returns(void)
         uint32_t id;
         uint8_t op;
     } nums[] = {{1, CW_ICONST_0 + 1}, {5, CW_ICONST_5}, {6, CW_BIPUSH}, {127, CW_BIPUSH}, {128, CW_SIPUSH},
-                {32767, CW_SIPUSH}, {32768, CW_LDC_W}, {1u << 30, CW_LDC_W}, {UINT32_MAX, CW_LDC_W}};
+                {32767, CW_SIPUSH}, {32768, CW_LDC_W}, {1u << 30, CW_LDC_W}, {~CF_SELECT_COUNT_ONLY, CW_LDC_W}};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         ASSERT(rewrite(b, len, CF_INJECT_CALLS, nums[i].id, NULL, NULL) == JP_OK);
         check_output(&ck, b, len, CF_INJECT_CALLS);
@@ -930,6 +930,27 @@ static void test_returns(void)
             if (!CHECK_EQ_INT(ck.map[0].id, (int64_t)nums[i].id))
                 fprintf(stderr, "    id %u\n", nums[i].id);
             CHECK_EQ_INT(ck.map[0].exits, 6);
+        }
+        checked_free(&ck);
+    }
+    /* count only: count(id) at entry, no exit calls, no handler */
+    for (size_t i = 0; i < 2; i++) {
+        uint32_t id = i ? 40000u : 3u;
+        ASSERT(rewrite(b, len, CF_INJECT_CALLS, id | CF_SELECT_COUNT_ONLY, NULL, NULL) == JP_OK);
+        CHECK_EQ_INT(R.counts, 1);
+        CHECK_EQ_INT(R.entries, 0);
+        CHECK_EQ_INT(R.exits, 0);
+        CHECK_EQ_INT(R.handlers, 0);
+        CHECK_EQ_INT(R.methods_rewritten, 1);
+        check_output(&ck, b, len, CF_INJECT_CALLS);
+        if (CHECK(ck.ok)) {
+            const unsigned char *cc = ncode(&ck, 0);
+            CHECK_EQ_INT(cc[0], i ? CW_LDC_W : CW_ICONST_0 + 3);
+            CHECK_EQ_INT(cw_tracker_kind(&ck.nc, cw_u2(cc + (i ? 4 : 2))), 'C');
+            CHECK_EQ_INT(ck.map[0].id, id);
+            CHECK_EQ_INT(ck.map[0].counts, 1);
+            CHECK_EQ_INT(ck.map[0].exits, 0);
+            CHECK_EQ_INT(ck.map[0].handlers, 0);
         }
         checked_free(&ck);
     }

@@ -279,7 +279,29 @@ static void test_cpu_times(void)
                     "CPU TIME (ms) END\n"));
     CHECK(has(&out, "TRACE 300001:\n\tdemo.Calls.fib(Calls.java:Unknown line)\n\tdemo.Calls.fib(Calls.java:Unknown line)\n"));
     CHECK(!has(&out, "CPU SAMPLES BEGIN"));
+    CHECK(!has(&out, "CALLS COUNTED BEGIN")); /* none counted */
     buf_free(&out);
+    /* counted methods: their own section, by calls, with descriptors (bridges share names) */
+    frame_id get = frame(m, "demo.Calls", "Calls.java", "get", "()I", FRAME_LINE_UNKNOWN);
+    frame_id get2 = frame(m, "demo.Calls", "Calls.java", "get", "()Ljava/lang/Object;", FRAME_LINE_UNKNOWN);
+    model_method_add_counted(m, model_frame_get(m, get)->method, 7000);
+    model_method_add_counted(m, model_frame_get(m, get2)->method, 2000);
+    model_method_add_counted(m, model_frame_get(m, get)->method, 1000);
+    CHECK_EQ_INT(m->total_counted, 10000);
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "CALLS COUNTED BEGIN (total = 10000 calls, 2 methods) "));
+    CHECK(has(&out, "rank  share  accum      calls method\n"
+                    "   1 80.00% 80.00%       8000 demo.Calls.get()I\n"
+                    "   2 20.00% 100.00%       2000 demo.Calls.get()Ljava/lang/Object;\n"
+                    "CALLS COUNTED END\n"));
+    buf_free(&out);
+    o.cutoff = 0.5;
+    ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
+    buf_terminate(&out);
+    CHECK(has(&out, "   1 80.00% 80.00%       8000 demo.Calls.get()I\nCALLS COUNTED END\n"));
+    buf_free(&out);
+    o.cutoff = 0.0001;
     /* cutoff applies to shares of the time */
     o.cutoff = 0.2;
     ASSERT(write_with(&hprof_txt_format, m, &o, &out) == JP_OK);
@@ -296,6 +318,8 @@ static void test_cpu_times(void)
     buf_free(&out);
     model_times_reset(m);
     CHECK_EQ_INT(m->total_time_ns, 0);
+    CHECK_EQ_INT(m->total_counted, 0);
+    CHECK_EQ_INT(model_method_counted(m, model_frame_get(m, get)->method), 0);
     CHECK_EQ_INT(model_trace_calls(m, t_deep), 0);
     CHECK_EQ_INT(model_trace_time_ns(m, t_deep), 0);
     model_free(m);

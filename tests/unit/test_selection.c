@@ -36,32 +36,45 @@ static void test_class_filter(void)
     CHECK(cf_class_selected("a/B", "a.B", ""));
 }
 
+#define RULE(...) cf_method_rule_of(__VA_ARGS__)
+#define SKIP CF_METHOD_SKIP
+#define COUNT CF_METHOD_COUNT
+#define TIME CF_METHOD_TIME
+
 static void test_method_rules(void)
 {
     /* native or abstract: no code */
-    CHECK(!cf_method_selected("app/Main", "run", 0, false, false, 12));
-    CHECK(!cf_method_selected("app/Main", "run", 0, true, true, 0));
-    /* tiny: loop-free methods of at most tiny bytes, and of at most 32 without calls */
-    CHECK(!cf_method_selected("app/Main", "get", 5, false, false, 12));
-    CHECK(!cf_method_selected("app/Main", "get", 12, true, false, 12));
-    CHECK(cf_method_selected("app/Main", "get", 13, true, false, 12));
-    CHECK(!cf_method_selected("app/Main", "sum", 32, false, false, 12));
-    CHECK(cf_method_selected("app/Main", "sum", 33, false, false, 12));
-    CHECK(cf_method_selected("app/Main", "loop", 5, false, true, 12));     /* a loop: always */
-    CHECK(cf_method_selected("app/Main", "get", 1, false, false, 0));      /* tiny=0: every method */
+    CHECK_EQ_INT(RULE("app/Main", "run", 0, false, false, 12), SKIP);
+    CHECK_EQ_INT(RULE("app/Main", "run", 0, true, true, 0), SKIP);
+    /* tiny: loop-free methods of at most tiny bytes, and of at most 32 without calls, are counted */
+    CHECK_EQ_INT(RULE("app/Main", "get", 5, false, false, 12), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "get", 12, true, false, 12), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "get", 13, true, false, 12), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "sum", 32, false, false, 12), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "sum", 33, false, false, 12), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "get", 40, true, false, 40), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "loop", 5, false, true, 12), TIME);     /* a loop: always timed */
+    CHECK_EQ_INT(RULE("app/Main", "get", 1, false, false, 0), TIME);      /* tiny=0: every method */
     /* system class initializers are left out (HPROF's rule), others' are not */
-    CHECK(!cf_method_selected("java/util/HashMap", "<clinit>", 100, true, true, 12));
-    CHECK(!cf_method_selected("javax/swing/X", "<clinit>", 100, true, true, 12));
-    CHECK(!cf_method_selected("jdk/internal/Y", "<clinit>", 100, true, true, 12));
-    CHECK(!cf_method_selected("sun/misc/Z", "<clinit>", 100, true, true, 12));
-    CHECK(!cf_method_selected("com/sun/W", "<clinit>", 100, true, true, 12));
-    CHECK(cf_method_selected("com/example/App", "<clinit>", 100, true, true, 12));
-    CHECK(cf_method_selected("java/util/HashMap", "<init>", 100, true, true, 12));
-    CHECK(cf_method_selected("javafoo/Bar", "<clinit>", 100, true, true, 12));
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 100, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("javax/swing/X", "<clinit>", 100, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/Y", "<clinit>", 100, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("sun/misc/Z", "<clinit>", 100, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("com/sun/W", "<clinit>", 100, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 5, false, false, 12), SKIP); /* not even counted */
+    CHECK_EQ_INT(RULE("com/example/App", "<clinit>", 100, true, true, 12), TIME);
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<init>", 100, true, true, 12), TIME);
+    CHECK_EQ_INT(RULE("javafoo/Bar", "<clinit>", 100, true, true, 12), TIME);
     /* Thread.currentThread, and only it */
-    CHECK(!cf_method_selected("java/lang/Thread", "currentThread", 100, true, true, 0));
-    CHECK(cf_method_selected("java/lang/Thread", "run", 100, true, true, 0));
-    CHECK(cf_method_selected("app/Thread", "currentThread", 100, true, true, 0));
+    CHECK_EQ_INT(RULE("java/lang/Thread", "currentThread", 100, true, true, 0), SKIP);
+    CHECK_EQ_INT(RULE("java/lang/Thread", "run", 100, true, true, 0), TIME);
+    CHECK_EQ_INT(RULE("app/Thread", "currentThread", 100, true, true, 0), TIME);
+    /* what Tracker.count runs: never, timed or counted (it would count itself) */
+    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, true, false, 12), SKIP);
+    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, true, false, 0), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/misc/Unsafe", "getAndAddLong", 30, true, true, 12), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/misc/UnsafeX", "get", 30, true, true, 12), TIME);
+    CHECK_EQ_INT(RULE("java/lang/ThreadLocal", "get", 10, true, false, 12), COUNT);
 }
 
 int main(void)
