@@ -10,6 +10,8 @@
  */
 package jvmprof;
 
+import jdk.internal.misc.Unsafe;
+
 public final class Tracker {
     private Tracker() {}
 
@@ -33,47 +35,53 @@ public final class Tracker {
      * is one atomic add (exact when threads of a group meet), without JNI, a
      * lock or a ThreadLocal (whose lookup cost three times the add on H2). The
      * cells are made as numbers come and only grow; the agent sums them
-     * (countTotals). The Unsafe classes and Thread.currentThread are never
-     * instrumented (the agent's rule), so a count never counts itself.
+     * (countTotals). Unsafe and Thread.currentThread are never instrumented
+     * (the agent's rule), so a count never counts itself.
      */
     private static final int CHUNK_BITS = 12, CHUNK = 1 << CHUNK_BITS;
-    private static final int MAX_CHUNKS = 16384; /* method numbers below 64M, as the agent's */
+    private static final int CHUNKS = 1024; /* method numbers below 4M (the agent's go to 64M: above, a lock) */
     private static final int STRIPES = 64;
 
-    private static final sun.misc.Unsafe U;
-    private static final long TID, LONGS;
-    static {
-        sun.misc.Unsafe u = null;
-        long tid = -1, longs = 0;
-        try {
-            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            u = (sun.misc.Unsafe) f.get(null);
-            tid = u.objectFieldOffset(Thread.class.getDeclaredField("tid"));
-            longs = u.arrayBaseOffset(long[].class);
-            if (u.arrayIndexScale(long[].class) != 8)
+    /* jdk.internal.misc.Unsafe, exported to this class's module by the agent
+     * once the Tracker is loaded (loading initializes the Tracker, hence this
+     * holder, initialized by the first count); without it (or without
+     * Thread.tid), counts take a lock. Not sun.misc.Unsafe: its wrappers are
+     * one more level of inlining, which cost 0.8 s of 7 on H2 (the JIT stops
+     * inlining at a depth). */
+    private static final class Fast {
+        static final Unsafe U;
+        static final long TID, LONGS;
+        static {
+            Unsafe u = null;
+            long tid = -1, longs = 0;
+            try {
+                u = Unsafe.getUnsafe();
+                tid = u.objectFieldOffset(Thread.class.getDeclaredField("tid"));
+                longs = u.arrayBaseOffset(long[].class);
+                if (u.arrayIndexScale(long[].class) != 8)
+                    u = null;
+            } catch (Throwable e) {
                 u = null;
-        } catch (Throwable e) {
-            u = null; /* no jdk.unsupported, or another Thread: counts take a lock */
+            }
+            U = u;
+            TID = tid;
+            LONGS = longs;
         }
-        U = u;
-        TID = tid;
-        LONGS = longs;
     }
 
     private static final Object countsLock = new Object();
-    /* [chunk * STRIPES + stripe]: grown (replaced) under countsLock, cells never move */
-    private static long[][] cells = new long[16 * STRIPES][];
+    /* [chunk * STRIPES + stripe], a cell made at its first count (under countsLock) */
+    private static final long[][] CELLS = new long[CHUNKS * STRIPES][];
+    /* method numbers past CHUNKS * CHUNK, and every count without Unsafe: guarded by countsLock */
+    private static long[] slowCounts = new long[0];
 
     public static void count(int id) {
         if (engaged) {
-            sun.misc.Unsafe u = U;
-            if (u != null) {
-                int k = (id >>> CHUNK_BITS) * STRIPES + ((int) u.getLong(Thread.currentThread(), TID) & (STRIPES - 1));
-                long[][] c = cells;
-                long[] cell;
-                if (id >= 0 && k < c.length && (cell = c[k]) != null) {
-                    u.getAndAddLong(cell, LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
+            Unsafe u = Fast.U;
+            if (u != null && id >= 0 && id < CHUNKS * CHUNK) {
+                long[] cell = CELLS[(id >>> CHUNK_BITS) * STRIPES + ((int) u.getLong(Thread.currentThread(), Fast.TID) & (STRIPES - 1))];
+                if (cell != null) {
+                    u.getAndAddLong(cell, Fast.LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
                     return;
                 }
             }
@@ -81,33 +89,28 @@ public final class Tracker {
         }
     }
 
-    /* The first count of a cell (made here), or any count without Unsafe. */
+    /* The first count of a cell (made here), or a count without Unsafe or past CHUNKS * CHUNK. */
     private static void countSlow(int id) {
-        int hi = id >>> CHUNK_BITS;
-        if (id < 0 || hi >= MAX_CHUNKS)
+        if (id < 0)
             return;
-        int stripe = U != null ? (int) U.getLong(Thread.currentThread(), TID) & (STRIPES - 1) : 0;
-        int k = hi * STRIPES + stripe;
+        Unsafe u = Fast.U;
         try {
             synchronized (countsLock) {
-                long[][] c = cells;
-                if (k >= c.length) {
-                    int n = c.length;
-                    while (n <= k)
-                        n *= 2;
-                    long[][] grown = new long[n][];
-                    for (int i = 0; i < c.length; i++)
-                        grown[i] = c[i];
-                    cells = c = grown;
-                }
-                if (c[k] == null)
-                    c[k] = new long[CHUNK];
-                if (U == null) {
-                    c[k][id & (CHUNK - 1)]++;
+                if (u == null || id >= CHUNKS * CHUNK) {
+                    if (id >= slowCounts.length) {
+                        long[] grown = new long[Math.max(id + 1, 2 * slowCounts.length)];
+                        for (int i = 0; i < slowCounts.length; i++)
+                            grown[i] = slowCounts[i];
+                        slowCounts = grown;
+                    }
+                    slowCounts[id]++;
                     return;
                 }
+                int k = (id >>> CHUNK_BITS) * STRIPES + ((int) u.getLong(Thread.currentThread(), Fast.TID) & (STRIPES - 1));
+                if (CELLS[k] == null)
+                    CELLS[k] = new long[CHUNK];
+                u.getAndAddLong(CELLS[k], Fast.LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
             }
-            U.getAndAddLong(cells[k], LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
         } catch (OutOfMemoryError e) {
             /* the call goes uncounted; the program must not see our failure */
         }
@@ -115,35 +118,39 @@ public final class Tracker {
 
     /** The agent's: the counts so far, all threads, as pairs (method number, calls) of the methods called. */
     private static long[] countTotals() {
-        long[][] c;
+        long[] slow;
         synchronized (countsLock) {
-            c = cells;
+            slow = slowCounts.clone();
         }
-        int chunks = c.length / STRIPES;
-        long[][] sum = new long[chunks][];
+        long[][] sum = new long[CHUNKS][];
         int n = 0;
-        for (int hi = 0; hi < chunks; hi++)
+        for (int hi = 0; hi < CHUNKS; hi++)
             for (int st = 0; st < STRIPES; st++) {
-                long[] cell = c[hi * STRIPES + st];
+                long[] cell = CELLS[hi * STRIPES + st];
                 if (cell == null)
                     continue;
                 if (sum[hi] == null)
                     sum[hi] = new long[CHUNK];
-                for (int j = 0; j < CHUNK; j++) {
-                    long v = cell[j];
-                    if (v != 0 && sum[hi][j] == 0)
-                        n++;
-                    sum[hi][j] += v;
-                }
+                for (int j = 0; j < CHUNK; j++)
+                    sum[hi][j] += cell[j];
             }
+        for (int hi = 0; hi < CHUNKS; hi++)
+            for (int j = 0; sum[hi] != null && j < CHUNK; j++)
+                n += sum[hi][j] != 0 ? 1 : 0;
+        for (int id = 0; id < slow.length; id++)
+            n += slow[id] != 0 && (id >= CHUNKS * CHUNK || sum[id >>> CHUNK_BITS] == null
+                                   || sum[id >>> CHUNK_BITS][id & (CHUNK - 1)] == 0) ? 1 : 0;
         long[] pairs = new long[2 * n];
         int k = 0;
-        for (int hi = 0; hi < chunks; hi++)
-            for (int j = 0; sum[hi] != null && j < CHUNK; j++)
-                if (sum[hi][j] != 0 && k < pairs.length) {
-                    pairs[k++] = ((long) hi << CHUNK_BITS) | j;
-                    pairs[k++] = sum[hi][j];
-                }
+        for (int id = 0; id < Math.max(CHUNKS * CHUNK, slow.length) && k < pairs.length; id++) {
+            long v = id < slow.length ? slow[id] : 0;
+            if (id < CHUNKS * CHUNK && sum[id >>> CHUNK_BITS] != null)
+                v += sum[id >>> CHUNK_BITS][id & (CHUNK - 1)];
+            if (v != 0) {
+                pairs[k++] = id;
+                pairs[k++] = v;
+            }
+        }
         return pairs;
     }
 

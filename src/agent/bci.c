@@ -351,6 +351,16 @@ static jp_status bci_setup_tracker(JNIEnv *jni)
     bci_tracker_module = mod ? (*jni)->NewGlobalRef(jni, mod) : NULL;
     if (!bci_tracker_module)
         return jp_error(JP_ERR_JVMTI, "cannot find jvmprof.Tracker's module");
+    /* Tracker.count's atomic add, before the Tracker first runs (GetStaticFieldID initializes it) */
+    jobject base = NULL;
+    if (getenv("JVMPROF_TRACKER_NO_UNSAFE")) /* tests: the Tracker's counting without it */
+        jp_log_debug("JVMPROF_TRACKER_NO_UNSAFE: jdk.internal.misc not opened to jvmprof.Tracker");
+    else if ((*agent_jvmti)->GetNamedModule(agent_jvmti, NULL, "java/lang", &base) != JVMTI_ERROR_NONE || !base ||
+        (*agent_jvmti)->AddModuleExports(agent_jvmti, base, "jdk.internal.misc", bci_tracker_module) !=
+            JVMTI_ERROR_NONE)
+        jp_log_info("cpu=times: jdk.internal.misc cannot be opened to jvmprof.Tracker: counted calls take a lock");
+    if (base)
+        (*jni)->DeleteLocalRef(jni, base);
     jint n = 0;
     jobject *mods = NULL;
     if (jvmti_check((*agent_jvmti)->GetAllModules(agent_jvmti, &n, &mods), "GetAllModules") == JP_OK) {

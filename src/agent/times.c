@@ -630,6 +630,15 @@ static jp_status times_start(JNIEnv *jni)
 {
     times_calibrate();
     jp_status st = bci_vm_init(jni);
+    /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
+    jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
+    jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;
+    if (st == JP_OK && (!uf || !(*jni)->GetStaticObjectField(jni, fast, uf))) {
+        (*jni)->ExceptionClear(jni);
+        jp_log_info("cpu=times: the Tracker has no Unsafe: counted calls take a lock");
+    }
+    if (fast)
+        (*jni)->DeleteLocalRef(jni, fast);
     if (st == JP_OK) {
         blocking_on_wait(times_waited);
         blocking_use(true);
