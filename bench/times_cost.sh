@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What cpu=times adds to one timed call, on a tight call loop
-# (workloads/CallLoop.java): RUNS (default 5) interleaved runs with no agent
-# and with cpu=times,tiny=0 timing only CallLoop, medians of each run's
-# nanoseconds per call, and the difference. Also the cost of one read of the
+# What cpu=times adds to one timed call, and to one counted call, on a tight
+# call loop (workloads/CallLoop.java): RUNS (default 5) interleaved runs with
+# no agent, with cpu=times,tiny=0 timing only CallLoop (leaf() timed), and
+# with cpu=times (the default tiny=: leaf() counted), medians of each run's
+# nanoseconds per call, and the differences. Also the cost of one read of the
 # clock jvmprof uses (the time-stamp counter) on this machine, measured in C,
 # since two of them per call are the floor. Appends to bench/RESULTS.md.
 set -euo pipefail
@@ -45,15 +46,18 @@ run() { # [agent option] -> ns per call
     "$JDK/bin/java" "${opt[@]}" -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,CallLoop::leaf \
         -cp "$OUT" CallLoop 2>/dev/null | sed -n 's/^CALLLOOP ns_per_call=\([0-9.]*\).*/\1/p'
 }
-none=() timed=()
+none=() timed=() counted=()
 for ((r = 1; r <= RUNS; r++)); do
     none+=("$(run)")
     timed+=("$(run "cpu=times,tiny=0,include=CallLoop,verbose=n,file=$OUT/report.txt")")
-    echo "[times_cost] round $r: none ${none[-1]} ns, cpu=times ${timed[-1]} ns per call" >&2
+    counted+=("$(run "cpu=times,include=CallLoop,verbose=n,file=$OUT/counted.txt")")
+    echo "[times_cost] round $r: none ${none[-1]} ns, timed ${timed[-1]} ns, counted ${counted[-1]} ns per call" >&2
 done
+grep -q '^CALLS COUNTED BEGIN' "$OUT/counted.txt" || { echo "times_cost.sh: leaf() was not counted" >&2; exit 1; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-mn=$(median "${none[@]}") mt=$(median "${timed[@]}")
+mn=$(median "${none[@]}") mt=$(median "${timed[@]}") mc=$(median "${counted[@]}")
 added=$(awk -v a="$mt" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
+cadded=$(awk -v a="$mc" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
 {
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — cpu=times per timed call (bench/times_cost.sh, RUNS=$RUNS)"
@@ -61,8 +65,8 @@ added=$(awk -v a="$mt" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
     echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')."
     echo "CallLoop: a loop calling an out-of-line leaf() 50 million times a round, median of 6 measured rounds per run; medians of the runs."
     echo
-    echo "| no agent ns/call | cpu=times,tiny=0 ns/call | added per timed call | one time-stamp counter read (C loop) |"
-    echo "|---:|---:|---:|---:|"
-    echo "| $mn | $mt | $added | $tsc |"
+    echo "| no agent ns/call | cpu=times,tiny=0 ns/call | added per timed call | cpu=times (leaf counted) ns/call | added per counted call | one time-stamp counter read (C loop) |"
+    echo "|---:|---:|---:|---:|---:|---:|"
+    echo "| $mn | $mt | $added | $mc | $cadded | $tsc |"
 } >>"$BENCH_DIR/RESULTS.md"
-echo "cpu=times adds $added ns per timed call (no agent $mn, with $mt); one rdtsc: $tsc ns"
+echo "cpu=times adds $added ns per timed call (no agent $mn, with $mt), $cadded ns per counted call ($mc); one rdtsc: $tsc ns"

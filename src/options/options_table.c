@@ -96,8 +96,8 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_EXCLUDE] = { "exclude", OPTIONS_KIND_PREFIXES, "<prefixes>", NULL, "none",
                              "cpu=times: never classes named a.b.*:c.D* ...", OPTIONS_TABLE_AT(exclude),
                              .owner = OPTIONS_FOR_TIMES },
-    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "12", NULL,
-                          "cpu=times: skip loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny), 0, 65535,
+    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "64", NULL,
+                          "cpu=times: count, not time, loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny), 0, 65535,
                           .owner = OPTIONS_FOR_TIMES },
     [OPTIONS_ID_HEAP] = { "heap", OPTIONS_KIND_ENUM, "dump|sites|all", NULL, "off",
                           "HPROF heap dump, allocation sites, or both (all)", .choices = options_table_heap,
@@ -173,9 +173,10 @@ void options_print_help(FILE *out)
             "flame= and collapsed= write the samples' full stacks (up to 2048 frames; depth= applies to\n"
             "the HPROF traces) as an HTML flame graph and as flamegraph.pl's collapsed format.\n"
             "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
-            "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes,\n"
-            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes, and loop-free methods of <= tiny= bytes of\n"
-            "bytecode (and <= 32 bytes if they make no call); tiny=0 instruments every method.\n"
+            "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes and\n"
+            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes; loop-free methods of <= tiny= bytes of\n"
+            "bytecode (and <= 32 bytes if they make no call) are counted exactly but not timed (their\n"
+            "time is their callers'): CALLS COUNTED; tiny=0 times every method.\n"
             "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
             "heap=dump writes the live objects as an HPROF heap dump (format=b by default: for MAT and\n"
             "VisualVM; format=a: HPROF's ASCII HEAP DUMP) at exit, on SIGQUIT and from\n"

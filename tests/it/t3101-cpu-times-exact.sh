@@ -48,14 +48,23 @@ serial=$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/t.txt" | awk '$6 == "CallCou
 [ "$(trace_of "$T/t.txt" "$serial" | grep -c 'CallCounts.fib(CallCounts.java')" = 4 ] ||
     fail "top fib trace $serial is not four fib frames"
 
-# by default (tiny=12) the 5-byte middle and outer are not instrumented; the rest stay exact
+# by default (tiny=64) the small loop-free methods are counted, not timed (CALLS COUNTED),
+# with the same exact counts; those with a loop, or bigger, are timed
 run_java "cpu=times,cutoff=0,file=$T/d.txt" CallCounts
 expect_rc 0
 cp "$T/d.txt" "$T/t.txt"
-check CallCounts.middle 0
-check CallCounts.outer 0
-check CallCounts.thrower 1000
-check CallCounts.fib 242785
+counted() {
+    sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$T/d.txt" |
+        awk -v m="$1" '$5 == m { c += $4 } END { print c + 0 }'
+}
+for mc in 'CallCounts.middle(I)V 1000' 'CallCounts.outer(I)V 1000' 'CallCounts.thrower(I)V 1000' \
+    'CallCounts.fib(I)I 242785' 'CallCounts.rec(I)I 1100'; do
+    read -r m c <<<"$mc"
+    [ "$(counted "$m")" = "$c" ] || fail "default tiny: $m counted $(counted "$m") times, expected $c"
+    check "${m%%(*}" 0
+done
+check CallCounts.catcher 1
+check CallCounts.main 1
 
 # time follows the work
 run_java "cpu=times,file=$T/h.txt" HotLoop 2

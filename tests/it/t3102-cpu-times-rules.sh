@@ -1,5 +1,5 @@
 # cpu=times method rules and class filters: loop-free methods of at most
-# tiny= bytes (default 12) are counted, not timed (CALLS COUNTED, exact
+# tiny= bytes (here tiny=12; the default is 64) are counted, not timed (CALLS COUNTED, exact
 # counts, not in CPU TIME), a leaf with a loop is timed; tiny=0 times them all; a non-system <clinit> is
 # instrumented, a java.* <clinit> never; include= and exclude= select classes
 # by dotted prefix (exclude wins); bad values and options that would be
@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 rows() { sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$1" | awk 'NR > 2 && $6 != "" { print $6 }' | sort -u; }
 
-run_java "cpu=times,cutoff=0,file=$T/a.txt" filt.main.FiltMain
+run_java "cpu=times,cutoff=0,tiny=12,file=$T/a.txt" filt.main.FiltMain
 expect_rc 0
 [ "$(cat "$T/out")" = ok ] || fail "program output changed"
 rows "$T/a.txt" >"$T/a.rows"
