@@ -64,6 +64,14 @@ uint32_t method_rows(const model *m, bool times, method_row *rows)
     return n;
 }
 
+/* A row's method (NULL if unknown) and its class's dotted name. */
+static const char *row_class(const model *m, uint32_t method, const model_method **me)
+{
+    *me = model_method_get(m, (method_id){ method });
+    const model_class *c = *me ? model_class_get(m, (*me)->cls) : NULL;
+    return c ? model_string_get(m, c->name, NULL) : "<unknown class>";
+}
+
 jp_status method_rows_write(const model *m, bool times, const method_filter *f, const char *when, sink *s)
 {
     method_row *rows = calloc((size_t)intern_count(&m->methods) + 1, sizeof *rows);
@@ -89,9 +97,8 @@ jp_status method_rows_write(const model *m, bool times, const method_filter *f, 
         accum += self;
         if (self < 100.0 * f->cutoff && all < 100.0 * f->cutoff)
             continue;
-        const model_method *me = model_method_get(m, (method_id){ rows[i].method });
-        const model_class *c = me ? model_class_get(m, me->cls) : NULL;
-        const char *cname = c ? model_string_get(m, c->name, NULL) : "<unknown class>";
+        const model_method *me;
+        const char *cname = row_class(m, rows[i].method, &me);
         if (plen && strncmp(cname, f->prefix, plen) != 0)
             continue;
         sink_printf(s, "%4lu %5.2f%% %5.2f%% %5.2f%% ", ++rank, self, accum, all);
@@ -138,9 +145,8 @@ jp_status counted_rows_write(const model *m, const method_filter *f, const char 
         accum += share;
         if (share < 100.0 * f->cutoff)
             continue;
-        const model_method *me = model_method_get(m, (method_id){ rows[i].method });
-        const model_class *c = me ? model_class_get(m, me->cls) : NULL;
-        const char *cname = c ? model_string_get(m, c->name, NULL) : "<unknown class>";
+        const model_method *me;
+        const char *cname = row_class(m, rows[i].method, &me);
         if (plen && strncmp(cname, f->prefix, plen) != 0)
             continue;
         sink_printf(s, "%4lu %5.2f%% %5.2f%% %10llu %s.%s%s\n", ++rank, share, accum, (unsigned long long)rows[i].calls,
