@@ -13,6 +13,8 @@ run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running reflect-dump s
     "start:heap=sites,alloc_interval=4096,file=%D/d.txt" alloc stop \
     "start:cpu=times,include=Sessions,tiny=0,file=%D/e.txt" calls stop \
     "start:cpu=times,include=Sessions,tiny=0,file=%D/e2.txt" calls calls stop \
+    "start:cpu=times,include=Sessions,file=%D/e3.txt" calls stop \
+    "start:cpu=times,include=Sessions,file=%D/e4.txt" calls calls stop \
     "start:cpu=samples,sampler=jvmti,interval=5,file=%D/f.txt" spin4 stop \
     "start:wall=20,file=%D/w.txt" spin6 stop \
     "bad:cpu=bogus" "bad:heap=sites,alloc_interval=0,file=%D/x.txt" "bad:cpu=samples,file=%D/nodir/y.txt" \
@@ -67,6 +69,11 @@ row=$(sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$D/e2.txt" | grep '
 calls=$(echo "$row" | awk '{print $4}')
 [ "$calls" = 400000 ] || fail "e2.txt: phaseCallee: $calls calls, 400000 made in the second cpu=times session: $row"
 expect_no_grep "phaseOneSpin\|phaseThreeSpin" "$D/e.txt"
+# with the default tiny= the small phaseCallee is counted, not timed: its calls in the session
+# that counted them (200000), then in the next (400000), without the earlier sessions' calls
+counted() { sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$1" | awk '$5 == "Sessions.phaseCallee(I)I" { print $4 }'; }
+[ "$(counted "$D/e3.txt")" = 200000 ] || fail "e3.txt: phaseCallee counted $(counted "$D/e3.txt") times, 200000 made"
+[ "$(counted "$D/e4.txt")" = 400000 ] || fail "e4.txt: phaseCallee counted $(counted "$D/e4.txt") times, 400000 made"
 # the last session, written at exit in HPROF binary: our reader finds its phase and no other
 "$JVMPROF" report "$D/g.hprof" >"$D/g.txt" || fail "jvmprof report g.hprof failed"
 only_phase "$D/g.txt" phaseFiveSpin

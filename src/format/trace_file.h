@@ -1,0 +1,116 @@
+/* trace_file.h — the jvmprof trace file (trace=): a 32-byte header, then
+ * chunks, each the events of one thread (or of none: metadata and events of
+ * the VM) in time order, with its length and a CRC-32, so a file cut short
+ * (a process killed with -9, a full disk) is read up to its last complete
+ * chunk. Events are a type byte and unsigned LEB128 fields; times are
+ * nanoseconds since the trace began, each event's the difference from the
+ * one before it in its chunk. Strings, classes and methods are written once
+ * and named by number after. Pure C: the agent encodes with it, `jvmprof
+ * trace` decodes. The format, byte by byte: docs/trace-format.md. */
+#ifndef TRACE_FILE_H
+#define TRACE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/jp_error.h"
+
+#define TRACE_FILE_MAGIC "JVMPROF TRACE\0\0" /* 16 bytes with its NUL */
+#define TRACE_FILE_VERSION 1u
+#define TRACE_HEADER_SIZE 32u
+#define TRACE_CHUNK_MAGIC 0x4b484354u /* "TCHK" little-endian */
+#define TRACE_CHUNK_HEADER_SIZE 24u
+#define TRACE_CHUNK_MAX (1u << 24)    /* payload bytes; a reader refuses more */
+#define TRACE_FIELDS_MAX 6u
+
+/* The event types and their fields, in order. Metadata (< TRACE_EV_TIMED)
+ * has no time; every other event starts with its time difference. */
+typedef enum trace_event_type {
+    TRACE_EV_STRING = 1,       /* id, then the bytes (length, bytes) */
+    TRACE_EV_CLASS = 2,        /* id, name (string id) */
+    TRACE_EV_METHOD = 3,       /* id, class id, name, signature (string ids), flags (TRACE_METHOD_*) */
+    TRACE_EV_THREAD = 4,       /* thread id, name (string id) */
+    TRACE_EV_TIMED = 16,
+    TRACE_EV_ENTER = 16,       /* method id, depth, receiver object id (a static method: its class's object id) */
+    TRACE_EV_EXIT = 17,        /* method id, depth */
+    TRACE_EV_EXIT_THROW = 18,  /* method id, depth: left by an exception */
+    TRACE_EV_ALLOC = 19,       /* object id, class id, size in bytes, array length + 1 (0: not an array) */
+    TRACE_EV_FREE = 20,        /* object id */
+    TRACE_EV_GC_START = 21,    /* kind (TRACE_GC_*) */
+    TRACE_EV_GC_END = 22,      /* kind, heap used before, heap used after (bytes) */
+    TRACE_EV_THREAD_START = 23, /* thread id */
+    TRACE_EV_THREAD_END = 24,  /* thread id */
+    TRACE_EV_CLASS_LOAD = 25,  /* class id */
+    TRACE_EV_CLASS_UNLOAD = 26, /* class id */
+    TRACE_EV_MONITOR = 27,     /* kind (TRACE_MONITOR_*), object id, class id */
+    TRACE_EV_USER = 28,        /* the message (length, bytes) */
+    TRACE_EV_LAST = 28
+} trace_event_type;
+
+enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4 };
+enum { TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
+enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAIT = 3, TRACE_MONITOR_WAITED = 4 };
+
+/* The name of an event type ("enter", "gc-end"), or NULL if there is none. */
+const char *trace_event_name(unsigned type);
+/* How many number fields a type has (the text of STRING and USER comes after them). */
+unsigned trace_event_fields(unsigned type);
+
+/* Writes the file header: magic, version, and the wall-clock time the trace
+ * began (ns since the epoch), to which every event's time is added. */
+void trace_file_header(uint8_t out[TRACE_HEADER_SIZE], uint64_t start_wall_ns);
+
+/* A chunk being filled in a buffer of the caller's (the header's room
+ * first). No allocation, no lock: a thread fills its own. */
+typedef struct trace_chunk {
+    uint8_t *buf;
+    size_t cap, len;      /* len counts the header */
+    uint64_t last_ns;     /* the time of the last timed event (or the chunk's base) */
+    uint32_t thread;
+    uint32_t events;
+} trace_chunk;
+
+void trace_chunk_begin(trace_chunk *c, uint8_t *buf, size_t cap, uint32_t thread, uint64_t base_ns);
+/* Appends an event: its fields (trace_event_fields of them) and, for STRING
+ * and USER, the text. time_ns is ignored for metadata, and a time before the
+ * last event's counts as equal to it. false (nothing written) when it does
+ * not fit: finish the chunk and begin another. */
+bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint64_t *fields, const char *text,
+                     size_t text_len);
+/* Fills in the chunk's header (length, checksum); returns its whole size in bytes. */
+size_t trace_chunk_finish(trace_chunk *c);
+
+/* ---- reading ---- */
+
+typedef struct trace_event {
+    unsigned type;
+    uint32_t thread;            /* the chunk's thread (0: none) */
+    uint64_t time_ns;           /* since the trace began; 0 for metadata */
+    uint64_t f[TRACE_FIELDS_MAX];
+    const char *text;           /* STRING, USER: not NUL-terminated, points into the file */
+    size_t text_len;
+    size_t offset;              /* where the event starts in the file */
+} trace_event;
+
+typedef struct trace_reader {
+    const uint8_t *data;
+    size_t len, off;
+    size_t chunk_end;           /* end of the current chunk's payload; 0: between chunks */
+    uint32_t thread;
+    uint64_t now;
+    uint64_t start_wall_ns;
+    uint64_t chunks, events;
+    bool stopped;               /* the file ended early or is damaged: why says where */
+    char why[200];
+} trace_reader;
+
+/* Checks the header. JP_ERR_FORMAT (why says what was wrong) if the data is
+ * no jvmprof trace or a version this reader does not know. */
+jp_status trace_reader_open(trace_reader *r, const void *data, size_t len);
+/* The next event in file order: true, or false at the end of the data. At a
+ * chunk cut short, damaged or malformed, stopped is set, why names the
+ * offset, and the events before that chunk are all there is. */
+bool trace_reader_next(trace_reader *r, trace_event *ev);
+
+#endif
