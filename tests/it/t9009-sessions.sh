@@ -25,8 +25,8 @@ cat "$T/out" >&2
 for line in "reflect-dump true" "running true" "stop true" "stopped true" "stop-none true" "start true" "spin5"; do
     expect_grep "^$line$" "$T/out"
 done
-[ "$(grep -c '^stop true$' "$T/out")" = 8 ] || fail "8 sessions stopped expected"
-[ "$(grep -c '^start true$' "$T/out")" = 8 ] || fail "8 sessions started expected"
+[ "$(grep -c '^stop true$' "$T/out")" = 10 ] || fail "10 sessions stopped expected"
+[ "$(grep -c '^start true$' "$T/out")" = 10 ] || fail "10 sessions started expected"
 expect_grep "^busy refused: jvmprof: start: a profiling session is running; stop it first" "$T/out"
 expect_grep "^bad refused: jvmprof: start: cpu=bogus: bad value" "$T/out"
 expect_grep "^bad refused: jvmprof: start: heap=sites can only run from start-up (give it in -agentpath): exact counts (alloc_interval=0)" "$T/out"
