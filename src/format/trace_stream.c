@@ -1,0 +1,248 @@
+/* trace_stream.c — see trace_stream.h. The hand-over list is a Treiber
+ * stack: producers push with a CAS, the writer takes it whole with an
+ * exchange (no ABA: nothing is ever popped singly) and reverses it, so each
+ * thread's chunks are written in the order they were filled. */
+#include "trace_stream.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct trace_stream {
+    int fd;
+    uint64_t limit;
+    size_t chunk_bytes;
+    _Atomic(trace_block *) ready;     /* handed over, newest first */
+    atomic_bool taking;
+    _Atomic uint64_t dropped;
+    pthread_mutex_t meta_lock;        /* meta */
+    trace_block *meta;                /* the metadata chunk being filled (thread 0) */
+    trace_chunk meta_chunk;
+    trace_block *meta_done;           /* full metadata chunks, oldest first */
+    trace_block **meta_tail;
+    /* the writer's */
+    uint64_t bytes, chunks, events;
+    int write_errno;
+};
+
+static trace_block *block_new(const trace_stream *s)
+{
+    return malloc(sizeof(trace_block) + s->chunk_bytes);
+}
+
+/* Writes all of p[0..n) or fails; false on an error (errno). */
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+trace_stream *trace_stream_open(int fd, uint64_t limit, uint64_t start_wall_ns, size_t chunk_bytes)
+{
+    if (chunk_bytes < 256)
+        chunk_bytes = 256;
+    if (chunk_bytes > TRACE_CHUNK_HEADER_SIZE + (size_t)TRACE_CHUNK_MAX)
+        chunk_bytes = TRACE_CHUNK_HEADER_SIZE + (size_t)TRACE_CHUNK_MAX;
+    trace_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fd = fd;
+    s->limit = limit;
+    s->chunk_bytes = chunk_bytes;
+    s->meta_tail = &s->meta_done;
+    atomic_init(&s->taking, true);
+    pthread_mutex_init(&s->meta_lock, NULL);
+    uint8_t h[TRACE_HEADER_SIZE];
+    trace_file_header(h, start_wall_ns);
+    if ((limit && limit < TRACE_HEADER_SIZE) || !write_all(fd, h, sizeof h)) {
+        if (limit && limit < TRACE_HEADER_SIZE)
+            errno = EFBIG;
+        pthread_mutex_destroy(&s->meta_lock);
+        free(s);
+        return NULL;
+    }
+    s->bytes = TRACE_HEADER_SIZE;
+    return s;
+}
+
+bool trace_stream_taking(const trace_stream *s)
+{
+    return atomic_load_explicit(&s->taking, memory_order_relaxed);
+}
+
+void trace_producer_init(trace_producer *p, trace_stream *s, uint32_t thread)
+{
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->thread = thread;
+}
+
+static void hand_over(trace_stream *s, trace_block *b)
+{
+    trace_block *head = atomic_load_explicit(&s->ready, memory_order_relaxed);
+    do
+        b->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&s->ready, &head, b, memory_order_release, memory_order_relaxed));
+}
+
+/* Finishes the producer's chunk and hands it over. */
+static void producer_hand_over(trace_producer *p)
+{
+    trace_block *b = p->block;
+    p->block = NULL;
+    if (!b)
+        return;
+    if (!p->chunk.events) {
+        free(b);
+        return;
+    }
+    b->len = trace_chunk_finish(&p->chunk);
+    b->events = p->chunk.events;
+    hand_over(p->s, b);
+}
+
+bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64_t *fields, const char *text,
+                size_t text_len)
+{
+    trace_stream *s = p->s;
+    if (!trace_stream_taking(s) || type < TRACE_EV_TIMED) {
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return false;
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (!p->block) {
+            p->block = block_new(s);
+            if (!p->block)
+                break;
+            trace_chunk_begin(&p->chunk, p->block->data, s->chunk_bytes, p->thread, time_ns);
+        }
+        if (trace_chunk_put(&p->chunk, type, time_ns, fields, text, text_len))
+            return true;
+        if (!p->chunk.events)
+            break; /* an event bigger than a whole chunk */
+        producer_hand_over(p);
+    }
+    atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+    return false;
+}
+
+void trace_producer_flush(trace_producer *p)
+{
+    if (p->s)
+        producer_hand_over(p);
+}
+
+bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, const char *text, size_t text_len)
+{
+    bool ok = false;
+    pthread_mutex_lock(&s->meta_lock);
+    for (int attempt = 0; attempt < 2 && type < TRACE_EV_TIMED; attempt++) {
+        if (!s->meta) {
+            s->meta = block_new(s);
+            if (!s->meta)
+                break;
+            trace_chunk_begin(&s->meta_chunk, s->meta->data, s->chunk_bytes, 0, 0);
+        }
+        if ((ok = trace_chunk_put(&s->meta_chunk, type, 0, fields, text, text_len)))
+            break;
+        if (!s->meta_chunk.events)
+            break;
+        s->meta->len = trace_chunk_finish(&s->meta_chunk);
+        s->meta->events = s->meta_chunk.events;
+        s->meta->next = NULL;
+        *s->meta_tail = s->meta;
+        s->meta_tail = &s->meta->next;
+        s->meta = NULL;
+    }
+    pthread_mutex_unlock(&s->meta_lock);
+    if (!ok)
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+    return ok;
+}
+
+/* Writes one chunk unless that would pass the limit; frees it either way. */
+static void write_block(trace_stream *s, trace_block *b)
+{
+    bool fits = !s->limit || s->bytes + b->len <= s->limit;
+    if (fits && trace_stream_taking(s) && !s->write_errno) {
+        if (write_all(s->fd, b->data, b->len)) {
+            s->bytes += b->len;
+            s->chunks++;
+            s->events += b->events;
+            free(b);
+            return;
+        }
+        s->write_errno = errno ? errno : EIO;
+    }
+    if (!fits || s->write_errno)
+        atomic_store_explicit(&s->taking, false, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->dropped, b->events, memory_order_relaxed);
+    free(b);
+}
+
+size_t trace_stream_write(trace_stream *s)
+{
+    uint64_t before = s->bytes;
+    /* the chunks first taken, then the metadata: all a taken chunk refers to was given before it */
+    trace_block *list = atomic_exchange_explicit(&s->ready, NULL, memory_order_acquire), *fifo = NULL;
+    while (list) {
+        trace_block *next = list->next;
+        list->next = fifo;
+        fifo = list;
+        list = next;
+    }
+    pthread_mutex_lock(&s->meta_lock);
+    if (s->meta && s->meta_chunk.events) {
+        s->meta->len = trace_chunk_finish(&s->meta_chunk);
+        s->meta->events = s->meta_chunk.events;
+        s->meta->next = NULL;
+        *s->meta_tail = s->meta;
+        s->meta_tail = &s->meta->next;
+        s->meta = NULL;
+    }
+    trace_block *meta = s->meta_done;
+    s->meta_done = NULL;
+    s->meta_tail = &s->meta_done;
+    pthread_mutex_unlock(&s->meta_lock);
+    while (meta) {
+        trace_block *next = meta->next;
+        write_block(s, meta);
+        meta = next;
+    }
+    while (fifo) {
+        trace_block *next = fifo->next;
+        write_block(s, fifo);
+        fifo = next;
+    }
+    return (size_t)(s->bytes - before);
+}
+
+void trace_stream_stats_get(const trace_stream *s, trace_stream_stats *out)
+{
+    out->bytes = s->bytes;
+    out->chunks = s->chunks;
+    out->events = s->events;
+    out->dropped_events = atomic_load_explicit(&((trace_stream *)s)->dropped, memory_order_relaxed);
+    out->full = !trace_stream_taking(s);
+    out->write_errno = s->write_errno;
+}
+
+void trace_stream_close(trace_stream *s, trace_stream_stats *out)
+{
+    trace_stream_write(s);
+    if (out)
+        trace_stream_stats_get(s, out);
+    free(s->meta);
+    pthread_mutex_destroy(&s->meta_lock);
+    free(s);
+}
