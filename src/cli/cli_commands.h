@@ -9,5 +9,6 @@ int cli_report(int argc, char **argv);   /* cli_report.c: HPROF binary -> HPROF 
 int cli_flame(int argc, char **argv);    /* cli_flame.c: HPROF binary or collapsed stacks -> HTML flame graph */
 int cli_collapse(int argc, char **argv); /* cli_flame.c: HPROF binary (or collapsed stacks) -> collapsed stacks */
 int cli_heap(int argc, char **argv);     /* cli_heap.c: HPROF heap dump -> class histogram, ASCII dump, --fix */
+int cli_trace(int argc, char **argv);    /* cli_trace.c: trace file -> one event per line, in time order */
 
 #endif

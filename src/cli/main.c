@@ -6,6 +6,7 @@
  *   jvmprof collapse FILE [-o OUT]              HPROF binary (or collapsed stacks) -> collapsed stacks
  *   jvmprof heap FILE [--top N] [--text] [-o OUT]  HPROF heap dump -> class histogram (or ASCII dump)
  *   jvmprof heap FILE --fix                      null the references to objects the dump left out
+ *   jvmprof trace FILE [-o OUT] [filters]        trace file -> one event per line, in time order
  *   jvmprof options                             the agent's options (its help)
  *   jvmprof version | --help
  * This file dispatches and prints the usage, the version and the agent's
@@ -40,6 +41,10 @@ static void cli_usage(FILE *out)
             "                                      the dump does not hold (JDK 17's own dumps leave out the\n"
             "                                      objects class data sharing archived, and keep ~800 such\n"
             "                                      references); prints how many it changed\n"
+            "  trace FILE [-o OUT] [--thread N] [--type T,...] [--method S] [--from SEC] [--to SEC]\n"
+            "                                      a trace file (trace=, in progress) as text: one event per line,\n"
+            "                                      every thread merged in time order, filtered by thread number,\n"
+            "                                      event type, method name part and time window (seconds)\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -75,7 +80,9 @@ int main(int argc, char **argv)
         return cli_collapse(argc - 2, argv + 2);
     if (strcmp(cmd, "heap") == 0)
         return cli_heap(argc - 2, argv + 2);
-    cli_error("unknown command '%s'; expected report, flame, collapse, heap, options, version or help",
+    if (strcmp(cmd, "trace") == 0)
+        return cli_trace(argc - 2, argv + 2);
+    cli_error("unknown command '%s'; expected report, flame, collapse, heap, trace, options, version or help",
             cmd);
     return 2;
 }

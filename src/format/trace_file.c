@@ -211,6 +211,7 @@ static bool reader_chunk(trace_reader *r)
         return reader_stop(r, at, "a chunk of %llu bytes whose checksum does not match", (unsigned long long)payload);
     r->thread = (uint32_t)get_le(h + 12, 4);
     r->now = get_le(h + 16, 8);
+    r->chunk_start = at;
     r->off = at + TRACE_CHUNK_HEADER_SIZE;
     r->chunk_end = r->off + (size_t)payload;
     r->chunks++;
@@ -234,6 +235,8 @@ static bool leb_get(trace_reader *r, uint64_t *v)
 bool trace_reader_next(trace_reader *r, trace_event *ev)
 {
     while (r->chunk_end == 0 || r->off >= r->chunk_end) {
+        if (r->one_chunk && r->chunk_end)
+            return false;
         r->chunk_end = 0;
         if (r->stopped || r->off >= r->len || !reader_chunk(r))
             return false;
@@ -265,4 +268,15 @@ bool trace_reader_next(trace_reader *r, trace_event *ev)
     }
     r->events++;
     return true;
+}
+
+bool trace_reader_chunk(trace_reader *r, size_t offset)
+{
+    if (offset < TRACE_HEADER_SIZE || offset > r->len)
+        return reader_stop(r, offset, "no chunk can start here (the file has %zu bytes)", r->len);
+    r->off = offset;
+    r->chunk_end = 0;
+    r->stopped = false;
+    r->one_chunk = true;
+    return reader_chunk(r);
 }

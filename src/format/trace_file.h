@@ -102,6 +102,8 @@ typedef struct trace_reader {
     uint64_t start_wall_ns;
     uint64_t chunks, events;
     bool stopped;               /* the file ended early or is damaged: why says where */
+    bool one_chunk;             /* set by trace_reader_chunk: next stops at the chunk's end */
+    size_t chunk_start;         /* the current chunk's offset */
     char why[200];
 } trace_reader;
 
@@ -112,5 +114,8 @@ jp_status trace_reader_open(trace_reader *r, const void *data, size_t len);
  * chunk cut short, damaged or malformed, stopped is set, why names the
  * offset, and the events before that chunk are all there is. */
 bool trace_reader_next(trace_reader *r, trace_event *ev);
+/* Goes to the chunk at offset (as chunk_start gave it) and reads only that
+ * chunk from then on; false (stopped, why) if it is not sound. */
+bool trace_reader_chunk(trace_reader *r, size_t offset);
 
 #endif

@@ -1,0 +1,335 @@
+/* trace_text.c — a trace file (trace_file.h) as text, one event per line in
+ * time order: a first pass reads the metadata and notes each thread's
+ * chunks; then one cursor per thread walks its chunks in file order, and
+ * each line is the earliest event among the cursors. What a line says:
+ *
+ *   <seconds since the trace began> <thread> <event> <what it names>
+ *        0.000101200 main        enter       demo.Calls.fib(I)I depth=1 this=42
+ *
+ * Stops where the reader stops (a file cut short or damaged) and says so. */
+#include "trace_text.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct text_string { const char *p; size_t n; } text_string;
+typedef struct text_method { uint64_t cls, name, sig, flags; } text_method;
+
+/* A table by id, grown as ids come. */
+typedef struct text_table { void *v; size_t n, elem; } text_table;
+
+#define TEXT_IDS_MAX (1u << 26)
+
+static void *table_at(text_table *t, uint64_t id)
+{
+    if (id >= TEXT_IDS_MAX)
+        return NULL;
+    if (id >= t->n) {
+        size_t n = t->n ? t->n : 64;
+        while (n <= id)
+            n *= 2;
+        void *v = realloc(t->v, n * t->elem);
+        if (!v)
+            return NULL;
+        memset((char *)v + t->n * t->elem, 0, (n - t->n) * t->elem);
+        t->v = v;
+        t->n = n;
+    }
+    return (char *)t->v + id * t->elem;
+}
+
+static const void *table_get(const text_table *t, uint64_t id)
+{
+    return id < t->n ? (const char *)t->v + id * t->elem : NULL;
+}
+
+typedef struct text_thread {
+    uint32_t id;
+    size_t *chunks;             /* offsets, in file order */
+    size_t nchunks, cap, next;  /* next: the chunk after the one the cursor is in */
+    trace_reader r;
+    trace_event ev;
+    bool has;                   /* ev is the cursor's next event */
+} text_thread;
+
+typedef struct text_ctx {
+    const uint8_t *data;
+    size_t len;
+    text_table strings, classes, methods, thread_names; /* text_string, uint64_t (name), text_method, uint64_t */
+    text_thread *threads;
+    size_t nthreads;
+} text_ctx;
+
+static text_thread *thread_of(text_ctx *c, uint32_t id)
+{
+    for (size_t i = 0; i < c->nthreads; i++)
+        if (c->threads[i].id == id)
+            return &c->threads[i];
+    text_thread *t = realloc(c->threads, (c->nthreads + 1) * sizeof *t);
+    if (!t)
+        return NULL;
+    c->threads = t;
+    t = &c->threads[c->nthreads++];
+    memset(t, 0, sizeof *t);
+    t->id = id;
+    return t;
+}
+
+static bool add_chunk(text_thread *t, size_t off)
+{
+    if (t->nchunks == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        size_t *p = realloc(t->chunks, cap * sizeof *p);
+        if (!p)
+            return false;
+        t->chunks = p;
+        t->cap = cap;
+    }
+    t->chunks[t->nchunks++] = off;
+    return true;
+}
+
+static void ctx_free(text_ctx *c)
+{
+    free(c->strings.v);
+    free(c->classes.v);
+    free(c->methods.v);
+    free(c->thread_names.v);
+    for (size_t i = 0; i < c->nthreads; i++)
+        free(c->threads[i].chunks);
+    free(c->threads);
+}
+
+/* Pass 1: the metadata, and each thread's chunks. */
+static jp_status first_pass(text_ctx *c, trace_reader *r)
+{
+    trace_event e;
+    size_t last_chunk = 0;
+    while (trace_reader_next(r, &e)) {
+        if (r->chunk_start != last_chunk) {
+            text_thread *t = thread_of(c, e.thread);
+            if (!t || !add_chunk(t, r->chunk_start))
+                return JP_ERR_NOMEM;
+            last_chunk = r->chunk_start;
+        }
+        void *slot = NULL;
+        if (e.type < TRACE_EV_TIMED && e.f[0] >= TEXT_IDS_MAX)
+            continue; /* no writer numbers so far: left unnamed */
+        switch (e.type) {
+        case TRACE_EV_STRING:
+            if ((slot = table_at(&c->strings, e.f[0])))
+                *(text_string *)slot = (text_string){ e.text, e.text_len };
+            break;
+        case TRACE_EV_CLASS:
+            if ((slot = table_at(&c->classes, e.f[0])))
+                *(uint64_t *)slot = e.f[1];
+            break;
+        case TRACE_EV_METHOD:
+            if ((slot = table_at(&c->methods, e.f[0])))
+                *(text_method *)slot = (text_method){ e.f[1], e.f[2], e.f[3], e.f[4] };
+            break;
+        case TRACE_EV_THREAD:
+            if ((slot = table_at(&c->thread_names, e.f[0])))
+                *(uint64_t *)slot = e.f[1];
+            break;
+        default:
+            continue; /* timed: read again in time order */
+        }
+        if (!slot)
+            return JP_ERR_NOMEM;
+    }
+    return JP_OK;
+}
+
+static bool cursor_advance(text_ctx *c, text_thread *t)
+{
+    for (;;) {
+        if (t->r.data && trace_reader_next(&t->r, &t->ev)) {
+            if (t->ev.type >= TRACE_EV_TIMED)
+                return t->has = true;
+            continue; /* metadata: read in the first pass */
+        }
+        if (t->next >= t->nchunks)
+            return t->has = false;
+        if (!t->r.data && trace_reader_open(&t->r, c->data, c->len) != JP_OK)
+            return t->has = false;
+        if (!trace_reader_chunk(&t->r, t->chunks[t->next++]))
+            return t->has = false;
+    }
+}
+
+/* "name" of string id, or "?" */
+static void put_string(sink *s, const text_ctx *c, uint64_t id)
+{
+    const text_string *str = table_get(&c->strings, id);
+    if (str && str->p)
+        sink_printf(s, "%.*s", (int)str->n, str->p);
+    else
+        sink_printf(s, "<string %" PRIu64 ">", id);
+}
+
+/* A class's name, dotted. */
+static void put_class(sink *s, const text_ctx *c, uint64_t id)
+{
+    const uint64_t *name = table_get(&c->classes, id);
+    const text_string *str = name ? table_get(&c->strings, *name) : NULL;
+    if (!str || !str->p) {
+        sink_printf(s, "<class %" PRIu64 ">", id);
+        return;
+    }
+    for (size_t i = 0; i < str->n; i++)
+        sink_printf(s, "%c", str->p[i] == '/' ? '.' : str->p[i]);
+}
+
+static void put_method(sink *s, const text_ctx *c, uint64_t id)
+{
+    const text_method *m = table_get(&c->methods, id);
+    if (!m || !m->name) {
+        sink_printf(s, "<method %" PRIu64 ">", id);
+        return;
+    }
+    put_class(s, c, m->cls);
+    sink_printf(s, ".");
+    put_string(s, c, m->name);
+    put_string(s, c, m->sig);
+}
+
+static bool filtered_out(const text_ctx *c, const trace_event *e, const trace_text_filter *f)
+{
+    if (f->thread && e->thread != f->thread)
+        return true;
+    if (f->types && !(f->types & (1ull << e->type)))
+        return true;
+    if (e->time_ns < f->from_ns || (f->to_ns && e->time_ns > f->to_ns))
+        return true;
+    if (f->method && *f->method) {
+        if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW)
+            return true;
+        const text_method *m = table_get(&c->methods, e->f[0]);
+        const uint64_t *cname = m ? table_get(&c->classes, m->cls) : NULL;
+        const text_string *cs = cname ? table_get(&c->strings, *cname) : NULL;
+        const text_string *ms = m ? table_get(&c->strings, m->name) : NULL;
+        char full[512];
+        int n = snprintf(full, sizeof full, "%.*s.%.*s", cs && cs->p ? (int)cs->n : 0, cs && cs->p ? cs->p : "",
+                         ms && ms->p ? (int)ms->n : 0, ms && ms->p ? ms->p : "");
+        for (int i = 0; i < n && i < (int)sizeof full; i++)
+            if (full[i] == '/')
+                full[i] = '.';
+        if (!strstr(full, f->method))
+            return true;
+    }
+    return false;
+}
+
+static void put_event(sink *s, const text_ctx *c, const trace_event *e)
+{
+    sink_printf(s, "%6" PRIu64 ".%09" PRIu64 " ", e->time_ns / 1000000000u, e->time_ns % 1000000000u);
+    const uint64_t *tname = e->thread ? table_get(&c->thread_names, e->thread) : NULL;
+    if (tname && *tname) {
+        put_string(s, c, *tname);
+    } else if (e->thread) {
+        sink_printf(s, "thread-%u", e->thread);
+    } else {
+        sink_printf(s, "-");
+    }
+    sink_printf(s, " %s", trace_event_name(e->type));
+    switch (e->type) {
+    case TRACE_EV_ENTER:
+        sink_printf(s, " ");
+        put_method(s, c, e->f[0]);
+        sink_printf(s, " depth=%" PRIu64 " this=%" PRIu64, e->f[1], e->f[2]);
+        break;
+    case TRACE_EV_EXIT:
+    case TRACE_EV_EXIT_THROW:
+        sink_printf(s, " ");
+        put_method(s, c, e->f[0]);
+        sink_printf(s, " depth=%" PRIu64, e->f[1]);
+        break;
+    case TRACE_EV_ALLOC:
+        sink_printf(s, " object=%" PRIu64 " ", e->f[0]);
+        put_class(s, c, e->f[1]);
+        sink_printf(s, " bytes=%" PRIu64, e->f[2]);
+        if (e->f[3])
+            sink_printf(s, " length=%" PRIu64, e->f[3] - 1);
+        break;
+    case TRACE_EV_FREE:
+        sink_printf(s, " object=%" PRIu64, e->f[0]);
+        break;
+    case TRACE_EV_GC_START:
+    case TRACE_EV_GC_END:
+        sink_printf(s, " %s", e->f[0] == TRACE_GC_YOUNG ? "young" : e->f[0] == TRACE_GC_FULL ? "full" : "unknown");
+        if (e->type == TRACE_EV_GC_END)
+            sink_printf(s, " used-before=%" PRIu64 " used-after=%" PRIu64, e->f[1], e->f[2]);
+        break;
+    case TRACE_EV_THREAD_START:
+    case TRACE_EV_THREAD_END: {
+        const uint64_t *n = table_get(&c->thread_names, e->f[0]);
+        sink_printf(s, " ");
+        if (n && *n)
+            put_string(s, c, *n);
+        else
+            sink_printf(s, "thread-%" PRIu64, e->f[0]);
+        break;
+    }
+    case TRACE_EV_CLASS_LOAD:
+    case TRACE_EV_CLASS_UNLOAD:
+        sink_printf(s, " ");
+        put_class(s, c, e->f[0]);
+        break;
+    case TRACE_EV_MONITOR:
+        sink_printf(s, " %s object=%" PRIu64 " ",
+                    e->f[0] == TRACE_MONITOR_CONTENDED ? "contended" : e->f[0] == TRACE_MONITOR_ENTERED ? "entered"
+                    : e->f[0] == TRACE_MONITOR_WAIT ? "wait" : "waited", e->f[1]);
+        put_class(s, c, e->f[2]);
+        break;
+    case TRACE_EV_USER:
+        sink_printf(s, " %.*s", (int)e->text_len, e->text);
+        break;
+    default:
+        break;
+    }
+    sink_printf(s, "\n");
+}
+
+jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                           trace_text_summary *sum, char *why, size_t whylen)
+{
+    memset(sum, 0, sizeof *sum);
+    trace_reader r;
+    if (trace_reader_open(&r, data, len) != JP_OK) {
+        snprintf(why, whylen, "%s", r.why);
+        return JP_ERR_FORMAT;
+    }
+    text_ctx c = { .data = data, .len = len };
+    c.strings.elem = sizeof(text_string);
+    c.classes.elem = sizeof(uint64_t);
+    c.methods.elem = sizeof(text_method);
+    c.thread_names.elem = sizeof(uint64_t);
+    jp_status st = first_pass(&c, &r);
+    sum->chunks = r.chunks;
+    sum->stopped = r.stopped;
+    if (r.stopped)
+        snprintf(sum->why, sizeof sum->why, "%s", r.why);
+    for (size_t i = 0; st == JP_OK && i < c.nthreads; i++)
+        cursor_advance(&c, &c.threads[i]);
+    while (st == JP_OK) {
+        text_thread *best = NULL;
+        for (size_t i = 0; i < c.nthreads; i++)
+            if (c.threads[i].has && (!best || c.threads[i].ev.time_ns < best->ev.time_ns))
+                best = &c.threads[i];
+        if (!best)
+            break;
+        sum->events++;
+        if (!filtered_out(&c, &best->ev, f)) {
+            put_event(s, &c, &best->ev);
+            sum->printed++;
+        }
+        cursor_advance(&c, best);
+    }
+    ctx_free(&c);
+    if (st != JP_OK)
+        snprintf(why, whylen, "out of memory");
+    return st != JP_OK ? st : sink_status(s);
+}

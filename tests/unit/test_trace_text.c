@@ -1,0 +1,144 @@
+/* test_trace_text.c — a trace file as text (src/format/trace_text.c, what
+ * `jvmprof trace` prints): two threads' chunks interleaved in the file come
+ * out merged in time order, with method, class and thread names; each
+ * filter; a file cut short prints what it holds and says where it stopped;
+ * data that is no trace is refused. */
+#include "../../src/format/trace_text.h"
+
+#include "../../src/common/buf.h"
+#include "harness.h"
+
+static uint8_t file[8192];
+static size_t file_len;
+
+static void meta(trace_chunk *c, unsigned type, uint64_t a, uint64_t b, uint64_t d, uint64_t e, uint64_t f,
+                 const char *text)
+{
+    uint64_t fields[] = { a, b, d, e, f };
+    CHECK(trace_chunk_put(c, type, 0, fields, text, text ? strlen(text) : 0));
+}
+
+/* Metadata; then thread 1's first chunk, thread 2's chunk, thread 1's second
+ * chunk, each in time order, the threads' times interleaved. */
+static void write_file(void)
+{
+    trace_file_header(file, 0);
+    file_len = TRACE_HEADER_SIZE;
+    trace_chunk c;
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 0, 0);
+    meta(&c, TRACE_EV_STRING, 1, 0, 0, 0, 0, "demo/Calls");
+    meta(&c, TRACE_EV_STRING, 2, 0, 0, 0, 0, "fib");
+    meta(&c, TRACE_EV_STRING, 3, 0, 0, 0, 0, "(I)I");
+    meta(&c, TRACE_EV_STRING, 4, 0, 0, 0, 0, "main");
+    meta(&c, TRACE_EV_STRING, 5, 0, 0, 0, 0, "worker");
+    meta(&c, TRACE_EV_STRING, 6, 0, 0, 0, 0, "run");
+    meta(&c, TRACE_EV_STRING, 7, 0, 0, 0, 0, "()V");
+    meta(&c, TRACE_EV_CLASS, 1, 1, 0, 0, 0, NULL);
+    meta(&c, TRACE_EV_METHOD, 10, 1, 2, 3, TRACE_METHOD_STATIC, NULL);
+    meta(&c, TRACE_EV_METHOD, 11, 1, 6, 7, 0, NULL);
+    meta(&c, TRACE_EV_THREAD, 1, 4, 0, 0, 0, NULL);
+    meta(&c, TRACE_EV_THREAD, 2, 5, 0, 0, 0, NULL);
+    file_len += trace_chunk_finish(&c);
+
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 100);
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 100, (uint64_t[]){ 10, 1, 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 300, (uint64_t[]){ 10, 2, 1 }, NULL, 0));
+    file_len += trace_chunk_finish(&c);
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 2, 200);
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 200, (uint64_t[]){ 11, 1, 77 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_USER, 400, NULL, "checkpoint", 10));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 1500000000, (uint64_t[]){ 11, 1 }, NULL, 0));
+    file_len += trace_chunk_finish(&c);
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 350);
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 350, (uint64_t[]){ 10, 2 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 500, (uint64_t[]){ 10, 1 }, NULL, 0));
+    file_len += trace_chunk_finish(&c);
+}
+
+static char text[8192];
+
+static jp_status as_text(size_t len, const trace_text_filter *f, trace_text_summary *sum)
+{
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    char why[256] = "", err[256];
+    jp_status st = trace_text_write(file, len, f, s, sum, why, sizeof why);
+    sink_commit(s, err, sizeof err);
+    snprintf(text, sizeof text, "%.*s", (int)out.len, out.data ? (const char *)out.data : "");
+    if (st != JP_OK)
+        snprintf(text, sizeof text, "%s", why);
+    buf_free(&out);
+    return st;
+}
+
+static void test_time_order(void)
+{
+    write_file();
+    trace_text_filter f = { 0 };
+    trace_text_summary sum;
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_STR(text, "     0.000000100 main enter demo.Calls.fib(I)I depth=1 this=1\n"
+                       "     0.000000200 worker enter demo.Calls.run()V depth=1 this=77\n"
+                       "     0.000000300 main enter demo.Calls.fib(I)I depth=2 this=1\n"
+                       "     0.000000350 main exit-throw demo.Calls.fib(I)I depth=2\n"
+                       "     0.000000400 worker user checkpoint\n"
+                       "     0.000000500 main exit demo.Calls.fib(I)I depth=1\n"
+                       "     1.500000000 worker exit demo.Calls.run()V depth=1\n");
+    CHECK_EQ_INT(sum.events, 7);
+    CHECK_EQ_INT(sum.printed, 7);
+    CHECK_EQ_INT(sum.chunks, 4);
+    CHECK(!sum.stopped);
+}
+
+static void test_filters(void)
+{
+    write_file();
+    trace_text_summary sum;
+    trace_text_filter f = { .thread = 2 };
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_INT(sum.printed, 3);
+    CHECK(strstr(text, "main") == NULL);
+    f = (trace_text_filter){ .types = 1ull << TRACE_EV_EXIT | 1ull << TRACE_EV_EXIT_THROW };
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_INT(sum.printed, 3);
+    f = (trace_text_filter){ .method = "Calls.run" };
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_STR(text, "     0.000000200 worker enter demo.Calls.run()V depth=1 this=77\n"
+                       "     1.500000000 worker exit demo.Calls.run()V depth=1\n");
+    f = (trace_text_filter){ .from_ns = 300, .to_ns = 400 };
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_INT(sum.printed, 3);
+    CHECK_EQ_INT(sum.events, 7);
+}
+
+static void test_cut_and_bad(void)
+{
+    write_file();
+    trace_text_summary sum;
+    trace_text_filter f = { 0 };
+    /* cut inside the last chunk: thread 1's second chunk is gone */
+    ASSERT(as_text(file_len - 3, &f, &sum) == JP_OK);
+    CHECK_EQ_INT(sum.printed, 5);
+    CHECK(sum.stopped);
+    CHECK(strstr(sum.why, "stopped at offset") && strstr(sum.why, "cut short"));
+    CHECK(strstr(text, "exit-throw") == NULL);
+    /* every cut: never a crash, never more events than the whole file's */
+    for (size_t len = 0; len < file_len; len++) {
+        jp_status st = as_text(len, &f, &sum);
+        CHECK(st == (len < TRACE_HEADER_SIZE ? JP_ERR_FORMAT : JP_OK));
+        CHECK(sum.printed <= 7);
+    }
+    static const char hprof[] = "JAVA PROFILE 1.0.2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+    memcpy(file, hprof, sizeof hprof);
+    CHECK(as_text(sizeof hprof, &f, &sum) == JP_ERR_FORMAT);
+    CHECK(strstr(text, "not a jvmprof trace") != NULL);
+}
+
+int main(void)
+{
+    RUN(test_time_order);
+    RUN(test_filters);
+    RUN(test_cut_and_bad);
+    return DONE();
+}
