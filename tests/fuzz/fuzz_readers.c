@@ -9,6 +9,9 @@
  *                 size, so ASan sees any overrun); when it succeeds, a second
  *                 run must find nothing more to null, and the fixed dump must
  *                 still convert to text.
+ *   trace         trace_text_write (all events, and filtered); a file that is
+ *                 no trace must say why in one line; one cut short or damaged
+ *                 must say where it stopped in one line.
  * Beyond "no crash, no leak, no sanitizer report", every refusal must come
  * with a one-line message. Built and run by `make fuzz` (and briefly by `make
  * test`, tests/it/t0001-fuzz-readers.sh); seeds in tests/fuzz/readers_corpus/,
@@ -21,6 +24,7 @@
 #include "common/buf.h"
 #include "format/format.h"
 #include "format/sink.h"
+#include "format/trace_text.h"
 #include "heapdump/heap_histogram.h"
 #include "heapdump/hprof_heap_fixup.h"
 #include "heapdump/hprof_heap_text.h"
@@ -145,6 +149,34 @@ static void fuzz_heap(const uint8_t *data, size_t size)
     free(w);
 }
 
+static void fuzz_trace(const uint8_t *data, size_t size)
+{
+    static const trace_text_filter filters[2] = { { 0 }, { .thread = 1, .types = 1ull << TRACE_EV_ENTER,
+                                                            .method = "a.B", .from_ns = 10, .to_ns = 1000000 } };
+    for (int i = 0; i < 2; i++) {
+        buf out;
+        buf_init(&out);
+        sink *s = sink_open_memory(&out);
+        if (!s)
+            die("sink_open_memory", "out of memory");
+        char why[256] = "";
+        trace_text_summary sum;
+        jp_status st = trace_text_write(data, size, &filters[i], s, &sum, why, sizeof why);
+        if (st == JP_OK) {
+            (void)sink_commit(s, why, sizeof why);
+            if (sum.stopped)
+                check_message("trace_text_write (stopped)", sum.why);
+            if (sum.printed > sum.events)
+                die("trace_text_write", "printed more events than it read");
+        } else {
+            sink_abort(s);
+            if (st == JP_ERR_FORMAT)
+                check_message("trace_text_write", why);
+        }
+        buf_free(&out);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* the CLI tells HPROF from collapsed stacks by the header; here every
@@ -152,5 +184,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_hprof_bin(data, size);
     fuzz_collapsed(data, size);
     fuzz_heap(data, size);
+    fuzz_trace(data, size);
     return 0;
 }
