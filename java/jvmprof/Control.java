@@ -128,6 +128,24 @@ public final class Control {
         }
     }
 
+    /**
+     * Adds a user event with this message to the trace, between the events
+     * around the call (trace=user). Returns false when no jvmprof agent is
+     * loaded or trace=user is off. A message longer than 4096 bytes (in
+     * modified UTF-8) is cut there.
+     */
+    public static boolean userEvent(String message) {
+        if (message == null)
+            throw new NullPointerException("message");
+        try {
+            return userEvent0(message);
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+    }
+
+    private static native boolean userEvent0(String message);
+
     private static native boolean dump0();
 
     private static native String stop0();

@@ -154,6 +154,12 @@ public final class Tracker {
         return pairs;
     }
 
+    /** A method left by an exception (its catch-all handler). */
+    public static void exitThrow(int id) {
+        if (engaged)
+            exitThrow0(id);
+    }
+
     public static void objectInit(Object o) {
         if (engaged)
             objectInit0(o);
@@ -166,6 +172,7 @@ public final class Tracker {
 
     private static native void enter0(int id);
     private static native void exit0(int id);
+    private static native void exitThrow0(int id);
     private static native void objectInit0(Object o);
     private static native void newArray0(Object a);
 }

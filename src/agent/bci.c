@@ -47,9 +47,12 @@ static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_counted, st_unchanged, st_ns;
 static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
 
-/* cpu=times: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
+/* cpu=times, trace=exec: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
  * a call at Object.<init> and after each array allocation, in every class. */
-static bool bci_calls_on(void) { return agent_opts->cpu == OPTIONS_CPU_TIMES; }
+static bool bci_calls_on(void)
+{
+    return agent_opts->cpu == OPTIONS_CPU_TIMES || (agent_opts->trace & OPTIONS_TRACE_ENTRY);
+}
 static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
 
 jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
@@ -106,8 +109,10 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
+    /* trace=exec: every method's entry and exit (tiny=0) */
+    unsigned tiny = (agent_opts->trace & OPTIONS_TRACE_ENTRY) ? 0 : agent_opts->tiny;
     cf_method_rule rule = ctx->calls ? cf_method_rule_of(ctx->class_name, m->name, m->code_length, m->calls, m->loops,
-                                                         agent_opts->tiny)
+                                                         tiny)
                                      : CF_METHOD_SKIP;
     if (rule == CF_METHOD_SKIP)
         return 0;
@@ -129,6 +134,7 @@ static uint32_t bci_select(void *vctx, const cf_method_view *m)
         me->cls = ctx->cls;
         me->name = strdup(m->name);
         me->sig = strdup(m->desc);
+        me->access = m->access;
     }
     if (!me || !me->name || !me->sig) {
         if (me) {

@@ -24,6 +24,7 @@ typedef struct bci_class {
 typedef struct bci_method {
     const bci_class *cls;
     char *name, *sig;
+    uint16_t access;      /* ACC_* flags */
 } bci_method;
 
 /* Method numbers are below BCI_IDS (the Tracker's count arrays hold as many). */

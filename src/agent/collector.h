@@ -78,6 +78,7 @@ extern const collector cpu_jvmti_collector;   /* cpu=samples,sampler=jvmti */
 extern const collector wall_collector;        /* wall= */
 extern const collector monitor_collector;     /* monitor=y */
 extern const collector times_collector;       /* cpu=times */
+extern const collector trace_collector;       /* trace= */
 extern const collector alloc_sampled_collector; /* heap=sites */
 extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
 

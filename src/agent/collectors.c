@@ -20,6 +20,7 @@ static const collector *const collectors_all[] = {
     &alloc_sampled_collector,
     &alloc_exact_collector,
     &times_collector,
+    &trace_collector,
 #ifdef JP_TEST_COLLECTORS
     &thread_count_collector,
 #endif

@@ -1,11 +1,13 @@
 /* control.c — JNI natives of the Java control API (jvmprof.Control in
- * jvmprof.jar): a dump on request, a heap dump, the agent's version, and a
- * profiling session's stop and start (session.h). */
+ * jvmprof.jar): a dump on request, a heap dump, the agent's version, a
+ * profiling session's stop and start (session.h), and user events for the
+ * trace (collect_trace.h). */
 #include <jni.h>
 #include <stdio.h>
 
 #include "../common/out_file.h"
 #include "agent_env.h"
+#include "collect_trace.h"
 #include "heap_dump.h"
 #include "profiler.h"
 #include "session.h"
@@ -83,4 +85,11 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_running0(JNIEnv *jni, jclass cls
 {
     (void)jni, (void)cls;
     return session_running() ? JNI_TRUE : JNI_FALSE;
+}
+
+/* jvmprof.Control.userEvent: the message as a user event in the trace (trace=user). */
+JNIEXPORT jboolean JNICALL Java_jvmprof_Control_userEvent0(JNIEnv *jni, jclass cls, jstring message)
+{
+    (void)cls;
+    return agent_opts && trace_user_event(jni, message) ? JNI_TRUE : JNI_FALSE;
 }

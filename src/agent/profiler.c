@@ -142,6 +142,10 @@ jp_status profiler_dump(JNIEnv *jni)
         m->oom = true;
     output outs[OUTPUTS_MAX];
     size_t nout = outputs_of(agent_opts, outs);
+    if (!outs[0].format && !agent_opts->heap_dump) { /* trace= alone: its file is written as it goes */
+        collectors_describe();
+        return JP_OK;
+    }
     if (!outs[0].format) { /* heap=dump alone */
         char err[1024];
         jp_status st = heap_dump_write(jni, NULL, err, sizeof err);

@@ -124,6 +124,8 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
     for (size_t i = 0; i < nout; i++) {
         char why[1024], first_dump[OPTIONS_PATH_MAX + 16];
         const char *path = outs[i].path;
+        if (!outs[i].format && !o->heap_dump)
+            continue; /* trace= alone: no report (the trace collector checks its own file) */
         heap_dump_name(path, 1, first_dump, sizeof first_dump); /* %n: checked under its first name */
         path = first_dump;
         if (sink_check_writable(path, why, sizeof why) == JP_OK)

@@ -61,6 +61,7 @@ typedef struct thread_record {
     JNIEnv *jni;                    /* the thread's JNIEnv, for the async sampler's handler; NULL: not begun */
     struct times_thread *times;     /* times.c: shadow stack and call paths, made on first entry */
     uint32_t times_gen;             /* times.c: the session they belong to */
+    struct trace_thread *trace;     /* collect_trace.c: the thread's trace producer, made at its first event */
     thread_record_alloc alloc;
     thread_record_blocking blocking;
     bool adopted;                   /* serial, tid and jni filled by thread_record_adopt, not begun */

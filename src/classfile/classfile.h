@@ -5,6 +5,7 @@
  *
  *   CF_INJECT_CALLS     push id, invokestatic enter(I)V   at method entry, and
  *                       push id, invokestatic exit(I)V    before every *return, and
+ *                       push id, invokestatic exitThrow(I)V (the tracker's exit_throw, or exit)
  *                       in a catch-all handler covering the method (then athrow; not in
  *                       <init>, whose uninitialized `this` no single handler frame can describe)
  *                       or, for a method select() marks CF_SELECT_COUNT_ONLY,
@@ -64,6 +65,7 @@ typedef struct cf_tracker {
     const char *cls;                     /* internal name, e.g. "jvmprof/Tracker" */
     const char *enter, *exit;            /* CF_TRACKER_ID_DESC: a selected method's entry and every exit */
     const char *count;                   /* CF_TRACKER_ID_DESC: a count-only method's entry */
+    const char *exit_throw;              /* CF_TRACKER_ID_DESC: the catch-all handler's exit (NULL: exit) */
     const char *object_init, *new_array; /* CF_TRACKER_OBJECT_DESC: at Object.<init>, after each array allocation */
 } cf_tracker;
 

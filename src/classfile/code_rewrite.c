@@ -419,7 +419,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
         buf_reserve(&tail, a->len - mc.len + 64)) {
         emit_code(&code, &mc, inj, &local);
         if (inj->handler) {
-            emit_call(&code, inj, inj->exit_ref);
+            emit_call(&code, inj, inj->exit_throw_ref ? inj->exit_throw_ref : inj->exit_ref);
             buf_put_u1(&code, OP_ATHROW);
             local.handlers++;
         }

@@ -156,6 +156,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         inj.smt_name = cp_add_utf8(&cp, "StackMapTable");
         inj.enter_ref = cp_add_methodref(&cp, tracker, tr->enter, CF_TRACKER_ID_DESC);
         inj.exit_ref = cp_add_methodref(&cp, tracker, tr->exit, CF_TRACKER_ID_DESC);
+        if (tr->exit_throw)
+            inj.exit_throw_ref = cp_add_methodref(&cp, tracker, tr->exit_throw, CF_TRACKER_ID_DESC);
     }
     if (any_count)
         inj.count_ref = cp_add_methodref(&cp, tracker, tr->count, CF_TRACKER_ID_DESC);

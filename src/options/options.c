@@ -185,6 +185,58 @@ static jp_status options_set_prefixes(const options_def *d, const char *value, c
     return JP_OK;
 }
 
+/* trace=: the event classes, '+'-separated, each once; those not built yet
+ * are refused by name. */
+static jp_status options_set_events(const options_def *d, const char *value, unsigned *dst, char *err,
+                                    size_t errlen)
+{
+    static const struct {
+        const char *word;
+        unsigned bits;
+        bool built;
+    } words[] = {
+        { "exec", OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT, true },
+        { "exec:light", OPTIONS_TRACE_ENTRY, true },
+        { "thread", OPTIONS_TRACE_THREAD, true },
+        { "user", OPTIONS_TRACE_USER, true },
+        { "mem", 0, false }, { "mem:light", 0, false }, { "alloc", 0, false },
+        { "class", 0, false }, { "monitor", 0, false }, { "all", 0, false },
+    };
+    unsigned bits = 0;
+    if (!*value) {
+        snprintf(err, errlen, "%s=: expected %s=%s", d->name, d->name, d->values);
+        return JP_ERR_ARG;
+    }
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, "+");
+        size_t k = 0;
+        while (k < sizeof words / sizeof words[0] && !(strlen(words[k].word) == n && strncmp(p, words[k].word, n) == 0))
+            k++;
+        if (k == sizeof words / sizeof words[0]) {
+            char hint[96];
+            options_suggest(p, n, d->values, hint, sizeof hint);
+            snprintf(err, errlen, "%s=%s: '%.*s' is no event class%s; expected %s, joined by '+' "
+                     "(trace=exec+thread+user)", d->name, value, (int)(n < 40 ? n : 40), p, hint, d->values);
+            return JP_ERR_ARG;
+        }
+        if (!words[k].built) {
+            snprintf(err, errlen, "%s=%s: %s events are not built yet; available now: exec, exec:light, thread, "
+                     "user", d->name, value, words[k].word);
+            return JP_ERR_ARG;
+        }
+        bits |= words[k].bits;
+        p += n;
+        if (*p == '+' && !p[1]) {
+            snprintf(err, errlen, "%s=%s: nothing after the last '+'; expected %s=%s", d->name, value, d->name,
+                     d->values);
+            return JP_ERR_ARG;
+        }
+        p += *p == '+';
+    }
+    *dst = bits;
+    return JP_OK;
+}
+
 /* An ENUM value into its field (a char or an enum) or through the row's store. */
 static void options_store_choice(agent_options *o, const options_def *d, int value)
 {
@@ -249,6 +301,8 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
         return options_bad(err, errlen, d, value);
     case OPTIONS_KIND_PREFIXES:
         return options_set_prefixes(d, value, field, err, errlen);
+    case OPTIONS_KIND_EVENTS:
+        return options_set_events(d, value, (unsigned *)field, err, errlen);
     case OPTIONS_KIND_PATH:
         if (!*value) {
             snprintf(err, errlen, "%s=: empty file name; expected %s=<path>", d->name, d->name);
@@ -320,7 +374,7 @@ static jp_status options_item(agent_options *o, options_seen *seen, const char *
     }
     seen->at[k] = p;
     seen->len[k] = len;
-    o->given |= 1u << k;
+    o->given |= (uint64_t)1 << k;
     return options_set(o, d, eq ? eq + 1 : "", pid, err, errlen);
 }
 

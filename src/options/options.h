@@ -25,6 +25,14 @@ typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU
  * each thread's CPU timer (no safepoint bias), or JVMTI GetStackTrace. */
 typedef enum options_sampler { OPTIONS_SAMPLER_ASYNC = 0, OPTIONS_SAMPLER_JVMTI } options_sampler;
 
+/* trace=: the classes of events traced (exec, exec:light, thread, user so far) */
+enum {
+    OPTIONS_TRACE_ENTRY = 1,      /* exec, exec:light: method entries */
+    OPTIONS_TRACE_EXIT = 2,       /* exec: and exits */
+    OPTIONS_TRACE_THREAD = 4,     /* thread: starts and ends */
+    OPTIONS_TRACE_USER = 8,       /* user: jvmprof.Control.userEvent */
+};
+
 /* Every option, in the order help lists them: the index of its row in
  * options_defs and its bit in agent_options.given. */
 typedef enum options_id {
@@ -54,6 +62,9 @@ typedef enum options_id {
     OPTIONS_ID_LIFETIMES,
     OPTIONS_ID_ALLOC_INTERVAL,
     OPTIONS_ID_ALLOC_HOOK,
+    OPTIONS_ID_TRACE,
+    OPTIONS_ID_TRACEFILE,
+    OPTIONS_ID_TRACELIMIT,
     OPTIONS_ID_NET,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
@@ -85,7 +96,10 @@ typedef struct agent_options {
     unsigned wall_ms;                 /* wall-clock sampling period, 0 = off */
     char flame[OPTIONS_PATH_MAX];     /* HTML flame graph written with each dump ("" = none) */
     char collapsed[OPTIONS_PATH_MAX]; /* collapsed stacks written with each dump ("" = none) */
-    uint32_t given;                   /* bit 1u << options_id: the option was named (not defaulted) */
+    unsigned trace;                   /* trace=: OPTIONS_TRACE_* */
+    char tracefile[OPTIONS_PATH_MAX]; /* trace=: the trace file, %p expanded */
+    uint64_t tracelimit;              /* trace=: stop writing before this many bytes (0: no limit) */
+    uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
 /* What kind of value an option takes; each kind has one parser. */
@@ -98,6 +112,7 @@ typedef enum options_kind {
     OPTIONS_KIND_PATH,     /* a file name; %p = process id, %% = % */
     OPTIONS_KIND_PREFIXES, /* ':'-separated class-name prefixes */
     OPTIONS_KIND_SIZE,     /* bytes min..max, with k, m, g */
+    OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;
 
@@ -112,6 +127,7 @@ typedef enum options_owner {
     OPTIONS_FOR_TIMES,
     OPTIONS_FOR_ALLOC,
     OPTIONS_FOR_HEAP_DUMP,
+    OPTIONS_FOR_TRACE,
     OPTIONS_FOR_COUNT
 } options_owner;
 

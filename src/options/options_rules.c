@@ -44,8 +44,10 @@ static void options_rules_defaults(agent_options *o)
 /* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
 static void options_rules_modes(const agent_options *o, char *out, size_t len)
 {
-    const char *modes[5];
+    const char *modes[6];
     size_t n = 0;
+    if (o->trace)
+        modes[n++] = "trace=";
     if (o->wall_ms)
         modes[n++] = "wall=";
     if (o->cpu == OPTIONS_CPU_SAMPLES || o->cpu == OPTIONS_CPU_TIMES)
@@ -70,8 +72,10 @@ typedef bool options_rule(const agent_options *o, char *err, size_t errlen);
 static bool options_rules_something(const agent_options *o, char *err, size_t errlen)
 {
     return o->cpu == OPTIONS_CPU_OFF && !o->monitor && !o->wall_ms && !o->heap_dump && !o->heap_sites &&
-           options_rules_refuse(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off and "
-                                "monitor=n; use cpu=samples, wall=<ms>, heap=dump|sites and/or monitor=y");
+           !o->trace &&
+           options_rules_refuse(err, errlen, "nothing to profile: cpu is off, wall is off, heap is off, trace is off "
+                                "and monitor=n; use cpu=samples, wall=<ms>, heap=dump|sites, trace=... and/or "
+                                "monitor=y");
 }
 
 static bool options_rules_dump_alone(const agent_options *o, char *err, size_t errlen)
@@ -122,11 +126,52 @@ static bool options_rules_alloc_interval(const agent_options *o, char *err, size
 
 static bool options_rules_instrumentation(const agent_options *o, char *err, size_t errlen)
 {
-    if (o->cpu == OPTIONS_CPU_TIMES || !(o->include[0] || o->exclude[0] || options_given(o, OPTIONS_ID_TINY)))
+    if (options_given(o, OPTIONS_ID_TINY) && o->cpu != OPTIONS_CPU_TIMES)
+        return options_rules_refuse(err, errlen, "tiny= applies to bytecode instrumentation, which only cpu=times "
+                                    "turns on with it (trace=exec traces every method); add cpu=times or drop tiny=");
+    if (o->cpu == OPTIONS_CPU_TIMES || (o->trace & OPTIONS_TRACE_ENTRY) || !(o->include[0] || o->exclude[0]))
         return false;
-    const char *which = o->include[0] ? "include" : o->exclude[0] ? "exclude" : "tiny";
-    return options_rules_refuse(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times turns "
-                                "on; add cpu=times or drop %s=", which, which);
+    const char *which = o->include[0] ? "include" : "exclude";
+    return options_rules_refuse(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times and "
+                                "trace=exec turn on; add one of them or drop %s=", which, which);
+}
+
+/* --- trace= --- */
+
+static bool options_rules_trace_times(const agent_options *o, char *err, size_t errlen)
+{
+    return (o->trace & OPTIONS_TRACE_ENTRY) && o->cpu == OPTIONS_CPU_TIMES &&
+           options_rules_refuse(err, errlen, "trace=exec with cpu=times: both take every call in the injected code, "
+                                "and cannot run together yet; trace in one run and time in another");
+}
+
+static bool options_rules_trace_options(const agent_options *o, char *err, size_t errlen)
+{
+    if (o->trace)
+        return false;
+    const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (options_given(o, ids[i]))
+            return options_rules_refuse(err, errlen, "%s= applies to trace=, which is off; add trace=... (for example "
+                                        "trace=exec+thread) or drop %s=", options_defs[ids[i]].name,
+                                        options_defs[ids[i]].name);
+    return false;
+}
+
+/* trace= alone writes the trace file and no report: the report's options have no use. */
+static bool options_rules_trace_alone(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->trace || o->cpu != OPTIONS_CPU_OFF || o->monitor || o->wall_ms || o->heap_sites || o->heap_dump)
+        return false;
+    const options_id ids[] = { OPTIONS_ID_FILE, OPTIONS_ID_FORMAT, OPTIONS_ID_DEPTH, OPTIONS_ID_LINENO,
+                               OPTIONS_ID_THREAD, OPTIONS_ID_CUTOFF, OPTIONS_ID_RESET, OPTIONS_ID_DOE };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (options_given(o, ids[i]))
+            return options_rules_refuse(err, errlen, "%s= with trace= alone: the trace file (tracefile=) is all that "
+                                        "is written, with no report for %s= to shape; drop %s= (or add a profile: "
+                                        "cpu=samples, monitor=y, ...)", options_defs[ids[i]].name,
+                                        options_defs[ids[i]].name, options_defs[ids[i]].name);
+    return false;
 }
 
 static bool options_rules_sampler(const agent_options *o, char *err, size_t errlen)
@@ -275,6 +320,9 @@ static options_rule *const options_rules_table[] = {
     options_rules_monitor_carried,
     options_rules_times_carried,
     options_rules_instrumentation,
+    options_rules_trace_options,
+    options_rules_trace_times,
+    options_rules_trace_alone,
     options_rules_wall_or_cpu,
     options_rules_wall_carried,
     options_rules_sampler,

@@ -117,13 +117,22 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                                 "alloc_interval=0: JVMTI's sampler at 0, or bytecode instrumentation",
                                 OPTIONS_TABLE_AT(alloc_hook), .choices = options_table_alloc_hook,
                                 .owner = OPTIONS_FOR_ALLOC },
+    [OPTIONS_ID_TRACE] = { "trace", OPTIONS_KIND_EVENTS, "exec|exec:light|thread|user", NULL, "off",
+                           "trace events to tracefile=, e.g. trace=exec+thread+user", OPTIONS_TABLE_AT(trace),
+                           .owner = OPTIONS_FOR_TRACE, .flags = OPTIONS_MODE },
+    [OPTIONS_ID_TRACEFILE] = { "tracefile", OPTIONS_KIND_PATH, "<file>", "java.trace", NULL,
+                               "trace=: the trace file; %p = process id", OPTIONS_TABLE_AT(tracefile),
+                               .owner = OPTIONS_FOR_TRACE },
+    [OPTIONS_ID_TRACELIMIT] = { "tracelimit", OPTIONS_KIND_SIZE, "0..1024g (k, m, g: KiB, MiB, GiB)", "0", NULL,
+                                "trace=: stop tracing before the file reaches N bytes; 0 = no limit",
+                                OPTIONS_TABLE_AT(tracelimit), 0, 1ul << 40, .owner = OPTIONS_FOR_TRACE },
     [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_LATER, "<host>:<port>", NULL, "off",
                          "send data over a socket (not built yet)", .owner = OPTIONS_FOR_OUTPUT },
     [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
                          .owner = OPTIONS_FOR_GENERAL },
 };
 
-_Static_assert(OPTIONS_ID_COUNT <= 32, "agent_options.given has one bit per option");
+_Static_assert(OPTIONS_ID_COUNT <= 64, "agent_options.given has one bit per option");
 
 const char *options_default_text(const options_def *d) { return d->deflt ? d->deflt : d->unset; }
 
@@ -132,7 +141,7 @@ const char *options_owner_name(options_owner owner)
     static const char *const names[OPTIONS_FOR_COUNT] = {
         [OPTIONS_FOR_GENERAL] = "general",     [OPTIONS_FOR_OUTPUT] = "output",   [OPTIONS_FOR_CPU_SAMPLES] = "cpu-samples",
         [OPTIONS_FOR_WALL] = "wall",           [OPTIONS_FOR_MONITOR] = "monitor", [OPTIONS_FOR_TIMES] = "times",
-        [OPTIONS_FOR_ALLOC] = "alloc",         [OPTIONS_FOR_HEAP_DUMP] = "heap-dump",
+        [OPTIONS_FOR_ALLOC] = "alloc",         [OPTIONS_FOR_HEAP_DUMP] = "heap-dump", [OPTIONS_FOR_TRACE] = "trace",
     };
     return (unsigned)owner < OPTIONS_FOR_COUNT ? names[owner] : "?";
 }

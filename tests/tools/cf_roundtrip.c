@@ -317,7 +317,7 @@ static void one(const char *file, unsigned idx, unsigned long seed, const char *
     /* class numbers over 32767 make the rewriter push them with ldc_w */
     /* method ids base + index + 1: over 32767 for some classes, so the rewriter pushes them with ldc_w */
     uint32_t base = (uint32_t)((seed * 7919 + idx * 131u) % 70000);
-    static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "count", "objectInit", "newArray" };
+    static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "count", "exitThrow", "objectInit", "newArray" };
     cf_inject_spec spec = {.tracker = &tracker, .what = CF_INJECT_CALLS | CF_INJECT_NEWARRAY,
                            .select = select_id, .ctx = &base};
     cf_result r, r2;

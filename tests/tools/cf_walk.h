@@ -411,7 +411,7 @@ static inline char cw_tracker_kind(const cw_class *c, uint16_t idx)
     uint16_t name = cw_cp_u2(c, nat, 12, 0), desc = cw_cp_u2(c, nat, 12, 2);
     if (cw_utf8_is(c, name, "enter") && cw_utf8_is(c, desc, "(I)V"))
         return 'E';
-    if (cw_utf8_is(c, name, "exit") && cw_utf8_is(c, desc, "(I)V"))
+    if ((cw_utf8_is(c, name, "exit") || cw_utf8_is(c, name, "exitThrow")) && cw_utf8_is(c, desc, "(I)V"))
         return 'X';
     if (cw_utf8_is(c, name, "count") && cw_utf8_is(c, desc, "(I)V"))
         return 'C';

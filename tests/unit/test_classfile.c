@@ -18,7 +18,7 @@
 #include "classfile/classfile.h"
 #include "../tools/cf_walk.h"
 
-static const cf_tracker test_tracker = { "jvmprof/Tracker", "enter", "exit", "count", "objectInit", "newArray" };
+static const cf_tracker test_tracker = { "jvmprof/Tracker", "enter", "exit", "count", "exitThrow", "objectInit", "newArray" };
 #define TRACKER (&test_tracker)
 #define REGRESSIONS "tests/fuzz/regressions"
 

@@ -645,6 +645,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_MONITOR, "cpu=samples" },     { OPTIONS_ID_TINY, "cpu=times" },
         { OPTIONS_ID_DUMPER, "heap=dump" },        { OPTIONS_ID_LIFETIMES, "heap=sites" },
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
+        { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -875,8 +876,42 @@ static void test_value_parsers(void)
     CHECK(!options_parse_uint("0", 1, 10, &u) && !options_parse_uint("11", 1, 10, &u));
 }
 
+static void test_trace(void)
+{
+    if (PARSE_OK("trace=exec+thread+user,tracefile=/tmp/t-%p.trace,tracelimit=10m")) {
+        CHECK_EQ_INT(opts.trace, OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT | OPTIONS_TRACE_THREAD | OPTIONS_TRACE_USER);
+        CHECK_EQ_INT(opts.cpu, OPTIONS_CPU_OFF); /* a mode: the default profile is off */
+        CHECK_EQ_INT(opts.tracelimit, 10u << 20);
+        char want[64];
+        snprintf(want, sizeof want, "/tmp/t-%ld.trace", (long)PID);
+        CHECK_EQ_STR(opts.tracefile, want);
+    }
+    if (PARSE_OK("trace=exec:light"))
+        CHECK_EQ_INT(opts.trace, OPTIONS_TRACE_ENTRY);
+    if (PARSE_OK("trace=user"))
+        CHECK_EQ_STR(opts.tracefile, "java.trace");
+    if (PARSE_OK("trace=exec,include=com.example."))
+        CHECK_EQ_STR(opts.include, "com.example.");
+    if (PARSE_OK("trace=thread,cpu=samples"))
+        CHECK(opts.cpu == OPTIONS_CPU_SAMPLES && opts.trace == OPTIONS_TRACE_THREAD);
+    PARSE_BAD3("trace=exce", "'exce' is no event class (did you mean exec?)", "exec|exec:light|thread|user", NULL);
+    PARSE_BAD3("trace=exec+mem", "mem events are not built yet", "available now: exec, exec:light, thread, user", NULL);
+    PARSE_BAD3("trace=all", "all events are not built yet", NULL, NULL);
+    PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
+    PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);
+    PARSE_BAD3("tracefile=x.trace", "tracefile= applies to trace=, which is off", NULL, NULL);
+    PARSE_BAD3("tracelimit=1m", "tracelimit= applies to trace=", NULL, NULL);
+    PARSE_BAD3("trace=exec,cpu=times", "trace=exec with cpu=times", NULL, NULL);
+    PARSE_BAD3("trace=exec,tiny=5", "tiny= applies to bytecode instrumentation", NULL, NULL);
+    PARSE_BAD3("trace=thread,include=a.", "include= applies to bytecode instrumentation", "trace=exec", NULL);
+    PARSE_BAD3("trace=thread,file=x.txt", "file= with trace= alone", "tracefile=", NULL);
+    PARSE_BAD3("trace=thread,depth=3", "depth= with trace= alone", NULL, NULL);
+    PARSE_BAD3("trace=thread,tracelimit=5x", "tracelimit=5x", NULL, NULL);
+}
+
 int main(void)
 {
+    RUN(test_trace);
     RUN(test_defaults);
     RUN(test_cpu_and_monitor);
     RUN(test_bool_options);

@@ -1,0 +1,444 @@
+/* collect_trace.c — trace= (issue 18, in progress): events one by one, in
+ * time order, to tracefile= (docs/trace-format.md), through a trace_stream
+ * (trace_stream.h): each Java thread fills a chunk of its own with no lock,
+ * made at its first event and reached through its record; the agent
+ * thread's poll writes the chunks handed over. Built so far:
+ *   exec, exec:light  every method entry (and exit) of the instrumented
+ *                     classes, from the Tracker's natives (tracker.c), with
+ *                     the depth; a frame its exit never closed (a constructor
+ *                     that threw) is closed as exit-throw by a later exit
+ *   thread            thread starts and ends, each thread named once
+ *   user              jvmprof.Control.userEvent(message)
+ * A method, its class and their names are written once, at the method's
+ * first traced call, before any chunk that names it. */
+#include "collect_trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/jp_log.h"
+#include "../common/out_file.h"
+#include "../format/trace_stream.h"
+#include "agent_env.h"
+#include "bci.h"
+#include "collector.h"
+#include "thread_record.h"
+#include "thread_registry.h"
+#include "ticks.h"
+
+#define TRACE_CHUNK_BYTES (64u * 1024u)
+#define TRACE_UNWIND_MAX 64u          /* how far down an exit looks for its frame */
+#define TRACE_USER_MAX 4096u          /* a user event's message is cut here */
+
+typedef struct trace_thread {
+    trace_producer p;
+    uint32_t *stack;                  /* the method ids entered and not yet left */
+    uint32_t depth, cap;
+    atomic_bool ended;                /* its thread ended: the session's end frees it */
+    struct trace_thread *next;        /* on tr_threads */
+} trace_thread;
+
+static trace_stream *tr_stream;       /* the session's; NULL between sessions */
+static int tr_fd = -1;
+static char tr_path[OPTIONS_PATH_MAX];
+static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
+static atomic_bool tr_on;
+static uint64_t tr_t0;                /* ticks when the trace began */
+static double tr_ns_per_tick;
+static _Atomic(trace_thread *) tr_threads;
+static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer: poll, the end */
+static trace_stream_stats tr_last;    /* the last session's, for describe */
+
+/* Names written once: strings and classes interned under tr_names_lock (a
+ * method's first call only), methods marked in a bitmap by id. */
+static pthread_mutex_t tr_names_lock = PTHREAD_MUTEX_INITIALIZER;
+typedef struct tr_name { const void *key; char *text; uint32_t id; } tr_name;
+static tr_name *tr_strings, *tr_classes;   /* open addressing, by text / by bci_class pointer */
+static uint32_t tr_strings_cap, tr_classes_cap, tr_nstrings, tr_nclasses;
+static _Atomic uint64_t *tr_described;     /* BCI_IDS bits */
+
+static inline uint64_t tr_now(void)
+{
+    uint64_t t = ticks_now();
+    return t > tr_t0 ? (uint64_t)((double)(t - tr_t0) * tr_ns_per_tick) : 0;
+}
+
+static uint64_t tr_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The id of a string (n bytes), written as metadata the first time; 0 if out of memory. */
+static uint32_t tr_string(const char *s, size_t n)
+{
+    if (tr_nstrings * 2 + 2 > tr_strings_cap) {
+        uint32_t cap = tr_strings_cap ? tr_strings_cap * 2 : 1024;
+        tr_name *t = calloc(cap, sizeof *t);
+        if (!t)
+            return 0;
+        for (uint32_t i = 0; i < tr_strings_cap; i++)
+            if (tr_strings[i].text) {
+                uint32_t j = (uint32_t)tr_hash(tr_strings[i].text, strlen(tr_strings[i].text)) & (cap - 1);
+                while (t[j].text)
+                    j = (j + 1) & (cap - 1);
+                t[j] = tr_strings[i];
+            }
+        free(tr_strings);
+        tr_strings = t;
+        tr_strings_cap = cap;
+    }
+    uint32_t j = (uint32_t)tr_hash(s, n) & (tr_strings_cap - 1);
+    for (; tr_strings[j].text; j = (j + 1) & (tr_strings_cap - 1))
+        if (strlen(tr_strings[j].text) == n && memcmp(tr_strings[j].text, s, n) == 0)
+            return tr_strings[j].id;
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return 0;
+    memcpy(copy, s, n);
+    copy[n] = 0;
+    uint32_t id = ++tr_nstrings;
+    tr_strings[j] = (tr_name){ NULL, copy, id };
+    trace_stream_meta(tr_stream, TRACE_EV_STRING, (uint64_t[]){ id }, s, n);
+    return id;
+}
+
+/* The id of a class, written (with its name, in internal form) the first time. */
+static uint32_t tr_class(const bci_class *c)
+{
+    if (!c)
+        return 0;
+    if (tr_nclasses * 2 + 2 > tr_classes_cap) {
+        uint32_t cap = tr_classes_cap ? tr_classes_cap * 2 : 256;
+        tr_name *t = calloc(cap, sizeof *t);
+        if (!t)
+            return 0;
+        for (uint32_t i = 0; i < tr_classes_cap; i++)
+            if (tr_classes[i].key) {
+                uint32_t j = (uint32_t)((uintptr_t)tr_classes[i].key >> 4) & (cap - 1);
+                while (t[j].key)
+                    j = (j + 1) & (cap - 1);
+                t[j] = tr_classes[i];
+            }
+        free(tr_classes);
+        tr_classes = t;
+        tr_classes_cap = cap;
+    }
+    uint32_t j = (uint32_t)((uintptr_t)c >> 4) & (tr_classes_cap - 1);
+    for (; tr_classes[j].key; j = (j + 1) & (tr_classes_cap - 1))
+        if (tr_classes[j].key == c)
+            return tr_classes[j].id;
+    char internal[1024];
+    size_t n = strlen(c->name) < sizeof internal ? strlen(c->name) : sizeof internal - 1;
+    for (size_t i = 0; i < n; i++) /* the record's name is dotted */
+        internal[i] = c->name[i] == '.' ? '/' : c->name[i];
+    uint32_t name = tr_string(internal, n);
+    uint32_t id = ++tr_nclasses;
+    tr_classes[j] = (tr_name){ c, NULL, id };
+    trace_stream_meta(tr_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+    return id;
+}
+
+/* The method's metadata, once (two threads may race to write it twice; a reader keeps either). */
+static void tr_describe(uint32_t id)
+{
+    const bci_method *m = bci_method_get(id);
+    if (!m || !tr_described)
+        return;
+    pthread_mutex_lock(&tr_names_lock);
+    uint64_t flags = (m->access & 0x0008 ? TRACE_METHOD_STATIC : 0) | (m->access & 0x0100 ? TRACE_METHOD_NATIVE : 0) |
+                     (m->access & 0x0020 ? TRACE_METHOD_SYNCHRONIZED : 0);
+    uint64_t cls = tr_class(m->cls);
+    uint64_t name = tr_string(m->name, strlen(m->name)), sig = tr_string(m->sig, strlen(m->sig));
+    trace_stream_meta(tr_stream, TRACE_EV_METHOD, (uint64_t[]){ id, cls, name, sig, flags }, NULL, 0);
+    pthread_mutex_unlock(&tr_names_lock);
+    /* after the metadata: a thread that sees the bit (acquire) hands its chunk over after it */
+    atomic_fetch_or_explicit(&tr_described[id / 64], 1ull << (id % 64), memory_order_release);
+}
+
+/* The calling thread's producer in this session, made (and the thread named) at its first event. */
+static trace_thread *tr_self(JNIEnv *jni)
+{
+    trace_thread *t = thread_record_self.trace;
+    if (t && t->p.s == tr_stream)
+        return t;
+    uint32_t serial = thread_registry_serial(NULL);
+    if (!serial || !tr_stream)
+        return NULL;
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    trace_producer_init(&t->p, tr_stream, serial);
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
+        if (info.name) {
+            pthread_mutex_lock(&tr_names_lock);
+            uint32_t name = tr_string(info.name, strlen(info.name));
+            trace_stream_meta(tr_stream, TRACE_EV_THREAD, (uint64_t[]){ serial, name }, NULL, 0);
+            pthread_mutex_unlock(&tr_names_lock);
+            (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)info.name);
+        }
+        if (jni && info.thread_group)
+            (*jni)->DeleteLocalRef(jni, info.thread_group);
+        if (jni && info.context_class_loader)
+            (*jni)->DeleteLocalRef(jni, info.context_class_loader);
+    }
+    trace_thread *head = atomic_load(&tr_threads);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&tr_threads, &head, t));
+    thread_record_self.trace = t;
+    return t;
+}
+
+static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
+{
+    trace_emit(&t->p, type, tr_now(), f, NULL, 0);
+}
+
+void trace_exec_enter(JNIEnv *jni, jint id)
+{
+    if (!atomic_load_explicit(&tr_on, memory_order_relaxed))
+        return;
+    trace_thread *t = tr_self(jni);
+    if (!t)
+        return;
+    uint32_t k = (uint32_t)id;
+    if (k >= BCI_IDS)
+        return;
+    if (!(atomic_load_explicit(&tr_described[k / 64], memory_order_acquire) & (1ull << (k % 64))))
+        tr_describe(k);
+    if (t->depth == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 64;
+        uint32_t *s = realloc(t->stack, cap * sizeof *s);
+        if (!s)
+            return; /* its exit will find no frame and be ignored */
+        t->stack = s;
+        t->cap = cap;
+    }
+    t->stack[t->depth++] = k;
+    tr_emit(t, TRACE_EV_ENTER, (uint64_t[]){ k, t->depth, 0 });
+}
+
+void trace_exec_exit(JNIEnv *jni, jint id, bool thrown)
+{
+    if (!atomic_load_explicit(&tr_on, memory_order_relaxed))
+        return;
+    trace_thread *t = tr_self(jni);
+    if (!t || t->depth == 0)
+        return;
+    uint32_t k = (uint32_t)id;
+    uint32_t at = t->depth;
+    while (at > 0 && t->depth - at < TRACE_UNWIND_MAX && t->stack[at - 1] != k)
+        at--;
+    if (at == 0 || t->stack[at - 1] != k)
+        return; /* entered before tracing began */
+    bool exits = tr_what & OPTIONS_TRACE_EXIT;
+    while (t->depth > at) { /* frames whose exit never came: left by an exception */
+        if (exits)
+            tr_emit(t, TRACE_EV_EXIT_THROW, (uint64_t[]){ t->stack[t->depth - 1], t->depth });
+        t->depth--;
+    }
+    if (exits)
+        tr_emit(t, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, (uint64_t[]){ k, t->depth });
+    t->depth--;
+}
+
+bool trace_user_event(JNIEnv *jni, jstring message)
+{
+    if (!atomic_load_explicit(&tr_on, memory_order_relaxed) || !(tr_what & OPTIONS_TRACE_USER) || !message)
+        return false;
+    trace_thread *t = tr_self(jni);
+    const char *s = t ? (*jni)->GetStringUTFChars(jni, message, NULL) : NULL;
+    if (!s)
+        return false;
+    size_t n = strlen(s);
+    bool ok = trace_emit(&t->p, TRACE_EV_USER, tr_now(), NULL, s, n < TRACE_USER_MAX ? n : TRACE_USER_MAX);
+    (*jni)->ReleaseStringUTFChars(jni, message, s);
+    return ok;
+}
+
+bool trace_exec_on(void) { return tr_stream && (tr_what & OPTIONS_TRACE_ENTRY); }
+
+/* ---- the collector ---- */
+
+static bool tr_wanted(const agent_options *o) { return o->trace != 0; }
+
+/* trace=exec: the classes pass through the rewriter (as for cpu=times) */
+static void tr_callbacks(jvmtiEventCallbacks *cb)
+{
+    if (agent_opts->trace & OPTIONS_TRACE_ENTRY)
+        cb->ClassFileLoadHook = bci_class_file_load_hook;
+}
+
+/* Started late, the classes loaded before are retransformed to be instrumented. */
+static jp_status tr_capabilities(jvmtiCapabilities *caps)
+{
+    if (agent_late_start && (agent_opts->trace & OPTIONS_TRACE_ENTRY)) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+    }
+    return JP_OK;
+}
+
+/* The trace file, opened now so that a bad path stops the VM at once. It is
+ * written in place as the trace goes (not renamed when complete), so a
+ * process killed leaves it readable to its last complete chunk; a regular
+ * file there is replaced, never followed through a link. */
+static jp_status tr_load(void)
+{
+    snprintf(tr_path, sizeof tr_path, "%s", agent_opts->tracefile);
+    out_target target;
+    char why[512];
+    if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK)
+        return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+    if (target.kind == OUT_DIRECT) {
+        tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
+    } else {
+        if (target.kind == OUT_REPLACE)
+            unlink(tr_path);
+        tr_fd = open(tr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                     target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
+        if (tr_fd < 0)
+            snprintf(why, sizeof why, "%s", strerror(errno));
+    }
+    if (tr_fd < 0)
+        return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, why);
+    tr_stream = trace_stream_open(tr_fd, agent_opts->tracelimit, agent_wall_ms() * 1000000ull, TRACE_CHUNK_BYTES);
+    if (!tr_stream) {
+        int e = errno;
+        close(tr_fd);
+        tr_fd = -1;
+        return jp_error(JP_ERR_IO, "tracefile=%s: %s", tr_path, e == EFBIG ? "tracelimit= is below the header's 32 bytes"
+                                                                          : strerror(e));
+    }
+    if (!tr_described)
+        tr_described = calloc(BCI_IDS / 64, sizeof *tr_described);
+    if (!tr_described)
+        return jp_error(JP_ERR_NOMEM, "trace=: out of memory");
+    tr_what = agent_opts->trace;
+    tr_t0 = ticks_now();
+    tr_ns_per_tick = ticks_ns_per_tick();
+    return JP_OK;
+}
+
+static jp_status tr_start(JNIEnv *jni)
+{
+    if (!tr_stream && tr_load() != JP_OK) /* a later session's start: load ran in session_start */
+        return JP_ERR_IO;
+    atomic_store(&tr_on, true);
+    if (tr_what & OPTIONS_TRACE_ENTRY)
+        return bci_vm_init(jni);
+    return JP_OK;
+}
+
+static void tr_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    if (!(tr_what & OPTIONS_TRACE_THREAD) || !atomic_load(&tr_on))
+        return;
+    trace_thread *t = tr_self(jni);
+    if (t)
+        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+}
+
+static void tr_thread_end(JNIEnv *jni)
+{
+    trace_thread *t = thread_record_self.trace;
+    if (!t || t->p.s != tr_stream || !tr_stream)
+        return;
+    (void)jni;
+    if ((tr_what & OPTIONS_TRACE_THREAD) && atomic_load(&tr_on))
+        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ t->p.thread });
+    trace_producer_flush(&t->p);
+    atomic_store(&t->ended, true);
+}
+
+static void tr_poll(JNIEnv *jni)
+{
+    (void)jni;
+    pthread_mutex_lock(&tr_write_lock);
+    if (tr_stream)
+        trace_stream_write(tr_stream);
+    pthread_mutex_unlock(&tr_write_lock);
+}
+
+/* The session's end: no more events; each thread's last chunk handed over
+ * (a thread still inside an emit as tracing stops may leave its last chunk
+ * damaged: the reader stops there), the rest written, the file closed. */
+static void tr_stop(JNIEnv *jni)
+{
+    atomic_store(&tr_on, false);
+    if (tr_what & OPTIONS_TRACE_ENTRY)
+        bci_vm_death(jni);
+    pthread_mutex_lock(&tr_write_lock);
+    if (tr_stream) {
+        for (trace_thread *t = atomic_exchange(&tr_threads, NULL), *next; t; t = next) {
+            next = t->next;
+            if (!atomic_load(&t->ended))
+                trace_producer_flush(&t->p);
+            /* a live thread's record still points at it: kept (its stream no longer matches) */
+            if (atomic_load(&t->ended)) {
+                free(t->stack);
+                free(t);
+            }
+        }
+        trace_stream_close(tr_stream, &tr_last);
+        tr_stream = NULL;
+        if (fsync(tr_fd) != 0 && errno != EINVAL && errno != EROFS && !tr_last.write_errno)
+            tr_last.write_errno = errno;
+        close(tr_fd);
+        tr_fd = -1;
+    }
+    pthread_mutex_unlock(&tr_write_lock);
+    pthread_mutex_lock(&tr_names_lock); /* a later session names everything afresh */
+    for (uint32_t i = 0; i < tr_strings_cap; i++)
+        free(tr_strings[i].text);
+    free(tr_strings);
+    free(tr_classes);
+    tr_strings = tr_classes = NULL;
+    tr_strings_cap = tr_classes_cap = tr_nstrings = tr_nclasses = 0;
+    if (tr_described)
+        memset((void *)tr_described, 0, BCI_IDS / 64 * sizeof *tr_described);
+    pthread_mutex_unlock(&tr_names_lock);
+}
+
+static void tr_describe_stats(void)
+{
+    trace_stream_stats st;
+    if (tr_stream) {
+        pthread_mutex_lock(&tr_write_lock);
+        trace_stream_stats_get(tr_stream, &st);
+        pthread_mutex_unlock(&tr_write_lock);
+    } else {
+        st = tr_last;
+    }
+    jp_log_info("trace: %llu events in %llu chunks to %s (%llu bytes, %.1f bytes per event)%s%s%s%llu events "
+                "dropped", (unsigned long long)st.events, (unsigned long long)st.chunks, tr_path,
+                (unsigned long long)st.bytes, st.events ? (double)st.bytes / (double)st.events : 0.0,
+                st.full && !st.write_errno ? "; tracelimit= reached" : "", st.write_errno ? "; writing failed: " : "",
+                st.write_errno ? strerror(st.write_errno) : "; ", (unsigned long long)st.dropped_events);
+}
+
+const collector trace_collector = {
+    .name = "trace=",
+    .engine = "tracing",
+    .wanted = tr_wanted,
+    .capabilities = tr_capabilities,
+    .callbacks = tr_callbacks,
+    .load = tr_load,
+    .start = tr_start,
+    .thread_start = tr_thread_start,
+    .thread_end = tr_thread_end,
+    .poll = tr_poll,
+    .describe = tr_describe_stats,
+    .stop = tr_stop,
+};

@@ -1,0 +1,86 @@
+# trace=exec+thread+user on TraceCalls (a known call tree): jvmprof trace
+# gives exactly the expected entries and exits with their depths, exits by
+# exception marked exit-throw (a constructor's closed by the next exit),
+# the user events in order between the calls around them, and the helper
+# thread's start, calls and end. Then 200 threads (ManyThreads) under
+# trace=exec+thread: every thread's entries and exits balance. tracelimit=
+# stops the trace at the limit and says so; a bad tracefile= stops the VM
+# with one line.
+. "$(dirname "$0")/lib.sh"
+run_java "trace=exec+thread+user,include=TraceCalls,tracefile=$T/t.trace" TraceCalls
+expect_rc 0
+expect_grep "^TraceCalls true$" "$T/out"
+expect_grep "^jvmprof: trace: [0-9]* events in [0-9]* chunks to $T/t.trace" "$T/err"
+[ ! -e "$T/java.hprof.txt" ] || fail "trace= alone wrote a report"
+"$JVMPROF" trace "$T/t.trace" >"$T/all.txt" || fail "jvmprof trace failed"
+# thread, event, method or message, depth: the time column dropped
+shape() { awk -v th="$1" '$2 == th { $1 = ""; sub(/^ /, ""); sub(/ this=.*/, ""); print }' "$T/all.txt"; }
+shape main >"$T/main.txt"
+cat >"$T/want-main.txt" <<'TXT'
+main enter TraceCalls.main([Ljava/lang/String;)V depth=1
+main user before
+main enter TraceCalls.fact(I)I depth=2
+main enter TraceCalls.fact(I)I depth=3
+main enter TraceCalls.fact(I)I depth=4
+main exit TraceCalls.fact(I)I depth=4
+main exit TraceCalls.fact(I)I depth=3
+main exit TraceCalls.fact(I)I depth=2
+main user between
+main enter TraceCalls.thrower(I)V depth=2
+main enter TraceCalls.thrower(I)V depth=3
+main enter TraceCalls.thrower(I)V depth=4
+main exit-throw TraceCalls.thrower(I)V depth=4
+main exit-throw TraceCalls.thrower(I)V depth=3
+main exit-throw TraceCalls.thrower(I)V depth=2
+main enter TraceCalls$Boom.<init>()V depth=2
+main user after 8
+main exit-throw TraceCalls$Boom.<init>()V depth=2
+main exit TraceCalls.main([Ljava/lang/String;)V depth=1
+main thread-end main
+TXT
+diff -u "$T/want-main.txt" "$T/main.txt" >&2 || fail "main's events are not the expected sequence"
+shape helper >"$T/helper.txt"
+cat >"$T/want-helper.txt" <<'TXT'
+helper thread-start helper
+helper enter TraceCalls.lambda$main$0()V depth=1
+helper enter TraceCalls.fact(I)I depth=2
+helper enter TraceCalls.fact(I)I depth=3
+helper exit TraceCalls.fact(I)I depth=3
+helper exit TraceCalls.fact(I)I depth=2
+helper exit TraceCalls.lambda$main$0()V depth=1
+helper thread-end helper
+TXT
+diff -u "$T/want-helper.txt" "$T/helper.txt" >&2 || fail "helper's events are not the expected sequence"
+# all lines in time order
+awk '{ if ($1 + 0 < last) { bad = NR } last = $1 + 0 } END { exit bad > 0 }' "$T/all.txt" || fail "events out of time order"
+
+# exec:light: entries only
+run_java "trace=exec:light,include=TraceCalls,tracefile=$T/l.trace" TraceCalls
+expect_rc 0
+"$JVMPROF" trace "$T/l.trace" >"$T/l.txt" || fail "jvmprof trace l.trace failed"
+[ "$(grep -c ' enter ' "$T/l.txt")" = 11 ] || fail "exec:light: $(grep -c ' enter ' "$T/l.txt") entries, expected 11"
+! grep -q ' exit' "$T/l.txt" || fail "exec:light wrote exits"
+! grep -q ' user \| thread-' "$T/l.txt" || fail "exec:light wrote user or thread events"
+
+# 200 threads starting and ending: each one's entries and exits balance
+run_java "trace=exec+thread,include=ManyThreads,tracefile=$T/m.trace" ManyThreads
+expect_rc 0
+"$JVMPROF" trace "$T/m.trace" >"$T/m.txt" || fail "jvmprof trace m.trace failed"
+awk '$3 == "enter" { e[$2]++ } $3 ~ /^exit/ { x[$2]++ } $3 == "thread-start" { s++ }
+     END { for (t in e) if (e[t] != x[t]) { print t, e[t], x[t]; bad++ } print "threads", s; exit bad > 0 }' \
+    "$T/m.txt" >"$T/balance.txt" || { cat "$T/balance.txt" >&2; fail "entries and exits do not balance"; }
+[ "$(awk '/^threads/ { print $2 }' "$T/balance.txt")" -ge 200 ] || fail "fewer than 200 thread starts: $(tail -1 "$T/balance.txt")"
+note "ManyThreads: $(grep '^jvmprof: trace:' "$T/err")"
+
+# tracelimit=: the file stops below the limit, whole chunks, and the line says so
+run_java "trace=exec+thread,include=ManyThreads,tracefile=$T/s.trace,tracelimit=6k" ManyThreads
+expect_rc 0
+size=$(stat -c %s "$T/s.trace")
+[ "$size" -le 6144 ] && [ "$size" -gt 32 ] || fail "tracelimit=6k: the file has $size bytes"
+expect_grep "tracelimit= reached" "$T/err"
+"$JVMPROF" trace "$T/s.trace" >/dev/null || fail "a trace stopped by tracelimit= does not read whole"
+
+# a tracefile= that cannot be written: one line, the VM does not start
+run_java "trace=thread,tracefile=$T/nodir/x.trace" TraceCalls
+[ "$RC" != 0 ] || fail "an unwritable tracefile= was accepted"
+[ "$(grep -c '^jvmprof:' "$T/err")" = 1 ] && grep -q "^jvmprof: tracefile=$T/nodir/x.trace: " "$T/err" || fail "bad tracefile=: $(cat "$T/err")"
