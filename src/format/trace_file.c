@@ -10,7 +10,7 @@
 static const struct {
     const char *name;
     unsigned fields;
-} trace_types[TRACE_EV_LAST + 1] = {
+} tf_types[TRACE_EV_LAST + 1] = {
     [TRACE_EV_STRING] = { "string", 1 },          [TRACE_EV_CLASS] = { "class", 2 },
     [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 2 },
     [TRACE_EV_ENTER] = { "enter", 3 },            [TRACE_EV_EXIT] = { "exit", 2 },
@@ -24,18 +24,18 @@ static const struct {
 
 const char *trace_event_name(unsigned type)
 {
-    return type <= TRACE_EV_LAST ? trace_types[type].name : NULL;
+    return type <= TRACE_EV_LAST ? tf_types[type].name : NULL;
 }
 
 unsigned trace_event_fields(unsigned type)
 {
-    return type <= TRACE_EV_LAST ? trace_types[type].fields : 0;
+    return type <= TRACE_EV_LAST ? tf_types[type].fields : 0;
 }
 
-static bool trace_has_text(unsigned type) { return type == TRACE_EV_STRING || type == TRACE_EV_USER; }
+static bool tf_has_text(unsigned type) { return type == TRACE_EV_STRING || type == TRACE_EV_USER; }
 
 /* CRC-32 (the polynomial of zlib and PNG), a table made on first use. */
-static uint32_t trace_crc32(const uint8_t *p, size_t n)
+static uint32_t tf_crc32(const uint8_t *p, size_t n)
 {
     static uint32_t table[256];
     static bool made;
@@ -54,13 +54,13 @@ static uint32_t trace_crc32(const uint8_t *p, size_t n)
     return c ^ 0xFFFFFFFFu;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
+static void tf_put_le(uint8_t *p, uint64_t v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint64_t get_le(const uint8_t *p, unsigned n)
+static uint64_t tf_get_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++)
@@ -72,9 +72,9 @@ void trace_file_header(uint8_t out[TRACE_HEADER_SIZE], uint64_t start_wall_ns)
 {
     memset(out, 0, TRACE_HEADER_SIZE);
     memcpy(out, TRACE_FILE_MAGIC, 16);
-    put_le(out + 16, TRACE_FILE_VERSION, 4);
-    put_le(out + 20, 0, 4); /* flags: none yet */
-    put_le(out + 24, start_wall_ns, 8);
+    tf_put_le(out + 16, TRACE_FILE_VERSION, 4);
+    tf_put_le(out + 20, 0, 4); /* flags: none yet */
+    tf_put_le(out + 24, start_wall_ns, 8);
 }
 
 void trace_chunk_begin(trace_chunk *c, uint8_t *buf, size_t cap, uint32_t thread, uint64_t base_ns)
@@ -86,10 +86,10 @@ void trace_chunk_begin(trace_chunk *c, uint8_t *buf, size_t cap, uint32_t thread
     c->thread = thread;
     c->events = 0;
     if (cap >= TRACE_CHUNK_HEADER_SIZE)
-        put_le(buf + 16, base_ns, 8);
+        tf_put_le(buf + 16, base_ns, 8);
 }
 
-static size_t leb_len(uint64_t v)
+static size_t tf_leb_len(uint64_t v)
 {
     size_t n = 1;
     while (v >= 0x80) {
@@ -99,7 +99,7 @@ static size_t leb_len(uint64_t v)
     return n;
 }
 
-static uint8_t *leb_put(uint8_t *p, uint64_t v)
+static uint8_t *tf_leb_put(uint8_t *p, uint64_t v)
 {
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
@@ -117,21 +117,21 @@ bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint
     bool timed = type >= TRACE_EV_TIMED;
     uint64_t dt = timed && time_ns > c->last_ns ? time_ns - c->last_ns : 0;
     unsigned nf = trace_event_fields(type);
-    size_t need = 1 + (timed ? leb_len(dt) : 0);
+    size_t need = 1 + (timed ? tf_leb_len(dt) : 0);
     for (unsigned i = 0; i < nf; i++)
-        need += leb_len(fields[i]);
-    if (trace_has_text(type))
-        need += leb_len(text_len) + text_len;
+        need += tf_leb_len(fields[i]);
+    if (tf_has_text(type))
+        need += tf_leb_len(text_len) + text_len;
     if (c->len + need > c->cap || c->len + need - TRACE_CHUNK_HEADER_SIZE > TRACE_CHUNK_MAX)
         return false;
     uint8_t *p = c->buf + c->len;
     *p++ = (uint8_t)type;
     if (timed)
-        p = leb_put(p, dt);
+        p = tf_leb_put(p, dt);
     for (unsigned i = 0; i < nf; i++)
-        p = leb_put(p, fields[i]);
-    if (trace_has_text(type)) {
-        p = leb_put(p, text_len);
+        p = tf_leb_put(p, fields[i]);
+    if (tf_has_text(type)) {
+        p = tf_leb_put(p, text_len);
         memcpy(p, text, text_len);
         p += text_len;
     }
@@ -145,10 +145,10 @@ bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint
 size_t trace_chunk_finish(trace_chunk *c)
 {
     size_t payload = c->len - TRACE_CHUNK_HEADER_SIZE;
-    put_le(c->buf, TRACE_CHUNK_MAGIC, 4);
-    put_le(c->buf + 4, payload, 4);
-    put_le(c->buf + 8, trace_crc32(c->buf + TRACE_CHUNK_HEADER_SIZE, payload), 4);
-    put_le(c->buf + 12, c->thread, 4);
+    tf_put_le(c->buf, TRACE_CHUNK_MAGIC, 4);
+    tf_put_le(c->buf + 4, payload, 4);
+    tf_put_le(c->buf + 8, tf_crc32(c->buf + TRACE_CHUNK_HEADER_SIZE, payload), 4);
+    tf_put_le(c->buf + 12, c->thread, 4);
     return c->len;
 }
 
@@ -164,19 +164,19 @@ jp_status trace_reader_open(trace_reader *r, const void *data, size_t len)
                  TRACE_HEADER_SIZE);
         return JP_ERR_FORMAT;
     }
-    uint32_t version = (uint32_t)get_le(r->data + 16, 4);
+    uint32_t version = (uint32_t)tf_get_le(r->data + 16, 4);
     if (version != TRACE_FILE_VERSION) {
         snprintf(r->why, sizeof r->why, "trace format version %u; this reader knows version %u", version,
                  TRACE_FILE_VERSION);
         return JP_ERR_FORMAT;
     }
-    r->start_wall_ns = get_le(r->data + 24, 8);
+    r->start_wall_ns = tf_get_le(r->data + 24, 8);
     r->off = TRACE_HEADER_SIZE;
     return JP_OK;
 }
 
-static bool reader_stop(trace_reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool reader_stop(trace_reader *r, size_t at, const char *fmt, ...)
+static bool tf_reader_stop(trace_reader *r, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool tf_reader_stop(trace_reader *r, size_t at, const char *fmt, ...)
 {
     char msg[140];
     va_list ap;
@@ -192,25 +192,25 @@ static bool reader_stop(trace_reader *r, size_t at, const char *fmt, ...)
 }
 
 /* Enters the chunk at r->off if it is whole and sound. */
-static bool reader_chunk(trace_reader *r)
+static bool tf_reader_chunk(trace_reader *r)
 {
     size_t at = r->off, left = r->len - at;
     if (left < TRACE_CHUNK_HEADER_SIZE)
-        return reader_stop(r, at, "a chunk header of %u bytes, cut short (%zu bytes of the file left)",
+        return tf_reader_stop(r, at, "a chunk header of %u bytes, cut short (%zu bytes of the file left)",
                            TRACE_CHUNK_HEADER_SIZE, left);
     const uint8_t *h = r->data + at;
-    if (get_le(h, 4) != TRACE_CHUNK_MAGIC)
-        return reader_stop(r, at, "a chunk (\"TCHK\") expected, found %08llx", (unsigned long long)get_le(h, 4));
-    uint64_t payload = get_le(h + 4, 4);
+    if (tf_get_le(h, 4) != TRACE_CHUNK_MAGIC)
+        return tf_reader_stop(r, at, "a chunk (\"TCHK\") expected, found %08llx", (unsigned long long)tf_get_le(h, 4));
+    uint64_t payload = tf_get_le(h + 4, 4);
     if (payload > TRACE_CHUNK_MAX)
-        return reader_stop(r, at, "a chunk of %llu bytes (at most %u)", (unsigned long long)payload, TRACE_CHUNK_MAX);
+        return tf_reader_stop(r, at, "a chunk of %llu bytes (at most %u)", (unsigned long long)payload, TRACE_CHUNK_MAX);
     if (payload > left - TRACE_CHUNK_HEADER_SIZE)
-        return reader_stop(r, at, "a chunk of %llu bytes, cut short after %zu", (unsigned long long)payload,
+        return tf_reader_stop(r, at, "a chunk of %llu bytes, cut short after %zu", (unsigned long long)payload,
                            left - TRACE_CHUNK_HEADER_SIZE);
-    if (trace_crc32(h + TRACE_CHUNK_HEADER_SIZE, (size_t)payload) != (uint32_t)get_le(h + 8, 4))
-        return reader_stop(r, at, "a chunk of %llu bytes whose checksum does not match", (unsigned long long)payload);
-    r->thread = (uint32_t)get_le(h + 12, 4);
-    r->now = get_le(h + 16, 8);
+    if (tf_crc32(h + TRACE_CHUNK_HEADER_SIZE, (size_t)payload) != (uint32_t)tf_get_le(h + 8, 4))
+        return tf_reader_stop(r, at, "a chunk of %llu bytes whose checksum does not match", (unsigned long long)payload);
+    r->thread = (uint32_t)tf_get_le(h + 12, 4);
+    r->now = tf_get_le(h + 16, 8);
     r->chunk_start = at;
     r->off = at + TRACE_CHUNK_HEADER_SIZE;
     r->chunk_end = r->off + (size_t)payload;
@@ -218,7 +218,7 @@ static bool reader_chunk(trace_reader *r)
     return true;
 }
 
-static bool leb_get(trace_reader *r, uint64_t *v)
+static bool tf_leb_get(trace_reader *r, uint64_t *v)
 {
     uint64_t x = 0;
     for (unsigned shift = 0; r->off < r->chunk_end && shift < 64; shift += 7) {
@@ -238,7 +238,7 @@ bool trace_reader_next(trace_reader *r, trace_event *ev)
         if (r->one_chunk && r->chunk_end)
             return false;
         r->chunk_end = 0;
-        if (r->stopped || r->off >= r->len || !reader_chunk(r))
+        if (r->stopped || r->off >= r->len || !tf_reader_chunk(r))
             return false;
     }
     memset(ev, 0, sizeof *ev);
@@ -247,21 +247,21 @@ bool trace_reader_next(trace_reader *r, trace_event *ev)
     ev->type = r->data[r->off++];
     ev->thread = r->thread;
     if (!trace_event_name(ev->type))
-        return reader_stop(r, at, "an event of unknown type %u", ev->type);
+        return tf_reader_stop(r, at, "an event of unknown type %u", ev->type);
     if (ev->type >= TRACE_EV_TIMED) {
         uint64_t dt;
-        if (!leb_get(r, &dt))
-            return reader_stop(r, at, "a %s event's time runs past its chunk", trace_event_name(ev->type));
+        if (!tf_leb_get(r, &dt))
+            return tf_reader_stop(r, at, "a %s event's time runs past its chunk", trace_event_name(ev->type));
         r->now += dt;
         ev->time_ns = r->now;
     }
     for (unsigned i = 0; i < trace_event_fields(ev->type); i++)
-        if (!leb_get(r, &ev->f[i]))
-            return reader_stop(r, at, "a %s event's field %u runs past its chunk", trace_event_name(ev->type), i + 1);
-    if (trace_has_text(ev->type)) {
+        if (!tf_leb_get(r, &ev->f[i]))
+            return tf_reader_stop(r, at, "a %s event's field %u runs past its chunk", trace_event_name(ev->type), i + 1);
+    if (tf_has_text(ev->type)) {
         uint64_t n;
-        if (!leb_get(r, &n) || n > r->chunk_end - r->off)
-            return reader_stop(r, at, "a %s event's text runs past its chunk", trace_event_name(ev->type));
+        if (!tf_leb_get(r, &n) || n > r->chunk_end - r->off)
+            return tf_reader_stop(r, at, "a %s event's text runs past its chunk", trace_event_name(ev->type));
         ev->text = (const char *)r->data + r->off;
         ev->text_len = (size_t)n;
         r->off += (size_t)n;
@@ -273,10 +273,10 @@ bool trace_reader_next(trace_reader *r, trace_event *ev)
 bool trace_reader_chunk(trace_reader *r, size_t offset)
 {
     if (offset < TRACE_HEADER_SIZE || offset > r->len)
-        return reader_stop(r, offset, "no chunk can start here (the file has %zu bytes)", r->len);
+        return tf_reader_stop(r, offset, "no chunk can start here (the file has %zu bytes)", r->len);
     r->off = offset;
     r->chunk_end = 0;
     r->stopped = false;
     r->one_chunk = true;
-    return reader_chunk(r);
+    return tf_reader_chunk(r);
 }

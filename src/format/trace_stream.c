@@ -27,13 +27,13 @@ struct trace_stream {
     int write_errno;
 };
 
-static trace_block *block_new(const trace_stream *s)
+static trace_block *ts_block_new(const trace_stream *s)
 {
     return malloc(sizeof(trace_block) + s->chunk_bytes);
 }
 
 /* Writes all of p[0..n) or fails; false on an error (errno). */
-static bool write_all(int fd, const uint8_t *p, size_t n)
+static bool ts_write_all(int fd, const uint8_t *p, size_t n)
 {
     while (n) {
         ssize_t k = write(fd, p, n);
@@ -64,7 +64,7 @@ trace_stream *trace_stream_open(int fd, uint64_t limit, uint64_t start_wall_ns, 
     pthread_mutex_init(&s->meta_lock, NULL);
     uint8_t h[TRACE_HEADER_SIZE];
     trace_file_header(h, start_wall_ns);
-    if ((limit && limit < TRACE_HEADER_SIZE) || !write_all(fd, h, sizeof h)) {
+    if ((limit && limit < TRACE_HEADER_SIZE) || !ts_write_all(fd, h, sizeof h)) {
         if (limit && limit < TRACE_HEADER_SIZE)
             errno = EFBIG;
         pthread_mutex_destroy(&s->meta_lock);
@@ -87,7 +87,7 @@ void trace_producer_init(trace_producer *p, trace_stream *s, uint32_t thread)
     p->thread = thread;
 }
 
-static void hand_over(trace_stream *s, trace_block *b)
+static void ts_hand_over(trace_stream *s, trace_block *b)
 {
     trace_block *head = atomic_load_explicit(&s->ready, memory_order_relaxed);
     do
@@ -96,7 +96,7 @@ static void hand_over(trace_stream *s, trace_block *b)
 }
 
 /* Finishes the producer's chunk and hands it over. */
-static void producer_hand_over(trace_producer *p)
+static void ts_producer_hand_over(trace_producer *p)
 {
     trace_block *b = p->block;
     p->block = NULL;
@@ -108,7 +108,7 @@ static void producer_hand_over(trace_producer *p)
     }
     b->len = trace_chunk_finish(&p->chunk);
     b->events = p->chunk.events;
-    hand_over(p->s, b);
+    ts_hand_over(p->s, b);
 }
 
 bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64_t *fields, const char *text,
@@ -121,7 +121,7 @@ bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         if (!p->block) {
-            p->block = block_new(s);
+            p->block = ts_block_new(s);
             if (!p->block)
                 break;
             trace_chunk_begin(&p->chunk, p->block->data, s->chunk_bytes, p->thread, time_ns);
@@ -130,7 +130,7 @@ bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64
             return true;
         if (!p->chunk.events)
             break; /* an event bigger than a whole chunk */
-        producer_hand_over(p);
+        ts_producer_hand_over(p);
     }
     atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
     return false;
@@ -139,7 +139,7 @@ bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64
 void trace_producer_flush(trace_producer *p)
 {
     if (p->s)
-        producer_hand_over(p);
+        ts_producer_hand_over(p);
 }
 
 bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, const char *text, size_t text_len)
@@ -148,7 +148,7 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
     pthread_mutex_lock(&s->meta_lock);
     for (int attempt = 0; attempt < 2 && type < TRACE_EV_TIMED; attempt++) {
         if (!s->meta) {
-            s->meta = block_new(s);
+            s->meta = ts_block_new(s);
             if (!s->meta)
                 break;
             trace_chunk_begin(&s->meta_chunk, s->meta->data, s->chunk_bytes, 0, 0);
@@ -171,11 +171,11 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
 }
 
 /* Writes one chunk unless that would pass the limit; frees it either way. */
-static void write_block(trace_stream *s, trace_block *b)
+static void ts_write_block(trace_stream *s, trace_block *b)
 {
     bool fits = !s->limit || s->bytes + b->len <= s->limit;
     if (fits && trace_stream_taking(s) && !s->write_errno) {
-        if (write_all(s->fd, b->data, b->len)) {
+        if (ts_write_all(s->fd, b->data, b->len)) {
             s->bytes += b->len;
             s->chunks++;
             s->events += b->events;
@@ -216,12 +216,12 @@ size_t trace_stream_write(trace_stream *s)
     pthread_mutex_unlock(&s->meta_lock);
     while (meta) {
         trace_block *next = meta->next;
-        write_block(s, meta);
+        ts_write_block(s, meta);
         meta = next;
     }
     while (fifo) {
         trace_block *next = fifo->next;
-        write_block(s, fifo);
+        ts_write_block(s, fifo);
         fifo = next;
     }
     return (size_t)(s->bytes - before);

@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct text_string { const char *p; size_t n; } text_string;
-typedef struct text_method { uint64_t cls, name, sig, flags; } text_method;
+typedef struct tt_string { const char *p; size_t n; } tt_string;
+typedef struct tt_method { uint64_t cls, name, sig, flags; } tt_method;
 
 /* A table by id, grown as ids come. */
-typedef struct text_table { void *v; size_t n, elem; } text_table;
+typedef struct tt_table { void *v; size_t n, elem; } tt_table;
 
-#define TEXT_IDS_MAX (1u << 26)
+#define TT_IDS_MAX (1u << 26)
 
-static void *table_at(text_table *t, uint64_t id)
+static void *tt_table_at(tt_table *t, uint64_t id)
 {
-    if (id >= TEXT_IDS_MAX)
+    if (id >= TT_IDS_MAX)
         return NULL;
     if (id >= t->n) {
         size_t n = t->n ? t->n : 64;
@@ -40,34 +40,34 @@ static void *table_at(text_table *t, uint64_t id)
     return (char *)t->v + id * t->elem;
 }
 
-static const void *table_get(const text_table *t, uint64_t id)
+static const void *tt_table_get(const tt_table *t, uint64_t id)
 {
     return id < t->n ? (const char *)t->v + id * t->elem : NULL;
 }
 
-typedef struct text_thread {
+typedef struct tt_thread {
     uint32_t id;
     size_t *chunks;             /* offsets, in file order */
     size_t nchunks, cap, next;  /* next: the chunk after the one the cursor is in */
     trace_reader r;
     trace_event ev;
     bool has;                   /* ev is the cursor's next event */
-} text_thread;
+} tt_thread;
 
-typedef struct text_ctx {
+typedef struct tt_ctx {
     const uint8_t *data;
     size_t len;
-    text_table strings, classes, methods, thread_names; /* text_string, uint64_t (name), text_method, uint64_t */
-    text_thread *threads;
+    tt_table strings, classes, methods, thread_names; /* tt_string, uint64_t (name), tt_method, uint64_t */
+    tt_thread *threads;
     size_t nthreads;
-} text_ctx;
+} tt_ctx;
 
-static text_thread *thread_of(text_ctx *c, uint32_t id)
+static tt_thread *tt_thread_of(tt_ctx *c, uint32_t id)
 {
     for (size_t i = 0; i < c->nthreads; i++)
         if (c->threads[i].id == id)
             return &c->threads[i];
-    text_thread *t = realloc(c->threads, (c->nthreads + 1) * sizeof *t);
+    tt_thread *t = realloc(c->threads, (c->nthreads + 1) * sizeof *t);
     if (!t)
         return NULL;
     c->threads = t;
@@ -77,7 +77,7 @@ static text_thread *thread_of(text_ctx *c, uint32_t id)
     return t;
 }
 
-static bool add_chunk(text_thread *t, size_t off)
+static bool tt_add_chunk(tt_thread *t, size_t off)
 {
     if (t->nchunks == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 16;
@@ -91,7 +91,7 @@ static bool add_chunk(text_thread *t, size_t off)
     return true;
 }
 
-static void ctx_free(text_ctx *c)
+static void tt_ctx_free(tt_ctx *c)
 {
     free(c->strings.v);
     free(c->classes.v);
@@ -103,35 +103,35 @@ static void ctx_free(text_ctx *c)
 }
 
 /* Pass 1: the metadata, and each thread's chunks. */
-static jp_status first_pass(text_ctx *c, trace_reader *r)
+static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
 {
     trace_event e;
     size_t last_chunk = 0;
     while (trace_reader_next(r, &e)) {
         if (r->chunk_start != last_chunk) {
-            text_thread *t = thread_of(c, e.thread);
-            if (!t || !add_chunk(t, r->chunk_start))
+            tt_thread *t = tt_thread_of(c, e.thread);
+            if (!t || !tt_add_chunk(t, r->chunk_start))
                 return JP_ERR_NOMEM;
             last_chunk = r->chunk_start;
         }
         void *slot = NULL;
-        if (e.type < TRACE_EV_TIMED && e.f[0] >= TEXT_IDS_MAX)
+        if (e.type < TRACE_EV_TIMED && e.f[0] >= TT_IDS_MAX)
             continue; /* no writer numbers so far: left unnamed */
         switch (e.type) {
         case TRACE_EV_STRING:
-            if ((slot = table_at(&c->strings, e.f[0])))
-                *(text_string *)slot = (text_string){ e.text, e.text_len };
+            if ((slot = tt_table_at(&c->strings, e.f[0])))
+                *(tt_string *)slot = (tt_string){ e.text, e.text_len };
             break;
         case TRACE_EV_CLASS:
-            if ((slot = table_at(&c->classes, e.f[0])))
+            if ((slot = tt_table_at(&c->classes, e.f[0])))
                 *(uint64_t *)slot = e.f[1];
             break;
         case TRACE_EV_METHOD:
-            if ((slot = table_at(&c->methods, e.f[0])))
-                *(text_method *)slot = (text_method){ e.f[1], e.f[2], e.f[3], e.f[4] };
+            if ((slot = tt_table_at(&c->methods, e.f[0])))
+                *(tt_method *)slot = (tt_method){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
         case TRACE_EV_THREAD:
-            if ((slot = table_at(&c->thread_names, e.f[0])))
+            if ((slot = tt_table_at(&c->thread_names, e.f[0])))
                 *(uint64_t *)slot = e.f[1];
             break;
         default:
@@ -143,7 +143,7 @@ static jp_status first_pass(text_ctx *c, trace_reader *r)
     return JP_OK;
 }
 
-static bool cursor_advance(text_ctx *c, text_thread *t)
+static bool tt_cursor_advance(tt_ctx *c, tt_thread *t)
 {
     for (;;) {
         if (t->r.data && trace_reader_next(&t->r, &t->ev)) {
@@ -161,9 +161,9 @@ static bool cursor_advance(text_ctx *c, text_thread *t)
 }
 
 /* "name" of string id, or "?" */
-static void put_string(sink *s, const text_ctx *c, uint64_t id)
+static void tt_put_string(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const text_string *str = table_get(&c->strings, id);
+    const tt_string *str = tt_table_get(&c->strings, id);
     if (str && str->p)
         sink_printf(s, "%.*s", (int)str->n, str->p);
     else
@@ -171,10 +171,10 @@ static void put_string(sink *s, const text_ctx *c, uint64_t id)
 }
 
 /* A class's name, dotted. */
-static void put_class(sink *s, const text_ctx *c, uint64_t id)
+static void tt_put_class(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const uint64_t *name = table_get(&c->classes, id);
-    const text_string *str = name ? table_get(&c->strings, *name) : NULL;
+    const uint64_t *name = tt_table_get(&c->classes, id);
+    const tt_string *str = name ? tt_table_get(&c->strings, *name) : NULL;
     if (!str || !str->p) {
         sink_printf(s, "<class %" PRIu64 ">", id);
         return;
@@ -183,20 +183,20 @@ static void put_class(sink *s, const text_ctx *c, uint64_t id)
         sink_printf(s, "%c", str->p[i] == '/' ? '.' : str->p[i]);
 }
 
-static void put_method(sink *s, const text_ctx *c, uint64_t id)
+static void tt_put_method(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const text_method *m = table_get(&c->methods, id);
+    const tt_method *m = tt_table_get(&c->methods, id);
     if (!m || !m->name) {
         sink_printf(s, "<method %" PRIu64 ">", id);
         return;
     }
-    put_class(s, c, m->cls);
+    tt_put_class(s, c, m->cls);
     sink_printf(s, ".");
-    put_string(s, c, m->name);
-    put_string(s, c, m->sig);
+    tt_put_string(s, c, m->name);
+    tt_put_string(s, c, m->sig);
 }
 
-static bool filtered_out(const text_ctx *c, const trace_event *e, const trace_text_filter *f)
+static bool tt_filtered_out(const tt_ctx *c, const trace_event *e, const trace_text_filter *f)
 {
     if (f->thread && e->thread != f->thread)
         return true;
@@ -207,10 +207,10 @@ static bool filtered_out(const text_ctx *c, const trace_event *e, const trace_te
     if (f->method && *f->method) {
         if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW)
             return true;
-        const text_method *m = table_get(&c->methods, e->f[0]);
-        const uint64_t *cname = m ? table_get(&c->classes, m->cls) : NULL;
-        const text_string *cs = cname ? table_get(&c->strings, *cname) : NULL;
-        const text_string *ms = m ? table_get(&c->strings, m->name) : NULL;
+        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        const uint64_t *cname = m ? tt_table_get(&c->classes, m->cls) : NULL;
+        const tt_string *cs = cname ? tt_table_get(&c->strings, *cname) : NULL;
+        const tt_string *ms = m ? tt_table_get(&c->strings, m->name) : NULL;
         char full[512];
         int n = snprintf(full, sizeof full, "%.*s.%.*s", cs && cs->p ? (int)cs->n : 0, cs && cs->p ? cs->p : "",
                          ms && ms->p ? (int)ms->n : 0, ms && ms->p ? ms->p : "");
@@ -223,12 +223,12 @@ static bool filtered_out(const text_ctx *c, const trace_event *e, const trace_te
     return false;
 }
 
-static void put_event(sink *s, const text_ctx *c, const trace_event *e)
+static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
 {
     sink_printf(s, "%6" PRIu64 ".%09" PRIu64 " ", e->time_ns / 1000000000u, e->time_ns % 1000000000u);
-    const uint64_t *tname = e->thread ? table_get(&c->thread_names, e->thread) : NULL;
+    const uint64_t *tname = e->thread ? tt_table_get(&c->thread_names, e->thread) : NULL;
     if (tname && *tname) {
-        put_string(s, c, *tname);
+        tt_put_string(s, c, *tname);
     } else if (e->thread) {
         sink_printf(s, "thread-%u", e->thread);
     } else {
@@ -238,18 +238,18 @@ static void put_event(sink *s, const text_ctx *c, const trace_event *e)
     switch (e->type) {
     case TRACE_EV_ENTER:
         sink_printf(s, " ");
-        put_method(s, c, e->f[0]);
+        tt_put_method(s, c, e->f[0]);
         sink_printf(s, " depth=%" PRIu64 " this=%" PRIu64, e->f[1], e->f[2]);
         break;
     case TRACE_EV_EXIT:
     case TRACE_EV_EXIT_THROW:
         sink_printf(s, " ");
-        put_method(s, c, e->f[0]);
+        tt_put_method(s, c, e->f[0]);
         sink_printf(s, " depth=%" PRIu64, e->f[1]);
         break;
     case TRACE_EV_ALLOC:
         sink_printf(s, " object=%" PRIu64 " ", e->f[0]);
-        put_class(s, c, e->f[1]);
+        tt_put_class(s, c, e->f[1]);
         sink_printf(s, " bytes=%" PRIu64, e->f[2]);
         if (e->f[3])
             sink_printf(s, " length=%" PRIu64, e->f[3] - 1);
@@ -265,10 +265,10 @@ static void put_event(sink *s, const text_ctx *c, const trace_event *e)
         break;
     case TRACE_EV_THREAD_START:
     case TRACE_EV_THREAD_END: {
-        const uint64_t *n = table_get(&c->thread_names, e->f[0]);
+        const uint64_t *n = tt_table_get(&c->thread_names, e->f[0]);
         sink_printf(s, " ");
         if (n && *n)
-            put_string(s, c, *n);
+            tt_put_string(s, c, *n);
         else
             sink_printf(s, "thread-%" PRIu64, e->f[0]);
         break;
@@ -276,13 +276,13 @@ static void put_event(sink *s, const text_ctx *c, const trace_event *e)
     case TRACE_EV_CLASS_LOAD:
     case TRACE_EV_CLASS_UNLOAD:
         sink_printf(s, " ");
-        put_class(s, c, e->f[0]);
+        tt_put_class(s, c, e->f[0]);
         break;
     case TRACE_EV_MONITOR:
         sink_printf(s, " %s object=%" PRIu64 " ",
                     e->f[0] == TRACE_MONITOR_CONTENDED ? "contended" : e->f[0] == TRACE_MONITOR_ENTERED ? "entered"
                     : e->f[0] == TRACE_MONITOR_WAIT ? "wait" : "waited", e->f[1]);
-        put_class(s, c, e->f[2]);
+        tt_put_class(s, c, e->f[2]);
         break;
     case TRACE_EV_USER:
         sink_printf(s, " %.*s", (int)e->text_len, e->text);
@@ -302,33 +302,33 @@ jp_status trace_text_write(const void *data, size_t len, const trace_text_filter
         snprintf(why, whylen, "%s", r.why);
         return JP_ERR_FORMAT;
     }
-    text_ctx c = { .data = data, .len = len };
-    c.strings.elem = sizeof(text_string);
+    tt_ctx c = { .data = data, .len = len };
+    c.strings.elem = sizeof(tt_string);
     c.classes.elem = sizeof(uint64_t);
-    c.methods.elem = sizeof(text_method);
+    c.methods.elem = sizeof(tt_method);
     c.thread_names.elem = sizeof(uint64_t);
-    jp_status st = first_pass(&c, &r);
+    jp_status st = tt_first_pass(&c, &r);
     sum->chunks = r.chunks;
     sum->stopped = r.stopped;
     if (r.stopped)
         snprintf(sum->why, sizeof sum->why, "%s", r.why);
     for (size_t i = 0; st == JP_OK && i < c.nthreads; i++)
-        cursor_advance(&c, &c.threads[i]);
+        tt_cursor_advance(&c, &c.threads[i]);
     while (st == JP_OK) {
-        text_thread *best = NULL;
+        tt_thread *best = NULL;
         for (size_t i = 0; i < c.nthreads; i++)
             if (c.threads[i].has && (!best || c.threads[i].ev.time_ns < best->ev.time_ns))
                 best = &c.threads[i];
         if (!best)
             break;
         sum->events++;
-        if (!filtered_out(&c, &best->ev, f)) {
-            put_event(s, &c, &best->ev);
+        if (!tt_filtered_out(&c, &best->ev, f)) {
+            tt_put_event(s, &c, &best->ev);
             sum->printed++;
         }
-        cursor_advance(&c, best);
+        tt_cursor_advance(&c, best);
     }
-    ctx_free(&c);
+    tt_ctx_free(&c);
     if (st != JP_OK)
         snprintf(why, whylen, "out of memory");
     return st != JP_OK ? st : sink_status(s);
