@@ -226,7 +226,10 @@ void trace_exec_enter(JNIEnv *jni, jint id)
         t->cap = cap;
     }
     t->stack[t->depth++] = k;
-    tr_emit(t, TRACE_EV_ENTER, (uint64_t[]){ k, t->depth, 0 });
+    if (tr_what & OPTIONS_TRACE_EXIT)
+        tr_emit(t, TRACE_EV_ENTER, (uint64_t[]){ k });
+    else /* exec:light: no exits to tell the depth from */
+        tr_emit(t, TRACE_EV_ENTER_AT, (uint64_t[]){ k, t->depth });
 }
 
 void trace_exec_exit(JNIEnv *jni, jint id, bool thrown)
@@ -245,11 +248,11 @@ void trace_exec_exit(JNIEnv *jni, jint id, bool thrown)
     bool exits = tr_what & OPTIONS_TRACE_EXIT;
     while (t->depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
-            tr_emit(t, TRACE_EV_EXIT_THROW, (uint64_t[]){ t->stack[t->depth - 1], t->depth });
+            tr_emit(t, TRACE_EV_EXIT_THROW, NULL);
         t->depth--;
     }
     if (exits)
-        tr_emit(t, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, (uint64_t[]){ k, t->depth });
+        tr_emit(t, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, NULL);
     t->depth--;
 }
 

@@ -3,6 +3,7 @@
  * CRC-32) before any of its events is handed out. */
 #include "trace_file.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +14,13 @@ static const struct {
 } tf_types[TRACE_EV_LAST + 1] = {
     [TRACE_EV_STRING] = { "string", 1 },          [TRACE_EV_CLASS] = { "class", 2 },
     [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 2 },
-    [TRACE_EV_ENTER] = { "enter", 3 },            [TRACE_EV_EXIT] = { "exit", 2 },
-    [TRACE_EV_EXIT_THROW] = { "exit-throw", 2 },  [TRACE_EV_ALLOC] = { "alloc", 4 },
+    [TRACE_EV_ENTER] = { "enter", 1 },            [TRACE_EV_EXIT] = { "exit", 0 },
+    [TRACE_EV_EXIT_THROW] = { "exit-throw", 0 },  [TRACE_EV_ALLOC] = { "alloc", 4 },
     [TRACE_EV_FREE] = { "free", 1 },              [TRACE_EV_GC_START] = { "gc-start", 1 },
     [TRACE_EV_GC_END] = { "gc-end", 3 },          [TRACE_EV_THREAD_START] = { "thread-start", 1 },
     [TRACE_EV_THREAD_END] = { "thread-end", 1 },  [TRACE_EV_CLASS_LOAD] = { "class-load", 1 },
     [TRACE_EV_CLASS_UNLOAD] = { "class-unload", 1 }, [TRACE_EV_MONITOR] = { "monitor", 3 },
-    [TRACE_EV_USER] = { "user", 0 },
+    [TRACE_EV_USER] = { "user", 0 },             [TRACE_EV_ENTER_AT] = { "enter", 2 },
 };
 
 const char *trace_event_name(unsigned type)
@@ -34,23 +35,38 @@ unsigned trace_event_fields(unsigned type)
 
 static bool tf_has_text(unsigned type) { return type == TRACE_EV_STRING || type == TRACE_EV_USER; }
 
-/* CRC-32 (the polynomial of zlib and PNG), a table made on first use. */
+/* CRC-32 (the polynomial of zlib and PNG), eight bytes a step (slicing by
+ * 8: about six times the speed of a byte a step, which took 16% of a
+ * javac trace's CPU); the tables are made once. */
+static uint32_t tf_crc_table[8][256];
+static pthread_once_t tf_crc_once = PTHREAD_ONCE_INIT;
+
+static void tf_crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        tf_crc_table[0][i] = c;
+    }
+    for (int k = 1; k < 8; k++)
+        for (uint32_t i = 0; i < 256; i++)
+            tf_crc_table[k][i] = (tf_crc_table[k - 1][i] >> 8) ^ tf_crc_table[0][tf_crc_table[k - 1][i] & 0xFF];
+}
+
 static uint32_t tf_crc32(const uint8_t *p, size_t n)
 {
-    static uint32_t table[256];
-    static bool made;
-    if (!made) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        made = true;
-    }
+    pthread_once(&tf_crc_once, tf_crc_init);
     uint32_t c = 0xFFFFFFFFu;
+    const uint32_t(*t)[256] = tf_crc_table;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint32_t one = (p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) ^ c;
+        uint32_t two = p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        c = t[7][one & 0xFF] ^ t[6][(one >> 8) & 0xFF] ^ t[5][(one >> 16) & 0xFF] ^ t[4][one >> 24] ^
+            t[3][two & 0xFF] ^ t[2][(two >> 8) & 0xFF] ^ t[1][(two >> 16) & 0xFF] ^ t[0][two >> 24];
+    }
     while (n--)
-        c = table[(c ^ *p++) & 0xFF] ^ (c >> 8);
+        c = t[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;
 }
 
@@ -142,14 +158,26 @@ bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint
     return true;
 }
 
-size_t trace_chunk_finish(trace_chunk *c)
+size_t trace_chunk_close(trace_chunk *c)
 {
     size_t payload = c->len - TRACE_CHUNK_HEADER_SIZE;
     tf_put_le(c->buf, TRACE_CHUNK_MAGIC, 4);
     tf_put_le(c->buf + 4, payload, 4);
-    tf_put_le(c->buf + 8, tf_crc32(c->buf + TRACE_CHUNK_HEADER_SIZE, payload), 4);
     tf_put_le(c->buf + 12, c->thread, 4);
     return c->len;
+}
+
+void trace_chunk_checksum(uint8_t *chunk)
+{
+    size_t payload = (size_t)tf_get_le(chunk + 4, 4);
+    tf_put_le(chunk + 8, tf_crc32(chunk + TRACE_CHUNK_HEADER_SIZE, payload), 4);
+}
+
+size_t trace_chunk_finish(trace_chunk *c)
+{
+    size_t len = trace_chunk_close(c);
+    trace_chunk_checksum(c->buf);
+    return len;
 }
 
 /* ---- reading ---- */

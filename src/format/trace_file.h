@@ -32,9 +32,9 @@ typedef enum trace_event_type {
     TRACE_EV_METHOD = 3,       /* id, class id, name, signature (string ids), flags (TRACE_METHOD_*) */
     TRACE_EV_THREAD = 4,       /* thread id, name (string id) */
     TRACE_EV_TIMED = 16,
-    TRACE_EV_ENTER = 16,       /* method id, depth, receiver object id (a static method: its class's object id) */
-    TRACE_EV_EXIT = 17,        /* method id, depth */
-    TRACE_EV_EXIT_THROW = 18,  /* method id, depth: left by an exception */
+    TRACE_EV_ENTER = 16,       /* method id (its depth and its exit's method follow from the thread's entries) */
+    TRACE_EV_EXIT = 17,        /* (none): the thread's innermost open entry returns */
+    TRACE_EV_EXIT_THROW = 18,  /* (none): ... is left by an exception */
     TRACE_EV_ALLOC = 19,       /* object id, class id, size in bytes, array length + 1 (0: not an array) */
     TRACE_EV_FREE = 20,        /* object id */
     TRACE_EV_GC_START = 21,    /* kind (TRACE_GC_*) */
@@ -45,7 +45,8 @@ typedef enum trace_event_type {
     TRACE_EV_CLASS_UNLOAD = 26, /* class id */
     TRACE_EV_MONITOR = 27,     /* kind (TRACE_MONITOR_*), object id, class id */
     TRACE_EV_USER = 28,        /* the message (length, bytes) */
-    TRACE_EV_LAST = 28
+    TRACE_EV_ENTER_AT = 29,    /* method id, depth: an entry whose exit is not traced (exec:light) */
+    TRACE_EV_LAST = 29
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4 };
@@ -80,6 +81,10 @@ bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint
                      size_t text_len);
 /* Fills in the chunk's header (length, checksum); returns its whole size in bytes. */
 size_t trace_chunk_finish(trace_chunk *c);
+/* The same in two steps, for a producer that leaves the checksum to its
+ * writer: the header but the checksum, then the checksum of a closed chunk. */
+size_t trace_chunk_close(trace_chunk *c);
+void trace_chunk_checksum(uint8_t *chunk);
 
 /* ---- reading ---- */
 

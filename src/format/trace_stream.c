@@ -106,7 +106,7 @@ static void ts_producer_hand_over(trace_producer *p)
         free(b);
         return;
     }
-    b->len = trace_chunk_finish(&p->chunk);
+    b->len = trace_chunk_close(&p->chunk); /* the writer adds the checksum, off the program's thread */
     b->events = p->chunk.events;
     ts_hand_over(p->s, b);
 }
@@ -157,7 +157,7 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
             break;
         if (!s->meta_chunk.events)
             break;
-        s->meta->len = trace_chunk_finish(&s->meta_chunk);
+        s->meta->len = trace_chunk_close(&s->meta_chunk);
         s->meta->events = s->meta_chunk.events;
         s->meta->next = NULL;
         *s->meta_tail = s->meta;
@@ -175,6 +175,7 @@ static void ts_write_block(trace_stream *s, trace_block *b)
 {
     bool fits = !s->limit || s->bytes + b->len <= s->limit;
     if (fits && trace_stream_taking(s) && !s->write_errno) {
+        trace_chunk_checksum(b->data);
         if (ts_write_all(s->fd, b->data, b->len)) {
             s->bytes += b->len;
             s->chunks++;
@@ -203,7 +204,7 @@ size_t trace_stream_write(trace_stream *s)
     }
     pthread_mutex_lock(&s->meta_lock);
     if (s->meta && s->meta_chunk.events) {
-        s->meta->len = trace_chunk_finish(&s->meta_chunk);
+        s->meta->len = trace_chunk_close(&s->meta_chunk);
         s->meta->events = s->meta_chunk.events;
         s->meta->next = NULL;
         *s->meta_tail = s->meta;

@@ -50,8 +50,10 @@ typedef struct tt_thread {
     size_t *chunks;             /* offsets, in file order */
     size_t nchunks, cap, next;  /* next: the chunk after the one the cursor is in */
     trace_reader r;
-    trace_event ev;
+    trace_event ev;             /* an exit's method and depth, and an entry's depth, filled in from stack */
     bool has;                   /* ev is the cursor's next event */
+    uint64_t *stack;            /* the methods entered and not left */
+    size_t depth, stack_cap;
 } tt_thread;
 
 typedef struct tt_ctx {
@@ -97,8 +99,10 @@ static void tt_ctx_free(tt_ctx *c)
     free(c->classes.v);
     free(c->methods.v);
     free(c->thread_names.v);
-    for (size_t i = 0; i < c->nthreads; i++)
+    for (size_t i = 0; i < c->nthreads; i++) {
         free(c->threads[i].chunks);
+        free(c->threads[i].stack);
+    }
     free(c->threads);
 }
 
@@ -143,13 +147,39 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
     return JP_OK;
 }
 
+/* An entry's depth, and an exit's method and depth, from the thread's open entries. */
+static void tt_follow(tt_thread *t, trace_event *e)
+{
+    if (e->type == TRACE_EV_ENTER) {
+        if (t->depth == t->stack_cap) {
+            size_t cap = t->stack_cap ? 2 * t->stack_cap : 64;
+            uint64_t *s = realloc(t->stack, cap * sizeof *s);
+            if (s) {
+                t->stack = s;
+                t->stack_cap = cap;
+            }
+        }
+        if (t->depth < t->stack_cap)
+            t->stack[t->depth] = e->f[0];
+        e->f[1] = ++t->depth;
+    } else if (e->type == TRACE_EV_EXIT || e->type == TRACE_EV_EXIT_THROW) {
+        e->f[1] = t->depth;
+        e->f[0] = t->depth && t->depth <= t->stack_cap ? t->stack[t->depth - 1] : 0;
+        if (t->depth)
+            t->depth--;
+    } else if (e->type == TRACE_EV_ENTER_AT) {
+        e->type = TRACE_EV_ENTER; /* prints as one; its depth is its own */
+    }
+}
+
 static bool tt_cursor_advance(tt_ctx *c, tt_thread *t)
 {
     for (;;) {
         if (t->r.data && trace_reader_next(&t->r, &t->ev)) {
-            if (t->ev.type >= TRACE_EV_TIMED)
-                return t->has = true;
-            continue; /* metadata: read in the first pass */
+            if (t->ev.type < TRACE_EV_TIMED)
+                continue; /* metadata: read in the first pass */
+            tt_follow(t, &t->ev);
+            return t->has = true;
         }
         if (t->next >= t->nchunks)
             return t->has = false;
@@ -239,7 +269,7 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     case TRACE_EV_ENTER:
         sink_printf(s, " ");
         tt_put_method(s, c, e->f[0]);
-        sink_printf(s, " depth=%" PRIu64 " this=%" PRIu64, e->f[1], e->f[2]);
+        sink_printf(s, " depth=%" PRIu64, e->f[1]);
         break;
     case TRACE_EV_EXIT:
     case TRACE_EV_EXIT_THROW:

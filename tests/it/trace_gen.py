@@ -45,9 +45,9 @@ md = b"".join([
     meta(2, 1, 1), meta(3, 20, 1, 2, 3, 0), meta(3, 21, 1, 4, 5, 0), meta(4, 1, 6), meta(4, 2, 7),
 ])
 data = header + b"TCHK" + struct.pack("<III", len(md), zlib.crc32(md), 0) + struct.pack("<Q", 0) + md
-data += chunk(1, 1000, [(THREAD_START, 1000, [1], None), (ENTER, 1500, [20, 1, 5], None)])
-data += chunk(2, 2000, [(ENTER, 2000, [21, 1, 9], None), (USER, 3000, [], b"halfway"),
-                        (EXIT_THROW, 2000000000, [21, 1], None)])
-data += chunk(1, 2500, [(EXIT, 2500, [20, 1], None)])
+data += chunk(1, 1000, [(THREAD_START, 1000, [1], None), (ENTER, 1500, [20], None)])
+data += chunk(2, 2000, [(ENTER, 2000, [21], None), (USER, 3000, [], b"halfway"),
+                        (EXIT_THROW, 2000000000, [], None)])
+data += chunk(1, 2500, [(EXIT, 2500, [], None)])
 with open(sys.argv[1], "wb") as f:
     f.write(data)

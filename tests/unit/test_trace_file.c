@@ -36,9 +36,9 @@ static void write_sample(void)
     file_add(&c);
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 7, 1000);
     CHECK(trace_chunk_put(&c, TRACE_EV_THREAD_START, 1000, (uint64_t[]){ 7 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 1100, (uint64_t[]){ 300, 1, 42 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 1150, (uint64_t[]){ 300, 2, 42 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 1400, (uint64_t[]){ 300, 2 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 1100, (uint64_t[]){ 300 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER_AT, 1150, (uint64_t[]){ 300, 2 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 1400, NULL, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_USER, 1500, NULL, "half way", 8));
     CHECK(trace_chunk_put(&c, TRACE_EV_ALLOC, 1600, (uint64_t[]){ 9, 1, 24, 0 }, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_GC_START, 1700, (uint64_t[]){ TRACE_GC_YOUNG }, NULL, 0));
@@ -46,7 +46,7 @@ static void write_sample(void)
                           0));
     CHECK(trace_chunk_put(&c, TRACE_EV_FREE, 5000000001ull, (uint64_t[]){ 9 }, NULL, 0));
     /* a time before the last counts as the last */
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 4000, (uint64_t[]){ 300, 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 4000, NULL, NULL, 0));
     file_add(&c);
 }
 
@@ -59,7 +59,7 @@ static void test_round_trip(void)
     trace_event e;
     static const unsigned types[] = { TRACE_EV_STRING, TRACE_EV_STRING, TRACE_EV_STRING, TRACE_EV_CLASS,
                                       TRACE_EV_METHOD, TRACE_EV_THREAD, TRACE_EV_THREAD_START, TRACE_EV_ENTER,
-                                      TRACE_EV_ENTER, TRACE_EV_EXIT_THROW, TRACE_EV_USER, TRACE_EV_ALLOC,
+                                      TRACE_EV_ENTER_AT, TRACE_EV_EXIT_THROW, TRACE_EV_USER, TRACE_EV_ALLOC,
                                       TRACE_EV_GC_START, TRACE_EV_GC_END, TRACE_EV_FREE, TRACE_EV_EXIT };
     static const uint64_t times[] = { 0, 0, 0, 0, 0, 0, 1000, 1100, 1150, 1400, 1500, 1600, 1700,
                                       5000000000ull, 5000000001ull, 5000000001ull };
@@ -74,8 +74,10 @@ static void test_round_trip(void)
             CHECK(e.text_len == 10 && memcmp(e.text, "demo/Calls", 10) == 0);
         if (n == 4)
             CHECK(e.f[0] == 300 && e.f[1] == 1 && e.f[2] == 2 && e.f[3] == 3 && e.f[4] == TRACE_METHOD_STATIC);
+        if (n == 7)
+            CHECK(e.f[0] == 300 && e.f[1] == 0);
         if (n == 8)
-            CHECK(e.f[0] == 300 && e.f[1] == 2 && e.f[2] == 42);
+            CHECK(e.f[0] == 300 && e.f[1] == 2);
         if (n == 10)
             CHECK(e.text_len == 8 && memcmp(e.text, "half way", 8) == 0);
         if (n == 13)
@@ -157,7 +159,7 @@ static void test_malformed_events(void)
     static const uint8_t bad[][6] = {
         { 99 },                         /* unknown type */
         { TRACE_EV_ENTER, 0x80, 0x80 }, /* the time's LEB128 never ends */
-        { TRACE_EV_ENTER, 5, 1 },       /* two of four numbers */
+        { TRACE_EV_ALLOC, 5, 1 },       /* one of four numbers */
         { TRACE_EV_USER, 1, 200, 'x' }, /* text longer than the chunk */
         { TRACE_EV_STRING, 1 },         /* no length */
     };
@@ -201,11 +203,11 @@ static void test_headers_and_room(void)
     uint8_t small[TRACE_CHUNK_HEADER_SIZE + 9];
     trace_chunk c;
     trace_chunk_begin(&c, small, sizeof small, 1, 0);
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 100, (uint64_t[]){ 1, 1, 1 }, NULL, 0)); /* 5 bytes */
+    CHECK(trace_chunk_put(&c, TRACE_EV_ALLOC, 100, (uint64_t[]){ 1, 1, 1, 0 }, NULL, 0)); /* 6 bytes */
     size_t was = c.len;
-    CHECK(!trace_chunk_put(&c, TRACE_EV_ENTER, 200, (uint64_t[]){ 1, 2, 1 }, NULL, 0));
+    CHECK(!trace_chunk_put(&c, TRACE_EV_ENTER_AT, 200, (uint64_t[]){ 1, 2 }, NULL, 0)); /* 4 bytes: no */
     CHECK_EQ_INT(c.len, was);
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 150, (uint64_t[]){ 1, 1 }, NULL, 0)); /* 4 bytes: just fits */
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 150, (uint64_t[]){ 1 }, NULL, 0)); /* 3 bytes: just fits */
     CHECK_EQ_INT(c.len, sizeof small);
     CHECK(!trace_chunk_put(&c, 77, 300, NULL, NULL, 0));
 }

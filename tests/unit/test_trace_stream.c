@@ -59,7 +59,7 @@ static void *producer(void *v)
     trace_producer p;
     trace_producer_init(&p, a->s, a->thread);
     for (uint64_t i = 0; i < EVENTS; i++)
-        trace_emit(&p, TRACE_EV_ENTER, 1000 * i + a->thread, (uint64_t[]){ i, i % 50, a->thread }, NULL, 0);
+        trace_emit(&p, TRACE_EV_ALLOC, 1000 * i + a->thread, (uint64_t[]){ i, i % 50, a->thread, 0 }, NULL, 0);
     trace_producer_flush(&p);
     atomic_fetch_sub(&producers_left, 1);
     return NULL;
@@ -104,7 +104,7 @@ static void test_threads(void)
         n++;
         if (e.type == TRACE_EV_THREAD && e.f[0] >= 1 && e.f[0] <= THREADS)
             named[e.f[0]] = true;
-        if (e.type != TRACE_EV_ENTER)
+        if (e.type != TRACE_EV_ALLOC)
             continue;
         if (e.thread < 1 || e.thread > THREADS || e.f[2] != e.thread) {
             bad_order++;
@@ -136,7 +136,7 @@ static void test_limit(void)
     trace_producer_init(&p, s, 9);
     uint64_t taken = 0;
     for (uint64_t i = 0; i < 20000; i++) {
-        taken += trace_emit(&p, TRACE_EV_EXIT, i, (uint64_t[]){ 7, 1 }, NULL, 0);
+        taken += trace_emit(&p, TRACE_EV_ENTER_AT, i, (uint64_t[]){ 7, 1 }, NULL, 0);
         if (i % 500 == 0)
             trace_stream_write(s);
     }
@@ -186,11 +186,11 @@ static void test_full_disk(void)
     trace_producer p;
     trace_producer_init(&p, s, 1);
     for (uint64_t i = 0; i < 1000; i++)
-        trace_emit(&p, TRACE_EV_EXIT, i, (uint64_t[]){ 1, 1 }, NULL, 0);
+        trace_emit(&p, TRACE_EV_ENTER_AT, i, (uint64_t[]){ 1, 1 }, NULL, 0);
     trace_producer_flush(&p);
     trace_stream_write(s);
     CHECK(!trace_stream_taking(s));
-    CHECK(!trace_emit(&p, TRACE_EV_EXIT, 5000, (uint64_t[]){ 1, 1 }, NULL, 0));
+    CHECK(!trace_emit(&p, TRACE_EV_EXIT, 5000, NULL, NULL, 0));
     trace_stream_stats st;
     trace_stream_close(s, &st);
     close(pipefd[1]);
@@ -214,7 +214,7 @@ static void test_killed(void)
         trace_producer p;
         trace_producer_init(&p, s, 3);
         for (uint64_t i = 0;; i++) {
-            trace_emit(&p, TRACE_EV_ENTER, i, (uint64_t[]){ i, 1, 0 }, NULL, 0);
+            trace_emit(&p, TRACE_EV_ENTER, i, (uint64_t[]){ i }, NULL, 0);
             if (i % 1000 == 0)
                 trace_stream_write(s);
         }

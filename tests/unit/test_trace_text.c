@@ -41,17 +41,17 @@ static void write_file(void)
     file_len += trace_chunk_finish(&c);
 
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 100);
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 100, (uint64_t[]){ 10, 1, 1 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 300, (uint64_t[]){ 10, 2, 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 100, (uint64_t[]){ 10 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 300, (uint64_t[]){ 10 }, NULL, 0));
     file_len += trace_chunk_finish(&c);
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 2, 200);
-    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 200, (uint64_t[]){ 11, 1, 77 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 200, (uint64_t[]){ 11 }, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_USER, 400, NULL, "checkpoint", 10));
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 1500000000, (uint64_t[]){ 11, 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 1500000000, NULL, NULL, 0));
     file_len += trace_chunk_finish(&c);
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 350);
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 350, (uint64_t[]){ 10, 2 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 500, (uint64_t[]){ 10, 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 350, NULL, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 500, NULL, NULL, 0));
     file_len += trace_chunk_finish(&c);
 }
 
@@ -78,9 +78,9 @@ static void test_time_order(void)
     trace_text_filter f = { 0 };
     trace_text_summary sum;
     ASSERT(as_text(file_len, &f, &sum) == JP_OK);
-    CHECK_EQ_STR(text, "     0.000000100 main enter demo.Calls.fib(I)I depth=1 this=1\n"
-                       "     0.000000200 worker enter demo.Calls.run()V depth=1 this=77\n"
-                       "     0.000000300 main enter demo.Calls.fib(I)I depth=2 this=1\n"
+    CHECK_EQ_STR(text, "     0.000000100 main enter demo.Calls.fib(I)I depth=1\n"
+                       "     0.000000200 worker enter demo.Calls.run()V depth=1\n"
+                       "     0.000000300 main enter demo.Calls.fib(I)I depth=2\n"
                        "     0.000000350 main exit-throw demo.Calls.fib(I)I depth=2\n"
                        "     0.000000400 worker user checkpoint\n"
                        "     0.000000500 main exit demo.Calls.fib(I)I depth=1\n"
@@ -104,7 +104,7 @@ static void test_filters(void)
     CHECK_EQ_INT(sum.printed, 3);
     f = (trace_text_filter){ .method = "Calls.run" };
     ASSERT(as_text(file_len, &f, &sum) == JP_OK);
-    CHECK_EQ_STR(text, "     0.000000200 worker enter demo.Calls.run()V depth=1 this=77\n"
+    CHECK_EQ_STR(text, "     0.000000200 worker enter demo.Calls.run()V depth=1\n"
                        "     1.500000000 worker exit demo.Calls.run()V depth=1\n");
     f = (trace_text_filter){ .from_ns = 300, .to_ns = 400 };
     ASSERT(as_text(file_len, &f, &sum) == JP_OK);
