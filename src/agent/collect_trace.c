@@ -51,6 +51,7 @@ static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
 static atomic_bool tr_on;
 static uint64_t tr_t0;                /* ticks when the trace began */
 static double tr_ns_per_tick;
+static uint64_t tr_ns_mult;           /* ns per tick << 24: one integer multiply per event */
 static _Atomic(trace_thread *) tr_threads;
 static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer: poll, the end */
 static trace_stream_stats tr_last;    /* the last session's, for describe */
@@ -66,7 +67,7 @@ static _Atomic uint64_t *tr_described;     /* BCI_IDS bits */
 static inline uint64_t tr_now(void)
 {
     uint64_t t = ticks_now();
-    return t > tr_t0 ? (uint64_t)((double)(t - tr_t0) * tr_ns_per_tick) : 0;
+    return t > tr_t0 ? (uint64_t)(((unsigned __int128)(t - tr_t0) * tr_ns_mult) >> 24) : 0;
 }
 
 static uint64_t tr_hash(const char *s, size_t n)
@@ -227,7 +228,7 @@ void trace_exec_enter(JNIEnv *jni, jint id)
     }
     t->stack[t->depth++] = k;
     if (tr_what & OPTIONS_TRACE_EXIT)
-        tr_emit(t, TRACE_EV_ENTER, (uint64_t[]){ k });
+        trace_emit_call(&t->p, TRACE_EV_ENTER, tr_now(), k);
     else /* exec:light: no exits to tell the depth from */
         tr_emit(t, TRACE_EV_ENTER_AT, (uint64_t[]){ k, t->depth });
 }
@@ -248,11 +249,11 @@ void trace_exec_exit(JNIEnv *jni, jint id, bool thrown)
     bool exits = tr_what & OPTIONS_TRACE_EXIT;
     while (t->depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
-            tr_emit(t, TRACE_EV_EXIT_THROW, NULL);
+            trace_emit_call(&t->p, TRACE_EV_EXIT_THROW, tr_now(), 0);
         t->depth--;
     }
     if (exits)
-        tr_emit(t, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, NULL);
+        trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, tr_now(), 0);
     t->depth--;
 }
 
@@ -331,6 +332,7 @@ static jp_status tr_load(void)
     tr_what = agent_opts->trace;
     tr_t0 = ticks_now();
     tr_ns_per_tick = ticks_ns_per_tick();
+    tr_ns_mult = (uint64_t)(tr_ns_per_tick * (double)(1u << 24) + 0.5);
     return JP_OK;
 }
 

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 struct trace_stream {
+    atomic_bool taking;               /* first: trace_stream_taking reads it on the hot path */
     int fd;
     uint64_t limit;
     size_t chunk_bytes;
     _Atomic(trace_block *) ready;     /* handed over, newest first */
-    atomic_bool taking;
     _Atomic uint64_t dropped;
     pthread_mutex_t meta_lock;        /* meta */
     trace_block *meta;                /* the metadata chunk being filled (thread 0) */
@@ -75,10 +75,7 @@ trace_stream *trace_stream_open(int fd, uint64_t limit, uint64_t start_wall_ns, 
     return s;
 }
 
-bool trace_stream_taking(const trace_stream *s)
-{
-    return atomic_load_explicit(&s->taking, memory_order_relaxed);
-}
+
 
 void trace_producer_init(trace_producer *p, trace_stream *s, uint32_t thread)
 {

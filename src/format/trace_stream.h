@@ -57,6 +57,46 @@ void trace_producer_init(trace_producer *p, trace_stream *s, uint32_t thread);
  * false if the event was dropped (the limit reached, out of memory). */
 bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64_t *fields, const char *text,
                 size_t text_len);
+/* Whether events are still taken (false past the limit): a producer may test
+ * it before the work of making an event. (The stream's first member.) */
+static inline bool trace_stream_taking(const trace_stream *s)
+{
+    return atomic_load_explicit((const atomic_bool *)(const void *)s, memory_order_relaxed);
+}
+
+/* enter (with the method) or exit / exit-throw (id ignored): what trace_emit
+ * does, written straight into the chunk when it has room (the hot path of
+ * trace=exec: no field loop, no length pass). */
+static inline bool trace_emit_call(trace_producer *p, unsigned type, uint64_t time_ns, uint64_t id)
+{
+    trace_chunk *c = &p->chunk;
+    if (p->block && c->cap - c->len >= 21 && trace_stream_taking(p->s)) {
+        uint8_t *q = c->buf + c->len;
+        uint64_t dt = time_ns > c->last_ns ? time_ns - c->last_ns : 0;
+        *q++ = (uint8_t)type;
+        for (uint64_t v = dt;; v >>= 7) {
+            if (v < 0x80) {
+                *q++ = (uint8_t)v;
+                break;
+            }
+            *q++ = (uint8_t)(v | 0x80);
+        }
+        if (type == TRACE_EV_ENTER)
+            for (uint64_t v = id;; v >>= 7) {
+                if (v < 0x80) {
+                    *q++ = (uint8_t)v;
+                    break;
+                }
+                *q++ = (uint8_t)(v | 0x80);
+            }
+        c->len = (size_t)(q - c->buf);
+        c->last_ns += dt;
+        c->events++;
+        return true;
+    }
+    return trace_emit(p, type, time_ns, type == TRACE_EV_ENTER ? &id : NULL, NULL, 0);
+}
+
 /* Hands the producer's partly filled chunk to the writer (a thread's end). */
 void trace_producer_flush(trace_producer *p);
 
@@ -68,9 +108,6 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
  * handed over so far. Returns the bytes it wrote. */
 size_t trace_stream_write(trace_stream *s);
 
-/* Whether events are still taken (false past the limit): a producer may test
- * it before the work of making an event. */
-bool trace_stream_taking(const trace_stream *s);
 
 void trace_stream_stats_get(const trace_stream *s, trace_stream_stats *out);
 
