@@ -1,6 +1,7 @@
 /* cli_trace.c — jvmprof trace FILE [-o OUT] [--thread N] [--type T,...]
- * [--method S] [--from SEC] [--to SEC]: a trace file (trace_file.h) as text,
- * one event per line in time order (trace_text.h), filtered. A file cut short
+ * [--method S] [--from SEC] [--to SEC] [--chrome]: a trace file (trace_file.h) as
+ * text, one event per line in time order (trace_text.h), or with --chrome as
+ * Chrome's Trace Event Format (JSON), filtered. A file cut short
  * or damaged is printed up to where it can be read, with a line on stderr
  * naming the offset, and exit code 1. */
 #include "cli_commands.h"
@@ -14,7 +15,7 @@
 #include "../format/trace_text.h"
 #include "cli_common.h"
 
-#define CLI_TRACE_USAGE "FILE [-o OUT] [--thread N] [--type T[,T...]] [--method S] [--from SEC] [--to SEC]"
+#define CLI_TRACE_USAGE "FILE [-o OUT] [--chrome] [--thread N] [--type T[,T...]] [--method S] [--from SEC] [--to SEC]"
 
 /* "1.5" seconds -> ns; false if not a number >= 0 */
 static bool cli_trace_seconds(const char *text, uint64_t *ns)
@@ -54,6 +55,7 @@ typedef struct cli_trace_ctx {
     const void *data;
     size_t len;
     trace_text_filter f;
+    bool chrome;
     trace_text_summary sum;
     char why[256];
 } cli_trace_ctx;
@@ -61,7 +63,8 @@ typedef struct cli_trace_ctx {
 static jp_status cli_trace_emit(sink *s, const void *v)
 {
     cli_trace_ctx *c = (cli_trace_ctx *)v;
-    return trace_text_write(c->data, c->len, &c->f, s, &c->sum, c->why, sizeof c->why);
+    return (c->chrome ? trace_chrome_write : trace_text_write)(c->data, c->len, &c->f, s, &c->sum, c->why,
+                                                               sizeof c->why);
 }
 
 int cli_trace(int argc, char **argv)
@@ -80,6 +83,8 @@ int cli_trace(int argc, char **argv)
         char *end;
         if (strcmp(a, "-o") == 0) {
             out = v;
+        } else if (strcmp(a, "--chrome") == 0) {
+            c.chrome = true;
         } else if (strcmp(a, "--thread") == 0) {
             errno = 0;
             n = strtoul(v, &end, 10);
@@ -117,7 +122,7 @@ int cli_trace(int argc, char **argv)
     c.data = cli_map_file(in, &c.len);
     if (!c.data)
         return 1;
-    int rc = cli_output(out, "trace text", 0, cli_trace_emit, &c);
+    int rc = cli_output(out, c.chrome ? "trace events (JSON)" : "trace text", 0, cli_trace_emit, &c);
     file_unmap(c.data, c.len);
     if (c.why[0]) {
         cli_error("%s: %s", in, c.why);

@@ -323,8 +323,100 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     sink_printf(s, "\n");
 }
 
-jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
-                           trace_text_summary *sum, char *why, size_t whylen)
+/* s: JSON string contents of n bytes (quotes and backslashes escaped, control bytes as \u00XX) */
+static void tt_json_chars(sink *s, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        if (ch == '"' || ch == '\\')
+            sink_printf(s, "\\%c", ch);
+        else if (ch < 0x20)
+            sink_printf(s, "\\u%04x", ch);
+        else
+            sink_write(s, &ch, 1);
+    }
+}
+
+static void tt_json_string_id(sink *s, const tt_ctx *c, uint64_t id)
+{
+    const tt_string *str = tt_table_get(&c->strings, id);
+    if (str && str->p)
+        tt_json_chars(s, str->p, str->n);
+    else
+        sink_printf(s, "<string %" PRIu64 ">", id);
+}
+
+/* "pkg.Class.method" of a method id, JSON-escaped */
+static void tt_json_method(sink *s, const tt_ctx *c, uint64_t id)
+{
+    const tt_method *m = tt_table_get(&c->methods, id);
+    const uint64_t *cname = m ? tt_table_get(&c->classes, m->cls) : NULL;
+    const tt_string *cs = cname ? tt_table_get(&c->strings, *cname) : NULL;
+    if (!m || !m->name || !cs || !cs->p) {
+        sink_printf(s, "<method %" PRIu64 ">", id);
+        return;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        char ch = cs->p[i] == '/' ? '.' : cs->p[i];
+        tt_json_chars(s, &ch, 1);
+    }
+    sink_printf(s, ".");
+    tt_json_string_id(s, c, m->name);
+}
+
+/* One event in Chrome's Trace Event Format: calls as B/E pairs on their
+ * thread's track, the rest as instant events; ts in microseconds. */
+static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *first)
+{
+    char ts[48];
+    snprintf(ts, sizeof ts, "%" PRIu64 ".%03" PRIu64, e->time_ns / 1000u, e->time_ns % 1000u);
+    sink_printf(s, "%s\n{\"pid\":1,\"tid\":%u,\"ts\":%s,", *first ? "" : ",", e->thread, ts);
+    *first = false;
+    switch (e->type) {
+    case TRACE_EV_ENTER: {
+        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        sink_printf(s, "\"ph\":\"B\",\"name\":\"");
+        tt_json_method(s, c, e->f[0]);
+        sink_printf(s, "\",\"args\":{\"signature\":\"");
+        if (m && m->sig)
+            tt_json_string_id(s, c, m->sig);
+        sink_printf(s, "\",\"depth\":%" PRIu64 "}}", e->f[1]);
+        break;
+    }
+    case TRACE_EV_EXIT:
+    case TRACE_EV_EXIT_THROW:
+        sink_printf(s, "\"ph\":\"E\",\"name\":\"");
+        tt_json_method(s, c, e->f[0]);
+        sink_printf(s, "\"%s}", e->type == TRACE_EV_EXIT_THROW ? ",\"args\":{\"exception\":true}" : "");
+        break;
+    case TRACE_EV_USER:
+        sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"");
+        tt_json_chars(s, e->text, e->text_len);
+        sink_printf(s, "\"}");
+        break;
+    default:
+        sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\"}", trace_event_name(e->type));
+        break;
+    }
+}
+
+/* The threads' names, as Trace Event metadata */
+static void tt_put_chrome_threads(sink *s, const tt_ctx *c, bool *first)
+{
+    for (uint64_t id = 1; id < c->thread_names.n; id++) {
+        const uint64_t *name = tt_table_get(&c->thread_names, id);
+        if (!name || !*name)
+            continue;
+        sink_printf(s, "%s\n{\"pid\":1,\"tid\":%" PRIu64 ",\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"",
+                    *first ? "" : ",", id);
+        tt_json_string_id(s, c, *name);
+        sink_printf(s, "\"}}");
+        *first = false;
+    }
+}
+
+static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f, bool chrome, sink *s,
+                        trace_text_summary *sum, char *why, size_t whylen)
 {
     memset(sum, 0, sizeof *sum);
     trace_reader r;
@@ -344,6 +436,11 @@ jp_status trace_text_write(const void *data, size_t len, const trace_text_filter
         snprintf(sum->why, sizeof sum->why, "%s", r.why);
     for (size_t i = 0; st == JP_OK && i < c.nthreads; i++)
         tt_cursor_advance(&c, &c.threads[i]);
+    bool first = true;
+    if (chrome) {
+        sink_printf(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+        tt_put_chrome_threads(s, &c, &first);
+    }
     while (st == JP_OK) {
         tt_thread *best = NULL;
         for (size_t i = 0; i < c.nthreads; i++)
@@ -353,13 +450,30 @@ jp_status trace_text_write(const void *data, size_t len, const trace_text_filter
             break;
         sum->events++;
         if (!tt_filtered_out(&c, &best->ev, f)) {
-            tt_put_event(s, &c, &best->ev);
+            if (chrome)
+                tt_put_chrome(s, &c, &best->ev, &first);
+            else
+                tt_put_event(s, &c, &best->ev);
             sum->printed++;
         }
         tt_cursor_advance(&c, best);
     }
+    if (chrome)
+        sink_printf(s, "\n]}\n");
     tt_ctx_free(&c);
     if (st != JP_OK)
         snprintf(why, whylen, "out of memory");
     return st != JP_OK ? st : sink_status(s);
+}
+
+jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                           trace_text_summary *sum, char *why, size_t whylen)
+{
+    return tt_run(data, len, f, false, s, sum, why, whylen);
+}
+
+jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                             trace_text_summary *sum, char *why, size_t whylen)
+{
+    return tt_run(data, len, f, true, s, sum, why, whylen);
 }

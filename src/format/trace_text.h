@@ -1,7 +1,7 @@
 /* trace_text.h — a jvmprof trace file as text (`jvmprof trace FILE`): one
  * event per line, all threads merged in time order, with the names of
- * methods, classes and threads the file's metadata gives. Pure C over the
- * file's bytes and a sink. */
+ * methods, classes and threads the file's metadata gives; or as Chrome's
+ * Trace Event Format (`--chrome`). Pure C over the file's bytes and a sink. */
 #ifndef TRACE_TEXT_H
 #define TRACE_TEXT_H
 
@@ -30,5 +30,11 @@ typedef struct trace_text_summary {
  * the file can be read, and sum says whether that was its end. */
 jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                            trace_text_summary *sum, char *why, size_t whylen);
+/* The same events in Chrome's Trace Event Format (JSON: Perfetto, chrome://tracing,
+ * speedscope): each call a B/E pair on its thread's track, named
+ * pkg.Class.method, with its signature and depth (an exception's exit says
+ * so); user and other events as instants; thread names as metadata. */
+jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                             trace_text_summary *sum, char *why, size_t whylen);
 
 #endif

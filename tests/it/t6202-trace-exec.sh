@@ -84,3 +84,30 @@ expect_grep "tracelimit= reached" "$T/err"
 run_java "trace=thread,tracefile=$T/nodir/x.trace" TraceCalls
 [ "$RC" != 0 ] || fail "an unwritable tracefile= was accepted"
 [ "$(grep -c '^jvmprof:' "$T/err")" = 1 ] && grep -q "^jvmprof: tracefile=$T/nodir/x.trace: " "$T/err" || fail "bad tracefile=: $(cat "$T/err")"
+
+# --chrome: Chrome's Trace Event Format, read back by Python's json module (not our code): every
+# call a B/E pair nested on its thread, as many as the text view's entries, threads named
+"$JVMPROF" trace "$T/t.trace" --chrome -o "$T/t.json" || fail "jvmprof trace --chrome failed"
+python3 - "$T/t.json" "$(grep -c ' enter ' "$T/all.txt")" <<'PY' || fail "the --chrome output does not hold the calls"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+want = int(sys.argv[2])
+stacks, begins, names = {}, 0, {}
+for e in events:
+    if e["ph"] == "M":
+        names[e["tid"]] = e["args"]["name"]
+    elif e["ph"] == "B":
+        stacks.setdefault(e["tid"], []).append(e["name"])
+        begins += 1
+    elif e["ph"] == "E":
+        top = stacks[e["tid"]].pop()
+        assert top == e["name"], (top, e["name"])
+assert begins == want, (begins, want)
+assert all(not s for s in stacks.values()), stacks
+assert "main" in names.values() and "helper" in names.values(), names
+assert any(e["ph"] == "i" and e["name"] == "after 8" for e in events)
+assert any(e.get("args", {}).get("exception") for e in events if e["ph"] == "E")
+ts = [e["ts"] for e in events if e["ph"] != "M"]
+print("chrome:", begins, "calls on", len(stacks), "threads")
+PY
+

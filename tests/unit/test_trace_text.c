@@ -112,6 +112,43 @@ static void test_filters(void)
     CHECK_EQ_INT(sum.events, 7);
 }
 
+static void test_chrome(void)
+{
+    write_file();
+    trace_text_filter f = { .thread = 2 };
+    trace_text_summary sum;
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    char why[256] = "", err[256];
+    ASSERT(trace_chrome_write(file, file_len, &f, s, &sum, why, sizeof why) == JP_OK);
+    sink_commit(s, err, sizeof err);
+    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
+    buf_free(&out);
+    CHECK_EQ_STR(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+                       "{\"pid\":1,\"tid\":1,\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"main\"}},\n"
+                       "{\"pid\":1,\"tid\":2,\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"worker\"}},\n"
+                       "{\"pid\":1,\"tid\":2,\"ts\":0.200,\"ph\":\"B\",\"name\":\"demo.Calls.run\","
+                       "\"args\":{\"signature\":\"()V\",\"depth\":1}},\n"
+                       "{\"pid\":1,\"tid\":2,\"ts\":0.400,\"ph\":\"i\",\"s\":\"t\",\"name\":\"checkpoint\"},\n"
+                       "{\"pid\":1,\"tid\":2,\"ts\":1500000.000,\"ph\":\"E\",\"name\":\"demo.Calls.run\"}\n"
+                       "]}\n");
+    /* a message with a quote, a backslash and a line break stays one JSON string */
+    file_len = TRACE_HEADER_SIZE;
+    trace_chunk c;
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 0);
+    CHECK(trace_chunk_put(&c, TRACE_EV_USER, 5, NULL, "a\"b\\c\nd", 7));
+    file_len += trace_chunk_finish(&c);
+    buf_init(&out);
+    s = sink_open_memory(&out);
+    f = (trace_text_filter){ 0 };
+    ASSERT(trace_chrome_write(file, file_len, &f, s, &sum, why, sizeof why) == JP_OK);
+    sink_commit(s, err, sizeof err);
+    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
+    buf_free(&out);
+    CHECK(strstr(text, "\"name\":\"a\\\"b\\\\c\\u000ad\"") != NULL);
+}
+
 static void test_cut_and_bad(void)
 {
     write_file();
@@ -139,6 +176,7 @@ int main(void)
 {
     RUN(test_time_order);
     RUN(test_filters);
+    RUN(test_chrome);
     RUN(test_cut_and_bad);
     return DONE();
 }
