@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/arena.h"
+#include "../common/intern.h"
 #include "../common/jp_log.h"
 #include "../common/out_file.h"
 #include "../format/trace_stream.h"
@@ -57,11 +59,12 @@ static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer:
 static trace_stream_stats tr_last;    /* the last session's, for describe */
 
 /* Names written once: strings and classes interned under tr_names_lock (a
- * method's first call only), methods marked in a bitmap by id. */
+ * method's first call only; intern ids are the file's), methods marked in a
+ * bitmap by id. */
 static pthread_mutex_t tr_names_lock = PTHREAD_MUTEX_INITIALIZER;
-typedef struct tr_name { const void *key; char *text; uint32_t id; } tr_name;
-static tr_name *tr_strings, *tr_classes;   /* open addressing, by text / by bci_class pointer */
-static uint32_t tr_strings_cap, tr_classes_cap, tr_nstrings, tr_nclasses;
+static arena tr_keys;
+static intern_table tr_strings, tr_classes; /* by text / by bci_class pointer */
+static bool tr_names_made;
 static _Atomic uint64_t *tr_described;     /* BCI_IDS bits */
 
 static inline uint64_t tr_now(void)
@@ -70,45 +73,24 @@ static inline uint64_t tr_now(void)
     return t > tr_t0 ? (uint64_t)(((unsigned __int128)(t - tr_t0) * tr_ns_mult) >> 24) : 0;
 }
 
-static uint64_t tr_hash(const char *s, size_t n)
+static void tr_names_init(void)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
+    if (tr_names_made)
+        return;
+    arena_init(&tr_keys);
+    intern_init(&tr_strings, &tr_keys);
+    intern_init(&tr_classes, &tr_keys);
+    tr_names_made = true;
 }
 
 /* The id of a string (n bytes), written as metadata the first time; 0 if out of memory. */
 static uint32_t tr_string(const char *s, size_t n)
 {
-    if (tr_nstrings * 2 + 2 > tr_strings_cap) {
-        uint32_t cap = tr_strings_cap ? tr_strings_cap * 2 : 1024;
-        tr_name *t = calloc(cap, sizeof *t);
-        if (!t)
-            return 0;
-        for (uint32_t i = 0; i < tr_strings_cap; i++)
-            if (tr_strings[i].text) {
-                uint32_t j = (uint32_t)tr_hash(tr_strings[i].text, strlen(tr_strings[i].text)) & (cap - 1);
-                while (t[j].text)
-                    j = (j + 1) & (cap - 1);
-                t[j] = tr_strings[i];
-            }
-        free(tr_strings);
-        tr_strings = t;
-        tr_strings_cap = cap;
-    }
-    uint32_t j = (uint32_t)tr_hash(s, n) & (tr_strings_cap - 1);
-    for (; tr_strings[j].text; j = (j + 1) & (tr_strings_cap - 1))
-        if (strlen(tr_strings[j].text) == n && memcmp(tr_strings[j].text, s, n) == 0)
-            return tr_strings[j].id;
-    char *copy = malloc(n + 1);
-    if (!copy)
-        return 0;
-    memcpy(copy, s, n);
-    copy[n] = 0;
-    uint32_t id = ++tr_nstrings;
-    tr_strings[j] = (tr_name){ NULL, copy, id };
-    trace_stream_meta(tr_stream, TRACE_EV_STRING, (uint64_t[]){ id }, s, n);
+    tr_names_init();
+    bool added = false;
+    uint32_t id = intern_put(&tr_strings, s, (uint32_t)n, &added);
+    if (added)
+        trace_stream_meta(tr_stream, TRACE_EV_STRING, (uint64_t[]){ id }, s, n);
     return id;
 }
 
@@ -117,34 +99,19 @@ static uint32_t tr_class(const bci_class *c)
 {
     if (!c)
         return 0;
-    if (tr_nclasses * 2 + 2 > tr_classes_cap) {
-        uint32_t cap = tr_classes_cap ? tr_classes_cap * 2 : 256;
-        tr_name *t = calloc(cap, sizeof *t);
-        if (!t)
-            return 0;
-        for (uint32_t i = 0; i < tr_classes_cap; i++)
-            if (tr_classes[i].key) {
-                uint32_t j = (uint32_t)((uintptr_t)tr_classes[i].key >> 4) & (cap - 1);
-                while (t[j].key)
-                    j = (j + 1) & (cap - 1);
-                t[j] = tr_classes[i];
-            }
-        free(tr_classes);
-        tr_classes = t;
-        tr_classes_cap = cap;
-    }
-    uint32_t j = (uint32_t)((uintptr_t)c >> 4) & (tr_classes_cap - 1);
-    for (; tr_classes[j].key; j = (j + 1) & (tr_classes_cap - 1))
-        if (tr_classes[j].key == c)
-            return tr_classes[j].id;
+    tr_names_init();
+    uint32_t id = intern_find(&tr_classes, &c, sizeof c);
+    if (id)
+        return id;
     char internal[1024];
     size_t n = strlen(c->name) < sizeof internal ? strlen(c->name) : sizeof internal - 1;
     for (size_t i = 0; i < n; i++) /* the record's name is dotted */
         internal[i] = c->name[i] == '.' ? '/' : c->name[i];
     uint32_t name = tr_string(internal, n);
-    uint32_t id = ++tr_nclasses;
-    tr_classes[j] = (tr_name){ c, NULL, id };
-    trace_stream_meta(tr_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+    bool added = false;
+    id = intern_put(&tr_classes, &c, sizeof c, &added);
+    if (added)
+        trace_stream_meta(tr_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
     return id;
 }
 
@@ -405,12 +372,12 @@ static void tr_stop(JNIEnv *jni)
     }
     pthread_mutex_unlock(&tr_write_lock);
     pthread_mutex_lock(&tr_names_lock); /* a later session names everything afresh */
-    for (uint32_t i = 0; i < tr_strings_cap; i++)
-        free(tr_strings[i].text);
-    free(tr_strings);
-    free(tr_classes);
-    tr_strings = tr_classes = NULL;
-    tr_strings_cap = tr_classes_cap = tr_nstrings = tr_nclasses = 0;
+    if (tr_names_made) {
+        intern_free(&tr_strings);
+        intern_free(&tr_classes);
+        arena_free(&tr_keys);
+        tr_names_made = false;
+    }
     if (tr_described)
         memset((void *)tr_described, 0, BCI_IDS / 64 * sizeof *tr_described);
     pthread_mutex_unlock(&tr_names_lock);
