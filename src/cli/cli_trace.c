@@ -15,7 +15,7 @@
 #include "../format/trace_text.h"
 #include "cli_common.h"
 
-#define CLI_TRACE_USAGE "FILE [-o OUT] [--chrome] [--thread N] [--type T[,T...]] [--method S] [--from SEC] [--to SEC]"
+#define CLI_TRACE_USAGE "FILE [-o OUT] [--chrome | --slowest N] [--thread N] [--type T[,T...]] [--method S] [--from SEC] [--to SEC]"
 
 /* "1.5" seconds -> ns; false if not a number >= 0 */
 static bool cli_trace_seconds(const char *text, uint64_t *ns)
@@ -56,6 +56,7 @@ typedef struct cli_trace_ctx {
     size_t len;
     trace_text_filter f;
     bool chrome;
+    unsigned long slowest;
     trace_text_summary sum;
     char why[256];
 } cli_trace_ctx;
@@ -63,6 +64,8 @@ typedef struct cli_trace_ctx {
 static jp_status cli_trace_emit(sink *s, const void *v)
 {
     cli_trace_ctx *c = (cli_trace_ctx *)v;
+    if (c->slowest)
+        return trace_slowest_write(c->data, c->len, &c->f, c->slowest, s, &c->sum, c->why, sizeof c->why);
     return (c->chrome ? trace_chrome_write : trace_text_write)(c->data, c->len, &c->f, s, &c->sum, c->why,
                                                                sizeof c->why);
 }
@@ -74,6 +77,7 @@ int cli_trace(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = strcmp(a, "-o") == 0 || strcmp(a, "--thread") == 0 || strcmp(a, "--type") == 0 ||
+                     strcmp(a, "--slowest") == 0 ||
                      strcmp(a, "--method") == 0 || strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0;
         if (takes && !v) {
             cli_error("trace: %s needs a value; usage: jvmprof trace %s", a, CLI_TRACE_USAGE);
@@ -85,6 +89,14 @@ int cli_trace(int argc, char **argv)
             out = v;
         } else if (strcmp(a, "--chrome") == 0) {
             c.chrome = true;
+        } else if (strcmp(a, "--slowest") == 0) {
+            errno = 0;
+            n = strtoul(v, &end, 10);
+            if (errno || *end || !n || n > 100000 || v[0] == '-') {
+                cli_error("trace: --slowest %s: expected how many calls, 1 to 100000", v);
+                return 2;
+            }
+            c.slowest = n;
         } else if (strcmp(a, "--thread") == 0) {
             errno = 0;
             n = strtoul(v, &end, 10);
@@ -114,6 +126,10 @@ int cli_trace(int argc, char **argv)
         }
         if (takes)
             i++;
+    }
+    if (c.chrome && c.slowest) {
+        cli_error("trace: --chrome and --slowest are two views; choose one");
+        return 2;
     }
     if (!in) {
         cli_error("trace: no FILE; usage: jvmprof trace %s", CLI_TRACE_USAGE);

@@ -53,7 +53,9 @@ typedef struct tt_thread {
     trace_event ev;             /* an exit's method and depth, and an entry's depth, filled in from stack */
     bool has;                   /* ev is the cursor's next event */
     uint64_t *stack;            /* the methods entered and not left */
+    uint64_t *starts;           /* ... and when each was entered */
     size_t depth, stack_cap;
+    uint64_t last_duration;     /* the call the last exit closed: its duration (ns) */
 } tt_thread;
 
 typedef struct tt_ctx {
@@ -102,6 +104,7 @@ static void tt_ctx_free(tt_ctx *c)
     for (size_t i = 0; i < c->nthreads; i++) {
         free(c->threads[i].chunks);
         free(c->threads[i].stack);
+        free(c->threads[i].starts);
     }
     free(c->threads);
 }
@@ -154,17 +157,24 @@ static void tt_follow(tt_thread *t, trace_event *e)
         if (t->depth == t->stack_cap) {
             size_t cap = t->stack_cap ? 2 * t->stack_cap : 64;
             uint64_t *s = realloc(t->stack, cap * sizeof *s);
-            if (s) {
+            if (s)
                 t->stack = s;
+            uint64_t *st = s ? realloc(t->starts, cap * sizeof *st) : NULL;
+            if (st) {
+                t->starts = st;
                 t->stack_cap = cap;
             }
         }
-        if (t->depth < t->stack_cap)
+        if (t->depth < t->stack_cap) {
             t->stack[t->depth] = e->f[0];
+            t->starts[t->depth] = e->time_ns;
+        }
         e->f[1] = ++t->depth;
     } else if (e->type == TRACE_EV_EXIT || e->type == TRACE_EV_EXIT_THROW) {
         e->f[1] = t->depth;
-        e->f[0] = t->depth && t->depth <= t->stack_cap ? t->stack[t->depth - 1] : 0;
+        bool known = t->depth && t->depth <= t->stack_cap;
+        e->f[0] = known ? t->stack[t->depth - 1] : 0;
+        t->last_duration = known && e->time_ns > t->starts[t->depth - 1] ? e->time_ns - t->starts[t->depth - 1] : 0;
         if (t->depth)
             t->depth--;
     } else if (e->type == TRACE_EV_ENTER_AT) {
@@ -415,8 +425,61 @@ static void tt_put_chrome_threads(sink *s, const tt_ctx *c, bool *first)
     }
 }
 
-static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f, bool chrome, sink *s,
-                        trace_text_summary *sum, char *why, size_t whylen)
+/* --slowest: the N longest calls seen, shortest first (slot 0 is the one to replace) */
+#define TT_SLOW_FRAMES 16
+typedef struct tt_slow {
+    uint64_t duration, end_ns;
+    uint32_t thread;
+    uint32_t nframes;           /* the method, then its callers */
+    uint64_t frames[TT_SLOW_FRAMES];
+} tt_slow;
+
+static int tt_slow_cmp(const void *a, const void *b)
+{
+    const tt_slow *x = a, *y = b;
+    return x->duration < y->duration ? -1 : x->duration > y->duration;
+}
+
+/* An exit: keeps the call if it is among the n slowest (t's stack still holds it and its callers). */
+static void tt_slow_offer(tt_slow *top, size_t n, size_t *have, const tt_thread *t, const trace_event *e)
+{
+    if (*have == n && t->last_duration <= top[0].duration)
+        return;
+    tt_slow c = { t->last_duration, e->time_ns, e->thread, 0, { 0 } };
+    for (size_t d = (size_t)e->f[1]; d > 0 && c.nframes < TT_SLOW_FRAMES; d--)
+        c.frames[c.nframes++] = d <= t->stack_cap ? t->stack[d - 1] : 0;
+    if (*have < n)
+        top[(*have)++] = c;
+    else
+        top[0] = c;
+    qsort(top, *have, sizeof *top, tt_slow_cmp);
+}
+
+static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, uint64_t calls)
+{
+    sink_printf(s, "SLOWEST CALLS (%zu of %" PRIu64 " calls)\n", have, calls);
+    sink_printf(s, "rank     duration ms       start s thread / method, then its callers\n");
+    for (size_t i = have; i-- > 0;) {
+        const tt_slow *k = &top[i];
+        uint64_t start = k->end_ns - k->duration;
+        sink_printf(s, "%4zu %15" PRIu64 ".%06" PRIu64 " %7" PRIu64 ".%06" PRIu64 " ", have - i,
+                    k->duration / 1000000u, k->duration % 1000000u, start / 1000000000u, (start / 1000u) % 1000000u);
+        const uint64_t *tname = k->thread ? tt_table_get(&c->thread_names, k->thread) : NULL;
+        if (tname && *tname)
+            tt_put_string(s, c, *tname);
+        else
+            sink_printf(s, "thread-%u", k->thread);
+        sink_printf(s, "\n");
+        for (uint32_t f = 0; f < k->nframes; f++) {
+            sink_printf(s, "%s", f ? "        <- " : "           ");
+            tt_put_method(s, c, k->frames[f]);
+            sink_printf(s, "\n");
+        }
+    }
+}
+
+static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f, bool chrome, size_t slowest,
+                        sink *s, trace_text_summary *sum, char *why, size_t whylen)
 {
     memset(sum, 0, sizeof *sum);
     trace_reader r;
@@ -437,6 +500,11 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     for (size_t i = 0; st == JP_OK && i < c.nthreads; i++)
         tt_cursor_advance(&c, &c.threads[i]);
     bool first = true;
+    tt_slow *top = slowest ? calloc(slowest, sizeof *top) : NULL;
+    size_t have = 0;
+    uint64_t calls = 0;
+    if (slowest && !top)
+        st = JP_ERR_NOMEM;
     if (chrome) {
         sink_printf(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
         tt_put_chrome_threads(s, &c, &first);
@@ -449,7 +517,13 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         if (!best)
             break;
         sum->events++;
-        if (!tt_filtered_out(&c, &best->ev, f)) {
+        if (slowest) {
+            if ((best->ev.type == TRACE_EV_EXIT || best->ev.type == TRACE_EV_EXIT_THROW) &&
+                !tt_filtered_out(&c, &best->ev, f)) {
+                calls++;
+                tt_slow_offer(top, slowest, &have, best, &best->ev);
+            }
+        } else if (!tt_filtered_out(&c, &best->ev, f)) {
             if (chrome)
                 tt_put_chrome(s, &c, &best->ev, &first);
             else
@@ -460,6 +534,11 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     }
     if (chrome)
         sink_printf(s, "\n]}\n");
+    if (slowest && st == JP_OK) {
+        tt_put_slowest(s, &c, top, have, calls);
+        sum->printed = have;
+    }
+    free(top);
     tt_ctx_free(&c);
     if (st != JP_OK)
         snprintf(why, whylen, "out of memory");
@@ -469,11 +548,17 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
 jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                            trace_text_summary *sum, char *why, size_t whylen)
 {
-    return tt_run(data, len, f, false, s, sum, why, whylen);
+    return tt_run(data, len, f, false, 0, s, sum, why, whylen);
 }
 
 jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                              trace_text_summary *sum, char *why, size_t whylen)
 {
-    return tt_run(data, len, f, true, s, sum, why, whylen);
+    return tt_run(data, len, f, true, 0, s, sum, why, whylen);
+}
+
+jp_status trace_slowest_write(const void *data, size_t len, const trace_text_filter *f, size_t n, sink *s,
+                              trace_text_summary *sum, char *why, size_t whylen)
+{
+    return tt_run(data, len, f, false, n ? n : 1, s, sum, why, whylen);
 }

@@ -36,5 +36,10 @@ jp_status trace_text_write(const void *data, size_t len, const trace_text_filter
  * so); user and other events as instants; thread names as metadata. */
 jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                              trace_text_summary *sum, char *why, size_t whylen);
+/* The n slowest calls (those the filter keeps, by their method, thread and
+ * time), slowest first: duration, start, thread, the method and up to 15 of
+ * its callers. */
+jp_status trace_slowest_write(const void *data, size_t len, const trace_text_filter *f, size_t n, sink *s,
+                              trace_text_summary *sum, char *why, size_t whylen);
 
 #endif

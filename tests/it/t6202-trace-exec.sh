@@ -111,3 +111,13 @@ ts = [e["ts"] for e in events if e["ph"] != "M"]
 print("chrome:", begins, "calls on", len(stacks), "threads")
 PY
 
+
+# --slowest: main is the slowest call, with no caller; each thrower call names its callers
+"$JVMPROF" trace "$T/t.trace" --slowest 20 >"$T/slow.txt" || fail "jvmprof trace --slowest failed"
+expect_grep "^SLOWEST CALLS (11 of 11 calls)$" "$T/slow.txt"
+sed -n 3,4p "$T/slow.txt" | tail -1 | grep -q "^ *TraceCalls.main(\[Ljava/lang/String;)V$" || fail "main is not the slowest call: $(sed -n 3,5p "$T/slow.txt")"
+# the three thrower calls name 0, 1 and 2 thrower callers: 3 lines in all
+[ "$(grep -c "<- TraceCalls.thrower(I)V" "$T/slow.txt")" = 3 ] || fail "thrower's calls lack their callers: $(cat "$T/slow.txt")"
+RC=0
+"$JVMPROF" trace "$T/t.trace" --slowest 0 2>"$T/err" || RC=$?
+[ "$RC" = 2 ] && grep -q "slowest 0: expected how many calls" "$T/err" || fail "--slowest 0: $(cat "$T/err")"

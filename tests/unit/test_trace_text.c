@@ -149,6 +149,41 @@ static void test_chrome(void)
     CHECK(strstr(text, "\"name\":\"a\\\"b\\\\c\\u000ad\"") != NULL);
 }
 
+static void test_slowest(void)
+{
+    write_file();
+    trace_text_filter f = { 0 };
+    trace_text_summary sum;
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    char why[256] = "", err[256];
+    ASSERT(trace_slowest_write(file, file_len, &f, 2, s, &sum, why, sizeof why) == JP_OK);
+    sink_commit(s, err, sizeof err);
+    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
+    buf_free(&out);
+    /* run: 200 ns .. 1.5 s; the outer fib: 100 .. 500 ns; the inner fib: 300 .. 350 ns */
+    CHECK_EQ_STR(text, "SLOWEST CALLS (2 of 3 calls)\n"
+                       "rank     duration ms       start s thread / method, then its callers\n"
+                       "   1            1499.999800       0.000000 worker\n"
+                       "           demo.Calls.run()V\n"
+                       "   2               0.000400       0.000000 main\n"
+                       "           demo.Calls.fib(I)I\n");
+    CHECK_EQ_INT(sum.printed, 2);
+    /* by method: the inner fib and its caller */
+    f.method = "fib";
+    buf_init(&out);
+    s = sink_open_memory(&out);
+    ASSERT(trace_slowest_write(file, file_len, &f, 5, s, &sum, why, sizeof why) == JP_OK);
+    sink_commit(s, err, sizeof err);
+    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
+    buf_free(&out);
+    CHECK(strstr(text, "SLOWEST CALLS (2 of 2 calls)") != NULL);
+    CHECK(strstr(text, "   2               0.000050       0.000000 main\n"
+                       "           demo.Calls.fib(I)I\n"
+                       "        <- demo.Calls.fib(I)I\n") != NULL);
+}
+
 static void test_cut_and_bad(void)
 {
     write_file();
@@ -177,6 +212,7 @@ int main(void)
     RUN(test_time_order);
     RUN(test_filters);
     RUN(test_chrome);
+    RUN(test_slowest);
     RUN(test_cut_and_bad);
     return DONE();
 }
