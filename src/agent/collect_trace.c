@@ -43,6 +43,7 @@ typedef struct trace_thread {
     uint32_t *stack;                  /* the method ids entered and not yet left */
     uint32_t depth, cap;
     atomic_bool ended;                /* its thread ended: the session's end frees it */
+    uint32_t gen;                     /* the session it belongs to (tr_gen) */
     struct trace_thread *next;        /* on tr_threads */
 } trace_thread;
 
@@ -50,6 +51,7 @@ static trace_stream *tr_stream;       /* the session's; NULL between sessions */
 static int tr_fd = -1;
 static char tr_path[OPTIONS_PATH_MAX];
 static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
+static uint32_t tr_gen;               /* the session's number: a thread's producer of an earlier one is replaced */
 static atomic_bool tr_on;
 static uint64_t tr_t0;                /* ticks when the trace began */
 static double tr_ns_per_tick;
@@ -136,7 +138,7 @@ static void tr_describe(uint32_t id)
 static trace_thread *tr_self(JNIEnv *jni)
 {
     trace_thread *t = thread_record_self.trace;
-    if (t && t->p.s == tr_stream)
+    if (t && t->gen == tr_gen && tr_stream)
         return t;
     uint32_t serial = thread_registry_serial(NULL);
     if (!serial || !tr_stream)
@@ -145,6 +147,7 @@ static trace_thread *tr_self(JNIEnv *jni)
     if (!t)
         return NULL;
     trace_producer_init(&t->p, tr_stream, serial);
+    t->gen = tr_gen;
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
     if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
@@ -297,6 +300,7 @@ static jp_status tr_load(void)
     if (!tr_described)
         return jp_error(JP_ERR_NOMEM, "trace=: out of memory");
     tr_what = agent_opts->trace;
+    tr_gen++;
     tr_t0 = ticks_now();
     tr_ns_per_tick = ticks_ns_per_tick();
     tr_ns_mult = (uint64_t)(tr_ns_per_tick * (double)(1u << 24) + 0.5);
@@ -325,7 +329,7 @@ static void tr_thread_start(JNIEnv *jni, uint32_t serial)
 static void tr_thread_end(JNIEnv *jni)
 {
     trace_thread *t = thread_record_self.trace;
-    if (!t || t->p.s != tr_stream || !tr_stream)
+    if (!t || t->gen != tr_gen || !tr_stream)
         return;
     (void)jni;
     if ((tr_what & OPTIONS_TRACE_THREAD) && atomic_load(&tr_on))
@@ -357,7 +361,7 @@ static void tr_stop(JNIEnv *jni)
             next = t->next;
             if (!atomic_load(&t->ended))
                 trace_producer_flush(&t->p);
-            /* a live thread's record still points at it: kept (its stream no longer matches) */
+            /* a live thread's record still points at it: kept (its session no longer matches) */
             if (atomic_load(&t->ended)) {
                 free(t->stack);
                 free(t);
