@@ -15,6 +15,8 @@ run_java "cpu=samples,file=$D/a.txt" Sessions "$D" expect-running reflect-dump s
     "start:cpu=times,include=Sessions,tiny=0,file=%D/e2.txt" calls calls stop \
     "start:cpu=times,include=Sessions,file=%D/e3.txt" calls stop \
     "start:cpu=times,include=Sessions,file=%D/e4.txt" calls calls stop \
+    "start:trace=exec+user,include=Sessions,tracefile=%D/tr.trace" calls stop \
+    "start:trace=exec,include=Sessions,tracefile=%D/tr2.trace" calls calls stop \
     "start:cpu=samples,sampler=jvmti,interval=5,file=%D/f.txt" spin4 stop \
     "start:wall=20,file=%D/w.txt" spin6 stop \
     "bad:cpu=bogus" "bad:heap=sites,alloc_interval=0,file=%D/x.txt" "bad:cpu=samples,file=%D/nodir/y.txt" \
@@ -25,8 +27,8 @@ cat "$T/out" >&2
 for line in "reflect-dump true" "running true" "stop true" "stopped true" "stop-none true" "start true" "spin5"; do
     expect_grep "^$line$" "$T/out"
 done
-[ "$(grep -c '^stop true$' "$T/out")" = 10 ] || fail "10 sessions stopped expected"
-[ "$(grep -c '^start true$' "$T/out")" = 10 ] || fail "10 sessions started expected"
+[ "$(grep -c '^stop true$' "$T/out")" = 12 ] || fail "12 sessions stopped expected"
+[ "$(grep -c '^start true$' "$T/out")" = 12 ] || fail "12 sessions started expected"
 expect_grep "^busy refused: jvmprof: start: a profiling session is running; stop it first" "$T/out"
 expect_grep "^bad refused: jvmprof: start: cpu=bogus: bad value" "$T/out"
 expect_grep "^bad refused: jvmprof: start: heap=sites can only run from start-up (give it in -agentpath): exact counts (alloc_interval=0)" "$T/out"
@@ -74,6 +76,13 @@ expect_no_grep "phaseOneSpin\|phaseThreeSpin" "$D/e.txt"
 counted() { sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$1" | awk '$5 == "Sessions.phaseCallee(I)I" { print $4 }'; }
 [ "$(counted "$D/e3.txt")" = 200000 ] || fail "e3.txt: phaseCallee counted $(counted "$D/e3.txt") times, 200000 made"
 [ "$(counted "$D/e4.txt")" = 400000 ] || fail "e4.txt: phaseCallee counted $(counted "$D/e4.txt") times, 400000 made"
+# trace=exec in later sessions: each trace holds its own session's calls, entered and left
+for f in "tr.trace 200000" "tr2.trace 400000"; do
+    set -- $f
+    "$JVMPROF" trace "$D/$1" --method Sessions.phaseCallee >"$D/$1.txt" || fail "jvmprof trace $1 failed"
+    [ "$(grep -c ' enter Sessions.phaseCallee' "$D/$1.txt")" = "$2" ] && [ "$(grep -c ' exit Sessions.phaseCallee' "$D/$1.txt")" = "$2" ] ||
+        fail "$1: $(grep -c ' enter ' "$D/$1.txt") entries of phaseCallee, $2 made"
+done
 # the last session, written at exit in HPROF binary: our reader finds its phase and no other
 "$JVMPROF" report "$D/g.hprof" >"$D/g.txt" || fail "jvmprof report g.hprof failed"
 only_phase "$D/g.txt" phaseFiveSpin
