@@ -19,7 +19,8 @@
 #                                 "base:OPTS" = OPTS given to $BASE_AGENT, another build of the agent
 #                                 (e.g. of the previous commit), for a before/after comparison in one run;
 #                                 BASE_DESC says what it is, in RESULTS.md.
-#                                 ",file=<tmp>/report.txt" is appended to each.
+#                                 ",file=<tmp>/report.txt" is appended to each
+#                                 (",tracefile=<tmp>/report.txt.trace" to trace= alone).
 #   STARTUP=1                     measure start-up cost (0 to skip)
 #   STARTUP_RUNS=N                measured start-up runs per config (default 30, interleaved;
 #                                 STARTUP_WARMUP=3 unmeasured rounds first)
@@ -144,6 +145,12 @@ agent_opt() {
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
         floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
         base:*) printf -- '-agentpath:%s=%s,file=%s' "${BASE_AGENT:?base:OPTS needs BASE_AGENT}" "${cfg#base:}" "$report" ;;
+        # trace= alone writes no report (file= is refused with it): its trace goes beside the report
+        trace=*) if [[ $cfg == *,cpu=* || $cfg == *,heap=* || $cfg == *,monitor=* || $cfg == *,wall=* ]]; then
+                printf -- '-agentpath:%s=%s,file=%s,tracefile=%s.trace' "$AGENT" "$cfg" "$report" "$report"
+            else
+                printf -- '-agentpath:%s=%s,tracefile=%s.trace' "$AGENT" "$cfg" "$report"
+            fi ;;
         *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
     esac
 }
@@ -272,6 +279,7 @@ for wl in $WORKLOADS; do
             cfg=${CFG[$i]}
             report="$TMP/report-$wl-$i-$r.txt"
             "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
+            rm -f "$report.trace" # a whole javac's trace is gigabytes: its size is in the log's trace: line
             TIMES[$wl,$i]+="$RUN_SECONDS "
             CPUS[$wl,$i]+="$RUN_CPU "
             ROUND_T[$i]=$RUN_SECONDS
