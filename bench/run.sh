@@ -279,7 +279,6 @@ for wl in $WORKLOADS; do
             cfg=${CFG[$i]}
             report="$TMP/report-$wl-$i-$r.txt"
             "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
-            rm -f "$report.trace" # a whole javac's trace is gigabytes: its size is in the log's trace: line
             TIMES[$wl,$i]+="$RUN_SECONDS "
             CPUS[$wl,$i]+="$RUN_CPU "
             ROUND_T[$i]=$RUN_SECONDS
@@ -303,10 +302,13 @@ for wl in $WORKLOADS; do
             fi
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
-            if [[ $cfg != none && $cfg != floor=* && ! -s $report ]]; then
-                log "  WARNING: agent wrote no report to $report"
+            out_file=$report
+            [[ $cfg == trace=* && ! -e $report ]] && out_file=$report.trace # trace= alone: the trace only
+            if [[ $cfg != none && $cfg != floor=* && ! -s $out_file ]]; then
+                log "  WARNING: agent wrote no report to $out_file"
                 MISSING_REPORTS+=("$wl:$cfg")
             fi
+            rm -f "$report.trace" # a whole javac's trace is gigabytes: its size is in the log's trace: line
         done
         # paired ratio: each run against the same round's run without the agent
         for i in "${!CFG[@]}"; do
