@@ -42,6 +42,20 @@ static uint8_t *map_file(size_t *len)
     return p == MAP_FAILED ? NULL : p;
 }
 
+/* The file written, mapped, checked against the stream's count of bytes, and a reader on it. */
+static uint8_t *open_written(const trace_stream_stats *st, size_t *len, trace_reader *r)
+{
+    uint8_t *data = map_file(len);
+    if (!CHECK(data != NULL))
+        return NULL;
+    CHECK_EQ_INT(*len, st->bytes);
+    if (!CHECK(trace_reader_open(r, data, *len) == JP_OK)) {
+        munmap(data, *len);
+        return NULL;
+    }
+    return data;
+}
+
 typedef struct producer_arg {
     trace_stream *s;
     uint32_t thread;
@@ -90,11 +104,9 @@ static void test_threads(void)
     CHECK(!st.full && st.write_errno == 0);
 
     size_t len = 0;
-    uint8_t *data = map_file(&len);
-    ASSERT(data != NULL);
-    CHECK_EQ_INT(len, st.bytes);
     trace_reader r;
-    ASSERT(trace_reader_open(&r, data, len) == JP_OK);
+    uint8_t *data = open_written(&st, &len, &r);
+    ASSERT(data != NULL);
     CHECK_EQ_INT(r.start_wall_ns, 42);
     uint64_t next[THREADS + 1] = { 0 };
     bool named[THREADS + 1] = { false };
@@ -149,11 +161,9 @@ static void test_limit(void)
     CHECK_EQ_INT(st.events + st.dropped_events, 20000);
     CHECK(taken < 20000 && taken >= st.events);
     size_t len = 0;
-    uint8_t *data = map_file(&len);
-    ASSERT(data != NULL);
-    CHECK_EQ_INT(len, st.bytes);
     trace_reader r;
-    ASSERT(trace_reader_open(&r, data, len) == JP_OK);
+    uint8_t *data = open_written(&st, &len, &r);
+    ASSERT(data != NULL);
     trace_event e;
     uint64_t n = 0;
     while (trace_reader_next(&r, &e))

@@ -57,19 +57,35 @@ static void write_file(void)
 
 static char text[8192];
 
-static jp_status as_text(size_t len, const trace_text_filter *f, trace_text_summary *sum)
+typedef jp_status (*view_fn)(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                             trace_text_summary *sum, char *why, size_t whylen);
+
+/* The file's first len bytes through a view into text[] (or its error). */
+static jp_status as_view(view_fn view, size_t len, const trace_text_filter *f, trace_text_summary *sum)
 {
     buf out;
     buf_init(&out);
     sink *s = sink_open_memory(&out);
     char why[256] = "", err[256];
-    jp_status st = trace_text_write(file, len, f, s, sum, why, sizeof why);
+    jp_status st = view(file, len, f, s, sum, why, sizeof why);
     sink_commit(s, err, sizeof err);
     snprintf(text, sizeof text, "%.*s", (int)out.len, out.data ? (const char *)out.data : "");
     if (st != JP_OK)
         snprintf(text, sizeof text, "%s", why);
     buf_free(&out);
     return st;
+}
+
+static jp_status as_text(size_t len, const trace_text_filter *f, trace_text_summary *sum)
+{
+    return as_view(trace_text_write, len, f, sum);
+}
+
+static size_t slowest_n;
+static jp_status slowest_view(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                              trace_text_summary *sum, char *why, size_t whylen)
+{
+    return trace_slowest_write(data, len, f, slowest_n, s, sum, why, whylen);
 }
 
 static void test_time_order(void)
@@ -117,14 +133,7 @@ static void test_chrome(void)
     write_file();
     trace_text_filter f = { .thread = 2 };
     trace_text_summary sum;
-    buf out;
-    buf_init(&out);
-    sink *s = sink_open_memory(&out);
-    char why[256] = "", err[256];
-    ASSERT(trace_chrome_write(file, file_len, &f, s, &sum, why, sizeof why) == JP_OK);
-    sink_commit(s, err, sizeof err);
-    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
-    buf_free(&out);
+    ASSERT(as_view(trace_chrome_write, file_len, &f, &sum) == JP_OK);
     CHECK_EQ_STR(text, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
                        "{\"pid\":1,\"tid\":1,\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"main\"}},\n"
                        "{\"pid\":1,\"tid\":2,\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"worker\"}},\n"
@@ -139,13 +148,8 @@ static void test_chrome(void)
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 0);
     CHECK(trace_chunk_put(&c, TRACE_EV_USER, 5, NULL, "a\"b\\c\nd", 7));
     file_len += trace_chunk_finish(&c);
-    buf_init(&out);
-    s = sink_open_memory(&out);
     f = (trace_text_filter){ 0 };
-    ASSERT(trace_chrome_write(file, file_len, &f, s, &sum, why, sizeof why) == JP_OK);
-    sink_commit(s, err, sizeof err);
-    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
-    buf_free(&out);
+    ASSERT(as_view(trace_chrome_write, file_len, &f, &sum) == JP_OK);
     CHECK(strstr(text, "\"name\":\"a\\\"b\\\\c\\u000ad\"") != NULL);
 }
 
@@ -154,14 +158,8 @@ static void test_slowest(void)
     write_file();
     trace_text_filter f = { 0 };
     trace_text_summary sum;
-    buf out;
-    buf_init(&out);
-    sink *s = sink_open_memory(&out);
-    char why[256] = "", err[256];
-    ASSERT(trace_slowest_write(file, file_len, &f, 2, s, &sum, why, sizeof why) == JP_OK);
-    sink_commit(s, err, sizeof err);
-    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
-    buf_free(&out);
+    slowest_n = 2;
+    ASSERT(as_view(slowest_view, file_len, &f, &sum) == JP_OK);
     /* run: 200 ns .. 1.5 s; the outer fib: 100 .. 500 ns; the inner fib: 300 .. 350 ns */
     CHECK_EQ_STR(text, "SLOWEST CALLS (2 of 3 calls)\n"
                        "rank     duration ms       start s thread / method, then its callers\n"
@@ -172,12 +170,8 @@ static void test_slowest(void)
     CHECK_EQ_INT(sum.printed, 2);
     /* by method: the inner fib and its caller */
     f.method = "fib";
-    buf_init(&out);
-    s = sink_open_memory(&out);
-    ASSERT(trace_slowest_write(file, file_len, &f, 5, s, &sum, why, sizeof why) == JP_OK);
-    sink_commit(s, err, sizeof err);
-    snprintf(text, sizeof text, "%.*s", (int)out.len, (const char *)out.data);
-    buf_free(&out);
+    slowest_n = 5;
+    ASSERT(as_view(slowest_view, file_len, &f, &sum) == JP_OK);
     CHECK(strstr(text, "SLOWEST CALLS (2 of 2 calls)") != NULL);
     CHECK(strstr(text, "   2               0.000050       0.000000 main\n"
                        "           demo.Calls.fib(I)I\n"
