@@ -57,6 +57,20 @@ static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
 
 jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
 
+jp_status bci_bind_calls(JNIEnv *jni, bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw)
+{
+    const JNINativeMethod calls[] = {
+        { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)enter },
+        { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)exit },
+        { (char *)"exitThrow0", (char *)CF_TRACKER_ID_DESC, (void *)exit_throw },
+    };
+    if (!bci_tracker_class || (*jni)->RegisterNatives(jni, bci_tracker_class, calls, 3) != 0) {
+        (*jni)->ExceptionClear(jni);
+        return jp_error(JP_ERR_JVMTI, "cannot bind jvmprof.Tracker's enter and exit natives");
+    }
+    return JP_OK;
+}
+
 const bci_method *bci_method_get(uint32_t id)
 {
     if (id == 0 || id >= BCI_IDS)

@@ -176,7 +176,8 @@ static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
     trace_emit(&t->p, type, tr_now(), f, NULL, 0);
 }
 
-void trace_exec_enter(JNIEnv *jni, jint id)
+/* A method's entry, on the calling thread */
+static void tr_exec_enter(JNIEnv *jni, jint id)
 {
     if (!atomic_load_explicit(&tr_on, memory_order_relaxed))
         return;
@@ -203,7 +204,8 @@ void trace_exec_enter(JNIEnv *jni, jint id)
         tr_emit(t, TRACE_EV_ENTER_AT, (uint64_t[]){ k, t->depth });
 }
 
-void trace_exec_exit(JNIEnv *jni, jint id, bool thrown)
+/* ... and its exit (thrown: by an exception) */
+static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
 {
     if (!atomic_load_explicit(&tr_on, memory_order_relaxed))
         return;
@@ -241,7 +243,24 @@ bool trace_user_event(JNIEnv *jni, jstring message)
     return ok;
 }
 
-bool trace_exec_on(void) { return tr_stream && (tr_what & OPTIONS_TRACE_ENTRY); }
+/* The Tracker's natives while trace=exec runs (bci_bind_calls) */
+static void JNICALL tr_native_enter(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_enter(jni, id);
+}
+
+static void JNICALL tr_native_exit(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_exit(jni, id, false);
+}
+
+static void JNICALL tr_native_exit_throw(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_exit(jni, id, true);
+}
 
 /* ---- the collector ---- */
 
@@ -312,9 +331,10 @@ static jp_status tr_start(JNIEnv *jni)
     if (!tr_stream && tr_load() != JP_OK) /* a later session's start: load ran in session_start */
         return JP_ERR_IO;
     atomic_store(&tr_on, true);
-    if (tr_what & OPTIONS_TRACE_ENTRY)
-        return bci_vm_init(jni);
-    return JP_OK;
+    if (!(tr_what & OPTIONS_TRACE_ENTRY))
+        return JP_OK;
+    jp_status st = bci_vm_init(jni);
+    return st == JP_OK ? bci_bind_calls(jni, tr_native_enter, tr_native_exit, tr_native_exit_throw) : st;
 }
 
 static void tr_thread_start(JNIEnv *jni, uint32_t serial)

@@ -630,6 +630,8 @@ static jp_status times_start(JNIEnv *jni)
 {
     times_calibrate();
     jp_status st = bci_vm_init(jni);
+    if (st == JP_OK) /* an earlier session may have bound trace=exec's */
+        st = bci_bind_calls(jni, times_enter, times_exit, times_exit);
     /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
     jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
     jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;
