@@ -96,7 +96,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_EXCLUDE] = { "exclude", OPTIONS_KIND_PREFIXES, "<prefixes>", NULL, "none",
                              "cpu=times: never classes named a.b.*:c.D* ...", OPTIONS_TABLE_AT(exclude),
                              .owner = OPTIONS_FOR_TIMES },
-    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "64", NULL,
+    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "80", NULL,
                           "cpu=times: count, not time, loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny), 0, 65535,
                           .owner = OPTIONS_FOR_TIMES },
     [OPTIONS_ID_HEAP] = { "heap", OPTIONS_KIND_ENUM, "dump|sites|all", NULL, "off",

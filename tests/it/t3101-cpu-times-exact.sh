@@ -48,7 +48,7 @@ serial=$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/t.txt" | awk '$6 == "CallCou
 [ "$(trace_of "$T/t.txt" "$serial" | grep -c 'CallCounts.fib(CallCounts.java')" = 4 ] ||
     fail "top fib trace $serial is not four fib frames"
 
-# by default (tiny=64) the small loop-free methods are counted, not timed (CALLS COUNTED),
+# by default (tiny=80) the small loop-free methods are counted, not timed (CALLS COUNTED),
 # with the same exact counts; those with a loop, or bigger, are timed
 run_java "cpu=times,cutoff=0,file=$T/d.txt" CallCounts
 expect_rc 0

@@ -1,5 +1,5 @@
 # cpu=times method rules and class filters: loop-free methods of at most
-# tiny= bytes (here tiny=12; the default is 64) are counted, not timed (CALLS COUNTED, exact
+# tiny= bytes (here tiny=12; the default is 80) are counted, not timed (CALLS COUNTED, exact
 # counts, not in CPU TIME), a leaf with a loop is timed; tiny=0 times them all; a non-system <clinit> is
 # instrumented, a java.* <clinit> never; include= and exclude= select classes
 # by dotted prefix (exclude wins); bad values and options that would be

@@ -343,7 +343,7 @@ static void test_cpu_times(void)
 {
     if (PARSE_OK("cpu=times")) {
         CHECK(opts.cpu == OPTIONS_CPU_TIMES);
-        CHECK_EQ_INT(opts.tiny, 64);
+        CHECK_EQ_INT(opts.tiny, 80);
         CHECK_EQ_STR(opts.include, "");
         CHECK_EQ_STR(opts.exclude, "");
         CHECK(!opts.monitor);
