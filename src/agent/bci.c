@@ -57,14 +57,26 @@ static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
 
 jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
 
-jp_status bci_bind_calls(JNIEnv *jni, bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw)
+/* the session's natives behind enter0, exit0, exitThrow0 (bci_use_calls); NULL: the table's */
+static bci_call_fn bci_calls[3];
+
+void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw)
 {
+    bci_calls[0] = enter;
+    bci_calls[1] = exit;
+    bci_calls[2] = exit_throw;
+}
+
+static jp_status bci_bind_calls(JNIEnv *jni)
+{
+    if (!bci_calls[0])
+        return JP_OK;
     const JNINativeMethod calls[] = {
-        { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)enter },
-        { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)exit },
-        { (char *)"exitThrow0", (char *)CF_TRACKER_ID_DESC, (void *)exit_throw },
+        { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[0] },
+        { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[1] },
+        { (char *)"exitThrow0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[2] },
     };
-    if (!bci_tracker_class || (*jni)->RegisterNatives(jni, bci_tracker_class, calls, 3) != 0) {
+    if ((*jni)->RegisterNatives(jni, bci_tracker_class, calls, 3) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot bind jvmprof.Tracker's enter and exit natives");
     }
@@ -397,11 +409,13 @@ static jp_status bci_setup_tracker(JNIEnv *jni)
 jp_status bci_vm_init(JNIEnv *jni)
 {
     if (atomic_load_explicit(&bci_ready, memory_order_acquire))
-        return JP_OK;   /* cpu=times and alloc_hook=bci both start it */
+        return bci_bind_calls(jni); /* cpu=times (or trace=exec) and alloc_hook=bci both start it */
     /* the Tracker's natives and module reads once; a later session finds them set up, and instruments
      * the classes loaded so far afresh by its own options (until then they keep what an earlier
      * session injected, its calls switched off with the Tracker) */
     jp_status st = bci_tracker_class ? JP_OK : bci_setup_tracker(jni);
+    if (st == JP_OK) /* before the Tracker is engaged: no call reaches the last session's natives */
+        st = bci_bind_calls(jni);
     if (st == JP_OK)
         st = bci_engage(jni, JNI_TRUE);
     if (st != JP_OK)

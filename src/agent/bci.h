@@ -42,11 +42,11 @@ void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int
  * the classes already loaded. */
 jp_status bci_vm_init(JNIEnv *jni);
 void bci_vm_death(JNIEnv *jni);
-/* The natives behind the Tracker's enter0, exit0 and exitThrow0 from now on
- * (cpu=times' or trace=exec's: a session binds its own after bci_vm_init,
- * so the calls pay no dispatch). */
+/* The natives behind the Tracker's enter0, exit0 and exitThrow0 that the
+ * next bci_vm_init binds, before it engages the Tracker (cpu=times' or
+ * trace=exec's: a session sets its own, so the calls pay no dispatch). */
 typedef void(JNICALL *bci_call_fn)(JNIEnv *jni, jclass cls, jint id);
-jp_status bci_bind_calls(JNIEnv *jni, bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw);
+void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw);
 /* The Tracker class (a global reference) once the first session set it up, else NULL. */
 jclass bci_tracker_class_ref(void);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,

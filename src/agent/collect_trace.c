@@ -54,7 +54,6 @@ static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
 static uint32_t tr_gen;               /* the session's number: a thread's producer of an earlier one is replaced */
 static atomic_bool tr_on;
 static uint64_t tr_t0;                /* ticks when the trace began */
-static double tr_ns_per_tick;
 static uint64_t tr_ns_mult;           /* ns per tick << 24: one integer multiply per event */
 static _Atomic(trace_thread *) tr_threads;
 static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer: poll, the end */
@@ -243,7 +242,7 @@ bool trace_user_event(JNIEnv *jni, jstring message)
     return ok;
 }
 
-/* The Tracker's natives while trace=exec runs (bci_bind_calls) */
+/* The Tracker's natives while trace=exec runs (bci_use_calls) */
 static void JNICALL tr_native_enter(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
@@ -321,8 +320,7 @@ static jp_status tr_load(void)
     tr_what = agent_opts->trace;
     tr_gen++;
     tr_t0 = ticks_now();
-    tr_ns_per_tick = ticks_ns_per_tick();
-    tr_ns_mult = (uint64_t)(tr_ns_per_tick * (double)(1u << 24) + 0.5);
+    tr_ns_mult = (uint64_t)(ticks_ns_per_tick() * (double)(1u << 24) + 0.5);
     return JP_OK;
 }
 
@@ -333,8 +331,8 @@ static jp_status tr_start(JNIEnv *jni)
     atomic_store(&tr_on, true);
     if (!(tr_what & OPTIONS_TRACE_ENTRY))
         return JP_OK;
-    jp_status st = bci_vm_init(jni);
-    return st == JP_OK ? bci_bind_calls(jni, tr_native_enter, tr_native_exit, tr_native_exit_throw) : st;
+    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw);
+    return bci_vm_init(jni);
 }
 
 static void tr_thread_start(JNIEnv *jni, uint32_t serial)

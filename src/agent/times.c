@@ -452,22 +452,15 @@ static bool times_count_room(uint32_t id)
     return true;
 }
 
-/* Calls a static ()V or ()[J method of the Tracker; an exception (out of
- * memory) is cleared and the result is NULL. */
-static jobject times_tracker_call(JNIEnv *jni, const char *name, const char *sig)
+/* Tracker.countTotals(), or NULL (no Tracker yet; an exception, out of memory, cleared). */
+static jlongArray times_count_totals(JNIEnv *jni)
 {
     jclass tc = bci_tracker_class_ref();
-    if (!jni || !tc)
-        return NULL;
-    jmethodID mid = (*jni)->GetStaticMethodID(jni, tc, name, sig);
-    jobject r = NULL;
-    if (mid && sig[2] == 'V')
-        (*jni)->CallStaticVoidMethod(jni, tc, mid);
-    else if (mid)
-        r = (*jni)->CallStaticObjectMethod(jni, tc, mid);
-    if ((*jni)->ExceptionCheck(jni)) {
+    jmethodID mid = jni && tc ? (*jni)->GetStaticMethodID(jni, tc, "countTotals", "()[J") : NULL;
+    jlongArray r = mid ? (*jni)->CallStaticObjectMethod(jni, tc, mid) : NULL;
+    if (jni && (*jni)->ExceptionCheck(jni)) {
         (*jni)->ExceptionClear(jni);
-        jp_log_debug("cpu=times: Tracker.%s failed", name);
+        jp_log_debug("cpu=times: Tracker.countTotals failed");
     }
     return r;
 }
@@ -475,7 +468,7 @@ static jobject times_tracker_call(JNIEnv *jni, const char *name, const char *sig
 /* Into the model: each counted method's calls since the base. */
 static void times_collect_counts(model *m, JNIEnv *jni)
 {
-    jlongArray pairs = times_tracker_call(jni, "countTotals", "()[J");
+    jlongArray pairs = times_count_totals(jni);
     jsize n = pairs ? (*jni)->GetArrayLength(jni, pairs) : 0;
     jlong *p = n ? (*jni)->GetLongArrayElements(jni, pairs, NULL) : NULL;
     times_counted_calls = times_counted_methods = 0;
@@ -629,9 +622,8 @@ static void times_calibrate(void)
 static jp_status times_start(JNIEnv *jni)
 {
     times_calibrate();
+    bci_use_calls(times_enter, times_exit, times_exit); /* an earlier session may have bound trace=exec's */
     jp_status st = bci_vm_init(jni);
-    if (st == JP_OK) /* an earlier session may have bound trace=exec's */
-        st = bci_bind_calls(jni, times_enter, times_exit, times_exit);
     /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
     jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
     jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;

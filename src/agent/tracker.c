@@ -9,7 +9,7 @@
 const cf_tracker tracker_spec = { "jvmprof/Tracker", "enter", "exit", "count", "exitThrow", "objectInit", "newArray" };
 
 const JNINativeMethod tracker_natives[] = {
-    /* cpu=times' until a session binds others (bci_bind_calls: trace=exec) */
+    /* cpu=times' until a session binds others (bci_use_calls: trace=exec) */
     { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)times_enter },
     { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)times_exit },
     { (char *)"exitThrow0", (char *)CF_TRACKER_ID_DESC, (void *)times_exit },

@@ -92,6 +92,14 @@ static void ts_hand_over(trace_stream *s, trace_block *b)
     while (!atomic_compare_exchange_weak_explicit(&s->ready, &head, b, memory_order_release, memory_order_relaxed));
 }
 
+/* A filled block's length and events, from its chunk; the writer adds the
+ * checksum, off the program's threads. */
+static void ts_block_close(trace_block *b, trace_chunk *c)
+{
+    b->len = trace_chunk_close(c);
+    b->events = c->events;
+}
+
 /* Finishes the producer's chunk and hands it over. */
 static void ts_producer_hand_over(trace_producer *p)
 {
@@ -103,8 +111,7 @@ static void ts_producer_hand_over(trace_producer *p)
         free(b);
         return;
     }
-    b->len = trace_chunk_close(&p->chunk); /* the writer adds the checksum, off the program's thread */
-    b->events = p->chunk.events;
+    ts_block_close(b, &p->chunk);
     ts_hand_over(p->s, b);
 }
 
@@ -139,6 +146,16 @@ void trace_producer_flush(trace_producer *p)
         ts_producer_hand_over(p);
 }
 
+/* Under meta_lock: the metadata chunk being filled joins the full ones, for the writer. */
+static void ts_meta_retire(trace_stream *s)
+{
+    ts_block_close(s->meta, &s->meta_chunk);
+    s->meta->next = NULL;
+    *s->meta_tail = s->meta;
+    s->meta_tail = &s->meta->next;
+    s->meta = NULL;
+}
+
 bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, const char *text, size_t text_len)
 {
     bool ok = false;
@@ -154,12 +171,7 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
             break;
         if (!s->meta_chunk.events)
             break;
-        s->meta->len = trace_chunk_close(&s->meta_chunk);
-        s->meta->events = s->meta_chunk.events;
-        s->meta->next = NULL;
-        *s->meta_tail = s->meta;
-        s->meta_tail = &s->meta->next;
-        s->meta = NULL;
+        ts_meta_retire(s);
     }
     pthread_mutex_unlock(&s->meta_lock);
     if (!ok)
@@ -201,12 +213,7 @@ size_t trace_stream_write(trace_stream *s)
     }
     pthread_mutex_lock(&s->meta_lock);
     if (s->meta && s->meta_chunk.events) {
-        s->meta->len = trace_chunk_close(&s->meta_chunk);
-        s->meta->events = s->meta_chunk.events;
-        s->meta->next = NULL;
-        *s->meta_tail = s->meta;
-        s->meta_tail = &s->meta->next;
-        s->meta = NULL;
+        ts_meta_retire(s);
     }
     trace_block *meta = s->meta_done;
     s->meta_done = NULL;
