@@ -13,14 +13,16 @@ static const struct {
     unsigned fields;
 } tf_types[TRACE_EV_LAST + 1] = {
     [TRACE_EV_STRING] = { "string", 1 },          [TRACE_EV_CLASS] = { "class", 2 },
-    [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 2 },
+    [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 5 },
+    [TRACE_EV_GC] = { "gc", 6 },
     [TRACE_EV_ENTER] = { "enter", 1 },            [TRACE_EV_EXIT] = { "exit", 0 },
     [TRACE_EV_EXIT_THROW] = { "exit-throw", 0 },  [TRACE_EV_ALLOC] = { "alloc", 4 },
     [TRACE_EV_FREE] = { "free", 1 },              [TRACE_EV_GC_START] = { "gc-start", 1 },
-    [TRACE_EV_GC_END] = { "gc-end", 3 },          [TRACE_EV_THREAD_START] = { "thread-start", 1 },
+    [TRACE_EV_GC_END] = { "gc-end", 1 },          [TRACE_EV_THREAD_START] = { "thread-start", 1 },
     [TRACE_EV_THREAD_END] = { "thread-end", 1 },  [TRACE_EV_CLASS_LOAD] = { "class-load", 1 },
     [TRACE_EV_CLASS_UNLOAD] = { "class-unload", 1 }, [TRACE_EV_MONITOR] = { "monitor", 3 },
     [TRACE_EV_USER] = { "user", 0 },             [TRACE_EV_ENTER_AT] = { "enter", 2 },
+    [TRACE_EV_CALL] = { "call", 4 },
 };
 
 const char *trace_event_name(unsigned type)

@@ -30,15 +30,19 @@ typedef enum trace_event_type {
     TRACE_EV_STRING = 1,       /* id, then the bytes (length, bytes) */
     TRACE_EV_CLASS = 2,        /* id, name (string id) */
     TRACE_EV_METHOD = 3,       /* id, class id, name, signature (string ids), flags (TRACE_METHOD_*) */
-    TRACE_EV_THREAD = 4,       /* thread id, name (string id) */
+    TRACE_EV_THREAD = 4,       /* thread id, name, group (string ids; 0: none), priority, flags (TRACE_THREAD_*) */
+    TRACE_EV_GC = 5,           /* gc number, kind (TRACE_GC_*), collector, cause (string ids), heap used
+                                * before, heap used after (bytes): what the gc-start and gc-end of that
+                                * number were; may come after them (it is known only once the collection
+                                * is reported) */
     TRACE_EV_TIMED = 16,
     TRACE_EV_ENTER = 16,       /* method id (its depth and its exit's method follow from the thread's entries) */
     TRACE_EV_EXIT = 17,        /* (none): the thread's innermost open entry returns */
     TRACE_EV_EXIT_THROW = 18,  /* (none): ... is left by an exception */
     TRACE_EV_ALLOC = 19,       /* object id, class id, size in bytes, array length + 1 (0: not an array) */
     TRACE_EV_FREE = 20,        /* object id */
-    TRACE_EV_GC_START = 21,    /* kind (TRACE_GC_*) */
-    TRACE_EV_GC_END = 22,      /* kind, heap used before, heap used after (bytes) */
+    TRACE_EV_GC_START = 21,    /* gc number (a TRACE_EV_GC of that number tells its kind and heap) */
+    TRACE_EV_GC_END = 22,      /* gc number */
     TRACE_EV_THREAD_START = 23, /* thread id */
     TRACE_EV_THREAD_END = 24,  /* thread id */
     TRACE_EV_CLASS_LOAD = 25,  /* class id */
@@ -46,11 +50,14 @@ typedef enum trace_event_type {
     TRACE_EV_MONITOR = 27,     /* kind (TRACE_MONITOR_*), object id, class id */
     TRACE_EV_USER = 28,        /* the message (length, bytes) */
     TRACE_EV_ENTER_AT = 29,    /* method id, depth: an entry whose exit is not traced (exec:light) */
-    TRACE_EV_LAST = 29
+    TRACE_EV_CALL = 30,        /* method id, depth, duration (ns), 1 if left by an exception else 0: a whole
+                                * call, at its end (mintime=: only calls at least that long are kept) */
+    TRACE_EV_LAST = 30
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4 };
 enum { TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
+enum { TRACE_THREAD_DAEMON = 1 };
 enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAIT = 3, TRACE_MONITOR_WAITED = 4 };
 
 /* The name of an event type ("enter", "gc-end"), or NULL if there is none. */

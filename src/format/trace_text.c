@@ -16,6 +16,8 @@
 
 typedef struct tt_string { const char *p; size_t n; } tt_string;
 typedef struct tt_method { uint64_t cls, name, sig, flags; } tt_method;
+typedef struct tt_thread_name { uint64_t name, group, priority, flags; } tt_thread_name;
+typedef struct tt_gc { uint64_t kind, collector, cause, before, after; bool known; } tt_gc;
 
 /* A table by id, grown as ids come. */
 typedef struct tt_table { void *v; size_t n, elem; } tt_table;
@@ -61,7 +63,8 @@ typedef struct tt_thread {
 typedef struct tt_ctx {
     const uint8_t *data;
     size_t len;
-    tt_table strings, classes, methods, thread_names; /* tt_string, uint64_t (name), tt_method, uint64_t */
+    tt_table strings, classes, methods, thread_names, gcs; /* tt_string, uint64_t (name), tt_method,
+                                                           * tt_thread_name, tt_gc */
     tt_thread *threads;
     size_t nthreads;
 } tt_ctx;
@@ -101,6 +104,7 @@ static void tt_ctx_free(tt_ctx *c)
     free(c->classes.v);
     free(c->methods.v);
     free(c->thread_names.v);
+    free(c->gcs.v);
     for (size_t i = 0; i < c->nthreads; i++) {
         free(c->threads[i].chunks);
         free(c->threads[i].stack);
@@ -139,7 +143,11 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
             break;
         case TRACE_EV_THREAD:
             if ((slot = tt_table_at(&c->thread_names, e.f[0])))
-                *(uint64_t *)slot = e.f[1];
+                *(tt_thread_name *)slot = (tt_thread_name){ e.f[1], e.f[2], e.f[3], e.f[4] };
+            break;
+        case TRACE_EV_GC:
+            if ((slot = tt_table_at(&c->gcs, e.f[0])))
+                *(tt_gc *)slot = (tt_gc){ e.f[1], e.f[2], e.f[3], e.f[4], e.f[5], true };
             break;
         default:
             continue; /* timed: read again in time order */
@@ -210,6 +218,18 @@ static void tt_put_string(sink *s, const tt_ctx *c, uint64_t id)
         sink_printf(s, "<string %" PRIu64 ">", id);
 }
 
+/* A thread's name, or thread-N */
+static void tt_put_thread(sink *s, const tt_ctx *c, uint64_t id)
+{
+    const tt_thread_name *t = id ? tt_table_get(&c->thread_names, id) : NULL;
+    if (t && t->name)
+        tt_put_string(s, c, t->name);
+    else if (id)
+        sink_printf(s, "thread-%" PRIu64, id);
+    else
+        sink_printf(s, "-");
+}
+
 /* A class's name, dotted. */
 static void tt_put_class(sink *s, const tt_ctx *c, uint64_t id)
 {
@@ -245,7 +265,8 @@ static bool tt_filtered_out(const tt_ctx *c, const trace_event *e, const trace_t
     if (e->time_ns < f->from_ns || (f->to_ns && e->time_ns > f->to_ns))
         return true;
     if (f->method && *f->method) {
-        if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW)
+        if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW &&
+            e->type != TRACE_EV_CALL)
             return true;
         const tt_method *m = tt_table_get(&c->methods, e->f[0]);
         const uint64_t *cname = m ? tt_table_get(&c->classes, m->cls) : NULL;
@@ -266,14 +287,7 @@ static bool tt_filtered_out(const tt_ctx *c, const trace_event *e, const trace_t
 static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
 {
     sink_printf(s, "%6" PRIu64 ".%09" PRIu64 " ", e->time_ns / 1000000000u, e->time_ns % 1000000000u);
-    const uint64_t *tname = e->thread ? tt_table_get(&c->thread_names, e->thread) : NULL;
-    if (tname && *tname) {
-        tt_put_string(s, c, *tname);
-    } else if (e->thread) {
-        sink_printf(s, "thread-%u", e->thread);
-    } else {
-        sink_printf(s, "-");
-    }
+    tt_put_thread(s, c, e->thread);
     sink_printf(s, " %s", trace_event_name(e->type));
     switch (e->type) {
     case TRACE_EV_ENTER:
@@ -298,21 +312,46 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
         sink_printf(s, " object=%" PRIu64, e->f[0]);
         break;
     case TRACE_EV_GC_START:
-    case TRACE_EV_GC_END:
-        sink_printf(s, " %s", e->f[0] == TRACE_GC_YOUNG ? "young" : e->f[0] == TRACE_GC_FULL ? "full" : "unknown");
-        if (e->type == TRACE_EV_GC_END)
-            sink_printf(s, " used-before=%" PRIu64 " used-after=%" PRIu64, e->f[1], e->f[2]);
-        break;
-    case TRACE_EV_THREAD_START:
-    case TRACE_EV_THREAD_END: {
-        const uint64_t *n = tt_table_get(&c->thread_names, e->f[0]);
-        sink_printf(s, " ");
-        if (n && *n)
-            tt_put_string(s, c, *n);
-        else
-            sink_printf(s, "thread-%" PRIu64, e->f[0]);
+    case TRACE_EV_GC_END: {
+        const tt_gc *g = tt_table_get(&c->gcs, e->f[0]);
+        sink_printf(s, " #%" PRIu64, e->f[0]);
+        if (!g || !g->known) {
+            sink_printf(s, " pause"); /* a collection the JVM did not report (a G1 remark or cleanup) */
+            break;
+        }
+        sink_printf(s, " %s", g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full" : "other");
+        if (e->type == TRACE_EV_GC_START) {
+            sink_printf(s, " \"");
+            tt_put_string(s, c, g->collector);
+            sink_printf(s, "\" cause=\"");
+            tt_put_string(s, c, g->cause);
+            sink_printf(s, "\" used-before=%" PRIu64, g->before);
+        } else {
+            sink_printf(s, " used-after=%" PRIu64, g->after);
+        }
         break;
     }
+    case TRACE_EV_THREAD_START:
+    case TRACE_EV_THREAD_END: {
+        sink_printf(s, " ");
+        tt_put_thread(s, c, e->f[0]);
+        const tt_thread_name *t = tt_table_get(&c->thread_names, e->f[0]);
+        if (e->type == TRACE_EV_THREAD_START && t && t->name) {
+            sink_printf(s, " group=");
+            if (t->group)
+                tt_put_string(s, c, t->group);
+            else
+                sink_printf(s, "-");
+            sink_printf(s, " priority=%" PRIu64 "%s", t->priority, t->flags & TRACE_THREAD_DAEMON ? " daemon" : "");
+        }
+        break;
+    }
+    case TRACE_EV_CALL:
+        sink_printf(s, " ");
+        tt_put_method(s, c, e->f[0]);
+        sink_printf(s, " depth=%" PRIu64 " duration=%" PRIu64 ".%06" PRIu64 "ms%s", e->f[1], e->f[2] / 1000000u,
+                    e->f[2] % 1000000u, e->f[3] ? " thrown" : "");
+        break;
     case TRACE_EV_CLASS_LOAD:
     case TRACE_EV_CLASS_UNLOAD:
         sink_printf(s, " ");
@@ -379,7 +418,10 @@ static void tt_json_method(sink *s, const tt_ctx *c, uint64_t id)
 static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *first)
 {
     char ts[48];
-    snprintf(ts, sizeof ts, "%" PRIu64 ".%03" PRIu64, e->time_ns / 1000u, e->time_ns % 1000u);
+    uint64_t t = e->time_ns; /* a whole call's: its start */
+    if (e->type == TRACE_EV_CALL)
+        t -= e->f[2] < t ? e->f[2] : t;
+    snprintf(ts, sizeof ts, "%" PRIu64 ".%03" PRIu64, t / 1000u, t % 1000u);
     sink_printf(s, "%s\n{\"pid\":1,\"tid\":%u,\"ts\":%s,", *first ? "" : ",", e->thread, ts);
     *first = false;
     switch (e->type) {
@@ -399,11 +441,29 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
         tt_json_method(s, c, e->f[0]);
         sink_printf(s, "\"%s}", e->type == TRACE_EV_EXIT_THROW ? ",\"args\":{\"exception\":true}" : "");
         break;
+    case TRACE_EV_CALL: /* a whole call (mintime=): one complete event, from its start */
+        sink_printf(s, "\"ph\":\"X\",\"name\":\"");
+        tt_json_method(s, c, e->f[0]);
+        sink_printf(s, "\",\"dur\":%" PRIu64 ".%03" PRIu64 ",\"args\":{\"depth\":%" PRIu64 "%s}}", e->f[2] / 1000u,
+                    e->f[2] % 1000u, e->f[1], e->f[3] ? ",\"exception\":true" : "");
+        break;
     case TRACE_EV_USER:
         sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"");
         tt_json_chars(s, e->text, e->text_len);
         sink_printf(s, "\"}");
         break;
+    case TRACE_EV_GC_START:
+    case TRACE_EV_GC_END: {
+        const tt_gc *g = tt_table_get(&c->gcs, e->f[0]);
+        bool known = g && g->known;
+        sink_printf(s, "\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s #%" PRIu64 " %s\"}", trace_event_name(e->type),
+                    e->f[0], !known ? "pause" : g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full"
+                                                                                            : "other");
+        if (known) /* the heap used, as a counter */
+            sink_printf(s, ",\n{\"pid\":1,\"tid\":0,\"ts\":%s,\"ph\":\"C\",\"name\":\"heap used\",\"args\":"
+                        "{\"bytes\":%" PRIu64 "}}", ts, e->type == TRACE_EV_GC_START ? g->before : g->after);
+        break;
+    }
     default:
         sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\"}", trace_event_name(e->type));
         break;
@@ -414,12 +474,12 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
 static void tt_put_chrome_threads(sink *s, const tt_ctx *c, bool *first)
 {
     for (uint64_t id = 1; id < c->thread_names.n; id++) {
-        const uint64_t *name = tt_table_get(&c->thread_names, id);
-        if (!name || !*name)
+        const tt_thread_name *t = tt_table_get(&c->thread_names, id);
+        if (!t || !t->name)
             continue;
         sink_printf(s, "%s\n{\"pid\":1,\"tid\":%" PRIu64 ",\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"",
                     *first ? "" : ",", id);
-        tt_json_string_id(s, c, *name);
+        tt_json_string_id(s, c, t->name);
         sink_printf(s, "\"}}");
         *first = false;
     }
@@ -428,9 +488,9 @@ static void tt_put_chrome_threads(sink *s, const tt_ctx *c, bool *first)
 /* --slowest: the N longest calls seen, shortest first (slot 0 is the one to replace) */
 #define TT_SLOW_FRAMES 16
 typedef struct tt_slow {
-    uint64_t duration, end_ns;
+    uint64_t duration, end_ns, depth;
     uint32_t thread;
-    uint32_t nframes;           /* the method, then its callers */
+    uint32_t nframes;           /* the method, then its callers (0: a caller not known) */
     uint64_t frames[TT_SLOW_FRAMES];
 } tt_slow;
 
@@ -440,19 +500,41 @@ static int tt_slow_cmp(const void *a, const void *b)
     return x->duration < y->duration ? -1 : x->duration > y->duration;
 }
 
-/* An exit: keeps the call if it is among the n slowest (t's stack still holds it and its callers). */
+/* A call's end (an exit, or a whole call of mintime=): keeps it if it is
+ * among the n slowest. After an exit t's stack still holds the call and its
+ * callers; a whole call's callers end after it, and tt_slow_callers fills
+ * them in as they come. */
 static void tt_slow_offer(tt_slow *top, size_t n, size_t *have, const tt_thread *t, const trace_event *e)
 {
-    if (*have == n && t->last_duration <= top[0].duration)
+    uint64_t duration = e->type == TRACE_EV_CALL ? e->f[2] : t->last_duration;
+    if (*have == n && duration <= top[0].duration)
         return;
-    tt_slow c = { t->last_duration, e->time_ns, e->thread, 0, { 0 } };
-    for (size_t d = (size_t)e->f[1]; d > 0 && c.nframes < TT_SLOW_FRAMES; d--)
-        c.frames[c.nframes++] = d <= t->stack_cap ? t->stack[d - 1] : 0;
+    tt_slow c = { duration, e->time_ns, e->f[1], e->thread, 0, { 0 } };
+    if (e->type == TRACE_EV_CALL) {
+        c.frames[0] = e->f[0];
+        c.nframes = (uint32_t)(e->f[1] < TT_SLOW_FRAMES ? (e->f[1] ? e->f[1] : 1) : TT_SLOW_FRAMES);
+    } else {
+        for (size_t d = (size_t)e->f[1]; d > 0 && c.nframes < TT_SLOW_FRAMES; d--)
+            c.frames[c.nframes++] = d <= t->stack_cap ? t->stack[d - 1] : 0;
+    }
     if (*have < n)
         top[(*have)++] = c;
     else
         top[0] = c;
     qsort(top, *have, sizeof *top, tt_slow_cmp);
+}
+
+/* A whole call (mintime=): the caller, at its depth, of each kept call on its thread that it holds. */
+static void tt_slow_callers(tt_slow *top, size_t have, const trace_event *e)
+{
+    uint64_t start = e->time_ns - (e->f[2] < e->time_ns ? e->f[2] : e->time_ns);
+    for (size_t i = 0; i < have; i++) {
+        tt_slow *k = &top[i];
+        if (k->thread != e->thread || e->f[1] >= k->depth || k->depth - e->f[1] >= k->nframes)
+            continue;
+        if (start <= k->end_ns - k->duration && e->time_ns >= k->end_ns)
+            k->frames[k->depth - e->f[1]] = e->f[0];
+    }
 }
 
 static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, uint64_t calls)
@@ -464,15 +546,14 @@ static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, 
         uint64_t start = k->end_ns - k->duration;
         sink_printf(s, "%4zu %15" PRIu64 ".%06" PRIu64 " %7" PRIu64 ".%06" PRIu64 " ", have - i,
                     k->duration / 1000000u, k->duration % 1000000u, start / 1000000000u, (start / 1000u) % 1000000u);
-        const uint64_t *tname = k->thread ? tt_table_get(&c->thread_names, k->thread) : NULL;
-        if (tname && *tname)
-            tt_put_string(s, c, *tname);
-        else
-            sink_printf(s, "thread-%u", k->thread);
+        tt_put_thread(s, c, k->thread);
         sink_printf(s, "\n");
         for (uint32_t f = 0; f < k->nframes; f++) {
             sink_printf(s, "%s", f ? "        <- " : "           ");
-            tt_put_method(s, c, k->frames[f]);
+            if (k->frames[f])
+                tt_put_method(s, c, k->frames[f]);
+            else
+                sink_printf(s, "<a caller not in the trace>"); /* mintime=: a caller still running at the end */
             sink_printf(s, "\n");
         }
     }
@@ -491,7 +572,8 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     c.strings.elem = sizeof(tt_string);
     c.classes.elem = sizeof(uint64_t);
     c.methods.elem = sizeof(tt_method);
-    c.thread_names.elem = sizeof(uint64_t);
+    c.thread_names.elem = sizeof(tt_thread_name);
+    c.gcs.elem = sizeof(tt_gc);
     jp_status st = tt_first_pass(&c, &r);
     sum->chunks = r.chunks;
     sum->stopped = r.stopped;
@@ -518,8 +600,11 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
             break;
         sum->events++;
         if (slowest) {
-            if ((best->ev.type == TRACE_EV_EXIT || best->ev.type == TRACE_EV_EXIT_THROW) &&
-                !tt_filtered_out(&c, &best->ev, f)) {
+            bool end = best->ev.type == TRACE_EV_EXIT || best->ev.type == TRACE_EV_EXIT_THROW ||
+                       best->ev.type == TRACE_EV_CALL;
+            if (best->ev.type == TRACE_EV_CALL)
+                tt_slow_callers(top, have, &best->ev);
+            if (end && !tt_filtered_out(&c, &best->ev, f)) {
                 calls++;
                 tt_slow_offer(top, slowest, &have, best, &best->ev);
             }

@@ -31,7 +31,7 @@ static void write_sample(void)
     CHECK(trace_chunk_put(&c, TRACE_EV_STRING, 0, (uint64_t[]){ 3 }, "(I)I", 4));
     CHECK(trace_chunk_put(&c, TRACE_EV_CLASS, 0, (uint64_t[]){ 1, 1 }, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_METHOD, 0, (uint64_t[]){ 300, 1, 2, 3, TRACE_METHOD_STATIC }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_THREAD, 0, (uint64_t[]){ 7, 2 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_THREAD, 0, (uint64_t[]){ 7, 2, 3, 5, TRACE_THREAD_DAEMON }, NULL, 0));
     CHECK_EQ_INT(c.events, 6);
     file_add(&c);
     trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 7, 1000);
@@ -41,10 +41,11 @@ static void write_sample(void)
     CHECK(trace_chunk_put(&c, TRACE_EV_EXIT_THROW, 1400, NULL, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_USER, 1500, NULL, "half way", 8));
     CHECK(trace_chunk_put(&c, TRACE_EV_ALLOC, 1600, (uint64_t[]){ 9, 1, 24, 0 }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_GC_START, 1700, (uint64_t[]){ TRACE_GC_YOUNG }, NULL, 0));
-    CHECK(trace_chunk_put(&c, TRACE_EV_GC_END, 5000000000ull, (uint64_t[]){ TRACE_GC_YOUNG, 1u << 30, 12345 }, NULL,
-                          0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_GC_START, 1700, (uint64_t[]){ 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_GC_END, 5000000000ull, (uint64_t[]){ 1 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_GC, 0, (uint64_t[]){ 1, TRACE_GC_YOUNG, 2, 3, 1ull << 40, 12345 }, NULL, 0));
     CHECK(trace_chunk_put(&c, TRACE_EV_FREE, 5000000001ull, (uint64_t[]){ 9 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_CALL, 5000000002ull, (uint64_t[]){ 300, 3, 4999999999ull, 1 }, NULL, 0));
     /* a time before the last counts as the last */
     CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 4000, NULL, NULL, 0));
     file_add(&c);
@@ -60,9 +61,10 @@ static void test_round_trip(void)
     static const unsigned types[] = { TRACE_EV_STRING, TRACE_EV_STRING, TRACE_EV_STRING, TRACE_EV_CLASS,
                                       TRACE_EV_METHOD, TRACE_EV_THREAD, TRACE_EV_THREAD_START, TRACE_EV_ENTER,
                                       TRACE_EV_ENTER_AT, TRACE_EV_EXIT_THROW, TRACE_EV_USER, TRACE_EV_ALLOC,
-                                      TRACE_EV_GC_START, TRACE_EV_GC_END, TRACE_EV_FREE, TRACE_EV_EXIT };
+                                      TRACE_EV_GC_START, TRACE_EV_GC_END, TRACE_EV_GC, TRACE_EV_FREE,
+                                      TRACE_EV_CALL, TRACE_EV_EXIT };
     static const uint64_t times[] = { 0, 0, 0, 0, 0, 0, 1000, 1100, 1150, 1400, 1500, 1600, 1700,
-                                      5000000000ull, 5000000001ull, 5000000001ull };
+                                      5000000000ull, 0, 5000000001ull, 5000000002ull, 5000000002ull };
     size_t n = 0;
     while (trace_reader_next(&r, &e)) {
         if (n < sizeof types / sizeof types[0]) {
@@ -80,8 +82,15 @@ static void test_round_trip(void)
             CHECK(e.f[0] == 300 && e.f[1] == 2);
         if (n == 10)
             CHECK(e.text_len == 8 && memcmp(e.text, "half way", 8) == 0);
+        if (n == 5)
+            CHECK(e.f[0] == 7 && e.f[1] == 2 && e.f[2] == 3 && e.f[3] == 5 && e.f[4] == TRACE_THREAD_DAEMON);
         if (n == 13)
-            CHECK(e.f[0] == TRACE_GC_YOUNG && e.f[1] == 1u << 30 && e.f[2] == 12345);
+            CHECK(e.f[0] == 1);
+        if (n == 14)
+            CHECK(e.f[0] == 1 && e.f[1] == TRACE_GC_YOUNG && e.f[2] == 2 && e.f[3] == 3 && e.f[4] == 1ull << 40 &&
+                  e.f[5] == 12345);
+        if (n == 16)
+            CHECK(e.f[0] == 300 && e.f[1] == 3 && e.f[2] == 4999999999ull && e.f[3] == 1);
         n++;
     }
     CHECK_EQ_INT(n, sizeof types / sizeof types[0]);
@@ -89,7 +98,7 @@ static void test_round_trip(void)
     CHECK_EQ_INT(r.chunks, 2);
     CHECK_EQ_INT(r.events, n);
     CHECK_EQ_STR(trace_event_name(TRACE_EV_GC_END), "gc-end");
-    CHECK(trace_event_name(5) == NULL && trace_event_name(200) == NULL);
+    CHECK(trace_event_name(6) == NULL && trace_event_name(200) == NULL);
 }
 
 /* The events of the complete chunks, and only those, whatever byte the file ends at. */
@@ -114,7 +123,7 @@ static void test_cut_everywhere(void)
         size_t n = 0;
         while (trace_reader_next(&r, &e))
             n++;
-        size_t want = len == full ? 16 : len >= second ? 6 : 0;
+        size_t want = len == full ? 18 : len >= second ? 6 : 0;
         if (!CHECK_EQ_INT(n, want))
             fprintf(stderr, "    cut at %zu\n", len);
         bool whole = len == full || len == second || len == TRACE_HEADER_SIZE;
@@ -146,7 +155,7 @@ static void test_damaged(void)
     n = 0;
     while (trace_reader_next(&r, &e))
         n++;
-    CHECK_EQ_INT(n, 16);
+    CHECK_EQ_INT(n, 18);
     CHECK(r.stopped && strstr(r.why, "chunk (\"TCHK\") expected") != NULL);
     char want[64];
     snprintf(want, sizeof want, "stopped at offset %zu:", file_len);

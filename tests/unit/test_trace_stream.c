@@ -69,7 +69,7 @@ static void *producer(void *v)
     char name[16];
     int n = snprintf(name, sizeof name, "worker-%u", a->thread);
     trace_stream_meta(a->s, TRACE_EV_STRING, (uint64_t[]){ 100 + a->thread }, name, (size_t)n);
-    trace_stream_meta(a->s, TRACE_EV_THREAD, (uint64_t[]){ a->thread, 100 + a->thread }, NULL, 0);
+    trace_stream_meta(a->s, TRACE_EV_THREAD, (uint64_t[]){ a->thread, 100 + a->thread, 0, 5, 0 }, NULL, 0);
     trace_producer p;
     trace_producer_init(&p, a->s, a->thread);
     for (uint64_t i = 0; i < EVENTS; i++)
