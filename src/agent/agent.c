@@ -70,6 +70,7 @@ static jint agent_load(JavaVM *vm, const char *text)
     }
     agent_set_log_level(o);
 
+    agent_vm = vm;
     if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
         return JNI_ERR;

@@ -6,6 +6,7 @@
 
 #include "../common/jp_log.h"
 
+JavaVM *agent_vm;
 jvmtiEnv *agent_jvmti;
 const agent_options *agent_opts;
 bool agent_late_start;

@@ -13,6 +13,7 @@
 
 #include "../options/options.h"
 
+extern JavaVM *agent_vm;
 extern jvmtiEnv *agent_jvmti;
 extern const agent_options *agent_opts;
 

@@ -33,6 +33,7 @@
 #include "thread_record.h"
 #include "thread_registry.h"
 #include "ticks.h"
+#include "trace_vm_events.h"
 
 #define TRACE_CHUNK_BYTES (64u * 1024u)
 #define TRACE_UNWIND_MAX 64u          /* how far down an exit looks for its frame */
@@ -41,6 +42,7 @@
 typedef struct trace_thread {
     trace_producer p;
     uint32_t *stack;                  /* the method ids entered and not yet left */
+    uint64_t *starts;                 /* mintime=: when each was entered */
     uint32_t depth, cap;
     atomic_bool ended;                /* its thread ended: the session's end frees it */
     uint32_t gen;                     /* the session it belongs to (tr_gen) */
@@ -51,12 +53,19 @@ static trace_stream *tr_stream;       /* the session's; NULL between sessions */
 static int tr_fd = -1;
 static char tr_path[OPTIONS_PATH_MAX];
 static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
+static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit */
 static uint32_t tr_gen;               /* the session's number: a thread's producer of an earlier one is replaced */
 static atomic_bool tr_on;
 static uint64_t tr_t0;                /* ticks when the trace began */
 static uint64_t tr_ns_mult;           /* ns per tick << 24: one integer multiply per event */
 static _Atomic(trace_thread *) tr_threads;
 static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer: poll, the end */
+/* Events of no Java thread (collections, deaths: trace_vm_events.c), on the
+ * chunks of thread 0, under tr_vm_lock; never held across a JVMTI or JNI
+ * call, since a collection's callback takes it with the world stopped. */
+static pthread_mutex_t tr_vm_lock = PTHREAD_MUTEX_INITIALIZER;
+static trace_producer tr_vm;
+static bool tr_vm_made;
 static trace_stream_stats tr_last;    /* the last session's, for describe */
 
 /* Names written once: strings and classes interned under tr_names_lock (a
@@ -95,25 +104,59 @@ static uint32_t tr_string(const char *s, size_t n)
     return id;
 }
 
-/* The id of a class, written (with its name, in internal form) the first time. */
+/* The id of a class by its name in internal form (n bytes), written the
+ * first time. Call with tr_names_lock held. Two loaders' classes of one name
+ * share an id. */
+static uint32_t tr_class_locked(const char *internal, size_t n)
+{
+    tr_names_init();
+    uint32_t id = intern_find(&tr_classes, internal, (uint32_t)n);
+    if (id)
+        return id;
+    uint32_t name = tr_string(internal, n);
+    bool added = false;
+    id = intern_put(&tr_classes, internal, (uint32_t)n, &added);
+    if (added)
+        trace_stream_meta(tr_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+    return id;
+}
+
+/* ... of a class the rewriter saw (its record's name is dotted) */
 static uint32_t tr_class(const bci_class *c)
 {
     if (!c)
         return 0;
-    tr_names_init();
-    uint32_t id = intern_find(&tr_classes, &c, sizeof c);
-    if (id)
-        return id;
     char internal[1024];
     size_t n = strlen(c->name) < sizeof internal ? strlen(c->name) : sizeof internal - 1;
-    for (size_t i = 0; i < n; i++) /* the record's name is dotted */
+    for (size_t i = 0; i < n; i++)
         internal[i] = c->name[i] == '.' ? '/' : c->name[i];
-    uint32_t name = tr_string(internal, n);
-    bool added = false;
-    id = intern_put(&tr_classes, &c, sizeof c, &added);
-    if (added)
-        trace_stream_meta(tr_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+    return tr_class_locked(internal, n);
+}
+
+uint32_t trace_class_id(const char *internal, size_t n)
+{
+    if (!tr_stream)
+        return 0;
+    pthread_mutex_lock(&tr_names_lock);
+    uint32_t id = tr_class_locked(internal, n);
+    pthread_mutex_unlock(&tr_names_lock);
     return id;
+}
+
+uint32_t trace_string_id(const char *s, size_t n)
+{
+    if (!tr_stream)
+        return 0;
+    pthread_mutex_lock(&tr_names_lock);
+    uint32_t id = tr_string(s, n);
+    pthread_mutex_unlock(&tr_names_lock);
+    return id;
+}
+
+void trace_meta(unsigned type, const uint64_t *fields)
+{
+    if (tr_stream)
+        trace_stream_meta(tr_stream, type, fields, NULL, 0);
 }
 
 /* The method's metadata, once (two threads may race to write it twice; a reader keeps either). */
@@ -150,13 +193,22 @@ static trace_thread *tr_self(JNIEnv *jni)
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
     if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
-        if (info.name) {
-            pthread_mutex_lock(&tr_names_lock);
-            uint32_t name = tr_string(info.name, strlen(info.name));
-            trace_stream_meta(tr_stream, TRACE_EV_THREAD, (uint64_t[]){ serial, name }, NULL, 0);
-            pthread_mutex_unlock(&tr_names_lock);
-            (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)info.name);
-        }
+        jvmtiThreadGroupInfo group;
+        memset(&group, 0, sizeof group);
+        if (info.thread_group &&
+            (*agent_jvmti)->GetThreadGroupInfo(agent_jvmti, info.thread_group, &group) != JVMTI_ERROR_NONE)
+            memset(&group, 0, sizeof group);
+        pthread_mutex_lock(&tr_names_lock);
+        uint32_t name = info.name ? tr_string(info.name, strlen(info.name)) : 0;
+        uint32_t gname = group.name ? tr_string(group.name, strlen(group.name)) : 0;
+        trace_stream_meta(tr_stream, TRACE_EV_THREAD,
+                          (uint64_t[]){ serial, name, gname, (uint64_t)(info.priority > 0 ? info.priority : 0),
+                                        info.is_daemon ? TRACE_THREAD_DAEMON : 0 }, NULL, 0);
+        pthread_mutex_unlock(&tr_names_lock);
+        (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)info.name);
+        (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)group.name);
+        if (jni && group.parent)
+            (*jni)->DeleteLocalRef(jni, group.parent);
         if (jni && info.thread_group)
             (*jni)->DeleteLocalRef(jni, info.thread_group);
         if (jni && info.context_class_loader)
@@ -191,10 +243,19 @@ static void tr_exec_enter(JNIEnv *jni, jint id)
     if (t->depth == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 64;
         uint32_t *s = realloc(t->stack, cap * sizeof *s);
-        if (!s)
+        if (s)
+            t->stack = s;
+        uint64_t *st = s && tr_mintime ? realloc(t->starts, cap * sizeof *st) : NULL;
+        if (st)
+            t->starts = st;
+        if (!s || (tr_mintime && !st))
             return; /* its exit will find no frame and be ignored */
-        t->stack = s;
         t->cap = cap;
+    }
+    if (tr_mintime) { /* the call is written at its exit, if it lasted long enough */
+        t->starts[t->depth] = tr_now();
+        t->stack[t->depth++] = k;
+        return;
     }
     t->stack[t->depth++] = k;
     if (tr_what & OPTIONS_TRACE_EXIT)
@@ -218,6 +279,16 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
     if (at == 0 || t->stack[at - 1] != k)
         return; /* entered before tracing began */
     bool exits = tr_what & OPTIONS_TRACE_EXIT;
+    if (tr_mintime) { /* each frame closed: a whole call, if it lasted mintime= */
+        uint64_t now = tr_now();
+        for (; t->depth >= at; t->depth--) {
+            uint64_t took = now > t->starts[t->depth - 1] ? now - t->starts[t->depth - 1] : 0;
+            if (took >= tr_mintime)
+                tr_emit(t, TRACE_EV_CALL, (uint64_t[]){ t->stack[t->depth - 1], t->depth, took,
+                                                        thrown || t->depth > at });
+        }
+        return;
+    }
     while (t->depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
             trace_emit_call(&t->p, TRACE_EV_EXIT_THROW, tr_now(), 0);
@@ -226,6 +297,40 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
     if (exits)
         trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, tr_now(), 0);
     t->depth--;
+}
+
+bool trace_wants(unsigned what)
+{
+    return atomic_load_explicit(&tr_on, memory_order_acquire) && (tr_what & what);
+}
+
+uint64_t trace_now_ns(void) { return tr_now(); }
+
+bool trace_thread_followed(JNIEnv *jni)
+{
+    return atomic_load_explicit(&tr_on, memory_order_relaxed) && tr_self(jni);
+}
+
+bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
+{
+    trace_thread *t = atomic_load_explicit(&tr_on, memory_order_relaxed) ? tr_self(jni) : NULL;
+    return t && trace_emit(&t->p, type, tr_now(), fields, NULL, 0);
+}
+
+bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
+{
+    bool ok = false;
+    pthread_mutex_lock(&tr_vm_lock);
+    if (atomic_load_explicit(&tr_on, memory_order_acquire) && tr_stream) {
+        if (!tr_vm_made) {
+            memset(&tr_vm, 0, sizeof tr_vm);
+            trace_producer_init(&tr_vm, tr_stream, 0);
+            tr_vm_made = true;
+        }
+        ok = trace_emit(&tr_vm, type, time_ns, fields, NULL, 0);
+    }
+    pthread_mutex_unlock(&tr_vm_lock);
+    return ok;
 }
 
 bool trace_user_event(JNIEnv *jni, jstring message)
@@ -317,10 +422,12 @@ static jp_status tr_load(void)
         tr_described = calloc(BCI_IDS / 64, sizeof *tr_described);
     if (!tr_described)
         return jp_error(JP_ERR_NOMEM, "trace=: out of memory");
+    if (trace_vm_events_load(agent_opts->trace) != JP_OK)
+        return JP_ERR_JVMTI;
     tr_what = agent_opts->trace;
+    tr_mintime = agent_opts->mintime_ns;
     tr_gen++;
     tr_t0 = ticks_now();
-    tr_ns_mult = (uint64_t)(ticks_ns_per_tick() * (double)(1u << 24) + 0.5);
     return JP_OK;
 }
 
@@ -328,7 +435,11 @@ static jp_status tr_start(JNIEnv *jni)
 {
     if (!tr_stream && tr_load() != JP_OK) /* a later session's start: load ran in session_start */
         return JP_ERR_IO;
+    /* the clock's rate, measured from the agent's load to now (VM init, for the session given at load) */
+    tr_ns_mult = (uint64_t)(ticks_ns_per_tick_settled(10000000u) * (double)(1u << 24) + 0.5);
     atomic_store(&tr_on, true);
+    if (trace_vm_events_start(jni, tr_what) != JP_OK)
+        return JP_ERR_JVMTI;
     if (!(tr_what & OPTIONS_TRACE_ENTRY))
         return JP_OK;
     bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw);
@@ -373,7 +484,13 @@ static void tr_stop(JNIEnv *jni)
     atomic_store(&tr_on, false);
     if (tr_what & OPTIONS_TRACE_ENTRY)
         bci_vm_death(jni);
+    trace_vm_events_stop(jni);
     pthread_mutex_lock(&tr_write_lock);
+    pthread_mutex_lock(&tr_vm_lock);
+    if (tr_vm_made)
+        trace_producer_flush(&tr_vm);
+    tr_vm_made = false;
+    pthread_mutex_unlock(&tr_vm_lock);
     if (tr_stream) {
         for (trace_thread *t = atomic_exchange(&tr_threads, NULL), *next; t; t = next) {
             next = t->next;
@@ -382,6 +499,7 @@ static void tr_stop(JNIEnv *jni)
             /* a live thread's record still points at it: kept (its session no longer matches) */
             if (atomic_load(&t->ended)) {
                 free(t->stack);
+                free(t->starts);
                 free(t);
             }
         }

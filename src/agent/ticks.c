@@ -40,4 +40,11 @@ double ticks_ns_per_tick(void)
     return ticks && ns > 1000000 ? (double)ns / (double)ticks : 1.0 / 3.0; /* 3 GHz until measurable */
 }
 
+double ticks_ns_per_tick_settled(uint64_t min_ns)
+{
+    while (ticks_tsc && ticks_mono_ns() - ticks_ns0 < min_ns)
+        ; /* the rate measured over at least min_ns: at 10 ms, to within a few parts per million */
+    return ticks_ns_per_tick();
+}
+
 const char *ticks_clock_name(void) { return ticks_tsc ? "time-stamp counter" : "CLOCK_MONOTONIC"; }

@@ -37,6 +37,9 @@ static inline uint64_t ticks_now(void)
 
 /* Nanoseconds per tick, measured since ticks_init (1 on CLOCK_MONOTONIC). */
 double ticks_ns_per_tick(void);
+/* The same, measured over at least min_ns since ticks_init (spinning for
+ * what is left of it): for a rate that must hold from the start. */
+double ticks_ns_per_tick_settled(uint64_t min_ns);
 /* "time-stamp counter" or "CLOCK_MONOTONIC", for the log. */
 const char *ticks_clock_name(void);
 

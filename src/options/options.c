@@ -35,6 +35,28 @@ bool options_parse_fraction(const char *text, double *out)
     return true;
 }
 
+/* A time in ns, min..max, with its unit: ns, us, ms or s. */
+static bool options_parse_duration(const char *text, unsigned long min, unsigned long max, uint64_t *out)
+{
+    static const struct { const char *unit; uint64_t ns; } units[] = {
+        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+    };
+    if (!isdigit((unsigned char)*text))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) != 0)
+            continue;
+        if (errno || v > max / units[i].ns || v * units[i].ns < min)
+            return false;
+        *out = (uint64_t)v * units[i].ns;
+        return true;
+    }
+    return false;
+}
+
 /* Bytes min..max, with a k, m or g suffix (KiB, MiB, GiB). */
 static bool options_parse_size(const char *text, unsigned long min, unsigned long max, uint64_t *out)
 {
@@ -185,22 +207,19 @@ static jp_status options_set_prefixes(const options_def *d, const char *value, c
     return JP_OK;
 }
 
-/* trace=: the event classes, '+'-separated, each once; those not built yet
- * are refused by name. */
+/* trace=: the event classes, '+'-separated. */
 static jp_status options_set_events(const options_def *d, const char *value, unsigned *dst, char *err,
                                     size_t errlen)
 {
     static const struct {
         const char *word;
         unsigned bits;
-        bool built;
     } words[] = {
-        { "exec", OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT, true },
-        { "exec:light", OPTIONS_TRACE_ENTRY, true },
-        { "thread", OPTIONS_TRACE_THREAD, true },
-        { "user", OPTIONS_TRACE_USER, true },
-        { "mem", 0, false }, { "mem:light", 0, false }, { "alloc", 0, false },
-        { "class", 0, false }, { "monitor", 0, false }, { "all", 0, false },
+        { "exec", OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT }, { "exec:light", OPTIONS_TRACE_ENTRY },
+        { "mem", OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE },    { "mem:light", OPTIONS_TRACE_GC },
+        { "alloc", OPTIONS_TRACE_ALLOC },                    { "thread", OPTIONS_TRACE_THREAD },
+        { "class", OPTIONS_TRACE_CLASS },                    { "monitor", OPTIONS_TRACE_MONITOR },
+        { "user", OPTIONS_TRACE_USER },                      { "all", OPTIONS_TRACE_ALL },
     };
     unsigned bits = 0;
     if (!*value) {
@@ -217,11 +236,6 @@ static jp_status options_set_events(const options_def *d, const char *value, uns
             options_suggest(p, n, d->values, hint, sizeof hint);
             snprintf(err, errlen, "%s=%s: '%.*s' is no event class%s; expected %s, joined by '+' "
                      "(trace=exec+thread+user)", d->name, value, (int)(n < 40 ? n : 40), p, hint, d->values);
-            return JP_ERR_ARG;
-        }
-        if (!words[k].built) {
-            snprintf(err, errlen, "%s=%s: %s events are not built yet; available now: exec, exec:light, thread, "
-                     "user", d->name, value, words[k].word);
             return JP_ERR_ARG;
         }
         bits |= words[k].bits;
@@ -285,6 +299,10 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
         return JP_OK;
     case OPTIONS_KIND_SIZE:
         if (!options_parse_size(value, d->min, d->max, (uint64_t *)field))
+            return options_bad(err, errlen, d, value);
+        return JP_OK;
+    case OPTIONS_KIND_DURATION:
+        if (!options_parse_duration(value, d->min, d->max, (uint64_t *)field))
             return options_bad(err, errlen, d, value);
         return JP_OK;
     case OPTIONS_KIND_ENUM:

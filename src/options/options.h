@@ -25,12 +25,18 @@ typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU
  * each thread's CPU timer (no safepoint bias), or JVMTI GetStackTrace. */
 typedef enum options_sampler { OPTIONS_SAMPLER_ASYNC = 0, OPTIONS_SAMPLER_JVMTI } options_sampler;
 
-/* trace=: the classes of events traced (exec, exec:light, thread, user so far) */
+/* trace=: the classes of events traced */
 enum {
     OPTIONS_TRACE_ENTRY = 1,      /* exec, exec:light: method entries */
     OPTIONS_TRACE_EXIT = 2,       /* exec: and exits */
     OPTIONS_TRACE_THREAD = 4,     /* thread: starts and ends */
     OPTIONS_TRACE_USER = 8,       /* user: jvmprof.Control.userEvent */
+    OPTIONS_TRACE_GC = 16,        /* mem, mem:light: collections */
+    OPTIONS_TRACE_FREE = 32,      /* mem: and the deaths of the objects the trace named */
+    OPTIONS_TRACE_ALLOC = 64,     /* alloc: every allocation */
+    OPTIONS_TRACE_CLASS = 128,    /* class: loads and unloads */
+    OPTIONS_TRACE_MONITOR = 256,  /* monitor: contention and waits */
+    OPTIONS_TRACE_ALL = 511,
 };
 
 /* Every option, in the order help lists them: the index of its row in
@@ -65,6 +71,7 @@ typedef enum options_id {
     OPTIONS_ID_TRACE,
     OPTIONS_ID_TRACEFILE,
     OPTIONS_ID_TRACELIMIT,
+    OPTIONS_ID_MINTIME,
     OPTIONS_ID_NET,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
@@ -99,6 +106,7 @@ typedef struct agent_options {
     unsigned trace;                   /* trace=: OPTIONS_TRACE_* */
     char tracefile[OPTIONS_PATH_MAX]; /* trace=: the trace file, %p expanded */
     uint64_t tracelimit;              /* trace=: stop writing before this many bytes (0: no limit) */
+    uint64_t mintime_ns;              /* trace=exec: keep only calls at least this long, as whole calls (0: all) */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -112,6 +120,7 @@ typedef enum options_kind {
     OPTIONS_KIND_PATH,     /* a file name; %p = process id, %% = % */
     OPTIONS_KIND_PREFIXES, /* ':'-separated class-name prefixes */
     OPTIONS_KIND_SIZE,     /* bytes min..max, with k, m, g */
+    OPTIONS_KIND_DURATION, /* a time min..max in ns, with ns, us, ms or s */
     OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;

@@ -149,13 +149,32 @@ static bool options_rules_trace_options(const agent_options *o, char *err, size_
 {
     if (o->trace)
         return false;
-    const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT };
+    const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT, OPTIONS_ID_MINTIME };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (options_given(o, ids[i]))
             return options_rules_refuse(err, errlen, "%s= applies to trace=, which is off; add trace=... (for example "
                                         "trace=exec+thread) or drop %s=", options_defs[ids[i]].name,
                                         options_defs[ids[i]].name);
     return false;
+}
+
+/* mintime= keeps whole calls: it needs the exits of trace=exec */
+static bool options_rules_trace_mintime(const agent_options *o, char *err, size_t errlen)
+{
+    return o->trace && options_given(o, OPTIONS_ID_MINTIME) && !(o->trace & OPTIONS_TRACE_EXIT) &&
+           options_rules_refuse(err, errlen, "mintime= keeps the calls of trace=exec that last at least that long; "
+                                "trace=%s has no %s: add exec to trace= or drop mintime=",
+                                o->trace & OPTIONS_TRACE_ENTRY ? "exec:light" : "...",
+                                o->trace & OPTIONS_TRACE_ENTRY ? "exits to time calls by" : "method calls");
+}
+
+/* JVMTI has one allocation sampling interval: trace=alloc sets it to 0 (every allocation) */
+static bool options_rules_trace_alloc(const agent_options *o, char *err, size_t errlen)
+{
+    return (o->trace & OPTIONS_TRACE_ALLOC) && o->heap_sites && !options_alloc_exact(o) &&
+           options_rules_refuse(err, errlen, "trace=alloc with heap=sites: trace=alloc has JVMTI's one allocation "
+                                "sampler report every allocation, which heap=sites would read as samples of "
+                                "alloc_interval= bytes; add alloc_interval=0 (exact counts) or trace in another run");
 }
 
 /* trace= alone writes the trace file and no report: the report's options have no use. */
@@ -323,6 +342,8 @@ static options_rule *const options_rules_table[] = {
     options_rules_trace_options,
     options_rules_trace_times,
     options_rules_trace_alone,
+    options_rules_trace_mintime,
+    options_rules_trace_alloc,
     options_rules_wall_or_cpu,
     options_rules_wall_carried,
     options_rules_sampler,

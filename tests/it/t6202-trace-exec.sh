@@ -41,7 +41,7 @@ TXT
 diff -u "$T/want-main.txt" "$T/main.txt" >&2 || fail "main's events are not the expected sequence"
 shape helper >"$T/helper.txt"
 cat >"$T/want-helper.txt" <<'TXT'
-helper thread-start helper
+helper thread-start helper group=main priority=5
 helper enter TraceCalls.lambda$main$0()V depth=1
 helper enter TraceCalls.fact(I)I depth=2
 helper enter TraceCalls.fact(I)I depth=3

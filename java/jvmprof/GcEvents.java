@@ -1,0 +1,79 @@
+/*
+ * GcEvents.java: tells the jvmprof agent (trace=mem, trace=mem:light) what
+ * each garbage collection was: young or full, which collector, why, and the
+ * heap used before and after it. The JVM's GarbageCollectorMXBeans report
+ * each collection once it is over; the agent joins the report to the pause
+ * whose start and end it timed through JVMTI. The agent registers the
+ * listener once, from its own thread; it is not part of the public API.
+ */
+package jvmprof;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+final class GcEvents implements NotificationListener {
+    private final Set<String> heapPools;
+
+    private GcEvents(Set<String> heapPools) {
+        this.heapPools = heapPools;
+    }
+
+    /** Registers the listener on every collector; false if the JVM has no such notifications. */
+    static boolean start() {
+        try {
+            Set<String> heap = new HashSet<>();
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
+                if (pool.getType() == MemoryType.HEAP)
+                    heap.add(pool.getName());
+            GcEvents listener = new GcEvents(heap);
+            boolean any = false;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter) {
+                    ((NotificationEmitter) gc).addNotificationListener(listener, null, null);
+                    any = true;
+                }
+            }
+            return any;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+
+    private long heapUsed(Map<String, MemoryUsage> pools) {
+        long used = 0;
+        for (Map.Entry<String, MemoryUsage> e : pools.entrySet())
+            if (heapPools.contains(e.getKey()))
+                used += e.getValue().getUsed();
+        return used;
+    }
+
+    @Override
+    public void handleNotification(Notification n, Object handback) {
+        try {
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType()))
+                return;
+            GarbageCollectionNotificationInfo info =
+                    GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+            GcInfo gc = info.getGcInfo();
+            collected0(info.getGcName(), info.getGcAction().contains("major"), info.getGcCause(), gc.getStartTime(),
+                       gc.getEndTime(), heapUsed(gc.getMemoryUsageBeforeGc()), heapUsed(gc.getMemoryUsageAfterGc()));
+        } catch (Throwable t) {
+            // a notification the agent cannot read is left out; the program never sees it
+        }
+    }
+
+    private static native void collected0(String collector, boolean major, String cause, long startMs, long endMs,
+                                          long usedBefore, long usedAfter);
+}
