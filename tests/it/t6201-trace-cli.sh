@@ -9,7 +9,7 @@ GEN="$(dirname "$0")/trace_gen.py"
 python3 "$GEN" "$T/t.trace" || fail "trace_gen.py failed"
 "$JVMPROF" trace "$T/t.trace" >"$T/all.txt" 2>"$T/err" || { cat "$T/err" >&2; fail "jvmprof trace failed"; }
 cat >"$T/want.txt" <<'TXT'
-     0.000001000 main thread-start main
+     0.000001000 main thread-start main group=system priority=5 daemon
      0.000001500 main enter demo.Shapes.area(D)D depth=1
      0.000002000 worker-1 enter demo.Shapes.run()V depth=1
      0.000002500 main exit demo.Shapes.area(D)D depth=1

@@ -63,7 +63,7 @@ expect_rc 0
 ! grep -q ' user \| thread-' "$T/l.txt" || fail "exec:light wrote user or thread events"
 
 # 200 threads starting and ending: each one's entries and exits balance
-run_java "trace=exec+thread,include=ManyThreads,tracefile=$T/m.trace" ManyThreads
+run_java "trace=all,include=ManyThreads,tracefile=$T/m.trace" ManyThreads
 expect_rc 0
 "$JVMPROF" trace "$T/m.trace" >"$T/m.txt" || fail "jvmprof trace m.trace failed"
 awk '$3 == "enter" { e[$2]++ } $3 ~ /^exit/ { x[$2]++ } $3 == "thread-start" { s++ }

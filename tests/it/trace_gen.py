@@ -41,8 +41,8 @@ ENTER, EXIT, EXIT_THROW, THREAD_START, USER = 16, 17, 18, 23, 28
 header = b"JVMPROF TRACE\0\0\0" + struct.pack("<IIQ", 1, 0, 1700000000000000000)
 md = b"".join([
     meta(1, 1, text=b"demo/Shapes"), meta(1, 2, text=b"area"), meta(1, 3, text=b"(D)D"),
-    meta(1, 4, text=b"run"), meta(1, 5, text=b"()V"), meta(1, 6, text=b"main"), meta(1, 7, text=b"worker-1"),
-    meta(2, 1, 1), meta(3, 20, 1, 2, 3, 0), meta(3, 21, 1, 4, 5, 0), meta(4, 1, 6, 0, 5, 0), meta(4, 2, 7, 0, 5, 0),
+    meta(1, 4, text=b"run"), meta(1, 5, text=b"()V"), meta(1, 6, text=b"main"), meta(1, 7, text=b"worker-1"), meta(1, 8, text=b"system"),
+    meta(2, 1, 1), meta(3, 20, 1, 2, 3, 0), meta(3, 21, 1, 4, 5, 0), meta(4, 1, 6, 8, 5, 1), meta(4, 2, 7, 0, 5, 0),
 ])
 data = header + b"TCHK" + struct.pack("<III", len(md), zlib.crc32(md), 0) + struct.pack("<Q", 0) + md
 data += chunk(1, 1000, [(THREAD_START, 1000, [1], None), (ENTER, 1500, [20], None)])

@@ -1,0 +1,120 @@
+# trace=all on TraceEvents (allocations, collections, a kept object's death,
+# monitor contention and a wait, classes loaded and unloaded, all with counts
+# it knows): the allocation counts between two user events equal the loop's;
+# the kept object's death follows the user event that drops it; collections
+# pair start and end, told young or full as often as the JVM's
+# GarbageCollectorMXBeans count them; three class loads and unloads of
+# TraceEvents$Victim; the contention and the wait on one object id. Light
+# and absent classes write nothing of theirs. mintime= keeps whole calls of
+# at least that length (TraceSlow). --chrome carries the collections and the
+# heap counter; bad combinations of options are refused in one line.
+. "$(dirname "$0")/lib.sh"
+run_java "trace=all,include=TraceEvents,tracefile=$T/a.trace" TraceEvents
+expect_rc 0
+expect_grep "^ones 3 young [0-9]* full [0-9]*$" "$T/out"
+"$JVMPROF" trace "$T/a.trace" >"$T/a.txt" || fail "jvmprof trace failed"
+note "$(grep '^jvmprof: trace:' "$T/err")"
+
+# allocations on main between the two user events: 1000 Blobs, 500 int[7], one Blob[1000]
+sed -n '/ main user alloc-start$/,/ main user alloc-end$/p' "$T/a.txt" >"$T/window.txt"
+blobs=$(grep -cF ' main alloc object=' "$T/window.txt" | head -1)
+n_blob=$(grep -F ' main alloc ' "$T/window.txt" | grep -cF ' TraceEvents$Blob bytes=')
+n_int7=$(grep -F ' main alloc ' "$T/window.txt" | grep -F ' [I bytes=' | grep -c ' length=7$')
+n_arr=$(grep -F ' main alloc ' "$T/window.txt" | grep -F ' [LTraceEvents$Blob; bytes=' | grep -c ' length=1000$')
+[ "$n_blob" = 1000 ] && [ "$n_int7" = 500 ] && [ "$n_arr" = 1 ] ||
+    fail "allocations between the user events: $n_blob Blob (want 1000), $n_int7 int[7] (500), $n_arr Blob[1000] (1); $blobs in all"
+# the kept Blob (the 124th) dies after "drop kept"; every Blob dies by the end
+kept=$(grep -F ' main alloc ' "$T/window.txt" | grep -F ' TraceEvents$Blob bytes=' | sed -n 124p | sed 's/.* object=\([0-9]*\) .*/\1/')
+[ -n "$kept" ] || fail "no 124th Blob"
+awk -v k="$kept" '/ main user drop kept$/ { dropped = NR } $3 == "free" && $4 == "object=" k { freed = NR }
+     END { exit !(dropped && freed > dropped) }' "$T/a.txt" || fail "the kept Blob (object $kept) does not die after 'drop kept'"
+grep -F ' main alloc ' "$T/window.txt" | grep -F ' TraceEvents$Blob bytes=' | sed 's/.* object=\([0-9]*\) .*/\1/' | sort >"$T/blob-ids"
+awk '$3 == "free" { sub(/object=/, "", $4); print $4 }' "$T/a.txt" | sort >"$T/freed-ids"
+[ "$(comm -23 "$T/blob-ids" "$T/freed-ids" | wc -l)" = 0 ] || fail "$(comm -23 "$T/blob-ids" "$T/freed-ids" | wc -l) Blobs never died"
+# no object dies twice, and every death is of an object the trace named
+[ -z "$(uniq -d "$T/freed-ids")" ] || fail "an object died twice"
+
+# collections: each start has its end; young and full as the JVM's beans count them
+young=$(sed 's/.* young \([0-9]*\) full.*/\1/' "$T/out" | tail -1)
+full=$(sed 's/.* full \([0-9]*\)$/\1/' "$T/out" | tail -1)
+[ "$(grep -c ' gc-start #' "$T/a.txt")" = "$(grep -c ' gc-end #' "$T/a.txt")" ] || fail "gc-start and gc-end do not pair"
+t_young=$(grep -c ' gc-start #[0-9]* young ' "$T/a.txt")
+t_full=$(grep -c ' gc-start #[0-9]* full ' "$T/a.txt")
+[ "$t_young" = "$young" ] && [ "$t_full" = "$full" ] ||
+    fail "collections in the trace: $t_young young, $t_full full; the JVM counted $young young, $full full"
+[ "$full" -ge 3 ] && [ "$young" -ge 1 ] || fail "the program made too few collections: $young young, $full full"
+grep -q ' gc-start #[0-9]* full "[^"]*" cause="System.gc()" used-before=[0-9]*$' "$T/a.txt" ||
+    fail "no full collection caused by System.gc() with its heap: $(grep -m3 gc-start "$T/a.txt")"
+awk '$3 == "gc-end" && $5 == "full" { sub(/used-after=/, "", $6); if ($6 + 0 <= 0) bad++; n++ } END { exit !(n && !bad) }' \
+    "$T/a.txt" || fail "a full collection without the heap used after it"
+
+# classes: three loads and three unloads of TraceEvents$Victim (loaded on main)
+[ "$(grep -cF ' main class-load TraceEvents$Victim' "$T/a.txt")" = 3 ] || fail "class-load TraceEvents\$Victim: $(grep -cF 'class-load TraceEvents$Victim' "$T/a.txt")"
+[ "$(grep -cF ' class-unload TraceEvents$Victim' "$T/a.txt")" = 3 ] || fail "class-unload TraceEvents\$Victim: $(grep -cF 'class-unload TraceEvents$Victim' "$T/a.txt")"
+
+# monitors: main contends for the lock holder holds, enters it, waits and is woken, on one object id
+grep ' main monitor ' "$T/a.txt" | grep ' java.lang.Object$' | awk '{ print $4, $5 }' >"$T/mon.txt"
+lock=$(awk '$1 == "contended" { print $2; exit }' "$T/mon.txt")
+[ -n "$lock" ] || fail "main never contended for the lock: $(cat "$T/mon.txt")"
+[ "$(grep -c " $lock\$" "$T/mon.txt")" = 4 ] && [ "$(awk '{ print $1 }' "$T/mon.txt" | tr '\n' ' ')" = "contended entered wait waited " ] ||
+    fail "main's monitor events: $(cat "$T/mon.txt")"
+expect_grep " holder thread-start holder group=main priority=5$" "$T/a.txt"
+# trace=all holds calls too: main's entries and exits of TraceEvents balance
+[ "$(grep -c ' main enter ' "$T/a.txt")" = "$(grep -c ' main exit' "$T/a.txt")" ] && grep -q ' main enter TraceEvents.main' "$T/a.txt" ||
+    fail "trace=all: main's calls do not balance"
+
+# light and absent classes: mem:light+user writes collections and user events, nothing else
+run_java "trace=mem:light+user,tracefile=$T/l.trace" TraceEvents
+expect_rc 0
+"$JVMPROF" trace "$T/l.trace" >"$T/l.txt" || fail "jvmprof trace l.trace failed"
+types=$(awk '{ print $3 }' "$T/l.txt" | sort -u | tr '\n' ' ')
+[ "$types" = "gc-end gc-start user " ] || fail "trace=mem:light+user wrote: $types"
+# mem without alloc: the deaths of objects the trace named (the monitor's lock), no allocations
+run_java "trace=mem+monitor,tracefile=$T/m.trace" TraceEvents
+expect_rc 0
+"$JVMPROF" trace "$T/m.trace" >"$T/m.txt" || fail "jvmprof trace m.trace failed"
+! grep -q ' alloc \| class-load ' "$T/m.txt" || fail "trace=mem+monitor wrote allocations or class loads"
+grep -q ' gc-start #' "$T/m.txt" && grep -q ' monitor contended ' "$T/m.txt" || fail "trace=mem+monitor lacks collections or monitors"
+
+# --chrome: collections as instants, the heap used as a counter, read by Python's json
+"$JVMPROF" trace "$T/a.trace" --chrome -o "$T/a.json" --type gc-start,gc-end,user || fail "--chrome failed"
+python3 - "$T/a.json" "$((young + full))" <<'PY' || fail "the --chrome output lacks the collections"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+starts = [e for e in events if e["ph"] == "i" and e["name"].startswith("gc-start #")]
+heap = [e for e in events if e["ph"] == "C" and e["name"] == "heap used"]
+assert len(starts) == int(sys.argv[2]), (len(starts), sys.argv[2])
+assert len(heap) == 2 * len(starts) and all(e["args"]["bytes"] >= 0 for e in heap), len(heap)
+assert any(e["ph"] == "i" and e["name"] == "drop kept" for e in events)
+PY
+
+# mintime=10ms: whole calls of at least 10 ms, with depth, length, and the one left by an exception
+run_java "trace=exec,mintime=10ms,include=TraceSlow,tracefile=$T/s.trace" TraceSlow
+expect_rc 0
+expect_grep "^caught late 999000$" "$T/out"
+"$JVMPROF" trace "$T/s.trace" >"$T/s.txt" || fail "jvmprof trace s.trace failed"
+awk '{ $1 = ""; sub(/^ /, ""); sub(/ duration=[0-9.]*ms/, ""); print }' "$T/s.txt" >"$T/s-shape.txt"
+cat >"$T/want-s.txt" <<'TXT'
+main call TraceSlow.slow()V depth=3
+main call TraceSlow.outer()V depth=2
+main call TraceSlow.slow()V depth=3
+main call TraceSlow.outer()V depth=2
+main call TraceSlow.failing()V depth=2 thrown
+main call TraceSlow.main([Ljava/lang/String;)V depth=1
+TXT
+diff -u "$T/want-s.txt" "$T/s-shape.txt" >&2 || fail "mintime=10ms: not the expected calls"
+awk '{ d = $0; sub(/.*duration=/, "", d); sub(/ms.*/, "", d); d += 0; if ($4 ~ /slow|failing/ && (d < 39 || d > 1000)) bad++ }
+     END { exit bad > 0 }' "$T/s.txt" || fail "a 40 ms call's duration is off: $(cat "$T/s.txt")"
+"$JVMPROF" trace "$T/s.trace" --slowest 2 >"$T/ss.txt" || fail "--slowest on whole calls failed"
+[ "$(grep -c '<- TraceSlow.main' "$T/ss.txt")" = 1 ] && grep -q '^ *TraceSlow.main(\[Ljava/lang/String;)V$' "$T/ss.txt" ||
+    fail "--slowest 2 on whole calls: $(cat "$T/ss.txt")"
+
+# refused, each in one line naming what to do
+for bad in "trace=exec:light,mintime=1ms|mintime= keeps the calls of trace=exec" \
+           "trace=alloc,heap=sites|trace=alloc with heap=sites" \
+           "trace=mem+sampled|'sampled' is no event class" \
+           "trace=exec,mintime=5parsecs|mintime=5parsecs"; do
+    run_java "${bad%%|*},tracefile=$T/x.trace" Hello
+    [ "$RC" != 0 ] && [ "$(grep -c '^jvmprof:' "$T/err")" = 1 ] && grep -qF "${bad#*|}" "$T/err" ||
+        fail "${bad%%|*}: $(cat "$T/err")"
+done
