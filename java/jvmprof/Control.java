@@ -144,7 +144,26 @@ public final class Control {
         }
     }
 
+    /**
+     * Writes an object-reference report into the trace (a running trace=
+     * session, of any event class): every object reachable from the roots
+     * (its id, kind, class and size), each followed by the non-null
+     * references it holds and an end marker, as jvmprof trace prints them.
+     * The object ids are those of the trace's other events. The JVM is
+     * stopped while the heap is walked. Returns false when no agent is
+     * loaded, no trace runs, or the report could not be written whole.
+     */
+    public static boolean objectReferences() {
+        try {
+            return objectReferences0();
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+    }
+
     private static native boolean userEvent0(String message);
+
+    private static native boolean objectReferences0();
 
     private static native boolean dump0();
 

@@ -28,6 +28,12 @@ public final class Tracker {
             exit0(id);
     }
 
+    /** An instance method's entry with its receiver (trace=exec). */
+    public static void enterThis(Object self, int id) {
+        if (engaged)
+            enterThis0(self, id);
+    }
+
     /*
      * count: the calls of each counted method, in cells of CHUNK counters by
      * method number, one cell per STRIPES group of threads (a thread's group:
@@ -171,6 +177,7 @@ public final class Tracker {
     }
 
     private static native void enter0(int id);
+    private static native void enterThis0(Object self, int id);
     private static native void exit0(int id);
     private static native void exitThrow0(int id);
     private static native void objectInit0(Object o);

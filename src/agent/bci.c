@@ -59,12 +59,22 @@ jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
 
 /* the session's natives behind enter0, exit0, exitThrow0 (bci_use_calls); NULL: the table's */
 static bci_call_fn bci_calls[3];
+static bci_this_fn bci_call_this;
+static bool bci_receivers;
+static cf_tracker bci_tracker_this; /* the tracker with enterThis, for bci_receivers */
 
-void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw)
+void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw, bci_this_fn enter_this,
+                   bool receivers)
 {
     bci_calls[0] = enter;
     bci_calls[1] = exit;
     bci_calls[2] = exit_throw;
+    bci_call_this = enter_this;
+    bci_receivers = receivers && bci_tracker;
+    if (bci_receivers) {
+        bci_tracker_this = *bci_tracker;
+        bci_tracker_this.enter_this = "enterThis";
+    }
 }
 
 static jp_status bci_bind_calls(JNIEnv *jni)
@@ -75,8 +85,9 @@ static jp_status bci_bind_calls(JNIEnv *jni)
         { (char *)"enter0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[0] },
         { (char *)"exit0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[1] },
         { (char *)"exitThrow0", (char *)CF_TRACKER_ID_DESC, (void *)bci_calls[2] },
+        { (char *)"enterThis0", (char *)CF_TRACKER_THIS_DESC, (void *)bci_call_this },
     };
-    if ((*jni)->RegisterNatives(jni, bci_tracker_class, calls, 3) != 0) {
+    if ((*jni)->RegisterNatives(jni, bci_tracker_class, calls, bci_call_this ? 4 : 3) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot bind jvmprof.Tracker's enter and exit natives");
     }
@@ -135,11 +146,16 @@ typedef struct bci_select_ctx {
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    /* trace=exec: every method's entry and exit (tiny=0) */
-    unsigned tiny = (agent_opts->trace & OPTIONS_TRACE_ENTRY) ? 0 : agent_opts->tiny;
+    /* trace=exec: every method's entry and exit (tiny=0). With mintime=, as
+     * for cpu=times, not the loop-free methods of at most tiny= bytes, whose
+     * time is their callers' (a slow callee of one is traced), nor those
+     * without loops, calls or a lock, which cannot last long */
+    bool tracing = agent_opts->trace & OPTIONS_TRACE_ENTRY, latency = tracing && agent_opts->mintime_ns;
     cf_method_rule rule = ctx->calls ? cf_method_rule_of(ctx->class_name, m->name, m->code_length, m->calls, m->loops,
-                                                         tiny)
+                                                         !tracing || latency ? agent_opts->tiny : 0)
                                      : CF_METHOD_SKIP;
+    if (latency && (rule == CF_METHOD_COUNT || (!m->loops && !m->calls && !(m->access & 0x0020))))
+        rule = CF_METHOD_SKIP;
     if (rule == CF_METHOD_SKIP)
         return 0;
     if (ctx->n == ctx->cap) {
@@ -248,7 +264,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     if (!rec)
         return;
     bci_select_ctx ctx = { calls, name, rec, NULL, NULL, 0, 0, false };
-    cf_inject_spec spec = { bci_tracker,
+    cf_inject_spec spec = { bci_receivers && bci_tracker ? &bci_tracker_this : bci_tracker,
                             (calls ? CF_INJECT_CALLS : 0u) | (allocs ? CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT : 0u),
                             bci_select, &ctx };
     cf_result r;

@@ -46,7 +46,12 @@ void bci_vm_death(JNIEnv *jni);
  * next bci_vm_init binds, before it engages the Tracker (cpu=times' or
  * trace=exec's: a session sets its own, so the calls pay no dispatch). */
 typedef void(JNICALL *bci_call_fn)(JNIEnv *jni, jclass cls, jint id);
-void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw);
+typedef void(JNICALL *bci_this_fn)(JNIEnv *jni, jclass cls, jobject self, jint id);
+/* enter_this: Tracker.enterThis0, an instance method's entry with its
+ * receiver; receivers: the classes rewritten from then on call enterThis
+ * (trace=exec), not enter, at an instance method's entry. */
+void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw, bci_this_fn enter_this,
+                   bool receivers);
 /* The Tracker class (a global reference) once the first session set it up, else NULL. */
 jclass bci_tracker_class_ref(void);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,

@@ -44,6 +44,8 @@ typedef struct trace_thread {
     uint32_t *stack;                  /* the method ids entered and not yet left */
     uint64_t *starts;                 /* mintime=: when each was entered */
     uint32_t depth, cap;
+    uint64_t last_this;               /* the receiver the last enter-this named */
+    trace_receivers receivers;        /* ... and those named since the last collection */
     atomic_bool ended;                /* its thread ended: the session's end frees it */
     uint32_t gen;                     /* the session it belongs to (tr_gen) */
     struct trace_thread *next;        /* on tr_threads */
@@ -54,6 +56,7 @@ static int tr_fd = -1;
 static char tr_path[OPTIONS_PATH_MAX];
 static unsigned tr_what;              /* OPTIONS_TRACE_* of the session */
 static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit */
+static bool tr_receivers;             /* trace=exec without mintime=: instance methods' entries name the receiver */
 static uint32_t tr_gen;               /* the session's number: a thread's producer of an earlier one is replaced */
 static atomic_bool tr_on;
 static uint64_t tr_t0;                /* ticks when the trace began */
@@ -167,7 +170,9 @@ static void tr_describe(uint32_t id)
         return;
     pthread_mutex_lock(&tr_names_lock);
     uint64_t flags = (m->access & 0x0008 ? TRACE_METHOD_STATIC : 0) | (m->access & 0x0100 ? TRACE_METHOD_NATIVE : 0) |
-                     (m->access & 0x0020 ? TRACE_METHOD_SYNCHRONIZED : 0);
+                     (m->access & 0x0020 ? TRACE_METHOD_SYNCHRONIZED : 0) |
+                     (tr_receivers && !(m->access & 0x0008) && strcmp(m->name, "<init>") != 0 ? TRACE_METHOD_RECEIVER
+                                                                                             : 0);
     uint64_t cls = tr_class(m->cls);
     uint64_t name = tr_string(m->name, strlen(m->name)), sig = tr_string(m->sig, strlen(m->sig));
     trace_stream_meta(tr_stream, TRACE_EV_METHOD, (uint64_t[]){ id, cls, name, sig, flags }, NULL, 0);
@@ -227,8 +232,8 @@ static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
     trace_emit(&t->p, type, tr_now(), f, NULL, 0);
 }
 
-/* A method's entry, on the calling thread */
-static void tr_exec_enter(JNIEnv *jni, jint id)
+/* A method's entry, on the calling thread (self: its receiver, if it names one) */
+static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
 {
     if (!atomic_load_explicit(&tr_on, memory_order_relaxed))
         return;
@@ -258,6 +263,14 @@ static void tr_exec_enter(JNIEnv *jni, jint id)
         return;
     }
     t->stack[t->depth++] = k;
+    if (self) { /* a receiver other than the last one named: an enter-this */
+        uint64_t rid = trace_receiver_id(self, &t->receivers);
+        if (rid != t->last_this) {
+            t->last_this = rid;
+            tr_emit(t, TRACE_EV_ENTER_THIS, (uint64_t[]){ k, rid });
+            return;
+        }
+    }
     if (tr_what & OPTIONS_TRACE_EXIT)
         trace_emit_call(&t->p, TRACE_EV_ENTER, tr_now(), k);
     else /* exec:light: no exits to tell the depth from */
@@ -351,7 +364,13 @@ bool trace_user_event(JNIEnv *jni, jstring message)
 static void JNICALL tr_native_enter(JNIEnv *jni, jclass cls, jint id)
 {
     (void)cls;
-    tr_exec_enter(jni, id);
+    tr_exec_enter(jni, id, NULL);
+}
+
+static void JNICALL tr_native_enter_this(JNIEnv *jni, jclass cls, jobject self, jint id)
+{
+    (void)cls;
+    tr_exec_enter(jni, id, self);
 }
 
 static void JNICALL tr_native_exit(JNIEnv *jni, jclass cls, jint id)
@@ -426,6 +445,7 @@ static jp_status tr_load(void)
         return JP_ERR_JVMTI;
     tr_what = agent_opts->trace;
     tr_mintime = agent_opts->mintime_ns;
+    tr_receivers = (tr_what & OPTIONS_TRACE_EXIT) && !tr_mintime;
     tr_gen++;
     tr_t0 = ticks_now();
     return JP_OK;
@@ -442,7 +462,7 @@ static jp_status tr_start(JNIEnv *jni)
         return JP_ERR_JVMTI;
     if (!(tr_what & OPTIONS_TRACE_ENTRY))
         return JP_OK;
-    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw);
+    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, tr_receivers);
     return bci_vm_init(jni);
 }
 

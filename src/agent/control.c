@@ -11,6 +11,7 @@
 #include "heap_dump.h"
 #include "profiler.h"
 #include "session.h"
+#include "trace_vm_events.h"
 
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
 {
@@ -85,6 +86,13 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_running0(JNIEnv *jni, jclass cls
 {
     (void)jni, (void)cls;
     return session_running() ? JNI_TRUE : JNI_FALSE;
+}
+
+/* jvmprof.Control.objectReferences: the object-reference report, into the trace. */
+JNIEXPORT jboolean JNICALL Java_jvmprof_Control_objectReferences0(JNIEnv *jni, jclass cls)
+{
+    (void)cls;
+    return agent_opts && trace_object_references(jni) ? JNI_TRUE : JNI_FALSE;
 }
 
 /* jvmprof.Control.userEvent: the message as a user event in the trace (trace=user). */

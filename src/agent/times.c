@@ -306,6 +306,12 @@ static void times_waited(uint64_t ticks)
         relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, ticks);
 }
 
+void JNICALL times_enter_this(JNIEnv *jni, jclass cls, jobject self, jint id)
+{
+    (void)self;
+    times_enter(jni, cls, id);
+}
+
 void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
 {
     /* first, as the exit's is last: the bookkeeping between is the callee's
@@ -622,7 +628,7 @@ static void times_calibrate(void)
 static jp_status times_start(JNIEnv *jni)
 {
     times_calibrate();
-    bci_use_calls(times_enter, times_exit, times_exit); /* an earlier session may have bound trace=exec's */
+    bci_use_calls(times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
     jp_status st = bci_vm_init(jni);
     /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
     jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;

@@ -14,6 +14,8 @@
 
 jp_status times_init(void);
 void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id);
+/* Tracker.enterThis0 (classes a trace=exec session rewrote): times_enter, the receiver unused */
+void JNICALL times_enter_this(JNIEnv *jni, jclass cls, jobject self, jint id);
 void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id);
 
 /* Agent thread: replaces the model's cpu=times totals with the current ones. */

@@ -13,6 +13,9 @@
  *   class           class loads (ClassPrepare) and unloads (the death of
  *                   the class's Class object)
  *   monitor         contended enter and entered, wait and waited
+ * It also writes the object-reference report a program asks for
+ * (jvmprof.Control.objectReferences): every object reachable from the
+ * roots, with its class and size, then the references it holds.
  * Object ids are JVMTI tags of this environment: a counter from 1, so an
  * object keeps its id for its whole life, moved or not. A Class object's tag
  * is TV_CLASS_TAG + the session (bits 32..47) + its class id, so the class of
@@ -24,6 +27,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/jp_log.h"
@@ -33,6 +37,7 @@
 #include "collect_trace.h"
 #include "gate.h"
 #include "jvmti_util.h"
+#include "vmstructs.h"
 
 #define TV_CLASS_TAG (1ull << 62)
 #define TV_PAUSES 1024u                 /* pauses remembered for the notifications to find */
@@ -51,6 +56,9 @@ typedef struct tv_pause {
 } tv_pause;
 static tv_pause tv_pauses[TV_PAUSES];
 static _Atomic uint64_t tv_gcs;         /* pauses begun */
+static _Atomic uint64_t tv_epoch;       /* pause starts and ends: odd while one runs (receivers' caches) */
+static bool tv_receivers;               /* trace=exec names receivers (GC events on for tv_epoch) */
+static bool tv_cache_ok;                /* objects move only in the pauses JVMTI reports (not ZGC, Shenandoah) */
 static pthread_mutex_t tv_match_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t tv_matched;             /* the last pause a notification was joined to */
 
@@ -66,7 +74,7 @@ static bool tv_event_wanted(size_t i, unsigned what)
     switch (tv_events[i]) {
     case JVMTI_EVENT_GARBAGE_COLLECTION_START:
     case JVMTI_EVENT_GARBAGE_COLLECTION_FINISH:
-        return what & OPTIONS_TRACE_GC;
+        return (what & OPTIONS_TRACE_GC) || tv_receivers;
     case JVMTI_EVENT_OBJECT_FREE:
         return what & (OPTIONS_TRACE_FREE | OPTIONS_TRACE_CLASS);
     case JVMTI_EVENT_SAMPLED_OBJECT_ALLOC:
@@ -123,6 +131,9 @@ static uint64_t tv_object_id(jobject object)
 static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
 {
     (void)jv;
+    atomic_fetch_add_explicit(&tv_epoch, 1, memory_order_acq_rel); /* first: the objects may move from now on */
+    if (!trace_wants(OPTIONS_TRACE_GC))
+        return;
     uint64_t n = atomic_fetch_add_explicit(&tv_gcs, 1, memory_order_relaxed) + 1;
     uint64_t now = trace_now_ns();
     tv_pause *p = &tv_pauses[n % TV_PAUSES];
@@ -135,6 +146,9 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
 static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
 {
     (void)jv;
+    atomic_fetch_add_explicit(&tv_epoch, 1, memory_order_acq_rel);
+    if (!trace_wants(OPTIONS_TRACE_GC))
+        return;
     uint64_t n = atomic_load_explicit(&tv_gcs, memory_order_relaxed);
     uint64_t now = trace_now_ns();
     atomic_store_explicit(&tv_pauses[n % TV_PAUSES].end_ns, now, memory_order_release);
@@ -229,9 +243,6 @@ static void JNICALL tv_cb_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobj
 
 jp_status trace_vm_events_load(unsigned what)
 {
-    if (!(what & (OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE | OPTIONS_TRACE_ALLOC | OPTIONS_TRACE_CLASS |
-                  OPTIONS_TRACE_MONITOR)))
-        return JP_OK;
     jvmtiPhase phase = JVMTI_PHASE_LIVE;
     (*agent_jvmti)->GetPhase(agent_jvmti, &phase);
     if (!tv_env) {
@@ -257,7 +268,8 @@ jp_status trace_vm_events_load(unsigned what)
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_tag_objects = 1;
-    caps.can_generate_garbage_collection_events = (what & OPTIONS_TRACE_GC) != 0;
+    tv_receivers = (what & OPTIONS_TRACE_EXIT) && !agent_opts->mintime_ns;
+    caps.can_generate_garbage_collection_events = (what & OPTIONS_TRACE_GC) || tv_receivers;
     caps.can_generate_object_free_events = (what & (OPTIONS_TRACE_FREE | OPTIONS_TRACE_CLASS)) != 0;
     caps.can_generate_sampled_object_alloc_events = (what & OPTIONS_TRACE_ALLOC) != 0;
     caps.can_generate_monitor_events = (what & OPTIONS_TRACE_MONITOR) != 0;
@@ -309,8 +321,10 @@ static void tv_prime(JNIEnv *jni)
     tv_priming = false;
 }
 
-/* Classes loaded before the trace began are tagged, so their unloads are seen (they get no class-load). */
-static void tv_tag_loaded(JNIEnv *jni)
+/* Classes loaded before the trace began are tagged, so their unloads are
+ * seen (they get no class-load); all: array and primitive classes too (the
+ * reference report names every object's class). */
+static void tv_tag_loaded(JNIEnv *jni, bool all)
 {
     jint n = 0;
     jclass *classes = NULL;
@@ -319,7 +333,8 @@ static void tv_tag_loaded(JNIEnv *jni)
     for (jint i = 0; i < n; i++) {
         jint status = 0;
         if ((*tv_env)->GetClassStatus(tv_env, classes[i], &status) == JVMTI_ERROR_NONE &&
-            (status & JVMTI_CLASS_STATUS_PREPARED) && !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)))
+            (all || ((status & JVMTI_CLASS_STATUS_PREPARED) &&
+                     !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)))))
             tv_class_of(classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
@@ -356,10 +371,13 @@ jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
     if (!tv_env)
         return JP_OK;
     tv_session++;
+    /* a cached address holds until the next pause; ZGC and Shenandoah move objects while threads run */
+    tv_cache_ok = tv_receivers && vmstructs_flag_bool("UseZGC") == 0 && vmstructs_flag_bool("UseShenandoahGC") != 1 &&
+                  !getenv("JVMPROF_TRACE_NO_RECEIVER_CACHE"); /* the test's knob: every receiver from its tag */
     if (what & OPTIONS_TRACE_GC)
         tv_listen(jni);
     if (what & OPTIONS_TRACE_CLASS)
-        tv_tag_loaded(jni);
+        tv_tag_loaded(jni, false);
     if (what & OPTIONS_TRACE_ALLOC)
         tv_prime(jni);
     for (size_t i = 0; i < sizeof tv_events / sizeof tv_events[0]; i++)
@@ -435,4 +453,187 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
     }
     trace_meta(TRACE_EV_GC, (uint64_t[]){ best, major ? TRACE_GC_FULL : TRACE_GC_YOUNG, ids[0], ids[1],
                                           (uint64_t)(before > 0 ? before : 0), (uint64_t)(after > 0 ? after : 0) });
+}
+
+/* ---- receivers ---- */
+
+uint64_t trace_receiver_id(jobject self, trace_receivers *c)
+{
+    if (!self || !tv_env)
+        return 0;
+    uint64_t e1 = atomic_load_explicit(&tv_epoch, memory_order_acquire);
+    if (!tv_cache_ok || (e1 & 1))
+        return tv_object_id(self);
+    if (c->epoch != e1) { /* a collection since: the addresses may name other objects now */
+        memset(c->addr, 0, sizeof c->addr);
+        c->epoch = e1;
+    }
+    /* HotSpot: a local JNI reference points at the slot that holds the object's address */
+    uintptr_t a = *(const volatile uintptr_t *)((uintptr_t)self & ~(uintptr_t)3);
+    uint32_t h = (uint32_t)(((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 56) % TRACE_RECEIVER_SLOTS;
+    if (a && c->addr[h] == a) {
+        uint64_t id = c->id[h];
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&tv_epoch, memory_order_relaxed) == e1)
+            return id; /* no pause began since the address was read */
+        return tv_object_id(self);
+    }
+    uint64_t id = tv_object_id(self);
+    atomic_thread_fence(memory_order_acquire);
+    if (id && a && atomic_load_explicit(&tv_epoch, memory_order_relaxed) == e1) {
+        c->addr[h] = a;
+        c->id[h] = id;
+    }
+    return id;
+}
+
+/* ---- the object-reference report ---- */
+
+typedef struct tv_obj { uint64_t id, cls, size, length1, kind; } tv_obj;
+typedef struct tv_ref { uint64_t from, to; uint32_t kind, index; } tv_ref;
+
+typedef struct tv_walk {
+    tv_obj *objs;
+    size_t nobjs, objs_cap;
+    tv_ref *refs;
+    size_t nrefs, refs_cap;
+    uint64_t *seen;             /* object ids listed: open addressing, 0 = empty */
+    size_t seen_cap;            /* a power of two */
+    bool oom;
+} tv_walk;
+
+static bool tv_grow(void **p, size_t *cap, size_t elem)
+{
+    size_t n = *cap ? *cap * 2 : 4096;
+    void *q = realloc(*p, n * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = n;
+    return true;
+}
+
+/* true the first time id is seen */
+static bool tv_seen_add(tv_walk *w, uint64_t id)
+{
+    if ((w->nobjs + 1) * 2 > w->seen_cap) {
+        size_t cap = w->seen_cap ? w->seen_cap * 2 : 8192;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t) {
+            w->oom = true;
+            return false;
+        }
+        for (size_t i = 0; i < w->seen_cap; i++) {
+            if (!w->seen[i])
+                continue;
+            size_t h = (size_t)(w->seen[i] * 0x9e3779b97f4a7c15ull) & (cap - 1);
+            while (t[h])
+                h = (h + 1) & (cap - 1);
+            t[h] = w->seen[i];
+        }
+        free(w->seen);
+        w->seen = t;
+        w->seen_cap = cap;
+    }
+    size_t h = (size_t)(id * 0x9e3779b97f4a7c15ull) & (w->seen_cap - 1);
+    for (; w->seen[h]; h = (h + 1) & (w->seen_cap - 1))
+        if (w->seen[h] == id)
+            return false;
+    w->seen[h] = id;
+    return true;
+}
+
+static uint64_t tv_tag_class_id(jlong class_tag)
+{
+    uint64_t t = (uint64_t)class_tag;
+    return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == (tv_session & 0xffffu) ? t & 0xffffffffu : 0;
+}
+
+/* FollowReferences' callback, on the VM's thread with the world stopped: each
+ * object reached is listed once (named by a new tag if it had none), and
+ * each reference an object holds is kept. No JNI, no JVMTI. */
+static jint JNICALL tv_walk_ref(jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceInfo *info, jlong class_tag,
+                                jlong referrer_class_tag, jlong size, jlong *tag_ptr, jlong *referrer_tag_ptr,
+                                jint length, void *user)
+{
+    (void)referrer_class_tag;
+    tv_walk *w = user;
+    if (w->oom)
+        return JVMTI_VISIT_ABORT;
+    if (!*tag_ptr)
+        *tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
+    uint64_t id = (uint64_t)*tag_ptr;
+    if (tv_seen_add(w, id)) {
+        if (w->nobjs == w->objs_cap && !tv_grow((void **)&w->objs, &w->objs_cap, sizeof *w->objs)) {
+            w->oom = true;
+            return JVMTI_VISIT_ABORT;
+        }
+        w->objs[w->nobjs++] = (tv_obj){ id, tv_tag_class_id(class_tag), (uint64_t)size,
+                                         length >= 0 ? (uint64_t)length + 1 : 0,
+                                         (id & TV_CLASS_TAG) ? TRACE_OBJECT_CLASS
+                                         : length >= 0       ? TRACE_OBJECT_ARRAY
+                                                             : TRACE_OBJECT_PLAIN };
+    }
+    if (!referrer_tag_ptr || kind > JVMTI_HEAP_REFERENCE_SUPERCLASS)
+        return w->oom ? JVMTI_VISIT_ABORT : JVMTI_VISIT_OBJECTS; /* a root */
+    if (!*referrer_tag_ptr) /* not reached yet as a referee: the callback names it when it is */
+        *referrer_tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
+    uint32_t index = kind == JVMTI_HEAP_REFERENCE_FIELD || kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD
+                         ? (uint32_t)info->field.index
+                     : kind == JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT ? (uint32_t)info->array.index
+                     : kind == JVMTI_HEAP_REFERENCE_CONSTANT_POOL ? (uint32_t)info->constant_pool.index
+                                                                  : 0;
+    if (w->nrefs == w->refs_cap && !tv_grow((void **)&w->refs, &w->refs_cap, sizeof *w->refs)) {
+        w->oom = true;
+        return JVMTI_VISIT_ABORT;
+    }
+    w->refs[w->nrefs++] = (tv_ref){ (uint64_t)*referrer_tag_ptr, id, (uint32_t)kind, index };
+    return JVMTI_VISIT_OBJECTS;
+}
+
+static int tv_ref_cmp(const void *a, const void *b)
+{
+    const tv_ref *x = a, *y = b;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+bool trace_object_references(JNIEnv *jni)
+{
+    if (!tv_env || !trace_thread_followed(jni))
+        return false;
+    tv_tag_loaded(jni, true); /* every object's class named */
+    tv_walk w;
+    memset(&w, 0, sizeof w);
+    jvmtiHeapCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.heap_reference_callback = tv_walk_ref;
+    bool ok = jvmti_check((*tv_env)->FollowReferences(tv_env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
+                  JP_OK && !w.oom;
+    if (ok) {
+        qsort(w.refs, w.nrefs, sizeof *w.refs, tv_ref_cmp);
+        ok = trace_thread_event(jni, TRACE_EV_REFERENCES, (uint64_t[]){ w.nobjs, w.nrefs });
+        for (size_t i = 0; ok && i < w.nobjs; i++) {
+            const tv_obj *o = &w.objs[i];
+            ok = trace_thread_event(jni, TRACE_EV_OBJECT, (uint64_t[]){ o->id, o->kind, o->cls, o->size, o->length1 });
+            size_t lo = 0, hi = w.nrefs; /* the first reference from o */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (w.refs[mid].from < o->id)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            for (; ok && lo < w.nrefs && w.refs[lo].from == o->id; lo++)
+                ok = trace_thread_event(jni, TRACE_EV_REFERENCE, (uint64_t[]){ w.refs[lo].to, w.refs[lo].kind,
+                                                                               w.refs[lo].index });
+            if (ok)
+                ok = trace_thread_event(jni, TRACE_EV_OBJECT_END, NULL);
+        }
+    } else if (w.oom) {
+        jp_log_error("trace: the object-reference report ran out of memory; none written");
+    }
+    free(w.objs);
+    free(w.refs);
+    free(w.seen);
+    return ok;
 }

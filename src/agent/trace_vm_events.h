@@ -6,6 +6,8 @@
 #define TRACE_VM_EVENTS_H
 
 #include <jni.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "../common/jp_error.h"
 
@@ -16,5 +18,24 @@ jp_status trace_vm_events_load(unsigned what);
  * first that traces collections registers jvmprof.GcEvents). */
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what);
 void trace_vm_events_stop(JNIEnv *jni);
+/* A thread's cache of the receivers it named since the last collection:
+ * object address -> id, so that most calls on an object name it without
+ * JVMTI's tag table (a lookup under the JVM's lock). Only its thread uses
+ * it; zero it to begin. */
+#define TRACE_RECEIVER_SLOTS 256u
+typedef struct trace_receivers {
+    uintptr_t addr[TRACE_RECEIVER_SLOTS];
+    uint64_t id[TRACE_RECEIVER_SLOTS];
+    uint64_t epoch;
+} trace_receivers;
+/* An instance method's receiver (trace=exec): its object id, from the
+ * cache when no collection can have moved it since, else its tag (given one
+ * if it has none). 0 if it cannot be named. */
+uint64_t trace_receiver_id(jobject self, trace_receivers *c);
+
+/* jvmprof.Control.objectReferences, on the calling thread: every object
+ * reachable from the roots, with its references, into the trace. false if
+ * no trace runs (or it was cut short: out of memory, tracelimit=). */
+bool trace_object_references(JNIEnv *jni);
 
 #endif

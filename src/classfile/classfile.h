@@ -61,12 +61,15 @@ typedef uint32_t (*cf_select_fn)(void *ctx, const cf_method_view *m);
  * for entry and exit, the new object for the allocation calls. */
 #define CF_TRACKER_ID_DESC "(I)V"
 #define CF_TRACKER_OBJECT_DESC "(Ljava/lang/Object;)V"
+#define CF_TRACKER_THIS_DESC "(Ljava/lang/Object;I)V"
 typedef struct cf_tracker {
     const char *cls;                     /* internal name, e.g. "jvmprof/Tracker" */
     const char *enter, *exit;            /* CF_TRACKER_ID_DESC: a selected method's entry and every exit */
     const char *count;                   /* CF_TRACKER_ID_DESC: a count-only method's entry */
     const char *exit_throw;              /* CF_TRACKER_ID_DESC: the catch-all handler's exit (NULL: exit) */
     const char *object_init, *new_array; /* CF_TRACKER_OBJECT_DESC: at Object.<init>, after each array allocation */
+    const char *enter_this;              /* CF_TRACKER_THIS_DESC: an instance method's entry, with its receiver
+                                          * (not a constructor's: its receiver is not an object yet); NULL: enter */
 } cf_tracker;
 
 typedef struct cf_inject_spec {

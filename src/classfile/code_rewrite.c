@@ -239,7 +239,9 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
         st->objinits++;
     }
     if (inj->entry_exit) {
-        emit_call(b, inj, inj->enter_ref);
+        if (inj->enter_this)
+            buf_put_u1(b, OP_ALOAD_0);
+        emit_call(b, inj, inj->enter_this ? inj->enter_this_ref : inj->enter_ref);
         st->entries++;
     }
     if (inj->count) {
@@ -374,7 +376,8 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
     jp_status s = parse_code(c, a, &mc, why, cap);
     if (s == JP_OK)
         s = code_rewrite_decode(c, &mc, sc, inj, why, cap);
-    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit || inj->count ? push_len(inj->id) + 3 : 0);
+    uint32_t prologue = (inj->objinit ? 4 : 0) + (inj->entry_exit || inj->count ? push_len(inj->id) + 3 : 0) +
+                        (inj->entry_exit && inj->enter_this ? 1 : 0);
     if (s == JP_OK)
         s = code_rewrite_layout(&mc, prologue, why, cap);
     uint32_t extra = inj->entry_exit ? 2 : 1;

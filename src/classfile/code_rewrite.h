@@ -11,8 +11,9 @@ typedef struct code_inject {
     bool objinit;      /* aload_0; objectInit(Object) at entry */
     bool newarray;     /* dup; newArray(Object) after each array allocation */
     bool handler;      /* a catch-all handler at the end: exit(id); athrow */
+    bool enter_this;   /* the entry is aload_0; enterThis(this, id) */
     uint32_t id;
-    uint16_t enter_ref, exit_ref, exit_throw_ref, count_ref, objinit_ref, newarray_ref; /* Methodref indices */
+    uint16_t enter_ref, exit_ref, exit_throw_ref, count_ref, objinit_ref, newarray_ref, enter_this_ref; /* Methodrefs */
     uint16_t id_cp;            /* Integer constant for an id over 32767, else 0 */
     uint16_t throwable;        /* Class java/lang/Throwable, for the handler's stack map frame */
     uint16_t smt_name;         /* Utf8 "StackMapTable", for methods that need a table they lack */

@@ -158,6 +158,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         inj.exit_ref = cp_add_methodref(&cp, tracker, tr->exit, CF_TRACKER_ID_DESC);
         if (tr->exit_throw)
             inj.exit_throw_ref = cp_add_methodref(&cp, tracker, tr->exit_throw, CF_TRACKER_ID_DESC);
+        if (tr->enter_this)
+            inj.enter_this_ref = cp_add_methodref(&cp, tracker, tr->enter_this, CF_TRACKER_THIS_DESC);
     }
     if (any_count)
         inj.count_ref = cp_add_methodref(&cp, tracker, tr->count, CF_TRACKER_ID_DESC);
@@ -182,6 +184,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         inj.entry_exit = pl->calls;
         inj.count = pl->count;
         inj.handler = pl->calls && !cf_utf8_is(&c, m->name, "<init>");
+        inj.enter_this = inj.handler && tr->enter_this && !(m->access & 0x0008); /* an instance method, not <init> */
         inj.objinit = pl->objinit;
         inj.newarray = pl->newarray;
         inj.id = pl->id;

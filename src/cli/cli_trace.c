@@ -1,7 +1,9 @@
 /* cli_trace.c — jvmprof trace FILE [-o OUT] [--thread N] [--type T,...]
- * [--method S] [--from SEC] [--to SEC] [--chrome]: a trace file (trace_file.h) as
- * text, one event per line in time order (trace_text.h), or with --chrome as
- * Chrome's Trace Event Format (JSON), filtered. A file cut short
+ * [--method S] [--from SEC] [--to SEC] [--chrome | --slowest N | --flame |
+ * --collapsed]: a trace file (trace_file.h) as text, one event per line in
+ * time order (trace_text.h), as Chrome's Trace Event Format (JSON), the
+ * slowest calls, or its exact call tree as an HTML flame graph or collapsed
+ * stacks, filtered. A file cut short
  * or damaged is printed up to where it can be read, with a line on stderr
  * naming the offset, and exit code 1. */
 #include "cli_commands.h"
@@ -11,11 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/buf.h"
 #include "../common/file_map.h"
+#include "../format/format.h"
 #include "../format/trace_text.h"
+#include "../model/model.h"
 #include "cli_common.h"
 
-#define CLI_TRACE_USAGE "FILE [-o OUT] [--chrome | --slowest N] [--thread N] [--type T[,T...]] [--method S] [--from SEC] [--to SEC]"
+#define CLI_TRACE_USAGE                                                                                               \
+    "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T[,T...]] [--method S] "     \
+    "[--from SEC] [--to SEC]"
 
 /* "1.5" seconds -> ns; false if not a number >= 0 */
 static bool cli_trace_seconds(const char *text, uint64_t *ns)
@@ -40,7 +47,7 @@ static bool cli_trace_types(const char *text, uint64_t *bits)
             if (trace_event_name(k) && strlen(trace_event_name(k)) == n && strncmp(p, trace_event_name(k), n) == 0)
                 t = k;
         if (!t) {
-            cli_error("trace: --type %.*s: no such event; expected a list of enter, exit, exit-throw, alloc, free, "
+            cli_error("trace: --type %.*s: no such event; expected a list of enter, exit, exit-throw, call, alloc, free, "
                       "gc-start, gc-end, thread-start, thread-end, class-load, class-unload, monitor, user",
                       (int)n, p);
             return false;
@@ -55,7 +62,7 @@ typedef struct cli_trace_ctx {
     const void *data;
     size_t len;
     trace_text_filter f;
-    bool chrome;
+    bool chrome, flame, collapsed;
     unsigned long slowest;
     trace_text_summary sum;
     char why[256];
@@ -66,8 +73,49 @@ static jp_status cli_trace_emit(sink *s, const void *v)
     cli_trace_ctx *c = (cli_trace_ctx *)v;
     if (c->slowest)
         return trace_slowest_write(c->data, c->len, &c->f, c->slowest, s, &c->sum, c->why, sizeof c->why);
+    if (c->collapsed)
+        return trace_collapsed_write(c->data, c->len, &c->f, s, &c->sum, c->why, sizeof c->why);
     return (c->chrome ? trace_chrome_write : trace_text_write)(c->data, c->len, &c->f, s, &c->sum, c->why,
                                                                sizeof c->why);
+}
+
+/* --flame: the call tree as collapsed stacks in memory, read back into a
+ * model whose stack counts are ns, drawn as an HTML flame graph. */
+static int cli_trace_flame(cli_trace_ctx *c, const char *out)
+{
+    buf text;
+    buf_init(&text);
+    sink *s = sink_open_memory(&text);
+    if (!s) {
+        cli_error("trace: out of memory");
+        return 1;
+    }
+    c->collapsed = true;
+    jp_status st = cli_trace_emit(s, c);
+    char err[512];
+    if (sink_commit(s, err, sizeof err) != JP_OK || st != JP_OK) {
+        buf_free(&text);
+        if (!c->why[0])
+            snprintf(c->why, sizeof c->why, "out of memory");
+        return 1;
+    }
+    if (text.len == 0) {
+        buf_free(&text);
+        cli_error("trace: no call with its exit in the trace (trace=exec, or trace=exec with mintime=): no flame "
+                  "graph to draw");
+        return 1;
+    }
+    model *m = collapsed_read(text.data, text.len, err, sizeof err);
+    buf_free(&text);
+    if (!m) {
+        cli_error("trace: %s", err);
+        return 1;
+    }
+    m->stacks_ns = true;
+    report_opts ro = { 0 };
+    int rc = cli_write(m, &flame_html_format, &ro, out);
+    model_free(m);
+    return rc;
 }
 
 int cli_trace(int argc, char **argv)
@@ -89,6 +137,10 @@ int cli_trace(int argc, char **argv)
             out = v;
         } else if (strcmp(a, "--chrome") == 0) {
             c.chrome = true;
+        } else if (strcmp(a, "--flame") == 0) {
+            c.flame = true;
+        } else if (strcmp(a, "--collapsed") == 0) {
+            c.collapsed = true;
         } else if (strcmp(a, "--slowest") == 0) {
             errno = 0;
             n = strtoul(v, &end, 10);
@@ -127,8 +179,13 @@ int cli_trace(int argc, char **argv)
         if (takes)
             i++;
     }
-    if (c.chrome && c.slowest) {
-        cli_error("trace: --chrome and --slowest are two views; choose one");
+    if (c.chrome + !!c.slowest + c.flame + c.collapsed > 1) {
+        cli_error("trace: --chrome, --slowest, --flame and --collapsed are views of their own; choose one");
+        return 2;
+    }
+    if ((c.flame || c.collapsed) && (c.f.types || c.f.method)) {
+        cli_error("trace: --flame and --collapsed draw every call: --type and --method do not apply (--thread, "
+                  "--from and --to do)");
         return 2;
     }
     if (!in) {
@@ -138,7 +195,9 @@ int cli_trace(int argc, char **argv)
     c.data = cli_map_file(in, &c.len);
     if (!c.data)
         return 1;
-    int rc = cli_output(out, c.chrome ? "trace events (JSON)" : "trace text", 0, cli_trace_emit, &c);
+    int rc = c.flame ? cli_trace_flame(&c, out)
+                     : cli_output(out, c.chrome ? "trace events (JSON)" : c.collapsed ? "collapsed stacks" : "trace text",
+                                  0, cli_trace_emit, &c);
     file_unmap(c.data, c.len);
     if (c.why[0]) {
         cli_error("%s: %s", in, c.why);

@@ -388,6 +388,8 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
 
     const char *title = o && o->title && o->title[0] ? o->title
                         : m->stacks_alloc                    ? "Allocations (bytes allocated)"
+                        : m->stacks_ns                       ? "Exact call times"
+
                         : m->wall                            ? "Wall-clock samples"
                                                              : "CPU samples";
     sink_write(s, fh_head, sizeof fh_head - 1);
@@ -398,6 +400,9 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
     if (m->stacks_alloc)
         buf_printf(&out, "</h1>\n<div id=\"sub\">%llu bytes allocated%s, by allocation site, the allocated class "
                    "on top", (unsigned long long)t.total[0], m->sites_exact ? "" : " (estimated from samples)");
+    else if (m->stacks_ns)
+        buf_printf(&out, "</h1>\n<div id=\"sub\">%llu ns in traced calls, exact: each frame's width is the time "
+                   "of its calls, its callees' included", (unsigned long long)t.total[0]);
     else
         buf_printf(&out, "</h1>\n<div id=\"sub\">%llu %s sample%s", (unsigned long long)t.total[0],
                    m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
@@ -418,7 +423,9 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
     fh_puts(&out, "],\n\"nodes\": [");
     if ((st = fh_write_nodes(&t, &nm, &out, s)) != JP_OK)
         goto out;
-    fh_puts(&out, m->stacks_alloc ? "],\n\"unit\": \"bytes\"};\n</script>\n<script>\n" : "]};\n</script>\n<script>\n");
+    fh_puts(&out, m->stacks_alloc ? "],\n\"unit\": \"bytes\"};\n</script>\n<script>\n"
+                  : m->stacks_ns  ? "],\n\"unit\": \"ns\"};\n</script>\n<script>\n"
+                                  : "]};\n</script>\n<script>\n");
     fh_puts(&out, fh_script);
     fh_puts(&out, "</script>\n</body>\n</html>\n");
     st = out.failed ? JP_ERR_NOMEM : JP_OK;
@@ -440,7 +447,7 @@ out:
 static void flame_html_summary(const model *m, char *out, size_t len)
 {
     snprintf(out, len, "flame graph of %llu %s in %u stacks", (unsigned long long)m->total_stack_samples,
-             m->stacks_alloc ? "bytes allocated" : "samples", model_stack_count(m));
+             m->stacks_alloc ? "bytes allocated" : m->stacks_ns ? "ns of calls" : "samples", model_stack_count(m));
 }
 
 const jp_format_ops flame_html_format = { "flame-html", "flame=", "the HTML flame graph",

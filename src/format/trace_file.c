@@ -22,7 +22,9 @@ static const struct {
     [TRACE_EV_THREAD_END] = { "thread-end", 1 },  [TRACE_EV_CLASS_LOAD] = { "class-load", 1 },
     [TRACE_EV_CLASS_UNLOAD] = { "class-unload", 1 }, [TRACE_EV_MONITOR] = { "monitor", 3 },
     [TRACE_EV_USER] = { "user", 0 },             [TRACE_EV_ENTER_AT] = { "enter", 2 },
-    [TRACE_EV_CALL] = { "call", 4 },
+    [TRACE_EV_CALL] = { "call", 4 },              [TRACE_EV_REFERENCES] = { "references", 2 },
+    [TRACE_EV_OBJECT] = { "object", 5 },          [TRACE_EV_REFERENCE] = { "reference", 3 },
+    [TRACE_EV_OBJECT_END] = { "object-end", 0 },     [TRACE_EV_ENTER_THIS] = { "enter", 2 },
 };
 
 const char *trace_event_name(unsigned type)

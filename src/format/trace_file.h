@@ -52,12 +52,23 @@ typedef enum trace_event_type {
     TRACE_EV_ENTER_AT = 29,    /* method id, depth: an entry whose exit is not traced (exec:light) */
     TRACE_EV_CALL = 30,        /* method id, depth, duration (ns), 1 if left by an exception else 0: a whole
                                 * call, at its end (mintime=: only calls at least that long are kept) */
-    TRACE_EV_LAST = 30
+    TRACE_EV_REFERENCES = 31,  /* objects, references: an object-reference report (jvmprof.Control
+                                * .objectReferences) follows, each object an `object`, its references,
+                                * an `object-end` */
+    TRACE_EV_OBJECT = 32,      /* object id, kind (TRACE_OBJECT_*), class id, size in bytes, array length + 1 */
+    TRACE_EV_REFERENCE = 33,   /* object id referred to, kind (JVMTI's jvmtiHeapReferenceKind), index (a
+                                * field's, an array element's, a constant pool entry's; else 0) */
+    TRACE_EV_OBJECT_END = 34,  /* (none): the object's references are over */
+    TRACE_EV_ENTER_THIS = 35,  /* method id, object id: an entry of a method with a receiver (method flag
+                                * TRACE_METHOD_RECEIVER) on another object than the last one named on its
+                                * thread; a plain enter of such a method is on that last one */
+    TRACE_EV_LAST = 35
 } trace_event_type;
 
-enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4 };
+enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4, TRACE_METHOD_RECEIVER = 8 };
 enum { TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
 enum { TRACE_THREAD_DAEMON = 1 };
+enum { TRACE_OBJECT_PLAIN = 1, TRACE_OBJECT_ARRAY = 2, TRACE_OBJECT_CLASS = 3 };
 enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAIT = 3, TRACE_MONITOR_WAITED = 4 };
 
 /* The name of an event type ("enter", "gc-end"), or NULL if there is none. */

@@ -9,6 +9,8 @@
  * Stops where the reader stops (a file cut short or damaged) and says so. */
 #include "trace_text.h"
 
+#include "trace_tree.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +60,17 @@ typedef struct tt_thread {
     uint64_t *starts;           /* ... and when each was entered */
     size_t depth, stack_cap;
     uint64_t last_duration;     /* the call the last exit closed: its duration (ns) */
+    uint64_t this_id;           /* the receiver the last enter-this named */
+    /* --flame: each open entry's node in the call tree and the time of its callees so far */
+    uint32_t *nodes;
+    uint64_t *child_ns;
+    size_t tree_cap;
+    uint32_t root;              /* the thread's node */
+    struct tt_span *spans;      /* whole calls (mintime=), nested at the end */
+    size_t nspans, spans_cap;
 } tt_thread;
+
+typedef struct tt_span { uint64_t start, duration, depth, method; } tt_span;
 
 typedef struct tt_ctx {
     const uint8_t *data;
@@ -109,6 +121,9 @@ static void tt_ctx_free(tt_ctx *c)
         free(c->threads[i].chunks);
         free(c->threads[i].stack);
         free(c->threads[i].starts);
+        free(c->threads[i].nodes);
+        free(c->threads[i].child_ns);
+        free(c->threads[i].spans);
     }
     free(c->threads);
 }
@@ -158,10 +173,16 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
     return JP_OK;
 }
 
-/* An entry's depth, and an exit's method and depth, from the thread's open entries. */
-static void tt_follow(tt_thread *t, trace_event *e)
+/* An entry's depth (and receiver), and an exit's method and depth, from the thread's open entries. */
+static void tt_follow(const tt_ctx *c, tt_thread *t, trace_event *e)
 {
+    if (e->type == TRACE_EV_ENTER_THIS) { /* an entry on a receiver named now */
+        t->this_id = e->f[1];
+        e->type = TRACE_EV_ENTER;
+    }
     if (e->type == TRACE_EV_ENTER) {
+        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        e->f[2] = m && (m->flags & TRACE_METHOD_RECEIVER) ? t->this_id : 0;
         if (t->depth == t->stack_cap) {
             size_t cap = t->stack_cap ? 2 * t->stack_cap : 64;
             uint64_t *s = realloc(t->stack, cap * sizeof *s);
@@ -187,6 +208,7 @@ static void tt_follow(tt_thread *t, trace_event *e)
             t->depth--;
     } else if (e->type == TRACE_EV_ENTER_AT) {
         e->type = TRACE_EV_ENTER; /* prints as one; its depth is its own */
+        e->f[2] = 0;
     }
 }
 
@@ -196,7 +218,7 @@ static bool tt_cursor_advance(tt_ctx *c, tt_thread *t)
         if (t->r.data && trace_reader_next(&t->r, &t->ev)) {
             if (t->ev.type < TRACE_EV_TIMED)
                 continue; /* metadata: read in the first pass */
-            tt_follow(t, &t->ev);
+            tt_follow(c, t, &t->ev);
             return t->has = true;
         }
         if (t->next >= t->nchunks)
@@ -290,11 +312,19 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     tt_put_thread(s, c, e->thread);
     sink_printf(s, " %s", trace_event_name(e->type));
     switch (e->type) {
-    case TRACE_EV_ENTER:
+    case TRACE_EV_ENTER: {
         sink_printf(s, " ");
         tt_put_method(s, c, e->f[0]);
         sink_printf(s, " depth=%" PRIu64, e->f[1]);
+        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        if (m && (m->flags & TRACE_METHOD_SYNCHRONIZED))
+            sink_printf(s, " synchronized");
+        if (m && (m->flags & TRACE_METHOD_NATIVE))
+            sink_printf(s, " native");
+        if (e->f[2])
+            sink_printf(s, " this=%" PRIu64, e->f[2]);
         break;
+    }
     case TRACE_EV_EXIT:
     case TRACE_EV_EXIT_THROW:
         sink_printf(s, " ");
@@ -366,6 +396,27 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     case TRACE_EV_USER:
         sink_printf(s, " %.*s", (int)e->text_len, e->text);
         break;
+    case TRACE_EV_REFERENCES:
+        sink_printf(s, " objects=%" PRIu64 " references=%" PRIu64, e->f[0], e->f[1]);
+        break;
+    case TRACE_EV_OBJECT:
+        sink_printf(s, " object=%" PRIu64 " ", e->f[0]);
+        tt_put_class(s, c, e->f[2]);
+        sink_printf(s, " %s bytes=%" PRIu64, e->f[1] == TRACE_OBJECT_ARRAY ? "array" : e->f[1] == TRACE_OBJECT_CLASS
+                                                                                 ? "class" : "object", e->f[3]);
+        if (e->f[4])
+            sink_printf(s, " length=%" PRIu64, e->f[4] - 1);
+        break;
+    case TRACE_EV_REFERENCE: {
+        static const char *const kinds[] = { "?", "class", "field", "array-element", "class-loader", "signers",
+                                             "protection-domain", "interface", "static-field", "constant-pool",
+                                             "superclass" };
+        sink_printf(s, " object=%" PRIu64 " %s", e->f[0], e->f[1] < sizeof kinds / sizeof kinds[0] ? kinds[e->f[1]]
+                                                                                                   : "other");
+        if (e->f[1] == 2 || e->f[1] == 3 || e->f[1] == 8 || e->f[1] == 9)
+            sink_printf(s, " index=%" PRIu64, e->f[2]);
+        break;
+    }
     default:
         break;
     }
@@ -559,8 +610,129 @@ static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, 
     }
 }
 
+/* --flame: a call's entry and exit into the tree: its node under its
+ * caller's, and at its exit its time less its callees' as its own. A whole
+ * call (mintime=) is kept for tt_flame_spans. false if out of memory. */
+#define TT_THREAD_KEY (1ull << 63)
+static bool tt_flame_event(trace_tree *tree, tt_thread *t, const trace_event *e)
+{
+    if (e->type == TRACE_EV_CALL) {
+        if (t->nspans == t->spans_cap) {
+            size_t cap = t->spans_cap ? 2 * t->spans_cap : 64;
+            tt_span *p = realloc(t->spans, cap * sizeof *p);
+            if (!p)
+                return false;
+            t->spans = p;
+            t->spans_cap = cap;
+        }
+        uint64_t d = e->f[2] < e->time_ns ? e->f[2] : e->time_ns;
+        t->spans[t->nspans++] = (tt_span){ e->time_ns - d, d, e->f[1], e->f[0] };
+        return true;
+    }
+    if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW)
+        return true;
+    if (t->tree_cap < t->stack_cap) {
+        uint32_t *n = realloc(t->nodes, t->stack_cap * sizeof *n);
+        if (n)
+            t->nodes = n;
+        uint64_t *c = n ? realloc(t->child_ns, t->stack_cap * sizeof *c) : NULL;
+        if (!c)
+            return false;
+        t->child_ns = c;
+        t->tree_cap = t->stack_cap;
+    }
+    if (!t->root && !(t->root = trace_tree_child(tree, 0, TT_THREAD_KEY | t->id)))
+        return false;
+    size_t d = (size_t)e->f[1]; /* 1 = outermost */
+    if (d == 0 || d > t->tree_cap)
+        return true;
+    if (e->type == TRACE_EV_ENTER) {
+        uint32_t parent = d > 1 ? t->nodes[d - 2] : t->root;
+        t->nodes[d - 1] = parent ? trace_tree_child(tree, parent, e->f[0]) : 0;
+        t->child_ns[d - 1] = 0;
+        return t->nodes[d - 1] != 0 || !parent;
+    }
+    uint64_t took = t->last_duration;
+    trace_tree_add(tree, t->nodes[d - 1], took > t->child_ns[d - 1] ? took - t->child_ns[d - 1] : 0);
+    if (d > 1)
+        t->child_ns[d - 2] += took;
+    return true;
+}
+
+static int tt_span_cmp(const void *a, const void *b)
+{
+    const tt_span *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->depth < y->depth ? -1 : x->depth > y->depth; /* a caller before a callee that starts with it */
+}
+
+/* The whole calls of a thread, nested by start and depth, into the tree. */
+static bool tt_flame_spans(trace_tree *tree, tt_thread *t)
+{
+    if (!t->nspans)
+        return true;
+    qsort(t->spans, t->nspans, sizeof *t->spans, tt_span_cmp);
+    uint32_t *nodes = malloc(t->nspans * sizeof *nodes);
+    uint64_t *ends = malloc(t->nspans * sizeof *ends), *child = malloc(t->nspans * sizeof *child);
+    size_t *at = malloc(t->nspans * sizeof *at);
+    bool ok = nodes && ends && child && at &&
+              (t->root || (t->root = trace_tree_child(tree, 0, TT_THREAD_KEY | t->id)));
+    size_t open = 0;
+    for (size_t i = 0; ok && i <= t->nspans; i++) {
+        const tt_span *sp = i < t->nspans ? &t->spans[i] : NULL;
+        while (open && (!sp || sp->start >= ends[open - 1])) { /* calls that ended before this one began */
+            open--;
+            uint64_t d = t->spans[at[open]].duration;
+            trace_tree_add(tree, nodes[open], d > child[open] ? d - child[open] : 0);
+            if (open)
+                child[open - 1] += d;
+        }
+        if (!sp)
+            break;
+        nodes[open] = trace_tree_child(tree, open ? nodes[open - 1] : t->root, sp->method);
+        ends[open] = sp->start + sp->duration;
+        child[open] = 0;
+        at[open++] = i;
+        ok = nodes[open - 1] != 0;
+    }
+    free(nodes);
+    free(ends);
+    free(child);
+    free(at);
+    return ok;
+}
+
+typedef struct tt_flame_out { sink *s; const tt_ctx *c; } tt_flame_out;
+
+/* One collapsed line: [thread];pkg.Class.method;... ns */
+static bool tt_flame_line(const uint64_t *keys, uint32_t n, uint64_t ns, void *v)
+{
+    tt_flame_out *o = v;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            sink_printf(o->s, ";");
+        if (keys[i] & TT_THREAD_KEY) {
+            sink_printf(o->s, "[");
+            tt_put_thread(o->s, o->c, keys[i] & ~TT_THREAD_KEY);
+            sink_printf(o->s, "]");
+            continue;
+        }
+        const tt_method *m = tt_table_get(&o->c->methods, keys[i]);
+        if (!m || !m->name) {
+            sink_printf(o->s, "method-%" PRIu64, keys[i]);
+            continue;
+        }
+        tt_put_class(o->s, o->c, m->cls);
+        sink_printf(o->s, ".");
+        tt_put_string(o->s, o->c, m->name);
+    }
+    sink_printf(o->s, " %" PRIu64 "\n", ns);
+    return sink_status(o->s) == JP_OK;
+}
+
 static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f, bool chrome, size_t slowest,
-                        sink *s, trace_text_summary *sum, char *why, size_t whylen)
+                        bool flame, sink *s, trace_text_summary *sum, char *why, size_t whylen)
 {
     memset(sum, 0, sizeof *sum);
     trace_reader r;
@@ -587,6 +759,12 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     uint64_t calls = 0;
     if (slowest && !top)
         st = JP_ERR_NOMEM;
+    trace_tree *tree = flame ? trace_tree_new() : NULL;
+    if (flame && !tree)
+        st = JP_ERR_NOMEM;
+    trace_text_filter where = *f; /* --flame: the thread and the time window choose calls, not types */
+    where.types = 0;
+    where.method = NULL;
     if (chrome) {
         sink_printf(s, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
         tt_put_chrome_threads(s, &c, &first);
@@ -599,7 +777,10 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         if (!best)
             break;
         sum->events++;
-        if (slowest) {
+        if (flame) {
+            if (!tt_filtered_out(&c, &best->ev, &where) && !tt_flame_event(tree, best, &best->ev))
+                st = JP_ERR_NOMEM;
+        } else if (slowest) {
             bool end = best->ev.type == TRACE_EV_EXIT || best->ev.type == TRACE_EV_EXIT_THROW ||
                        best->ev.type == TRACE_EV_CALL;
             if (best->ev.type == TRACE_EV_CALL)
@@ -623,6 +804,14 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         tt_put_slowest(s, &c, top, have, calls);
         sum->printed = have;
     }
+    for (size_t i = 0; flame && st == JP_OK && i < c.nthreads; i++)
+        if (!tt_flame_spans(tree, &c.threads[i]))
+            st = JP_ERR_NOMEM;
+    if (flame && st == JP_OK) {
+        tt_flame_out o = { s, &c };
+        trace_tree_walk(tree, 2048, tt_flame_line, &o);
+    }
+    trace_tree_free(tree);
     free(top);
     tt_ctx_free(&c);
     if (st != JP_OK)
@@ -633,17 +822,23 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
 jp_status trace_text_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                            trace_text_summary *sum, char *why, size_t whylen)
 {
-    return tt_run(data, len, f, false, 0, s, sum, why, whylen);
+    return tt_run(data, len, f, false, 0, false, s, sum, why, whylen);
 }
 
 jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
                              trace_text_summary *sum, char *why, size_t whylen)
 {
-    return tt_run(data, len, f, true, 0, s, sum, why, whylen);
+    return tt_run(data, len, f, true, 0, false, s, sum, why, whylen);
 }
 
 jp_status trace_slowest_write(const void *data, size_t len, const trace_text_filter *f, size_t n, sink *s,
                               trace_text_summary *sum, char *why, size_t whylen)
 {
-    return tt_run(data, len, f, false, n ? n : 1, s, sum, why, whylen);
+    return tt_run(data, len, f, false, n ? n : 1, false, s, sum, why, whylen);
+}
+
+jp_status trace_collapsed_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                                trace_text_summary *sum, char *why, size_t whylen)
+{
+    return tt_run(data, len, f, false, 0, true, s, sum, why, whylen);
 }

@@ -42,4 +42,11 @@ jp_status trace_chrome_write(const void *data, size_t len, const trace_text_filt
 jp_status trace_slowest_write(const void *data, size_t len, const trace_text_filter *f, size_t n, sink *s,
                               trace_text_summary *sum, char *why, size_t whylen);
 
+/* The exact call tree of the calls (the filter's thread and time window
+ * apply) as collapsed stacks: "[thread];pkg.Class.method;... ns" per path
+ * of calls, ns its time less its callees' (flamegraph.pl's input; jvmprof
+ * trace --flame draws it). Whole calls (mintime=) nest by their times. */
+jp_status trace_collapsed_write(const void *data, size_t len, const trace_text_filter *f, sink *s,
+                                trace_text_summary *sum, char *why, size_t whylen);
+
 #endif

@@ -185,6 +185,8 @@ typedef struct model {
     bool stacks_alloc;            /* the stacks are allocation sites (site_stacks_build): a stack's top
                                    * frame packs the allocated class's id, its count is bytes allocated */
     bool wall;                    /* samples are wall-clock samples (wall=), not CPU samples */
+    bool stacks_ns;               /* a stack's count is exact nanoseconds of its top frame's own time (a trace's
+                                   * call tree: jvmprof trace --flame), not samples */
     uint32_t interval_us;         /* time one sample stands for (0 = unknown) */
     model_monitor *monitor_info;  /* [monitor id - 1] */
     uint32_t monitor_info_cap;

@@ -126,9 +126,10 @@ static bool options_rules_alloc_interval(const agent_options *o, char *err, size
 
 static bool options_rules_instrumentation(const agent_options *o, char *err, size_t errlen)
 {
-    if (options_given(o, OPTIONS_ID_TINY) && o->cpu != OPTIONS_CPU_TIMES)
-        return options_rules_refuse(err, errlen, "tiny= applies to bytecode instrumentation, which only cpu=times "
-                                    "turns on with it (trace=exec traces every method); add cpu=times or drop tiny=");
+    if (options_given(o, OPTIONS_ID_TINY) && o->cpu != OPTIONS_CPU_TIMES &&
+        !((o->trace & OPTIONS_TRACE_EXIT) && o->mintime_ns))
+        return options_rules_refuse(err, errlen, "tiny= applies to cpu=times and to trace=exec with mintime= (trace=exec "
+                                    "alone traces every method); add one of them or drop tiny=");
     if (o->cpu == OPTIONS_CPU_TIMES || (o->trace & OPTIONS_TRACE_ENTRY) || !(o->include[0] || o->exclude[0]))
         return false;
     const char *which = o->include[0] ? "include" : "exclude";

@@ -119,7 +119,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                                 .owner = OPTIONS_FOR_ALLOC },
     [OPTIONS_ID_TRACE] = { "trace", OPTIONS_KIND_EVENTS,
                            "exec|exec:light|mem|mem:light|alloc|thread|class|monitor|user|all", NULL, "off",
-                           "trace events to tracefile=, e.g. trace=exec+mem:light+user", OPTIONS_TABLE_AT(trace),
+                           "events to tracefile=, e.g. exec+mem:light+user", OPTIONS_TABLE_AT(trace),
                            .owner = OPTIONS_FOR_TRACE, .flags = OPTIONS_MODE },
     [OPTIONS_ID_TRACEFILE] = { "tracefile", OPTIONS_KIND_PATH, "<file>", "java.trace", NULL,
                                "trace=: the trace file; %p = process id", OPTIONS_TABLE_AT(tracefile),
@@ -127,9 +127,8 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_TRACELIMIT] = { "tracelimit", OPTIONS_KIND_SIZE, "0..1024g (k, m, g: KiB, MiB, GiB)", "0", NULL,
                                 "trace=: stop tracing before the file reaches N bytes; 0 = no limit",
                                 OPTIONS_TABLE_AT(tracelimit), 0, 1ul << 40, .owner = OPTIONS_FOR_TRACE },
-    [OPTIONS_ID_MINTIME] = { "mintime", OPTIONS_KIND_DURATION, "0..3600s (with ns, us, ms or s)", "0ns", NULL,
-                             "trace=exec: keep only calls at least this long, each as one whole-call event; "
-                             "0 = every entry and exit", OPTIONS_TABLE_AT(mintime_ns), 0, 3600000000000ul,
+    [OPTIONS_ID_MINTIME] = { "mintime", OPTIONS_KIND_DURATION, "0..3600s (ns, us, ms, s)", "0ns", NULL,
+                             "trace=exec: keep only calls at least this long; 0 = all", OPTIONS_TABLE_AT(mintime_ns), 0, 3600000000000ul,
                              .owner = OPTIONS_FOR_TRACE },
     [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_LATER, "<host>:<port>", NULL, "off",
                          "send data over a socket (not built yet)", .owner = OPTIONS_FOR_OUTPUT },
@@ -193,9 +192,12 @@ void options_print_help(FILE *out)
             "time is their callers'): CALLS COUNTED; tiny=0 times every method.\n"
             "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
             "trace= writes events one by one, in time order, to tracefile= (read it with jvmprof trace):\n"
-            "exec (every entry and exit of the instrumented methods; exec:light: entries), thread, user\n"
-            "(jvmprof.Control.userEvent), joined by '+'; include=/exclude= apply to exec. Alone, it writes\n"
-            "no report.\n"
+            "exec (every entry and exit of the instrumented methods; exec:light: entries), mem (garbage\n"
+            "collections, young or full, with the heap used, and the deaths of the objects the trace\n"
+            "named; mem:light: collections), alloc (every allocation), thread, class (loads, unloads),\n"
+            "monitor (contention, waits), user (jvmprof.Control.userEvent), all; joined by '+'.\n"
+            "include=/exclude= apply to exec; mintime=10ms keeps only calls of at least 10 ms, each as one\n"
+            "whole-call event. Alone, trace= writes no report.\n"
             "heap=dump writes the live objects as an HPROF heap dump (format=b by default: for MAT and\n"
             "VisualVM; format=a: HPROF's ASCII HEAP DUMP) at exit, on SIGQUIT and from\n"
             "jvmprof.Control.dumpHeap(file); nothing runs before a dump. The first dump goes to file=,\n"

@@ -59,7 +59,7 @@ bad() {
     note "$1 -> $(grep '^jvmprof:' "$T/err")"
 }
 bad "cpu=samples,include=filt." "include= applies to bytecode instrumentation"
-bad "tiny=4" "tiny= applies to bytecode instrumentation"
+bad "tiny=4" "tiny= applies to cpu=times and to trace=exec with mintime="
 bad "cpu=times,tiny=-1" "tiny=-1"
 bad "exclude=filt." "exclude= applies to bytecode instrumentation"
 bad "cpu=times,include=a::b" "include=a::b: empty prefix at position 3"

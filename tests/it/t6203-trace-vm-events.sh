@@ -35,8 +35,8 @@ awk '$3 == "free" { sub(/object=/, "", $4); print $4 }' "$T/a.txt" | sort >"$T/f
 [ -z "$(uniq -d "$T/freed-ids")" ] || fail "an object died twice"
 
 # collections: each start has its end; young and full as the JVM's beans count them
-young=$(sed 's/.* young \([0-9]*\) full.*/\1/' "$T/out" | tail -1)
-full=$(sed 's/.* full \([0-9]*\)$/\1/' "$T/out" | tail -1)
+young=$(grep "^ones " "$T/out" | sed "s/.* young \([0-9]*\) full.*/\1/")
+full=$(grep '^ones ' "$T/out" | sed 's/.* full \([0-9]*\)$/\1/')
 [ "$(grep -c ' gc-start #' "$T/a.txt")" = "$(grep -c ' gc-end #' "$T/a.txt")" ] || fail "gc-start and gc-end do not pair"
 t_young=$(grep -c ' gc-start #[0-9]* young ' "$T/a.txt")
 t_full=$(grep -c ' gc-start #[0-9]* full ' "$T/a.txt")
@@ -63,11 +63,25 @@ expect_grep " holder thread-start holder group=main priority=5$" "$T/a.txt"
 [ "$(grep -c ' main enter ' "$T/a.txt")" = "$(grep -c ' main exit' "$T/a.txt")" ] && grep -q ' main enter TraceEvents.main' "$T/a.txt" ||
     fail "trace=all: main's calls do not balance"
 
-# light and absent classes: mem:light+user writes collections and user events, nothing else
+# the object-reference report: the two Nodes (ids as their allocations gave them) hold each other
+expect_grep "^references true$" "$T/out"
+grep -F ' main alloc ' "$T/a.txt" | grep -F ' TraceEvents$Node bytes=' | sed 's/.* object=\([0-9]*\) .*/\1/' >"$T/nodes"
+[ "$(wc -l <"$T/nodes")" = 2 ] || fail "not two Node allocations: $(cat "$T/nodes")"
+na=$(sed -n 1p "$T/nodes"); nb=$(sed -n 2p "$T/nodes")
+awk '$3 == "object" { cur = $4 } $3 == "reference" { print cur, $4, $5 } $3 == "object-end" { cur = "" }' "$T/a.txt" >"$T/refs"
+grep -q "^object=$na object=$nb field" "$T/refs" && grep -q "^object=$nb object=$na field" "$T/refs" ||
+    fail "the report lacks the Nodes' references to each other: $(grep "^object=$na \|^object=$nb " "$T/refs")"
+[ "$(grep -c "^object=$na " "$T/refs")" -ge 3 ] || fail "Node $na holds fewer than 3 references (class, next, data)"
+grep -qF " main object object=$na TraceEvents\$Node object bytes=" "$T/a.txt" || fail "the report does not list Node $na"
+grep -q " main references objects=[0-9]* references=[0-9]*$" "$T/a.txt" || fail "no references header"
+[ "$(grep -c ' main object object=' "$T/a.txt")" = "$(grep -c ' main object-end$' "$T/a.txt")" ] || fail "objects and ends do not pair"
+
+# light and absent classes: mem:light+user writes collections and user events, nothing else (but the
+# object-reference report the program asks for)
 run_java "trace=mem:light+user,tracefile=$T/l.trace" TraceEvents
 expect_rc 0
 "$JVMPROF" trace "$T/l.trace" >"$T/l.txt" || fail "jvmprof trace l.trace failed"
-types=$(awk '{ print $3 }' "$T/l.txt" | sort -u | tr '\n' ' ')
+types=$(awk '$3 !~ /^(references|object|reference|object-end)$/ { print $3 }' "$T/l.txt" | sort -u | tr '\n' ' ')
 [ "$types" = "gc-end gc-start user " ] || fail "trace=mem:light+user wrote: $types"
 # mem without alloc: the deaths of objects the trace named (the monitor's lock), no allocations
 run_java "trace=mem+monitor,tracefile=$T/m.trace" TraceEvents
@@ -88,8 +102,8 @@ assert len(heap) == 2 * len(starts) and all(e["args"]["bytes"] >= 0 for e in hea
 assert any(e["ph"] == "i" and e["name"] == "drop kept" for e in events)
 PY
 
-# mintime=10ms: whole calls of at least 10 ms, with depth, length, and the one left by an exception
-run_java "trace=exec,mintime=10ms,include=TraceSlow,tracefile=$T/s.trace" TraceSlow
+# mintime=10ms,tiny=0: whole calls of at least 10 ms, with depth, length, and the one left by an exception
+run_java "trace=exec,mintime=10ms,tiny=0,include=TraceSlow,tracefile=$T/s.trace" TraceSlow
 expect_rc 0
 expect_grep "^caught late 999000$" "$T/out"
 "$JVMPROF" trace "$T/s.trace" >"$T/s.txt" || fail "jvmprof trace s.trace failed"
@@ -108,6 +122,26 @@ awk '{ d = $0; sub(/.*duration=/, "", d); sub(/ms.*/, "", d); d += 0; if ($4 ~ /
 "$JVMPROF" trace "$T/s.trace" --slowest 2 >"$T/ss.txt" || fail "--slowest on whole calls failed"
 [ "$(grep -c '<- TraceSlow.main' "$T/ss.txt")" = 1 ] && grep -q '^ *TraceSlow.main(\[Ljava/lang/String;)V$' "$T/ss.txt" ||
     fail "--slowest 2 on whole calls: $(cat "$T/ss.txt")"
+
+# --collapsed and --flame: the exact call tree; slow() twice under outer() is 80 ms of its own
+"$JVMPROF" trace "$T/s.trace" --collapsed >"$T/s.collapsed" || fail "--collapsed failed"
+awk '$1 == "[main];TraceSlow.main;TraceSlow.outer;TraceSlow.slow" { ok = $2 >= 80000000 && $2 < 2000000000 }
+     END { exit !ok }' "$T/s.collapsed" || fail "--collapsed: no 80 ms in slow() under outer(): $(cat "$T/s.collapsed")"
+[ "$(wc -l <"$T/s.collapsed")" = 4 ] || fail "--collapsed: not the 4 paths of the whole calls: $(cat "$T/s.collapsed")"
+run_java "trace=exec,include=TraceSlow,tracefile=$T/e.trace" TraceSlow
+expect_rc 0
+"$JVMPROF" trace "$T/e.trace" --collapsed >"$T/e.collapsed" || fail "--collapsed of every call failed"
+grep -q '^\[main\];TraceSlow.main;TraceSlow.outer;TraceSlow.fast [0-9]*$' "$T/e.collapsed" || fail "no fast() in the call tree"
+"$JVMPROF" trace "$T/e.trace" --flame -o "$T/e.html" || fail "--flame failed"
+grep -q '"unit": "ns"' "$T/e.html" && grep -q '<title>Exact call times</title>' "$T/e.html" || fail "--flame: not a call-time flame graph"
+RC=0; "$JVMPROF" trace "$T/e.trace" --flame --type enter -o "$T/x.html" 2>"$T/err" || RC=$?
+[ "$RC" = 2 ] && grep -q "do not apply" "$T/err" || fail "--flame --type: $(cat "$T/err")"
+# mintime= with the default tiny=80: the loop-free methods (main, slow, failing) are not traced; outer is
+run_java "trace=exec,mintime=10ms,include=TraceSlow,tracefile=$T/d.trace" TraceSlow
+expect_rc 0
+"$JVMPROF" trace "$T/d.trace" | awk '{ print $3, $4, $5 }' >"$T/d.txt"
+printf 'call TraceSlow.outer()V depth=1\ncall TraceSlow.outer()V depth=1\n' | diff -u - "$T/d.txt" >&2 ||
+    fail "mintime= with tiny=80: not outer() twice"
 
 # refused, each in one line naming what to do
 for bad in "trace=exec:light,mintime=1ms|mintime= keeps the calls of trace=exec" \

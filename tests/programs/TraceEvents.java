@@ -5,7 +5,9 @@
 // contends for a lock and waits on it; loads TraceEvents$Victim in a loader
 // of its own 3 times and drops them, so the classes unload. Prints the
 // collection counts of the JVM's GarbageCollectorMXBeans (young / full),
-// once every notification has been delivered.
+// once every notification has been delivered. Last, two Nodes that refer to
+// each other (and each to an int[3]) are kept in a static field while the
+// program asks for an object-reference report.
 import java.io.InputStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -35,6 +37,12 @@ public class TraceEvents {
         }
     }
 
+    static final class Node {
+        Node next;
+        int[] data = new int[3];
+    }
+
+    static Node ring;
     static volatile Object sink;
     static final Object lock = new Object();
 
@@ -90,5 +98,11 @@ public class TraceEvents {
                 young += gc.getCollectionCount();
         }
         System.out.println("ones " + ones + " young " + young + " full " + full);
+        Node a = new Node(), b = new Node();
+        a.next = b;
+        b.next = a;
+        ring = a;
+        jvmprof.Control.userEvent("ring made");
+        System.out.println("references " + jvmprof.Control.objectReferences());
     }
 }

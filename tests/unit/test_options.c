@@ -646,6 +646,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_DUMPER, "heap=dump" },        { OPTIONS_ID_LIFETIMES, "heap=sites" },
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
+        { OPTIONS_ID_MINTIME, "trace=exec" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -894,15 +895,33 @@ static void test_trace(void)
         CHECK_EQ_STR(opts.include, "com.example.");
     if (PARSE_OK("trace=thread,cpu=samples"))
         CHECK(opts.cpu == OPTIONS_CPU_SAMPLES && opts.trace == OPTIONS_TRACE_THREAD);
-    PARSE_BAD3("trace=exce", "'exce' is no event class (did you mean exec?)", "exec|exec:light|thread|user", NULL);
-    PARSE_BAD3("trace=exec+mem", "mem events are not built yet", "available now: exec, exec:light, thread, user", NULL);
-    PARSE_BAD3("trace=all", "all events are not built yet", NULL, NULL);
+    PARSE_BAD3("trace=exce", "'exce' is no event class (did you mean exec?)", "exec|exec:light|mem|", NULL);
+    if (PARSE_OK("trace=exec+mem:light+user"))
+        CHECK(opts.trace == (OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT | OPTIONS_TRACE_GC | OPTIONS_TRACE_USER));
+    if (PARSE_OK("trace=mem+alloc+class+monitor"))
+        CHECK(opts.trace == (OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE | OPTIONS_TRACE_ALLOC | OPTIONS_TRACE_CLASS |
+                             OPTIONS_TRACE_MONITOR));
+    if (PARSE_OK("trace=all"))
+        CHECK(opts.trace == OPTIONS_TRACE_ALL && opts.mintime_ns == 0);
+    if (PARSE_OK("trace=exec,mintime=10ms"))
+        CHECK(opts.mintime_ns == 10000000u);
+    if (PARSE_OK("trace=exec,mintime=250us"))
+        CHECK(opts.mintime_ns == 250000u);
+    if (PARSE_OK("trace=exec,mintime=2s"))
+        CHECK(opts.mintime_ns == 2000000000u);
+    PARSE_BAD3("trace=exec,mintime=10", "mintime=10", "ns, us, ms, s", NULL);
+    PARSE_BAD3("trace=exec,mintime=3601s", "mintime=3601s", NULL, NULL);
+    PARSE_BAD3("trace=exec:light,mintime=1ms", "mintime= keeps the calls of trace=exec", NULL, NULL);
+    PARSE_BAD3("mintime=1ms", "mintime= applies to trace=", NULL, NULL);
+    PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites", "alloc_interval=0", NULL);
     PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
     PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);
     PARSE_BAD3("tracefile=x.trace", "tracefile= applies to trace=, which is off", NULL, NULL);
     PARSE_BAD3("tracelimit=1m", "tracelimit= applies to trace=", NULL, NULL);
     PARSE_BAD3("trace=exec,cpu=times", "trace=exec with cpu=times", NULL, NULL);
-    PARSE_BAD3("trace=exec,tiny=5", "tiny= applies to bytecode instrumentation", NULL, NULL);
+    PARSE_BAD3("trace=exec,tiny=5", "tiny= applies to cpu=times and to trace=exec with mintime=", NULL, NULL);
+    if (PARSE_OK("trace=exec,mintime=1ms,tiny=0"))
+        CHECK(opts.tiny == 0 && opts.mintime_ns == 1000000u);
     PARSE_BAD3("trace=thread,include=a.", "include= applies to bytecode instrumentation", "trace=exec", NULL);
     PARSE_BAD3("trace=thread,file=x.txt", "file= with trace= alone", "tracefile=", NULL);
     PARSE_BAD3("trace=thread,depth=3", "depth= with trace= alone", NULL, NULL);
