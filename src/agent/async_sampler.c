@@ -26,9 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/buf.h"
 #include "../common/jp_log.h"
+#include "../format/format.h"
 #include "agent_env.h"
 #include "code_kinds.h"
+#include "collect_trace.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "symbols.h"
@@ -36,6 +39,7 @@
 #include "vm_code.h"
 #include "vmstructs.h"
 #include "thread_registry.h"
+#include "ticks.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
 typedef struct {
@@ -74,6 +78,7 @@ typedef struct asy_slot {
     uint32_t weight;
     int32_t nframes;
     uint8_t state;
+    uint64_t ticks;            /* when it was taken (ticks.h): a trace= of the same run places it */
     asy_call_frame frames[];   /* asy_depth of them */
 } asy_slot;
 
@@ -84,6 +89,7 @@ static uint64_t asy_mask;
 static uint32_t asy_depth;             /* frames captured per sample */
 static _Atomic uint64_t asy_enqueue;
 static frame_id *asy_scratch_frames;   /* agent thread: one sample's trace, asy_depth long */
+static buf asy_trace_text;             /* agent thread: a sample's stack for trace= */
 static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_depth long */
 static uint64_t asy_dequeue;           /* agent thread only */
 static atomic_bool asy_active;
@@ -590,6 +596,7 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     slot->serial = thread_record_self.serial;
     slot->weight = weight;
     slot->state = state;
+    slot->ticks = ticks_now();
     asy_call_trace trace = { jni, 0, slot->frames };
     void *inner = asy_interrupted_context(jni, ucontext);
     if (inner) {
@@ -1096,6 +1103,26 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
     asy_add_stack(m, s->weight, s->state, serial, kframes, n);
 }
 
+/* A walked sample, into a trace= of the same run: its thread, time and
+ * stack ("pkg.Class.method;..." from the root), so `jvmprof trace
+ * --slowest` shows what ran inside a slow call. */
+static void asy_trace_sample(model *m, JNIEnv *jni, const asy_slot *s)
+{
+    uint32_t n = (uint32_t)s->nframes < asy_depth ? (uint32_t)s->nframes : asy_depth;
+    buf_reset(&asy_trace_text);
+    for (uint32_t k = n; k-- > 0;) {
+        frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
+        const model_frame *mf = model_frame_get(m, f);
+        if (!mf)
+            return;
+        if (k + 1 < n)
+            buf_put(&asy_trace_text, ";", 1);
+        collapsed_frame_name(m, (collapsed_frame){ FRAME_KIND_JIT, mf->method.v }, &asy_trace_text);
+    }
+    if (!asy_trace_text.failed)
+        trace_sample(s->serial, s->ticks, (const char *)asy_trace_text.data, asy_trace_text.len);
+}
+
 /* A sample whose stack could not be walked still counts, in its thread and
  * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
  * so the shares of the threads and states stay right. */
@@ -1177,6 +1204,8 @@ void async_sampler_drain(model *m, JNIEnv *jni)
             asy_recorded += s->weight;
             asy_stacks++;
             asy_record(m, jni, s);
+            if (trace_samples_wanted())
+                asy_trace_sample(m, jni, s);
         } else {
             int code = -s->nframes;
             asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;

@@ -69,6 +69,9 @@ static pthread_mutex_t tr_write_lock = PTHREAD_MUTEX_INITIALIZER; /* the writer:
 static pthread_mutex_t tr_vm_lock = PTHREAD_MUTEX_INITIALIZER;
 static trace_producer tr_vm;
 static bool tr_vm_made;
+/* cpu=samples' samples, in time order, on chunks of their own (TRACE_SAMPLES_THREAD), also under tr_vm_lock */
+static trace_producer tr_samples;
+static bool tr_samples_made;
 static trace_stream_stats tr_last;    /* the last session's, for describe */
 
 /* Names written once: strings and classes interned under tr_names_lock (a
@@ -346,6 +349,24 @@ bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
     return ok;
 }
 
+bool trace_samples_wanted(void) { return atomic_load_explicit(&tr_on, memory_order_acquire) && tr_stream; }
+
+void trace_sample(uint32_t thread, uint64_t ticks, const char *stack, size_t n)
+{
+    uint64_t stack_str = trace_string_id(stack, n);
+    uint64_t at = ticks > tr_t0 ? (uint64_t)(((unsigned __int128)(ticks - tr_t0) * tr_ns_mult) >> 24) : 0;
+    pthread_mutex_lock(&tr_vm_lock);
+    if (stack_str && atomic_load_explicit(&tr_on, memory_order_acquire) && tr_stream) {
+        if (!tr_samples_made) {
+            memset(&tr_samples, 0, sizeof tr_samples);
+            trace_producer_init(&tr_samples, tr_stream, TRACE_SAMPLES_THREAD);
+            tr_samples_made = true;
+        }
+        trace_emit(&tr_samples, TRACE_EV_SAMPLE, at, (uint64_t[]){ thread, stack_str }, NULL, 0);
+    }
+    pthread_mutex_unlock(&tr_vm_lock);
+}
+
 bool trace_user_event(JNIEnv *jni, jstring message)
 {
     if (!atomic_load_explicit(&tr_on, memory_order_relaxed) || !(tr_what & OPTIONS_TRACE_USER) || !message)
@@ -509,7 +530,9 @@ static void tr_stop(JNIEnv *jni)
     pthread_mutex_lock(&tr_vm_lock);
     if (tr_vm_made)
         trace_producer_flush(&tr_vm);
-    tr_vm_made = false;
+    if (tr_samples_made)
+        trace_producer_flush(&tr_samples);
+    tr_vm_made = tr_samples_made = false;
     pthread_mutex_unlock(&tr_vm_lock);
     if (tr_stream) {
         for (trace_thread *t = atomic_exchange(&tr_threads, NULL), *next; t; t = next) {

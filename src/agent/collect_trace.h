@@ -31,6 +31,11 @@ bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields);
  * metadata written the first time; 0 between sessions. */
 uint32_t trace_class_id(const char *internal, size_t n);
 uint32_t trace_string_id(const char *s, size_t n);
+/* cpu=samples in the same run: whether a trace takes samples, and one
+ * sample (agent thread): the sampled thread, when (ticks.h), its stack as
+ * "pkg.Class.method;..." from the root. */
+bool trace_samples_wanted(void);
+void trace_sample(uint32_t thread, uint64_t ticks, const char *stack, size_t n);
 /* A metadata event (type < TRACE_EV_TIMED, no text). */
 void trace_meta(unsigned type, const uint64_t *fields);
 

@@ -25,6 +25,7 @@ static const struct {
     [TRACE_EV_CALL] = { "call", 4 },              [TRACE_EV_REFERENCES] = { "references", 2 },
     [TRACE_EV_OBJECT] = { "object", 5 },          [TRACE_EV_REFERENCE] = { "reference", 3 },
     [TRACE_EV_OBJECT_END] = { "object-end", 0 },     [TRACE_EV_ENTER_THIS] = { "enter", 2 },
+    [TRACE_EV_SAMPLE] = { "sample", 2 },
 };
 
 const char *trace_event_name(unsigned type)

@@ -23,6 +23,7 @@
 #define TRACE_CHUNK_HEADER_SIZE 24u
 #define TRACE_CHUNK_MAX (1u << 24)    /* payload bytes; a reader refuses more */
 #define TRACE_FIELDS_MAX 6u
+#define TRACE_SAMPLES_THREAD 0xffffffffu /* the chunks of the CPU samples, each naming its thread */
 
 /* The event types and their fields, in order. Metadata (< TRACE_EV_TIMED)
  * has no time; every other event starts with its time difference. */
@@ -62,7 +63,9 @@ typedef enum trace_event_type {
     TRACE_EV_ENTER_THIS = 35,  /* method id, object id: an entry of a method with a receiver (method flag
                                 * TRACE_METHOD_RECEIVER) on another object than the last one named on its
                                 * thread; a plain enter of such a method is on that last one */
-    TRACE_EV_LAST = 35
+    TRACE_EV_SAMPLE = 36,      /* thread id, stack (string id: "pkg.Class.method;..." from the root): a CPU
+                                * sample (cpu=samples in the same run), on the chunks of TRACE_SAMPLES_THREAD */
+    TRACE_EV_LAST = 36
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4, TRACE_METHOD_RECEIVER = 8 };

@@ -176,6 +176,10 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
 /* An entry's depth (and receiver), and an exit's method and depth, from the thread's open entries. */
 static void tt_follow(const tt_ctx *c, tt_thread *t, trace_event *e)
 {
+    if (e->type == TRACE_EV_SAMPLE) { /* on the samples' chunks: the thread it names */
+        e->thread = (uint32_t)e->f[0];
+        return;
+    }
     if (e->type == TRACE_EV_ENTER_THIS) { /* an entry on a receiver named now */
         t->this_id = e->f[1];
         e->type = TRACE_EV_ENTER;
@@ -396,6 +400,10 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     case TRACE_EV_USER:
         sink_printf(s, " %.*s", (int)e->text_len, e->text);
         break;
+    case TRACE_EV_SAMPLE:
+        sink_printf(s, " ");
+        tt_put_string(s, c, e->f[1]);
+        break;
     case TRACE_EV_REFERENCES:
         sink_printf(s, " objects=%" PRIu64 " references=%" PRIu64, e->f[0], e->f[1]);
         break;
@@ -588,7 +596,75 @@ static void tt_slow_callers(tt_slow *top, size_t have, const trace_event *e)
     }
 }
 
-static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, uint64_t calls)
+/* --slowest: the CPU samples of the trace (cpu=samples in the same run), in time order */
+typedef struct tt_sample { uint64_t time, stack; uint32_t thread; } tt_sample;
+typedef struct tt_samples { tt_sample *v; size_t n, cap; } tt_samples;
+
+static bool tt_samples_add(tt_samples *ss, const trace_event *e)
+{
+    if (ss->n == ss->cap) {
+        size_t cap = ss->cap ? 2 * ss->cap : 1024;
+        tt_sample *v = realloc(ss->v, cap * sizeof *v);
+        if (!v)
+            return false;
+        ss->v = v;
+        ss->cap = cap;
+    }
+    ss->v[ss->n++] = (tt_sample){ e->time_ns, e->f[1], e->thread };
+    return true;
+}
+
+static int tt_count_cmp(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b; /* (count, stack) pairs, most first */
+    return x[0] > y[0] ? -1 : x[0] < y[0];
+}
+
+/* The samples of k's thread inside k's call: how many, and its three most common stacks (their leaf end). */
+#define TT_SLOW_STACKS 3
+static void tt_put_samples_inside(sink *s, const tt_ctx *c, const tt_samples *ss, const tt_slow *k)
+{
+    uint64_t start = k->end_ns - k->duration;
+    size_t lo = 0, hi = ss->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ss->v[mid].time < start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint64_t top[64][2]; /* (count, stack), the first 64 stacks seen */
+    size_t ntop = 0, inside = 0;
+    for (size_t i = lo; i < ss->n && ss->v[i].time <= k->end_ns; i++) {
+        if (ss->v[i].thread != k->thread)
+            continue;
+        inside++;
+        size_t j = 0;
+        while (j < ntop && top[j][1] != ss->v[i].stack)
+            j++;
+        if (j < ntop)
+            top[j][0]++;
+        else if (ntop < 64)
+            top[ntop][0] = 1, top[ntop++][1] = ss->v[i].stack;
+    }
+    if (!ss->n)
+        return;
+    sink_printf(s, "           %zu CPU sample%s inside%s\n", inside, inside == 1 ? "" : "s", inside ? ", most common:" : "");
+    qsort(top, ntop, sizeof top[0], tt_count_cmp);
+    for (size_t j = 0; j < ntop && j < TT_SLOW_STACKS; j++) {
+        const tt_string *st = tt_table_get(&c->strings, top[j][1]);
+        size_t from = 0, frames = 0;
+        for (size_t q = st && st->p ? st->n : 0; q-- > 0;) /* the last 4 frames: the leaf end */
+            if (st->p[q] == ';' && ++frames == 4) {
+                from = q + 1;
+                break;
+            }
+        sink_printf(s, "           %6" PRIu64 "  %s%.*s\n", top[j][0], from ? "...;" : "",
+                    st && st->p ? (int)(st->n - from) : 0, st && st->p ? st->p + from : "");
+    }
+}
+
+static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, uint64_t calls, const tt_samples *ss)
 {
     sink_printf(s, "SLOWEST CALLS (%zu of %" PRIu64 " calls)\n", have, calls);
     sink_printf(s, "rank     duration ms       start s thread / method, then its callers\n");
@@ -607,6 +683,7 @@ static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, 
                 sink_printf(s, "<a caller not in the trace>"); /* mintime=: a caller still running at the end */
             sink_printf(s, "\n");
         }
+        tt_put_samples_inside(s, c, ss, k);
     }
 }
 
@@ -762,6 +839,7 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     trace_tree *tree = flame ? trace_tree_new() : NULL;
     if (flame && !tree)
         st = JP_ERR_NOMEM;
+    tt_samples samples = { NULL, 0, 0 };
     trace_text_filter where = *f; /* --flame: the thread and the time window choose calls, not types */
     where.types = 0;
     where.method = NULL;
@@ -785,6 +863,8 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
                        best->ev.type == TRACE_EV_CALL;
             if (best->ev.type == TRACE_EV_CALL)
                 tt_slow_callers(top, have, &best->ev);
+            if (best->ev.type == TRACE_EV_SAMPLE && !tt_samples_add(&samples, &best->ev))
+                st = JP_ERR_NOMEM;
             if (end && !tt_filtered_out(&c, &best->ev, f)) {
                 calls++;
                 tt_slow_offer(top, slowest, &have, best, &best->ev);
@@ -801,7 +881,7 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     if (chrome)
         sink_printf(s, "\n]}\n");
     if (slowest && st == JP_OK) {
-        tt_put_slowest(s, &c, top, have, calls);
+        tt_put_slowest(s, &c, top, have, calls, &samples);
         sum->printed = have;
     }
     for (size_t i = 0; flame && st == JP_OK && i < c.nthreads; i++)
@@ -812,6 +892,7 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         trace_tree_walk(tree, 2048, tt_flame_line, &o);
     }
     trace_tree_free(tree);
+    free(samples.v);
     free(top);
     tt_ctx_free(&c);
     if (st != JP_OK)

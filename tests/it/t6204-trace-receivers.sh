@@ -45,3 +45,15 @@ check_receivers Serial
 JVMPROF_TRACE_NO_RECEIVER_CACHE=1 run_java "trace=exec+mem+user,include=TraceThis,tracefile=$T/r.trace" TraceThis
 expect_rc 0
 check_receivers "no cache"
+
+# cpu=samples in the same run: the samples go into the trace, and --slowest shows those inside each call
+run_java "trace=exec,include=TraceBusy,tracefile=$T/b.trace,cpu=samples,interval=1,file=$T/b.txt" TraceBusy
+expect_rc 0
+expect_grep "^TraceBusy true$" "$T/out"
+"$JVMPROF" trace "$T/b.trace" --slowest 3 >"$T/slow.txt" || fail "--slowest with samples failed"
+inside=$(awk '/^ *[0-9]+ +[0-9.]+ +[0-9.]+ main$/ { call++ } call == 2 && / CPU samples? inside/ { print $1; exit }' "$T/slow.txt")
+[ -n "$inside" ] && [ "$inside" -ge 50 ] || fail "fewer than 50 samples inside work(): $(cat "$T/slow.txt")"
+sed -n '/TraceBusy.work()J$/,/^ *[0-9]* *[0-9.]* *[0-9.]* main$/p' "$T/slow.txt" | grep -q 'TraceBusy.spin$' ||
+    fail "work()'s most common sampled stack does not end in spin: $(cat "$T/slow.txt")"
+"$JVMPROF" trace "$T/b.trace" --type sample >"$T/samples.txt" || fail "--type sample failed"
+[ "$(grep -c ' main sample .*TraceBusy.work;TraceBusy.spin$' "$T/samples.txt")" -ge 50 ] || fail "the trace lacks main's samples in spin"
