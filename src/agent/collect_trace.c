@@ -466,7 +466,7 @@ static jp_status tr_load(void)
         return JP_ERR_JVMTI;
     tr_what = agent_opts->trace;
     tr_mintime = agent_opts->mintime_ns;
-    tr_receivers = (tr_what & OPTIONS_TRACE_EXIT) && !tr_mintime;
+    tr_receivers = (tr_what & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
     tr_gen++;
     tr_t0 = ticks_now();
     return JP_OK;

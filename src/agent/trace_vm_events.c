@@ -268,7 +268,7 @@ jp_status trace_vm_events_load(unsigned what)
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_tag_objects = 1;
-    tv_receivers = (what & OPTIONS_TRACE_EXIT) && !agent_opts->mintime_ns;
+    tv_receivers = (what & OPTIONS_TRACE_EXIT) && !agent_opts->mintime_ns && agent_opts->receivers;
     caps.can_generate_garbage_collection_events = (what & OPTIONS_TRACE_GC) || tv_receivers;
     caps.can_generate_object_free_events = (what & (OPTIONS_TRACE_FREE | OPTIONS_TRACE_CLASS)) != 0;
     caps.can_generate_sampled_object_alloc_events = (what & OPTIONS_TRACE_ALLOC) != 0;
@@ -470,7 +470,7 @@ uint64_t trace_receiver_id(jobject self, trace_receivers *c)
     }
     /* HotSpot: a local JNI reference points at the slot that holds the object's address */
     uintptr_t a = *(const volatile uintptr_t *)((uintptr_t)self & ~(uintptr_t)3);
-    uint32_t h = (uint32_t)(((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 56) % TRACE_RECEIVER_SLOTS;
+    uint32_t h = (uint32_t)(((uint64_t)a >> 3) * 0x9e3779b97f4a7c15ull >> 52) % TRACE_RECEIVER_SLOTS; /* 12 bits */
     if (a && c->addr[h] == a) {
         uint64_t id = c->id[h];
         atomic_thread_fence(memory_order_acquire);

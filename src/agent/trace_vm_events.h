@@ -22,7 +22,7 @@ void trace_vm_events_stop(JNIEnv *jni);
  * object address -> id, so that most calls on an object name it without
  * JVMTI's tag table (a lookup under the JVM's lock). Only its thread uses
  * it; zero it to begin. */
-#define TRACE_RECEIVER_SLOTS 256u
+#define TRACE_RECEIVER_SLOTS 4096u
 typedef struct trace_receivers {
     uintptr_t addr[TRACE_RECEIVER_SLOTS];
     uint64_t id[TRACE_RECEIVER_SLOTS];

@@ -150,7 +150,7 @@ static bool options_rules_trace_options(const agent_options *o, char *err, size_
 {
     if (o->trace)
         return false;
-    const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT, OPTIONS_ID_MINTIME };
+    const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT, OPTIONS_ID_MINTIME, OPTIONS_ID_RECEIVERS };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (options_given(o, ids[i]))
             return options_rules_refuse(err, errlen, "%s= applies to trace=, which is off; add trace=... (for example "
@@ -167,6 +167,14 @@ static bool options_rules_trace_mintime(const agent_options *o, char *err, size_
                                 "trace=%s has no %s: add exec to trace= or drop mintime=",
                                 o->trace & OPTIONS_TRACE_ENTRY ? "exec:light" : "...",
                                 o->trace & OPTIONS_TRACE_ENTRY ? "exits to time calls by" : "method calls");
+}
+
+/* receivers= names the receivers of trace=exec's entries (not exec:light's, not mintime='s whole calls) */
+static bool options_rules_trace_receivers(const agent_options *o, char *err, size_t errlen)
+{
+    return options_given(o, OPTIONS_ID_RECEIVERS) && (!(o->trace & OPTIONS_TRACE_EXIT) || o->mintime_ns) &&
+           options_rules_refuse(err, errlen, "receivers= applies to the entries of trace=exec (without mintime=, "
+                                "whose whole calls name no receiver); add trace=exec or drop receivers=");
 }
 
 /* JVMTI has one allocation sampling interval: trace=alloc sets it to 0 (every allocation) */
@@ -344,6 +352,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_trace_times,
     options_rules_trace_alone,
     options_rules_trace_mintime,
+    options_rules_trace_receivers,
     options_rules_trace_alloc,
     options_rules_wall_or_cpu,
     options_rules_wall_carried,

@@ -57,3 +57,9 @@ sed -n '/TraceBusy.work()J$/,/^ *[0-9]* *[0-9.]* *[0-9.]* main$/p' "$T/slow.txt"
     fail "work()'s most common sampled stack does not end in spin: $(cat "$T/slow.txt")"
 "$JVMPROF" trace "$T/b.trace" --type sample >"$T/samples.txt" || fail "--type sample failed"
 [ "$(grep -c ' main sample .*TraceBusy.work;TraceBusy.spin$' "$T/samples.txt")" -ge 50 ] || fail "the trace lacks main's samples in spin"
+
+# receivers=n: no entry names a receiver
+run_java "trace=exec,receivers=n,include=TraceThis,tracefile=$T/n.trace" TraceThis
+expect_rc 0
+"$JVMPROF" trace "$T/n.trace" >"$T/n.txt" || fail "jvmprof trace n.trace failed"
+[ "$(grep -c ' enter ' "$T/n.txt")" -ge 12 ] && ! grep -q 'this=' "$T/n.txt" || fail "receivers=n: $(grep -m3 this= "$T/n.txt")"

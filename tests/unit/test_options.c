@@ -646,7 +646,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_DUMPER, "heap=dump" },        { OPTIONS_ID_LIFETIMES, "heap=sites" },
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
-        { OPTIONS_ID_MINTIME, "trace=exec" },
+        { OPTIONS_ID_MINTIME, "trace=exec" },       { OPTIONS_ID_RECEIVERS, "trace=exec" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -913,6 +913,12 @@ static void test_trace(void)
     PARSE_BAD3("trace=exec,mintime=3601s", "mintime=3601s", NULL, NULL);
     PARSE_BAD3("trace=exec:light,mintime=1ms", "mintime= keeps the calls of trace=exec", NULL, NULL);
     PARSE_BAD3("mintime=1ms", "mintime= applies to trace=", NULL, NULL);
+    if (PARSE_OK("trace=exec,receivers=n"))
+        CHECK(!opts.receivers);
+    if (PARSE_OK("trace=exec"))
+        CHECK(opts.receivers);
+    PARSE_BAD3("trace=exec:light,receivers=n", "receivers= applies to the entries of trace=exec", NULL, NULL);
+    PARSE_BAD3("trace=exec,mintime=1ms,receivers=y", "receivers= applies", "mintime=", NULL);
     PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites", "alloc_interval=0", NULL);
     PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
     PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);
