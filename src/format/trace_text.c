@@ -96,16 +96,27 @@ static tt_thread *tt_thread_of(tt_ctx *c, uint32_t id)
     return t;
 }
 
+/* Room for one more of n elements of elem bytes in the array whose pointer
+ * is at v (capacity *cap, doubled from first). */
+static bool tt_room(void *v, size_t n, size_t *cap, size_t elem, size_t first)
+{
+    if (n < *cap)
+        return true;
+    size_t c = *cap ? 2 * *cap : first;
+    void *old;
+    memcpy(&old, v, sizeof old);
+    void *p = realloc(old, c * elem);
+    if (!p)
+        return false;
+    memcpy(v, &p, sizeof p);
+    *cap = c;
+    return true;
+}
+
 static bool tt_add_chunk(tt_thread *t, size_t off)
 {
-    if (t->nchunks == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 16;
-        size_t *p = realloc(t->chunks, cap * sizeof *p);
-        if (!p)
-            return false;
-        t->chunks = p;
-        t->cap = cap;
-    }
+    if (!tt_room(&t->chunks, t->nchunks, &t->cap, sizeof *t->chunks, 16))
+        return false;
     t->chunks[t->nchunks++] = off;
     return true;
 }
@@ -602,14 +613,8 @@ typedef struct tt_samples { tt_sample *v; size_t n, cap; } tt_samples;
 
 static bool tt_samples_add(tt_samples *ss, const trace_event *e)
 {
-    if (ss->n == ss->cap) {
-        size_t cap = ss->cap ? 2 * ss->cap : 1024;
-        tt_sample *v = realloc(ss->v, cap * sizeof *v);
-        if (!v)
-            return false;
-        ss->v = v;
-        ss->cap = cap;
-    }
+    if (!tt_room(&ss->v, ss->n, &ss->cap, sizeof *ss->v, 1024))
+        return false;
     ss->v[ss->n++] = (tt_sample){ e->time_ns, e->f[1], e->thread };
     return true;
 }
@@ -694,14 +699,8 @@ static void tt_put_slowest(sink *s, const tt_ctx *c, tt_slow *top, size_t have, 
 static bool tt_flame_event(trace_tree *tree, tt_thread *t, const trace_event *e)
 {
     if (e->type == TRACE_EV_CALL) {
-        if (t->nspans == t->spans_cap) {
-            size_t cap = t->spans_cap ? 2 * t->spans_cap : 64;
-            tt_span *p = realloc(t->spans, cap * sizeof *p);
-            if (!p)
-                return false;
-            t->spans = p;
-            t->spans_cap = cap;
-        }
+        if (!tt_room(&t->spans, t->nspans, &t->spans_cap, sizeof *t->spans, 64))
+            return false;
         uint64_t d = e->f[2] < e->time_ns ? e->f[2] : e->time_ns;
         t->spans[t->nspans++] = (tt_span){ e->time_ns - d, d, e->f[1], e->f[0] };
         return true;

@@ -121,3 +121,22 @@ sed -n 3,4p "$T/slow.txt" | tail -1 | grep -q "^ *TraceCalls.main(\[Ljava/lang/S
 RC=0
 "$JVMPROF" trace "$T/t.trace" --slowest 0 2>"$T/err" || RC=$?
 [ "$RC" = 2 ] && grep -q "slowest 0: expected how many calls" "$T/err" || fail "--slowest 0: $(cat "$T/err")"
+
+# kill -9 in the middle of a run: the trace reads to its last complete chunk, and says where it stopped if a
+# chunk was cut
+timeout -k 5 60 "$JAVA" "-agentpath:$AGENT=trace=exec+alloc+thread,include=TraceLoop,tracefile=$T/k.trace" -cp "$CLASSES" \
+    TraceLoop 30 >"$T/k.out" 2>"$T/k.err" &
+pid=$!
+for _ in $(seq 1 300); do
+    [ -s "$T/k.trace" ] && [ "$(stat -c %s "$T/k.trace")" -gt 2000000 ] && break
+    sleep 0.1
+done
+[ "$(stat -c %s "$T/k.trace" 2>/dev/null || echo 0)" -gt 2000000 ] || { kill -9 $pid; fail "the trace did not grow past 2 MB"; }
+kill -9 $pid
+wait $pid 2>/dev/null || true
+RC=0
+"$JVMPROF" trace "$T/k.trace" --type enter,exit,alloc >"$T/k.txt" 2>"$T/k.rerr" || RC=$?
+[ "$RC" = 0 ] || { [ "$RC" = 1 ] && grep -q "stopped at offset [0-9]*" "$T/k.rerr"; } || fail "after kill -9: exit $RC: $(cat "$T/k.rerr")"
+[ "$(grep -c ' main enter TraceLoop.step(I)I depth=2$' "$T/k.txt")" -gt 10000 ] || fail "after kill -9: too few calls read"
+[ "$(grep -c ' main alloc ' "$T/k.txt")" -gt 10000 ] || fail "after kill -9: too few allocations read"
+note "kill -9 at $(stat -c %s "$T/k.trace") bytes: $(wc -l <"$T/k.txt") events read; $(cat "$T/k.rerr")"
