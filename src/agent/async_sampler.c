@@ -31,7 +31,6 @@
 #include "../format/format.h"
 #include "agent_env.h"
 #include "code_kinds.h"
-#include "collect_trace.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "symbols.h"
@@ -40,6 +39,7 @@
 #include "vmstructs.h"
 #include "thread_registry.h"
 #include "ticks.h"
+#include "trace_session.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
 typedef struct {

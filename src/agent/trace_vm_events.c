@@ -34,7 +34,6 @@
 #include "../format/trace_file.h"
 #include "../options/options.h"
 #include "agent_env.h"
-#include "collect_trace.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "vmstructs.h"

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../common/jp_error.h"
+#include "trace_session.h"
 
 /* At a session's load (Agent_OnLoad for the one given there): the trace's
  * own JVMTI environment with what `what` (OPTIONS_TRACE_*) needs. */
@@ -18,16 +19,6 @@ jp_status trace_vm_events_load(unsigned what);
  * first that traces collections registers jvmprof.GcEvents). */
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what);
 void trace_vm_events_stop(JNIEnv *jni);
-/* A thread's cache of the receivers it named since the last collection:
- * object address -> id, so that most calls on an object name it without
- * JVMTI's tag table (a lookup under the JVM's lock). Only its thread uses
- * it; zero it to begin. */
-#define TRACE_RECEIVER_SLOTS 4096u
-typedef struct trace_receivers {
-    uintptr_t addr[TRACE_RECEIVER_SLOTS];
-    uint64_t id[TRACE_RECEIVER_SLOTS];
-    uint64_t epoch;
-} trace_receivers;
 /* An instance method's receiver (trace=exec): its object id, from the
  * cache when no collection can have moved it since, else its tag (given one
  * if it has none). 0 if it cannot be named. */
