@@ -179,7 +179,7 @@ $(BUILD)/tools/alloc_floor.so: bench/alloc_floor.c
 bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/run.sh
 	@CONFIGS="none|heap=sites|heap=sites,lifetimes=y" STARTUP=0 bench/run.sh
-	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec:light|trace=thread+user" STARTUP=0 bench/run.sh
+	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec,receivers=n|trace=exec:light|trace=exec,mintime=1ms|trace=mem:light+thread+class" STARTUP=0 bench/run.sh
 	@bench/times_cost.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
