@@ -134,6 +134,15 @@ expect_rc 0
 grep -q '^\[main\];TraceSlow.main;TraceSlow.outer;TraceSlow.fast [0-9]*$' "$T/e.collapsed" || fail "no fast() in the call tree"
 "$JVMPROF" trace "$T/e.trace" --flame -o "$T/e.html" || fail "--flame failed"
 grep -q '"unit": "ns"' "$T/e.html" && grep -q '<title>Exact call times</title>' "$T/e.html" || fail "--flame: not a call-time flame graph"
+# the page in headless Chromium: a search for TraceSlow.slow matches its share of the call time, in ns
+"$ROOT/tools/deps.sh" chromium >&2 && command -v chromium >/dev/null 2>&1 ||
+    fail "this test needs Chromium (Debian package chromium) and could not install it: run tools/deps.sh chromium as root"
+timeout -k 10 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
+    --virtual-time-budget=5000 --dump-dom "file://$T/e.html#search=TraceSlow.slow" >"$T/e.dom" 2>>"$T/chromium.err" ||
+    { tail -5 "$T/chromium.err" >&2; fail "chromium --dump-dom failed"; }
+matched=$(grep -o 'Matched: [0-9.]*% ([0-9]* of [0-9]* ns)' "$T/e.dom")
+note "--flame in Chromium: $matched"
+echo "$matched" | awk '{ sub(/%/, "", $2); exit !($2 >= 40 && $2 <= 95) }' || fail "--flame: slow() is not most of the time: $matched"
 RC=0; "$JVMPROF" trace "$T/e.trace" --flame --type enter -o "$T/x.html" 2>"$T/err" || RC=$?
 [ "$RC" = 2 ] && grep -q "do not apply" "$T/err" || fail "--flame --type: $(cat "$T/err")"
 # mintime= with the default tiny=80: the loop-free methods (main, slow, failing) are not traced; outer is
