@@ -38,9 +38,12 @@ static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit
 static bool tr_receivers;             /* trace=exec without mintime=: instance methods' entries name the receiver */
 static trace_stream_stats tr_last;    /* the last session's, for describe */
 
+/* An event of t's thread, now, to the consumer and the file */
 static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
 {
-    trace_emit(&t->p, type, trace_session_now(), f, NULL, 0);
+    uint64_t now = trace_session_now();
+    trace_session_tap(t->p.thread, type, now, f, NULL, 0);
+    trace_emit(&t->p, type, now, f, NULL, 0);
 }
 
 /* A method's entry, on the calling thread (self: its receiver, if it names one) */
@@ -74,18 +77,27 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
         return;
     }
     t->stack[t->depth++] = k;
-    if (self) { /* a receiver other than the last one named: an enter-this */
-        uint64_t rid = trace_receiver_id(self, &t->receivers);
-        if (rid != t->last_this) {
-            t->last_this = rid;
-            tr_emit(t, TRACE_EV_ENTER_THIS, (uint64_t[]){ k, rid });
-            return;
-        }
+    uint64_t rid = self ? trace_receiver_id(self, &t->receivers) : 0, now = trace_session_now();
+    if (trace_session_consumer)
+        trace_session_tap(t->p.thread, TRACE_EV_ENTER, now, (uint64_t[]){ k, t->depth, rid }, NULL, 0);
+    if (self && rid != t->last_this) { /* a receiver other than the last one named: an enter-this */
+        t->last_this = rid;
+        trace_emit(&t->p, TRACE_EV_ENTER_THIS, now, (uint64_t[]){ k, rid }, NULL, 0);
+    } else if (trace_session_what & OPTIONS_TRACE_EXIT) {
+        trace_emit_call(&t->p, TRACE_EV_ENTER, now, k);
+    } else { /* exec:light: no exits to tell the depth from */
+        trace_emit(&t->p, TRACE_EV_ENTER_AT, now, (uint64_t[]){ k, t->depth }, NULL, 0);
     }
-    if (trace_session_what & OPTIONS_TRACE_EXIT)
-        trace_emit_call(&t->p, TRACE_EV_ENTER, trace_session_now(), k);
-    else /* exec:light: no exits to tell the depth from */
-        tr_emit(t, TRACE_EV_ENTER_AT, (uint64_t[]){ k, t->depth });
+}
+
+/* A frame closed (thrown: by an exception), to the consumer and the file */
+static void tr_exec_close(trace_thread *t, bool thrown)
+{
+    uint64_t now = trace_session_now();
+    if (trace_session_consumer)
+        trace_session_tap(t->p.thread, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
+                          (uint64_t[]){ t->stack[t->depth - 1], t->depth }, NULL, 0);
+    trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now, 0);
 }
 
 /* ... and its exit (thrown: by an exception) */
@@ -115,11 +127,11 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
     }
     while (t->depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
-            trace_emit_call(&t->p, TRACE_EV_EXIT_THROW, trace_session_now(), 0);
+            tr_exec_close(t, true);
         t->depth--;
     }
     if (exits)
-        trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, trace_session_now(), 0);
+        tr_exec_close(t, thrown);
     t->depth--;
 }
 
@@ -131,8 +143,10 @@ bool trace_user_event(JNIEnv *jni, jstring message)
     const char *s = t ? (*jni)->GetStringUTFChars(jni, message, NULL) : NULL;
     if (!s)
         return false;
-    size_t n = strlen(s);
-    bool ok = trace_emit(&t->p, TRACE_EV_USER, trace_session_now(), NULL, s, n < TRACE_USER_MAX ? n : TRACE_USER_MAX);
+    size_t n = strlen(s) < TRACE_USER_MAX ? strlen(s) : TRACE_USER_MAX;
+    uint64_t now = trace_session_now();
+    trace_session_tap(t->p.thread, TRACE_EV_USER, now, NULL, s, n);
+    bool ok = trace_emit(&t->p, TRACE_EV_USER, now, NULL, s, n);
     (*jni)->ReleaseStringUTFChars(jni, message, s);
     return ok;
 }

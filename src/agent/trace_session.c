@@ -44,6 +44,14 @@ static pthread_mutex_t tss_names_lock = PTHREAD_MUTEX_INITIALIZER;
 static arena tss_keys;
 static intern_table tss_strings, tss_classes; /* by text / by class name */
 static bool tss_names_made;
+/* class id -> its name (the intern table's key, which never moves), for
+ * readers without the lock (trace_session_class_name): chunks made as ids come */
+#define TSS_CLASS_CHUNK 4096u
+#define TSS_CLASS_CHUNKS 1024u
+typedef struct tss_class_name { const char *p; uint32_t n; } tss_class_name;
+static _Atomic(tss_class_name *) tss_class_names[TSS_CLASS_CHUNKS];
+
+trace_consumer_fn trace_session_consumer;
 
 
 static void tss_names_init(void)
@@ -79,8 +87,22 @@ static uint32_t tss_class_locked(const char *internal, size_t n)
     uint32_t name = tss_string(internal, n);
     bool added = false;
     id = intern_put(&tss_classes, internal, (uint32_t)n, &added);
-    if (added)
+    if (added) {
         trace_stream_meta(trace_session_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+        tss_class_name *chunk = id / TSS_CLASS_CHUNK < TSS_CLASS_CHUNKS ? atomic_load(&tss_class_names[id / TSS_CLASS_CHUNK])
+                                                                         : NULL;
+        if (!chunk && id / TSS_CLASS_CHUNK < TSS_CLASS_CHUNKS) {
+            chunk = calloc(TSS_CLASS_CHUNK, sizeof *chunk);
+            if (chunk)
+                atomic_store_explicit(&tss_class_names[id / TSS_CLASS_CHUNK], chunk, memory_order_release);
+        }
+        if (chunk) {
+            uint32_t len;
+            const char *key = intern_key(&tss_classes, id, &len);
+            chunk[id % TSS_CLASS_CHUNK].n = len;
+            atomic_store_explicit((_Atomic(const char *) *)&chunk[id % TSS_CLASS_CHUNK].p, key, memory_order_release);
+        }
+    }
     return id;
 }
 
@@ -94,6 +116,36 @@ static uint32_t tss_class(const bci_class *c)
     for (size_t i = 0; i < n; i++)
         internal[i] = c->name[i] == '.' ? '/' : c->name[i];
     return tss_class_locked(internal, n);
+}
+
+bool trace_session_class_name(uint32_t id, const char **p, size_t *n)
+{
+    tss_class_name *chunk = id / TSS_CLASS_CHUNK < TSS_CLASS_CHUNKS
+                                ? atomic_load_explicit(&tss_class_names[id / TSS_CLASS_CHUNK], memory_order_acquire)
+                                : NULL;
+    const char *name = chunk ? atomic_load_explicit((_Atomic(const char *) *)&chunk[id % TSS_CLASS_CHUNK].p,
+                                                    memory_order_acquire)
+                             : NULL;
+    if (!name)
+        return false;
+    *p = name;
+    *n = chunk[id % TSS_CLASS_CHUNK].n;
+    return true;
+}
+
+bool trace_session_string(uint32_t id, char *out, size_t cap, size_t *n)
+{
+    bool ok = false;
+    pthread_mutex_lock(&tss_names_lock);
+    if (tss_names_made && id && id <= intern_count(&tss_strings)) {
+        uint32_t len;
+        const char *key = intern_key(&tss_strings, id, &len);
+        *n = len < cap ? len : cap;
+        memcpy(out, key, *n);
+        ok = true;
+    }
+    pthread_mutex_unlock(&tss_names_lock);
+    return ok;
 }
 
 uint32_t trace_class_id(const char *internal, size_t n)
@@ -118,8 +170,11 @@ uint32_t trace_string_id(const char *s, size_t n)
 
 void trace_meta(unsigned type, const uint64_t *fields)
 {
-    if (trace_session_stream)
-        trace_stream_meta(trace_session_stream, type, fields, NULL, 0);
+    if (!trace_session_stream)
+        return;
+    if (type == TRACE_EV_GC) /* what a collection was: its consumers hear it too */
+        trace_session_tap(0, type, trace_session_now(), fields, NULL, 0);
+    trace_stream_meta(trace_session_stream, type, fields, NULL, 0);
 }
 
 /* The method's metadata, once (two threads may race to write it twice; a reader keeps either). */
@@ -202,12 +257,18 @@ bool trace_thread_followed(JNIEnv *jni)
 bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
 {
     trace_thread *t = atomic_load_explicit(&trace_session_on, memory_order_relaxed) ? trace_session_self(jni) : NULL;
-    return t && trace_emit(&t->p, type, trace_session_now(), fields, NULL, 0);
+    if (!t)
+        return false;
+    uint64_t now = trace_session_now();
+    trace_session_tap(t->p.thread, type, now, fields, NULL, 0);
+    return trace_emit(&t->p, type, now, fields, NULL, 0);
 }
 
 bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
 {
     bool ok = false;
+    if (atomic_load_explicit(&trace_session_on, memory_order_acquire))
+        trace_session_tap(0, type, time_ns, fields, NULL, 0);
     pthread_mutex_lock(&tss_vm_lock);
     if (atomic_load_explicit(&trace_session_on, memory_order_acquire) && trace_session_stream) {
         if (!tss_vm_made) {
@@ -227,6 +288,8 @@ void trace_sample(uint32_t thread, uint64_t ticks, const char *stack, size_t n)
 {
     uint64_t stack_str = trace_string_id(stack, n);
     uint64_t at = trace_session_ns(ticks);
+    if (stack_str && atomic_load_explicit(&trace_session_on, memory_order_acquire))
+        trace_session_tap(thread, TRACE_EV_SAMPLE, at, (uint64_t[]){ thread, stack_str }, stack, n);
     pthread_mutex_lock(&tss_vm_lock);
     if (stack_str && atomic_load_explicit(&trace_session_on, memory_order_acquire) && trace_session_stream) {
         if (!tss_samples_made) {
@@ -320,6 +383,11 @@ void trace_session_close(trace_stream_stats *out)
     }
     pthread_mutex_unlock(&tss_write_lock);
     pthread_mutex_lock(&tss_names_lock); /* a later session names everything afresh */
+    for (uint32_t i = 0; i < TSS_CLASS_CHUNKS; i++) { /* the names go with the arena: forgotten first */
+        tss_class_name *chunk = atomic_load(&tss_class_names[i]);
+        if (chunk)
+            memset(chunk, 0, TSS_CLASS_CHUNK * sizeof *chunk);
+    }
     if (tss_names_made) {
         intern_free(&tss_strings);
         intern_free(&tss_classes);

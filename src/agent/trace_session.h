@@ -45,6 +45,25 @@ typedef struct trace_thread {
     struct trace_thread *next;        /* on the session's list */
 } trace_thread;
 
+/* A consumer of the events besides the file (a plugin: trace_plugin.c):
+ * each event as it is emitted, on its thread, with its thread's number,
+ * time and fields (those of docs/trace-format.md, but: an entry's are
+ * method, depth, receiver (0: none); an exit's method, depth; a sample's
+ * text is its stack). NULL: none. */
+typedef void (*trace_consumer_fn)(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *fields,
+                                  const char *text, size_t text_len);
+extern trace_consumer_fn trace_session_consumer;
+static inline void trace_session_tap(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *fields,
+                                     const char *text, size_t text_len)
+{
+    trace_consumer_fn fn = trace_session_consumer;
+    if (fn)
+        fn(thread, type, time_ns, fields, text, text_len);
+}
+/* A class's name (internal form) by its id, without a lock; a string's, copied (cap bytes at most) under one. */
+bool trace_session_class_name(uint32_t id, const char **p, size_t *n);
+bool trace_session_string(uint32_t id, char *out, size_t cap, size_t *n);
+
 /* The session's state that the inline paths below read; only
  * trace_session.c writes it. */
 extern trace_stream *trace_session_stream; /* NULL between sessions */

@@ -1,0 +1,149 @@
+/* jvmprof/plugin.h — the C interface of a jvmprof plugin, version 1.
+ *
+ * A plugin is a shared library the agent loads with plugin=PATH[:ARGS]
+ * (-agentpath:libjvmprof.so=trace=exec+mem,plugin=./libcount.so:verbose).
+ * It receives every event of trace=, one call per event, as the trace file
+ * does; the file is written too when tracefile= is given.
+ *
+ * What a plugin exports (C linkage, default visibility):
+ *   const int jvmprof_plugin_api_version = JVMPROF_PLUGIN_API_VERSION;   required
+ *   int  jvmprof_plugin_startup(const char *args, const jvmprof_support *s);  required: 0 = ready,
+ *        anything else refuses the plugin (the agent says so and profiles without it)
+ *   void jvmprof_plugin_event(const jvmprof_event *e);                    required
+ *   void jvmprof_plugin_begin(unsigned flags);                            optional: tracing begins
+ *        (flags: the JVMPROF_TRACE_* of the session)
+ *   void jvmprof_plugin_end(void);                                        optional: tracing ends
+ *   void jvmprof_plugin_shutdown(void);                                   optional: the JVM exits
+ * startup runs once, when the agent loads (before any Java code); begin and
+ * end around each tracing session; shutdown once, as the JVM ends, after
+ * the last end.
+ *
+ * Threads. Events are delivered synchronously, on the thread where they
+ * happen, possibly on many threads at once: the plugin must be thread-safe
+ * and quick (its time is the program's). By type:
+ *   enter, exit, exit-throw, call, alloc, class-load, monitor, thread-start,
+ *   thread-end, user, references, object, reference, object-end:
+ *       on the Java thread they belong to (e->thread); the support functions
+ *       may be called
+ *   gc-start, gc-end: in the JVM's collector with every Java thread stopped:
+ *       no support function, no lock another thread may hold, no allocation
+ *       through the JVM, nothing slow
+ *   gc: (what a collection was) on the JVM's notification thread, later
+ *   free, class-unload: on whichever thread the JVM reports them from
+ *       (often its service thread): no support function
+ *   sample: on the agent's thread (e->thread names the sampled thread): no
+ *       support function
+ * Names are pointer + length, in the JVM's (modified) UTF-8, not
+ * NUL-terminated, valid only during the call: copy what you keep.
+ */
+#ifndef JVMPROF_PLUGIN_H
+#define JVMPROF_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JVMPROF_PLUGIN_API_VERSION 1
+
+/* The classes of events (trace=, and the flags begin gets) */
+enum {
+    JVMPROF_TRACE_EXEC = 1 | 2,      /* exec: entries and exits */
+    JVMPROF_TRACE_EXEC_LIGHT = 1,    /* exec:light: entries */
+    JVMPROF_TRACE_THREAD = 4,
+    JVMPROF_TRACE_USER = 8,
+    JVMPROF_TRACE_MEM_LIGHT = 16,    /* collections */
+    JVMPROF_TRACE_MEM = 16 | 32,     /* and deaths */
+    JVMPROF_TRACE_ALLOC = 64,
+    JVMPROF_TRACE_CLASS = 128,
+    JVMPROF_TRACE_MONITOR = 256,
+};
+
+/* The event types (the numbers of the trace file, docs/trace-format.md) */
+typedef enum jvmprof_event_type {
+    JVMPROF_EV_GC_INFO = 5,          /* u.gc_info */
+    JVMPROF_EV_ENTER = 16,           /* u.enter */
+    JVMPROF_EV_EXIT = 17,            /* u.exit */
+    JVMPROF_EV_EXIT_THROW = 18,      /* u.exit (thrown = 1) */
+    JVMPROF_EV_ALLOC = 19,           /* u.alloc */
+    JVMPROF_EV_FREE = 20,            /* u.free */
+    JVMPROF_EV_GC_START = 21,        /* u.gc */
+    JVMPROF_EV_GC_END = 22,          /* u.gc */
+    JVMPROF_EV_THREAD_START = 23,    /* u.thread */
+    JVMPROF_EV_THREAD_END = 24,      /* u.thread */
+    JVMPROF_EV_CLASS_LOAD = 25,      /* u.class_event */
+    JVMPROF_EV_CLASS_UNLOAD = 26,    /* u.class_event */
+    JVMPROF_EV_MONITOR = 27,         /* u.monitor */
+    JVMPROF_EV_USER = 28,            /* u.user */
+    JVMPROF_EV_CALL = 30,            /* u.call (mintime=: a whole call, at its end) */
+    JVMPROF_EV_REFERENCES = 31,      /* u.references: an object-reference report begins */
+    JVMPROF_EV_OBJECT = 32,          /* u.object */
+    JVMPROF_EV_REFERENCE = 33,       /* u.reference: a reference the last object holds */
+    JVMPROF_EV_OBJECT_END = 34,      /* (none) */
+    JVMPROF_EV_SAMPLE = 36,          /* u.sample */
+} jvmprof_event_type;
+
+typedef struct jvmprof_name {
+    const char *p;
+    size_t len;
+} jvmprof_name;
+
+enum { JVMPROF_METHOD_STATIC = 1, JVMPROF_METHOD_NATIVE = 2, JVMPROF_METHOD_SYNCHRONIZED = 4 };
+
+typedef struct jvmprof_method {
+    uint32_t id;                 /* the method's number: the same for every event naming it */
+    uint32_t flags;              /* JVMPROF_METHOD_* */
+    jvmprof_name class_name;     /* internal form: java/util/HashMap */
+    jvmprof_name name, signature;
+} jvmprof_method;
+
+enum { JVMPROF_GC_YOUNG = 1, JVMPROF_GC_FULL = 2 };
+enum { JVMPROF_MONITOR_CONTENDED = 1, JVMPROF_MONITOR_ENTERED = 2, JVMPROF_MONITOR_WAIT = 3,
+       JVMPROF_MONITOR_WAITED = 4 };
+enum { JVMPROF_OBJECT_PLAIN = 1, JVMPROF_OBJECT_ARRAY = 2, JVMPROF_OBJECT_CLASS = 3 };
+
+typedef struct jvmprof_event {
+    uint32_t type;               /* jvmprof_event_type */
+    uint32_t thread;             /* the Java thread's number (1, 2, ...), 0 for none */
+    uint64_t time_ns;            /* since the trace began, on one monotonic clock */
+    union {
+        struct { jvmprof_method method; uint32_t depth; uint64_t receiver; } enter;  /* receiver: the object's id,
+                                                                                     * 0 if none (static, <init>) */
+        struct { jvmprof_method method; uint32_t depth; int thrown; } exit;
+        struct { jvmprof_method method; uint32_t depth; int thrown; uint64_t duration_ns; } call;
+        struct { uint64_t object; jvmprof_name class_name; uint64_t size; int64_t length; } alloc; /* length -1: not an
+                                                                                                  * array */
+        struct { uint64_t object; } free;
+        struct { uint64_t number; } gc;
+        struct { uint64_t number; int kind; jvmprof_name collector, cause; uint64_t used_before, used_after; } gc_info;
+        struct { uint32_t thread; jvmprof_name name, group; int priority; int daemon; } thread;
+        struct { uint32_t class_id; jvmprof_name name; } class_event;
+        struct { int kind; uint64_t object; jvmprof_name class_name; } monitor;
+        struct { jvmprof_name message; } user;
+        struct { uint64_t objects, references; } references;
+        struct { uint64_t object; int kind; jvmprof_name class_name; uint64_t size; int64_t length; } object;
+        struct { uint64_t object; int kind; uint32_t index; } reference; /* kind: JVMTI's jvmtiHeapReferenceKind */
+        struct { jvmprof_name stack; } sample;  /* "pkg.Class.method;..." from the root */
+    } u;
+} jvmprof_event;
+
+/* The support functions, given to startup; each returns 0 on success. */
+typedef struct jvmprof_support {
+    uint32_t version;            /* JVMPROF_PLUGIN_API_VERSION */
+    /* The calling Java thread's name, group and priority (where the header allows support functions). */
+    int (*current_thread)(jvmprof_name *name, jvmprof_name *group, int *priority);
+    /* A method by its id (as events give it). */
+    int (*method)(uint32_t id, jvmprof_method *out);
+    /* A class's name by its id (class-load, class-unload). */
+    int (*class_name)(uint32_t class_id, jvmprof_name *out);
+    /* The calling Java thread's stack, innermost frame first: up to max frames into frames, *count set. */
+    int (*current_stack)(jvmprof_method *frames, int max, int *count);
+} jvmprof_support;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
