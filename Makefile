@@ -44,7 +44,10 @@ $(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 
-.PHONY: all demo test test-unit test-it test-full fuzz fuzz-readers bench clean deps install
+# the example plugins (examples/plugins/*.c), built against include/jvmprof/plugin.h
+EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(wildcard examples/plugins/*.c))
+
+.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
@@ -189,11 +192,19 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@DUMPER=jvmti bench/heap_dump.sh
 
 PREFIX ?= /usr/local
+examples: $(EXAMPLE_PLUGINS)
+
+$(BUILD)/examples/lib%.so: examples/plugins/%.c include/jvmprof/plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -Iinclude -o $@ $< -lpthread
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/jvmprof $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/libjvmprof.so $(DESTDIR)$(PREFIX)/lib/jvmprof/
 	install -m 644 $(BUILD)/jvmprof.jar $(DESTDIR)$(PREFIX)/lib/jvmprof/
 	install -m 755 $(BUILD)/jvmprof $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/include/jvmprof
+	install -m 644 include/jvmprof/plugin.h $(DESTDIR)$(PREFIX)/include/jvmprof/
 
 clean:
 	rm -rf $(BUILD)

@@ -95,7 +95,7 @@ enum { JVMPROF_METHOD_STATIC = 1, JVMPROF_METHOD_NATIVE = 2, JVMPROF_METHOD_SYNC
 typedef struct jvmprof_method {
     uint32_t id;                 /* the method's number: the same for every event naming it */
     uint32_t flags;              /* JVMPROF_METHOD_* */
-    jvmprof_name class_name;     /* internal form: java/util/HashMap */
+    jvmprof_name class_name;     /* dotted: java.util.HashMap (every class name a plugin gets is dotted) */
     jvmprof_name name, signature;
 } jvmprof_method;
 

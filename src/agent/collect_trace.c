@@ -26,6 +26,7 @@
 #include "bci.h"
 #include "collector.h"
 #include "thread_record.h"
+#include "trace_plugin.h"
 #include "trace_session.h"
 #include "trace_vm_events.h"
 
@@ -203,20 +204,29 @@ static jp_status tr_capabilities(jvmtiCapabilities *caps)
  * file there is replaced, never followed through a link. */
 static jp_status tr_load(void)
 {
-    snprintf(tr_path, sizeof tr_path, "%s", agent_opts->tracefile);
+    if (agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin) != JP_OK && !agent_opts->force)
+        return JP_ERR_ARG; /* force=n: the VM stops */
+    /* with plugin= and no tracefile=, the events go to the plugin only */
+    bool file = !agent_opts->plugin[0] || options_given(agent_opts, OPTIONS_ID_TRACEFILE);
+    snprintf(tr_path, sizeof tr_path, "%s", file ? agent_opts->tracefile : "/dev/null");
     out_target target;
     char why[512];
-    if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK)
-        return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
-    if (target.kind == OUT_DIRECT) {
-        tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
+    if (!file) {
+        tr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        snprintf(why, sizeof why, "%s", strerror(errno));
     } else {
-        if (target.kind == OUT_REPLACE)
-            unlink(tr_path);
-        tr_fd = open(tr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                     target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
-        if (tr_fd < 0)
-            snprintf(why, sizeof why, "%s", strerror(errno));
+        if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK)
+            return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+        if (target.kind == OUT_DIRECT) {
+            tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
+        } else {
+            if (target.kind == OUT_REPLACE)
+                unlink(tr_path);
+            tr_fd = open(tr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                         target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
+            if (tr_fd < 0)
+                snprintf(why, sizeof why, "%s", strerror(errno));
+        }
     }
     if (tr_fd < 0)
         return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, why);
@@ -239,6 +249,7 @@ static jp_status tr_start(JNIEnv *jni)
     if (!trace_session_stream && tr_load() != JP_OK) /* a later session's start: load ran in session_start */
         return JP_ERR_IO;
     trace_session_start();
+    trace_plugin_begin(trace_session_what);
     if (trace_vm_events_start(jni, trace_session_what) != JP_OK)
         return JP_ERR_JVMTI;
     if (!(trace_session_what & OPTIONS_TRACE_ENTRY))
@@ -279,6 +290,9 @@ static void tr_stop(JNIEnv *jni)
     if (trace_session_what & OPTIONS_TRACE_ENTRY)
         bci_vm_death(jni);
     trace_vm_events_stop(jni);
+    trace_plugin_end();
+    if (__atomic_load_n(&agent_vm_dying, __ATOMIC_ACQUIRE))
+        trace_plugin_shutdown();
     if (!trace_session_stream)
         return;
     trace_session_close(&tr_last);

@@ -647,6 +647,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
         { OPTIONS_ID_MINTIME, "trace=exec" },       { OPTIONS_ID_RECEIVERS, "trace=exec" },
+        { OPTIONS_ID_PLUGIN, "trace=exec" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -919,6 +920,9 @@ static void test_trace(void)
         CHECK(opts.receivers);
     PARSE_BAD3("trace=exec:light,receivers=n", "receivers= applies to the entries of trace=exec", NULL, NULL);
     PARSE_BAD3("trace=exec,mintime=1ms,receivers=y", "receivers= applies", "mintime=", NULL);
+    if (PARSE_OK("trace=exec,plugin=/tmp/libcount.so:verbose;x=1"))
+        CHECK_EQ_STR(opts.plugin, "/tmp/libcount.so:verbose;x=1");
+    PARSE_BAD3("plugin=/tmp/x.so", "plugin= applies to trace=, which is off", NULL, NULL);
     PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites", "alloc_interval=0", NULL);
     PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
     PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);

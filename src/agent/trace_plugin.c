@@ -1,0 +1,395 @@
+/* trace_plugin.c — plugin=PATH[:ARGS]: a user's shared library that
+ * receives every event of trace= (include/jvmprof/plugin.h). Loading checks
+ * its API version and the functions it must export, then calls its
+ * startup; a refusal is one line naming the library and why. While a
+ * session traces, the library is trace_session's consumer: each event is
+ * turned into a jvmprof_event (names looked up by id: methods from the
+ * rewriter's records, classes from the session's names) and handed to it
+ * on the thread where it happened. The support functions answer about the
+ * calling thread through JVMTI. */
+#include "trace_plugin.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../include/jvmprof/plugin.h"
+#include "../common/jp_log.h"
+#include "../format/trace_file.h"
+#include "agent_env.h"
+#include "bci.h"
+#include "trace_session.h"
+
+typedef int (*tpl_startup_fn)(const char *args, const jvmprof_support *support);
+typedef void (*tpl_event_fn)(const jvmprof_event *e);
+typedef void (*tpl_begin_fn)(unsigned flags);
+typedef void (*tpl_void_fn)(void);
+
+static void *tpl_lib;
+static char tpl_path[OPTIONS_PATH_MAX];
+static tpl_event_fn tpl_event;
+static tpl_begin_fn tpl_begin;
+static tpl_void_fn tpl_end, tpl_shutdown;
+static bool tpl_begun;
+/* Each thread's room for the names it hands the plugin (valid during a
+ * call): made at its first use, freed when the thread ends (a pthread key,
+ * not thread-local storage, of which a library loaded late has little). */
+#define TPL_FRAMES 128
+typedef struct tpl_scratch {
+    char names[2][256];                 /* current_thread */
+    char cls[1024], cls2[1024];         /* an event's class; class_name */
+    char s1[256], s2[256];              /* gc_info's collector and cause */
+    char frames[TPL_FRAMES][3][128];    /* current_stack */
+} tpl_scratch;
+static pthread_key_t tpl_scratch_key;
+static bool tpl_scratch_ready;
+
+static tpl_scratch *tpl_room(void)
+{
+    tpl_scratch *r = tpl_scratch_ready ? pthread_getspecific(tpl_scratch_key) : NULL;
+    if (!r && tpl_scratch_ready && (r = malloc(sizeof *r)) && pthread_setspecific(tpl_scratch_key, r) != 0) {
+        free(r);
+        r = NULL;
+    }
+    return r;
+}
+
+static atomic_bool tpl_live;            /* events go to the plugin (between its begin and its end) */
+static _Atomic unsigned tpl_inflight;   /* deliveries under way: its end waits for them */
+
+/* ---- names ---- */
+
+static jvmprof_name tpl_name(const char *p, size_t n) { return (jvmprof_name){ p, n }; }
+
+static jvmprof_name tpl_cstr(const char *p) { return p ? tpl_name(p, strlen(p)) : tpl_name("", 0); }
+
+/* s copied into buf (cap bytes at most, '/' as '.' when dotted) */
+static jvmprof_name tpl_copy(char *buf, size_t cap, const char *s, size_t n, bool dotted)
+{
+    n = n < cap ? n : cap;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = dotted && s[i] == '/' ? '.' : s[i];
+    return tpl_name(buf, n);
+}
+
+/* A method by its id (the rewriter's record); false if unknown. The class's
+ * name is the record's, dotted (java.util.HashMap). */
+static bool tpl_method(uint32_t id, jvmprof_method *out)
+{
+    const bci_method *m = bci_method_get(id);
+    if (!m)
+        return false;
+    out->id = id;
+    out->flags = (m->access & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (m->access & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
+                 (m->access & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+    out->class_name = tpl_cstr(m->cls ? m->cls->name : NULL);
+    out->name = tpl_cstr(m->name);
+    out->signature = tpl_cstr(m->sig);
+    return true;
+}
+
+/* A class's name by the session's id, dotted into buf (the JVM's internal form otherwise). */
+static jvmprof_name tpl_class(uint64_t id, char *buf, size_t cap)
+{
+    const char *p;
+    size_t n;
+    return trace_session_class_name((uint32_t)id, &p, &n) ? tpl_copy(buf, cap, p, n, true) : tpl_name("", 0);
+}
+
+/* ---- the support functions (plugin.h) ---- */
+
+static void tpl_delete_local(jobject o)
+{
+    JNIEnv *jni = NULL;
+    if ((*agent_vm)->GetEnv(agent_vm, (void **)&jni, JNI_VERSION_1_6) == JNI_OK && jni)
+        (*jni)->DeleteLocalRef(jni, o);
+}
+
+static int tpl_current_thread(jvmprof_name *name, jvmprof_name *group, int *priority)
+{
+    tpl_scratch *r = tpl_room();
+    if (!r)
+        return -1;
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) != JVMTI_ERROR_NONE)
+        return -1;
+    jvmtiThreadGroupInfo g;
+    memset(&g, 0, sizeof g);
+    if (info.thread_group && (*agent_jvmti)->GetThreadGroupInfo(agent_jvmti, info.thread_group, &g) != JVMTI_ERROR_NONE)
+        memset(&g, 0, sizeof g);
+    if (name)
+        *name = tpl_copy(r->names[0], sizeof r->names[0], info.name ? info.name : "", info.name ? strlen(info.name) : 0, false);
+    if (group)
+        *group = tpl_copy(r->names[1], sizeof r->names[1], g.name ? g.name : "", g.name ? strlen(g.name) : 0, false);
+    if (priority)
+        *priority = info.priority;
+    (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)info.name);
+    (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)g.name);
+    if (g.parent)
+        tpl_delete_local(g.parent);
+    if (info.thread_group)
+        tpl_delete_local(info.thread_group);
+    if (info.context_class_loader)
+        tpl_delete_local(info.context_class_loader);
+    return 0;
+}
+
+static int tpl_support_method(uint32_t id, jvmprof_method *out) { return out && tpl_method(id, out) ? 0 : -1; }
+
+static int tpl_support_class(uint32_t class_id, jvmprof_name *out)
+{
+    tpl_scratch *r = tpl_room();
+    if (!out || !r)
+        return -1;
+    *out = tpl_class(class_id, r->cls2, sizeof r->cls2);
+    return out->len ? 0 : -1;
+}
+
+/* The calling thread's stack, innermost first. A frame of a method the
+ * rewriter did not see is named by JVMTI into a per-thread buffer. */
+static int tpl_current_stack(jvmprof_method *frames, int max, int *count)
+{
+    tpl_scratch *r = tpl_room();
+    jvmtiFrameInfo info[TPL_FRAMES];
+    jint n = 0;
+    if (!frames || max <= 0 || !count || !r)
+        return -1;
+    if ((*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, 0, max < TPL_FRAMES ? max : TPL_FRAMES, info, &n) !=
+        JVMTI_ERROR_NONE)
+        return -1;
+    for (jint i = 0; i < n; i++) {
+        jvmprof_method *f = &frames[i];
+        memset(f, 0, sizeof *f);
+        char *name = NULL, *sig = NULL, *csig = NULL;
+        jclass decl = NULL;
+        (*agent_jvmti)->GetMethodName(agent_jvmti, info[i].method, &name, &sig, NULL);
+        jint mods = 0;
+        (*agent_jvmti)->GetMethodModifiers(agent_jvmti, info[i].method, &mods);
+        if ((*agent_jvmti)->GetMethodDeclaringClass(agent_jvmti, info[i].method, &decl) == JVMTI_ERROR_NONE && decl)
+            (*agent_jvmti)->GetClassSignature(agent_jvmti, decl, &csig, NULL);
+        /* Ljava/util/HashMap; -> java.util.HashMap */
+        size_t cn = csig ? strlen(csig) : 0;
+        bool ref = cn >= 2 && csig[0] == 'L' && csig[cn - 1] == ';';
+        f->class_name = tpl_copy(r->frames[i][0], sizeof r->frames[i][0], ref ? csig + 1 : csig ? csig : "", ref ? cn - 2 : cn,
+                                 true);
+        f->name = tpl_copy(r->frames[i][1], sizeof r->frames[i][1], name ? name : "", name ? strlen(name) : 0, false);
+        f->signature = tpl_copy(r->frames[i][2], sizeof r->frames[i][2], sig ? sig : "", sig ? strlen(sig) : 0, false);
+        if (decl)
+            tpl_delete_local(decl);
+        f->flags = (mods & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (mods & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
+                   (mods & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+        (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)name);
+        (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)sig);
+        (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)csig);
+    }
+    *count = (int)n;
+    return 0;
+}
+
+static const jvmprof_support tpl_support = {
+    JVMPROF_PLUGIN_API_VERSION, tpl_current_thread, tpl_support_method, tpl_support_class, tpl_current_stack,
+};
+
+/* ---- events ---- */
+
+/* trace_session's consumer: one event, as a jvmprof_event, to the plugin. */
+static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *f, const char *text,
+                        size_t text_len)
+{
+    atomic_fetch_add_explicit(&tpl_inflight, 1, memory_order_acq_rel);
+    if (!atomic_load_explicit(&tpl_live, memory_order_acquire)) {
+        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+        return;
+    }
+    tpl_scratch *r = tpl_room();
+    if (!r) {
+        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+        return;
+    }
+    char *cls = r->cls, *s1 = r->s1, *s2 = r->s2;
+    jvmprof_event e;
+    memset(&e, 0, sizeof e);
+    e.type = type;
+    e.thread = thread;
+    e.time_ns = time_ns;
+    size_t n1 = 0, n2 = 0;
+    switch (type) {
+    case TRACE_EV_ENTER:
+        tpl_method((uint32_t)f[0], &e.u.enter.method);
+        e.u.enter.depth = (uint32_t)f[1];
+        e.u.enter.receiver = f[2];
+        break;
+    case TRACE_EV_EXIT:
+    case TRACE_EV_EXIT_THROW:
+        tpl_method((uint32_t)f[0], &e.u.exit.method);
+        e.u.exit.depth = (uint32_t)f[1];
+        e.u.exit.thrown = type == TRACE_EV_EXIT_THROW;
+        break;
+    case TRACE_EV_CALL:
+        tpl_method((uint32_t)f[0], &e.u.call.method);
+        e.u.call.depth = (uint32_t)f[1];
+        e.u.call.duration_ns = f[2];
+        e.u.call.thrown = f[3] != 0;
+        break;
+    case TRACE_EV_ALLOC:
+        e.u.alloc.object = f[0];
+        e.u.alloc.class_name = tpl_class(f[1], cls, sizeof r->cls);
+        e.u.alloc.size = f[2];
+        e.u.alloc.length = (int64_t)f[3] - 1;
+        break;
+    case TRACE_EV_FREE:
+        e.u.free.object = f[0];
+        break;
+    case TRACE_EV_GC_START:
+    case TRACE_EV_GC_END:
+        e.u.gc.number = f[0];
+        break;
+    case TRACE_EV_GC:
+        e.type = JVMPROF_EV_GC_INFO;
+        e.u.gc_info.number = f[0];
+        e.u.gc_info.kind = (int)f[1];
+        if (trace_session_string((uint32_t)f[2], s1, sizeof r->s1, &n1))
+            e.u.gc_info.collector = tpl_name(s1, n1);
+        if (trace_session_string((uint32_t)f[3], s2, sizeof r->s2, &n2))
+            e.u.gc_info.cause = tpl_name(s2, n2);
+        e.u.gc_info.used_before = f[4];
+        e.u.gc_info.used_after = f[5];
+        break;
+    case TRACE_EV_THREAD_START:
+    case TRACE_EV_THREAD_END:
+        e.u.thread.thread = (uint32_t)f[0];
+        if (type == TRACE_EV_THREAD_START) /* on the thread itself */
+            tpl_current_thread(&e.u.thread.name, &e.u.thread.group, &e.u.thread.priority);
+        break;
+    case TRACE_EV_CLASS_LOAD:
+    case TRACE_EV_CLASS_UNLOAD:
+        e.u.class_event.class_id = (uint32_t)f[0];
+        e.u.class_event.name = tpl_class(f[0], cls, sizeof r->cls);
+        break;
+    case TRACE_EV_MONITOR:
+        e.u.monitor.kind = (int)f[0];
+        e.u.monitor.object = f[1];
+        e.u.monitor.class_name = tpl_class(f[2], cls, sizeof r->cls);
+        break;
+    case TRACE_EV_USER:
+        e.u.user.message = tpl_name(text, text_len);
+        break;
+    case TRACE_EV_REFERENCES:
+        e.u.references.objects = f[0];
+        e.u.references.references = f[1];
+        break;
+    case TRACE_EV_OBJECT:
+        e.u.object.object = f[0];
+        e.u.object.kind = (int)f[1];
+        e.u.object.class_name = tpl_class(f[2], cls, sizeof r->cls);
+        e.u.object.size = f[3];
+        e.u.object.length = (int64_t)f[4] - 1;
+        break;
+    case TRACE_EV_REFERENCE:
+        e.u.reference.object = f[0];
+        e.u.reference.kind = (int)f[1];
+        e.u.reference.index = (uint32_t)f[2];
+        break;
+    case TRACE_EV_OBJECT_END:
+        break;
+    case TRACE_EV_SAMPLE:
+        e.thread = (uint32_t)f[0];
+        e.u.sample.stack = tpl_name(text, text_len);
+        break;
+    default:
+        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+        return;
+    }
+    tpl_event(&e);
+    atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+}
+
+/* ---- life ---- */
+
+/* A refusal: one line naming the library and why; the library unloaded. */
+static jp_status tpl_refuse(const char *why)
+{
+    jp_log_error("plugin=%s: %s", tpl_path, why);
+    if (tpl_lib)
+        dlclose(tpl_lib);
+    tpl_lib = NULL;
+    tpl_event = NULL;
+    return JP_ERR_ARG;
+}
+
+jp_status trace_plugin_load(const char *spec)
+{
+    if (tpl_lib)
+        return JP_OK; /* once per JVM: a later session keeps it */
+    if (!tpl_scratch_ready)
+        tpl_scratch_ready = pthread_key_create(&tpl_scratch_key, free) == 0;
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    snprintf(tpl_path, sizeof tpl_path, "%.*s", (int)n, spec);
+    const char *args = colon ? colon + 1 : "";
+    tpl_lib = dlopen(tpl_path, RTLD_NOW | RTLD_LOCAL);
+    if (!tpl_lib) {
+        const char *e = dlerror();
+        return tpl_refuse(e ? e : "cannot be loaded");
+    }
+    const int *version = (const int *)dlsym(tpl_lib, "jvmprof_plugin_api_version");
+    tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl_lib, "jvmprof_plugin_startup");
+    tpl_event = (tpl_event_fn)dlsym(tpl_lib, "jvmprof_plugin_event");
+    tpl_begin = (tpl_begin_fn)dlsym(tpl_lib, "jvmprof_plugin_begin");
+    tpl_end = (tpl_void_fn)dlsym(tpl_lib, "jvmprof_plugin_end");
+    tpl_shutdown = (tpl_void_fn)dlsym(tpl_lib, "jvmprof_plugin_shutdown");
+    char why[160];
+    if (!version)
+        return tpl_refuse("it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
+    if (*version != JVMPROF_PLUGIN_API_VERSION) {
+        snprintf(why, sizeof why, "built for plugin API version %d; this jvmprof has version %d", *version,
+                 JVMPROF_PLUGIN_API_VERSION);
+        return tpl_refuse(why);
+    }
+    if (!startup || !tpl_event)
+        return tpl_refuse(!startup ? "it does not export jvmprof_plugin_startup, which a plugin must"
+                                   : "it does not export jvmprof_plugin_event, which a plugin must");
+    int rc = startup(args, &tpl_support);
+    if (rc != 0) {
+        snprintf(why, sizeof why, "its jvmprof_plugin_startup(\"%.60s\") returned %d: the plugin refused to start",
+                 args, rc);
+        return tpl_refuse(why);
+    }
+    return JP_OK;
+}
+
+void trace_plugin_begin(unsigned what)
+{
+    if (!tpl_event)
+        return;
+    if (tpl_begin)
+        tpl_begin(what);
+    tpl_begun = true;
+    atomic_store(&tpl_live, true);
+    trace_session_consumer = tpl_consume;
+}
+
+/* Events stop, those under way are let finish (up to 2 s), then the plugin's end. */
+void trace_plugin_end(void)
+{
+    atomic_store(&tpl_live, false);
+    trace_session_consumer = NULL;
+    for (int i = 0; i < 2000 && atomic_load_explicit(&tpl_inflight, memory_order_acquire); i++)
+        nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    if (tpl_begun && tpl_end)
+        tpl_end();
+    tpl_begun = false;
+}
+
+void trace_plugin_shutdown(void)
+{
+    trace_plugin_end();
+    if (tpl_event && tpl_shutdown)
+        tpl_shutdown();
+    tpl_event = NULL; /* the library stays mapped: a thread may still be inside it */
+}
