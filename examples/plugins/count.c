@@ -26,6 +26,10 @@ static _Atomic uint64_t *count_entries;          /* by method id */
 static _Atomic(char *) *count_names;             /* by method id: "pkg.Class.method", set once */
 static _Atomic uint64_t count_other;
 static unsigned count_top = 20;
+/* allocations by class: a small table under a lock (an example: simple over fast) */
+#define COUNT_CLASSES 4096u
+static struct { char *name; uint64_t n; } count_classes[COUNT_CLASSES];
+static pthread_mutex_t count_class_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t count_user_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *count_user;                         /* the user events' messages, " | "-separated, in order */
 static size_t count_user_len;
@@ -69,6 +73,27 @@ void jvmprof_plugin_event(const jvmprof_event *e)
         } else {
             atomic_fetch_add_explicit(&count_other, 1, memory_order_relaxed);
         }
+    } else if (e->type == JVMPROF_EV_ALLOC) {
+        const jvmprof_name *c = &e->u.alloc.class_name;
+        uint32_t h = 2166136261u;
+        for (size_t i = 0; i < c->len; i++)
+            h = (h ^ (unsigned char)c->p[i]) * 16777619u;
+        pthread_mutex_lock(&count_class_lock);
+        for (uint32_t k = 0; k < COUNT_CLASSES; k++) {
+            uint32_t at = (h + k) % COUNT_CLASSES;
+            if (!count_classes[at].name) {
+                count_classes[at].name = malloc(c->len + 1);
+                if (!count_classes[at].name)
+                    break;
+                memcpy(count_classes[at].name, c->p, c->len);
+                count_classes[at].name[c->len] = '\0';
+            } else if (strlen(count_classes[at].name) != c->len || memcmp(count_classes[at].name, c->p, c->len)) {
+                continue;
+            }
+            count_classes[at].n++;
+            break;
+        }
+        pthread_mutex_unlock(&count_class_lock);
     } else if (e->type == JVMPROF_EV_USER) {
         pthread_mutex_lock(&count_user_lock);
         char *s = realloc(count_user, count_user_len + e->u.user.message.len + 4);
@@ -131,5 +156,9 @@ void jvmprof_plugin_shutdown(void)
     }
     if (count_other)
         fprintf(stderr, "count: %12llu (other methods)\n", (unsigned long long)count_other);
+    fprintf(stderr, "count: allocations by class\n");
+    for (uint32_t k = 0; k < COUNT_CLASSES; k++)
+        if (count_classes[k].name)
+            fprintf(stderr, "count: alloc %12llu %s\n", (unsigned long long)count_classes[k].n, count_classes[k].name);
     fprintf(stderr, "count: user events: %s\n", count_user ? count_user : "");
 }

@@ -204,10 +204,12 @@ static jp_status tr_capabilities(jvmtiCapabilities *caps)
  * file there is replaced, never followed through a link. */
 static jp_status tr_load(void)
 {
-    if (agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin) != JP_OK && !agent_opts->force)
+    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin) != JP_OK;
+    if (refused && !agent_opts->force)
         return JP_ERR_ARG; /* force=n: the VM stops */
-    /* with plugin= and no tracefile=, the events go to the plugin only */
+    /* with plugin= and no tracefile=, the events go to the plugin only (none if it was refused) */
     bool file = !agent_opts->plugin[0] || options_given(agent_opts, OPTIONS_ID_TRACEFILE);
+    unsigned what = refused && !file ? 0u : agent_opts->trace;
     snprintf(tr_path, sizeof tr_path, "%s", file ? agent_opts->tracefile : "/dev/null");
     out_target target;
     char why[512];
@@ -230,7 +232,7 @@ static jp_status tr_load(void)
     }
     if (tr_fd < 0)
         return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, why);
-    jp_status st = trace_session_open(tr_fd, agent_opts->tracelimit, agent_opts->trace);
+    jp_status st = trace_session_open(tr_fd, agent_opts->tracelimit, what);
     if (st != JP_OK) {
         int e = errno;
         close(tr_fd);
@@ -240,8 +242,8 @@ static jp_status tr_load(void)
                                                                         : strerror(e));
     }
     tr_mintime = agent_opts->mintime_ns;
-    tr_receivers = (agent_opts->trace & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
-    return trace_vm_events_load(agent_opts->trace) == JP_OK ? JP_OK : JP_ERR_JVMTI;
+    tr_receivers = (what & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
+    return trace_vm_events_load(what) == JP_OK ? JP_OK : JP_ERR_JVMTI;
 }
 
 static jp_status tr_start(JNIEnv *jni)

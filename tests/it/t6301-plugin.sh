@@ -1,0 +1,60 @@
+# plugin=: the example plugins on programs with known events. count.c sees
+# exactly TraceCalls' 11 entries and 11 exits (4 by exception) and its three
+# user events in the program's order, and TraceEvents' 1000 Blob and 1
+# Blob[] allocations; calltree.c builds TraceSlow's call tree. With plugin=
+# and no tracefile=, no trace file is written. Each way a plugin is refused
+# (not found, no event function, another API version, a startup that
+# fails, an argument it does not take) gives one line naming the library
+# and the reason; the program runs on (force=n: the JVM stops).
+. "$(dirname "$0")/lib.sh"
+make -s -C "$ROOT" examples >&2 || fail "make examples failed"
+COUNT="$ROOT/build/examples/libcount.so" TREE="$ROOT/build/examples/libcalltree.so"
+cd "$T"
+run_java "trace=exec+user+alloc,include=TraceCalls,plugin=$COUNT" TraceCalls
+expect_rc 0
+expect_grep "^TraceCalls true$" "$T/out"
+expect_grep "^count: enter  *11$" "$T/err"
+expect_grep "^count: exit  *7$" "$T/err"
+expect_grep "^count: exit-throw  *4$" "$T/err"
+expect_grep "^count: user  *3$" "$T/err"
+expect_grep "^count:  *5 TraceCalls.fact$" "$T/err"
+expect_grep "^count:  *3 TraceCalls.thrower$" "$T/err"
+expect_grep "^count: user events: before | between | after 8$" "$T/err"
+[ ! -e "$T/java.trace" ] || fail "plugin= without tracefile= wrote java.trace"
+
+run_java "trace=alloc+user,plugin=$COUNT:top=3,tracefile=$T/a.trace" TraceEvents
+expect_rc 0
+expect_grep '^count: alloc  *1000 TraceEvents\$Blob$' "$T/err"
+expect_grep '^count: alloc  *1 \[LTraceEvents\$Blob;$' "$T/err"
+expect_grep "^count: user events: alloc-start | alloc-end | drop kept | ring made$" "$T/err"
+[ -s "$T/a.trace" ] || fail "plugin= with tracefile= wrote no trace file"
+# the file and the plugin saw the same allocations
+[ "$("$JVMPROF" trace "$T/a.trace" --type alloc | grep -cF ' TraceEvents$Blob bytes=')" = 1000 ] || fail "the file lacks the Blobs"
+
+run_java "trace=exec,include=TraceSlow,plugin=$TREE" TraceSlow
+expect_rc 0
+expect_grep "^calltree:     TraceSlow.outer  calls=2  ms=" "$T/err"
+expect_grep "^calltree:       TraceSlow.slow  calls=2  ms=8[0-9]\." "$T/err"
+expect_grep "^calltree:       TraceSlow.fast  calls=2000  ms=" "$T/err"
+expect_grep "^calltree:     TraceSlow.failing  calls=1  ms=" "$T/err"
+
+# refusals: one line naming the library and the reason; the program runs on
+for kind in NO_EVENT OLD_API FAILING; do
+    cc -shared -fPIC -I"$ROOT/include" -D$kind -o "$T/lib$kind.so" "$ROOT/tests/plugins/broken.c" || fail "cc $kind"
+done
+refused() { # options, what the line says
+    run_java "trace=exec,include=TraceCalls,$1" TraceCalls
+    expect_rc 0
+    expect_grep "^TraceCalls " "$T/out"
+    [ "$(grep -c "^jvmprof: plugin=" "$T/err")" = 1 ] && grep -q "^jvmprof: plugin=.*: $2" "$T/err" ||
+        fail "$1: $(cat "$T/err")"
+}
+refused "plugin=$T/nowhere.so" "$T/nowhere.so: cannot open shared object file"
+refused "plugin=$T/libNO_EVENT.so" "it does not export jvmprof_plugin_event"
+refused "plugin=$T/libOLD_API.so" "built for plugin API version 0; this jvmprof has version 1"
+refused "plugin=$T/libFAILING.so:x" 'its jvmprof_plugin_startup("x") returned 7'
+refused "plugin=$COUNT:bogus" 'its jvmprof_plugin_startup("bogus") returned 1'
+# force=n: the JVM stops
+run_java "trace=exec,include=TraceCalls,plugin=$T/libOLD_API.so,force=n" TraceCalls
+[ "$RC" != 0 ] && ! grep -q "^TraceCalls" "$T/out" && grep -q "^jvmprof: plugin=$T/libOLD_API.so: built for" "$T/err" ||
+    fail "force=n: a refused plugin did not stop the JVM: rc $RC, $(cat "$T/err")"
