@@ -150,44 +150,51 @@ static int tpl_support_class(uint32_t class_id, jvmprof_name *out)
     return out->len ? 0 : -1;
 }
 
-/* The calling thread's stack, innermost first. A frame of a method the
- * rewriter did not see is named by JVMTI into a per-thread buffer. */
+/* The calling thread's stack, innermost first, without jvmprof's own frames
+ * (the Tracker's, which report entries and exits). A frame's names are
+ * JVMTI's, copied into the thread's room. */
 static int tpl_current_stack(jvmprof_method *frames, int max, int *count)
 {
     tpl_scratch *r = tpl_room();
-    jvmtiFrameInfo info[TPL_FRAMES];
+    jvmtiFrameInfo info[TPL_FRAMES + 4];
     jint n = 0;
     if (!frames || max <= 0 || !count || !r)
         return -1;
-    if ((*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, 0, max < TPL_FRAMES ? max : TPL_FRAMES, info, &n) !=
-        JVMTI_ERROR_NONE)
+    if ((*agent_jvmti)->GetStackTrace(agent_jvmti, NULL, 0, TPL_FRAMES + 4, info, &n) != JVMTI_ERROR_NONE)
         return -1;
-    for (jint i = 0; i < n; i++) {
-        jvmprof_method *f = &frames[i];
-        memset(f, 0, sizeof *f);
+    int out = 0;
+    for (jint i = 0; i < n && out < max && out < TPL_FRAMES; i++) {
         char *name = NULL, *sig = NULL, *csig = NULL;
         jclass decl = NULL;
-        (*agent_jvmti)->GetMethodName(agent_jvmti, info[i].method, &name, &sig, NULL);
         jint mods = 0;
-        (*agent_jvmti)->GetMethodModifiers(agent_jvmti, info[i].method, &mods);
         if ((*agent_jvmti)->GetMethodDeclaringClass(agent_jvmti, info[i].method, &decl) == JVMTI_ERROR_NONE && decl)
             (*agent_jvmti)->GetClassSignature(agent_jvmti, decl, &csig, NULL);
+        if (decl)
+            tpl_delete_local(decl);
+        if (csig && out == 0 && strcmp(csig, "Ljvmprof/Tracker;") == 0) {
+            (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)csig);
+            continue; /* the agent's own frames on top */
+        }
+        (*agent_jvmti)->GetMethodName(agent_jvmti, info[i].method, &name, &sig, NULL);
+        (*agent_jvmti)->GetMethodModifiers(agent_jvmti, info[i].method, &mods);
+        jvmprof_method *f = &frames[out];
+        memset(f, 0, sizeof *f);
         /* Ljava/util/HashMap; -> java.util.HashMap */
         size_t cn = csig ? strlen(csig) : 0;
         bool ref = cn >= 2 && csig[0] == 'L' && csig[cn - 1] == ';';
-        f->class_name = tpl_copy(r->frames[i][0], sizeof r->frames[i][0], ref ? csig + 1 : csig ? csig : "", ref ? cn - 2 : cn,
-                                 true);
-        f->name = tpl_copy(r->frames[i][1], sizeof r->frames[i][1], name ? name : "", name ? strlen(name) : 0, false);
-        f->signature = tpl_copy(r->frames[i][2], sizeof r->frames[i][2], sig ? sig : "", sig ? strlen(sig) : 0, false);
-        if (decl)
-            tpl_delete_local(decl);
+        f->class_name = tpl_copy(r->frames[out][0], sizeof r->frames[out][0], ref ? csig + 1 : csig ? csig : "",
+                                 ref ? cn - 2 : cn, true);
+        f->name = tpl_copy(r->frames[out][1], sizeof r->frames[out][1], name ? name : "", name ? strlen(name) : 0, false);
+        f->signature = tpl_copy(r->frames[out][2], sizeof r->frames[out][2], sig ? sig : "", sig ? strlen(sig) : 0,
+                                false);
         f->flags = (mods & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (mods & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
                    (mods & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+        out++;
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)name);
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)sig);
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)csig);
     }
-    *count = (int)n;
+    *count = out;
     return 0;
 }
 

@@ -58,3 +58,15 @@ refused "plugin=$COUNT:bogus" 'its jvmprof_plugin_startup("bogus") returned 1'
 run_java "trace=exec,include=TraceCalls,plugin=$T/libOLD_API.so,force=n" TraceCalls
 [ "$RC" != 0 ] && ! grep -q "^TraceCalls" "$T/out" && grep -q "^jvmprof: plugin=$T/libOLD_API.so: built for" "$T/err" ||
     fail "force=n: a refused plugin did not stop the JVM: rc $RC, $(cat "$T/err")"
+
+# every support function from every event type where the header allows it: no failure, and the answers agree
+# with the events (the stack's innermost frame is the entered method, main's thread is "main")
+cc -shared -fPIC -I"$ROOT/include" -o "$T/libsupport.so" "$ROOT/tests/plugins/support.c" || fail "cc support.c"
+run_java "trace=all,include=TraceEvents,plugin=$T/libsupport.so" TraceEvents
+expect_rc 0
+grep '^support: ' "$T/err" >"$T/support.txt"
+for type in 16 17 19 23 24 25 27 28 31 32 33 34; do
+    grep -q "^support: type $type events [1-9][0-9]* failures 0 mismatches 0$" "$T/support.txt" ||
+        fail "support functions from type $type: $(grep "type $type " "$T/support.txt")"
+done
+! grep -v 'failures 0 mismatches 0$' "$T/support.txt" | grep -q . || fail "support functions failed: $(cat "$T/support.txt")"
