@@ -161,6 +161,222 @@ public final class Control {
         }
     }
 
+    // ---- the tracing API: a program switches tracing on and off ----
+
+    /** tracingBegin flags: exactly one of the three execution levels. */
+    public static final int EXECUTION_ON = 1, EXECUTION_LIGHT = 2, EXECUTION_OFF = 4;
+    /** exactly one of the three memory levels (collections and deaths; collections; none). */
+    public static final int MEMORY_ON = 8, MEMORY_LIGHT = 16, MEMORY_OFF = 32;
+    /** exactly one of the two allocation levels. */
+    public static final int ALLOCATION_ON = 64, ALLOCATION_OFF = 128;
+    /** and any of these. */
+    public static final int THREADS = 256, CLASSES = 512, MONITORS = 1024, USER_EVENTS = 2048;
+
+    private static final Object tracing = new Object();
+    private static String library;       // the path tracingStartup loaded; null before it (and after tracingShutdown)
+    private static boolean begun;
+
+    /**
+     * Loads a tracing library (a jvmprof plugin, include/jvmprof/plugin.h)
+     * and calls its startup. A plain name is looked for as
+     * System.loadLibrary would ("trace": libtrace.so in java.library.path);
+     * an absolute path is taken as it is. The library receives the events
+     * of every tracingBegin/tracingEnd window.
+     *
+     * @throws ControlException when no jvmprof agent is loaded, the library
+     *         cannot be found or loaded, or it refuses to start
+     */
+    public static void tracingStartup(String libraryName) throws ControlException {
+        if (libraryName == null)
+            throw new NullPointerException("libraryName");
+        synchronized (tracing) {
+            if (library != null)
+                throw new ControlException("jvmprof: tracingStartup: " + library + " is started already; call "
+                                           + "tracingShutdown first");
+            String path = findLibrary(libraryName);
+            if (path.indexOf(',') >= 0)
+                throw new ControlException("jvmprof: tracingStartup: " + path + ": a library path with ',' cannot be "
+                                           + "given to the agent; rename or link it");
+            String error;
+            try {
+                error = tracingStartup0(path);
+            } catch (UnsatisfiedLinkError e) {
+                throw noAgent("tracingStartup");
+            }
+            if (error != null)
+                throw new ControlException("jvmprof: tracingStartup: " + error);
+            library = path;
+        }
+    }
+
+    /**
+     * Begins tracing the event classes flags names, to the tracing library.
+     * A profiling session that runs (the one given at -agentpath, or one
+     * Control.start began) is stopped first and its report written; the
+     * classes instrumented for EXECUTION_ON are those its include= and
+     * exclude= chose (all, without them).
+     *
+     * @throws ControlException when flags do not choose exactly one level of
+     *         execution, memory and allocation tracing or name no events, when
+     *         tracingStartup has not loaded a library, or when tracing has
+     *         begun already
+     */
+    public static void tracingBegin(int flags) throws ControlException {
+        String classes = traceClasses(flags);
+        synchronized (tracing) {
+            if (library == null)
+                throw new ControlException("jvmprof: tracingBegin before tracingStartup: load a tracing library with "
+                                           + "tracingStartup(name) first");
+            if (begun)
+                throw new ControlException("jvmprof: tracingBegin: tracing has begun already; call tracingEnd first");
+            String error;
+            try {
+                error = tracingBegin0(classes, library);
+            } catch (UnsatisfiedLinkError e) {
+                throw noAgent("tracingBegin");
+            }
+            if (error != null)
+                throw new ControlException("jvmprof: tracingBegin: " + error);
+            begun = true;
+        }
+    }
+
+    /**
+     * Ends the tracing tracingBegin began: the library's end is called once
+     * the events under way have reached it, and no event follows. The
+     * program then runs at nearly full speed until the next tracingBegin.
+     *
+     * @throws ControlException when tracing has not begun
+     */
+    public static void tracingEnd() throws ControlException {
+        synchronized (tracing) {
+            if (!begun)
+                throw new ControlException("jvmprof: tracingEnd without tracingBegin: tracing has not begun");
+            begun = false;
+            try {
+                stop0();
+            } catch (UnsatisfiedLinkError e) {
+                throw noAgent("tracingEnd");
+            }
+        }
+    }
+
+    /**
+     * Ends tracing if it has begun and calls the library's shutdown; a later
+     * tracingStartup of the same library starts it again.
+     *
+     * @throws ControlException when tracingStartup has not loaded a library
+     */
+    public static void tracingShutdown() throws ControlException {
+        synchronized (tracing) {
+            if (library == null)
+                throw new ControlException("jvmprof: tracingShutdown without tracingStartup: no tracing library is "
+                                           + "loaded");
+            if (begun)
+                tracingEnd();
+            try {
+                tracingShutdown0();
+            } catch (UnsatisfiedLinkError e) {
+                throw noAgent("tracingShutdown");
+            }
+            library = null;
+        }
+    }
+
+    /**
+     * The object-reference report, to the tracing library (and the trace):
+     * every object reachable from the roots, each followed by the references
+     * it holds (see {@link #objectReferences}).
+     *
+     * @throws ControlException when tracing has not begun, or the report could
+     *         not be written whole
+     */
+    public static void reportObjectReferences() throws ControlException {
+        synchronized (tracing) {
+            if (!begun)
+                throw new ControlException("jvmprof: reportObjectReferences: tracing has not begun; call tracingBegin "
+                                           + "first");
+        }
+        if (!objectReferences())
+            throw new ControlException("jvmprof: reportObjectReferences: the report could not be written whole (out "
+                                       + "of memory, or tracelimit= reached)");
+    }
+
+    private static ControlException noAgent(String call) {
+        return new ControlException("jvmprof: " + call + ": no jvmprof agent is loaded; start the JVM with "
+                                    + "-agentpath:/path/to/libjvmprof.so");
+    }
+
+    /** The agent's trace= classes for tracingBegin's flags; a ControlException if they do not make sense. */
+    static String traceClasses(int flags) throws ControlException {
+        int known = EXECUTION_ON | EXECUTION_LIGHT | EXECUTION_OFF | MEMORY_ON | MEMORY_LIGHT | MEMORY_OFF
+                    | ALLOCATION_ON | ALLOCATION_OFF | THREADS | CLASSES | MONITORS | USER_EVENTS;
+        if ((flags & ~known) != 0)
+            throw new ControlException(String.format("jvmprof: tracingBegin(0x%x): unknown flag bits 0x%x", flags,
+                                                     flags & ~known));
+        String exec = one(flags, "execution", new int[] { EXECUTION_ON, EXECUTION_LIGHT, EXECUTION_OFF },
+                          new String[] { "EXECUTION_ON", "EXECUTION_LIGHT", "EXECUTION_OFF" },
+                          new String[] { "exec", "exec:light", null });
+        String mem = one(flags, "memory", new int[] { MEMORY_ON, MEMORY_LIGHT, MEMORY_OFF },
+                         new String[] { "MEMORY_ON", "MEMORY_LIGHT", "MEMORY_OFF" },
+                         new String[] { "mem", "mem:light", null });
+        String alloc = one(flags, "allocation", new int[] { ALLOCATION_ON, ALLOCATION_OFF },
+                           new String[] { "ALLOCATION_ON", "ALLOCATION_OFF" }, new String[] { "alloc", null });
+        StringBuilder b = new StringBuilder();
+        for (String c : new String[] { exec, mem, alloc, (flags & THREADS) != 0 ? "thread" : null,
+                                       (flags & CLASSES) != 0 ? "class" : null,
+                                       (flags & MONITORS) != 0 ? "monitor" : null,
+                                       (flags & USER_EVENTS) != 0 ? "user" : null })
+            if (c != null)
+                b.append(b.length() > 0 ? "+" : "").append(c);
+        if (b.length() == 0)
+            throw new ControlException(String.format("jvmprof: tracingBegin(0x%x): the flags name no events; add "
+                                                     + "EXECUTION_ON, MEMORY_LIGHT, THREADS ...", flags));
+        return b.toString();
+    }
+
+    private static String one(int flags, String what, int[] bits, String[] names, String[] classes)
+            throws ControlException {
+        String chosen = null;
+        int count = 0;
+        for (int i = 0; i < bits.length; i++)
+            if ((flags & bits[i]) != 0) {
+                count++;
+                chosen = classes[i];
+            }
+        if (count != 1)
+            throw new ControlException(String.format("jvmprof: tracingBegin(0x%x): choose exactly one %s level of %s; "
+                                                     + "%d given", flags, what, String.join(", ", names), count));
+        return chosen;
+    }
+
+    /** libraryName as a path: absolute as it is, else System.mapLibraryName's file in java.library.path. */
+    private static String findLibrary(String libraryName) throws ControlException {
+        java.io.File f = new java.io.File(libraryName);
+        if (f.isAbsolute()) {
+            if (!f.isFile())
+                throw new ControlException("jvmprof: tracingStartup: " + libraryName + ": no such file");
+            return f.getPath();
+        }
+        if (libraryName.isEmpty() || libraryName.indexOf(java.io.File.separatorChar) >= 0)
+            throw new ControlException("jvmprof: tracingStartup: '" + libraryName + "': give a library name (\"trace\" "
+                                       + "for libtrace.so in java.library.path) or an absolute path");
+        String file = System.mapLibraryName(libraryName);
+        String dirs = System.getProperty("java.library.path", "");
+        for (String dir : dirs.split(java.util.regex.Pattern.quote(java.io.File.pathSeparator))) {
+            java.io.File candidate = new java.io.File(dir.isEmpty() ? "." : dir, file);
+            if (candidate.isFile())
+                return candidate.getAbsolutePath();
+        }
+        throw new ControlException("jvmprof: tracingStartup: no " + file + " in java.library.path (" + dirs + ")");
+    }
+
+    private static native String tracingStartup0(String path);
+
+    private static native void tracingShutdown0();
+
+    private static native String tracingBegin0(String classes, String library);
+
     private static native boolean userEvent0(String message);
 
     private static native boolean objectReferences0();

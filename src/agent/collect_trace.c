@@ -204,7 +204,10 @@ static jp_status tr_capabilities(jvmtiCapabilities *caps)
  * file there is replaced, never followed through a link. */
 static jp_status tr_load(void)
 {
-    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin) != JP_OK;
+    char err[OPTIONS_PATH_MAX + 256];
+    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, err, sizeof err) != JP_OK;
+    if (refused)
+        jp_log_error("%s", err);
     if (refused && !agent_opts->force)
         return JP_ERR_ARG; /* force=n: the VM stops */
     /* with plugin= and no tracefile=, the events go to the plugin only (none if it was refused) */

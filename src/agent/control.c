@@ -4,6 +4,7 @@
  * trace (collect_trace.h). */
 #include <jni.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../common/out_file.h"
 #include "agent_env.h"
@@ -11,6 +12,7 @@
 #include "heap_dump.h"
 #include "profiler.h"
 #include "session.h"
+#include "trace_plugin.h"
 #include "trace_vm_events.h"
 
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
@@ -86,6 +88,63 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_running0(JNIEnv *jni, jclass cls
 {
     (void)jni, (void)cls;
     return session_running() ? JNI_TRUE : JNI_FALSE;
+}
+
+/* jvmprof.Control.tracingStartup: the tracing library (a plugin) loaded and
+ * started. NULL when done, else the one-line reason. */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingStartup0(JNIEnv *jni, jclass cls, jstring path)
+{
+    (void)cls;
+    if (!agent_opts || !agent_jvmti)
+        return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message at "
+                                         "start-up)");
+    const char *p = path ? (*jni)->GetStringUTFChars(jni, path, NULL) : NULL;
+    if (!p)
+        return (*jni)->NewStringUTF(jni, "no library given");
+    char err[1200];
+    jp_status st = trace_plugin_load(p, err, sizeof err);
+    (*jni)->ReleaseStringUTFChars(jni, path, p);
+    return st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, err);
+}
+
+/* jvmprof.Control.tracingBegin: a session with trace=classes to the
+ * library, the running one (if any) stopped first, with its include= and
+ * exclude=. NULL when begun, else the one-line reason. */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingBegin0(JNIEnv *jni, jclass cls, jstring classes, jstring library)
+{
+    (void)cls;
+    if (!agent_opts || !agent_jvmti)
+        return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message at "
+                                         "start-up)");
+    const char *c = (*jni)->GetStringUTFChars(jni, classes, NULL);
+    const char *l = c ? (*jni)->GetStringUTFChars(jni, library, NULL) : NULL;
+    if (!c || !l) {
+        if (c)
+            (*jni)->ReleaseStringUTFChars(jni, classes, c);
+        return (*jni)->NewStringUTF(jni, "out of memory");
+    }
+    static char options[3 * OPTIONS_PREFIXES_MAX + OPTIONS_PATH_MAX];
+    int n = snprintf(options, sizeof options, "trace=%s,plugin=%s", c, l);
+    bool exec = strstr(c, "exec") != NULL; /* include=/exclude= choose its classes */
+    if (exec && agent_opts->include[0])
+        n += snprintf(options + n, sizeof options - (size_t)n, ",include=%s", agent_opts->include);
+    if (exec && agent_opts->exclude[0] && (size_t)n < sizeof options)
+        snprintf(options + n, sizeof options - (size_t)n, ",exclude=%s", agent_opts->exclude);
+    (*jni)->ReleaseStringUTFChars(jni, classes, c);
+    (*jni)->ReleaseStringUTFChars(jni, library, l);
+    char err[1024];
+    if (session_running() && !session_stop(jni, err, sizeof err))
+        return (*jni)->NewStringUTF(jni, err);
+    if (session_start(jni, options, err, sizeof err) != JP_OK)
+        return (*jni)->NewStringUTF(jni, err);
+    return NULL;
+}
+
+/* jvmprof.Control.tracingShutdown: the tracing library's shutdown. */
+JNIEXPORT void JNICALL Java_jvmprof_Control_tracingShutdown0(JNIEnv *jni, jclass cls)
+{
+    (void)jni, (void)cls;
+    trace_plugin_shutdown();
 }
 
 /* jvmprof.Control.objectReferences: the object-reference report, into the trace. */

@@ -148,6 +148,10 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
     memset(&caps, 0, sizeof caps);
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
+    /* the JVM grants retransformation only at start-up: asked for then, so that a later session
+     * (Control.start, Control.tracingBegin) can instrument the classes loaded before it */
+    if (at_load)
+        caps.can_retransform_classes = caps.can_retransform_any_class = 1;
     if (collectors_capabilities(&caps) != JP_OK) {
         snprintf(err, errlen, "the JVM lacks what these options need (see the line above)");
         return JP_ERR_JVMTI;

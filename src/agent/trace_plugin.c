@@ -318,10 +318,13 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
 
 /* ---- life ---- */
 
-/* A refusal: one line naming the library and why; the library unloaded. */
+static char *tpl_err;
+static size_t tpl_errlen;
+
+/* A refusal: "plugin=PATH: why" into the caller's buffer; the library unloaded. */
 static jp_status tpl_refuse(const char *why)
 {
-    jp_log_error("plugin=%s: %s", tpl_path, why);
+    snprintf(tpl_err, tpl_errlen, "plugin=%s: %s", tpl_path, why);
     if (tpl_lib)
         dlclose(tpl_lib);
     tpl_lib = NULL;
@@ -329,20 +332,30 @@ static jp_status tpl_refuse(const char *why)
     return JP_ERR_ARG;
 }
 
-jp_status trace_plugin_load(const char *spec)
+jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
 {
-    if (tpl_lib)
-        return JP_OK; /* once per JVM: a later session keeps it */
-    if (!tpl_scratch_ready)
-        tpl_scratch_ready = pthread_key_create(&tpl_scratch_key, free) == 0;
+    tpl_err = err;
+    tpl_errlen = errlen;
     const char *colon = strchr(spec, ':');
     size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-    snprintf(tpl_path, sizeof tpl_path, "%.*s", (int)n, spec);
     const char *args = colon ? colon + 1 : "";
-    tpl_lib = dlopen(tpl_path, RTLD_NOW | RTLD_LOCAL);
-    if (!tpl_lib) {
-        const char *e = dlerror();
-        return tpl_refuse(e ? e : "cannot be loaded");
+    if (tpl_lib) { /* one per JVM: a later session keeps it; after its shutdown, a startup starts it again */
+        if (strlen(tpl_path) != n || strncmp(tpl_path, spec, n) != 0) {
+            snprintf(err, errlen, "plugin=%.*s: the plugin %s is loaded already, and a JVM has one", (int)n, spec,
+                     tpl_path);
+            return JP_ERR_ARG;
+        }
+        if (tpl_event)
+            return JP_OK;
+    } else {
+        if (!tpl_scratch_ready)
+            tpl_scratch_ready = pthread_key_create(&tpl_scratch_key, free) == 0;
+        snprintf(tpl_path, sizeof tpl_path, "%.*s", (int)n, spec);
+        tpl_lib = dlopen(tpl_path, RTLD_NOW | RTLD_LOCAL);
+        if (!tpl_lib) {
+            const char *e = dlerror();
+            return tpl_refuse(e ? e : "cannot be loaded");
+        }
     }
     const int *version = (const int *)dlsym(tpl_lib, "jvmprof_plugin_api_version");
     tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl_lib, "jvmprof_plugin_startup");
@@ -400,3 +413,5 @@ void trace_plugin_shutdown(void)
         tpl_shutdown();
     tpl_event = NULL; /* the library stays mapped: a thread may still be inside it */
 }
+
+bool trace_plugin_loaded(void) { return tpl_event != NULL; }

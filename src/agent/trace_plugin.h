@@ -4,11 +4,17 @@
 #ifndef TRACE_PLUGIN_H
 #define TRACE_PLUGIN_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "../common/jp_error.h"
 
-/* Loads PATH (ARGS after the first ':' go to its startup), once per JVM.
- * JP_ERR_ARG after one line naming the library and why it was refused. */
-jp_status trace_plugin_load(const char *spec);
+/* Loads PATH (ARGS after the first ':' go to its startup), once per JVM
+ * (after a shutdown, its startup runs again). JP_ERR_ARG, err saying
+ * "plugin=PATH: why", if it was refused. */
+jp_status trace_plugin_load(const char *spec, char *err, size_t errlen);
+/* Whether a plugin is loaded and started. */
+bool trace_plugin_loaded(void);
 /* A session's start (what: its OPTIONS_TRACE_*) and end: the plugin's begin
  * and end, its events between them. */
 void trace_plugin_begin(unsigned what);

@@ -44,6 +44,7 @@ static pthread_mutex_t tss_names_lock = PTHREAD_MUTEX_INITIALIZER;
 static arena tss_keys;
 static intern_table tss_strings, tss_classes; /* by text / by class name */
 static bool tss_names_made;
+static trace_stream *tss_stream_locked;     /* the session's stream, read and set under tss_names_lock */
 /* class id -> its name (the intern table's key, which never moves), for
  * readers without the lock (trace_session_class_name): chunks made as ids come */
 #define TSS_CLASS_CHUNK 4096u
@@ -67,11 +68,13 @@ static void tss_names_init(void)
 /* The id of a string (n bytes), written as metadata the first time; 0 if out of memory. */
 static uint32_t tss_string(const char *s, size_t n)
 {
+    if (!tss_stream_locked)
+        return 0; /* the session has ended */
     tss_names_init();
     bool added = false;
     uint32_t id = intern_put(&tss_strings, s, (uint32_t)n, &added);
     if (added)
-        trace_stream_meta(trace_session_stream, TRACE_EV_STRING, (uint64_t[]){ id }, s, n);
+        trace_stream_meta(tss_stream_locked, TRACE_EV_STRING, (uint64_t[]){ id }, s, n);
     return id;
 }
 
@@ -80,6 +83,8 @@ static uint32_t tss_string(const char *s, size_t n)
  * share an id. */
 static uint32_t tss_class_locked(const char *internal, size_t n)
 {
+    if (!tss_stream_locked)
+        return 0;
     tss_names_init();
     uint32_t id = intern_find(&tss_classes, internal, (uint32_t)n);
     if (id)
@@ -88,7 +93,7 @@ static uint32_t tss_class_locked(const char *internal, size_t n)
     bool added = false;
     id = intern_put(&tss_classes, internal, (uint32_t)n, &added);
     if (added) {
-        trace_stream_meta(trace_session_stream, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
+        trace_stream_meta(tss_stream_locked, TRACE_EV_CLASS, (uint64_t[]){ id, name }, NULL, 0);
         tss_class_name *chunk = id / TSS_CLASS_CHUNK < TSS_CLASS_CHUNKS ? atomic_load(&tss_class_names[id / TSS_CLASS_CHUNK])
                                                                          : NULL;
         if (!chunk && id / TSS_CLASS_CHUNK < TSS_CLASS_CHUNKS) {
@@ -172,9 +177,12 @@ void trace_meta(unsigned type, const uint64_t *fields)
 {
     if (!trace_session_stream)
         return;
+    trace_stream *st = trace_session_stream; /* an ended session's stays allocated (retired) */
+    if (!st)
+        return;
     if (type == TRACE_EV_GC) /* what a collection was: its consumers hear it too */
         trace_session_tap(0, type, trace_session_now(), fields, NULL, 0);
-    trace_stream_meta(trace_session_stream, type, fields, NULL, 0);
+    trace_stream_meta(st, type, fields, NULL, 0);
 }
 
 /* The method's metadata, once (two threads may race to write it twice; a reader keeps either). */
@@ -184,13 +192,17 @@ void trace_session_describe(uint32_t id, bool receivers)
     if (!m || !trace_session_described)
         return;
     pthread_mutex_lock(&tss_names_lock);
+    if (!tss_stream_locked) { /* the session has ended */
+        pthread_mutex_unlock(&tss_names_lock);
+        return;
+    }
     uint64_t flags = (m->access & 0x0008 ? TRACE_METHOD_STATIC : 0) | (m->access & 0x0100 ? TRACE_METHOD_NATIVE : 0) |
                      (m->access & 0x0020 ? TRACE_METHOD_SYNCHRONIZED : 0) |
                      (receivers && !(m->access & 0x0008) && strcmp(m->name, "<init>") != 0 ? TRACE_METHOD_RECEIVER
                                                                                              : 0);
     uint64_t cls = tss_class(m->cls);
     uint64_t name = tss_string(m->name, strlen(m->name)), sig = tss_string(m->sig, strlen(m->sig));
-    trace_stream_meta(trace_session_stream, TRACE_EV_METHOD, (uint64_t[]){ id, cls, name, sig, flags }, NULL, 0);
+    trace_stream_meta(tss_stream_locked, TRACE_EV_METHOD, (uint64_t[]){ id, cls, name, sig, flags }, NULL, 0);
     pthread_mutex_unlock(&tss_names_lock);
     /* after the metadata: a thread that sees the bit (acquire) hands its chunk over after it */
     atomic_fetch_or_explicit(&trace_session_described[id / 64], 1ull << (id % 64), memory_order_release);
@@ -203,12 +215,13 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
     if (t && t->gen == trace_session_gen && trace_session_stream)
         return t;
     uint32_t serial = thread_registry_serial(NULL);
-    if (!serial || !trace_session_stream)
+    trace_stream *st = trace_session_stream; /* an ended session's stays allocated (retired) */
+    if (!serial || !st)
         return NULL;
     t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    trace_producer_init(&t->p, trace_session_stream, serial);
+    trace_producer_init(&t->p, st, serial);
     t->gen = trace_session_gen;
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
@@ -221,7 +234,8 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
         pthread_mutex_lock(&tss_names_lock);
         uint32_t name = info.name ? tss_string(info.name, strlen(info.name)) : 0;
         uint32_t gname = group.name ? tss_string(group.name, strlen(group.name)) : 0;
-        trace_stream_meta(trace_session_stream, TRACE_EV_THREAD,
+        if (tss_stream_locked)
+            trace_stream_meta(tss_stream_locked, TRACE_EV_THREAD,
                           (uint64_t[]){ serial, name, gname, (uint64_t)(info.priority > 0 ? info.priority : 0),
                                         info.is_daemon ? TRACE_THREAD_DAEMON : 0 }, NULL, 0);
         pthread_mutex_unlock(&tss_names_lock);
@@ -311,9 +325,12 @@ jp_status trace_session_open(int fd, uint64_t limit, unsigned what)
         trace_session_described = calloc(BCI_IDS / 64, sizeof *trace_session_described);
     if (!trace_session_described)
         return JP_ERR_NOMEM;
-    trace_session_stream = trace_stream_open(fd, limit, agent_wall_ms() * 1000000ull, TS_CHUNK_BYTES);
-    if (!trace_session_stream)
+    trace_stream *st = trace_stream_open(fd, limit, agent_wall_ms() * 1000000ull, TS_CHUNK_BYTES);
+    if (!st)
         return JP_ERR_IO;
+    pthread_mutex_lock(&tss_names_lock);
+    tss_stream_locked = trace_session_stream = st;
+    pthread_mutex_unlock(&tss_names_lock);
     trace_session_what = what;
     trace_session_gen++;
     trace_session_t0 = ticks_now();
@@ -358,6 +375,9 @@ void trace_session_thread_end(void)
 void trace_session_close(trace_stream_stats *out)
 {
     atomic_store(&trace_session_on, false);
+    pthread_mutex_lock(&tss_names_lock); /* no more names for it: a late describe finds none */
+    tss_stream_locked = NULL;
+    pthread_mutex_unlock(&tss_names_lock);
     pthread_mutex_lock(&tss_write_lock);
     pthread_mutex_lock(&tss_vm_lock);
     if (tss_vm_made)
@@ -378,8 +398,10 @@ void trace_session_close(trace_stream_stats *out)
                 free(t);
             }
         }
-        trace_stream_close(trace_session_stream, out);
+        /* retired, not freed: a thread that was inside an emit as tracing stopped may still use it */
+        trace_stream *st = trace_session_stream;
         trace_session_stream = NULL;
+        trace_stream_retire(st, out);
     }
     pthread_mutex_unlock(&tss_write_lock);
     pthread_mutex_lock(&tss_names_lock); /* a later session names everything afresh */

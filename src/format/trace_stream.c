@@ -160,7 +160,7 @@ bool trace_stream_meta(trace_stream *s, unsigned type, const uint64_t *fields, c
 {
     bool ok = false;
     pthread_mutex_lock(&s->meta_lock);
-    for (int attempt = 0; attempt < 2 && type < TRACE_EV_TIMED; attempt++) {
+    for (int attempt = 0; attempt < 2 && type < TRACE_EV_TIMED && trace_stream_taking(s); attempt++) {
         if (!s->meta) {
             s->meta = ts_block_new(s);
             if (!s->meta)
@@ -242,12 +242,21 @@ void trace_stream_stats_get(const trace_stream *s, trace_stream_stats *out)
     out->write_errno = s->write_errno;
 }
 
-void trace_stream_close(trace_stream *s, trace_stream_stats *out)
+void trace_stream_retire(trace_stream *s, trace_stream_stats *out)
 {
     trace_stream_write(s);
     if (out)
         trace_stream_stats_get(s, out);
+    atomic_store(&s->taking, false);
+    pthread_mutex_lock(&s->meta_lock);
     free(s->meta);
+    s->meta = NULL;
+    pthread_mutex_unlock(&s->meta_lock);
+}
+
+void trace_stream_close(trace_stream *s, trace_stream_stats *out)
+{
+    trace_stream_retire(s, out);
     pthread_mutex_destroy(&s->meta_lock);
     free(s);
 }

@@ -111,8 +111,12 @@ size_t trace_stream_write(trace_stream *s);
 
 void trace_stream_stats_get(const trace_stream *s, trace_stream_stats *out);
 
-/* Writes what is left (the caller flushed its producers first) and frees the
- * stream. No producer may use it after. */
+/* Writes what is left (the caller flushed its producers first) and takes
+ * nothing more, but stays allocated: a producer that was inside an emit as
+ * the stream ended finds it there (its events are dropped, its chunk never
+ * written). For a writer that cannot know when the last producer left. */
+void trace_stream_retire(trace_stream *s, trace_stream_stats *out);
+/* The same, and frees the stream: no producer may use it after. */
 void trace_stream_close(trace_stream *s, trace_stream_stats *out);
 
 #endif
