@@ -184,6 +184,8 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@CONFIGS="none|heap=sites|heap=sites,lifetimes=y" STARTUP=0 bench/run.sh
 	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec,receivers=n|trace=exec:light|trace=exec,mintime=1ms|trace=mem:light+thread+class" STARTUP=0 bench/run.sh
 	@bench/times_cost.sh
+	@bench/plugin_cost.sh
+	@bench/tracing_ended.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh

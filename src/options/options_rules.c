@@ -130,11 +130,12 @@ static bool options_rules_instrumentation(const agent_options *o, char *err, siz
         !((o->trace & OPTIONS_TRACE_EXIT) && o->mintime_ns))
         return options_rules_refuse(err, errlen, "tiny= applies to cpu=times and to trace=exec with mintime= (trace=exec "
                                     "alone traces every method); add one of them or drop tiny=");
-    if (o->cpu == OPTIONS_CPU_TIMES || (o->trace & OPTIONS_TRACE_ENTRY) || !(o->include[0] || o->exclude[0]))
+    /* trace=: its exec, or the tracing API's EXECUTION_ON later (jvmprof.Control.tracingBegin) */
+    if (o->cpu == OPTIONS_CPU_TIMES || o->trace || !(o->include[0] || o->exclude[0]))
         return false;
     const char *which = o->include[0] ? "include" : "exclude";
     return options_rules_refuse(err, errlen, "%s= applies to bytecode instrumentation, which only cpu=times and "
-                                "trace=exec turn on; add one of them or drop %s=", which, which);
+                                "trace= turn on; add one of them or drop %s=", which, which);
 }
 
 /* --- trace= --- */

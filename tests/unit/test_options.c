@@ -932,7 +932,9 @@ static void test_trace(void)
     PARSE_BAD3("trace=exec,tiny=5", "tiny= applies to cpu=times and to trace=exec with mintime=", NULL, NULL);
     if (PARSE_OK("trace=exec,mintime=1ms,tiny=0"))
         CHECK(opts.tiny == 0 && opts.mintime_ns == 1000000u);
-    PARSE_BAD3("trace=thread,include=a.", "include= applies to bytecode instrumentation", "trace=exec", NULL);
+    if (PARSE_OK("trace=thread,include=a.")) /* for Control.tracingBegin's EXECUTION_ON later */
+        CHECK_EQ_STR(opts.include, "a.");
+    PARSE_BAD3("cpu=samples,include=a.", "include= applies to bytecode instrumentation", "trace=", NULL);
     PARSE_BAD3("trace=thread,file=x.txt", "file= with trace= alone", "tracefile=", NULL);
     PARSE_BAD3("trace=thread,depth=3", "depth= with trace= alone", NULL, NULL);
     PARSE_BAD3("trace=thread,tracelimit=5x", "tracelimit=5x", NULL, NULL);
