@@ -468,6 +468,16 @@ void bci_vm_death(JNIEnv *jni)
         return;
     (*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
     bci_engage(jni, JNI_FALSE);
+    /* A session stopped in a running JVM: its classes back to their own code
+     * (retransformed with the hook doing nothing, the JVM gives each its
+     * original bytes), so the program runs at full speed until the next
+     * session; the injected calls, bigger methods, would keep the compiler
+     * from inlining what it did (javac ran 1.5x slower after tracingEnd). */
+    if (!__atomic_load_n(&agent_vm_dying, __ATOMIC_ACQUIRE) && !bci_allocs_on()) {
+        uint64_t t0 = agent_now_ns();
+        bci_retransform_loaded(jni);
+        jp_log_debug("instrumented classes restored in %.1f ms", (double)(agent_now_ns() - t0) / 1e6);
+    }
 }
 
 void bci_reset_stats(void)
