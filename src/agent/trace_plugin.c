@@ -76,6 +76,13 @@ static jvmprof_name tpl_copy(char *buf, size_t cap, const char *s, size_t n, boo
     return tpl_name(buf, n);
 }
 
+/* JVM access flags (ACC_*) as JVMPROF_METHOD_* */
+static uint32_t tpl_flags(unsigned access)
+{
+    return (access & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (access & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
+           (access & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+}
+
 /* A method by its id (the rewriter's record); false if unknown. The class's
  * name is the record's, dotted (java.util.HashMap). */
 static bool tpl_method(uint32_t id, jvmprof_method *out)
@@ -84,8 +91,7 @@ static bool tpl_method(uint32_t id, jvmprof_method *out)
     if (!m)
         return false;
     out->id = id;
-    out->flags = (m->access & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (m->access & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
-                 (m->access & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+    out->flags = tpl_flags(m->access);
     out->class_name = tpl_cstr(m->cls ? m->cls->name : NULL);
     out->name = tpl_cstr(m->name);
     out->signature = tpl_cstr(m->sig);
@@ -187,8 +193,7 @@ static int tpl_current_stack(jvmprof_method *frames, int max, int *count)
         f->name = tpl_copy(r->frames[out][1], sizeof r->frames[out][1], name ? name : "", name ? strlen(name) : 0, false);
         f->signature = tpl_copy(r->frames[out][2], sizeof r->frames[out][2], sig ? sig : "", sig ? strlen(sig) : 0,
                                 false);
-        f->flags = (mods & 0x0008 ? JVMPROF_METHOD_STATIC : 0u) | (mods & 0x0100 ? JVMPROF_METHOD_NATIVE : 0u) |
-                   (mods & 0x0020 ? JVMPROF_METHOD_SYNCHRONIZED : 0u);
+        f->flags = tpl_flags((unsigned)mods);
         out++;
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)name);
         (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)sig);

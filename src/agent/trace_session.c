@@ -175,8 +175,6 @@ uint32_t trace_string_id(const char *s, size_t n)
 
 void trace_meta(unsigned type, const uint64_t *fields)
 {
-    if (!trace_session_stream)
-        return;
     trace_stream *st = trace_session_stream; /* an ended session's stays allocated (retired) */
     if (!st)
         return;

@@ -87,15 +87,22 @@ static bool tv_event_wanted(size_t i, unsigned what)
 
 /* ---- ids ---- */
 
+/* The class id a Class object's tag holds, if this session gave it; else 0. */
+static uint64_t tv_tag_class_id(jlong tag)
+{
+    uint64_t t = (uint64_t)tag;
+    return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == (tv_session & 0xffffu) ? t & 0xffffffffu : 0;
+}
+
 /* The trace's id of a class, from its Class object's tag, or named and tagged now. */
 static uint64_t tv_class_of(jclass klass)
 {
     jlong tag = 0;
     if (!klass || (*tv_env)->GetTag(tv_env, klass, &tag) != JVMTI_ERROR_NONE)
         return 0;
-    uint64_t t = (uint64_t)tag;
-    if ((t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == (tv_session & 0xffffu))
-        return t & 0xffffffffu;
+    uint64_t known = tv_tag_class_id(tag);
+    if (known)
+        return known;
     char *sig = NULL;
     if ((*tv_env)->GetClassSignature(tv_env, klass, &sig, NULL) != JVMTI_ERROR_NONE || !sig)
         return 0;
@@ -160,10 +167,10 @@ static void JNICALL tv_cb_free(jvmtiEnv *jv, jlong tag)
     (void)jv;
     if (!gate_enter())
         return;
-    uint64_t t = (uint64_t)tag;
-    if (t & TV_CLASS_TAG) {
-        if (((t >> 32) & 0xffffu) == (tv_session & 0xffffu) && trace_wants(OPTIONS_TRACE_CLASS))
-            trace_vm_event(TRACE_EV_CLASS_UNLOAD, trace_now_ns(), (uint64_t[]){ t & 0xffffffffu });
+    uint64_t t = (uint64_t)tag, cls = tv_tag_class_id(tag);
+    if (t & TV_CLASS_TAG) { /* a Class object: its class unloaded (one of an earlier session's: ignored) */
+        if (cls && trace_wants(OPTIONS_TRACE_CLASS))
+            trace_vm_event(TRACE_EV_CLASS_UNLOAD, trace_now_ns(), (uint64_t[]){ cls });
     } else if (trace_wants(OPTIONS_TRACE_FREE)) {
         trace_vm_event(TRACE_EV_FREE, trace_now_ns(), (uint64_t[]){ t });
     }
@@ -540,12 +547,6 @@ static bool tv_seen_add(tv_walk *w, uint64_t id)
             return false;
     w->seen[h] = id;
     return true;
-}
-
-static uint64_t tv_tag_class_id(jlong class_tag)
-{
-    uint64_t t = (uint64_t)class_tag;
-    return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == (tv_session & 0xffffu) ? t & 0xffffffffu : 0;
 }
 
 /* FollowReferences' callback, on the VM's thread with the world stopped: each
