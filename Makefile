@@ -86,7 +86,11 @@ $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
 
 $(BUILD)/jvmprof.jar: $(JAVA_SRC)
 	@rm -rf $(BUILD)/classes && mkdir -p $(BUILD)/classes
-	$(JAVA_HOME)/bin/javac --release 11 -d $(BUILD)/classes $(filter-out %/Tracker.java,$(JAVA_SRC))
+	@# ProbeRuntime reads the probes' words with sun.misc.Unsafe, whose every use --release warns about
+	$(JAVA_HOME)/bin/javac -source 11 -target 11 -Xlint:-options -XDignore.symbol.file -d $(BUILD)/classes \
+	    java/jvmprof/ProbeRuntime.java
+	$(JAVA_HOME)/bin/javac --release 11 -cp $(BUILD)/classes -d $(BUILD)/classes \
+	    $(filter-out %/Tracker.java %/ProbeRuntime.java,$(JAVA_SRC))
 	@# Tracker uses jdk.internal.misc.Unsafe (the agent exports it to Tracker's module at run time),
 	@# which --release hides: compiled for Java 11 against this JDK, using nothing Java 11 lacks
 	$(JAVA_HOME)/bin/javac -source 11 -target 11 -Xlint:-options --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \

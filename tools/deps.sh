@@ -8,6 +8,8 @@
 # tests use to check dumps independently (tests/tools/heapverify.sh).
 # `tools/deps.sh clang` also installs clang and its libFuzzer runtime, which
 # the fuzz targets (make fuzz, and the short run in make test) are built with.
+# `tools/deps.sh bpftrace` also installs bpftrace, which the probe tests attach
+# to a running JVM's USDT probes.
 missing=""
 if [ "${1:-}" = jdk-source ]; then
     [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
@@ -25,7 +27,12 @@ fi
 if [ "${1:-}" = visualvm ]; then
     ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >/dev/null 2>&1 || missing="$missing visualvm"
 fi
+if [ "${1:-}" = bpftrace ]; then
+    command -v bpftrace >/dev/null 2>&1 || missing="$missing bpftrace"
+fi
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
+# <sys/sdt.h>: the agent's fixed USDT probe jvmprof:probe
+echo '#include <sys/sdt.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1 || missing="$missing systemtap-sdt-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 jh=$(dirname "$0")/java-home.sh
 jh=$($jh)

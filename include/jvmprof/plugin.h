@@ -59,6 +59,7 @@ enum {
     JVMPROF_TRACE_ALLOC = 64,
     JVMPROF_TRACE_CLASS = 128,
     JVMPROF_TRACE_MONITOR = 256,
+    JVMPROF_TRACE_PROBE = 512,       /* com.sun.tracing probes fired */
 };
 
 /* The event types (the numbers of the trace file, docs/trace-format.md) */

@@ -171,6 +171,8 @@ public final class Control {
     public static final int ALLOCATION_ON = 64, ALLOCATION_OFF = 128;
     /** and any of these. */
     public static final int THREADS = 256, CLASSES = 512, MONITORS = 1024, USER_EVENTS = 2048;
+    /** and the firings of com.sun.tracing probes. */
+    public static final int PROBES = 4096;
 
     private static final Object tracing = new Object();
     private static String library;       // the path tracingStartup loaded; null before it (and after tracingShutdown)
@@ -310,7 +312,7 @@ public final class Control {
     /** The agent's trace= classes for tracingBegin's flags; a ControlException if they do not make sense. */
     static String traceClasses(int flags) throws ControlException {
         int known = EXECUTION_ON | EXECUTION_LIGHT | EXECUTION_OFF | MEMORY_ON | MEMORY_LIGHT | MEMORY_OFF
-                    | ALLOCATION_ON | ALLOCATION_OFF | THREADS | CLASSES | MONITORS | USER_EVENTS;
+                    | ALLOCATION_ON | ALLOCATION_OFF | THREADS | CLASSES | MONITORS | USER_EVENTS | PROBES;
         if ((flags & ~known) != 0)
             throw new ControlException(String.format("jvmprof: tracingBegin(0x%x): unknown flag bits 0x%x", flags,
                                                      flags & ~known));
@@ -326,7 +328,8 @@ public final class Control {
         for (String c : new String[] { exec, mem, alloc, (flags & THREADS) != 0 ? "thread" : null,
                                        (flags & CLASSES) != 0 ? "class" : null,
                                        (flags & MONITORS) != 0 ? "monitor" : null,
-                                       (flags & USER_EVENTS) != 0 ? "user" : null })
+                                       (flags & USER_EVENTS) != 0 ? "user" : null,
+                                       (flags & PROBES) != 0 ? "probe" : null })
             if (c != null)
                 b.append(b.length() > 0 ? "+" : "").append(c);
         if (b.length() == 0)

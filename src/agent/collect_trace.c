@@ -25,6 +25,7 @@
 #include "agent_env.h"
 #include "bci.h"
 #include "collector.h"
+#include "probes.h"
 #include "thread_record.h"
 #include "trace_plugin.h"
 #include "trace_session.h"
@@ -255,6 +256,8 @@ static jp_status tr_start(JNIEnv *jni)
         return JP_ERR_IO;
     trace_session_start();
     trace_plugin_begin(trace_session_what);
+    if (trace_session_what & OPTIONS_TRACE_PROBE)
+        probes_trace_listen(true);
     if (trace_vm_events_start(jni, trace_session_what) != JP_OK)
         return JP_ERR_JVMTI;
     if (!(trace_session_what & OPTIONS_TRACE_ENTRY))
@@ -292,6 +295,7 @@ static void tr_poll(JNIEnv *jni)
 static void tr_stop(JNIEnv *jni)
 {
     atomic_store(&trace_session_on, false);
+    probes_trace_listen(false);
     if (trace_session_what & OPTIONS_TRACE_ENTRY)
         bci_vm_death(jni);
     trace_vm_events_stop(jni);

@@ -49,7 +49,8 @@ typedef struct trace_thread {
  * each event as it is emitted, on its thread, with its thread's number,
  * time and fields (those of docs/trace-format.md, but: an entry's are
  * method, depth, receiver (0: none); an exit's method, depth; a sample's
- * text is its stack). NULL: none. */
+ * text is its stack; a probe's fields are its number and its key for
+ * probes_info). NULL: none. */
 typedef void (*trace_consumer_fn)(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *fields,
                                   const char *text, size_t text_len);
 extern trace_consumer_fn trace_session_consumer;

@@ -14,7 +14,8 @@ static const struct {
 } tf_types[TRACE_EV_LAST + 1] = {
     [TRACE_EV_STRING] = { "string", 1 },          [TRACE_EV_CLASS] = { "class", 2 },
     [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 5 },
-    [TRACE_EV_GC] = { "gc", 6 },
+    [TRACE_EV_GC] = { "gc", 6 },                  [TRACE_EV_PROVIDER] = { "provider", 4 },
+    [TRACE_EV_PROBE_INFO] = { "probe-info", 5 },
     [TRACE_EV_ENTER] = { "enter", 1 },            [TRACE_EV_EXIT] = { "exit", 0 },
     [TRACE_EV_EXIT_THROW] = { "exit-throw", 0 },  [TRACE_EV_ALLOC] = { "alloc", 4 },
     [TRACE_EV_FREE] = { "free", 1 },              [TRACE_EV_GC_START] = { "gc-start", 1 },
@@ -25,7 +26,7 @@ static const struct {
     [TRACE_EV_CALL] = { "call", 4 },              [TRACE_EV_REFERENCES] = { "references", 2 },
     [TRACE_EV_OBJECT] = { "object", 5 },          [TRACE_EV_REFERENCE] = { "reference", 3 },
     [TRACE_EV_OBJECT_END] = { "object-end", 0 },     [TRACE_EV_ENTER_THIS] = { "enter", 2 },
-    [TRACE_EV_SAMPLE] = { "sample", 2 },
+    [TRACE_EV_SAMPLE] = { "sample", 2 },          [TRACE_EV_PROBE] = { "probe", 1 },
 };
 
 const char *trace_event_name(unsigned type)
@@ -38,7 +39,7 @@ unsigned trace_event_fields(unsigned type)
     return type <= TRACE_EV_LAST ? tf_types[type].fields : 0;
 }
 
-static bool tf_has_text(unsigned type) { return type == TRACE_EV_STRING || type == TRACE_EV_USER; }
+static bool tf_has_text(unsigned type) { return type == TRACE_EV_STRING || type == TRACE_EV_USER || type == TRACE_EV_PROBE; }
 
 /* CRC-32 (the polynomial of zlib and PNG), eight bytes a step (slicing by
  * 8: about six times the speed of a byte a step, which took 16% of a

@@ -36,6 +36,10 @@ typedef enum trace_event_type {
                                 * before, heap used after (bytes): what the gc-start and gc-end of that
                                 * number were; may come after them (it is known only once the collection
                                 * is reported) */
+    TRACE_EV_PROVIDER = 6,     /* provider id, name, module, attributes (string ids; module "" when the program
+                                * gave none): a com.sun.tracing provider made by the program */
+    TRACE_EV_PROBE_INFO = 7,   /* probe id, provider id, name, function, kinds (string ids): one of its probes;
+                                * kinds has a letter per parameter (src/format/probe_args.h) */
     TRACE_EV_TIMED = 16,
     TRACE_EV_ENTER = 16,       /* method id (its depth and its exit's method follow from the thread's entries) */
     TRACE_EV_EXIT = 17,        /* (none): the thread's innermost open entry returns */
@@ -65,7 +69,9 @@ typedef enum trace_event_type {
                                 * thread; a plain enter of such a method is on that last one */
     TRACE_EV_SAMPLE = 36,      /* thread id, stack (string id: "pkg.Class.method;..." from the root): a CPU
                                 * sample (cpu=samples in the same run), on the chunks of TRACE_SAMPLES_THREAD */
-    TRACE_EV_LAST = 36
+    TRACE_EV_PROBE = 37,       /* probe id, then the argument values (length, bytes: src/format/probe_args.h):
+                                * a firing of a com.sun.tracing probe */
+    TRACE_EV_LAST = 37
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4, TRACE_METHOD_RECEIVER = 8 };
@@ -76,7 +82,7 @@ enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAI
 
 /* The name of an event type ("enter", "gc-end"), or NULL if there is none. */
 const char *trace_event_name(unsigned type);
-/* How many number fields a type has (the text of STRING and USER comes after them). */
+/* How many number fields a type has (the text of STRING, USER and PROBE comes after them). */
 unsigned trace_event_fields(unsigned type);
 
 /* Writes the file header: magic, version, and the wall-clock time the trace
@@ -94,8 +100,8 @@ typedef struct trace_chunk {
 } trace_chunk;
 
 void trace_chunk_begin(trace_chunk *c, uint8_t *buf, size_t cap, uint32_t thread, uint64_t base_ns);
-/* Appends an event: its fields (trace_event_fields of them) and, for STRING
- * and USER, the text. time_ns is ignored for metadata, and a time before the
+/* Appends an event: its fields (trace_event_fields of them) and, for STRING,
+ * USER and PROBE, the text. time_ns is ignored for metadata, and a time before the
  * last event's counts as equal to it. false (nothing written) when it does
  * not fit: finish the chunk and begin another. */
 bool trace_chunk_put(trace_chunk *c, unsigned type, uint64_t time_ns, const uint64_t *fields, const char *text,
@@ -114,7 +120,7 @@ typedef struct trace_event {
     uint32_t thread;            /* the chunk's thread (0: none) */
     uint64_t time_ns;           /* since the trace began; 0 for metadata */
     uint64_t f[TRACE_FIELDS_MAX];
-    const char *text;           /* STRING, USER: not NUL-terminated, points into the file */
+    const char *text;           /* STRING, USER, PROBE: not NUL-terminated, points into the file */
     size_t text_len;
     size_t offset;              /* where the event starts in the file */
 } trace_event;

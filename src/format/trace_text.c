@@ -9,6 +9,7 @@
  * Stops where the reader stops (a file cut short or damaged) and says so. */
 #include "trace_text.h"
 
+#include "probe_args.h"
 #include "trace_tree.h"
 
 #include <inttypes.h>
@@ -20,6 +21,8 @@ typedef struct tt_string { const char *p; size_t n; } tt_string;
 typedef struct tt_method { uint64_t cls, name, sig, flags; } tt_method;
 typedef struct tt_thread_name { uint64_t name, group, priority, flags; } tt_thread_name;
 typedef struct tt_gc { uint64_t kind, collector, cause, before, after; bool known; } tt_gc;
+typedef struct tt_provider { uint64_t name, module, attributes; } tt_provider;
+typedef struct tt_probe { uint64_t provider, name, function, kinds; } tt_probe;
 
 /* A table by id, grown as ids come. */
 typedef struct tt_table { void *v; size_t n, elem; } tt_table;
@@ -77,9 +80,12 @@ typedef struct tt_ctx {
     size_t len;
     tt_table strings, classes, methods, thread_names, gcs; /* tt_string, uint64_t (name), tt_method,
                                                            * tt_thread_name, tt_gc */
+    tt_table providers, probes;                            /* tt_provider, tt_probe */
     tt_thread *threads;
     size_t nthreads;
 } tt_ctx;
+
+static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool json);
 
 static tt_thread *tt_thread_of(tt_ctx *c, uint32_t id)
 {
@@ -128,6 +134,8 @@ static void tt_ctx_free(tt_ctx *c)
     free(c->methods.v);
     free(c->thread_names.v);
     free(c->gcs.v);
+    free(c->providers.v);
+    free(c->probes.v);
     for (size_t i = 0; i < c->nthreads; i++) {
         free(c->threads[i].chunks);
         free(c->threads[i].stack);
@@ -174,6 +182,14 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
         case TRACE_EV_GC:
             if ((slot = tt_table_at(&c->gcs, e.f[0])))
                 *(tt_gc *)slot = (tt_gc){ e.f[1], e.f[2], e.f[3], e.f[4], e.f[5], true };
+            break;
+        case TRACE_EV_PROVIDER:
+            if ((slot = tt_table_at(&c->providers, e.f[0])))
+                *(tt_provider *)slot = (tt_provider){ e.f[1], e.f[2], e.f[3] };
+            break;
+        case TRACE_EV_PROBE_INFO:
+            if ((slot = tt_table_at(&c->probes, e.f[0])))
+                *(tt_probe *)slot = (tt_probe){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
         default:
             continue; /* timed: read again in time order */
@@ -411,6 +427,10 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     case TRACE_EV_USER:
         sink_printf(s, " %.*s", (int)e->text_len, e->text);
         break;
+    case TRACE_EV_PROBE:
+        sink_printf(s, " ");
+        tt_put_probe(s, c, e, false);
+        break;
     case TRACE_EV_SAMPLE:
         sink_printf(s, " ");
         tt_put_string(s, c, e->f[1]);
@@ -454,6 +474,49 @@ static void tt_json_chars(sink *s, const char *p, size_t n)
         else
             sink_write(s, &ch, 1);
     }
+}
+
+/* A probe firing: provider:module:function:name(arguments), as DTrace names
+ * probes; json: escaped for a JSON string. */
+static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool json)
+{
+    const tt_probe *p = tt_table_get(&c->probes, e->f[0]);
+    const tt_provider *v = p ? tt_table_get(&c->providers, p->provider) : NULL;
+    const tt_string *kinds = p ? tt_table_get(&c->strings, p->kinds) : NULL;
+    char kbuf[PROBE_ARGS_MAX + 1] = "";
+    if (!p || !v || !kinds || !kinds->p || kinds->n > PROBE_ARGS_MAX) {
+        sink_printf(s, "<probe %" PRIu64 ">", e->f[0]);
+        return;
+    }
+    uint64_t parts[4] = { v->name, v->module, p->function, p->name };
+    for (int i = 0; i < 4; i++) {
+        const tt_string *str = tt_table_get(&c->strings, parts[i]);
+        if (i)
+            sink_printf(s, ":");
+        if (str && str->p)
+            sink_printf(s, "%.*s", (int)str->n, str->p);
+    }
+    memcpy(kbuf, kinds->p, kinds->n);
+    probe_arg args[PROBE_ARGS_MAX];
+    if (!probe_kinds_valid(kbuf) || !probe_args_decode(kbuf, (const uint8_t *)e->text, e->text_len, args)) {
+        sink_printf(s, "(<damaged arguments>)");
+        return;
+    }
+    sink_printf(s, "(");
+    for (size_t i = 0; i < kinds->n; i++) {
+        char text[256];
+        int n = probe_arg_format(&args[i], text, sizeof text);
+        size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+        if (i)
+            sink_printf(s, ", ");
+        if (json)
+            tt_json_chars(s, text, len);
+        else
+            sink_write(s, text, len);
+        if ((size_t)n >= sizeof text)
+            sink_printf(s, "...");
+    }
+    sink_printf(s, ")");
 }
 
 static void tt_json_string_id(sink *s, const tt_ctx *c, uint64_t id)
@@ -520,6 +583,11 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
     case TRACE_EV_USER:
         sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"name\":\"");
         tt_json_chars(s, e->text, e->text_len);
+        sink_printf(s, "\"}");
+        break;
+    case TRACE_EV_PROBE:
+        sink_printf(s, "\"ph\":\"i\",\"s\":\"t\",\"cat\":\"probe\",\"name\":\"");
+        tt_put_probe(s, c, e, true);
         sink_printf(s, "\"}");
         break;
     case TRACE_EV_GC_START:
@@ -821,6 +889,8 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
     c.classes.elem = sizeof(uint64_t);
     c.methods.elem = sizeof(tt_method);
     c.thread_names.elem = sizeof(tt_thread_name);
+    c.providers.elem = sizeof(tt_provider);
+    c.probes.elem = sizeof(tt_probe);
     c.gcs.elem = sizeof(tt_gc);
     jp_status st = tt_first_pass(&c, &r);
     sum->chunks = r.chunks;

@@ -219,7 +219,8 @@ static jp_status options_set_events(const options_def *d, const char *value, uns
         { "mem", OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE },    { "mem:light", OPTIONS_TRACE_GC },
         { "alloc", OPTIONS_TRACE_ALLOC },                    { "thread", OPTIONS_TRACE_THREAD },
         { "class", OPTIONS_TRACE_CLASS },                    { "monitor", OPTIONS_TRACE_MONITOR },
-        { "user", OPTIONS_TRACE_USER },                      { "all", OPTIONS_TRACE_ALL },
+        { "user", OPTIONS_TRACE_USER },                      { "probe", OPTIONS_TRACE_PROBE },
+        { "all", OPTIONS_TRACE_ALL },
     };
     unsigned bits = 0;
     if (!*value) {

@@ -36,7 +36,8 @@ enum {
     OPTIONS_TRACE_ALLOC = 64,     /* alloc: every allocation */
     OPTIONS_TRACE_CLASS = 128,    /* class: loads and unloads */
     OPTIONS_TRACE_MONITOR = 256,  /* monitor: contention and waits */
-    OPTIONS_TRACE_ALL = 511,
+    OPTIONS_TRACE_PROBE = 512,    /* probe: com.sun.tracing probes fired */
+    OPTIONS_TRACE_ALL = 1023,
 };
 
 /* Every option, in the order help lists them: the index of its row in

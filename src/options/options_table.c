@@ -118,7 +118,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                                 OPTIONS_TABLE_AT(alloc_hook), .choices = options_table_alloc_hook,
                                 .owner = OPTIONS_FOR_ALLOC },
     [OPTIONS_ID_TRACE] = { "trace", OPTIONS_KIND_EVENTS,
-                           "exec|exec:light|mem|mem:light|alloc|thread|class|monitor|user|all", NULL, "off",
+                           "exec|exec:light|mem|mem:light|alloc|thread|class|monitor|user|probe|all", NULL, "off",
                            "events to tracefile=, e.g. exec+mem:light+user", OPTIONS_TABLE_AT(trace),
                            .owner = OPTIONS_FOR_TRACE, .flags = OPTIONS_MODE },
     [OPTIONS_ID_TRACEFILE] = { "tracefile", OPTIONS_KIND_PATH, "<file>", "java.trace", NULL,
@@ -201,7 +201,8 @@ void options_print_help(FILE *out)
             "exec (every entry and exit of the instrumented methods; exec:light: entries), mem (garbage\n"
             "collections, young or full, with the heap used, and the deaths of the objects the trace\n"
             "named; mem:light: collections), alloc (every allocation), thread, class (loads, unloads),\n"
-            "monitor (contention, waits), user (jvmprof.Control.userEvent), all; joined by '+'.\n"
+            "monitor (contention, waits), user (jvmprof.Control.userEvent), probe (com.sun.tracing probes\n"
+            "fired), all; joined by '+'.\n"
             "include=/exclude= apply to exec; mintime=10ms keeps only calls of at least 10 ms, each as one\n"
             "whole-call event. Alone, trace= writes no report.\n"
             "heap=dump writes the live objects as an HPROF heap dump (format=b by default: for MAT and\n"
