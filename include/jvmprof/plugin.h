@@ -22,7 +22,7 @@
  * happen, possibly on many threads at once: the plugin must be thread-safe
  * and quick (its time is the program's). By type:
  *   enter, exit, exit-throw, call, alloc, class-load, monitor, thread-start,
- *   thread-end, user, references, object, reference, object-end:
+ *   thread-end, user, probe, references, object, reference, object-end:
  *       on the Java thread they belong to (e->thread); the support functions
  *       may be called
  *   gc-start, gc-end: in the JVM's collector with every Java thread stopped:
@@ -84,6 +84,7 @@ typedef enum jvmprof_event_type {
     JVMPROF_EV_REFERENCE = 33,       /* u.reference: a reference the last object holds */
     JVMPROF_EV_OBJECT_END = 34,      /* (none) */
     JVMPROF_EV_SAMPLE = 36,          /* u.sample */
+    JVMPROF_EV_PROBE = 37,           /* u.probe: a com.sun.tracing probe fired (trace=probe) */
 } jvmprof_event_type;
 
 typedef struct jvmprof_name {
@@ -104,6 +105,27 @@ enum { JVMPROF_GC_YOUNG = 1, JVMPROF_GC_FULL = 2 };
 enum { JVMPROF_MONITOR_CONTENDED = 1, JVMPROF_MONITOR_ENTERED = 2, JVMPROF_MONITOR_WAIT = 3,
        JVMPROF_MONITOR_WAITED = 4 };
 enum { JVMPROF_OBJECT_PLAIN = 1, JVMPROF_OBJECT_ARRAY = 2, JVMPROF_OBJECT_CLASS = 3 };
+
+/* A com.sun.tracing probe: the names DTrace would give it (module and
+ * function empty when the program gave none) and its provider's interface
+ * attributes ("provider=Evolving/Evolving/Common module=..."). */
+typedef struct jvmprof_probe {
+    uint32_t id;                 /* the same for every firing of this probe of this provider */
+    uint32_t provider_id;        /* the same for every probe of one provider made by the program */
+    jvmprof_name provider, module, function, name, attributes;
+    uint32_t nargs;
+} jvmprof_probe;
+
+/* One argument of a firing. type is the parameter's Java type: 'Z' 'B' 'C'
+ * 'S' 'I' 'J' (i: the value; a box counts as its primitive), 'F' 'D' (d:
+ * the value, i: its bits), 's' a String (s: its UTF-8, s.p NULL for null,
+ * cut at 1024 bytes), 'o' another object (no value). */
+typedef struct jvmprof_probe_arg {
+    char type;
+    int64_t i;
+    double d;
+    jvmprof_name s;
+} jvmprof_probe_arg;
 
 typedef struct jvmprof_event {
     uint32_t type;               /* jvmprof_event_type */
@@ -127,6 +149,7 @@ typedef struct jvmprof_event {
         struct { uint64_t object; int kind; jvmprof_name class_name; uint64_t size; int64_t length; } object;
         struct { uint64_t object; int kind; uint32_t index; } reference; /* kind: JVMTI's jvmtiHeapReferenceKind */
         struct { jvmprof_name stack; } sample;  /* "pkg.Class.method;..." from the root */
+        struct { const jvmprof_probe *probe; const jvmprof_probe_arg *args; } probe; /* args: probe->nargs */
     } u;
 } jvmprof_event;
 

@@ -274,7 +274,7 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
     }
     usdt_elf_image img;
     char soname[200];
-    snprintf(soname, sizeof soname, "%s.so", module);
+    snprintf(soname, sizeof soname, "%s.so.%u", module, p->id);
     if (usdt_elf_build(spec, p->n, soname, &img, place) != JP_OK) {
         snprintf(why, cap, "%s", img.why);
         return false;

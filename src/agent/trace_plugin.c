@@ -22,6 +22,7 @@
 #include "../format/trace_file.h"
 #include "agent_env.h"
 #include "bci.h"
+#include "probes.h"
 #include "trace_session.h"
 
 typedef int (*tpl_startup_fn)(const char *args, const jvmprof_support *support);
@@ -209,6 +210,22 @@ static const jvmprof_support tpl_support = {
 
 /* ---- events ---- */
 
+/* A probe firing's probe (by its key) and arguments, for the plugin. */
+static bool tpl_probe(uint64_t key, const char *text, size_t len, jvmprof_probe *probe, jvmprof_probe_arg *args)
+{
+    probe_info info;
+    probe_arg a[PROBE_ARGS_MAX];
+    if (!probes_info(key, &info) || !probe_args_decode(info.kinds, (const uint8_t *)text, len, a))
+        return false;
+    *probe = (jvmprof_probe){ (uint32_t)info.id, info.provider_id, tpl_cstr(info.provider),
+                              tpl_cstr(info.module),
+                              tpl_cstr(info.function), tpl_cstr(info.name),
+                              tpl_cstr(info.attributes), (uint32_t)strlen(info.kinds) };
+    for (uint32_t i = 0; i < probe->nargs; i++)
+        args[i] = (jvmprof_probe_arg){ a[i].kind, a[i].i, a[i].d, { a[i].s, a[i].len } };
+    return true;
+}
+
 /* trace_session's consumer: one event, as a jvmprof_event, to the plugin. */
 static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *f, const char *text,
                         size_t text_len)
@@ -230,6 +247,8 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
     e.thread = thread;
     e.time_ns = time_ns;
     size_t n1 = 0, n2 = 0;
+    jvmprof_probe probe;
+    jvmprof_probe_arg args[PROBE_ARGS_MAX];
     switch (type) {
     case TRACE_EV_ENTER:
         tpl_method((uint32_t)f[0], &e.u.enter.method);
@@ -312,6 +331,14 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
     case TRACE_EV_SAMPLE:
         e.thread = (uint32_t)f[0];
         e.u.sample.stack = tpl_name(text, text_len);
+        break;
+    case TRACE_EV_PROBE:
+        if (!tpl_probe(f[1], text, text_len, &probe, args)) {
+            atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+            return;
+        }
+        e.u.probe.probe = &probe;
+        e.u.probe.args = args;
         break;
     default:
         atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
