@@ -190,6 +190,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/times_cost.sh
 	@bench/plugin_cost.sh
 	@bench/tracing_ended.sh
+	@bench/probe_cost.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh

@@ -28,9 +28,9 @@ public final class ProbeRuntime {
         }
     }
 
-    /** Whether anything listens to the probe whose word is at address. */
+    /** Whether anything listens to the probe whose word is at address (a volatile read: a loop sees a tracer come). */
     public static boolean on(long address) {
-        return U.getInt(address) != 0;
+        return U.getIntVolatile(null, address) != 0;
     }
 
     /**
