@@ -167,3 +167,15 @@ expect_rc 0
 "$ROOT/build/jvmprof" trace "$T/d.trace" >"$T/d.txt" 2>/dev/null
 [ "$(grep -c ' probe ' "$T/d.txt")" = 8 ] || fail "dtrace=disable: not 8 firings in the trace"
 [ ! -d "/tmp/jvmprof-$JPID" ] || fail "/tmp/jvmprof-$JPID left after exit"
+
+# the README's example (examples/probes/MyApplication.java) runs as it says
+mkdir -p "$T/ex"
+"$JAVA_HOME/bin/javac" -cp "$ROOT/build/jvmprof.jar" -d "$T/ex" "$ROOT/examples/probes/MyApplication.java" ||
+    fail "javac MyApplication.java"
+RC=0
+timeout -k 10 60 "$JAVA" "-agentpath:$AGENT=trace=probe,tracefile=$T/ex.trace" -cp "$T/ex" MyApplication 2 \
+    >"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0
+"$ROOT/build/jvmprof" trace "$T/ex.trace" >"$T/ex.txt" 2>/dev/null
+expect_grep " main probe MyProvider:::startProbe()$" "$T/ex.txt"
+expect_grep " main probe MyProvider:::finishProbe(20)$" "$T/ex.txt"
