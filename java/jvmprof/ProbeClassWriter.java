@@ -255,6 +255,19 @@ final class ProbeClassWriter {
         add(0x0001, p.method.getName(), descriptor(p.method), 12, locals, c);
     }
 
+    /** A method passing its one argument, if any, to the same method of the ProviderState. */
+    private void delegate(int stateField, String name, String desc, int returnOp) {
+        boolean arg = !desc.startsWith("()");
+        Code c = new Code();
+        c.u1(0x2a);                                                                // aload_0
+        c.op(0xb4, stateField);                                                    // getfield state
+        if (arg)
+            c.u1(0x2b);                                                            // aload_1
+        c.op(0xb6, method(STATE, name, desc));                                     // invokevirtual
+        c.u1(returnOp);
+        add(0x0001, name, desc, 2, arg ? 2 : 1, c);
+    }
+
     /**
      * The class file of name (internal form), implementing iface, with a
      * ProviderState field, a constructor taking it, getProbe and dispose,
@@ -274,27 +287,9 @@ final class ProbeClassWriter {
         init.u1(0xb1);
         add(0x0001, "<init>", "(L" + STATE + ";)V", 2, 2, init);
 
-        Code getProbe = new Code();
-        getProbe.u1(0x2a);
-        getProbe.op(0xb4, stateField);                                             // getfield
-        getProbe.u1(0x2b);
-        getProbe.op(0xb6, method(STATE, "getProbe", "(Ljava/lang/reflect/Method;)Lcom/sun/tracing/Probe;"));
-        getProbe.u1(0xb0);                                                         // areturn
-        add(0x0001, "getProbe", "(Ljava/lang/reflect/Method;)Lcom/sun/tracing/Probe;", 2, 2, getProbe);
-
-        Code dispose = new Code();
-        dispose.u1(0x2a);
-        dispose.op(0xb4, stateField);
-        dispose.op(0xb6, method(STATE, "dispose", "()V"));
-        dispose.u1(0xb1);
-        add(0x0001, "dispose", "()V", 1, 1, dispose);
-
-        Code toString = new Code();
-        toString.u1(0x2a);
-        toString.op(0xb4, stateField);
-        toString.op(0xb6, method(STATE, "toString", "()Ljava/lang/String;"));
-        toString.u1(0xb0);
-        add(0x0001, "toString", "()Ljava/lang/String;", 1, 1, toString);
+        delegate(stateField, "getProbe", "(Ljava/lang/reflect/Method;)Lcom/sun/tracing/Probe;", 0xb0);
+        delegate(stateField, "dispose", "()V", 0xb1);
+        delegate(stateField, "toString", "()Ljava/lang/String;", 0xb0);
 
         for (ProbeMethod p : probes)
             probe(p, agent);

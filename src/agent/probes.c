@@ -77,6 +77,7 @@ typedef struct pr_provider {
     uint32_t n;
     uint32_t *slots;
     void *dl;                      /* its shared object (NULL: no USDT probes) */
+    uint32_t described;            /* the trace session whose metadata names it (0: none) */
     char path[560], dir[460];
     struct pr_provider *next;
 } pr_provider;
@@ -93,7 +94,6 @@ static bool pr_ready;
 static bool pr_tracing;                     /* a session records probes */
 static atomic_bool pr_fixed_on;             /* jvmprof:probe's semaphore was up at the last look */
 static bool pr_poller;                      /* the poller thread runs */
-static unsigned pr_usdt_live;               /* providers with USDT probes of their own */
 static char pr_base[460];                   /* DIR/jvmprof-PID once made */
 
 static bool pr_init_locked(void)
@@ -390,7 +390,6 @@ static void pr_release_locked(pr_provider *p)
         dlclose(p->dl);
         unlink(p->path);
         rmdir(p->dir);
-        pr_usdt_live--;
     }
     free(p->slots);
     free(p);
@@ -445,9 +444,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
     }
     if (!error && usdt && n > 0) {
         char why[600];
-        if (pr_usdt(p, module[0] ? module : provider, why, sizeof why))
-            pr_usdt_live++;
-        else
+        if (!pr_usdt(p, module[0] ? module : provider, why, sizeof why))
             jp_log_error("provider %s: no USDT probes of its own (%s); its probes still reach jvmprof:probe and "
                          "the trace", provider, why);
         if (!pr_poller) { /* semaphores into words from now on */
@@ -605,13 +602,19 @@ static bool pr_describe(pr_slot *s, uint64_t key)
     pthread_mutex_lock(&pr_lock);
     bool ok = pr_slot_of(key) == s;
     if (ok && atomic_load(&s->described) != gen) {
-        uint64_t provider = trace_string_id(s->provider, strlen(s->provider));
-        uint64_t module = trace_string_id(s->module, strlen(s->module));
-        uint64_t attributes = trace_string_id(s->attributes, strlen(s->attributes));
+        pr_provider *p = pr_providers;
+        while (p && p->id != s->provider_id)
+            p = p->next;
+        if (p && p->described != gen) { /* its provider, once */
+            uint64_t provider = trace_string_id(s->provider, strlen(s->provider));
+            uint64_t module = trace_string_id(s->module, strlen(s->module));
+            uint64_t attributes = trace_string_id(s->attributes, strlen(s->attributes));
+            trace_meta(TRACE_EV_PROVIDER, (uint64_t[]){ s->provider_id, provider, module, attributes });
+            p->described = gen;
+        }
         uint64_t name = trace_string_id(s->name, strlen(s->name));
         uint64_t function = trace_string_id(s->function, strlen(s->function));
         uint64_t kinds = trace_string_id(s->kinds, strlen(s->kinds));
-        trace_meta(TRACE_EV_PROVIDER, (uint64_t[]){ s->provider_id, provider, module, attributes });
         trace_meta(TRACE_EV_PROBE_INFO, (uint64_t[]){ s->trace_id, s->provider_id, name, function, kinds });
         atomic_store_explicit(&s->described, gen, memory_order_release);
     }

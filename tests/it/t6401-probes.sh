@@ -68,9 +68,24 @@ wait_line "$T/j.out" '^fired 1000$'
 kill -INT "$BPID"
 wait "$BPID" || true
 wait_line "$T/j.out" '^detached '
-wait "$JPID" || fail "ProbeFire bpf ended with $?: $(cat "$T/j.err")"
 expect_grep "^enabled while traced true$" "$T/j.out"
 expect_grep "^detached true$" "$T/j.out"
+# the same firings through the fixed probe jvmprof:probe: provider, probe, count, the arguments' array
+bpftrace -p "$JPID" -e 'usdt:*:jvmprof:probe { @n[str(arg0), str(arg1), arg2] = count();
+    @i = sum(*(int64 *)arg3); @l = max(*(int64 *)(arg3 + 8)); @s[str(*(uint64 *)(arg3 + 32))] = count(); }' \
+    >"$T/fixed.out" 2>"$T/fixed.err" &
+BPID=$!
+wait_line "$T/j.out" '^fired 1000 (jvmprof:probe)$'
+kill -INT "$BPID"
+wait "$BPID" || true
+wait_line "$T/j.out" '^detached .* (jvmprof:probe)$'
+wait "$JPID" || fail "ProbeFire bpf ended with $?: $(cat "$T/j.err")"
+expect_grep "^enabled while traced true (jvmprof:probe)$" "$T/j.out"
+expect_grep "^detached true (jvmprof:probe)$" "$T/j.out"
+expect_grep "^@n\[Fire, values, 5\]: 1000$" "$T/fixed.out"
+expect_grep "^@i: 499500$" "$T/fixed.out"
+expect_grep "^@l: 1099511628775$" "$T/fixed.out"
+expect_grep "^@s\[hello-1\]: 333$" "$T/fixed.out"
 expect_grep "^@n: 1000$" "$T/bpf.out"
 expect_grep "^@i: 499500$" "$T/bpf.out"                         # 0 + 1 + ... + 999
 expect_grep "^@l: 1099511628775$" "$T/bpf.out"                  # 2^40 + 999

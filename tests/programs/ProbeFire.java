@@ -109,12 +109,18 @@ public class ProbeFire {
             System.out.println("no tracer came");
             return;
         }
-        System.out.println("enabled while traced " + values.isEnabled());
-        Thread.sleep(500); /* its breakpoint is written after its semaphore is raised */
-        for (int k = 0; k < n; k++)
-            fire.values(k, (1L << 40) + k, k % 2 == 0, 1.5, "hello-" + (k % 3));
-        System.out.println("fired " + n);
-        System.out.println("detached " + waitFor(values, false, 60000));
+        for (String phase : new String[] { "", " (jvmprof:probe)" }) { /* its own probe, then the fixed one */
+            if (!phase.isEmpty() && !waitFor(values, true, 60000)) {
+                System.out.println("no tracer came" + phase);
+                return;
+            }
+            System.out.println("enabled while traced " + values.isEnabled() + phase);
+            Thread.sleep(500); /* its breakpoint is written after its semaphore is raised */
+            for (int k = 0; k < n; k++)
+                fire.values(k, (1L << 40) + k, k % 2 == 0, 1.5, "hello-" + (k % 3));
+            System.out.println("fired " + n + phase);
+            System.out.println("detached " + waitFor(values, false, 60000) + phase);
+        }
         fire.dispose();
     }
 
