@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "../common/jp_log.h"
 #include "../common/out_file.h"
 #include "../format/sink.h"
+#include "attach_commands.h"
 #include "bci.h"
 #include "blocking.h"
 #include "heap_dump.h"
@@ -29,27 +31,6 @@
 #include "tracker.h"
 
 static agent_options agent_options_storage;
-
-/* The jar lives beside libjvmprof.so. */
-static void agent_add_jar(void)
-{
-    Dl_info info;
-    if (!dladdr((void *)agent_add_jar, &info) || !info.dli_fname)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", info.dli_fname);
-    char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "jvmprof.jar");
-    else
-        snprintf(path, sizeof path, "jvmprof.jar");
-    if (access(path, R_OK) != 0) {
-        jp_log_debug("%s not found: the jvmprof.Control API is unavailable", path);
-        return;
-    }
-    jvmti_check((*agent_jvmti)->AddToBootstrapClassLoaderSearch(agent_jvmti, path),
-                "AddToBootstrapClassLoaderSearch");
-}
 
 static jint agent_load(JavaVM *vm, const char *text)
 {
@@ -79,7 +60,7 @@ static jint agent_load(JavaVM *vm, const char *text)
     ticks_init();
     blocking_load(vm);
     bci_set_tracker(&tracker_spec, tracker_natives, tracker_native_count);
-    st = session_load(o, err, sizeof err);
+    st = session_load(o, text, err, sizeof err);
     if (st == JP_ERR_ARG) { /* an output that cannot be written */
         if (!o->force)
             fprintf(stderr, "jvmprof: %s (force=n stops the program)\n", err);
@@ -169,12 +150,41 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     return agent_load(vm, options);
 }
 
+/* Loaded into a running JVM (jvmprof start PID ..., or jcmd's JVMTI.agent_load):
+ * the agent's core made ready the first time, with no session yet. */
+static bool agent_attach_init(JavaVM *vm)
+{
+    agent_vm = vm;
+    if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
+        agent_jvmti = NULL;
+        fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
+        return false;
+    }
+    ticks_init(); /* jvmprof.jar is added by the first session that needs it (session_start) */
+    blocking_load(vm);
+    bci_set_tracker(&tracker_spec, tracker_natives, tracker_native_count);
+    char err[256];
+    if (!session_attach(err, sizeof err)) {
+        fprintf(stderr, "jvmprof: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
-    (void)vm, (void)options, (void)reserved;
-    fprintf(stderr, "jvmprof: attaching to a running JVM is not supported yet; start the JVM with "
-                    "-agentpath:libjvmprof.so=...\n");
-    return JNI_ERR;
+    (void)reserved;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the JVM has one attach listener; to be sure */
+    pthread_mutex_lock(&lock);
+    static int state; /* 0: not yet made ready; 1: ready (or loaded at start-up); -1: could not be */
+    if (state == 0)
+        state = agent_onload_called || agent_attach_init(vm) ? 1 : -1;
+    JNIEnv *jni = NULL;
+    jint rc = JNI_ERR;
+    if (state == 1 && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) == JNI_OK)
+        rc = attach_command(jni, options);
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)

@@ -1,7 +1,11 @@
 /* agent_env.c — see agent_env.h. */
 #include "agent_env.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "../common/jp_log.h"
@@ -37,4 +41,30 @@ void agent_set_own_thread(jobject thread) { agent_env_own_thread = thread; }
 bool agent_is_own_thread(JNIEnv *jni, jthread thread)
 {
     return agent_env_own_thread && (*jni)->IsSameObject(jni, thread, agent_env_own_thread);
+}
+
+void agent_add_jar(void)
+{
+    static bool added;
+    if (added || !agent_jvmti)
+        return;
+    added = true;
+    Dl_info info;
+    if (!dladdr((void *)agent_add_jar, &info) || !info.dli_fname)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", info.dli_fname);
+    char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "jvmprof.jar");
+    else
+        snprintf(path, sizeof path, "jvmprof.jar");
+    if (access(path, R_OK) != 0) {
+        jp_log_debug("%s not found: the jvmprof.Control API is unavailable", path);
+        return;
+    }
+    jvmtiError e = (*agent_jvmti)->AddToBootstrapClassLoaderSearch(agent_jvmti, path);
+    if (e != JVMTI_ERROR_NONE)
+        jp_log_error("%s cannot be added to the boot class path (JVMTI error %d): jvmprof.Control, cpu=times and "
+                     "trace= cannot run", path, (int)e);
 }

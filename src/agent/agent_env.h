@@ -34,6 +34,10 @@ uint64_t agent_now_ns(void);   /* CLOCK_MONOTONIC */
 uint64_t agent_wall_ms(void);  /* CLOCK_REALTIME, ms since the epoch */
 
 /* The agent thread (a global reference), set once it is created. */
+/* jvmprof.jar (beside libjvmprof.so: the Tracker, jvmprof.Control, GcEvents, the probes' classes) on the
+ * boot class path, once. Loaded at start-up, the agent adds it at once; attached to a running JVM, when a
+ * session needs it (the JVM warns that class data sharing then covers only the boot loader). */
+void agent_add_jar(void);
 void agent_set_own_thread(jobject thread);
 /* True for the agent's own thread. */
 bool agent_is_own_thread(JNIEnv *jni, jthread thread);

@@ -39,6 +39,11 @@ static atomic_bool prof_dumping;     /* the agent thread is writing a report: st
  * time (read on that thread when it dumps or stops) */
 static uint64_t prof_agent_cpu_ns, prof_start_ns;
 static unsigned prof_reports;        /* reports written this session: %n in an output's name */
+/* the attach commands' requests (attach_commands.c), taken by the agent thread: discard what was
+ * collected; describe the collectors into a file; each done counts one more */
+static atomic_bool prof_reset_requested;
+static _Atomic(FILE *) prof_describe_to;
+static atomic_uint prof_done_resets, prof_done_describes, prof_done_reports;
 
 
 jp_status profiler_init(void)
@@ -264,6 +269,21 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             prof_note_agent_cpu();
             profiler_dump(jni);
             atomic_store(&prof_dumping, false);
+            atomic_fetch_add(&prof_done_reports, 1);
+        }
+        if (atomic_exchange(&prof_reset_requested, false)) {
+            prof_drain(jni);
+            model_interval_reset(prof_model);
+            collectors_interval_reset();
+            atomic_fetch_add(&prof_done_resets, 1);
+        }
+        FILE *to = atomic_exchange(&prof_describe_to, NULL);
+        if (to) {
+            prof_drain(jni);
+            jp_log_tee(to);
+            collectors_describe();
+            jp_log_tee(NULL);
+            atomic_fetch_add(&prof_done_describes, 1);
         }
     }
     prof_note_agent_cpu();
@@ -314,6 +334,49 @@ bool profiler_final_request(void)
 }
 
 void profiler_wake(void) { pthread_cond_broadcast(&prof_wake); }
+
+/* Waits (polling) until *done passes before, the agent thread gone, or timeout_ms. */
+static bool prof_wait_done(atomic_uint *done, unsigned before, int timeout_ms)
+{
+    for (int waited = 0; atomic_load(done) == before; waited += 10) {
+        pthread_mutex_lock(&prof_lock);
+        bool running = prof_running;
+        pthread_mutex_unlock(&prof_lock);
+        if (!running || waited >= timeout_ms)
+            return false;
+        profiler_wake();
+        struct timespec ts = { 0, 10000000L };
+        nanosleep(&ts, NULL);
+    }
+    return true;
+}
+
+bool profiler_dump_and_wait(int timeout_ms)
+{
+    unsigned before = atomic_load(&prof_done_reports);
+    return profiler_request_dump() && prof_wait_done(&prof_done_reports, before, timeout_ms);
+}
+
+bool profiler_reset_and_wait(int timeout_ms)
+{
+    if (!prof_started)
+        return false;
+    unsigned before = atomic_load(&prof_done_resets);
+    atomic_store(&prof_reset_requested, true);
+    return prof_wait_done(&prof_done_resets, before, timeout_ms);
+}
+
+bool profiler_describe_and_wait(FILE *to, int timeout_ms)
+{
+    if (!prof_started)
+        return false;
+    unsigned before = atomic_load(&prof_done_describes);
+    atomic_store(&prof_describe_to, to);
+    bool ok = prof_wait_done(&prof_done_describes, before, timeout_ms);
+    FILE *expected = to;
+    atomic_compare_exchange_strong(&prof_describe_to, &expected, NULL); /* not taken: withdrawn */
+    return ok;
+}
 
 bool profiler_stop(JNIEnv *jni)
 {

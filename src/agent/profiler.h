@@ -9,6 +9,7 @@
 #include <jni.h>
 #include <jvmti.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../common/jp_error.h"
 
@@ -35,6 +36,13 @@ bool profiler_stop(JNIEnv *jni);
 /* After profiler_stop, at VM death: closes the door to requests and says
  * whether one was taken that the agent thread did not write. */
 bool profiler_final_request(void);
+/* For the attach commands, on their own thread: a report written now (the
+ * dump request, waited for); what was collected so far discarded; the
+ * collectors' counts written to a file, by the agent thread. false if the
+ * agent thread is not running or did not do it within timeout_ms. */
+bool profiler_dump_and_wait(int timeout_ms);
+bool profiler_reset_and_wait(int timeout_ms);
+bool profiler_describe_and_wait(FILE *to, int timeout_ms);
 /* Writes the report now; only after profiler_stop (or from the agent thread). */
 jp_status profiler_dump(JNIEnv *jni);
 

@@ -37,6 +37,8 @@ static bool session_loaded;           /* the agent is active: the session given 
 static atomic_bool session_live;      /* a session runs */
 static bool session_vm_started;       /* VM init has run: sessions start at once */
 static bool session_dead;             /* VM death has begun: no session starts any more */
+static char session_text[1024];       /* the running session's options, as given */
+static double session_since;          /* when it started (agent_now_ns, in s) */
 
 bool session_running(void) { return atomic_load(&session_live); }
 
@@ -73,6 +75,7 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
  * now are registered (and announced to the new model) first. */
 static void session_run(JNIEnv *jni)
 {
+    session_since = (double)agent_now_ns() / 1e9;
     thread_registry_existing(jni);
     collectors_start(jni);
     if (profiler_start(jni) != JP_OK) {
@@ -176,8 +179,9 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
     return JP_OK;
 }
 
-jp_status session_load(agent_options *o, char *err, size_t errlen)
+jp_status session_load(agent_options *o, const char *text, char *err, size_t errlen)
 {
+    snprintf(session_text, sizeof session_text, "%s", text ? text : "");
     const char *bad = NULL;
     jp_status st;
     /* force=y: a flame graph or collapsed stacks that cannot be written are left out, not the profile */
@@ -236,7 +240,10 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
                  once->at_load_only);
         st = JP_ERR_ARG;
     } else if ((st = session_check_outputs(o, NULL, err, errlen)) == JP_OK) {
+        if (o->cpu == OPTIONS_CPU_TIMES || o->trace)
+            agent_add_jar(); /* the Tracker, GcEvents */
         const agent_options *before = agent_opts;
+        snprintf(session_text, sizeof session_text, "%s", text ? text : "");
         agent_opts = o;
         agent_late_start = true;
         agent_set_log_level(o);
@@ -314,4 +321,41 @@ void session_vm_death(JNIEnv *jni)
             profiler_dump(jni);
     }
     pthread_mutex_unlock(&session_lock);
+}
+
+bool session_attach(char *err, size_t errlen)
+{
+    pthread_mutex_lock(&session_lock);
+    bool ok = session_loaded;
+    if (!ok) {
+        jvmtiCapabilities caps;
+        memset(&caps, 0, sizeof caps);
+        caps.can_get_line_numbers = 1;
+        caps.can_get_source_file_name = 1;
+        caps.can_retransform_classes = caps.can_retransform_any_class = 1;
+        if ((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps) != JVMTI_ERROR_NONE) {
+            /* without re-instrumentation: cpu=times and trace=exec then cover only classes loaded later */
+            caps.can_retransform_classes = caps.can_retransform_any_class = 0;
+            (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
+        }
+        ok = session_set_callbacks() == JP_OK && jvmti_event(JVMTI_EVENT_VM_DEATH, true) == JP_OK &&
+             jvmti_event(JVMTI_EVENT_THREAD_START, true) == JP_OK && jvmti_event(JVMTI_EVENT_THREAD_END, true) == JP_OK &&
+             jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, true) == JP_OK;
+        if (ok)
+            session_loaded = session_vm_started = true;
+        else
+            snprintf(err, errlen, "the JVM refused the agent's JVMTI events");
+    }
+    pthread_mutex_unlock(&session_lock);
+    return ok;
+}
+
+bool session_describe(char *options, size_t cap, double *seconds)
+{
+    pthread_mutex_lock(&session_lock);
+    bool live = atomic_load(&session_live);
+    snprintf(options, cap, "%s", live ? session_text : "");
+    *seconds = live ? (double)agent_now_ns() / 1e9 - session_since : 0;
+    pthread_mutex_unlock(&session_lock);
+    return live;
 }

@@ -23,7 +23,7 @@
  * runs their load. On failure, a line in err and the status; JP_ERR_ARG for
  * an output that cannot be written (force=y lets the program run on without
  * profiling). */
-jp_status session_load(agent_options *o, char *err, size_t errlen);
+jp_status session_load(agent_options *o, const char *text, char *err, size_t errlen);
 /* VMInit: starts the session given at load (collectors, agent thread). */
 void session_begin(JNIEnv *jni);
 /* A new session with these options (HPROF's syntax) while none runs: the
@@ -42,5 +42,13 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen);
 void session_vm_death(JNIEnv *jni);
 /* True while a session runs (between its start and its stop). */
 bool session_running(void);
+/* Agent_OnAttach, the first time (the agent loaded into a running JVM): the
+ * core's callbacks and events, and the capability to re-instrument loaded
+ * classes if the JVM grants it; then sessions start with session_start.
+ * false (and a line in err) if JVMTI refuses. */
+bool session_attach(char *err, size_t errlen);
+/* The running session's options as given ("" for the defaults) and its
+ * seconds since it started; false when none runs. */
+bool session_describe(char *options, size_t cap, double *seconds);
 
 #endif

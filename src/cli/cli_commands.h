@@ -10,5 +10,9 @@ int cli_flame(int argc, char **argv);    /* cli_flame.c: HPROF binary or collaps
 int cli_collapse(int argc, char **argv); /* cli_flame.c: HPROF binary (or collapsed stacks) -> collapsed stacks */
 int cli_heap(int argc, char **argv);     /* cli_heap.c: HPROF heap dump -> class histogram, ASCII dump, --fix */
 int cli_trace(int argc, char **argv);    /* cli_trace.c: trace file -> one event per line, in time order */
+/* cli_attach.c: a running JVM's agent: start, stop, dump, reset, status, heapdump (command), collect, list */
+int cli_attach(const char *command, int argc, char **argv);
+int cli_collect(int argc, char **argv);
+int cli_list(int argc, char **argv);
 
 #endif

@@ -48,6 +48,21 @@ static void cli_usage(FILE *out)
             "                                      type, method name part and time window (seconds); --chrome:\n"
             "                                      Chrome's Trace Event Format (JSON) for Perfetto, speedscope;\n"
             "                                      --slowest N: the N slowest calls with their callers\n"
+            "\n"
+            "a running JVM (HotSpot's attach mechanism; the JVM's own user, also in a container):\n"
+            "  list                                the JVMs here: pid, whether jvmprof is loaded or profiling,\n"
+            "                                      main class or jar\n"
+            "  start PID OPTIONS                   load the agent if needed and start profiling with OPTIONS\n"
+            "                                      (the agent's options; relative output files are made\n"
+            "                                      relative to this directory)\n"
+            "  stop PID                            stop profiling and write the report\n"
+            "  dump PID                            write the report now and go on profiling\n"
+            "  reset PID                           discard what was collected so far\n"
+            "  status PID                          what runs, since when, and the counts so far\n"
+            "  heapdump PID FILE                   write a heap dump (HPROF binary)\n"
+            "  collect PID -d SECONDS [OPTIONS]    start, wait SECONDS, stop (default: a report and a flame\n"
+            "                                      graph, jvmprof-PID.txt and jvmprof-PID.html, here)\n"
+            "\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -77,6 +92,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "report") == 0)
         return cli_report(argc - 2, argv + 2);
+    static const char *const attach_commands[] = { "start", "stop", "dump", "reset", "status", "heapdump" };
+    for (size_t i = 0; i < sizeof attach_commands / sizeof attach_commands[0]; i++)
+        if (strcmp(cmd, attach_commands[i]) == 0)
+            return cli_attach(cmd, argc - 2, argv + 2);
+    if (strcmp(cmd, "collect") == 0)
+        return cli_collect(argc - 2, argv + 2);
+    if (strcmp(cmd, "list") == 0)
+        return cli_list(argc - 2, argv + 2);
     if (strcmp(cmd, "flame") == 0)
         return cli_flame(argc - 2, argv + 2);
     if (strcmp(cmd, "collapse") == 0)

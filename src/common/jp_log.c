@@ -8,17 +8,24 @@
 #include <stdlib.h>
 
 static jp_log_level jp_log_level_now = JP_LOG_ERROR;
+static FILE *_Atomic jp_log_tee_to;
+
+void jp_log_tee(FILE *f) { jp_log_tee_to = f; }
 
 void jp_log_set_level(jp_log_level level) { jp_log_level_now = level; }
 jp_log_level jp_log_get_level(void) { return jp_log_level_now; }
 
 static void jp_log_v(jp_log_level level, const char *fmt, va_list ap)
 {
-    if (level > jp_log_level_now)
+    FILE *tee = level <= JP_LOG_INFO ? jp_log_tee_to : NULL;
+    if (level > jp_log_level_now && !tee)
         return;
     char line[1024];
     vsnprintf(line, sizeof line, fmt, ap);
-    fprintf(stderr, "jvmprof: %s\n", line);
+    if (level <= jp_log_level_now)
+        fprintf(stderr, "jvmprof: %s\n", line);
+    if (tee)
+        fprintf(tee, "%s\n", line);
 }
 
 void jp_log_error(const char *fmt, ...)

@@ -1,0 +1,380 @@
+/* cli_attach.c — jvmprof list | start | stop | dump | reset | status |
+ * heapdump | collect: the agent in a running JVM, through HotSpot's attach
+ * mechanism (hotspot_attach.h). Each command loads libjvmprof.so into the
+ * JVM (the library loads once; later loads only run Agent_OnAttach) with a
+ * request that names a file this command made, where the agent writes its
+ * answer (src/agent/attach_commands.c): the lines to print, then "ok" or
+ * "error: WHY". A JVM in another mount namespace (a container) gets a copy
+ * of the library and jvmprof.jar in its /tmp, since it cannot open ours. */
+#include "cli_commands.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/agent/attach_commands.h"
+#include "cli_common.h"
+#include "hotspot_attach.h"
+
+#define CA_TIMEOUT_MS 10000
+
+/* A small text file whole (NUL-terminated), its length in *len; NULL if unreadable. */
+static char *ca_read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *data = malloc(cap);
+    for (size_t r; data && (r = fread(data + n, 1, cap - n - 1, f)) > 0;) {
+        n += r;
+        if (n + 1 == cap) {
+            char *b = realloc(data, cap * 2);
+            if (!b) {
+                free(data);
+                data = NULL;
+            }
+            data = b;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (data) {
+        data[n] = '\0';
+        if (len)
+            *len = n;
+    }
+    return data;
+}
+
+/* libjvmprof.so beside this command (build/), or in ../lib/jvmprof/ (make install). */
+static bool ca_agent_path(char *out, size_t cap)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    char *dir = dirname(exe);
+    const char *tries[] = { "%s/libjvmprof.so", "%s/../lib/jvmprof/libjvmprof.so" };
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, tries[i], dir);
+        char *real = realpath(path, NULL);
+        if (real && access(real, R_OK) == 0 && strlen(real) < cap) {
+            snprintf(out, cap, "%s", real);
+            free(real);
+            return true;
+        }
+        free(real);
+    }
+    return false;
+}
+
+static bool ca_copy(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", to);
+    int out = in >= 0 ? mkstemp(tmp) : -1;
+    bool ok = in >= 0 && out >= 0;
+    char chunk[65536];
+    for (ssize_t r; ok && (r = read(in, chunk, sizeof chunk)) != 0;)
+        ok = r > 0 && write(out, chunk, (size_t)r) == r;
+    if (in >= 0)
+        close(in);
+    if (out >= 0) {
+        ok = fchmod(out, 0755) == 0 && close(out) == 0 && ok;
+        ok = ok && rename(tmp, to) == 0;
+        if (!ok)
+            unlink(tmp);
+    }
+    return ok;
+}
+
+/* The library's path as the target sees it: ours, or a copy in its /tmp (with the jar). */
+static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, size_t cap, char *why, size_t wcap)
+{
+    if (!t->own_mounts) {
+        snprintf(out, cap, "%s", lib);
+        return true;
+    }
+    char dir[400], inside[256], path[4400];
+    snprintf(inside, sizeof inside, "/tmp/jvmprof-%s-%lu", JP_VERSION, (unsigned long)t->uid);
+    snprintf(dir, sizeof dir, "%s%s", t->root, inside);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(why, wcap, "cannot make %s in the JVM's file system: %s", inside, strerror(errno));
+        return false;
+    }
+    char jar[4200];
+    snprintf(jar, sizeof jar, "%s", lib);
+    snprintf(strrchr(jar, '/') + 1, sizeof jar - (size_t)(strrchr(jar, '/') + 1 - jar), "jvmprof.jar");
+    snprintf(path, sizeof path, "%s/libjvmprof.so", dir);
+    bool ok = ca_copy(lib, path);
+    snprintf(path, sizeof path, "%s/jvmprof.jar", dir);
+    ok = ok && ca_copy(jar, path);
+    if (!ok) {
+        snprintf(why, wcap, "cannot copy the agent into the JVM's file system (%s): %s", dir, strerror(errno));
+        return false;
+    }
+    snprintf(out, cap, "%s/libjvmprof.so", inside);
+    return true;
+}
+
+/* Options with relative output paths (file=, flame=, collapsed=, tracefile=) made absolute from our
+ * directory, when the JVM sees our files. */
+static void ca_absolute(const char *options, bool same_files, char *out, size_t cap)
+{
+    static const char *const keys[] = { "file=", "flame=", "collapsed=", "tracefile=" };
+    char cwd[2048];
+    size_t n = 0;
+    out[0] = '\0';
+    if (!same_files || !getcwd(cwd, sizeof cwd)) {
+        snprintf(out, cap, "%s", options);
+        return;
+    }
+    for (const char *p = options; *p;) {
+        size_t len = strcspn(p, ",");
+        bool rel = false;
+        size_t klen = 0;
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (!strncmp(p, keys[k], strlen(keys[k]))) {
+                klen = strlen(keys[k]);
+                rel = p[klen] != '/' && p[klen] != ',' && p[klen] != '\0';
+            }
+        int w = rel ? snprintf(out + n, cap - n, "%s%.*s%s/%.*s", n ? "," : "", (int)klen, p, cwd,
+                               (int)(len - klen), p + klen)
+                    : snprintf(out + n, cap - n, "%s%.*s", n ? "," : "", (int)len, p);
+        if (w < 0 || (size_t)w >= cap - n)
+            break;
+        n += (size_t)w;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+}
+
+/* Sends one request and prints the answer; the exit code. */
+static int ca_request(const hotspot_target *t, const char *command, const char *arg, bool quiet_ok)
+{
+    char lib[4096], target_lib[4096], why[1200];
+    if (!ca_agent_path(lib, sizeof lib)) {
+        cli_error("cannot find libjvmprof.so beside the jvmprof command (or in ../lib/jvmprof/)");
+        return 1;
+    }
+    if (!ca_library_for(t, lib, target_lib, sizeof target_lib, why, sizeof why)) {
+        cli_error("%s", why);
+        return 1;
+    }
+    char answer[256], inside[200];
+    snprintf(answer, sizeof answer, "%s/tmp/.jvmprof-answer-XXXXXX", t->root);
+    int fd = mkstemp(answer);
+    if (fd < 0) {
+        cli_error("cannot make a file for the agent's answer in the JVM's /tmp (%s): %s", answer, strerror(errno));
+        return 1;
+    }
+    close(fd);
+    snprintf(inside, sizeof inside, "%s", answer + strlen(t->root));
+    size_t len = strlen(ATTACH_REQUEST_MAGIC) + strlen(command) + strlen(inside) + strlen(arg) + 8;
+    char *request = malloc(len);
+    if (!request) {
+        unlink(answer);
+        cli_error("out of memory");
+        return 1;
+    }
+    snprintf(request, len, "%s\n%s\n%s\n%s", ATTACH_REQUEST_MAGIC, command, inside, arg);
+    int rc = -1;
+    jp_status st = hotspot_attach_load(t, target_lib, request, CA_TIMEOUT_MS, &rc, why, sizeof why);
+    free(request);
+    size_t n = 0;
+    char *text = st == JP_OK ? ca_read_text(answer, &n) : NULL;
+    unlink(answer);
+    if (st != JP_OK) {
+        cli_error("%s", why);
+        return 1;
+    }
+    if (rc != 0 || !text || !n) {
+        cli_error("the agent could not start in the JVM of process %ld (Agent_OnAttach returned %d; the JVM's "
+                  "stderr says why)", (long)t->pid, rc);
+        free(text);
+        return 1;
+    }
+    int code = 1;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (!strcmp(line, "ok"))
+            code = 0;
+        else if (!strncmp(line, "error: ", 7))
+            cli_error("%s (process %ld)", line + 7, (long)t->pid);
+        else if (!quiet_ok)
+            printf("%s\n", line);
+    }
+    free(text);
+    return code;
+}
+
+/* The target of "COMMAND PID ...", checked; false after saying why. */
+static bool ca_target(const char *command, int argc, char **argv, hotspot_target *t)
+{
+    if (argc < 1) {
+        cli_error("%s: expected a process id: jvmprof %s PID%s", command, command,
+                  !strcmp(command, "start") ? " OPTIONS" : !strcmp(command, "heapdump") ? " FILE" : "");
+        return false;
+    }
+    char *end;
+    long pid = strtol(argv[0], &end, 10);
+    char why[1024];
+    if (*end || pid <= 0) {
+        cli_error("%s: '%s' is not a process id", command, argv[0]);
+        return false;
+    }
+    if (hotspot_target_find((pid_t)pid, t, why, sizeof why) != JP_OK || !hotspot_target_ours(t, why, sizeof why)) {
+        cli_error("%s", why);
+        return false;
+    }
+    return true;
+}
+
+int cli_attach(const char *command, int argc, char **argv)
+{
+    hotspot_target t;
+    if (!ca_target(command, argc, argv, &t))
+        return 2 - (argc >= 1); /* no pid: usage (2); a bad target: 1 */
+    if (!strcmp(command, "start")) {
+        if (argc != 2) {
+            cli_error("start: expected jvmprof start PID OPTIONS (the agent's options, as in -agentpath:...=OPTIONS)");
+            return 2;
+        }
+        char options[4096];
+        ca_absolute(argv[1], !t.own_mounts, options, sizeof options);
+        return ca_request(&t, "start", options, false);
+    }
+    if (!strcmp(command, "heapdump")) {
+        if (argc != 2) {
+            cli_error("heapdump: expected jvmprof heapdump PID FILE");
+            return 2;
+        }
+        char abs[4200], cwd[2048];
+        if (argv[1][0] != '/' && !t.own_mounts && getcwd(cwd, sizeof cwd))
+            snprintf(abs, sizeof abs, "%s/%s", cwd, argv[1]);
+        else
+            snprintf(abs, sizeof abs, "%s", argv[1]);
+        return ca_request(&t, "heapdump", abs, false);
+    }
+    if (argc != 1) {
+        cli_error("%s: expected jvmprof %s PID", command, command);
+        return 2;
+    }
+    return ca_request(&t, command, "", false);
+}
+
+int cli_collect(int argc, char **argv)
+{
+    hotspot_target t;
+    if (!ca_target("collect", argc, argv, &t))
+        return 2 - (argc >= 1);
+    long seconds = -1;
+    const char *options = "";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-d") && i + 1 < argc) {
+            char *end;
+            seconds = strtol(argv[++i], &end, 10);
+            if (*end || seconds <= 0) {
+                cli_error("collect: -d %s: expected a number of seconds, at least 1", argv[i]);
+                return 2;
+            }
+        } else if (!options[0] && argv[i][0] != '-') {
+            options = argv[i];
+        } else {
+            cli_error("collect: unexpected '%s': expected jvmprof collect PID -d SECONDS [OPTIONS]", argv[i]);
+            return 2;
+        }
+    }
+    if (seconds < 0) {
+        cli_error("collect: how long? jvmprof collect PID -d SECONDS [OPTIONS]");
+        return 2;
+    }
+    char given[4096], options_abs[4096];
+    if (!strstr(options, "file=") && !strstr(options, "flame=") && !strstr(options, "collapsed="))
+        snprintf(given, sizeof given, "%s%sfile=jvmprof-%ld.txt,flame=jvmprof-%ld.html", options,
+                 options[0] ? "," : "", (long)t.pid, (long)t.pid);
+    else
+        snprintf(given, sizeof given, "%s", options);
+    ca_absolute(given, !t.own_mounts, options_abs, sizeof options_abs);
+    int rc = ca_request(&t, "start", options_abs, true);
+    if (rc != 0)
+        return rc;
+    bool tty = isatty(2);
+    for (long s = 0; s < seconds; s++) {
+        if (tty)
+            fprintf(stderr, "\rjvmprof: collecting from process %ld: %ld of %ld s", (long)t.pid, s, seconds);
+        sleep(1);
+        if (kill(t.pid, 0) != 0) {
+            if (tty)
+                fprintf(stderr, "\n");
+            cli_error("process %ld ended while collecting (its report is written at its exit)", (long)t.pid);
+            return 1;
+        }
+    }
+    fprintf(stderr, tty ? "\rjvmprof: collected from process %ld for %ld s        \n"
+                        : "jvmprof: collected from process %ld for %ld s\n", (long)t.pid, seconds);
+    return ca_request(&t, "stop", "", false);
+}
+
+int cli_list(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 0) {
+        cli_error("list: takes no arguments");
+        return 2;
+    }
+    pid_t pids[4096];
+    size_t n = hotspot_list(pids, sizeof pids / sizeof pids[0]);
+    printf("%-8s %-10s %s\n", "PID", "JVMPROF", "MAIN");
+    for (size_t i = 0; i < n; i++) {
+        hotspot_target t;
+        char why[1024];
+        jp_status st = hotspot_target_find(pids[i], &t, why, sizeof why);
+        if (st != JP_OK && !t.main[0])
+            continue;
+        const char *state = !t.jvmprof ? "no" : "loaded";
+        if (st == JP_OK && t.jvmprof && t.uid == geteuid()) { /* ask whether it profiles */
+            fflush(stdout);
+            int saved = dup(1);
+            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            char status[256];
+            snprintf(status, sizeof status, "/tmp/.jvmprof-list-XXXXXX");
+            int fd = mkstemp(status);
+            if (fd >= 0 && saved >= 0 && null >= 0) {
+                dup2(fd, 1);
+                ca_request(&t, "status", "", false);
+                fflush(stdout);
+                dup2(saved, 1);
+                char *text = ca_read_text(status, NULL);
+                if (text && strstr(text, "a session runs"))
+                    state = "profiling";
+                free(text);
+            }
+            if (fd >= 0) {
+                close(fd);
+                unlink(status);
+            }
+            if (saved >= 0)
+                close(saved);
+            if (null >= 0)
+                close(null);
+        }
+        printf("%-8ld %-10s %s%s%s\n", (long)pids[i], t.uid != geteuid() ? "?" : state, t.main,
+               t.uid != geteuid() ? "  (another user's)" : "", st != JP_OK && t.uid == geteuid() ? "  (cannot attach)" : "");
+    }
+    return 0;
+}

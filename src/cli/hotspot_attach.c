@@ -1,0 +1,321 @@
+/* hotspot_attach.c — see hotspot_attach.h. The protocol (HotSpot's
+ * LinuxAttachListener, JDK 8 to 21): the request is "1" (its version), the
+ * command ("load"), then exactly three arguments (the library, "true" for an
+ * absolute path, the options), each NUL-terminated; the answer is a status
+ * line ("0": done) and the command's output ("return code: N" for load).
+ * Everything is reached through /proc/PID, so a JVM in a container (its own
+ * PID and mount namespaces) is found under the pid and the /tmp it sees. */
+#include "hotspot_attach.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The whole of a /proc file (NUL-terminated, its length in *len), or NULL. */
+static char *ha_slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    for (ssize_t r; buf; n += (size_t)r) {
+        if (n == cap) {
+            char *b = realloc(buf, 2 * cap + 1);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        r = read(fd, buf + n, cap - n);
+        if (r <= 0) {
+            if (r < 0) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    close(fd);
+    if (buf) {
+        buf[n] = '\0';
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+/* The last number on the status line that starts with key ("NSpid:"), or -1. */
+static long ha_status_field(const char *status, const char *key, int which)
+{
+    const char *p = strstr(status, key);
+    if (!p)
+        return -1;
+    p += strlen(key);
+    long v = -1;
+    for (int i = 0;; i++) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        v = x;
+        p = end;
+        if (i == which)
+            break;
+    }
+    return v;
+}
+
+static bool ha_has(const char *path, const char *needle)
+{
+    char *s = ha_slurp(path, NULL);
+    bool yes = s && strstr(s, needle);
+    free(s);
+    return yes;
+}
+
+/* The main class or jar of a java command line (NUL-separated arguments). */
+static void ha_main(const char *cmd, size_t len, char *out, size_t cap)
+{
+    static const char *const with_value[] = { "-cp", "-classpath", "--class-path", "-p", "--module-path",
+                                              "--add-opens", "--add-exports", "--add-modules", "--add-reads",
+                                              "--patch-module", "--upgrade-module-path", "--limit-modules" };
+    snprintf(out, cap, "?");
+    const char *p = cmd, *end = cmd + len;
+    p += strlen(p) + 1; /* the program */
+    while (p < end) {
+        const char *next = p + strlen(p) + 1;
+        if (!strcmp(p, "-jar") || !strcmp(p, "-m") || !strcmp(p, "--module")) {
+            if (next < end)
+                snprintf(out, cap, "%s", next);
+            return;
+        }
+        bool skip = false;
+        for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+            skip |= !strcmp(p, with_value[i]);
+        if (skip)
+            next += next < end ? strlen(next) + 1 : 0;
+        else if (p[0] != '-') {
+            snprintf(out, cap, "%s", p);
+            return;
+        }
+        p = next;
+    }
+}
+
+jp_status hotspot_target_find(pid_t pid, hotspot_target *t, char *why, size_t cap)
+{
+    memset(t, 0, sizeof *t);
+    t->pid = pid;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+    char *status = pid > 0 ? ha_slurp(path, NULL) : NULL;
+    if (!status) {
+        snprintf(why, cap, "no process %ld", (long)pid);
+        return JP_ERR_ARG;
+    }
+    t->uid = (uid_t)ha_status_field(status, "Uid:", 1);
+    t->gid = (gid_t)ha_status_field(status, "Gid:", 1);
+    long ns = ha_status_field(status, "NSpid:", 99);
+    t->nspid = ns > 0 ? (pid_t)ns : pid;
+    const char *sig = strstr(status, "SigCgt:");
+    unsigned long long caught = sig ? strtoull(sig + 7, NULL, 16) : 0;
+    free(status);
+    snprintf(t->root, sizeof t->root, "/proc/%ld/root", (long)pid);
+    char a[128] = "", b[128] = "";
+    snprintf(path, sizeof path, "/proc/%ld/ns/mnt", (long)pid);
+    ssize_t na = readlink(path, a, sizeof a - 1), nb = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
+    t->own_mounts = na > 0 && nb > 0 && strcmp(a, b) != 0;
+    snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+    char *maps = ha_slurp(path, NULL);
+    if (!maps) {
+        snprintf(why, cap, "process %ld cannot be inspected (%s)", (long)pid, strerror(errno));
+        return JP_ERR_ARG;
+    }
+    bool jvm = strstr(maps, "/libjvm.so") != NULL;
+    t->jvmprof = strstr(maps, "/libjvmprof.so") != NULL;
+    free(maps);
+    size_t len = 0;
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+    char *cmd = ha_slurp(path, &len);
+    if (cmd && len)
+        ha_main(cmd, len, t->main, sizeof t->main);
+    else
+        snprintf(t->main, sizeof t->main, "?");
+    bool disabled = false;
+    for (const char *p = cmd; cmd && p < cmd + len; p += strlen(p) + 1)
+        disabled |= !strcmp(p, "-XX:+DisableAttachMechanism");
+    free(cmd);
+    if (!jvm) {
+        snprintf(why, cap, "process %ld is not a Java VM (no libjvm.so in it)", (long)pid);
+        return JP_ERR_ARG;
+    }
+    if (disabled) {
+        snprintf(why, cap, "the JVM of process %ld was started with -XX:+DisableAttachMechanism: it accepts no "
+                 "attach request (start it with -agentpath:libjvmprof.so=... instead)", (long)pid);
+        return JP_ERR_ARG;
+    }
+    if (!(caught & (1ull << (SIGQUIT - 1)))) {
+        snprintf(why, cap, "the JVM of process %ld does not handle SIGQUIT (still starting up, or run with -Xrs): "
+                 "it cannot be asked to attach", (long)pid);
+        return JP_ERR_ARG;
+    }
+    return JP_OK;
+}
+
+bool hotspot_target_ours(const hotspot_target *t, char *why, size_t cap)
+{
+    if (t->uid == geteuid())
+        return true;
+    char pidpath[64];
+    snprintf(pidpath, sizeof pidpath, "/proc/%ld", (long)t->pid);
+    snprintf(why, cap, "the JVM of process %ld runs as user %lu, not as you (%lu): a JVM accepts attach requests "
+             "only from its own user, and what the agent writes would belong to it; run jvmprof as that user "
+             "(sudo -u '#%lu' jvmprof ...)", (long)t->pid, (unsigned long)t->uid, (unsigned long)geteuid(),
+             (unsigned long)t->uid);
+    return false;
+}
+
+static void ha_sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static bool ha_is_socket(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+static bool ha_write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const char *options, int timeout_ms,
+                              int *agent_rc, char *why, size_t cap)
+{
+    char sock[160], trigger[160] = "";
+    snprintf(sock, sizeof sock, "%s/tmp/.java_pid%ld", t->root, (long)t->nspid);
+    if (!ha_is_socket(sock)) { /* wake its attach listener: an .attach_pid file, then SIGQUIT */
+        snprintf(trigger, sizeof trigger, "/proc/%ld/cwd/.attach_pid%ld", (long)t->pid, (long)t->nspid);
+        int fd = open(trigger, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            snprintf(trigger, sizeof trigger, "%s/tmp/.attach_pid%ld", t->root, (long)t->nspid);
+            fd = open(trigger, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        }
+        if (fd < 0) {
+            snprintf(why, cap, "cannot ask the JVM of process %ld to attach: %s: %s", (long)t->pid, trigger,
+                     strerror(errno));
+            return JP_ERR_IO;
+        }
+        close(fd);
+        if (kill(t->pid, SIGQUIT) != 0) {
+            snprintf(why, cap, "cannot signal process %ld: %s", (long)t->pid, strerror(errno));
+            unlink(trigger);
+            return JP_ERR_IO;
+        }
+        for (long waited = 0; !ha_is_socket(sock) && waited < timeout_ms; waited += 20)
+            ha_sleep_ms(20);
+        unlink(trigger);
+        if (!ha_is_socket(sock)) {
+            snprintf(why, cap, "the JVM of process %ld did not open its attach socket (%s) within %d ms", (long)t->pid,
+                     sock, timeout_ms);
+            return JP_ERR_IO;
+        }
+    }
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    if (strlen(sock) >= sizeof addr.sun_path) {
+        snprintf(why, cap, "the attach socket's path is too long: %s", sock);
+        return JP_ERR_IO;
+    }
+    memcpy(addr.sun_path, sock, strlen(sock) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        snprintf(why, cap, "cannot connect to the JVM of process %ld (%s): %s", (long)t->pid, sock, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return JP_ERR_IO;
+    }
+    /* "1" load LIB true OPTIONS, each with its NUL */
+    const char *parts[] = { "1", "load", lib, "true", options ? options : "" };
+    bool sent = true;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0] && sent; i++)
+        sent = ha_write_all(fd, parts[i], strlen(parts[i]) + 1);
+    char reply[4096];
+    size_t n = 0;
+    for (ssize_t r; sent && n < sizeof reply - 1; n += (size_t)r) {
+        r = read(fd, reply + n, sizeof reply - 1 - n);
+        if (r < 0 && errno == EINTR) {
+            r = 0;
+            continue;
+        }
+        if (r <= 0)
+            break;
+    }
+    close(fd);
+    reply[n] = '\0';
+    if (!sent || n == 0) {
+        snprintf(why, cap, "the JVM of process %ld closed the attach connection without an answer", (long)t->pid);
+        return JP_ERR_IO;
+    }
+    char *end;
+    long status = strtol(reply, &end, 10);
+    const char *rc = strstr(reply, "return code: ");
+    if (status != 0 || !rc) {
+        char *nl;
+        const char *text = *end == '\n' ? end + 1 : end;
+        while ((nl = strchr(text, '\n')) && nl[1] == '\0')
+            *nl = '\0';
+        snprintf(why, cap, "the JVM of process %ld refused to load %s: %s", (long)t->pid, lib,
+                 *text ? text : "no reason given");
+        for (char *q = why; *q; q++)
+            if (*q == '\n')
+                *q = ' ';
+        return JP_ERR_IO;
+    }
+    *agent_rc = atoi(rc + 13);
+    return JP_OK;
+}
+
+size_t hotspot_list(pid_t *pids, size_t cap)
+{
+    DIR *d = opendir("/proc");
+    size_t n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n < cap) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid())
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+        if (ha_has(path, "/libjvm.so"))
+            pids[n++] = (pid_t)pid;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
