@@ -1,0 +1,57 @@
+import java.io.File;
+
+/* A program started without an agent, for t7001 (jvmprof start PID ...):
+ * "calls DIR": prints "ready", times its loop (before), then waits for
+ * DIR/go, makes exactly 100000 calls of counted() and prints "called",
+ * waits for DIR/end, times its loop again (after) and prints both rates. */
+public class AttachTarget {
+    static long sink;
+
+    static void counted(int i) {
+        sink += i;
+    }
+
+    static int work(int n) {
+        int x = 0;
+        for (int i = 0; i < n; i++)
+            x = x * 31 + i;
+        return x;
+    }
+
+    /* ns per round of a fixed loop (the best of 20 rounds: what the program runs at) */
+    static double rate() {
+        double best = Double.MAX_VALUE;
+        for (int r = 0; r < 20; r++) {
+            long t0 = System.nanoTime();
+            for (int k = 0; k < 2000; k++)
+                sink += work(500);
+            best = Math.min(best, (System.nanoTime() - t0) / 2000.0);
+        }
+        return best;
+    }
+
+    static void await(File f) throws InterruptedException {
+        long end = System.currentTimeMillis() + 120_000;
+        while (!f.exists() && System.currentTimeMillis() < end)
+            Thread.sleep(20);
+    }
+
+    public static void main(String[] args) throws Exception {
+        {
+            File dir = new File(args[1]);
+            for (int w = 0; w < 5; w++)
+                rate();
+            double before = rate();
+            System.out.println("ready");
+            await(new File(dir, "go"));
+            for (int i = 0; i < 100000; i++)
+                counted(i);
+            System.out.println("called");
+            await(new File(dir, "end"));
+            for (int w = 0; w < 5; w++)
+                rate();
+            double after = rate();
+            System.out.printf("rate before %.1f after %.1f ns%n", before, after);
+        }
+    }
+}
