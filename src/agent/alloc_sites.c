@@ -386,7 +386,13 @@ static jp_status as_vm_init(JNIEnv *jni)
         atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
     atomic_store(&as_ring_ready, true);
     jp_status st = alloc_common_events(true);
-    return st == JP_OK ? jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true) : st;
+    st = st == JP_OK ? jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true) : st;
+    /* started in a running JVM: each thread's allocation buffer in use now would go unsampled until
+     * it is full (the sampler sets its next sample when a buffer begins), a few MB missed per thread;
+     * a collection retires them all, so every allocation from here on is seen */
+    if (st == JP_OK && agent_late_start)
+        jvmti_check((*agent_jvmti)->ForceGarbageCollection(agent_jvmti), "ForceGarbageCollection");
+    return st;
 }
 
 static void as_stop(JNIEnv *jni)

@@ -12,16 +12,25 @@
 #include "../options/options.h"
 #include "agent_env.h"
 #include "heap_dump.h"
+#include "outputs.h"
 #include "profiler.h"
 #include "session.h"
 
 #define AC_WAIT_MS 60000
 
-/* The options' report file (file=), for the answer. */
-static void ac_report_line(FILE *out, const char *what)
+/* What the session writes, after what ("report written to"): its outputs (report, flame graph,
+ * collapsed stacks, heap dump) and its trace file. */
+static void ac_report_line(FILE *out, const char *what, const agent_options *o)
 {
-    if (agent_opts && agent_opts->file[0])
-        fprintf(out, "%s %s\n", what, agent_opts->file);
+    if (!o)
+        return;
+    output outs[OUTPUTS_MAX];
+    size_t n = outputs_of(o, outs);
+    for (size_t i = 0; i < n; i++)
+        if (outs[i].format || o->heap_dump)
+            fprintf(out, "%s %s%s\n", what, outs[i].path, outs[i].format ? "" : " (heap dump)");
+    if (o->trace)
+        fprintf(out, "%s %s (trace)\n", what, o->tracefile);
 }
 
 static bool ac_start(JNIEnv *jni, const char *options, FILE *out, char *err, size_t cap)
@@ -38,15 +47,11 @@ static bool ac_start(JNIEnv *jni, const char *options, FILE *out, char *err, siz
 
 static bool ac_stop(JNIEnv *jni, FILE *out, char *err, size_t cap)
 {
-    char file[OPTIONS_PATH_MAX] = "";
-    if (agent_opts)
-        snprintf(file, sizeof file, "%s", agent_opts->file);
+    const agent_options *o = agent_opts; /* a session's options stay allocated (session.c) */
     if (!session_stop(jni, err, cap))
         return false;
-    if (file[0])
-        fprintf(out, "stopped; report written to %s\n", file);
-    else
-        fprintf(out, "stopped\n");
+    fprintf(out, "stopped\n");
+    ac_report_line(out, "written:", o);
     return true;
 }
 
@@ -60,7 +65,7 @@ static bool ac_status(FILE *out, char *err, size_t cap)
     }
     fprintf(out, "jvmprof %s: a session runs since %.1f s: %s\n", JP_VERSION, seconds,
             options[0] ? options : "(the defaults)");
-    ac_report_line(out, "report:");
+    ac_report_line(out, "output:", agent_opts);
     fflush(out);
     if (!profiler_describe_and_wait(out, AC_WAIT_MS)) {
         snprintf(err, cap, "the agent thread did not answer");
@@ -80,7 +85,7 @@ static bool ac_dump(FILE *out, char *err, size_t cap)
                  "within %d s)", AC_WAIT_MS / 1000);
         return false;
     }
-    ac_report_line(out, "report written to");
+    ac_report_line(out, "written:", agent_opts);
     return true;
 }
 

@@ -102,6 +102,25 @@ static bool ca_copy(const char *from, const char *to)
 /* The library's path as the target sees it: ours, or a copy in its /tmp (with the jar). */
 static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, size_t cap, char *why, size_t wcap)
 {
+    if (t->jvmprof) { /* the copy it has loaded (another would be a second agent): its path, as it sees it */
+        char maps[64];
+        snprintf(maps, sizeof maps, "/proc/%ld/maps", (long)t->pid);
+        FILE *f = fopen(maps, "r");
+        char line[4400];
+        bool found = false;
+        while (f && !found && fgets(line, sizeof line, f)) {
+            char *path = strchr(line, '/');
+            size_t n = path ? strcspn(path, "\n") : 0;
+            if (n > 14 && !strncmp(path + n - 14, "/libjvmprof.so", 14) && n < cap) {
+                snprintf(out, cap, "%.*s", (int)n, path);
+                found = true;
+            }
+        }
+        if (f)
+            fclose(f);
+        if (found)
+            return true;
+    }
     if (!t->own_mounts) {
         snprintf(out, cap, "%s", lib);
         return true;

@@ -22,10 +22,10 @@ static void jp_log_v(jp_log_level level, const char *fmt, va_list ap)
         return;
     char line[1024];
     vsnprintf(line, sizeof line, fmt, ap);
-    if (level <= jp_log_level_now)
-        fprintf(stderr, "jvmprof: %s\n", line);
     if (tee)
         fprintf(tee, "%s\n", line);
+    else
+        fprintf(stderr, "jvmprof: %s\n", line);
 }
 
 void jp_log_error(const char *fmt, ...)

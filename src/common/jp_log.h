@@ -14,8 +14,8 @@ jp_log_level jp_log_get_level(void);
 void jp_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void jp_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void jp_log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* While set (not NULL), every error and info message is also written to f,
- * whatever the level (an attach command's answer gathers them). */
+/* While set (not NULL), every error and info message goes to f instead of
+ * stderr, whatever the level (an attach command's answer gathers them). */
 void jp_log_tee(FILE *f);
 
 #endif

@@ -51,7 +51,7 @@ grep -q "^cpu sampler: [1-9][0-9]* signals" "$T/o" || fail "status has no sample
 "$JVMPROF" list >"$T/list.txt"
 grep -Eq "^$JPID +profiling +HotLoop$" "$T/list.txt" || fail "list while profiling: $(cat "$T/list.txt")"
 "$JVMPROF" dump "$JPID" >"$T/o" 2>"$T/e" || fail "dump: $(cat "$T/e")"
-grep -q "^report written to $T/a.txt$" "$T/o" || fail "dump said: $(cat "$T/o")"
+grep -q "^written: $T/a.txt$" "$T/o" || fail "dump said: $(cat "$T/o")"
 expect_grep "CPU SAMPLES END" "$T/a.txt"
 total() { grep -o 'CPU SAMPLES BEGIN (total = [0-9]*' "$1" | grep -o '[0-9]*$'; }
 t1=$(total "$T/a.txt")
@@ -64,7 +64,7 @@ t2=$(total "$T/a.txt")
 note "reset: $t1 samples before, $t2 just after"
 sleep 2
 "$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "stop: $(cat "$T/e")"
-grep -q "^stopped; report written to $T/a.txt$" "$T/o" || fail "stop said: $(cat "$T/o")"
+grep -q "^written: $T/a.txt$" "$T/o" || fail "stop said: $(cat "$T/o")"
 read -r _ s1 _ _ _ m1 <<<"$(cpu_rows "$T/a.txt" | sed -n 1p)"
 read -r _ s2 _ _ _ m2 <<<"$(cpu_rows "$T/a.txt" | sed -n 2p)"
 [ "$m1" = HotLoop.heavy ] && [ "$m2" = HotLoop.light ] || fail "top entries $m1 $m2: $(cpu_rows "$T/a.txt" | head -3)"
@@ -94,12 +94,33 @@ wait_line "$T/calls.out" '^called$'
 "$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop cpu=times: $(cat "$T/e")"
 touch "$T/sync/end"
 wait "$JPID" || fail "AttachTarget ended with $?"
-sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$T/t.txt" | grep -Eq "^ +1 +100.00% +100.00% +100000 AttachTarget.counted\(I\)V$" ||
+sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$T/t.txt" | grep -Eq "^ +[0-9]+ +[0-9.]+% +[0-9.]+% +100000 AttachTarget.counted\(I\)V$" ||
     fail "AttachTarget.counted is not counted 100000 times: $(grep -i counted "$T/t.txt")"
 read -r before after < <(sed -n 's/^rate before \([0-9.]*\) after \([0-9.]*\) ns$/\1 \2/p' "$T/calls.out")
 awk -v b="$before" -v a="$after" 'BEGIN { exit !(a <= 1.5 * b) }' ||
     fail "after stop the loop runs at $after ns a round, before attach $before"
 note "cpu=times attached late: 100000 calls counted; loop $before ns before, $after ns after stop"
+
+# trace= and heap=sites attached late: the same calls traced, the Blobs at their site
+for mode in trace sites; do
+    rm -f "$T/sync/go" "$T/sync/end"
+    start_java "$mode" AttachTarget calls "$T/sync"
+    wait_line "$T/$mode.out" '^ready$'
+    opts="trace=exec,include=AttachTarget,tracefile=$T/l.trace"
+    [ "$mode" = sites ] && opts="heap=sites,alloc_interval=4096,file=$T/s.txt"
+    "$JVMPROF" start "$JPID" "$opts" >/dev/null 2>"$T/e" || fail "start $opts: $(cat "$T/e")"
+    touch "$T/sync/go"
+    wait_line "$T/$mode.out" '^called$'
+    "$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "stop $mode: $(cat "$T/e")"
+    touch "$T/sync/end"
+    wait "$JPID" || fail "AttachTarget ($mode) ended with $?"
+done
+n=$("$JVMPROF" trace "$T/l.trace" --method AttachTarget.counted --type enter | wc -l)
+[ "$n" = 100000 ] || fail "trace=exec attached late: $n entries of AttachTarget.counted, not 100000"
+live=$(sed -n '/^SITES BEGIN/,/^SITES END/p' "$T/s.txt" | awk '$NF == "AttachTarget$Blob" {s += $7} END {print s + 0}')
+awk -v n="$live" 'BEGIN { exit !(n >= 90000 && n <= 110000) }' ||
+    fail "heap=sites attached late: $live Blobs allocated, not about 100000: $(grep -i blob "$T/s.txt" | head -3)"
+note "attached late: trace=exec saw 100000 calls; heap=sites estimates $live Blobs of 100000"
 
 # collect -d 2: a flame graph
 start_java hot2 HotLoop 8
@@ -108,7 +129,7 @@ wait_ready "$JPID"
     fail "collect: $(cat "$T/e")"
 grep -q "collected from process $JPID for 2 s" "$T/e" || fail "collect said: $(cat "$T/e")"
 grep -q "HotLoop.heavy" "$T/c.html" || fail "collect: no flame graph with HotLoop.heavy"
-grep -q "^stopped; report written to $T/c.txt$" "$T/o" || fail "collect: $(cat "$T/o")"
+grep -q "^written: $T/c.txt$" "$T/o" && grep -q "^written: $T/c.html$" "$T/o" || fail "collect: $(cat "$T/o")"
 kill "$JPID"
 
 # a JVM in its own PID and mount namespaces, with its own /tmp

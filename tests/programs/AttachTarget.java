@@ -2,10 +2,22 @@ import java.io.File;
 
 /* A program started without an agent, for t7001 (jvmprof start PID ...):
  * "calls DIR": prints "ready", times its loop (before), then waits for
- * DIR/go, makes exactly 100000 calls of counted() and prints "called",
+ * DIR/go, makes exactly 100000 calls of counted() and keeps 100000 new
+ * Blobs (32 bytes of fields each), prints "called",
  * waits for DIR/end, times its loop again (after) and prints both rates. */
 public class AttachTarget {
     static long sink;
+    static Blob[] kept;
+
+    static final class Blob {
+        long a, b, c, d;
+    }
+
+    static void allocate() {
+        kept = new Blob[100000];
+        for (int i = 0; i < kept.length; i++)
+            kept[i] = new Blob();
+    }
 
     static void counted(int i) {
         sink += i;
@@ -46,6 +58,7 @@ public class AttachTarget {
             await(new File(dir, "go"));
             for (int i = 0; i < 100000; i++)
                 counted(i);
+            allocate();
             System.out.println("called");
             await(new File(dir, "end"));
             for (int w = 0; w < 5; w++)
