@@ -191,6 +191,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/plugin_cost.sh
 	@bench/tracing_ended.sh
 	@bench/probe_cost.sh
+	@bench/attach_start.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh
