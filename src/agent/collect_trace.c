@@ -25,6 +25,7 @@
 #include "agent_env.h"
 #include "bci.h"
 #include "collector.h"
+#include "net_stream.h"
 #include "probes.h"
 #include "thread_record.h"
 #include "trace_plugin.h"
@@ -288,6 +289,7 @@ static void tr_poll(JNIEnv *jni)
 {
     (void)jni;
     trace_session_write();
+    net_stream_grow(tr_path, tr_fd);
 }
 
 /* The session's end: no more events; the JVM's turned off, the stream
@@ -307,6 +309,8 @@ static void tr_stop(JNIEnv *jni)
     trace_session_close(&tr_last);
     if (fsync(tr_fd) != 0 && errno != EINVAL && errno != EROFS && !tr_last.write_errno)
         tr_last.write_errno = errno;
+    net_stream_grow(tr_path, tr_fd);
+    net_stream_grow_end();
     close(tr_fd);
     tr_fd = -1;
 }

@@ -19,6 +19,7 @@
 #include "collectors.h"
 #include "eventq.h"
 #include "heap_dump.h"
+#include "net_stream.h"
 #include "jvmti_util.h"
 #include "outputs.h"
 #include "monitor.h"
@@ -126,6 +127,7 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
     buf_free(&report);
     if (st != JP_OK)
         return jp_error(st, "%s", err);
+    net_stream_file(path);
     return JP_OK;
 }
 
@@ -140,6 +142,7 @@ jp_status profiler_dump(JNIEnv *jni)
 {
     model *m = prof_model;
     collectors_before_report(m, jni);
+    net_stream_counts(m);
     prof_drain(jni);
     /* flame= and collapsed= draw the sampler's stacks; without a sampler, heap=sites' allocation sites */
     if ((agent_opts->flame[0] || agent_opts->collapsed[0]) && agent_opts->heap_sites &&

@@ -28,6 +28,7 @@
 #include "gate.h"
 #include "heap_dump.h"
 #include "jvmti_util.h"
+#include "net_stream.h"
 #include "outputs.h"
 #include "profiler.h"
 #include "thread_registry.h"
@@ -76,6 +77,8 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
 static void session_run(JNIEnv *jni)
 {
     session_since = (double)agent_now_ns() / 1e9;
+    if (agent_opts->net[0])
+        net_stream_start(agent_opts->net);
     thread_registry_existing(jni);
     collectors_start(jni);
     if (profiler_start(jni) != JP_OK) {
@@ -284,6 +287,7 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen)
         ok = profiler_dump(jni) == JP_OK;
         if (!ok)
             snprintf(err, errlen, "the report could not be written (see the line above)");
+        net_stream_stop(3000);
     } else {
         snprintf(err, errlen, "the agent thread did not stop; no report");
     }
@@ -320,6 +324,8 @@ void session_vm_death(JNIEnv *jni)
         if (agent_opts->doe || asked)
             profiler_dump(jni);
     }
+    if (live)
+        net_stream_stop(3000);
     pthread_mutex_unlock(&session_lock);
 }
 

@@ -62,6 +62,10 @@ static void cli_usage(FILE *out)
             "  heapdump PID FILE                   write a heap dump (HPROF binary)\n"
             "  collect PID -d SECONDS [OPTIONS]    start, wait SECONDS, stop (default: a report and a flame\n"
             "                                      graph, jvmprof-PID.txt and jvmprof-PID.html, here)\n"
+            "  serve --listen [HOST:]PORT [--dir DIR] [--once]\n"
+            "                                      the front end of the agent's net=HOST:PORT: writes what each\n"
+            "                                      JVM streams into DIR/HOST-PID/ (HOST: 127.0.0.1 if not\n"
+            "                                      given; --once: stop after the first JVM is done)\n"
             "\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
@@ -100,6 +104,8 @@ int main(int argc, char **argv)
         return cli_collect(argc - 2, argv + 2);
     if (strcmp(cmd, "list") == 0)
         return cli_list(argc - 2, argv + 2);
+    if (strcmp(cmd, "serve") == 0)
+        return cli_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "flame") == 0)
         return cli_flame(argc - 2, argv + 2);
     if (strcmp(cmd, "collapse") == 0)

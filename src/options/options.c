@@ -268,6 +268,30 @@ static void options_store_choice(agent_options *o, const options_def *d, int val
     }
 }
 
+/* net=: HOST:PORT, HOST a name or an address ([...] for IPv6), PORT 1..65535. */
+static jp_status options_set_endpoint(const options_def *d, const char *value, char *dst, char *err, size_t errlen)
+{
+    const char *colon = strrchr(value, ':');
+    size_t hlen = colon ? (size_t)(colon - value) : 0;
+    unsigned long port = 0;
+    bool ok = colon && hlen > 0 && hlen < OPTIONS_NET_MAX - 7 && options_parse_uint(colon + 1, 1, 65535, &port);
+    bool v6 = ok && value[0] == '[';
+    for (size_t i = 0; ok && i < hlen; i++) {
+        char c = value[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+             (v6 && (c == ':' || c == '[' || c == ']' || c == '%'));
+    }
+    if (ok && v6)
+        ok = hlen > 2 && value[hlen - 1] == ']';
+    if (!ok) {
+        snprintf(err, errlen, "%s=%s: expected %s=HOST:PORT (a host name or address, [ADDRESS] for IPv6, and a port "
+                 "1-65535), e.g. net=127.0.0.1:9999", d->name, value, d->name);
+        return JP_ERR_ARG;
+    }
+    snprintf(dst, OPTIONS_NET_MAX, "%s", value);
+    return JP_OK;
+}
+
 /* Parses `value` as option d and stores it: the user's text and the
  * table's defaults both come here. */
 static jp_status options_set(agent_options *o, const options_def *d, const char *value, long pid, char *err,
@@ -322,6 +346,8 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
         return options_set_prefixes(d, value, field, err, errlen);
     case OPTIONS_KIND_EVENTS:
         return options_set_events(d, value, (unsigned *)field, err, errlen);
+    case OPTIONS_KIND_ENDPOINT:
+        return options_set_endpoint(d, value, field, err, errlen);
     case OPTIONS_KIND_PATH:
         if (!*value) {
             snprintf(err, errlen, "%s=: empty file name; expected %s=<path>", d->name, d->name);

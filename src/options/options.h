@@ -16,6 +16,7 @@
 #include "../common/jp_error.h"
 
 #define OPTIONS_PATH_MAX 4096
+#define OPTIONS_NET_MAX 300       /* net=HOST:PORT, NUL included */
 
 typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU_TIMES } options_cpu;
 
@@ -112,6 +113,7 @@ typedef struct agent_options {
     uint64_t mintime_ns;              /* trace=exec: keep only calls at least this long, as whole calls (0: all) */
     bool receivers;                   /* trace=exec: an instance method's entry names its receiver */
     char plugin[OPTIONS_PATH_MAX];    /* trace=: PATH[:ARGS] of a plugin library ("" = none) */
+    char net[OPTIONS_NET_MAX];        /* net=: HOST:PORT of a jvmprof serve to stream the outputs to ("" = none) */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -127,6 +129,7 @@ typedef enum options_kind {
     OPTIONS_KIND_SIZE,     /* bytes min..max, with k, m, g */
     OPTIONS_KIND_DURATION, /* a time min..max in ns, with ns, us, ms or s */
     OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
+    OPTIONS_KIND_ENDPOINT, /* HOST:PORT ([IPv6]:PORT) */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;
 

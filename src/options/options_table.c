@@ -136,8 +136,9 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_PLUGIN] = { "plugin", OPTIONS_KIND_PATH, "<lib.so>[:<args>]", NULL, "none",
                             "trace=: a library that gets every event (include/jvmprof/plugin.h)",
                             OPTIONS_TABLE_AT(plugin), .owner = OPTIONS_FOR_TRACE },
-    [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_LATER, "<host>:<port>", NULL, "off",
-                         "send data over a socket (not built yet)", .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_ENDPOINT, "<host>:<port>", NULL, "off",
+                         "also stream the outputs (report, flame graph, trace) to a jvmprof serve there",
+                         OPTIONS_TABLE_AT(net), .owner = OPTIONS_FOR_GENERAL },
     [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
                          .owner = OPTIONS_FOR_GENERAL },
 };
