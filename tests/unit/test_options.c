@@ -605,13 +605,27 @@ static void test_heap_dump_alone(void)
         CHECK(opts.depth == 8 && opts.thread);
 }
 
+static void test_net(void)
+{
+    if (PARSE_OK("net=localhost:9000"))
+        CHECK_EQ_STR(opts.net, "localhost:9000");
+    if (PARSE_OK("trace=thread,net=127.0.0.1:1")) /* with any mode, trace= alone too */
+        CHECK_EQ_STR(opts.net, "127.0.0.1:1");
+    if (PARSE_OK("net=[::1]:65535"))
+        CHECK_EQ_STR(opts.net, "[::1]:65535");
+    static const char *const bad[] = { "net=localhost", "net=:9000", "net=host:0", "net=host:65536", "net=host:x",
+                                       "net=ho st:1", "net=[::1:1", "net=a/b:1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        PARSE_BAD3(bad[i], bad[i], "expected net=HOST:PORT", "1-65535");
+    PARSE_BAD3("net", "net", "missing value", "net=<host>:<port>");
+}
+
 static void test_later_and_unknown(void)
 {
-    PARSE_BAD3("net=localhost:9000", "net=localhost:9000", "not available", "cpu=samples");
     PARSE_BAD3("msa=y", "msa=y", "not available", "cpu=samples");
     PARSE_BAD3("cpu=old", "cpu=old", "not available", "cpu=samples");
     /* a later-issue option without a value is refused as not available too */
-    PARSE_BAD3("net", "net", "not available", "cpu=samples");
+    PARSE_BAD3("msa", "msa", "not available", "cpu=samples");
 
     static const char *const unknown[] = { "bogus=1", "bogus", "CPU=samples", "=5", "=", "gc_okay=y",
                                            "cpu =samples", "depth =4" };
@@ -663,7 +677,7 @@ static void test_table_defaults(void)
         if (d->deflt && d->kind != OPTIONS_KIND_LATER) {
             CHECK_EQ_STR(options_default_text(d), d->deflt);
         }
-        if (d->at == 0) /* heap= (two fields), net=, msa= */
+        if (d->at == 0) /* heap= (two fields), msa= */
             continue;
         const char *field = (const char *)&plain + d->at - 1;
         if (!d->deflt) {
@@ -957,6 +971,7 @@ int main(void)
     RUN(test_given_twice);
     RUN(test_interval_unused);
     RUN(test_heap_dump_alone);
+    RUN(test_net);
     RUN(test_later_and_unknown);
     RUN(test_small_error_buffer);
     RUN(test_table_defaults);
