@@ -192,6 +192,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/tracing_ended.sh
 	@bench/probe_cost.sh
 	@bench/attach_start.sh
+	@bench/net_cost.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh

@@ -74,18 +74,27 @@ static bool ac_status(FILE *out, char *err, size_t cap)
     return true;
 }
 
-static bool ac_dump(FILE *out, char *err, size_t cap)
+static bool ac_dump(const char *file, FILE *out, char *err, size_t cap)
 {
     if (!session_running()) {
         snprintf(err, cap, "no profiling session runs (start one: jvmprof start PID OPTIONS)");
         return false;
     }
-    if (!profiler_dump_and_wait(AC_WAIT_MS)) {
+    out_target target;
+    char why[1024];
+    if (file[0] && out_file_check(file, &target, why, sizeof why) != JP_OK) {
+        snprintf(err, cap, "%s: %s", file, out_file_reason(why, file));
+        return false;
+    }
+    if (!profiler_dump_and_wait(file[0] ? file : NULL, AC_WAIT_MS)) {
         snprintf(err, cap, "the report was not written (the agent thread is not running or did not finish "
                  "within %d s)", AC_WAIT_MS / 1000);
         return false;
     }
-    ac_report_line(out, "written:", agent_opts);
+    if (file[0])
+        fprintf(out, "written: %s\n", file);
+    else
+        ac_report_line(out, "written:", agent_opts);
     return true;
 }
 
@@ -152,7 +161,7 @@ jint attach_command(JNIEnv *jni, const char *request)
     else if (!strcmp(command, "stop"))
         ok = ac_stop(jni, out, err, sizeof err);
     else if (!strcmp(command, "dump"))
-        ok = ac_dump(out, err, sizeof err);
+        ok = ac_dump(arg, out, err, sizeof err);
     else if (!strcmp(command, "reset"))
         ok = ac_reset(out, err, sizeof err);
     else if (!strcmp(command, "status"))

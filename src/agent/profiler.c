@@ -45,6 +45,7 @@ static unsigned prof_reports;        /* reports written this session: %n in an o
 static atomic_bool prof_reset_requested;
 static _Atomic(FILE *) prof_describe_to;
 static atomic_uint prof_done_resets, prof_done_describes, prof_done_reports;
+static char prof_dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under prof_lock */
 
 
 jp_status profiler_init(void)
@@ -168,7 +169,18 @@ jp_status profiler_dump(JNIEnv *jni)
     char path[OPTIONS_PATH_MAX + 16], what[256], extra_path[OPTIONS_PATH_MAX + 16];
     /* %n in a name: the report's number in this session (1, 2, ...); without it each report replaces the last */
     unsigned n = ++prof_reports;
-    if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
+    pthread_mutex_lock(&prof_lock);
+    bool elsewhere = prof_dump_to[0] != '\0';
+    if (elsewhere) { /* this report only, to that file, and nothing else */
+        snprintf(path, sizeof path, "%s", prof_dump_to);
+        prof_dump_to[0] = '\0';
+        nout = 1;
+        outs[0].heap_dump_after = false;
+    }
+    pthread_mutex_unlock(&prof_lock);
+    if (elsewhere)
+        ;
+    else if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
         heap_dump_next_path(path, sizeof path);
     else
         prof_report_name(outs[0].path, n, path, sizeof path);
@@ -354,10 +366,17 @@ static bool prof_wait_done(atomic_uint *done, unsigned before, int timeout_ms)
     return true;
 }
 
-bool profiler_dump_and_wait(int timeout_ms)
+bool profiler_dump_and_wait(const char *path, int timeout_ms)
 {
     unsigned before = atomic_load(&prof_done_reports);
-    return profiler_request_dump() && prof_wait_done(&prof_done_reports, before, timeout_ms);
+    pthread_mutex_lock(&prof_lock);
+    snprintf(prof_dump_to, sizeof prof_dump_to, "%s", path ? path : "");
+    pthread_mutex_unlock(&prof_lock);
+    bool ok = profiler_request_dump() && prof_wait_done(&prof_done_reports, before, timeout_ms);
+    pthread_mutex_lock(&prof_lock);
+    prof_dump_to[0] = '\0';
+    pthread_mutex_unlock(&prof_lock);
+    return ok;
 }
 
 bool profiler_reset_and_wait(int timeout_ms)

@@ -37,10 +37,11 @@ bool profiler_stop(JNIEnv *jni);
  * whether one was taken that the agent thread did not write. */
 bool profiler_final_request(void);
 /* For the attach commands, on their own thread: a report written now (the
- * dump request, waited for); what was collected so far discarded; the
+ * dump request, waited for; to path instead of file= and without the other
+ * outputs, if path is not NULL); what was collected so far discarded; the
  * collectors' counts written to a file, by the agent thread. false if the
  * agent thread is not running or did not do it within timeout_ms. */
-bool profiler_dump_and_wait(int timeout_ms);
+bool profiler_dump_and_wait(const char *path, int timeout_ms);
 bool profiler_reset_and_wait(int timeout_ms);
 bool profiler_describe_and_wait(FILE *to, int timeout_ms);
 /* Writes the report now; only after profiler_stop (or from the agent thread). */

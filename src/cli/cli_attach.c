@@ -180,8 +180,20 @@ static void ca_absolute(const char *options, bool same_files, char *out, size_t 
     }
 }
 
-/* Sends one request and prints the answer; the exit code. */
-static int ca_request(const hotspot_target *t, const char *command, const char *arg, bool quiet_ok)
+/* A file named on our command line, as the JVM must see it: relative to our directory when it sees our files. */
+static void ca_file(const hotspot_target *t, const char *name, char *out, size_t cap)
+{
+    char cwd[2048];
+    if (name[0] != '/' && !t->own_mounts && getcwd(cwd, sizeof cwd))
+        snprintf(out, cap, "%s/%s", cwd, name);
+    else
+        snprintf(out, cap, "%s", name);
+}
+
+/* Sends one request and prints the answer (or, with answer_out, hands it over, malloc'ed, without
+ * printing it); the exit code. */
+static int ca_request(const hotspot_target *t, const char *command, const char *arg, bool quiet_ok,
+                      char **answer_out)
 {
     char lib[4096], target_lib[4096], why[1200];
     if (!ca_agent_path(lib, sizeof lib)) {
@@ -224,6 +236,10 @@ static int ca_request(const hotspot_target *t, const char *command, const char *
                   "stderr says why)", (long)t->pid, rc);
         free(text);
         return 1;
+    }
+    if (answer_out) {
+        *answer_out = text;
+        return strstr(text, "\nok\n") || !strncmp(text, "ok\n", 3) ? 0 : 1;
     }
     int code = 1;
     for (char *line = text, *next; line && *line; line = next) {
@@ -275,25 +291,27 @@ int cli_attach(const char *command, int argc, char **argv)
         }
         char options[4096];
         ca_absolute(argv[1], !t.own_mounts, options, sizeof options);
-        return ca_request(&t, "start", options, false);
+        return ca_request(&t, "start", options, false, NULL);
+    }
+    if (!strcmp(command, "dump") && argc == 2) { /* to FILE, instead of the session's file= */
+        char abs[4200];
+        ca_file(&t, argv[1], abs, sizeof abs);
+        return ca_request(&t, "dump", abs, false, NULL);
     }
     if (!strcmp(command, "heapdump")) {
         if (argc != 2) {
             cli_error("heapdump: expected jvmprof heapdump PID FILE");
             return 2;
         }
-        char abs[4200], cwd[2048];
-        if (argv[1][0] != '/' && !t.own_mounts && getcwd(cwd, sizeof cwd))
-            snprintf(abs, sizeof abs, "%s/%s", cwd, argv[1]);
-        else
-            snprintf(abs, sizeof abs, "%s", argv[1]);
-        return ca_request(&t, "heapdump", abs, false);
+        char abs[4200];
+        ca_file(&t, argv[1], abs, sizeof abs);
+        return ca_request(&t, "heapdump", abs, false, NULL);
     }
     if (argc != 1) {
-        cli_error("%s: expected jvmprof %s PID", command, command);
+        cli_error("%s: expected jvmprof %s PID%s", command, command, !strcmp(command, "dump") ? " [FILE]" : "");
         return 2;
     }
-    return ca_request(&t, command, "", false);
+    return ca_request(&t, command, "", false, NULL);
 }
 
 int cli_collect(int argc, char **argv)
@@ -329,7 +347,7 @@ int cli_collect(int argc, char **argv)
     else
         snprintf(given, sizeof given, "%s", options);
     ca_absolute(given, !t.own_mounts, options_abs, sizeof options_abs);
-    int rc = ca_request(&t, "start", options_abs, true);
+    int rc = ca_request(&t, "start", options_abs, true, NULL);
     if (rc != 0)
         return rc;
     bool tty = isatty(2);
@@ -346,7 +364,7 @@ int cli_collect(int argc, char **argv)
     }
     fprintf(stderr, tty ? "\rjvmprof: collected from process %ld for %ld s        \n"
                         : "jvmprof: collected from process %ld for %ld s\n", (long)t.pid, seconds);
-    return ca_request(&t, "stop", "", false);
+    return ca_request(&t, "stop", "", false, NULL);
 }
 
 int cli_list(int argc, char **argv)
@@ -367,30 +385,10 @@ int cli_list(int argc, char **argv)
             continue;
         const char *state = !t.jvmprof ? "no" : "loaded";
         if (st == JP_OK && t.jvmprof && t.uid == geteuid()) { /* ask whether it profiles */
-            fflush(stdout);
-            int saved = dup(1);
-            int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-            char status[256];
-            snprintf(status, sizeof status, "/tmp/.jvmprof-list-XXXXXX");
-            int fd = mkstemp(status);
-            if (fd >= 0 && saved >= 0 && null >= 0) {
-                dup2(fd, 1);
-                ca_request(&t, "status", "", false);
-                fflush(stdout);
-                dup2(saved, 1);
-                char *text = ca_read_text(status, NULL);
-                if (text && strstr(text, "a session runs"))
-                    state = "profiling";
-                free(text);
-            }
-            if (fd >= 0) {
-                close(fd);
-                unlink(status);
-            }
-            if (saved >= 0)
-                close(saved);
-            if (null >= 0)
-                close(null);
+            char *answer = NULL;
+            if (ca_request(&t, "status", "", true, &answer) == 0 && answer && strstr(answer, "a session runs"))
+                state = "profiling";
+            free(answer);
         }
         printf("%-8ld %-10s %s%s%s\n", (long)pids[i], t.uid != geteuid() ? "?" : state, t.main,
                t.uid != geteuid() ? "  (another user's)" : "", st != JP_OK && t.uid == geteuid() ? "  (cannot attach)" : "");

@@ -107,7 +107,7 @@ for mode in trace sites; do
     start_java "$mode" AttachTarget calls "$T/sync"
     wait_line "$T/$mode.out" '^ready$'
     opts="trace=exec,include=AttachTarget,tracefile=$T/l.trace"
-    [ "$mode" = sites ] && opts="heap=sites,alloc_interval=4096,file=$T/s.txt"
+    [ "$mode" = sites ] && opts="heap=sites,alloc_interval=512,file=$T/s.txt"
     "$JVMPROF" start "$JPID" "$opts" >/dev/null 2>"$T/e" || fail "start $opts: $(cat "$T/e")"
     touch "$T/sync/go"
     wait_line "$T/$mode.out" '^called$'
@@ -152,6 +152,29 @@ grep -q "HotLoop.heavy" "/proc/$JPID/root/tmp/ns.txt" || fail "no report in the 
 [ ! -e /tmp/ns.txt ] || fail "the report went to our /tmp"
 note "namespaced JVM: pid $JPID here, $(awk '/^NSpid:/ {print $NF}' /proc/$JPID/status) in its namespace"
 kill "$JPID"
+
+# a JVM started with the agent: the same commands, through the copy it loaded
+RC=0
+"$JAVA" "-agentpath:$AGENT=cpu=samples,interval=10,file=$T/g.txt" -cp "$CLASSES" HotLoop 6 >"$T/g.out" 2>"$T/g.err" &
+JPID=$!
+PIDS+=("$JPID")
+wait_ready "$JPID"
+sleep 1
+"$JVMPROF" list | grep -Eq "^$JPID +profiling +HotLoop$" || fail "the -agentpath JVM is not listed as profiling"
+"$JVMPROF" status "$JPID" >"$T/o" 2>"$T/e" || fail "status (-agentpath): $(cat "$T/e")"
+grep -q "a session runs since [0-9.]* s: cpu=samples,interval=10,file=$T/g.txt$" "$T/o" || fail "status: $(cat "$T/o")"
+"$JVMPROF" dump "$JPID" "$T/g-now.txt" >"$T/o" 2>"$T/e" || fail "dump FILE: $(cat "$T/e")"
+grep -q "^written: $T/g-now.txt$" "$T/o" || fail "dump FILE said: $(cat "$T/o")"
+grep -q "HotLoop.heavy" "$T/g-now.txt" || fail "dump FILE: no HotLoop.heavy in it"
+[ ! -e "$T/g.txt" ] || fail "dump FILE also wrote file="
+"$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop (-agentpath): $(cat "$T/e")"
+grep -q "HotLoop.heavy" "$T/g.txt" || fail "stop (-agentpath): no report"
+"$JVMPROF" start "$JPID" "monitor=y,file=$T/g2.txt" >/dev/null 2>"$T/e" || fail "start (-agentpath): $(cat "$T/e")"
+"$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop 2 (-agentpath): $(cat "$T/e")"
+grep -q "MONITOR TIME BEGIN" "$T/g2.txt" || fail "the monitor session wrote no MONITOR TIME"
+[ "$(grep -c '/libjvmprof.so' "/proc/$JPID/maps" | sort -u)" -ge 1 ] && [ "$(awk '/libjvmprof.so/ {print $NF}' "/proc/$JPID/maps" | sort -u | wc -l)" = 1 ] ||
+    fail "a second copy of the library was loaded"
+wait "$JPID" || fail "the -agentpath JVM ended with $?"
 
 # refusals, one line each
 "$JVMPROF" start 999999999 cpu=samples 2>"$T/e" && fail "a missing pid was accepted"
