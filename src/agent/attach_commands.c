@@ -16,11 +16,11 @@
 #include "profiler.h"
 #include "session.h"
 
-#define AC_WAIT_MS 60000
+#define ATC_WAIT_MS 60000
 
 /* What the session writes, after what ("report written to"): its outputs (report, flame graph,
  * collapsed stacks, heap dump) and its trace file. */
-static void ac_report_line(FILE *out, const char *what, const agent_options *o)
+static void atc_report_line(FILE *out, const char *what, const agent_options *o)
 {
     if (!o)
         return;
@@ -33,7 +33,7 @@ static void ac_report_line(FILE *out, const char *what, const agent_options *o)
         fprintf(out, "%s %s (trace)\n", what, o->tracefile);
 }
 
-static bool ac_start(JNIEnv *jni, const char *options, FILE *out, char *err, size_t cap)
+static bool atc_start(JNIEnv *jni, const char *options, FILE *out, char *err, size_t cap)
 {
     /* quiet in the program's stderr unless asked: the command prints what matters */
     char text[2100];
@@ -45,17 +45,17 @@ static bool ac_start(JNIEnv *jni, const char *options, FILE *out, char *err, siz
     return true;
 }
 
-static bool ac_stop(JNIEnv *jni, FILE *out, char *err, size_t cap)
+static bool atc_stop(JNIEnv *jni, FILE *out, char *err, size_t cap)
 {
     const agent_options *o = agent_opts; /* a session's options stay allocated (session.c) */
     if (!session_stop(jni, err, cap))
         return false;
     fprintf(out, "stopped\n");
-    ac_report_line(out, "written:", o);
+    atc_report_line(out, "written:", o);
     return true;
 }
 
-static bool ac_status(FILE *out, char *err, size_t cap)
+static bool atc_status(FILE *out, char *err, size_t cap)
 {
     char options[1024];
     double seconds;
@@ -65,16 +65,16 @@ static bool ac_status(FILE *out, char *err, size_t cap)
     }
     fprintf(out, "jvmprof %s: a session runs since %.1f s: %s\n", JP_VERSION, seconds,
             options[0] ? options : "(the defaults)");
-    ac_report_line(out, "output:", agent_opts);
+    atc_report_line(out, "output:", agent_opts);
     fflush(out);
-    if (!profiler_describe_and_wait(out, AC_WAIT_MS)) {
+    if (!profiler_describe_and_wait(out, ATC_WAIT_MS)) {
         snprintf(err, cap, "the agent thread did not answer");
         return false;
     }
     return true;
 }
 
-static bool ac_dump(const char *file, FILE *out, char *err, size_t cap)
+static bool atc_dump(const char *file, FILE *out, char *err, size_t cap)
 {
     if (!session_running()) {
         snprintf(err, cap, "no profiling session runs (start one: jvmprof start PID OPTIONS)");
@@ -86,21 +86,21 @@ static bool ac_dump(const char *file, FILE *out, char *err, size_t cap)
         snprintf(err, cap, "%s: %s", file, out_file_reason(why, file));
         return false;
     }
-    if (!profiler_dump_and_wait(file[0] ? file : NULL, AC_WAIT_MS)) {
+    if (!profiler_dump_and_wait(file[0] ? file : NULL, ATC_WAIT_MS)) {
         snprintf(err, cap, "the report was not written (the agent thread is not running or did not finish "
-                 "within %d s)", AC_WAIT_MS / 1000);
+                 "within %d s)", ATC_WAIT_MS / 1000);
         return false;
     }
     if (file[0])
         fprintf(out, "written: %s\n", file);
     else
-        ac_report_line(out, "written:", agent_opts);
+        atc_report_line(out, "written:", agent_opts);
     return true;
 }
 
-static bool ac_reset(FILE *out, char *err, size_t cap)
+static bool atc_reset(FILE *out, char *err, size_t cap)
 {
-    if (!session_running() || !profiler_reset_and_wait(AC_WAIT_MS)) {
+    if (!session_running() || !profiler_reset_and_wait(ATC_WAIT_MS)) {
         snprintf(err, cap, "%s", session_running() ? "the agent thread did not answer"
                                                    : "no profiling session runs");
         return false;
@@ -109,7 +109,7 @@ static bool ac_reset(FILE *out, char *err, size_t cap)
     return true;
 }
 
-static bool ac_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, size_t cap)
+static bool atc_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, size_t cap)
 {
     if (!file[0]) {
         snprintf(err, cap, "heapdump: no file given");
@@ -157,17 +157,17 @@ jint attach_command(JNIEnv *jni, const char *request)
     }
     bool ok;
     if (!strcmp(command, "start"))
-        ok = ac_start(jni, arg, out, err, sizeof err);
+        ok = atc_start(jni, arg, out, err, sizeof err);
     else if (!strcmp(command, "stop"))
-        ok = ac_stop(jni, out, err, sizeof err);
+        ok = atc_stop(jni, out, err, sizeof err);
     else if (!strcmp(command, "dump"))
-        ok = ac_dump(arg, out, err, sizeof err);
+        ok = atc_dump(arg, out, err, sizeof err);
     else if (!strcmp(command, "reset"))
-        ok = ac_reset(out, err, sizeof err);
+        ok = atc_reset(out, err, sizeof err);
     else if (!strcmp(command, "status"))
-        ok = ac_status(out, err, sizeof err);
+        ok = atc_status(out, err, sizeof err);
     else if (!strcmp(command, "heapdump"))
-        ok = ac_heapdump(jni, arg, out, err, sizeof err);
+        ok = atc_heapdump(jni, arg, out, err, sizeof err);
     else {
         snprintf(err, sizeof err, "unknown command '%s' (this agent is jvmprof %s)", command, JP_VERSION);
         ok = false;

@@ -351,6 +351,8 @@ int cli_collect(int argc, char **argv)
     if (rc != 0)
         return rc;
     bool tty = isatty(2);
+    if (!tty)
+        fprintf(stderr, "jvmprof: collecting from process %ld for %ld s\n", (long)t.pid, seconds);
     for (long s = 0; s < seconds; s++) {
         if (tty)
             fprintf(stderr, "\rjvmprof: collecting from process %ld: %ld of %ld s", (long)t.pid, s, seconds);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -259,6 +260,10 @@ jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const ch
             close(fd);
         return JP_ERR_IO;
     }
+    /* the answer comes when Agent_OnAttach returns: a start that re-instruments 20,000 classes takes
+     * seconds, a wedged JVM forever; 5 minutes at most */
+    struct timeval tv = { 300, 0 };
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     /* "1" load LIB true OPTIONS, each with its NUL */
     const char *parts[] = { "1", "load", lib, "true", options ? options : "" };
     bool sent = true;
@@ -272,8 +277,14 @@ jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const ch
             r = 0;
             continue;
         }
-        if (r <= 0)
+        if (r <= 0) {
+            if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                close(fd);
+                snprintf(why, cap, "the JVM of process %ld did not answer within 5 minutes", (long)t->pid);
+                return JP_ERR_IO;
+            }
             break;
+        }
     }
     close(fd);
     reply[n] = '\0';
