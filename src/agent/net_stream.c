@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/fd_write.h"
 #include "../common/jp_log.h"
 #include "agent_env.h"
 
@@ -204,20 +205,6 @@ static void ns_read_acks(int fd, int wait_ms)
     }
 }
 
-static bool ns_send_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 static void *ns_sender(void *arg)
 {
     (void)arg;
@@ -231,7 +218,7 @@ static void *ns_sender(void *arg)
         ns_break_locked(line);
         pthread_mutex_unlock(&ns_lock);
         jp_log_error("net=%s: could not connect (%s): the outputs are written here only", ns_endpoint, why);
-    } else if (!ns_send_all(fd, (const uint8_t *)"JPNET 1\n", 8)) {
+    } else if (!fd_send_all(fd, (const uint8_t *)"JPNET 1\n", 8)) {
         pthread_mutex_lock(&ns_lock);
         ns_break_locked(strerror(errno));
         pthread_mutex_unlock(&ns_lock);
@@ -260,7 +247,7 @@ static void *ns_sender(void *arg)
             ns_tail = NULL;
         ns_queued -= f->len;
         pthread_mutex_unlock(&ns_lock);
-        bool ok = fd >= 0 && ns_send_all(fd, f->data, f->len);
+        bool ok = fd >= 0 && fd_send_all(fd, f->data, f->len);
         int e = errno;
         if (ok)
             ns_read_acks(fd, 0);

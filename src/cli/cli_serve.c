@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/fd_write.h"
 #include "cli_common.h"
 
 #define SV_CONNS 64
@@ -104,20 +105,6 @@ static void sv_drop(sv_conn *c, const char *why)
     c->len = c->cap = 0;
 }
 
-static bool sv_write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 /* One whole frame; false (with why) to drop the connection. */
 static bool sv_frame(sv_conn *c, const char *base, unsigned type, uint32_t id, const uint8_t *p, uint32_t len,
                      char *why, size_t cap)
@@ -184,7 +171,7 @@ static bool sv_frame(sv_conn *c, const char *base, unsigned type, uint32_t id, c
             return false;
         }
         if (type == SV_DATA) {
-            if (!sv_write_all(f->fd, p, len)) {
+            if (!fd_write_all(f->fd, p, len)) {
                 snprintf(why, cap, "cannot write %.400s/%s: %s", c->dir, f->name, strerror(errno));
                 return false;
             }

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/fd_write.h"
+
 /* The whole of a /proc file (NUL-terminated, its length in *len), or NULL. */
 static char *ha_slurp(const char *path, size_t *len)
 {
@@ -201,20 +203,6 @@ static bool ha_is_socket(const char *path)
     return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-static bool ha_write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const char *options, int timeout_ms,
                               int *agent_rc, char *why, size_t cap)
 {
@@ -268,7 +256,7 @@ jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const ch
     const char *parts[] = { "1", "load", lib, "true", options ? options : "" };
     bool sent = true;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && sent; i++)
-        sent = ha_write_all(fd, parts[i], strlen(parts[i]) + 1);
+        sent = fd_send_all(fd, parts[i], strlen(parts[i]) + 1);
     char reply[4096];
     size_t n = 0;
     for (ssize_t r; sent && n < sizeof reply - 1; n += (size_t)r) {

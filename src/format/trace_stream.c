@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/fd_write.h"
+
 struct trace_stream {
     atomic_bool taking;               /* first: trace_stream_taking reads it on the hot path */
     int fd;
@@ -32,21 +34,6 @@ static trace_block *ts_block_new(const trace_stream *s)
     return malloc(sizeof(trace_block) + s->chunk_bytes);
 }
 
-/* Writes all of p[0..n) or fails; false on an error (errno). */
-static bool ts_write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        p += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
 trace_stream *trace_stream_open(int fd, uint64_t limit, uint64_t start_wall_ns, size_t chunk_bytes)
 {
     if (chunk_bytes < 256)
@@ -64,7 +51,7 @@ trace_stream *trace_stream_open(int fd, uint64_t limit, uint64_t start_wall_ns, 
     pthread_mutex_init(&s->meta_lock, NULL);
     uint8_t h[TRACE_HEADER_SIZE];
     trace_file_header(h, start_wall_ns);
-    if ((limit && limit < TRACE_HEADER_SIZE) || !ts_write_all(fd, h, sizeof h)) {
+    if ((limit && limit < TRACE_HEADER_SIZE) || !fd_write_all(fd, h, sizeof h)) {
         if (limit && limit < TRACE_HEADER_SIZE)
             errno = EFBIG;
         pthread_mutex_destroy(&s->meta_lock);
@@ -185,7 +172,7 @@ static void ts_write_block(trace_stream *s, trace_block *b)
     bool fits = !s->limit || s->bytes + b->len <= s->limit;
     if (fits && trace_stream_taking(s) && !s->write_errno) {
         trace_chunk_checksum(b->data);
-        if (ts_write_all(s->fd, b->data, b->len)) {
+        if (fd_write_all(s->fd, b->data, b->len)) {
             s->bytes += b->len;
             s->chunks++;
             s->events += b->events;
