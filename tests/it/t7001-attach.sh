@@ -26,6 +26,15 @@ start_java() {
     JPID=$!
     PIDS+=("$JPID")
 }
+# proc_find REGEX [UID]: a pid whose command line (arguments joined by spaces) matches (no procps needed)
+proc_find() {
+    local d cmd
+    for d in /proc/[0-9]*; do
+        [ -n "${2:-}" ] && [ "$(awk '/^Uid:/ {print $3}' "$d/status" 2>/dev/null)" != "$2" ] && continue
+        cmd=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
+        [[ "${cmd% }" =~ $1 ]] && { echo "${d#/proc/}"; return 0; }
+    done
+}
 # until the JVM handles SIGQUIT (its attach listener can be woken)
 wait_ready() {
     for _ in $(seq 200); do
@@ -133,11 +142,15 @@ grep -q "^written: $T/c.txt$" "$T/o" && grep -q "^written: $T/c.html$" "$T/o" ||
 kill "$JPID"
 
 # a JVM in its own PID and mount namespaces, with its own /tmp
+# (the classes bound where the new /tmp does not hide them: this checkout may well be under /tmp)
+NSCLS=$(mktemp -d /var/tmp/jvmprof-t7001.XXXXXX)
+trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; rmdir "$NSCLS"; rm -rf "$T"' EXIT
 unshare --pid --mount --fork --mount-proc sh -c \
-    "mount -t tmpfs none /tmp && exec '$JAVA' -cp '$CLASSES' HotLoop 10" >"$T/ns.out" 2>"$T/ns.err" &
+    "mount --bind '$CLASSES' '$NSCLS' && mount -t tmpfs none /tmp && exec '$JAVA' -cp '$NSCLS' HotLoop 10" \
+    >"$T/ns.out" 2>"$T/ns.err" &
 PIDS+=($!)
 for _ in $(seq 100); do
-    JPID=$(pgrep -f "^$JAVA -cp $CLASSES HotLoop 10$" | head -1)
+    JPID=$(proc_find "^$JAVA -cp $NSCLS HotLoop 10$")
     [ -n "$JPID" ] && grep -q '^NSpid:.*[[:space:]]1$' "/proc/$JPID/status" 2>/dev/null && break
     sleep 0.1
 done
@@ -194,7 +207,7 @@ if [ "$(id -u)" -eq 0 ]; then
     runuser -u nobody -- "$JAVA" -XX:-UsePerfData -cp "$CLASSES" HotLoop 10 >/dev/null 2>&1 &
     PIDS+=($!)
     for _ in $(seq 100); do
-        NPID=$(pgrep -u nobody -f "^$JAVA -XX:-UsePerfData -cp $CLASSES HotLoop 10$" | head -1)
+        NPID=$(proc_find "^$JAVA -XX:-UsePerfData -cp $CLASSES HotLoop 10$" "$(id -u nobody)")
         [ -n "$NPID" ] && break
         sleep 0.1
     done

@@ -2,8 +2,9 @@ import java.io.File;
 
 /* A program started without an agent, for t7001 (jvmprof start PID ...):
  * "calls DIR": prints "ready", times its loop (before), then waits for
- * DIR/go, makes exactly 100000 calls of counted() and keeps 100000 new
- * Blobs (32 bytes of fields each), prints "called",
+ * DIR/go, allocates 10 MB of garbage, makes exactly 100000 calls of
+ * counted() and keeps 100000 new Blobs (32 bytes of fields each), prints
+ * "called",
  * waits for DIR/end, times its loop again (after) and prints both rates. */
 public class AttachTarget {
     static long sink;
@@ -56,6 +57,10 @@ public class AttachTarget {
             double before = rate();
             System.out.println("ready");
             await(new File(dir, "go"));
+            /* a sampler started late takes each thread's first sample at a distance drawn before it
+             * started (JVMTI's default interval, 512 KB on average): some garbage first */
+            for (int i = 0; i < 160000; i++)
+                sink += new byte[64].length;
             for (int i = 0; i < 100000; i++)
                 counted(i);
             allocate();
