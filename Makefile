@@ -63,7 +63,7 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) $(GEN_INC) $(JNI_INC) -c $< -o $@
 
 $(BUILD)/libjvmprof.so: $(call obj,$(PURE_SRC) $(AGENT_SRC)) src/agent/exports.map
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm -lz
 
 # the test agent: the same objects, with collectors.c built with JP_TEST_COLLECTORS and the
 # test collectors of tests/collectors/ (docs/ARCHITECTURE.md: adding a collector); with its
@@ -78,11 +78,11 @@ $(BUILD)/test/%.o: tests/collectors/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -Isrc $(JNI_INC) -c $< -o $@
 
 $(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/collectors.o,$(call obj,$(PURE_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
-	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm
+	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm -lz
 	cp $(BUILD)/jvmprof.jar $(BUILD)/test/jvmprof.jar
 
 $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
-	$(CC) -o $@ $^ -lpthread
+	$(CC) -o $@ $^ -lpthread -lz
 
 $(BUILD)/jvmprof.jar: $(JAVA_SRC)
 	@rm -rf $(BUILD)/classes && mkdir -p $(BUILD)/classes
@@ -100,11 +100,11 @@ $(BUILD)/jvmprof.jar: $(JAVA_SRC)
 # unit tests: each test_<module>.c linked with the pure modules, plain and under ASan+UBSan
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/harness.h $(call obj,$(PURE_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DJP_DEBUG -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
+	$(CC) $(CFLAGS) -DJP_DEBUG -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
 
 $(BUILD)/unit-asan/%: tests/unit/%.c tests/unit/harness.h $(call asan_obj,$(PURE_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) -Isrc -o $@ $< $(call asan_obj,$(PURE_SRC)) -lpthread
+	$(CC) $(CFLAGS) -O1 -DJP_DEBUG $(SAN) -Isrc -o $@ $< $(call asan_obj,$(PURE_SRC)) -lpthread -lz
 
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
              $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
@@ -118,7 +118,7 @@ $(BUILD)/tools/deny: tests/tools/deny.c
 
 $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(call obj,$(PURE_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
 
 test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@tests/run.sh
@@ -155,7 +155,7 @@ $(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
 	$(FUZZ_CC) $(WARN) $(GEN_INC) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 
 $(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_SRC)) | $(BUILD)/fuzz/.clang
-	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(READERS_SRC)) -lpthread
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(READERS_SRC)) -lpthread -lz
 
 # fuzz_run TARGET,CORPUS,REGRESSIONS,SECONDS
 define fuzz_run

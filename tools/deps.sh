@@ -8,6 +8,7 @@
 # tests use to check dumps independently (tests/tools/heapverify.sh).
 # `tools/deps.sh clang` also installs clang and its libFuzzer runtime, which
 # the fuzz targets (make fuzz, and the short run in make test) are built with.
+# `tools/deps.sh go` also installs Go, whose go tool pprof reads the pprof files.
 # `tools/deps.sh bpftrace` also installs bpftrace, which the probe tests attach
 # to a running JVM's USDT probes.
 missing=""
@@ -27,12 +28,17 @@ fi
 if [ "${1:-}" = visualvm ]; then
     ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >/dev/null 2>&1 || missing="$missing visualvm"
 fi
+if [ "${1:-}" = go ]; then
+    command -v go >/dev/null 2>&1 || missing="$missing golang-go"
+fi
 if [ "${1:-}" = bpftrace ]; then
     command -v bpftrace >/dev/null 2>&1 || missing="$missing bpftrace"
 fi
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
 # <sys/sdt.h>: the agent's fixed USDT probe jvmprof:probe
 echo '#include <sys/sdt.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1 || missing="$missing systemtap-sdt-dev"
+# <zlib.h>: the pprof format is gzipped
+echo '#include <zlib.h>' | ${CC:-gcc} -E -x c - >/dev/null 2>&1 || missing="$missing zlib1g-dev"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 jh=$(dirname "$0")/java-home.sh
 jh=$($jh)

@@ -12,5 +12,7 @@ size_t outputs_of(const agent_options *o, output out[OUTPUTS_MAX])
         out[n++] = (output){ "flame", &flame_html_format, o->flame, false };
     if (o->collapsed[0])
         out[n++] = (output){ "collapsed", &collapsed_format, o->collapsed, false };
+    if (o->pprof[0] && !dump_alone)
+        out[n++] = (output){ "pprof", &pprof_format, o->pprof, false };
     return n;
 }

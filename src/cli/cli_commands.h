@@ -14,6 +14,7 @@ int cli_trace(int argc, char **argv);    /* cli_trace.c: trace file -> one event
 int cli_attach(const char *command, int argc, char **argv);
 int cli_collect(int argc, char **argv);
 int cli_list(int argc, char **argv);
-int cli_serve(int argc, char **argv);    /* cli_serve.c: the front end of the agent's net= */
+int cli_serve(int argc, char **argv);
+int cli_convert(int argc, char **argv);  /* cli_convert.c: HPROF binary -> pprof */    /* cli_serve.c: the front end of the agent's net= */
 
 #endif

@@ -68,6 +68,8 @@ static void cli_usage(FILE *out)
             "                                      JVM streams into DIR/HOST-PID/ (HOST: 127.0.0.1 if not\n"
             "                                      given; --once: stop after the first JVM is done)\n"
             "\n"
+            "  convert FILE --pprof OUT            an HPROF binary report (format=b) as a pprof profile\n"
+            "                                      (gzipped profile.proto, for go tool pprof, Pyroscope ...)\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"
@@ -107,6 +109,8 @@ int main(int argc, char **argv)
         return cli_list(argc - 2, argv + 2);
     if (strcmp(cmd, "serve") == 0)
         return cli_serve(argc - 2, argv + 2);
+    if (strcmp(cmd, "convert") == 0)
+        return cli_convert(argc - 2, argv + 2);
     if (strcmp(cmd, "flame") == 0)
         return cli_flame(argc - 2, argv + 2);
     if (strcmp(cmd, "collapse") == 0)

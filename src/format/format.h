@@ -59,6 +59,8 @@ extern const jp_format_ops hprof_bin_format;   /* format=b: java.hprof, JAVA PRO
 /* The sampled-stack table (model_stack_*), full depth: */
 extern const jp_format_ops collapsed_format;   /* "root;...;leaf count" lines (flamegraph.pl, speedscope) */
 extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: an interactive flame graph */
+/* The traces' counts (as the HPROF report has them): */
+extern const jp_format_ops pprof_format;       /* profile.proto, gzipped (go tool pprof, Pyroscope, Parca) */
 
 /* stack_walk.c: the frames a flame graph shows for a stack, root first: a
  * thread frame "[name]" when the stack is per thread, the stack's frames

@@ -62,6 +62,7 @@ typedef enum options_id {
     OPTIONS_ID_WALL,
     OPTIONS_ID_FLAME,
     OPTIONS_ID_COLLAPSED,
+    OPTIONS_ID_PPROF,
     OPTIONS_ID_INCLUDE,
     OPTIONS_ID_EXCLUDE,
     OPTIONS_ID_TINY,
@@ -107,6 +108,7 @@ typedef struct agent_options {
     unsigned wall_ms;                 /* wall-clock sampling period, 0 = off */
     char flame[OPTIONS_PATH_MAX];     /* HTML flame graph written with each dump ("" = none) */
     char collapsed[OPTIONS_PATH_MAX]; /* collapsed stacks written with each dump ("" = none) */
+    char pprof[OPTIONS_PATH_MAX];     /* the report as a gzipped pprof profile, with each dump ("" = none) */
     unsigned trace;                   /* trace=: OPTIONS_TRACE_* */
     char tracefile[OPTIONS_PATH_MAX]; /* trace=: the trace file, %p expanded */
     uint64_t tracelimit;              /* trace=: stop writing before this many bytes (0: no limit) */

@@ -259,13 +259,13 @@ static bool options_rules_reset(const agent_options *o, char *err, size_t errlen
     if (!o->reset || (o->heap_dump && !o->heap_sites))
         return false;
     const struct { const char *name, *path; } outs[] = { { "file", o->file }, { "flame", o->flame },
-                                                         { "collapsed", o->collapsed } };
+                                                         { "collapsed", o->collapsed }, { "pprof", o->pprof } };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
         if (outs[i].path[0] && !strstr(outs[i].path, "%n"))
             return options_rules_refuse(err, errlen, "reset=y: each report holds only what came since the one "
                                         "before, and without %%n in %s= each would replace the one before; put %%n "
                                         "in it (%s=%s, %%n: the report's number)", outs[i].name, outs[i].name,
-                                        i == 0 ? "java-%n.hprof.txt" : i == 1 ? "flame-%n.html" : "stacks-%n.txt");
+                                        i == 0 ? "java-%n.hprof.txt" : i == 1 ? "flame-%n.html" : i == 2 ? "stacks-%n.txt" : "profile-%n.pb.gz");
     return false;
 }
 

@@ -1,0 +1,46 @@
+/* cli_convert.c — jvmprof convert FILE --pprof OUT: an HPROF binary report
+ * (the agent's format=b) as a pprof profile (src/format/pprof.c), the same
+ * writer the agent's pprof= uses. */
+#include "cli_commands.h"
+
+#include <string.h>
+
+#include "../common/file_map.h"
+#include "../format/format.h"
+#include "../model/model.h"
+#include "cli_common.h"
+
+int cli_convert(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--pprof") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && !in)
+            in = argv[i];
+        else {
+            cli_error("convert: unexpected '%s': expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary "
+                      "report, format=b)", argv[i]);
+            return 2;
+        }
+    }
+    if (!in || !out) {
+        cli_error("convert: expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary report, format=b)");
+        return 2;
+    }
+    size_t len = 0;
+    const void *data = cli_map_file(in, &len);
+    if (!data)
+        return 1;
+    char err[512];
+    report_opts ro;
+    model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
+    file_unmap(data, len);
+    if (!m) {
+        cli_error("%s: %s", in, err);
+        return 1;
+    }
+    int rc = cli_write(m, &pprof_format, &ro, out);
+    model_free(m);
+    return rc;
+}

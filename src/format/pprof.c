@@ -1,0 +1,347 @@
+/* pprof.c — the report as a pprof profile (profile.proto, gzipped: what
+ * go tool pprof, Pyroscope, Parca and Cloud Profiler read). Built from the
+ * model's traces, as the HPROF report is, so its totals and top functions
+ * are the report's: one sample per trace (CPU samples: samples and
+ * nanoseconds; wall samples: the same per thread state, labelled; cpu=times:
+ * calls and nanoseconds), per allocation site (alloc_objects, alloc_space,
+ * inuse_objects, inuse_space, labelled with the class) and per monitor
+ * (contentions and delay, labelled with the class and whether it blocked
+ * or waited). A location is a trace frame (method and line); a function is
+ * a method, named pkg.Class.method, its file the class's source file under
+ * its package's directory. Traces of one thread (thread=y) are labelled
+ * with its name. The protobuf is encoded here (a few dozen lines: no
+ * library needed for writing it); zlib gzips it. */
+#include "format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../common/buf.h"
+
+/* ---- protobuf: varints and length-delimited fields into a buf ---- */
+
+static void pp_varint(buf *b, uint64_t v)
+{
+    unsigned char t[10];
+    size_t n = 0;
+    do {
+        t[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    buf_put(b, t, n);
+}
+
+static void pp_key(buf *b, unsigned field, unsigned wire) { pp_varint(b, (uint64_t)field << 3 | wire); }
+
+static void pp_uint(buf *b, unsigned field, uint64_t v)
+{
+    if (!v)
+        return; /* proto3: zero is the default, not written */
+    pp_key(b, field, 0);
+    pp_varint(b, v);
+}
+
+static void pp_bytes(buf *b, unsigned field, const void *p, size_t n)
+{
+    pp_key(b, field, 2);
+    pp_varint(b, n);
+    buf_put(b, p, n);
+}
+
+/* A message field: the message m (built apart), length-prefixed. */
+static void pp_message(buf *b, unsigned field, const buf *m) { pp_bytes(b, field, m->data, m->len); }
+
+/* ---- the string table: model strings by id, and our own ---- */
+
+typedef struct pp_ctx {
+    const model *m;
+    buf out;                     /* the Profile message */
+    uint64_t nstrings;
+    uint64_t *model_str;         /* [str id] -> our index, 0: not yet */
+    uint64_t *function_of;       /* [method id] -> function id written, 0: not yet */
+    uint64_t *location_of;       /* [frame id] -> location id written */
+    int ntypes;
+    int col_samples, col_ns, col_calls, col_time, col_contentions, col_delay, col_alloc_objs, col_alloc_bytes,
+        col_inuse_objs, col_inuse_bytes;
+} pp_ctx;
+
+static uint64_t pp_string(pp_ctx *c, const char *s, size_t n)
+{
+    pp_bytes(&c->out, 6, s, n);
+    return c->nstrings++;
+}
+
+static uint64_t pp_cstring(pp_ctx *c, const char *s) { return pp_string(c, s, strlen(s)); }
+
+static uint64_t pp_model_string(pp_ctx *c, str_id id)
+{
+    if (!id.v)
+        return 0;
+    if (!c->model_str[id.v]) {
+        size_t n;
+        const char *s = model_string_get(c->m, id, &n);
+        c->model_str[id.v] = pp_string(c, s, n);
+    }
+    return c->model_str[id.v];
+}
+
+static void pp_value_type(pp_ctx *c, unsigned field, const char *type, const char *unit)
+{
+    buf v;
+    buf_init(&v);
+    pp_uint(&v, 1, pp_cstring(c, type));
+    pp_uint(&v, 2, pp_cstring(c, unit));
+    pp_message(&c->out, field, &v);
+    buf_free(&v);
+}
+
+/* A sample type column, if the report holds it: its index, or -1. */
+static int pp_column(pp_ctx *c, bool present, const char *type, const char *unit)
+{
+    if (!present)
+        return -1;
+    pp_value_type(c, 1, type, unit);
+    return c->ntypes++;
+}
+
+/* ---- functions and locations ---- */
+
+static uint64_t pp_function(pp_ctx *c, method_id id)
+{
+    if (c->function_of[id.v])
+        return c->function_of[id.v];
+    const model_method *mm = model_method_get(c->m, id);
+    const model_class *mc = mm ? model_class_get(c->m, mm->cls) : NULL;
+    size_t cn = 0, mn = 0, sn = 0, fn = 0;
+    const char *cls = mc ? model_string_get(c->m, mc->name, &cn) : "", *meth = mm ? model_string_get(c->m, mm->name, &mn)
+                                                                                  : "?";
+    const char *sig = mm && mm->sig.v ? model_string_get(c->m, mm->sig, &sn) : "";
+    const char *src = mc && mc->source_file.v ? model_string_get(c->m, mc->source_file, &fn) : "";
+    buf name, file;
+    buf_init(&name);
+    buf_init(&file);
+    if (cn) {
+        buf_put(&name, cls, cn);
+        buf_put(&name, ".", 1);
+    }
+    buf_put(&name, meth, mn);
+    if (fn) { /* java/util/HashMap.java: the package's directory and the source file */
+        const char *dot = cn ? memrchr(cls, '.', cn) : NULL;
+        for (size_t i = 0; dot && cls + i < dot; i++)
+            buf_put(&file, cls[i] == '.' ? "/" : &cls[i], 1);
+        if (dot)
+            buf_put(&file, "/", 1);
+        buf_put(&file, src, fn);
+    }
+    uint64_t name_ix = pp_string(c, (const char *)name.data, name.len);
+    buf_put(&name, sig, sn);
+    uint64_t system_ix = pp_string(c, (const char *)name.data, name.len);
+    uint64_t file_ix = file.len ? pp_string(c, (const char *)file.data, file.len) : 0;
+    buf f;
+    buf_init(&f);
+    pp_uint(&f, 1, id.v);
+    pp_uint(&f, 2, name_ix);
+    pp_uint(&f, 3, system_ix);
+    pp_uint(&f, 4, file_ix);
+    pp_message(&c->out, 5, &f);
+    buf_free(&f);
+    buf_free(&name);
+    buf_free(&file);
+    return c->function_of[id.v] = id.v;
+}
+
+static uint64_t pp_location(pp_ctx *c, frame_id id)
+{
+    if (c->location_of[id.v])
+        return c->location_of[id.v];
+    const model_frame *fr = model_frame_get(c->m, id);
+    uint64_t fn = pp_function(c, fr->method);
+    buf line, loc;
+    buf_init(&line);
+    buf_init(&loc);
+    pp_uint(&line, 1, fn);
+    pp_uint(&line, 2, fr->line > 0 ? (uint64_t)fr->line : 0);
+    pp_uint(&loc, 1, id.v);
+    pp_message(&loc, 4, &line);
+    pp_message(&c->out, 4, &loc);
+    buf_free(&line);
+    buf_free(&loc);
+    return c->location_of[id.v] = id.v;
+}
+
+/* ---- samples ---- */
+
+typedef struct pp_label { const char *key; uint64_t str; } pp_label;
+
+static void pp_sample(pp_ctx *c, trace_id t, const int64_t *values, const pp_label *labels, int nlabels)
+{
+    model_trace tr = model_trace_get(c->m, t);
+    uint64_t locs[1024];
+    uint32_t n = tr.nframes < 1024 ? tr.nframes : 1024;
+    for (uint32_t i = 0; i < n; i++)
+        locs[i] = pp_location(c, tr.frames[i]);
+    buf s, packed;
+    buf_init(&s);
+    buf_init(&packed);
+    for (uint32_t i = 0; i < n; i++)
+        pp_varint(&packed, locs[i]);
+    pp_message(&s, 1, &packed);
+    packed.len = 0;
+    for (int i = 0; i < c->ntypes; i++)
+        pp_varint(&packed, (uint64_t)values[i]);
+    pp_message(&s, 2, &packed);
+    uint64_t thread_key = 0, thread_name = 0;
+    if (tr.thread && tr.thread <= c->m->threads_cap && c->m->threads[tr.thread - 1].name.v) {
+        thread_key = pp_cstring(c, "thread");
+        thread_name = pp_model_string(c, c->m->threads[tr.thread - 1].name);
+    }
+    for (int i = 0; i < nlabels + (thread_key ? 1 : 0); i++) {
+        buf l;
+        buf_init(&l);
+        pp_uint(&l, 1, i < nlabels ? pp_cstring(c, labels[i].key) : thread_key);
+        pp_uint(&l, 2, i < nlabels ? labels[i].str : thread_name);
+        pp_message(&s, 3, &l);
+        buf_free(&l);
+    }
+    pp_message(&c->out, 2, &s);
+    buf_free(&s);
+    buf_free(&packed);
+}
+
+static int64_t pp_round(double v) { return v <= 0 ? 0 : (int64_t)(v + 0.5); }
+
+static jp_status pp_build(pp_ctx *c, const report_opts *o)
+{
+    const model *m = c->m;
+    pp_cstring(c, ""); /* index 0 is "" */
+    bool samples = o->cpu_samples && m->total_samples, times = o->cpu_times && m->total_time_ns;
+    bool monitors = o->monitor && model_monitor_count(m), sites = o->sites && model_site_count(m);
+    c->col_samples = pp_column(c, samples, "samples", "count");
+    c->col_ns = pp_column(c, samples, m->wall ? "wall" : "cpu", "nanoseconds");
+    c->col_calls = pp_column(c, times, "calls", "count");
+    c->col_time = pp_column(c, times, "cpu", "nanoseconds");
+    c->col_contentions = pp_column(c, monitors, "contentions", "count");
+    c->col_delay = pp_column(c, monitors, "delay", "nanoseconds");
+    c->col_alloc_objs = pp_column(c, sites, "alloc_objects", "count");
+    c->col_alloc_bytes = pp_column(c, sites, "alloc_space", "bytes");
+    c->col_inuse_objs = pp_column(c, sites, "inuse_objects", "count");
+    c->col_inuse_bytes = pp_column(c, sites, "inuse_space", "bytes");
+    int64_t values[10];
+    uint64_t period_ns = (uint64_t)m->interval_us * 1000u;
+    for (uint32_t i = 1; samples && i <= model_trace_count(m); i++) {
+        trace_id t = { i };
+        for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
+            uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
+            if (!n)
+                continue;
+            memset(values, 0, sizeof values);
+            values[c->col_samples] = (int64_t)n;
+            values[c->col_ns] = (int64_t)(n * period_ns);
+            pp_label state = { "thread state", m->wall ? pp_cstring(c, sample_state_names[st]) : 0 };
+            pp_sample(c, t, values, &state, m->wall ? 1 : 0);
+        }
+    }
+    for (uint32_t i = 1; times && i <= model_trace_count(m); i++) {
+        trace_id t = { i };
+        uint64_t ns = model_trace_time_ns(m, t), calls = model_trace_calls(m, t);
+        if (!ns && !calls)
+            continue;
+        memset(values, 0, sizeof values);
+        values[c->col_calls] = (int64_t)calls;
+        values[c->col_time] = (int64_t)ns;
+        pp_sample(c, t, values, NULL, 0);
+    }
+    for (uint32_t i = 1; monitors && i <= model_monitor_count(m); i++) {
+        const model_monitor *mo = model_monitor_get(m, (monitor_id){ i });
+        if (!mo || (!mo->count && !mo->time_ns))
+            continue;
+        memset(values, 0, sizeof values);
+        values[c->col_contentions] = (int64_t)mo->count;
+        values[c->col_delay] = (int64_t)mo->time_ns;
+        pp_label labels[2] = { { "monitor class", pp_model_string(c, mo->class_name) },
+                               { "monitor", pp_cstring(c, mo->kind == MONITOR_BLOCKED ? "blocked" : "waiting") } };
+        pp_sample(c, mo->trace, values, labels, 2);
+    }
+    for (uint32_t i = 1; sites && i <= model_site_count(m); i++) {
+        const model_site *si = model_site_get(m, (site_id){ i });
+        if (!si || (si->alloc_objs <= 0 && si->live_objs <= 0))
+            continue;
+        memset(values, 0, sizeof values);
+        values[c->col_alloc_objs] = pp_round(si->alloc_objs);
+        values[c->col_alloc_bytes] = pp_round(si->alloc_bytes);
+        values[c->col_inuse_objs] = pp_round(si->live_objs);
+        values[c->col_inuse_bytes] = pp_round(si->live_bytes);
+        const model_class *mc = model_class_get(m, si->cls);
+        pp_label cls = { "class", mc ? pp_model_string(c, mc->name) : 0 };
+        pp_sample(c, si->trace, values, &cls, 1);
+    }
+    /* when, for how long, and the sampling period */
+    if (m->start_time_ms) {
+        pp_key(&c->out, 9, 0);
+        pp_varint(&c->out, m->start_time_ms * 1000000u);
+    }
+    if (m->dump_time_ms > m->start_time_ms && m->start_time_ms)
+        pp_uint(&c->out, 10, (m->dump_time_ms - m->start_time_ms) * 1000000u);
+    if (samples && period_ns) {
+        pp_value_type(c, 11, m->wall ? "wall" : "cpu", "nanoseconds");
+        pp_uint(&c->out, 12, period_ns);
+    }
+    if (c->ntypes)
+        pp_uint(&c->out, 14, pp_cstring(c, samples ? (m->wall ? "wall" : "cpu") : times ? "cpu" : monitors ? "delay"
+                                                                                              : "alloc_space"));
+    return c->out.failed ? JP_ERR_NOMEM : JP_OK;
+}
+
+/* The Profile message gzipped to the sink. */
+static jp_status pp_gzip(const buf *in, sink *s)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return JP_ERR_NOMEM;
+    unsigned char chunk[65536];
+    z.next_in = in->data;
+    z.avail_in = (uInt)in->len;
+    int rc;
+    do {
+        z.next_out = chunk;
+        z.avail_out = sizeof chunk;
+        rc = deflate(&z, Z_FINISH);
+        if (rc == Z_STREAM_ERROR)
+            break;
+        sink_write(s, chunk, sizeof chunk - z.avail_out);
+    } while (rc != Z_STREAM_END);
+    deflateEnd(&z);
+    return rc == Z_STREAM_END ? sink_status(s) : JP_ERR_NOMEM;
+}
+
+static jp_status pp_write(const model *m, const report_opts *o, sink *s)
+{
+    pp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    buf_init(&c.out);
+    c.model_str = calloc((size_t)model_string_count(m) + 1, sizeof *c.model_str);
+    c.function_of = calloc((size_t)intern_count(&m->methods) + 1, sizeof *c.function_of);
+    c.location_of = calloc((size_t)model_frame_count(m) + 1, sizeof *c.location_of);
+    jp_status st = c.model_str && c.function_of && c.location_of ? pp_build(&c, o) : JP_ERR_NOMEM;
+    if (st == JP_OK)
+        st = pp_gzip(&c.out, s);
+    free(c.model_str);
+    free(c.function_of);
+    free(c.location_of);
+    buf_free(&c.out);
+    return st;
+}
+
+static void pp_summary(const model *m, char *out, size_t len)
+{
+    hprof_summary(m, out, len);
+}
+
+const jp_format_ops pprof_format = {
+    "pprof", "pprof=", "the pprof format (profile.proto, gzipped)",
+    FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES, pp_write, pp_summary,
+};
