@@ -193,6 +193,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/probe_cost.sh
 	@bench/attach_start.sh
 	@bench/net_cost.sh
+	@bench/pprof_convert.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh

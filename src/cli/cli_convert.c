@@ -1,8 +1,10 @@
 /* cli_convert.c — jvmprof convert FILE --pprof OUT: an HPROF binary report
- * (the agent's format=b) as a pprof profile (src/format/pprof.c), the same
+ * (the agent's format=b) or collapsed stacks (ours, async-profiler's,
+ * flamegraph.pl input) as a pprof profile (src/format/pprof.c), the same
  * writer the agent's pprof= uses. */
 #include "cli_commands.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "../common/file_map.h"
@@ -20,12 +22,13 @@ int cli_convert(int argc, char **argv)
             in = argv[i];
         else {
             cli_error("convert: unexpected '%s': expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary "
-                      "report, format=b)", argv[i]);
+                      "report, format=b, or collapsed stacks)", argv[i]);
             return 2;
         }
     }
     if (!in || !out) {
-        cli_error("convert: expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary report, format=b)");
+        cli_error("convert: expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary report, format=b, or "
+                  "collapsed stacks)");
         return 2;
     }
     size_t len = 0;
@@ -34,7 +37,9 @@ int cli_convert(int argc, char **argv)
         return 1;
     char err[512];
     report_opts ro;
-    model *m = hprof_bin_read(data, len, &ro, err, sizeof err);
+    memset(&ro, 0, sizeof ro);
+    bool hprof = len >= 18 && memcmp(data, "JAVA PROFILE 1.0.", 17) == 0;
+    model *m = hprof ? hprof_bin_read(data, len, &ro, err, sizeof err) : collapsed_read(data, len, err, sizeof err);
     file_unmap(data, len);
     if (!m) {
         cli_error("%s: %s", in, err);

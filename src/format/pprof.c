@@ -9,7 +9,9 @@
  * or waited). A location is a trace frame (method and line); a function is
  * a method, named pkg.Class.method, its file the class's source file under
  * its package's directory. Traces of one thread (thread=y) are labelled
- * with its name. The protobuf is encoded here (a few dozen lines: no
+ * with its name. A model with stacks and no traces (collapsed stacks read
+ * back) gives one sample per stack instead, its frames methods without
+ * lines, its thread and state frames labels. The protobuf is encoded here (a few dozen lines: no
  * library needed for writing it); zlib gzips it. */
 #include "format.h"
 
@@ -62,6 +64,9 @@ typedef struct pp_ctx {
     uint64_t *model_str;         /* [str id] -> our index, 0: not yet */
     uint64_t *function_of;       /* [method id] -> function id written, 0: not yet */
     uint64_t *location_of;       /* [frame id] -> location id written */
+    uint64_t *method_location_of; /* stacks: [method id] -> location id (after the frames') */
+    uint64_t *class_location_of;  /* stacks: [class id] -> location id of the allocated class (its function's
+                                   * id follows the methods') */
     int ntypes;
     int col_samples, col_ns, col_calls, col_time, col_contentions, col_delay, col_alloc_objs, col_alloc_bytes,
         col_inuse_objs, col_inuse_bytes;
@@ -210,12 +215,135 @@ static void pp_sample(pp_ctx *c, trace_id t, const int64_t *values, const pp_lab
     buf_free(&packed);
 }
 
+/* ---- the sampled stacks (a model read from collapsed stacks has them and no traces) ---- */
+
+static uint64_t pp_method_location(pp_ctx *c, uint32_t method)
+{
+    if (!c->method_location_of[method]) {
+        uint64_t id = (uint64_t)model_frame_count(c->m) + method, fn = pp_function(c, (method_id){ method });
+        buf line, loc;
+        buf_init(&line);
+        buf_init(&loc);
+        pp_uint(&line, 1, fn);
+        pp_uint(&loc, 1, id);
+        pp_message(&loc, 4, &line);
+        pp_message(&c->out, 4, &loc);
+        buf_free(&line);
+        buf_free(&loc);
+        c->method_location_of[method] = id;
+    }
+    return c->method_location_of[method];
+}
+
+static uint64_t pp_class_location(pp_ctx *c, uint32_t cls)
+{
+    if (!c->class_location_of[cls]) {
+        uint64_t fn = (uint64_t)intern_count(&c->m->methods) + cls;
+        uint64_t id = (uint64_t)model_frame_count(c->m) + intern_count(&c->m->methods) + cls;
+        const model_class *mc = model_class_get(c->m, (class_id){ cls });
+        buf f, line, loc;
+        buf_init(&f);
+        buf_init(&line);
+        buf_init(&loc);
+        uint64_t name = mc ? pp_model_string(c, mc->name) : 0;
+        pp_uint(&f, 1, fn);
+        pp_uint(&f, 2, name);
+        pp_uint(&f, 3, name);
+        pp_message(&c->out, 5, &f);
+        pp_uint(&line, 1, fn);
+        pp_uint(&loc, 1, id);
+        pp_message(&loc, 4, &line);
+        pp_message(&c->out, 4, &loc);
+        buf_free(&f);
+        buf_free(&line);
+        buf_free(&loc);
+        c->class_location_of[cls] = id;
+    }
+    return c->class_location_of[cls];
+}
+
+static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t count, void *vctx)
+{
+    pp_ctx *c = vctx;
+    buf s, locs, values;
+    buf_init(&s);
+    buf_init(&locs);
+    buf_init(&values);
+    uint64_t thread_key = 0, thread_val = 0, state_key = 0, state_val = 0;
+    for (uint32_t i = n; i-- > 0;) { /* leaf first */
+        const collapsed_frame *f = &frames[i];
+        if (f->kind == COLLAPSED_KIND_THREAD) {
+            thread_key = pp_cstring(c, "thread");
+            const model *m = c->m;
+            str_id name = f->ref && f->ref <= m->threads_cap ? m->threads[f->ref - 1].name : (str_id){ 0 };
+            char num[32];
+            snprintf(num, sizeof num, "thread %u", f->ref);
+            thread_val = name.v ? pp_model_string(c, name) : pp_cstring(c, num);
+        } else if (f->kind == COLLAPSED_KIND_STATE) {
+            state_key = pp_cstring(c, "thread state");
+            state_val = pp_cstring(c, f->ref < SAMPLE_STATES ? sample_state_names[f->ref] : "unknown");
+        } else if (f->kind == COLLAPSED_KIND_CLASS) {
+            pp_varint(&locs, pp_class_location(c, f->ref));
+        } else if (f->ref) {
+            pp_varint(&locs, pp_method_location(c, f->ref));
+        }
+    }
+    pp_message(&s, 1, &locs);
+    if (c->col_samples >= 0)
+        pp_varint(&values, count);
+    if (c->col_ns >= 0)
+        pp_varint(&values, c->m->stacks_ns ? count : count * (uint64_t)c->m->interval_us * 1000u);
+    if (c->col_alloc_bytes >= 0)
+        pp_varint(&values, count);
+    pp_message(&s, 2, &values);
+    for (int i = 0; i < 2; i++) {
+        uint64_t k = i ? state_key : thread_key, v = i ? state_val : thread_val;
+        if (!k)
+            continue;
+        buf l;
+        buf_init(&l);
+        pp_uint(&l, 1, k);
+        pp_uint(&l, 2, v);
+        pp_message(&s, 3, &l);
+        buf_free(&l);
+    }
+    pp_message(&c->out, 2, &s);
+    buf_free(&s);
+    buf_free(&locs);
+    buf_free(&values);
+    return c->out.failed ? JP_ERR_NOMEM : JP_OK;
+}
+
+/* The stacks' profile: samples (and their time, when the interval is known), exact nanoseconds (a trace's
+ * call tree), or bytes allocated (allocation stacks). */
+static jp_status pp_build_stacks(pp_ctx *c)
+{
+    const model *m = c->m;
+    c->col_samples = c->col_ns = c->col_alloc_bytes = -1;
+    if (m->stacks_alloc) {
+        c->col_alloc_bytes = pp_column(c, true, "alloc_space", "bytes");
+    } else if (m->stacks_ns) {
+        c->col_ns = pp_column(c, true, "cpu", "nanoseconds");
+    } else {
+        c->col_samples = pp_column(c, true, "samples", "count");
+        c->col_ns = pp_column(c, m->interval_us != 0, m->wall ? "wall" : "cpu", "nanoseconds");
+    }
+    jp_status st = stack_walk(m, pp_stack, c);
+    if (st == JP_OK && c->col_samples >= 0 && c->col_ns >= 0) {
+        pp_value_type(c, 11, m->wall ? "wall" : "cpu", "nanoseconds");
+        pp_uint(&c->out, 12, (uint64_t)m->interval_us * 1000u);
+    }
+    return st != JP_OK ? st : c->out.failed ? JP_ERR_NOMEM : JP_OK;
+}
+
 static int64_t pp_round(double v) { return v <= 0 ? 0 : (int64_t)(v + 0.5); }
 
 static jp_status pp_build(pp_ctx *c, const report_opts *o)
 {
     const model *m = c->m;
     pp_cstring(c, ""); /* index 0 is "" */
+    if (!model_trace_count(m) && model_stack_count(m)) /* collapsed stacks: no traces, only stacks */
+        return pp_build_stacks(c);
     bool samples = o->cpu_samples && m->total_samples, times = o->cpu_times && m->total_time_ns;
     bool monitors = o->monitor && model_monitor_count(m), sites = o->sites && model_site_count(m);
     c->col_samples = pp_column(c, samples, "samples", "count");
@@ -326,12 +454,18 @@ static jp_status pp_write(const model *m, const report_opts *o, sink *s)
     c.model_str = calloc((size_t)model_string_count(m) + 1, sizeof *c.model_str);
     c.function_of = calloc((size_t)intern_count(&m->methods) + 1, sizeof *c.function_of);
     c.location_of = calloc((size_t)model_frame_count(m) + 1, sizeof *c.location_of);
-    jp_status st = c.model_str && c.function_of && c.location_of ? pp_build(&c, o) : JP_ERR_NOMEM;
+    c.method_location_of = calloc((size_t)intern_count(&m->methods) + 1, sizeof *c.method_location_of);
+    c.class_location_of = calloc((size_t)model_class_count(m) + 1, sizeof *c.class_location_of);
+    jp_status st = c.model_str && c.function_of && c.location_of && c.method_location_of && c.class_location_of
+                       ? pp_build(&c, o)
+                       : JP_ERR_NOMEM;
     if (st == JP_OK)
         st = pp_gzip(&c.out, s);
     free(c.model_str);
     free(c.function_of);
     free(c.location_of);
+    free(c.method_location_of);
+    free(c.class_location_of);
     buf_free(&c.out);
     return st;
 }

@@ -57,6 +57,16 @@ pp -top -sample_index=calls "$T/t.pb.gz" >"$T/top.txt"
 grep -q "^Type: calls$" "$T/top.txt" || fail "cpu=times: $(head -3 "$T/top.txt")"
 pp -top -sample_index=cpu "$T/t.pb.gz" >/dev/null
 
+# collapsed stacks converted: pprof's total and methods are the file's
+run_java "cpu=samples,interval=10,file=$T/c.txt,collapsed=$T/c.collapsed" HotLoop 1
+expect_rc 0
+"$ROOT/build/jvmprof" convert "$T/c.collapsed" --pprof "$T/c.pb.gz" 2>"$T/e" || fail "convert collapsed: $(cat "$T/e")"
+pp -top -sample_index=samples "$T/c.pb.gz" >"$T/top.txt"
+sum=$(awk '{ s += $NF } END { print s }' "$T/c.collapsed")
+grep -q "of $sum total" "$T/top.txt" || fail "collapsed: pprof's total is not the file's $sum: $(sed -n 3,4p "$T/top.txt")"
+heavy=$(awk '$1 ~ /HotLoop.heavy_\[[a-z0-9]\]$/ { s += $NF } END { print s + 0 }' "$T/c.collapsed")
+[ "$(flat HotLoop.heavy <"$T/top.txt")" = "$heavy" ] || fail "collapsed: HotLoop.heavy is not $heavy in pprof"
+
 # bad input to convert: one line, status 1, no file left
 printf 'not a profile' >"$T/bad.hprof"
 "$ROOT/build/jvmprof" convert "$T/bad.hprof" --pprof "$T/bad.pb.gz" 2>"$T/e" && fail "convert took a bad file"
