@@ -8,6 +8,7 @@
 int cli_report(int argc, char **argv);   /* cli_report.c: HPROF binary -> HPROF ASCII report */
 int cli_flame(int argc, char **argv);    /* cli_flame.c: HPROF binary or collapsed stacks -> HTML flame graph */
 int cli_collapse(int argc, char **argv); /* cli_flame.c: HPROF binary (or collapsed stacks) -> collapsed stacks */
+int cli_diff(int argc, char **argv);     /* cli_flame.c: two of those -> a differential HTML flame graph */
 int cli_heap(int argc, char **argv);     /* cli_heap.c: HPROF heap dump -> class histogram, ASCII dump, --fix */
 int cli_trace(int argc, char **argv);    /* cli_trace.c: trace file -> one event per line, in time order */
 /* cli_attach.c: a running JVM's agent: start, stop, dump, reset, status, heapdump (command), collect, list */

@@ -1,5 +1,6 @@
-/* cli_flame.c — jvmprof flame FILE [-o OUT] [--title T] (an HTML flame graph)
- * and jvmprof collapse FILE [-o OUT] (collapsed stacks): both read an HPROF
+/* cli_flame.c — jvmprof flame FILE [-o OUT] [--title T] (an HTML flame graph),
+ * jvmprof diff BEFORE AFTER (a differential one) and jvmprof collapse FILE
+ * [-o OUT] (collapsed stacks): all read an HPROF
  * binary file (its CPU samples' traces become stacks) or collapsed stacks
  * into a model's stack table, and differ only in the writer. */
 #include "cli_commands.h"
@@ -67,3 +68,49 @@ static int cli_flame_run(int argc, char **argv, bool html)
 int cli_flame(int argc, char **argv) { return cli_flame_run(argc, argv, true); }
 
 int cli_collapse(int argc, char **argv) { return cli_flame_run(argc, argv, false); }
+
+/* jvmprof diff BEFORE AFTER [-o OUT] [--title T]: AFTER's flame graph, each frame coloured by how its share
+ * changed since BEFORE (flame_html_write_diff). */
+typedef struct cli_diff_ctx {
+    const model *before, *after;
+    const char *title;
+} cli_diff_ctx;
+
+static jp_status cli_diff_emit(sink *s, const void *vctx)
+{
+    const cli_diff_ctx *c = vctx;
+    return flame_html_write_diff(c->after, c->before, c->title, s);
+}
+
+int cli_diff(int argc, char **argv)
+{
+    const char *files[2] = { NULL, NULL }, *out = NULL, *title = NULL;
+    int nfiles = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--title") && i + 1 < argc)
+            title = argv[++i];
+        else if (argv[i][0] != '-' && nfiles < 2)
+            files[nfiles++] = argv[i];
+        else {
+            cli_error("diff: unexpected '%s': expected jvmprof diff BEFORE AFTER [-o OUT] [--title T]", argv[i]);
+            return 2;
+        }
+    }
+    if (nfiles != 2) {
+        cli_error("diff: expected jvmprof diff BEFORE AFTER [-o OUT] [--title T] (two files jvmprof flame reads)");
+        return 2;
+    }
+    model *before = cli_flame_read_stacks(files[0]);
+    model *after = before ? cli_flame_read_stacks(files[1]) : NULL;
+    int rc = 1;
+    if (before && after)
+        rc = cli_output(out, "the differential flame graph", 0, cli_diff_emit,
+                        &(cli_diff_ctx){ before, after, title });
+    if (before)
+        model_free(before);
+    if (after)
+        model_free(after);
+    return rc;
+}

@@ -68,6 +68,9 @@ static void cli_usage(FILE *out)
             "                                      JVM streams into DIR/HOST-PID/ (HOST: 127.0.0.1 if not\n"
             "                                      given; --once: stop after the first JVM is done)\n"
             "\n"
+            "  diff BEFORE AFTER [-o OUT] [--title T]\n"
+            "                                      a differential flame graph: AFTER's stacks, each frame coloured\n"
+            "                                      by how its share changed since BEFORE (red grew, blue shrank)\n"
             "  convert FILE --pprof OUT            an HPROF binary report (format=b) or collapsed stacks as a\n"
             "                                      pprof profile (gzipped profile.proto, for go tool pprof ...)\n"
             "  options                             the agent's options, values and defaults\n"
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
         return cli_serve(argc - 2, argv + 2);
     if (strcmp(cmd, "convert") == 0)
         return cli_convert(argc - 2, argv + 2);
+    if (strcmp(cmd, "diff") == 0)
+        return cli_diff(argc - 2, argv + 2);
     if (strcmp(cmd, "flame") == 0)
         return cli_flame(argc - 2, argv + 2);
     if (strcmp(cmd, "collapse") == 0)

@@ -110,6 +110,19 @@ static uint32_t fh_child(fh_tree *t, uint32_t parent, uint32_t key)
     return i;
 }
 
+/* The child of parent with key, or UINT32_MAX if there is none. */
+static uint32_t fh_find(const fh_tree *t, uint32_t parent, uint32_t key)
+{
+    if (!t->slots)
+        return UINT32_MAX;
+    for (uint32_t h = fh_hash(parent, key) & t->mask; t->slots[h]; h = (h + 1) & t->mask) {
+        uint32_t i = t->slots[h] - 1;
+        if (t->parent[i] == parent && t->key[i] == key)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
 static void fh_tree_free(fh_tree *t)
 {
     free(t->parent);
@@ -305,7 +318,8 @@ static int fh_name_cmp(const void *a, const void *b)
 
 /* The tree in preorder, children sorted by name (then kind), as
  * "key,total,depth," triples. Iterative: an explicit stack of nodes. */
-static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *s)
+static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *s, const uint64_t *before,
+                                buf *before_out)
 {
     uint32_t nnames = intern_count(&nm->tab);
     fh_name_ref *names = malloc(((size_t)nnames + 1) * sizeof *names);
@@ -342,11 +356,13 @@ static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *
     while (sp > 0) {
         uint32_t i = todo[--sp];
         buf_printf(out, "%s%u,%llu,%u", i ? "," : "", t->key[i], (unsigned long long)t->total[i], t->depth[i]);
+        if (before)
+            buf_printf(before_out, "%s%llu", i ? "," : "", (unsigned long long)before[i]);
         for (uint32_t c = first[i + 1]; c-- > first[i];)
             todo[sp++] = kids[c].node;
         fh_flush(out, s, false);
     }
-    st = out->failed ? JP_ERR_NOMEM : JP_OK;
+    st = out->failed || (before && before_out->failed) ? JP_ERR_NOMEM : JP_OK;
 out:
     free(names);
     free(rank);
@@ -365,28 +381,68 @@ out:
 
 
 
-static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
+/* The tree of m, node 0 the root "all" (name index 0); false when out of memory. */
+static bool fh_tree_root(fh_tree *t)
 {
-    fh_tree t = { 0 };
+    if (!fh_tree_grow(t))
+        return false;
+    t->n = 1;
+    t->parent[0] = 0;
+    t->key[0] = FH_KIND_ROOT;
+    t->depth[0] = 0;
+    t->total[0] = 0;
+    return true;
+}
+
+/* The page of m; with before (jvmprof diff), each node also carries what the same call path had in before's
+ * tree, and the script colours by the change of share. */
+static jp_status fh_write_page(const model *m, const model *before, const report_opts *o, sink *s)
+{
+    fh_tree t = { 0 }, tb = { 0 };
     fh_names nm = { 0 };
-    buf out;
+    uint64_t *before_total = NULL;
+    buf out, before_out;
     buf_init(&out);
+    buf_init(&before_out);
     buf_init(&nm.tmp);
     arena_init(&nm.mem);
     intern_init(&nm.tab, &nm.mem);
     jp_status st = JP_ERR_NOMEM;
     /* name index 0 is the root's; node 0 the root */
-    if (fh_name_put(&nm, "all", 3) != 1 || !fh_tree_grow(&t))
+    if (fh_name_put(&nm, "all", 3) != 1 || !fh_tree_root(&t))
         goto out;
-    t.n = 1;
-    t.parent[0] = 0;
-    t.key[0] = FH_KIND_ROOT;
-    t.depth[0] = 0;
-    t.total[0] = 0;
     if ((st = fh_build(m, &t, &nm)) != JP_OK)
         goto out;
+    if (before) { /* before's tree over the same names (its ids are its own: the caches start again) */
+        st = JP_ERR_NOMEM;
+        free(nm.method);
+        free(nm.cls);
+        free(nm.thread);
+        nm.method = nm.cls = nm.thread = NULL;
+        nm.method_cap = nm.cls_cap = nm.thread_cap = 0;
+        memset(nm.state, 0, sizeof nm.state);
+        nm.empty = 0;
+        if (!fh_tree_root(&tb) || (st = fh_build(before, &tb, &nm)) != JP_OK)
+            goto out;
+        st = JP_ERR_NOMEM;
+        uint32_t *same = malloc((size_t)t.n * sizeof *same); /* the node of before's tree on the same path */
+        before_total = calloc(t.n, sizeof *before_total);
+        if (!same || !before_total) {
+            free(same);
+            goto out;
+        }
+        same[0] = 0;
+        before_total[0] = tb.total[0];
+        for (uint32_t i = 1; i < t.n; i++) { /* parents come before their children */
+            uint32_t p = same[t.parent[i]];
+            same[i] = p == UINT32_MAX ? UINT32_MAX : fh_find(&tb, p, t.key[i]);
+            before_total[i] = same[i] == UINT32_MAX ? 0 : tb.total[same[i]];
+        }
+        free(same);
+    }
 
     const char *title = o && o->title && o->title[0] ? o->title
+                        : before                             ? "Differential flame graph"
                         : m->stacks_alloc                    ? "Allocations (bytes allocated)"
                         : m->stacks_ns                       ? "Exact call times"
 
@@ -408,6 +464,9 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
                    m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
     if (m->interval_us && !m->stacks_alloc)
         buf_printf(&out, ", one every %g ms", m->interval_us / 1000.0);
+    if (before)
+        buf_printf(&out, "; drawn as they are now, each frame coloured by how its share changed since before "
+                         "(%llu): red grew, blue shrank, the deeper the more", (unsigned long long)tb.total[0]);
     buf_printf(&out, ", %u frames in the call tree. Click a frame to zoom in; click the top frame or press Esc "
                      "to zoom out.</div>\n", t.n - 1);
     fh_puts(&out, fh_controls);
@@ -421,11 +480,18 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
         fh_flush(&out, s, false);
     }
     fh_puts(&out, "],\n\"nodes\": [");
-    if ((st = fh_write_nodes(&t, &nm, &out, s)) != JP_OK)
+    if ((st = fh_write_nodes(&t, &nm, &out, s, before_total, &before_out)) != JP_OK)
         goto out;
-    fh_puts(&out, m->stacks_alloc ? "],\n\"unit\": \"bytes\"};\n</script>\n<script>\n"
-                  : m->stacks_ns  ? "],\n\"unit\": \"ns\"};\n</script>\n<script>\n"
-                                  : "]};\n</script>\n<script>\n");
+    if (before) {
+        fh_puts(&out, "],\n\"before\": [");
+        buf_put(&out, before_out.data, before_out.len);
+        buf_printf(&out, "],\n\"beforeTotal\": %llu", (unsigned long long)tb.total[0]);
+    } else {
+        fh_puts(&out, "]");
+    }
+    fh_puts(&out, m->stacks_alloc ? ",\n\"unit\": \"bytes\"};\n</script>\n<script>\n"
+                  : m->stacks_ns  ? ",\n\"unit\": \"ns\"};\n</script>\n<script>\n"
+                                  : "};\n</script>\n<script>\n");
     fh_puts(&out, fh_script);
     fh_puts(&out, "</script>\n</body>\n</html>\n");
     st = out.failed ? JP_ERR_NOMEM : JP_OK;
@@ -434,14 +500,26 @@ static jp_status flame_html_write(const model *m, const report_opts *o, sink *s)
         st = sink_status(s);
 out:
     buf_free(&out);
+    buf_free(&before_out);
     buf_free(&nm.tmp);
     free(nm.method);
     free(nm.cls);
     free(nm.thread);
+    free(before_total);
     intern_free(&nm.tab);
     arena_free(&nm.mem);
     fh_tree_free(&t);
+    fh_tree_free(&tb);
     return st;
+}
+
+static jp_status flame_html_write(const model *m, const report_opts *o, sink *s) { return fh_write_page(m, NULL, o, s); }
+
+jp_status flame_html_write_diff(const model *after, const model *before, const char *title, sink *s)
+{
+    report_opts o = { 0 };
+    o.title = title;
+    return fh_write_page(after, before, &o, s);
 }
 
 static void flame_html_summary(const model *m, char *out, size_t len)

@@ -59,6 +59,10 @@ extern const jp_format_ops hprof_bin_format;   /* format=b: java.hprof, JAVA PRO
 /* The sampled-stack table (model_stack_*), full depth: */
 extern const jp_format_ops collapsed_format;   /* "root;...;leaf count" lines (flamegraph.pl, speedscope) */
 extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: an interactive flame graph */
+/* flame_html.c: a differential flame graph (jvmprof diff): after's stacks drawn, each frame coloured by how
+ * its share of the whole changed from before's same call path (red: grew, blue: shrank); title NULL: the
+ * default. */
+jp_status flame_html_write_diff(const model *after, const model *before, const char *title, sink *s);
 /* The traces' counts (as the HPROF report has them): */
 extern const jp_format_ops pprof_format;       /* profile.proto, gzipped (go tool pprof, Pyroscope, Parca) */
 

@@ -37,13 +37,28 @@ function hash(s) {
   for (var j = 0; j < s.length; j++) h = (h * 33 + s.charCodeAt(j)) | 0;
   return h >>> 0;
 }
+/* jvmprof diff: what the same call path had before; a frame's colour is the change of its share */
+var BEFORE = D.before || null, BT = D.beforeTotal || 0;
+function delta(i) { return (T ? total[i] / T : 0) - (BT ? BEFORE[i] / BT : 0); }
+function diffColour(i) {
+  var d = delta(i), a = Math.min(1, Math.abs(d) / 0.1);
+  if (kindOf[i] === 7 || Math.abs(d) < 0.0005) return 'hsl(0,0%,86%)';
+  return 'hsl(' + (d > 0 ? 0 : 220) + ',' + (45 + 45 * a).toFixed(0) + '%,' + (86 - 32 * a).toFixed(0) + '%)';
+}
 function colour(i) {
+  if (BEFORE) return diffColour(i);
   var k = KINDS[kindOf[i]], h = hash(names[nameOf[i]]);
   return 'hsl(' + (k.hue + h % 17 - 8) + ',' + k.sat + '%,' + (62 + (h >>> 8) % 14) + '%)';
 }
 function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }
 function describe(i) {
-  return names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' ' + UNIT + ', ' + pct(total[i]);
+  var text = names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' ' + UNIT + ', ' + pct(total[i]);
+  if (BEFORE) {
+    var d = 100 * delta(i);
+    text += '; before: ' + BEFORE[i] + ' ' + UNIT + ', ' + (BT ? 100 * BEFORE[i] / BT : 0).toFixed(2) + '%; ' +
+            (d >= 0 ? '+' : '') + d.toFixed(2) + ' points';
+  }
+  return text;
 }
 function isMatch(i) { return nameMatch !== null && kindOf[i] !== 7 && nameMatch[nameOf[i]] === 1; }
 function frameOf(ev) {
@@ -62,6 +77,7 @@ function addFrame(frag, i, x, w, cls) {
   e.style.width = (100 * w) + '%';
   e.style.top = (depth[i] * ROW) + 'px';
   e.style.backgroundColor = colour(i);
+  if (BEFORE) e.setAttribute('data-delta', delta(i).toFixed(4));
   e.textContent = names[nameOf[i]];
   frag.appendChild(e);
 }
@@ -164,7 +180,14 @@ document.addEventListener('keydown', function (ev) {
   if (ev.key === 'Escape' && ev.target !== input) zoom(0);
 });
 var legend = $('legend');
-(D.unit === 'bytes' ? [8, 0, 5] : [2, 3, 1, 4, 0, 5, 6]).forEach(function (k) {
+if (BEFORE) {
+  [['grew', 'hsl(0,90%,54%)'], ['shrank', 'hsl(220,90%,54%)'], ['same', 'hsl(0,0%,86%)']].forEach(function (c) {
+    var sw = document.createElement('span');
+    sw.style.backgroundColor = c[1];
+    legend.appendChild(sw);
+    legend.appendChild(document.createTextNode(c[0]));
+  });
+} else (D.unit === 'bytes' ? [8, 0, 5] : [2, 3, 1, 4, 0, 5, 6]).forEach(function (k) {
   var sw = document.createElement('span');
   sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 5 ? 75 : 66) + '%)';
   legend.appendChild(sw);
