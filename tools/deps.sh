@@ -9,6 +9,8 @@
 # `tools/deps.sh clang` also installs clang and its libFuzzer runtime, which
 # the fuzz targets (make fuzz, and the short run in make test) are built with.
 # `tools/deps.sh go` also installs Go, whose go tool pprof reads the pprof files.
+# `tools/deps.sh node` also installs Node.js and npm, with which a test reads
+# them again through npm's pprof-format.
 # `tools/deps.sh bpftrace` also installs bpftrace, which the probe tests attach
 # to a running JVM's USDT probes.
 missing=""
@@ -27,6 +29,10 @@ if [ "${1:-}" = clang ]; then
 fi
 if [ "${1:-}" = visualvm ]; then
     ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >/dev/null 2>&1 || missing="$missing visualvm"
+fi
+if [ "${1:-}" = node ]; then
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
 fi
 if [ "${1:-}" = go ]; then
     command -v go >/dev/null 2>&1 || missing="$missing golang-go"

@@ -29,7 +29,19 @@ pp -raw "$T/p.pb.gz" >"$T/raw.txt"
 grep -Eq "HotLoop.heavy HotLoop.java:[0-9]+ s=0\(HotLoop.heavy\(J\)J\)" "$T/raw.txt" || fail "no line numbers or source file"
 grep -q "^PeriodType: cpu nanoseconds$" "$T/raw.txt" && grep -q "^Period: 10000000$" "$T/raw.txt" ||
     fail "period: $(grep -i period "$T/raw.txt")"
-note "cpu=samples: $total samples, pprof's and the report's totals and methods equal"
+# the same file through an independent decoder in another language: npm's pprof-format
+"$ROOT/tools/deps.sh" node || fail "Node.js and npm cannot be installed"
+mkdir -p "$T/npm"
+(cd "$T/npm" && npm install --no-audit --no-fund --silent pprof-format >"$T/npm.log" 2>&1) ||
+    fail "npm install pprof-format failed: $(tail -3 "$T/npm.log")"
+node "$ROOT/tests/tools/pprof_sum.js" "$T/npm/node_modules" "$T/p.pb.gz" >"$T/js.txt" 2>"$T/e" ||
+    fail "pprof-format could not read the file: $(cat "$T/e")"
+grep -q "^total $total$" "$T/js.txt" || fail "pprof-format's total is not the report's $total: $(cat "$T/js.txt")"
+for m in HotLoop.heavy HotLoop.light; do
+    want=$(cpu_rows "$T/p.txt" | awk -v m="$m" '$6 == m { s += $4 } END { print s + 0 }')
+    grep -q "^leaf $m $want$" "$T/js.txt" || fail "pprof-format: $m is not $want: $(cat "$T/js.txt")"
+done
+note "cpu=samples: $total samples, pprof's and the report's totals and methods equal (go tool pprof, pprof-format)"
 
 # allocation sites, and the same report converted from format=b
 run_java "heap=sites,alloc_interval=256,format=b,file=$T/s.hprof,pprof=$T/s.pb.gz" AllocSites
