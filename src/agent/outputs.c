@@ -14,5 +14,7 @@ size_t outputs_of(const agent_options *o, output out[OUTPUTS_MAX])
         out[n++] = (output){ "collapsed", &collapsed_format, o->collapsed, false };
     if (o->pprof[0] && !dump_alone)
         out[n++] = (output){ "pprof", &pprof_format, o->pprof, false };
+    if (o->jfr[0] && !dump_alone)
+        out[n++] = (output){ "jfr", &jfr_format, o->jfr, false };
     return n;
 }

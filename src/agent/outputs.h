@@ -1,5 +1,5 @@
 /* outputs.h — where a report goes: one list of (option, format, path) made
- * from the options (file= in format=, then flame=, collapsed=, pprof=) that both the
+ * from the options (file= in format=, then flame=, collapsed=, pprof=, jfr=) that both the
  * start-up check (agent.c) and every report (profiler.c) iterate, so a new
  * output is one more entry here and one format (format.h). A heap dump
  * (heap=dump alone) is file='s entry with no format: heap_dump.c writes it. */
@@ -19,7 +19,7 @@ typedef struct output {
     bool heap_dump_after;        /* heap=all: a heap dump follows the report in the same file */
 } output;
 
-#define OUTPUTS_MAX 4
+#define OUTPUTS_MAX 5
 
 /* The outputs of o, file='s first; returns how many. */
 size_t outputs_of(const agent_options *o, output out[OUTPUTS_MAX]);

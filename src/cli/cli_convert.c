@@ -15,9 +15,12 @@
 int cli_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
+    const jp_format_ops *fmt = &pprof_format;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--pprof") && i + 1 < argc)
+        if ((!strcmp(argv[i], "--pprof") || !strcmp(argv[i], "--jfr")) && i + 1 < argc) {
+            fmt = !strcmp(argv[i], "--jfr") ? &jfr_format : &pprof_format;
             out = argv[++i];
+        }
         else if (argv[i][0] != '-' && !in)
             in = argv[i];
         else {
@@ -45,7 +48,12 @@ int cli_convert(int argc, char **argv)
         cli_error("%s: %s", in, err);
         return 1;
     }
-    int rc = cli_write(m, &pprof_format, &ro, out);
+    if (fmt == &jfr_format && !model_trace_count(m)) {
+        cli_error("%s: collapsed stacks have no traces to make a JFR file of (convert an HPROF binary report)", in);
+        model_free(m);
+        return 1;
+    }
+    int rc = cli_write(m, fmt, &ro, out);
     model_free(m);
     return rc;
 }

@@ -73,6 +73,7 @@ static void cli_usage(FILE *out)
             "                                      by how its share changed since BEFORE (red grew, blue shrank)\n"
             "  convert FILE --pprof OUT            an HPROF binary report (format=b) or collapsed stacks as a\n"
             "                                      pprof profile (gzipped profile.proto, for go tool pprof ...)\n"
+            "  convert FILE --jfr OUT              an HPROF binary report as a JDK Flight Recorder file\n"
             "  options                             the agent's options, values and defaults\n"
             "  version                             print the version\n"
             "  help, --help                        this text\n"

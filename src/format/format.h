@@ -65,6 +65,7 @@ extern const jp_format_ops flame_html_format;  /* one self-contained HTML page: 
 jp_status flame_html_write_diff(const model *after, const model *before, const char *title, sink *s);
 /* The traces' counts (as the HPROF report has them): */
 extern const jp_format_ops pprof_format;       /* profile.proto, gzipped (go tool pprof, Pyroscope, Parca) */
+extern const jp_format_ops jfr_format;         /* a JDK Flight Recorder file (jfr, JDK Mission Control) */
 
 /* stack_walk.c: the frames a flame graph shows for a stack, root first: a
  * thread frame "[name]" when the stack is per thread, the stack's frames

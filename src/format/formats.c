@@ -22,5 +22,5 @@ void hprof_summary(const model *m, char *out, size_t len)
 }
 
 const jp_format_ops *const jp_formats[] = { &hprof_txt_format, &hprof_bin_format, &flame_html_format,
-                                            &collapsed_format, &pprof_format };
+                                            &collapsed_format, &pprof_format, &jfr_format };
 const size_t jp_format_count = sizeof jp_formats / sizeof jp_formats[0];

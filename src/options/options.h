@@ -63,6 +63,7 @@ typedef enum options_id {
     OPTIONS_ID_FLAME,
     OPTIONS_ID_COLLAPSED,
     OPTIONS_ID_PPROF,
+    OPTIONS_ID_JFR,
     OPTIONS_ID_INCLUDE,
     OPTIONS_ID_EXCLUDE,
     OPTIONS_ID_TINY,
@@ -109,6 +110,7 @@ typedef struct agent_options {
     char flame[OPTIONS_PATH_MAX];     /* HTML flame graph written with each dump ("" = none) */
     char collapsed[OPTIONS_PATH_MAX]; /* collapsed stacks written with each dump ("" = none) */
     char pprof[OPTIONS_PATH_MAX];     /* the report as a gzipped pprof profile, with each dump ("" = none) */
+    char jfr[OPTIONS_PATH_MAX];       /* the report as a JDK Flight Recorder file, with each dump ("" = none) */
     unsigned trace;                   /* trace=: OPTIONS_TRACE_* */
     char tracefile[OPTIONS_PATH_MAX]; /* trace=: the trace file, %p expanded */
     uint64_t tracelimit;              /* trace=: stop writing before this many bytes (0: no limit) */

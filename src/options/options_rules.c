@@ -259,14 +259,25 @@ static bool options_rules_reset(const agent_options *o, char *err, size_t errlen
     if (!o->reset || (o->heap_dump && !o->heap_sites))
         return false;
     const struct { const char *name, *path; } outs[] = { { "file", o->file }, { "flame", o->flame },
-                                                         { "collapsed", o->collapsed }, { "pprof", o->pprof } };
+                                                         { "collapsed", o->collapsed }, { "pprof", o->pprof },
+                                                         { "jfr", o->jfr } };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
         if (outs[i].path[0] && !strstr(outs[i].path, "%n"))
             return options_rules_refuse(err, errlen, "reset=y: each report holds only what came since the one "
                                         "before, and without %%n in %s= each would replace the one before; put %%n "
                                         "in it (%s=%s, %%n: the report's number)", outs[i].name, outs[i].name,
-                                        i == 0 ? "java-%n.hprof.txt" : i == 1 ? "flame-%n.html" : i == 2 ? "stacks-%n.txt" : "profile-%n.pb.gz");
+                                        i == 0 ? "java-%n.hprof.txt" : i == 1 ? "flame-%n.html" : i == 2 ? "stacks-%n.txt"
+                                        : i == 3 ? "profile-%n.pb.gz" : "recording-%n.jfr");
     return false;
+}
+
+/* jfr=: JFR has no event for exact call times. */
+static bool options_rules_jfr(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->jfr[0] || o->cpu != OPTIONS_CPU_TIMES)
+        return false;
+    return options_rules_refuse(err, errlen, "jfr= with cpu=times: a JFR file has no event for exact call times; "
+                                "use pprof= (calls and nanoseconds) or the ASCII report for them");
 }
 
 static bool options_rules_stacks(const agent_options *o, char *err, size_t errlen)
@@ -363,6 +374,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_report_only,
     options_rules_stacks,
     options_rules_reset,
+    options_rules_jfr,
 };
 
 jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)

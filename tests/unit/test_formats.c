@@ -648,7 +648,7 @@ static void test_methods(void)
 static void test_format_declarations(void)
 {
     const unsigned all = FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES;
-    CHECK_EQ_INT(jp_format_count, 5);
+    CHECK_EQ_INT(jp_format_count, 6);
     for (size_t i = 0; i < jp_format_count; i++) {
         const jp_format_ops *f = jp_formats[i];
         CHECK(f->name && f->option && f->description && f->write && f->summary);
@@ -661,6 +661,7 @@ static void test_format_declarations(void)
     CHECK_EQ_INT(flame_html_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
     CHECK_EQ_INT(collapsed_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
     CHECK_EQ_INT(pprof_format.records, all);
+    CHECK_EQ_INT(jfr_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_MONITORS | FMT_SITES);
     /* the summaries the log prints */
     model *m = model_new();
     ASSERT(m != NULL);

@@ -1,0 +1,582 @@
+/* jfr.c — the report as a JDK Flight Recorder file (one chunk, format 2.0:
+ * what the JDK's jfr tool and JDK Mission Control read). Built from the
+ * model's traces, as the HPROF report is: each CPU sample of a trace is a
+ * jdk.ExecutionSample (wall samples too, with the thread's state), each
+ * allocation site one jdk.ObjectAllocationSample whose weight is its bytes
+ * allocated, each monitor row one jdk.JavaMonitorEnter (blocked) or
+ * jdk.JavaMonitorWait (waiting) lasting its whole time. A report counts
+ * samples, it does not time them: the samples of the recording are spread
+ * evenly over it, in trace order. Stack traces, methods, classes, packages,
+ * symbols, threads and states are in one checkpoint's constant pools, the
+ * event types in the metadata, both written here byte by byte (LEB128
+ * integers, strings as UTF-8 with their length). */
+#include "format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/buf.h"
+
+enum {
+    JT_METADATA = 0, JT_CPOOL = 1,
+    JT_BOOLEAN = 4, JT_CHAR, JT_FLOAT, JT_DOUBLE, JT_BYTE, JT_SHORT, JT_INT, JT_LONG,
+    JT_STRING = 20, JT_CLASS, JT_THREAD, JT_CLASS_LOADER, JT_FRAME_TYPE, JT_THREAD_STATE, JT_STACK_TRACE,
+    JT_STACK_FRAME, JT_METHOD, JT_PACKAGE, JT_SYMBOL,
+    JT_EVENT = 100, JT_EXECUTION_SAMPLE, JT_ALLOCATION_SAMPLE, JT_MONITOR_ENTER, JT_MONITOR_WAIT,
+    JT_ANNOTATION = 200, JT_LABEL, JT_CATEGORY, JT_CONTENT_TYPE, JT_TIMESTAMP, JT_TIMESPAN, JT_DATA_AMOUNT,
+    JT_UNSIGNED,
+};
+enum { JF_CPOOL = 1, JF_ARRAY = 2, JF_TICKS = 4, JF_SPAN = 8, JF_BYTES = 16 };
+
+/* ---- encodings ---- */
+
+static void jw_var(buf *b, uint64_t v)
+{
+    unsigned char t[10];
+    size_t n = 0;
+    do {
+        t[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    buf_put(b, t, n);
+}
+
+/* v as a 5-byte LEB128 at b->data + at (room kept for it): an event's size, known at its end. */
+static void jw_var5_at(buf *b, size_t at, uint32_t v)
+{
+    if (b->failed)
+        return;
+    for (int i = 0; i < 5; i++, v >>= 7)
+        b->data[at + (size_t)i] = (unsigned char)((v & 0x7f) | (i < 4 ? 0x80 : 0));
+}
+
+static size_t jw_skip5(buf *b)
+{
+    size_t at = b->len;
+    buf_put(b, "\0\0\0\0\0", 5);
+    return at;
+}
+
+static void jw_string(buf *b, const char *s, size_t n)
+{
+    buf_put_u1(b, 3); /* UTF-8 */
+    jw_var(b, n);
+    buf_put(b, s, n);
+}
+
+static void jw_cstring(buf *b, const char *s) { jw_string(b, s, strlen(s)); }
+
+/* ---- metadata: strings, then the element tree ---- */
+
+typedef struct jw_meta {
+    const char **strs;
+    size_t n, cap;
+    buf *out;                     /* NULL: the first pass, which only collects strings */
+} jw_meta;
+
+static uint32_t jw_sid(jw_meta *m, const char *s)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (!strcmp(m->strs[i], s))
+            return (uint32_t)i;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 128;
+        const char **p = realloc(m->strs, cap * sizeof *p);
+        if (!p)
+            return 0;
+        m->strs = p;
+        m->cap = cap;
+    }
+    m->strs[m->n] = s;
+    return (uint32_t)m->n++;
+}
+
+/* An element: its name, attributes (key, value pairs, NULL-ended), and its number of children (which follow). */
+static void jw_element(jw_meta *m, const char *name, const char *const *attrs, unsigned children)
+{
+    unsigned nattrs = 0;
+    while (attrs && attrs[2 * nattrs])
+        nattrs++;
+    uint32_t ids[2 * 8 + 1];
+    ids[0] = jw_sid(m, name);
+    for (unsigned i = 0; i < 2 * nattrs && i < 16; i++)
+        ids[1 + i] = jw_sid(m, attrs[i]);
+    if (!m->out)
+        return;
+    jw_var(m->out, ids[0]);
+    jw_var(m->out, nattrs);
+    for (unsigned i = 0; i < 2 * nattrs; i++)
+        jw_var(m->out, ids[1 + i]);
+    jw_var(m->out, children);
+}
+
+static const char *jw_num(int v)
+{
+    static char nums[256][8];
+    snprintf(nums[v & 255], sizeof nums[0], "%d", v);
+    return nums[v & 255];
+}
+
+static void jw_annotation(jw_meta *m, int type, const char *value)
+{
+    const char *a[] = { "class", jw_num(type), value ? "value" : NULL, value, NULL };
+    jw_element(m, "annotation", a, 0);
+}
+
+/* A field: name, type, JF_* flags, label. */
+typedef struct jw_field { const char *name; int type; unsigned flags; const char *label; } jw_field;
+
+static void jw_field_el(jw_meta *m, const jw_field *f)
+{
+    const char *a[8] = { "name", f->name, "class", jw_num(f->type) };
+    int k = 4;
+    if (f->flags & JF_CPOOL) {
+        a[k++] = "constantPool";
+        a[k++] = "true";
+    }
+    if (f->flags & JF_ARRAY) {
+        a[k++] = "dimension";
+        a[k++] = "1";
+    }
+    a[k] = NULL;
+    unsigned children = (f->label ? 1 : 0) + ((f->flags & (JF_TICKS | JF_SPAN)) ? 1 : 0) + ((f->flags & JF_BYTES) ? 2 : 0);
+    jw_element(m, "field", a, children);
+    if (f->label)
+        jw_annotation(m, JT_LABEL, f->label);
+    if (f->flags & JF_TICKS)
+        jw_annotation(m, JT_TIMESTAMP, "TICKS");
+    if (f->flags & JF_SPAN)
+        jw_annotation(m, JT_TIMESPAN, "TICKS");
+    if (f->flags & JF_BYTES) {
+        jw_annotation(m, JT_UNSIGNED, NULL);
+        jw_annotation(m, JT_DATA_AMOUNT, "BYTES");
+    }
+}
+
+/* A class: name, id, label, whether simple, its category (events), fields. */
+static void jw_class(jw_meta *m, const char *name, int id, const char *label, bool simple, const char *category,
+                     const jw_field *fields, unsigned nfields)
+{
+    const char *a[8] = { "name", name, "id", jw_num(id) };
+    int k = 4;
+    if (simple) {
+        a[k++] = "simpleType";
+        a[k++] = "true";
+    } else if (id > JT_ANNOTATION) {
+        a[k++] = "superType";
+        a[k++] = "java.lang.annotation.Annotation";
+    } else if (id > JT_EVENT) {
+        a[k++] = "superType";
+        a[k++] = "jdk.jfr.Event";
+    }
+    a[k] = NULL;
+    jw_element(m, "class", a, (label ? 1 : 0) + (category ? 1 : 0) + nfields);
+    if (label)
+        jw_annotation(m, JT_LABEL, label);
+    if (category) {
+        const char *c[] = { "class", jw_num(JT_CATEGORY), "value-0", "Java Application", "value-1", category, NULL };
+        jw_element(m, "annotation", c, 0);
+    }
+    for (unsigned i = 0; i < nfields; i++)
+        jw_field_el(m, &fields[i]);
+}
+
+#define JW_N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+
+static void jw_tree(jw_meta *m)
+{
+    static const jw_field value[] = { { "value", JT_STRING, 0, NULL } };
+    static const jw_field values[] = { { "value", JT_STRING, JF_ARRAY, NULL } };
+    static const jw_field cls[] = { { "classLoader", JT_CLASS_LOADER, JF_CPOOL, "Class Loader" },
+                                    { "name", JT_SYMBOL, JF_CPOOL, "Name" },
+                                    { "package", JT_PACKAGE, JF_CPOOL, "Package" },
+                                    { "modifiers", JT_INT, 0, "Access Modifiers" } };
+    static const jw_field thread[] = { { "osName", JT_STRING, 0, "OS Thread Name" },
+                                       { "osThreadId", JT_LONG, 0, "OS Thread Id" },
+                                       { "javaName", JT_STRING, 0, "Java Thread Name" },
+                                       { "javaThreadId", JT_LONG, 0, "Java Thread Id" } };
+    static const jw_field loader[] = { { "type", JT_CLASS, JF_CPOOL, "Type" }, { "name", JT_SYMBOL, JF_CPOOL, "Name" } };
+    static const jw_field description[] = { { "description", JT_STRING, 0, "Description" } };
+    static const jw_field state_name[] = { { "name", JT_STRING, 0, "Name" } };
+    static const jw_field trace[] = { { "truncated", JT_BOOLEAN, 0, "Truncated" },
+                                      { "frames", JT_STACK_FRAME, JF_ARRAY, "Stack Frames" } };
+    static const jw_field frame[] = { { "method", JT_METHOD, JF_CPOOL, "Java Method" },
+                                      { "lineNumber", JT_INT, 0, "Line Number" },
+                                      { "bytecodeIndex", JT_INT, 0, "Bytecode Index" },
+                                      { "type", JT_FRAME_TYPE, JF_CPOOL, "Frame Type" } };
+    static const jw_field method[] = { { "type", JT_CLASS, JF_CPOOL, "Type" }, { "name", JT_SYMBOL, JF_CPOOL, "Name" },
+                                       { "descriptor", JT_SYMBOL, JF_CPOOL, "Descriptor" },
+                                       { "modifiers", JT_INT, 0, "Access Modifiers" },
+                                       { "hidden", JT_BOOLEAN, 0, "Hidden" } };
+    static const jw_field package[] = { { "name", JT_SYMBOL, JF_CPOOL, "Name" } };
+    static const jw_field symbol[] = { { "string", JT_STRING, 0, "String" } };
+    static const jw_field sample[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                       { "sampledThread", JT_THREAD, JF_CPOOL, "Thread" },
+                                       { "stackTrace", JT_STACK_TRACE, JF_CPOOL, "Stack Trace" },
+                                       { "state", JT_THREAD_STATE, JF_CPOOL, "Thread State" } };
+    static const jw_field alloc[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                      { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                      { "stackTrace", JT_STACK_TRACE, JF_CPOOL, "Stack Trace" },
+                                      { "objectClass", JT_CLASS, JF_CPOOL, "Object Class" },
+                                      { "weight", JT_LONG, JF_BYTES, "Sample Weight" } };
+    static const jw_field enter[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                      { "duration", JT_LONG, JF_SPAN, "Duration" },
+                                      { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                      { "stackTrace", JT_STACK_TRACE, JF_CPOOL, "Stack Trace" },
+                                      { "monitorClass", JT_CLASS, JF_CPOOL, "Monitor Class" },
+                                      { "previousOwner", JT_THREAD, JF_CPOOL, "Previous Monitor Owner" },
+                                      { "address", JT_LONG, 0, "Monitor Address" } };
+    static const jw_field wait[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                     { "duration", JT_LONG, JF_SPAN, "Duration" },
+                                     { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                     { "stackTrace", JT_STACK_TRACE, JF_CPOOL, "Stack Trace" },
+                                     { "monitorClass", JT_CLASS, JF_CPOOL, "Monitor Class" },
+                                     { "notifier", JT_THREAD, JF_CPOOL, "Notifier Thread" },
+                                     { "timeout", JT_LONG, 0, "Timeout" },
+                                     { "timedOut", JT_BOOLEAN, 0, "Timed Out" },
+                                     { "address", JT_LONG, 0, "Monitor Address" } };
+    static const struct { const char *name; int id; } primitives[] = {
+        { "boolean", JT_BOOLEAN }, { "char", JT_CHAR }, { "float", JT_FLOAT }, { "double", JT_DOUBLE },
+        { "byte", JT_BYTE }, { "short", JT_SHORT }, { "int", JT_INT }, { "long", JT_LONG }, { "java.lang.String", JT_STRING },
+    };
+    jw_element(m, "root", NULL, 2);
+    jw_element(m, "metadata", NULL, JW_N(primitives) + 21);
+    for (unsigned i = 0; i < JW_N(primitives); i++)
+        jw_class(m, primitives[i].name, primitives[i].id, NULL, false, NULL, NULL, 0);
+    jw_class(m, "java.lang.Class", JT_CLASS, "Java Class", false, NULL, cls, JW_N(cls));
+    jw_class(m, "java.lang.Thread", JT_THREAD, "Thread", false, NULL, thread, JW_N(thread));
+    jw_class(m, "jdk.types.ClassLoader", JT_CLASS_LOADER, "Java Class Loader", false, NULL, loader, JW_N(loader));
+    jw_class(m, "jdk.types.FrameType", JT_FRAME_TYPE, "Frame type", true, NULL, description, 1);
+    jw_class(m, "jdk.types.ThreadState", JT_THREAD_STATE, "Java Thread State", true, NULL, state_name, 1);
+    jw_class(m, "jdk.types.StackTrace", JT_STACK_TRACE, "Stacktrace", false, NULL, trace, JW_N(trace));
+    jw_class(m, "jdk.types.StackFrame", JT_STACK_FRAME, NULL, false, NULL, frame, JW_N(frame));
+    jw_class(m, "jdk.types.Method", JT_METHOD, "Java Method", false, NULL, method, JW_N(method));
+    jw_class(m, "jdk.types.Package", JT_PACKAGE, "Package", false, NULL, package, 1);
+    jw_class(m, "jdk.types.Symbol", JT_SYMBOL, "Symbol", true, NULL, symbol, 1);
+    jw_class(m, "jdk.ExecutionSample", JT_EXECUTION_SAMPLE, "Method Profiling Sample", false, "Profiling", sample,
+             JW_N(sample));
+    jw_class(m, "jdk.ObjectAllocationSample", JT_ALLOCATION_SAMPLE, "Object Allocation Sample", false, "Allocation",
+             alloc, JW_N(alloc));
+    jw_class(m, "jdk.JavaMonitorEnter", JT_MONITOR_ENTER, "Java Monitor Blocked", false, "Locking", enter,
+             JW_N(enter));
+    jw_class(m, "jdk.JavaMonitorWait", JT_MONITOR_WAIT, "Java Monitor Wait", false, "Locking", wait, JW_N(wait));
+    jw_class(m, "jdk.jfr.Label", JT_LABEL, NULL, false, NULL, value, 1);
+    jw_class(m, "jdk.jfr.Category", JT_CATEGORY, NULL, false, NULL, values, 1);
+    jw_class(m, "jdk.jfr.ContentType", JT_CONTENT_TYPE, "Content Type", false, NULL, NULL, 0);
+    jw_class(m, "jdk.jfr.Timestamp", JT_TIMESTAMP, "Timestamp", false, NULL, value, 1);
+    jw_class(m, "jdk.jfr.Timespan", JT_TIMESPAN, "Timespan", false, NULL, value, 1);
+    jw_class(m, "jdk.jfr.DataAmount", JT_DATA_AMOUNT, "Data Amount", false, NULL, value, 1);
+    jw_class(m, "jdk.jfr.Unsigned", JT_UNSIGNED, "Unsigned Value", false, NULL, NULL, 0);
+    const char *region[] = { "locale", "en_US", "gmtOffset", "0", NULL };
+    jw_element(m, "region", region, 0);
+}
+
+/* ---- the recording ---- */
+
+typedef struct jw_ctx {
+    const model *m;
+    buf out;
+    bool *trace_used, *method_used, *class_used, *thread_used, *monitor_used;
+    uint32_t nsymbols;                 /* symbol ids: model string ids; packages: their own */
+    uint64_t ticks_end;
+} jw_ctx;
+
+/* An event's start: its size (5 bytes, set at its end) and type. */
+static size_t jw_event_begin(buf *b, int type)
+{
+    size_t at = jw_skip5(b);
+    jw_var(b, (uint64_t)type);
+    return at;
+}
+
+static void jw_event_end(buf *b, size_t at) { jw_var5_at(b, at, (uint32_t)(b->len - at)); }
+
+/* Thread ids: the trace's thread serial, or 1 ("all threads") when traces are not per thread. */
+static uint32_t jw_thread_of(jw_ctx *c, model_trace tr)
+{
+    uint32_t t = tr.thread ? tr.thread : 0;
+    c->thread_used[t] = true;
+    return t + 1;
+}
+
+static uint32_t jw_trace(jw_ctx *c, trace_id t)
+{
+    c->trace_used[t.v] = true;
+    return t.v;
+}
+
+static void jw_events(jw_ctx *c, const report_opts *o)
+{
+    const model *m = c->m;
+    buf *b = &c->out;
+    uint64_t total = m->total_samples, k = 0, span = c->ticks_end;
+    for (uint32_t i = 1; o->cpu_samples && total && i <= model_trace_count(m); i++) {
+        trace_id t = { i };
+        model_trace tr = model_trace_get(m, t);
+        for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
+            uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
+            for (uint64_t s = 0; s < n; s++, k++) {
+                size_t at = jw_event_begin(b, JT_EXECUTION_SAMPLE);
+                jw_var(b, span * k / total);
+                jw_var(b, jw_thread_of(c, tr));
+                jw_var(b, jw_trace(c, t));
+                jw_var(b, (uint64_t)st + 1);
+                jw_event_end(b, at);
+            }
+        }
+    }
+    for (uint32_t i = 1; o->sites && i <= model_site_count(m); i++) {
+        const model_site *si = model_site_get(m, (site_id){ i });
+        if (!si || si->alloc_bytes <= 0)
+            continue;
+        model_trace tr = model_trace_get(m, si->trace);
+        size_t at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);
+        jw_var(b, span * i / (model_site_count(m) + 1));
+        jw_var(b, jw_thread_of(c, tr));
+        jw_var(b, jw_trace(c, si->trace));
+        c->class_used[si->cls.v] = true;
+        jw_var(b, si->cls.v);
+        jw_var(b, (uint64_t)(si->alloc_bytes + 0.5));
+        jw_event_end(b, at);
+    }
+    for (uint32_t i = 1; o->monitor && i <= model_monitor_count(m); i++) {
+        const model_monitor *mo = model_monitor_get(m, (monitor_id){ i });
+        if (!mo || !mo->count)
+            continue;
+        model_trace tr = model_trace_get(m, mo->trace);
+        bool wait = mo->kind == MONITOR_WAITING;
+        size_t at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
+        jw_var(b, 0);
+        jw_var(b, mo->time_ns);
+        jw_var(b, jw_thread_of(c, tr));
+        jw_var(b, jw_trace(c, mo->trace));
+        c->monitor_used[i] = true; /* its class, named: a class of its own after the model's */
+        jw_var(b, (uint64_t)model_class_count(m) + i);
+        jw_var(b, 0); /* previous owner / notifier: unknown */
+        if (wait) {
+            jw_var(b, 0);          /* timeout */
+            buf_put_u1(b, 0);      /* timed out */
+        }
+        jw_var(b, 0); /* address */
+        jw_event_end(b, at);
+    }
+}
+
+/* A class's package: its dotted name up to the last '.', as a symbol id (0: the unnamed package). */
+static void jw_pools(jw_ctx *c)
+{
+    const model *m = c->m;
+    buf *b = &c->out;
+    uint32_t ntraces = model_trace_count(m), nmethods = intern_count(&m->methods), nclasses = model_class_count(m);
+    /* the frames' methods and the methods' classes are used too */
+    for (uint32_t i = 1; i <= ntraces; i++) {
+        if (!c->trace_used[i])
+            continue;
+        model_trace tr = model_trace_get(m, (trace_id){ i });
+        for (uint32_t f = 0; f < tr.nframes; f++) {
+            const model_frame *fr = model_frame_get(m, tr.frames[f]);
+            c->method_used[fr->method.v] = true;
+            const model_method *mm = model_method_get(m, fr->method);
+            if (mm)
+                c->class_used[mm->cls.v] = true;
+        }
+    }
+    uint32_t counts[6] = { 0 };
+    for (uint32_t i = 1; i <= ntraces; i++)
+        counts[0] += c->trace_used[i];
+    for (uint32_t i = 1; i <= nmethods; i++)
+        counts[1] += c->method_used[i];
+    for (uint32_t i = 1; i <= nclasses; i++)
+        counts[2] += c->class_used[i];
+    for (uint32_t i = 1; i <= model_monitor_count(m); i++)
+        counts[2] += c->monitor_used[i];
+    for (uint32_t i = 0; i <= m->threads_cap; i++)
+        counts[3] += c->thread_used[i];
+    size_t at = jw_event_begin(b, JT_CPOOL);
+    jw_var(b, 0); /* start */
+    jw_var(b, 0); /* duration */
+    jw_var(b, 0); /* delta to the next checkpoint: none */
+    jw_var(b, 1); /* flush */
+    uint32_t pools = 4 + (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0);
+    jw_var(b, pools);
+    /* frame types and thread states */
+    static const char *const frame_types[] = { "Interpreted", "JIT compiled", "Inlined", "Native" };
+    jw_var(b, JT_FRAME_TYPE);
+    jw_var(b, 4);
+    for (int i = 0; i < 4; i++) {
+        jw_var(b, (uint64_t)i + 1);
+        jw_cstring(b, frame_types[i]);
+    }
+    static const char *const states[SAMPLE_STATES] = { "STATE_RUNNABLE", "STATE_IN_NATIVE", "STATE_SLEEPING",
+                                                       "STATE_WAITING", "STATE_BLOCKED" };
+    jw_var(b, JT_THREAD_STATE);
+    jw_var(b, SAMPLE_STATES);
+    for (int i = 0; i < SAMPLE_STATES; i++) {
+        jw_var(b, (uint64_t)i + 1);
+        jw_cstring(b, states[i]);
+    }
+    if (counts[3]) {
+        jw_var(b, JT_THREAD);
+        jw_var(b, counts[3]);
+        for (uint32_t i = 0; i <= m->threads_cap; i++) {
+            if (!c->thread_used[i])
+                continue;
+            size_t n = 0;
+            const char *name = i && i <= m->threads_cap && m->threads[i - 1].name.v
+                                   ? model_string_get(m, m->threads[i - 1].name, &n)
+                                   : NULL;
+            char fallback[48];
+            if (!name) {
+                snprintf(fallback, sizeof fallback, i ? "thread %u" : "(all threads)", i);
+                name = fallback;
+                n = strlen(fallback);
+            }
+            jw_var(b, (uint64_t)i + 1);
+            jw_string(b, name, n);
+            jw_var(b, (uint64_t)i + 1);
+            jw_string(b, name, n);
+            jw_var(b, i);
+        }
+    }
+    if (counts[0]) {
+        jw_var(b, JT_STACK_TRACE);
+        jw_var(b, counts[0]);
+        for (uint32_t i = 1; i <= ntraces; i++) {
+            if (!c->trace_used[i])
+                continue;
+            model_trace tr = model_trace_get(m, (trace_id){ i });
+            jw_var(b, i);
+            buf_put_u1(b, tr.nframes >= m->depth && m->depth ? 1 : 0); /* cut at depth= */
+            jw_var(b, tr.nframes);
+            for (uint32_t f = 0; f < tr.nframes; f++) {
+                const model_frame *fr = model_frame_get(m, tr.frames[f]);
+                jw_var(b, fr->method.v);
+                jw_var(b, fr->line > 0 ? (uint64_t)fr->line : 0);
+                jw_var(b, 0);
+                jw_var(b, fr->line == FRAME_LINE_NATIVE ? 4 : fr->line == FRAME_LINE_COMPILED ? 2 : 1);
+            }
+        }
+    }
+    if (counts[1]) {
+        jw_var(b, JT_METHOD);
+        jw_var(b, counts[1]);
+        for (uint32_t i = 1; i <= nmethods; i++) {
+            if (!c->method_used[i])
+                continue;
+            const model_method *mm = model_method_get(m, (method_id){ i });
+            jw_var(b, i);
+            jw_var(b, mm->cls.v);
+            jw_var(b, mm->name.v);
+            jw_var(b, mm->sig.v);
+            jw_var(b, 0);
+            buf_put_u1(b, 0);
+        }
+    }
+    if (counts[2]) {
+        jw_var(b, JT_CLASS);
+        jw_var(b, counts[2]);
+        for (uint32_t i = 1; i <= nclasses; i++) {
+            if (!c->class_used[i])
+                continue;
+            const model_class *mc = model_class_get(m, (class_id){ i });
+            jw_var(b, i);
+            jw_var(b, 0);                /* class loader: unknown */
+            jw_var(b, mc->name.v);
+            jw_var(b, 0);                /* package: in its name */
+            jw_var(b, 0);
+        }
+        for (uint32_t i = 1; i <= model_monitor_count(m); i++) {
+            if (!c->monitor_used[i])
+                continue;
+            jw_var(b, (uint64_t)nclasses + i);
+            jw_var(b, 0);
+            jw_var(b, model_monitor_get(m, (monitor_id){ i })->class_name.v);
+            jw_var(b, 0);
+            jw_var(b, 0);
+        }
+    }
+    /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
+    jw_var(b, JT_SYMBOL);
+    jw_var(b, model_string_count(m));
+    for (uint32_t i = 1; i <= model_string_count(m); i++) {
+        size_t n = 0;
+        const char *s = model_string_get(m, (str_id){ i }, &n);
+        jw_var(b, i);
+        jw_string(b, s, n);
+    }
+    /* an empty package pool would be refused: one entry for the unnamed package */
+    jw_var(b, JT_PACKAGE);
+    jw_var(b, 1);
+    jw_var(b, 0);
+    jw_var(b, 0);
+    jw_event_end(b, at);
+}
+
+static jp_status jw_write(const model *m, const report_opts *o, sink *s)
+{
+    jw_ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    buf_init(&c.out);
+    c.trace_used = calloc((size_t)model_trace_count(m) + 1, 1);
+    c.method_used = calloc((size_t)intern_count(&m->methods) + 1, 1);
+    c.class_used = calloc((size_t)model_class_count(m) + 1, 1);
+    c.thread_used = calloc((size_t)m->threads_cap + 2, 1);
+    c.monitor_used = calloc((size_t)model_monitor_count(m) + 1, 1);
+    jw_meta meta = { 0 };
+    jp_status st = JP_ERR_NOMEM;
+    if (!c.trace_used || !c.method_used || !c.class_used || !c.thread_used || !c.monitor_used)
+        goto out;
+    uint64_t start_ns = m->start_time_ms * 1000000u, dur_ns = m->dump_time_ms > m->start_time_ms
+                                                                   ? (m->dump_time_ms - m->start_time_ms) * 1000000u
+                                                                   : 1;
+    c.ticks_end = dur_ns; /* one tick a nanosecond, from the recording's start */
+    /* the chunk header; sizes and offsets set at the end */
+    buf *b = &c.out;
+    buf_put(b, "FLR\0", 4);
+    buf_put_u2(b, 2);
+    buf_put_u2(b, 0);
+    for (int i = 0; i < 7; i++)
+        buf_put_u8(b, 0);
+    buf_put_u4(b, 0); /* features */
+    /* metadata: its strings first (a pass collects them), then the tree */
+    jw_tree(&meta);
+    size_t meta_at = jw_event_begin(b, JT_METADATA);
+    jw_var(b, 0);              /* start */
+    jw_var(b, 0);              /* duration */
+    jw_var(b, 0x7ffffff0);     /* metadata id */
+    jw_var(b, meta.n);
+    for (size_t i = 0; i < meta.n; i++)
+        jw_cstring(b, meta.strs[i]);
+    meta.out = b;
+    jw_tree(&meta);
+    jw_event_end(b, meta_at);
+    jw_events(&c, o);
+    size_t cpool_at = b->len;
+    jw_pools(&c);
+    if (b->failed)
+        goto out;
+    /* the header's figures, big-endian */
+    uint64_t figures[7] = { b->len, cpool_at, 68, start_ns, dur_ns, 0, 1000000000u };
+    for (int i = 0; i < 7; i++)
+        be_store_u8(b->data + 8 + 8 * i, figures[i]);
+    sink_write(s, b->data, b->len);
+    st = sink_status(s);
+out:
+    free(meta.strs);
+    free(c.trace_used);
+    free(c.method_used);
+    free(c.class_used);
+    free(c.thread_used);
+    free(c.monitor_used);
+    buf_free(&c.out);
+    return st;
+}
+
+static void jw_summary(const model *m, char *out, size_t len) { hprof_summary(m, out, len); }
+
+const jp_format_ops jfr_format = {
+    "jfr", "jfr=", "a JDK Flight Recorder file",
+    FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_MONITORS | FMT_SITES, jw_write, jw_summary,
+};
