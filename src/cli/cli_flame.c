@@ -71,14 +71,14 @@ int cli_collapse(int argc, char **argv) { return cli_flame_run(argc, argv, false
 
 /* jvmprof diff BEFORE AFTER [-o OUT] [--title T]: AFTER's flame graph, each frame coloured by how its share
  * changed since BEFORE (flame_html_write_diff). */
-typedef struct cli_diff_ctx {
+typedef struct cli_flame_diff_ctx {
     const model *before, *after;
     const char *title;
-} cli_diff_ctx;
+} cli_flame_diff_ctx;
 
-static jp_status cli_diff_emit(sink *s, const void *vctx)
+static jp_status cli_flame_diff_emit(sink *s, const void *vctx)
 {
-    const cli_diff_ctx *c = vctx;
+    const cli_flame_diff_ctx *c = vctx;
     return flame_html_write_diff(c->after, c->before, c->title, s);
 }
 
@@ -106,8 +106,8 @@ int cli_diff(int argc, char **argv)
     model *after = before ? cli_flame_read_stacks(files[1]) : NULL;
     int rc = 1;
     if (before && after)
-        rc = cli_output(out, "the differential flame graph", 0, cli_diff_emit,
-                        &(cli_diff_ctx){ before, after, title });
+        rc = cli_output(out, "the differential flame graph", 0, cli_flame_diff_emit,
+                        &(cli_flame_diff_ctx){ before, after, title });
     if (before)
         model_free(before);
     if (after)
