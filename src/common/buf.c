@@ -108,3 +108,14 @@ uint64_t buf_get_u8(buf_rd *r)
         v = (v << 8) | p[i];
     return v;
 }
+
+void buf_put_uleb(buf *b, uint64_t v)
+{
+    unsigned char t[10];
+    size_t n = 0;
+    do {
+        t[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    buf_put(b, t, n);
+}

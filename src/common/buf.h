@@ -40,6 +40,8 @@ void buf_reset(buf *b);
 bool buf_reserve(buf *b, size_t n);
 void buf_put(buf *b, const void *p, size_t n);
 void buf_put_u8(buf *b, uint64_t v);
+/* v as unsigned LEB128 (7 bits a byte, least significant first: protobuf's varints, JFR's integers). */
+void buf_put_uleb(buf *b, uint64_t v);
 
 /* The small puts are inline: the class-file rewriter makes millions of them. */
 static inline void buf_put_u1(buf *b, uint8_t v)

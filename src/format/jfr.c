@@ -31,17 +31,6 @@ enum { JF_CPOOL = 1, JF_ARRAY = 2, JF_TICKS = 4, JF_SPAN = 8, JF_BYTES = 16 };
 
 /* ---- encodings ---- */
 
-static void jw_var(buf *b, uint64_t v)
-{
-    unsigned char t[10];
-    size_t n = 0;
-    do {
-        t[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    buf_put(b, t, n);
-}
-
 /* v as a 5-byte LEB128 at b->data + at (room kept for it): an event's size, known at its end. */
 static void jw_var5_at(buf *b, size_t at, uint32_t v)
 {
@@ -61,7 +50,7 @@ static size_t jw_skip5(buf *b)
 static void jw_string(buf *b, const char *s, size_t n)
 {
     buf_put_u1(b, 3); /* UTF-8 */
-    jw_var(b, n);
+    buf_put_uleb(b, n);
     buf_put(b, s, n);
 }
 
@@ -104,11 +93,11 @@ static void jw_element(jw_meta *m, const char *name, const char *const *attrs, u
         ids[1 + i] = jw_sid(m, attrs[i]);
     if (!m->out)
         return;
-    jw_var(m->out, ids[0]);
-    jw_var(m->out, nattrs);
+    buf_put_uleb(m->out, ids[0]);
+    buf_put_uleb(m->out, nattrs);
     for (unsigned i = 0; i < 2 * nattrs; i++)
-        jw_var(m->out, ids[1 + i]);
-    jw_var(m->out, children);
+        buf_put_uleb(m->out, ids[1 + i]);
+    buf_put_uleb(m->out, children);
 }
 
 static const char *jw_num(int v)
@@ -286,7 +275,7 @@ typedef struct jw_ctx {
 static size_t jw_event_begin(buf *b, int type)
 {
     size_t at = jw_skip5(b);
-    jw_var(b, (uint64_t)type);
+    buf_put_uleb(b, (uint64_t)type);
     return at;
 }
 
@@ -318,10 +307,10 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
             for (uint64_t s = 0; s < n; s++, k++) {
                 size_t at = jw_event_begin(b, JT_EXECUTION_SAMPLE);
-                jw_var(b, span * k / total);
-                jw_var(b, jw_thread_of(c, tr));
-                jw_var(b, jw_trace(c, t));
-                jw_var(b, (uint64_t)st + 1);
+                buf_put_uleb(b, span * k / total);
+                buf_put_uleb(b, jw_thread_of(c, tr));
+                buf_put_uleb(b, jw_trace(c, t));
+                buf_put_uleb(b, (uint64_t)st + 1);
                 jw_event_end(b, at);
             }
         }
@@ -332,12 +321,12 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             continue;
         model_trace tr = model_trace_get(m, si->trace);
         size_t at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);
-        jw_var(b, span * i / (model_site_count(m) + 1));
-        jw_var(b, jw_thread_of(c, tr));
-        jw_var(b, jw_trace(c, si->trace));
+        buf_put_uleb(b, span * i / (model_site_count(m) + 1));
+        buf_put_uleb(b, jw_thread_of(c, tr));
+        buf_put_uleb(b, jw_trace(c, si->trace));
         c->class_used[si->cls.v] = true;
-        jw_var(b, si->cls.v);
-        jw_var(b, (uint64_t)(si->alloc_bytes + 0.5));
+        buf_put_uleb(b, si->cls.v);
+        buf_put_uleb(b, (uint64_t)(si->alloc_bytes + 0.5));
         jw_event_end(b, at);
     }
     for (uint32_t i = 1; o->monitor && i <= model_monitor_count(m); i++) {
@@ -347,18 +336,18 @@ static void jw_events(jw_ctx *c, const report_opts *o)
         model_trace tr = model_trace_get(m, mo->trace);
         bool wait = mo->kind == MONITOR_WAITING;
         size_t at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
-        jw_var(b, 0);
-        jw_var(b, mo->time_ns);
-        jw_var(b, jw_thread_of(c, tr));
-        jw_var(b, jw_trace(c, mo->trace));
+        buf_put_uleb(b, 0);
+        buf_put_uleb(b, mo->time_ns);
+        buf_put_uleb(b, jw_thread_of(c, tr));
+        buf_put_uleb(b, jw_trace(c, mo->trace));
         c->monitor_used[i] = true; /* its class, named: a class of its own after the model's */
-        jw_var(b, (uint64_t)model_class_count(m) + i);
-        jw_var(b, 0); /* previous owner / notifier: unknown */
+        buf_put_uleb(b, (uint64_t)model_class_count(m) + i);
+        buf_put_uleb(b, 0); /* previous owner / notifier: unknown */
         if (wait) {
-            jw_var(b, 0);          /* timeout */
+            buf_put_uleb(b, 0);          /* timeout */
             buf_put_u1(b, 0);      /* timed out */
         }
-        jw_var(b, 0); /* address */
+        buf_put_uleb(b, 0); /* address */
         jw_event_end(b, at);
     }
 }
@@ -394,31 +383,31 @@ static void jw_pools(jw_ctx *c)
     for (uint32_t i = 0; i <= m->threads_cap; i++)
         counts[3] += c->thread_used[i];
     size_t at = jw_event_begin(b, JT_CPOOL);
-    jw_var(b, 0); /* start */
-    jw_var(b, 0); /* duration */
-    jw_var(b, 0); /* delta to the next checkpoint: none */
-    jw_var(b, 1); /* flush */
+    buf_put_uleb(b, 0); /* start */
+    buf_put_uleb(b, 0); /* duration */
+    buf_put_uleb(b, 0); /* delta to the next checkpoint: none */
+    buf_put_uleb(b, 1); /* flush */
     uint32_t pools = 4 + (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0);
-    jw_var(b, pools);
+    buf_put_uleb(b, pools);
     /* frame types and thread states */
     static const char *const frame_types[] = { "Interpreted", "JIT compiled", "Inlined", "Native" };
-    jw_var(b, JT_FRAME_TYPE);
-    jw_var(b, 4);
+    buf_put_uleb(b, JT_FRAME_TYPE);
+    buf_put_uleb(b, 4);
     for (int i = 0; i < 4; i++) {
-        jw_var(b, (uint64_t)i + 1);
+        buf_put_uleb(b, (uint64_t)i + 1);
         jw_cstring(b, frame_types[i]);
     }
     static const char *const states[SAMPLE_STATES] = { "STATE_RUNNABLE", "STATE_IN_NATIVE", "STATE_SLEEPING",
                                                        "STATE_WAITING", "STATE_BLOCKED" };
-    jw_var(b, JT_THREAD_STATE);
-    jw_var(b, SAMPLE_STATES);
+    buf_put_uleb(b, JT_THREAD_STATE);
+    buf_put_uleb(b, SAMPLE_STATES);
     for (int i = 0; i < SAMPLE_STATES; i++) {
-        jw_var(b, (uint64_t)i + 1);
+        buf_put_uleb(b, (uint64_t)i + 1);
         jw_cstring(b, states[i]);
     }
     if (counts[3]) {
-        jw_var(b, JT_THREAD);
-        jw_var(b, counts[3]);
+        buf_put_uleb(b, JT_THREAD);
+        buf_put_uleb(b, counts[3]);
         for (uint32_t i = 0; i <= m->threads_cap; i++) {
             if (!c->thread_used[i])
                 continue;
@@ -432,84 +421,84 @@ static void jw_pools(jw_ctx *c)
                 name = fallback;
                 n = strlen(fallback);
             }
-            jw_var(b, (uint64_t)i + 1);
+            buf_put_uleb(b, (uint64_t)i + 1);
             jw_string(b, name, n);
-            jw_var(b, (uint64_t)i + 1);
+            buf_put_uleb(b, (uint64_t)i + 1);
             jw_string(b, name, n);
-            jw_var(b, i);
+            buf_put_uleb(b, i);
         }
     }
     if (counts[0]) {
-        jw_var(b, JT_STACK_TRACE);
-        jw_var(b, counts[0]);
+        buf_put_uleb(b, JT_STACK_TRACE);
+        buf_put_uleb(b, counts[0]);
         for (uint32_t i = 1; i <= ntraces; i++) {
             if (!c->trace_used[i])
                 continue;
             model_trace tr = model_trace_get(m, (trace_id){ i });
-            jw_var(b, i);
+            buf_put_uleb(b, i);
             buf_put_u1(b, tr.nframes >= m->depth && m->depth ? 1 : 0); /* cut at depth= */
-            jw_var(b, tr.nframes);
+            buf_put_uleb(b, tr.nframes);
             for (uint32_t f = 0; f < tr.nframes; f++) {
                 const model_frame *fr = model_frame_get(m, tr.frames[f]);
-                jw_var(b, fr->method.v);
-                jw_var(b, fr->line > 0 ? (uint64_t)fr->line : 0);
-                jw_var(b, 0);
-                jw_var(b, fr->line == FRAME_LINE_NATIVE ? 4 : fr->line == FRAME_LINE_COMPILED ? 2 : 1);
+                buf_put_uleb(b, fr->method.v);
+                buf_put_uleb(b, fr->line > 0 ? (uint64_t)fr->line : 0);
+                buf_put_uleb(b, 0);
+                buf_put_uleb(b, fr->line == FRAME_LINE_NATIVE ? 4 : fr->line == FRAME_LINE_COMPILED ? 2 : 1);
             }
         }
     }
     if (counts[1]) {
-        jw_var(b, JT_METHOD);
-        jw_var(b, counts[1]);
+        buf_put_uleb(b, JT_METHOD);
+        buf_put_uleb(b, counts[1]);
         for (uint32_t i = 1; i <= nmethods; i++) {
             if (!c->method_used[i])
                 continue;
             const model_method *mm = model_method_get(m, (method_id){ i });
-            jw_var(b, i);
-            jw_var(b, mm->cls.v);
-            jw_var(b, mm->name.v);
-            jw_var(b, mm->sig.v);
-            jw_var(b, 0);
+            buf_put_uleb(b, i);
+            buf_put_uleb(b, mm->cls.v);
+            buf_put_uleb(b, mm->name.v);
+            buf_put_uleb(b, mm->sig.v);
+            buf_put_uleb(b, 0);
             buf_put_u1(b, 0);
         }
     }
     if (counts[2]) {
-        jw_var(b, JT_CLASS);
-        jw_var(b, counts[2]);
+        buf_put_uleb(b, JT_CLASS);
+        buf_put_uleb(b, counts[2]);
         for (uint32_t i = 1; i <= nclasses; i++) {
             if (!c->class_used[i])
                 continue;
             const model_class *mc = model_class_get(m, (class_id){ i });
-            jw_var(b, i);
-            jw_var(b, 0);                /* class loader: unknown */
-            jw_var(b, mc->name.v);
-            jw_var(b, 0);                /* package: in its name */
-            jw_var(b, 0);
+            buf_put_uleb(b, i);
+            buf_put_uleb(b, 0);                /* class loader: unknown */
+            buf_put_uleb(b, mc->name.v);
+            buf_put_uleb(b, 0);                /* package: in its name */
+            buf_put_uleb(b, 0);
         }
         for (uint32_t i = 1; i <= model_monitor_count(m); i++) {
             if (!c->monitor_used[i])
                 continue;
-            jw_var(b, (uint64_t)nclasses + i);
-            jw_var(b, 0);
-            jw_var(b, model_monitor_get(m, (monitor_id){ i })->class_name.v);
-            jw_var(b, 0);
-            jw_var(b, 0);
+            buf_put_uleb(b, (uint64_t)nclasses + i);
+            buf_put_uleb(b, 0);
+            buf_put_uleb(b, model_monitor_get(m, (monitor_id){ i })->class_name.v);
+            buf_put_uleb(b, 0);
+            buf_put_uleb(b, 0);
         }
     }
     /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
-    jw_var(b, JT_SYMBOL);
-    jw_var(b, model_string_count(m));
+    buf_put_uleb(b, JT_SYMBOL);
+    buf_put_uleb(b, model_string_count(m));
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t n = 0;
         const char *s = model_string_get(m, (str_id){ i }, &n);
-        jw_var(b, i);
+        buf_put_uleb(b, i);
         jw_string(b, s, n);
     }
     /* an empty package pool would be refused: one entry for the unnamed package */
-    jw_var(b, JT_PACKAGE);
-    jw_var(b, 1);
-    jw_var(b, 0);
-    jw_var(b, 0);
+    buf_put_uleb(b, JT_PACKAGE);
+    buf_put_uleb(b, 1);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, 0);
     jw_event_end(b, at);
 }
 
@@ -543,10 +532,10 @@ static jp_status jw_write(const model *m, const report_opts *o, sink *s)
     /* metadata: its strings first (a pass collects them), then the tree */
     jw_tree(&meta);
     size_t meta_at = jw_event_begin(b, JT_METADATA);
-    jw_var(b, 0);              /* start */
-    jw_var(b, 0);              /* duration */
-    jw_var(b, 0x7ffffff0);     /* metadata id */
-    jw_var(b, meta.n);
+    buf_put_uleb(b, 0);              /* start */
+    buf_put_uleb(b, 0);              /* duration */
+    buf_put_uleb(b, 0x7ffffff0);     /* metadata id */
+    buf_put_uleb(b, meta.n);
     for (size_t i = 0; i < meta.n; i++)
         jw_cstring(b, meta.strs[i]);
     meta.out = b;

@@ -24,31 +24,20 @@
 
 /* ---- protobuf: varints and length-delimited fields into a buf ---- */
 
-static void pp_varint(buf *b, uint64_t v)
-{
-    unsigned char t[10];
-    size_t n = 0;
-    do {
-        t[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    buf_put(b, t, n);
-}
-
-static void pp_key(buf *b, unsigned field, unsigned wire) { pp_varint(b, (uint64_t)field << 3 | wire); }
+static void pp_key(buf *b, unsigned field, unsigned wire) { buf_put_uleb(b, (uint64_t)field << 3 | wire); }
 
 static void pp_uint(buf *b, unsigned field, uint64_t v)
 {
     if (!v)
         return; /* proto3: zero is the default, not written */
     pp_key(b, field, 0);
-    pp_varint(b, v);
+    buf_put_uleb(b, v);
 }
 
 static void pp_bytes(buf *b, unsigned field, const void *p, size_t n)
 {
     pp_key(b, field, 2);
-    pp_varint(b, n);
+    buf_put_uleb(b, n);
     buf_put(b, p, n);
 }
 
@@ -191,11 +180,11 @@ static void pp_sample(pp_ctx *c, trace_id t, const int64_t *values, const pp_lab
     buf_init(&s);
     buf_init(&packed);
     for (uint32_t i = 0; i < n; i++)
-        pp_varint(&packed, locs[i]);
+        buf_put_uleb(&packed, locs[i]);
     pp_message(&s, 1, &packed);
     packed.len = 0;
     for (int i = 0; i < c->ntypes; i++)
-        pp_varint(&packed, (uint64_t)values[i]);
+        buf_put_uleb(&packed, (uint64_t)values[i]);
     pp_message(&s, 2, &packed);
     uint64_t thread_key = 0, thread_name = 0;
     if (tr.thread && tr.thread <= c->m->threads_cap && c->m->threads[tr.thread - 1].name.v) {
@@ -283,18 +272,18 @@ static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t co
             state_key = pp_cstring(c, "thread state");
             state_val = pp_cstring(c, f->ref < SAMPLE_STATES ? sample_state_names[f->ref] : "unknown");
         } else if (f->kind == COLLAPSED_KIND_CLASS) {
-            pp_varint(&locs, pp_class_location(c, f->ref));
+            buf_put_uleb(&locs, pp_class_location(c, f->ref));
         } else if (f->ref) {
-            pp_varint(&locs, pp_method_location(c, f->ref));
+            buf_put_uleb(&locs, pp_method_location(c, f->ref));
         }
     }
     pp_message(&s, 1, &locs);
     if (c->col_samples >= 0)
-        pp_varint(&values, count);
+        buf_put_uleb(&values, count);
     if (c->col_ns >= 0)
-        pp_varint(&values, c->m->stacks_ns ? count : count * (uint64_t)c->m->interval_us * 1000u);
+        buf_put_uleb(&values, c->m->stacks_ns ? count : count * (uint64_t)c->m->interval_us * 1000u);
     if (c->col_alloc_bytes >= 0)
-        pp_varint(&values, count);
+        buf_put_uleb(&values, count);
     pp_message(&s, 2, &values);
     for (int i = 0; i < 2; i++) {
         uint64_t k = i ? state_key : thread_key, v = i ? state_val : thread_val;
@@ -408,7 +397,7 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
     /* when, for how long, and the sampling period */
     if (m->start_time_ms) {
         pp_key(&c->out, 9, 0);
-        pp_varint(&c->out, m->start_time_ms * 1000000u);
+        buf_put_uleb(&c->out, m->start_time_ms * 1000000u);
     }
     if (m->dump_time_ms > m->start_time_ms && m->start_time_ms)
         pp_uint(&c->out, 10, (m->dump_time_ms - m->start_time_ms) * 1000000u);
