@@ -57,10 +57,17 @@ for f in s.pb.gz s2.pb.gz; do
                    case "$top" in *"$m("*) echo "$objs" ;; esac
                done | awk '{ s += $1 } END { print s + 0 }')
         got=$(flat "$m" <"$T/top.txt")
-        [ -n "$got" ] && [ "$got" = "$want" ] || fail "$f: $m allocates $got objects in pprof, $want in the report"
+        # the converted file is made from the binary report itself: exact; the agent's own rounds each
+        # site's estimate where the binary format stores whole numbers, so it may differ by under 0.1%
+        if [ "$f" = s2.pb.gz ]; then
+            [ -n "$got" ] && [ "$got" = "$want" ] || fail "$f: $m allocates $got objects in pprof, $want in the report"
+        else
+            awk -v a="${got:-0}" -v b="$want" 'BEGIN { d = a - b; exit !(b > 0 && d * d <= (b / 1000) * (b / 1000)) }' ||
+                fail "$f: $m allocates $got objects in pprof, $want in the report"
+        fi
     done
 done
-note "heap=sites: alloc_objects per method equal the SITES rows', from pprof= and from convert"
+note "heap=sites: alloc_objects per method equal the SITES rows' (convert: exactly; pprof=: within 0.1%)"
 
 # cpu=times: calls and nanoseconds
 run_java "cpu=times,include=CallCounts,file=$T/t.txt,pprof=$T/t.pb.gz" CallCounts
