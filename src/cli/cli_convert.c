@@ -1,7 +1,11 @@
-/* cli_convert.c — jvmprof convert FILE --pprof OUT: an HPROF binary report
- * (the agent's format=b) or collapsed stacks (ours, async-profiler's,
- * flamegraph.pl input) as a pprof profile (src/format/pprof.c), the same
- * writer the agent's pprof= uses. */
+/* cli_convert.c — jvmprof convert FILE --TO OUT: a file jvmprof writes, in
+ * another format it writes, by the writers the agent uses. FILE: an HPROF
+ * binary report (format=b) or collapsed stacks (ours, async-profiler's,
+ * flamegraph.pl input), told apart by the header. TO: pprof, jfr, txt (the
+ * HPROF ASCII report), collapsed, flame. A pair that cannot carry the data
+ * (collapsed stacks have no traces for a report or a JFR file) is refused
+ * in one line; a conversion that leaves data out says what, in one line per
+ * kind of data, on stderr. */
 #include "cli_commands.h"
 
 #include <stdbool.h>
@@ -12,26 +16,60 @@
 #include "../model/model.h"
 #include "cli_common.h"
 
+#define CLI_CONVERT_USAGE "jvmprof convert FILE --pprof|--jfr|--txt|--collapsed|--flame OUT (FILE: an HPROF binary " \
+                          "report, format=b, or collapsed stacks)"
+
+static const struct {
+    const char *flag;
+    const jp_format_ops *fmt;
+    bool stacks;                 /* drawn from the stack table (made from the traces of a report) */
+} cli_convert_targets[] = {
+    { "--pprof", &pprof_format, false }, { "--jfr", &jfr_format, false }, { "--txt", &hprof_txt_format, false },
+    { "--collapsed", &collapsed_format, true }, { "--flame", &flame_html_format, true },
+};
+
+/* What the target leaves out of this input, one line each (NULL-ended). */
+static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *fmt, const char *out)
+{
+    const char *drops[4] = { NULL };
+    int n = 0;
+    if (hprof && (fmt == &collapsed_format || fmt == &flame_html_format)) {
+        drops[n++] = "the frames' line numbers (a flame graph merges a method's lines)";
+        if (model_site_count(m))
+            drops[n++] = "the allocation sites (only the CPU samples' traces are drawn)";
+    }
+    if (hprof && fmt == &jfr_format) {
+        drops[n++] = "the samples' times (a report counts them; they are spread evenly over the recording)";
+        if (model_site_count(m))
+            drops[n++] = "the sites' live objects and object counts (an allocation sample has only its bytes)";
+    }
+    if (!hprof && fmt == &pprof_format)
+        drops[n++] = "the frames' kinds (JIT-compiled, inlined, interpreted, native: pprof has no field for them)";
+    for (int i = 0; i < n; i++)
+        cli_error("note: %s does not carry %s", out, drops[i]);
+}
+
 int cli_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    const jp_format_ops *fmt = &pprof_format;
+    int target = -1;
     for (int i = 0; i < argc; i++) {
-        if ((!strcmp(argv[i], "--pprof") || !strcmp(argv[i], "--jfr")) && i + 1 < argc) {
-            fmt = !strcmp(argv[i], "--jfr") ? &jfr_format : &pprof_format;
+        int t = -1;
+        for (int k = 0; k < (int)(sizeof cli_convert_targets / sizeof cli_convert_targets[0]); k++)
+            if (!strcmp(argv[i], cli_convert_targets[k].flag))
+                t = k;
+        if (t >= 0 && i + 1 < argc && target < 0) {
+            target = t;
             out = argv[++i];
-        }
-        else if (argv[i][0] != '-' && !in)
+        } else if (argv[i][0] != '-' && !in) {
             in = argv[i];
-        else {
-            cli_error("convert: unexpected '%s': expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary "
-                      "report, format=b, or collapsed stacks)", argv[i]);
+        } else {
+            cli_error("convert: unexpected '%s': expected %s", argv[i], CLI_CONVERT_USAGE);
             return 2;
         }
     }
     if (!in || !out) {
-        cli_error("convert: expected jvmprof convert FILE --pprof OUT (FILE: an HPROF binary report, format=b, or "
-                  "collapsed stacks)");
+        cli_error("convert: expected %s", CLI_CONVERT_USAGE);
         return 2;
     }
     size_t len = 0;
@@ -48,11 +86,19 @@ int cli_convert(int argc, char **argv)
         cli_error("%s: %s", in, err);
         return 1;
     }
-    if (fmt == &jfr_format && !model_trace_count(m)) {
-        cli_error("%s: collapsed stacks have no traces to make a JFR file of (convert an HPROF binary report)", in);
+    const jp_format_ops *fmt = cli_convert_targets[target].fmt;
+    if (!hprof && (fmt == &jfr_format || fmt == &hprof_txt_format)) {
+        cli_error("%s: collapsed stacks have no traces to make %s of (convert an HPROF binary report)", in,
+                  fmt == &jfr_format ? "a JFR file" : "an HPROF report");
         model_free(m);
         return 1;
     }
+    if (hprof && cli_convert_targets[target].stacks && trace_stacks_build(m) != JP_OK) {
+        cli_error("%s: out of memory", in);
+        model_free(m);
+        return 1;
+    }
+    cli_convert_drops(m, hprof, fmt, out);
     int rc = cli_write(m, fmt, &ro, out);
     model_free(m);
     return rc;

@@ -77,6 +77,17 @@ for m in AllocSites.makeFoos AllocSites.makeBars; do
 done
 note "monitors: $rows rows as JavaMonitorEnter; allocation sites' bytes per method equal"
 
+# every format convert writes from the binary report, and what each leaves out
+for to in txt collapsed flame pprof jfr; do
+    "$ROOT/build/jvmprof" convert "$T/b.hprof" "--$to" "$T/b.$to" 2>"$T/e" || fail "convert --$to: $(cat "$T/e")"
+    [ -s "$T/b.$to" ] || fail "convert --$to wrote nothing"
+done
+"$ROOT/build/jvmprof" convert "$T/b.hprof" --flame "$T/b2.html" 2>"$T/e"
+grep -q "^jvmprof: note: $T/b2.html does not carry the frames' line numbers" "$T/e" || fail "no drop note: $(cat "$T/e")"
+"$ROOT/build/jvmprof" report "$T/b.hprof" >"$T/b-report.txt"
+cmp <(grep -v '^CPU SAMPLES BEGIN\|^jvmprof' "$T/b.txt") <(grep -v '^CPU SAMPLES BEGIN\|^jvmprof' "$T/b-report.txt") >/dev/null ||
+    fail "convert --txt differs from jvmprof report"
+
 # refusals, one line each
 run_java "cpu=times,jfr=$T/x.jfr" HotLoop 1
 [ "$RC" != 0 ] || fail "cpu=times with jfr= was accepted"
