@@ -1,7 +1,8 @@
 /* cli_convert.c — jvmprof convert FILE --TO OUT: a file jvmprof writes, in
  * another format it writes, by the writers the agent uses. FILE: an HPROF
  * binary report (format=b) or collapsed stacks (ours, async-profiler's,
- * flamegraph.pl input), told apart by the header. TO: pprof, jfr, txt (the
+ * flamegraph.pl input), told apart by the header; a trace file (trace=)
+ * becomes a JFR file of its timed events. TO: pprof, jfr, txt (the
  * HPROF ASCII report), collapsed, flame. A pair that cannot carry the data
  * (collapsed stacks have no traces for a report or a JFR file) is refused
  * in one line; a conversion that leaves data out says what, in one line per
@@ -13,6 +14,7 @@
 
 #include "../common/file_map.h"
 #include "../format/format.h"
+#include "../format/trace_file.h"
 #include "../model/model.h"
 #include "cli_common.h"
 
@@ -49,6 +51,22 @@ static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *f
         cli_error("note: %s does not carry %s", out, drops[i]);
 }
 
+typedef struct cli_jfr_trace_ctx {
+    const void *data;
+    size_t len;
+    char *why;
+    size_t cap;
+} cli_jfr_trace_ctx;
+
+static jp_status cli_convert_jfr_trace(sink *s, const void *vctx)
+{
+    const cli_jfr_trace_ctx *c = vctx;
+    jp_status st = jfr_write_trace(c->data, c->len, s, c->why, c->cap);
+    if (st != JP_OK)
+        cli_error("%s", c->why);
+    return st;
+}
+
 int cli_convert(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
@@ -79,6 +97,17 @@ int cli_convert(int argc, char **argv)
     char err[512];
     report_opts ro;
     memset(&ro, 0, sizeof ro);
+    if (len >= 16 && memcmp(data, TRACE_FILE_MAGIC, 16) == 0) { /* a trace: its timed events, as a JFR file */
+        if (cli_convert_targets[target].fmt != &jfr_format) {
+            file_unmap(data, len);
+            cli_error("%s: a trace file converts to --jfr (jvmprof trace reads it as text, --chrome, --flame)", in);
+            return 1;
+        }
+        cli_jfr_trace_ctx ctx = { data, len, err, sizeof err };
+        int rc = cli_output(out, "the JFR file", 0, cli_convert_jfr_trace, &ctx);
+        file_unmap(data, len);
+        return rc;
+    }
     bool hprof = len >= 18 && memcmp(data, "JAVA PROFILE 1.0.", 17) == 0;
     model *m = hprof ? hprof_bin_read(data, len, &ro, err, sizeof err) : collapsed_read(data, len, err, sizeof err);
     file_unmap(data, len);

@@ -66,6 +66,9 @@ jp_status flame_html_write_diff(const model *after, const model *before, const c
 /* The traces' counts (as the HPROF report has them): */
 extern const jp_format_ops pprof_format;       /* profile.proto, gzipped (go tool pprof, Pyroscope, Parca) */
 extern const jp_format_ops jfr_format;         /* a JDK Flight Recorder file (jfr, JDK Mission Control) */
+/* jfr.c: a trace file (trace=) as a JDK Flight Recorder file: its collections, thread starts and ends, CPU
+ * samples, allocations and monitor waits, timed. JP_ERR_FORMAT (why) if data is no trace. */
+jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size_t cap);
 
 /* stack_walk.c: the frames a flame graph shows for a stack, root first: a
  * thread frame "[name]" when the stack is per thread, the stack's frames

@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/arena.h"
 #include "../common/buf.h"
+#include "../common/intern.h"
+#include "trace_file.h"
 
 enum {
     JT_METADATA = 0, JT_CPOOL = 1,
@@ -24,10 +27,11 @@ enum {
     JT_STRING = 20, JT_CLASS, JT_THREAD, JT_CLASS_LOADER, JT_FRAME_TYPE, JT_THREAD_STATE, JT_STACK_TRACE,
     JT_STACK_FRAME, JT_METHOD, JT_PACKAGE, JT_SYMBOL,
     JT_EVENT = 100, JT_EXECUTION_SAMPLE, JT_ALLOCATION_SAMPLE, JT_MONITOR_ENTER, JT_MONITOR_WAIT,
+    JT_GARBAGE_COLLECTION, JT_THREAD_START, JT_THREAD_END, JT_NATIVE_SAMPLE,
     JT_ANNOTATION = 200, JT_LABEL, JT_CATEGORY, JT_CONTENT_TYPE, JT_TIMESTAMP, JT_TIMESPAN, JT_DATA_AMOUNT,
     JT_UNSIGNED,
 };
-enum { JF_CPOOL = 1, JF_ARRAY = 2, JF_TICKS = 4, JF_SPAN = 8, JF_BYTES = 16 };
+enum { JF_CPOOL = 1, JF_ARRAY = 2, JF_TICKS = 4, JF_SPAN = 8, JF_BYTES = 16, JF_NANOS = 32 };
 
 /* ---- encodings ---- */
 
@@ -129,7 +133,8 @@ static void jw_field_el(jw_meta *m, const jw_field *f)
         a[k++] = "1";
     }
     a[k] = NULL;
-    unsigned children = (f->label ? 1 : 0) + ((f->flags & (JF_TICKS | JF_SPAN)) ? 1 : 0) + ((f->flags & JF_BYTES) ? 2 : 0);
+    unsigned children = (f->label ? 1 : 0) + ((f->flags & (JF_TICKS | JF_SPAN | JF_NANOS)) ? 1 : 0) +
+                        ((f->flags & JF_BYTES) ? 2 : 0);
     jw_element(m, "field", a, children);
     if (f->label)
         jw_annotation(m, JT_LABEL, f->label);
@@ -137,6 +142,8 @@ static void jw_field_el(jw_meta *m, const jw_field *f)
         jw_annotation(m, JT_TIMESTAMP, "TICKS");
     if (f->flags & JF_SPAN)
         jw_annotation(m, JT_TIMESPAN, "TICKS");
+    if (f->flags & JF_NANOS)
+        jw_annotation(m, JT_TIMESPAN, "NANOSECONDS");
     if (f->flags & JF_BYTES) {
         jw_annotation(m, JT_UNSIGNED, NULL);
         jw_annotation(m, JT_DATA_AMOUNT, "BYTES");
@@ -225,12 +232,26 @@ static void jw_tree(jw_meta *m)
                                      { "timeout", JT_LONG, 0, "Timeout" },
                                      { "timedOut", JT_BOOLEAN, 0, "Timed Out" },
                                      { "address", JT_LONG, 0, "Monitor Address" } };
+    static const jw_field gc[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                   { "duration", JT_LONG, JF_SPAN, "Duration" },
+                                   { "gcId", JT_INT, 0, "GC Identifier" },
+                                   { "name", JT_STRING, 0, "Name" },
+                                   { "cause", JT_STRING, 0, "When" },
+                                   { "sumOfPauses", JT_LONG, JF_NANOS, "Sum of Pauses" },
+                                   { "longestPause", JT_LONG, JF_NANOS, "Longest Pause" } };
+    static const jw_field tstart[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                       { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                       { "thread", JT_THREAD, JF_CPOOL, "New Java Thread" },
+                                       { "parentThread", JT_THREAD, JF_CPOOL, "Parent Java Thread" } };
+    static const jw_field tend[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                     { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                     { "thread", JT_THREAD, JF_CPOOL, "Java Thread" } };
     static const struct { const char *name; int id; } primitives[] = {
         { "boolean", JT_BOOLEAN }, { "char", JT_CHAR }, { "float", JT_FLOAT }, { "double", JT_DOUBLE },
         { "byte", JT_BYTE }, { "short", JT_SHORT }, { "int", JT_INT }, { "long", JT_LONG }, { "java.lang.String", JT_STRING },
     };
     jw_element(m, "root", NULL, 2);
-    jw_element(m, "metadata", NULL, JW_N(primitives) + 21);
+    jw_element(m, "metadata", NULL, JW_N(primitives) + 25);
     for (unsigned i = 0; i < JW_N(primitives); i++)
         jw_class(m, primitives[i].name, primitives[i].id, NULL, false, NULL, NULL, 0);
     jw_class(m, "java.lang.Class", JT_CLASS, "Java Class", false, NULL, cls, JW_N(cls));
@@ -250,6 +271,12 @@ static void jw_tree(jw_meta *m)
     jw_class(m, "jdk.JavaMonitorEnter", JT_MONITOR_ENTER, "Java Monitor Blocked", false, "Locking", enter,
              JW_N(enter));
     jw_class(m, "jdk.JavaMonitorWait", JT_MONITOR_WAIT, "Java Monitor Wait", false, "Locking", wait, JW_N(wait));
+    jw_class(m, "jdk.GarbageCollection", JT_GARBAGE_COLLECTION, "Garbage Collection", false, "Garbage Collector",
+             gc, JW_N(gc));
+    jw_class(m, "jdk.ThreadStart", JT_THREAD_START, "Java Thread Start", false, "Threads", tstart, JW_N(tstart));
+    jw_class(m, "jdk.ThreadEnd", JT_THREAD_END, "Java Thread End", false, "Threads", tend, JW_N(tend));
+    jw_class(m, "jdk.NativeMethodSample", JT_NATIVE_SAMPLE, "Method Profiling Sample Native", false, "Profiling",
+             sample, JW_N(sample));
     jw_class(m, "jdk.jfr.Label", JT_LABEL, NULL, false, NULL, value, 1);
     jw_class(m, "jdk.jfr.Category", JT_CATEGORY, NULL, false, NULL, values, 1);
     jw_class(m, "jdk.jfr.ContentType", JT_CONTENT_TYPE, "Content Type", false, NULL, NULL, 0);
@@ -306,7 +333,7 @@ static void jw_events(jw_ctx *c, const report_opts *o)
         for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
             uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
             for (uint64_t s = 0; s < n; s++, k++) {
-                size_t at = jw_event_begin(b, JT_EXECUTION_SAMPLE);
+                size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
                 buf_put_uleb(b, span * k / total);
                 buf_put_uleb(b, jw_thread_of(c, tr));
                 buf_put_uleb(b, jw_trace(c, t));
@@ -569,3 +596,393 @@ const jp_format_ops jfr_format = {
     "jfr", "jfr=", "a JDK Flight Recorder file",
     FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_MONITORS | FMT_SITES, jw_write, jw_summary,
 };
+
+/* ---- a trace file as a recording (jvmprof convert TRACE --jfr) ----
+ * The trace times what the report counts: its collections (jdk.GarbageCollection, from each gc-start to
+ * its gc-end, with the collector and cause of its gc record), thread starts and ends, CPU samples
+ * (cpu=samples in the same run: their stacks are method names, without lines), allocations (with their
+ * thread, without a stack) and monitor contention and waits (from each contended/wait to its
+ * entered/waited). Symbols: every name, interned; classes and methods: by name. */
+
+typedef struct jt_ctx {
+    arena mem;
+    intern_table symbols, classes, methods, stacks; /* keys: bytes; class: symbol id; method: class id, name id;
+                                                    * stack: method ids */
+    struct jt_str { const char *p; size_t n; } *str; /* the trace's strings by id */
+    uint32_t nstr;
+    uint32_t *class_name;             /* the trace's class ids -> their name's string id */
+    uint32_t nclass;
+    uint32_t *thread_name;            /* the trace's thread ids -> their name's string id */
+    uint32_t nthread;
+    struct jt_gc { uint64_t start, end; uint32_t collector, cause; } *gcs;
+    uint32_t ngc;
+    uint64_t *waiting_since;          /* [thread]: a contended enter or wait begun (0: none) */
+    bool failed;
+} jt_ctx;
+
+static void *jt_grow(void *p, uint32_t *n, uint32_t need, size_t elem, bool *failed)
+{
+    if (need < *n)
+        return p;
+    uint32_t cap = *n ? *n : 64;
+    while (cap <= need)
+        cap *= 2;
+    void *q = realloc(p, (size_t)cap * elem);
+    if (!q) {
+        *failed = true;
+        return p;
+    }
+    memset((char *)q + (size_t)*n * elem, 0, (size_t)(cap - *n) * elem);
+    *n = cap;
+    return q;
+}
+
+static uint32_t jt_symbol(jt_ctx *c, const char *s, size_t n)
+{
+    uint32_t id = intern_put(&c->symbols, s, (uint32_t)n, NULL);
+    c->failed |= id == 0;
+    return id;
+}
+
+static uint32_t jt_trace_string(jt_ctx *c, uint64_t id)
+{
+    return id && id < c->nstr && c->str[id].p ? jt_symbol(c, c->str[id].p, c->str[id].n) : 0;
+}
+
+/* A class by its name's symbol. */
+static uint32_t jt_class(jt_ctx *c, uint32_t name_sym)
+{
+    uint32_t id = intern_put(&c->classes, &name_sym, sizeof name_sym, NULL);
+    c->failed |= id == 0;
+    return id;
+}
+
+/* A stack "pkg.Class.method;..." (root first) as a stack trace id (frames top first). */
+static uint32_t jt_stack(jt_ctx *c, const char *s, size_t n)
+{
+    uint32_t frames[512], nf = 0;
+    for (size_t at = 0; at < n && nf < 512;) {
+        size_t end = at;
+        while (end < n && s[end] != ';')
+            end++;
+        size_t dot = end;
+        while (dot > at && s[dot - 1] != '.')
+            dot--;
+        uint32_t cls = dot > at + 1 ? jt_class(c, jt_symbol(c, s + at, dot - 1 - at)) : jt_class(c, jt_symbol(c, "", 0));
+        uint32_t key[2] = { cls, jt_symbol(c, s + dot, end - dot) };
+        frames[nf++] = intern_put(&c->methods, key, sizeof key, NULL);
+        at = end + 1;
+    }
+    for (uint32_t i = 0; i < nf / 2; i++) { /* top first */
+        uint32_t t = frames[i];
+        frames[i] = frames[nf - 1 - i];
+        frames[nf - 1 - i] = t;
+    }
+    uint32_t id = nf ? intern_put(&c->stacks, frames, nf * (uint32_t)sizeof frames[0], NULL) : 0;
+    c->failed |= nf && id == 0;
+    return id;
+}
+
+/* Pass 1: the names, the threads' names, each collection's times and what it was. */
+static void jt_names(jt_ctx *c, const void *data, size_t len)
+{
+    trace_reader r;
+    trace_event e;
+    if (trace_reader_open(&r, data, len) != JP_OK)
+        return;
+    while (trace_reader_next(&r, &e) && !c->failed) {
+        if (e.type == TRACE_EV_STRING && e.f[0] < (1u << 26)) {
+            c->str = jt_grow(c->str, &c->nstr, (uint32_t)e.f[0], sizeof *c->str, &c->failed);
+            if (!c->failed)
+                c->str[e.f[0]] = (struct jt_str){ e.text, e.text_len };
+        } else if (e.type == TRACE_EV_CLASS && e.f[0] < (1u << 26)) {
+            c->class_name = jt_grow(c->class_name, &c->nclass, (uint32_t)e.f[0], sizeof *c->class_name, &c->failed);
+            if (!c->failed)
+                c->class_name[e.f[0]] = (uint32_t)e.f[1];
+        } else if (e.type == TRACE_EV_THREAD && e.f[0] < (1u << 26)) {
+            c->thread_name = jt_grow(c->thread_name, &c->nthread, (uint32_t)e.f[0], sizeof *c->thread_name,
+                                     &c->failed);
+            if (!c->failed)
+                c->thread_name[e.f[0]] = (uint32_t)e.f[1];
+        } else if ((e.type == TRACE_EV_GC || e.type == TRACE_EV_GC_START || e.type == TRACE_EV_GC_END) &&
+                   e.f[0] < (1u << 24)) {
+            c->gcs = jt_grow(c->gcs, &c->ngc, (uint32_t)e.f[0], sizeof *c->gcs, &c->failed);
+            if (c->failed)
+                break;
+            struct jt_gc *g = &c->gcs[e.f[0]];
+            if (e.type == TRACE_EV_GC_START)
+                g->start = e.time_ns;
+            else if (e.type == TRACE_EV_GC_END)
+                g->end = e.time_ns;
+            else {
+                g->collector = (uint32_t)e.f[2];
+                g->cause = (uint32_t)e.f[3];
+            }
+        }
+    }
+}
+
+static void jt_string_of(jt_ctx *c, buf *b, uint32_t trace_sid, const char *fallback)
+{
+    if (trace_sid && trace_sid < c->nstr && c->str[trace_sid].p)
+        jw_string(b, c->str[trace_sid].p, c->str[trace_sid].n);
+    else
+        jw_cstring(b, fallback);
+}
+
+/* Pass 2: the events. */
+static void jt_events(jt_ctx *c, const void *data, size_t len, buf *b, uint64_t *threads_max)
+{
+    trace_reader r;
+    trace_event e;
+    uint32_t nwait = 0;
+    if (trace_reader_open(&r, data, len) != JP_OK)
+        return;
+    while (trace_reader_next(&r, &e) && !c->failed) {
+        uint64_t t = e.thread;
+        size_t at;
+        switch (e.type) {
+        case TRACE_EV_SAMPLE:
+            if (e.f[1] >= c->nstr || !c->str[e.f[1]].p)
+                break;
+            at = jw_event_begin(b, JT_EXECUTION_SAMPLE);
+            buf_put_uleb(b, e.time_ns);
+            buf_put_uleb(b, e.f[0]);
+            buf_put_uleb(b, jt_stack(c, c->str[e.f[1]].p, c->str[e.f[1]].n));
+            buf_put_uleb(b, 1);
+            jw_event_end(b, at);
+            *threads_max = e.f[0] > *threads_max ? e.f[0] : *threads_max;
+            break;
+        case TRACE_EV_THREAD_START:
+        case TRACE_EV_THREAD_END:
+            at = jw_event_begin(b, e.type == TRACE_EV_THREAD_START ? JT_THREAD_START : JT_THREAD_END);
+            buf_put_uleb(b, e.time_ns);
+            buf_put_uleb(b, e.f[0]);
+            buf_put_uleb(b, e.f[0]);
+            if (e.type == TRACE_EV_THREAD_START)
+                buf_put_uleb(b, 0); /* parent: not traced */
+            jw_event_end(b, at);
+            *threads_max = e.f[0] > *threads_max ? e.f[0] : *threads_max;
+            break;
+        case TRACE_EV_GC_END: {
+            const struct jt_gc *g = e.f[0] < c->ngc ? &c->gcs[e.f[0]] : NULL;
+            if (!g || g->end < g->start)
+                break;
+            uint64_t d = g->end - g->start;
+            at = jw_event_begin(b, JT_GARBAGE_COLLECTION);
+            buf_put_uleb(b, g->start);
+            buf_put_uleb(b, d);
+            buf_put_uleb(b, e.f[0]);
+            jt_string_of(c, b, g->collector, "pause");
+            jt_string_of(c, b, g->cause, "unknown");
+            buf_put_uleb(b, d);
+            buf_put_uleb(b, d);
+            jw_event_end(b, at);
+            break;
+        }
+        case TRACE_EV_ALLOC: {
+            uint32_t name = e.f[1] < c->nclass ? c->class_name[e.f[1]] : 0;
+            at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);
+            buf_put_uleb(b, e.time_ns);
+            buf_put_uleb(b, t);
+            buf_put_uleb(b, 0); /* no stack */
+            buf_put_uleb(b, jt_class(c, jt_trace_string(c, name)));
+            buf_put_uleb(b, e.f[2]);
+            jw_event_end(b, at);
+            *threads_max = t > *threads_max ? t : *threads_max;
+            break;
+        }
+        case TRACE_EV_MONITOR: {
+            c->waiting_since = jt_grow(c->waiting_since, &nwait, (uint32_t)(t & 0xffffff), sizeof *c->waiting_since,
+                                       &c->failed);
+            if (c->failed)
+                break;
+            uint64_t *since = &c->waiting_since[t & 0xffffff];
+            if (e.f[0] == TRACE_MONITOR_CONTENDED || e.f[0] == TRACE_MONITOR_WAIT) {
+                *since = e.time_ns + 1; /* + 1: 0 means none */
+                break;
+            }
+            if (!*since)
+                break;
+            bool wait = e.f[0] == TRACE_MONITOR_WAITED;
+            uint32_t name = e.f[2] < c->nclass ? c->class_name[e.f[2]] : 0;
+            at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
+            buf_put_uleb(b, *since - 1);
+            buf_put_uleb(b, e.time_ns + 1 - *since);
+            buf_put_uleb(b, t);
+            buf_put_uleb(b, 0);
+            buf_put_uleb(b, jt_class(c, jt_trace_string(c, name)));
+            buf_put_uleb(b, 0);
+            if (wait) {
+                buf_put_uleb(b, 0);
+                buf_put_u1(b, 0);
+            }
+            buf_put_uleb(b, e.f[1]); /* the monitor's object id, as its address */
+            jw_event_end(b, at);
+            *since = 0;
+            *threads_max = t > *threads_max ? t : *threads_max;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+static void jt_pools(jt_ctx *c, buf *b, uint64_t threads_max)
+{
+    size_t at = jw_event_begin(b, JT_CPOOL);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, 1);
+    uint32_t nstacks = intern_count(&c->stacks), nmethods = intern_count(&c->methods);
+    uint32_t nclasses = intern_count(&c->classes);
+    /* the symbols last: the pools before them may still add some */
+    buf_put_uleb(b, 5 + (nstacks > 0) + (nmethods > 0) + (nclasses > 0));
+    buf_put_uleb(b, JT_FRAME_TYPE);
+    buf_put_uleb(b, 1);
+    buf_put_uleb(b, 1);
+    jw_cstring(b, "Unknown");
+    buf_put_uleb(b, JT_THREAD_STATE);
+    buf_put_uleb(b, 1);
+    buf_put_uleb(b, 1);
+    jw_cstring(b, "STATE_RUNNABLE");
+    buf_put_uleb(b, JT_THREAD); /* 1 .. the highest named: 0 stays null (an unknown parent) */
+    buf_put_uleb(b, threads_max ? threads_max : 1);
+    for (uint64_t i = 1; i <= (threads_max ? threads_max : 1); i++) {
+        uint32_t name = i < c->nthread ? c->thread_name[i] : 0;
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "thread %llu", (unsigned long long)i);
+        buf_put_uleb(b, i);
+        jt_string_of(c, b, name, fallback);
+        buf_put_uleb(b, i);
+        jt_string_of(c, b, name, fallback);
+        buf_put_uleb(b, i);
+    }
+    if (nstacks) {
+        buf_put_uleb(b, JT_STACK_TRACE);
+        buf_put_uleb(b, nstacks);
+        for (uint32_t i = 1; i <= nstacks; i++) {
+            uint32_t klen;
+            const uint32_t *frames = intern_key(&c->stacks, i, &klen);
+            buf_put_uleb(b, i);
+            buf_put_u1(b, 0);
+            buf_put_uleb(b, klen / sizeof *frames);
+            for (uint32_t f = 0; f < klen / sizeof *frames; f++) {
+                buf_put_uleb(b, frames[f]);
+                buf_put_uleb(b, 0);
+                buf_put_uleb(b, 0);
+                buf_put_uleb(b, 1);
+            }
+        }
+    }
+    if (nmethods) {
+        buf_put_uleb(b, JT_METHOD);
+        buf_put_uleb(b, nmethods);
+        for (uint32_t i = 1; i <= nmethods; i++) {
+            uint32_t klen;
+            const uint32_t *key = intern_key(&c->methods, i, &klen);
+            buf_put_uleb(b, i);
+            buf_put_uleb(b, key[0]);
+            buf_put_uleb(b, key[1]);
+            buf_put_uleb(b, jt_symbol(c, "()", 2));
+            buf_put_uleb(b, 0);
+            buf_put_u1(b, 0);
+        }
+    }
+    if (nclasses) {
+        buf_put_uleb(b, JT_CLASS);
+        buf_put_uleb(b, nclasses);
+        for (uint32_t i = 1; i <= nclasses; i++) {
+            uint32_t klen;
+            const uint32_t *name = intern_key(&c->classes, i, &klen);
+            buf_put_uleb(b, i);
+            buf_put_uleb(b, 0);
+            buf_put_uleb(b, *name);
+            buf_put_uleb(b, 0);
+            buf_put_uleb(b, 0);
+        }
+    }
+    buf_put_uleb(b, JT_PACKAGE);
+    buf_put_uleb(b, 1);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, 0);
+    buf_put_uleb(b, JT_SYMBOL);
+    buf_put_uleb(b, intern_count(&c->symbols));
+    for (uint32_t i = 1; i <= intern_count(&c->symbols); i++) {
+        uint32_t klen;
+        const char *s = intern_key(&c->symbols, i, &klen);
+        buf_put_uleb(b, i);
+        jw_string(b, s, klen);
+    }
+    jw_event_end(b, at);
+}
+
+jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size_t cap)
+{
+    trace_reader r;
+    if (trace_reader_open(&r, data, len) != JP_OK) {
+        snprintf(why, cap, "%s", r.why);
+        return JP_ERR_FORMAT;
+    }
+    jt_ctx c;
+    memset(&c, 0, sizeof c);
+    arena_init(&c.mem);
+    intern_init(&c.symbols, &c.mem);
+    intern_init(&c.classes, &c.mem);
+    intern_init(&c.methods, &c.mem);
+    intern_init(&c.stacks, &c.mem);
+    buf out;
+    buf_init(&out);
+    jw_meta meta = { 0 };
+    jt_names(&c, data, len);
+    uint64_t end_ns = 0, threads_max = 0;
+    trace_event e;
+    trace_reader_open(&r, data, len);
+    while (trace_reader_next(&r, &e))
+        end_ns = e.time_ns > end_ns ? e.time_ns : end_ns;
+    buf_put(&out, "FLR\0", 4);
+    buf_put_u2(&out, 2);
+    buf_put_u2(&out, 0);
+    for (int i = 0; i < 7; i++)
+        buf_put_u8(&out, 0);
+    buf_put_u4(&out, 0);
+    jw_tree(&meta);
+    size_t meta_at = jw_event_begin(&out, JT_METADATA);
+    buf_put_uleb(&out, 0);
+    buf_put_uleb(&out, 0);
+    buf_put_uleb(&out, 0x7ffffff0);
+    buf_put_uleb(&out, meta.n);
+    for (size_t i = 0; i < meta.n; i++)
+        jw_cstring(&out, meta.strs[i]);
+    meta.out = &out;
+    jw_tree(&meta);
+    jw_event_end(&out, meta_at);
+    jt_events(&c, data, len, &out, &threads_max);
+    size_t cpool_at = out.len;
+    jt_pools(&c, &out, threads_max);
+    jp_status st = JP_ERR_NOMEM;
+    if (!out.failed && !c.failed) {
+        uint64_t figures[7] = { out.len, cpool_at, 68, r.start_wall_ns, end_ns ? end_ns : 1, 0, 1000000000u };
+        for (int i = 0; i < 7; i++)
+            be_store_u8(out.data + 8 + 8 * i, figures[i]);
+        sink_write(s, out.data, out.len);
+        st = sink_status(s);
+    } else {
+        snprintf(why, cap, "out of memory");
+    }
+    free(meta.strs);
+    free(c.str);
+    free(c.class_name);
+    free(c.thread_name);
+    free(c.gcs);
+    free(c.waiting_since);
+    intern_free(&c.symbols);
+    intern_free(&c.classes);
+    intern_free(&c.methods);
+    intern_free(&c.stacks);
+    arena_free(&c.mem);
+    buf_free(&out);
+    return st;
+}

@@ -88,6 +88,22 @@ grep -q "^jvmprof: note: $T/b2.html does not carry the frames' line numbers" "$T
 cmp <(grep -v '^CPU SAMPLES BEGIN\|^jvmprof' "$T/b.txt") <(grep -v '^CPU SAMPLES BEGIN\|^jvmprof' "$T/b-report.txt") >/dev/null ||
     fail "convert --txt differs from jvmprof report"
 
+# a trace as a JFR file: its collections, thread starts and ends, samples, timed
+run_java "trace=mem+thread+alloc+monitor,cpu=samples,interval=5,tracefile=$T/e.trace,file=$T/e.txt" TraceEvents
+expect_rc 0
+"$ROOT/build/jvmprof" convert "$T/e.trace" --jfr "$T/e.jfr" 2>"$T/e" || fail "convert TRACE --jfr: $(cat "$T/e")"
+check_print "$T/e.jfr"
+"$ROOT/build/jvmprof" trace "$T/e.trace" >"$T/e.txt2"
+for pair in "gc-end jdk.GarbageCollection" "thread-start jdk.ThreadStart" "thread-end jdk.ThreadEnd" \
+            "sample jdk.ExecutionSample" "alloc jdk.ObjectAllocationSample"; do
+    set -- $pair
+    n=$("$ROOT/build/jvmprof" trace "$T/e.trace" --type "$1" | grep -c .)
+    [ "$n" -gt 0 ] || fail "the trace has no $1 events"
+    grep -Eq "^ $2 +$n " "$T/summary.txt" || fail "not $n $2 events: $(grep "$2" "$T/summary.txt")"
+done
+"$JFR" print --events jdk.GarbageCollection "$T/e.jfr" | grep -q 'cause = "System.gc()"' || fail "no collection's cause"
+note "a trace as JFR: $(grep -c . "$T/e.txt2") trace lines; $(grep -E '^ jdk' "$T/summary.txt" | awk '$2 > 0 {printf "%s %s, ", $1, $2}')"
+
 # refusals, one line each
 run_java "cpu=times,jfr=$T/x.jfr" HotLoop 1
 [ "$RC" != 0 ] || fail "cpu=times with jfr= was accepted"
