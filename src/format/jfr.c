@@ -288,16 +288,6 @@ static void jw_tree(jw_meta *m)
     jw_element(m, "region", region, 0);
 }
 
-/* ---- the recording ---- */
-
-typedef struct jw_ctx {
-    const model *m;
-    buf out;
-    bool *trace_used, *method_used, *class_used, *thread_used, *monitor_used;
-    uint32_t nsymbols;                 /* symbol ids: model string ids; packages: their own */
-    uint64_t ticks_end;
-} jw_ctx;
-
 /* An event's start: its size (5 bytes, set at its end) and type. */
 static size_t jw_event_begin(buf *b, int type)
 {
@@ -307,6 +297,48 @@ static size_t jw_event_begin(buf *b, int type)
 }
 
 static void jw_event_end(buf *b, size_t at) { jw_var5_at(b, at, (uint32_t)(b->len - at)); }
+
+/* The chunk's header (its figures set by jw_chunk_end) and the metadata event. */
+static void jw_chunk_begin(buf *b, jw_meta *meta)
+{
+    buf_put(b, "FLR\0", 4);
+    buf_put_u2(b, 2);
+    buf_put_u2(b, 0);
+    for (int i = 0; i < 7; i++)
+        buf_put_u8(b, 0);
+    buf_put_u4(b, 0); /* features */
+    jw_tree(meta);    /* a first pass collects the strings, written before the tree */
+    size_t at = jw_event_begin(b, JT_METADATA);
+    buf_put_uleb(b, 0);          /* start */
+    buf_put_uleb(b, 0);          /* duration */
+    buf_put_uleb(b, 0x7ffffff0); /* metadata id */
+    buf_put_uleb(b, meta->n);
+    for (size_t i = 0; i < meta->n; i++)
+        jw_cstring(b, meta->strs[i]);
+    meta->out = b;
+    jw_tree(meta);
+    jw_event_end(b, at);
+}
+
+/* The header's figures, big-endian: sizes, offsets, times; one tick a nanosecond from the start. */
+static void jw_chunk_end(buf *b, size_t cpool_at, uint64_t start_ns, uint64_t duration_ns)
+{
+    if (b->failed)
+        return;
+    uint64_t figures[7] = { b->len, cpool_at, 68, start_ns, duration_ns, 0, 1000000000u };
+    for (int i = 0; i < 7; i++)
+        be_store_u8(b->data + 8 + 8 * i, figures[i]);
+}
+
+/* ---- the recording ---- */
+
+typedef struct jw_ctx {
+    const model *m;
+    buf out;
+    bool *trace_used, *method_used, *class_used, *thread_used, *monitor_used;
+    uint32_t nsymbols;                 /* symbol ids: model string ids; packages: their own */
+    uint64_t ticks_end;
+} jw_ctx;
 
 /* Thread ids: the trace's thread serial, or 1 ("all threads") when traces are not per thread. */
 static uint32_t jw_thread_of(jw_ctx *c, model_trace tr)
@@ -548,35 +580,14 @@ static jp_status jw_write(const model *m, const report_opts *o, sink *s)
                                                                    ? (m->dump_time_ms - m->start_time_ms) * 1000000u
                                                                    : 1;
     c.ticks_end = dur_ns; /* one tick a nanosecond, from the recording's start */
-    /* the chunk header; sizes and offsets set at the end */
     buf *b = &c.out;
-    buf_put(b, "FLR\0", 4);
-    buf_put_u2(b, 2);
-    buf_put_u2(b, 0);
-    for (int i = 0; i < 7; i++)
-        buf_put_u8(b, 0);
-    buf_put_u4(b, 0); /* features */
-    /* metadata: its strings first (a pass collects them), then the tree */
-    jw_tree(&meta);
-    size_t meta_at = jw_event_begin(b, JT_METADATA);
-    buf_put_uleb(b, 0);              /* start */
-    buf_put_uleb(b, 0);              /* duration */
-    buf_put_uleb(b, 0x7ffffff0);     /* metadata id */
-    buf_put_uleb(b, meta.n);
-    for (size_t i = 0; i < meta.n; i++)
-        jw_cstring(b, meta.strs[i]);
-    meta.out = b;
-    jw_tree(&meta);
-    jw_event_end(b, meta_at);
+    jw_chunk_begin(b, &meta);
     jw_events(&c, o);
     size_t cpool_at = b->len;
     jw_pools(&c);
+    jw_chunk_end(b, cpool_at, start_ns, dur_ns);
     if (b->failed)
         goto out;
-    /* the header's figures, big-endian */
-    uint64_t figures[7] = { b->len, cpool_at, 68, start_ns, dur_ns, 0, 1000000000u };
-    for (int i = 0; i < 7; i++)
-        be_store_u8(b->data + 8 + 8 * i, figures[i]);
     sink_write(s, b->data, b->len);
     st = sink_status(s);
 out:
@@ -942,31 +953,13 @@ jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size
     trace_reader_open(&r, data, len);
     while (trace_reader_next(&r, &e))
         end_ns = e.time_ns > end_ns ? e.time_ns : end_ns;
-    buf_put(&out, "FLR\0", 4);
-    buf_put_u2(&out, 2);
-    buf_put_u2(&out, 0);
-    for (int i = 0; i < 7; i++)
-        buf_put_u8(&out, 0);
-    buf_put_u4(&out, 0);
-    jw_tree(&meta);
-    size_t meta_at = jw_event_begin(&out, JT_METADATA);
-    buf_put_uleb(&out, 0);
-    buf_put_uleb(&out, 0);
-    buf_put_uleb(&out, 0x7ffffff0);
-    buf_put_uleb(&out, meta.n);
-    for (size_t i = 0; i < meta.n; i++)
-        jw_cstring(&out, meta.strs[i]);
-    meta.out = &out;
-    jw_tree(&meta);
-    jw_event_end(&out, meta_at);
+    jw_chunk_begin(&out, &meta);
     jt_events(&c, data, len, &out, &threads_max);
     size_t cpool_at = out.len;
     jt_pools(&c, &out, threads_max);
+    jw_chunk_end(&out, cpool_at, r.start_wall_ns, end_ns ? end_ns : 1);
     jp_status st = JP_ERR_NOMEM;
     if (!out.failed && !c.failed) {
-        uint64_t figures[7] = { out.len, cpool_at, 68, r.start_wall_ns, end_ns ? end_ns : 1, 0, 1000000000u };
-        for (int i = 0; i < 7; i++)
-            be_store_u8(out.data + 8 + 8 * i, figures[i]);
         sink_write(s, out.data, out.len);
         st = sink_status(s);
     } else {
