@@ -252,32 +252,35 @@ static void *pr_load_in(const char *base, pr_provider *p, const char *module, co
 static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
 {
 #if defined(__x86_64__)
-    usdt_probe_spec spec[PR_SLOTS < 4096 ? PR_SLOTS : 4096];
-    usdt_probe_place place[sizeof spec / sizeof spec[0]];
-    char args[sizeof spec / sizeof spec[0]][PROBE_ARGS_MAX * 16 + 1];
-    if (p->n > sizeof spec / sizeof spec[0]) {
-        snprintf(why, cap, "more than %zu probes", sizeof spec / sizeof spec[0]);
-        return false;
+    enum { PR_ARGS_TEXT = PROBE_ARGS_MAX * 16 + 1 };
+    /* on the heap: a provider may have thousands of probes, and this runs on a Java thread's stack */
+    usdt_probe_spec *spec = calloc(p->n, sizeof *spec);
+    usdt_probe_place *place = calloc(p->n, sizeof *place);
+    char *args = calloc(p->n, PR_ARGS_TEXT);
+    usdt_elf_image img = { 0 };
+    bool ok = false;
+    if (!spec || !place || !args) {
+        snprintf(why, cap, "out of memory");
+        goto out;
     }
     for (uint32_t i = 0; i < p->n; i++) {
         pr_slot *s = &pr_slots[p->slots[i]];
+        char *text = args + (size_t)i * PR_ARGS_TEXT;
         size_t at = 0;
-        args[i][0] = '\0';
         for (size_t j = 0; s->kinds[j]; j++) {
             static const char *const sizes[] = { ['Z'] = "1", ['B'] = "-1", ['C'] = "2", ['S'] = "-2",
                                                  ['I'] = "-4", ['J'] = "-8", ['F'] = "4", ['D'] = "8",
                                                  ['s'] = "8", ['o'] = "8" };
-            at += (size_t)snprintf(args[i] + at, sizeof args[i] - at, "%s%s@%zu(%%rdi)", j ? " " : "",
+            at += (size_t)snprintf(text + at, PR_ARGS_TEXT - at, "%s%s@%zu(%%rdi)", j ? " " : "",
                                    sizes[(unsigned char)s->kinds[j]], j * 8);
         }
-        spec[i] = (usdt_probe_spec){ s->provider, s->name, s->function[0] ? s->function : s->name, args[i] };
+        spec[i] = (usdt_probe_spec){ s->provider, s->name, s->function[0] ? s->function : s->name, text };
     }
-    usdt_elf_image img;
     char soname[200];
     snprintf(soname, sizeof soname, "%s.so.%u", module, p->id);
     if (usdt_elf_build(spec, p->n, soname, &img, place) != JP_OK) {
         snprintf(why, cap, "%s", img.why);
-        return false;
+        goto out;
     }
     const char *env = getenv("TMPDIR");
     const char *bases[] = { env && env[0] == '/' ? env : NULL, "/tmp", "/var/tmp", "/dev/shm" };
@@ -289,10 +292,9 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
             pr_remove_stale(bases[b]);
         p->dl = pr_load_in(bases[b], p, module, &img, first[0] ? why : first, first[0] ? cap : sizeof first);
     }
-    usdt_elf_free(&img);
     if (!p->dl) {
         snprintf(why, cap, "%s", first);
-        return false;
+        goto out;
     }
     struct link_map *lm = NULL;
     if (dlinfo(p->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
@@ -301,14 +303,20 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
         p->dl = NULL;
         unlink(p->path);
         rmdir(p->dir);
-        return false;
+        goto out;
     }
     for (uint32_t i = 0; i < p->n; i++) {
         pr_slot *s = &pr_slots[p->slots[i]];
         s->site = (void (*)(const int64_t *))(uintptr_t)(lm->l_addr + place[i].site);
         s->sem = (volatile uint16_t *)(uintptr_t)(lm->l_addr + place[i].semaphore);
     }
-    return true;
+    ok = true;
+out:
+    usdt_elf_free(&img);
+    free(spec);
+    free(place);
+    free(args);
+    return ok;
 #else
     (void)p;
     (void)module;
