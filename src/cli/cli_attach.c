@@ -20,39 +20,11 @@
 #include <unistd.h>
 
 #include "../../src/agent/attach_commands.h"
+#include "../options/options.h"
 #include "cli_common.h"
 #include "hotspot_attach.h"
 
 #define CA_TIMEOUT_MS 10000
-
-/* A small text file whole (NUL-terminated), its length in *len; NULL if unreadable. */
-static char *ca_read_text(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    for (size_t r; data && (r = fread(data + n, 1, cap - n - 1, f)) > 0;) {
-        n += r;
-        if (n + 1 == cap) {
-            char *b = realloc(data, cap * 2);
-            if (!b) {
-                free(data);
-                data = NULL;
-            }
-            data = b;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (data) {
-        data[n] = '\0';
-        if (len)
-            *len = n;
-    }
-    return data;
-}
 
 /* libjvmprof.so beside this command (build/), or in ../lib/jvmprof/ (make install). */
 static bool ca_agent_path(char *out, size_t cap)
@@ -147,39 +119,6 @@ static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, 
     return true;
 }
 
-/* Options with relative output paths (file=, flame=, collapsed=, tracefile=) made absolute from our
- * directory, when the JVM sees our files. */
-static void ca_absolute(const char *options, bool same_files, char *out, size_t cap)
-{
-    static const char *const keys[] = { "file=", "flame=", "collapsed=", "tracefile=" };
-    char cwd[2048];
-    size_t n = 0;
-    out[0] = '\0';
-    if (!same_files || !getcwd(cwd, sizeof cwd)) {
-        snprintf(out, cap, "%s", options);
-        return;
-    }
-    for (const char *p = options; *p;) {
-        size_t len = strcspn(p, ",");
-        bool rel = false;
-        size_t klen = 0;
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-            if (!strncmp(p, keys[k], strlen(keys[k]))) {
-                klen = strlen(keys[k]);
-                rel = p[klen] != '/' && p[klen] != ',' && p[klen] != '\0';
-            }
-        int w = rel ? snprintf(out + n, cap - n, "%s%.*s%s/%.*s", n ? "," : "", (int)klen, p, cwd,
-                               (int)(len - klen), p + klen)
-                    : snprintf(out + n, cap - n, "%s%.*s", n ? "," : "", (int)len, p);
-        if (w < 0 || (size_t)w >= cap - n)
-            break;
-        n += (size_t)w;
-        p += len;
-        if (*p == ',')
-            p++;
-    }
-}
-
 /* A file named on our command line, as the JVM must see it: relative to our directory when it sees our files. */
 static void ca_file(const hotspot_target *t, const char *name, char *out, size_t cap)
 {
@@ -188,6 +127,34 @@ static void ca_file(const hotspot_target *t, const char *name, char *out, size_t
         snprintf(out, cap, "%s/%s", cwd, name);
     else
         snprintf(out, cap, "%s", name);
+}
+
+/* The agent's options with the value of each file option (the option table's paths: file=, flame=,
+ * tracefile=, pprof=, plugin= ...) as ca_file makes it. */
+static void ca_absolute(const hotspot_target *t, const char *options, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (const char *p = options; *p;) {
+        size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+        bool path = false;
+        for (size_t k = 0; k < OPTIONS_ID_COUNT && klen < len; k++)
+            path |= options_defs[k].kind == OPTIONS_KIND_PATH && strlen(options_defs[k].name) == klen &&
+                    !strncmp(p, options_defs[k].name, klen);
+        char value[4200];
+        snprintf(value, sizeof value, "%.*s", (int)(len - (path ? klen + 1 : len)), p + (path ? klen + 1 : len));
+        char file[4400];
+        if (path && value[0])
+            ca_file(t, value, file, sizeof file);
+        int w = path && value[0] ? snprintf(out + n, cap - n, "%s%.*s=%s", n ? "," : "", (int)klen, p, file)
+                                 : snprintf(out + n, cap - n, "%s%.*s", n ? "," : "", (int)len, p);
+        if (w < 0 || (size_t)w >= cap - n)
+            break;
+        n += (size_t)w;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
 }
 
 /* Sends one request and prints the answer (or, with answer_out, hands it over, malloc'ed, without
@@ -225,7 +192,7 @@ static int ca_request(const hotspot_target *t, const char *command, const char *
     jp_status st = hotspot_attach_load(t, target_lib, request, CA_TIMEOUT_MS, &rc, why, sizeof why);
     free(request);
     size_t n = 0;
-    char *text = st == JP_OK ? ca_read_text(answer, &n) : NULL;
+    char *text = st == JP_OK ? hotspot_read_file(answer, &n) : NULL;
     unlink(answer);
     if (st != JP_OK) {
         cli_error("%s", why);
@@ -290,7 +257,7 @@ int cli_attach(const char *command, int argc, char **argv)
             return 2;
         }
         char options[4096];
-        ca_absolute(argv[1], !t.own_mounts, options, sizeof options);
+        ca_absolute(&t, argv[1], options, sizeof options);
         return ca_request(&t, "start", options, false, NULL);
     }
     if (!strcmp(command, "dump") && argc == 2) { /* to FILE, instead of the session's file= */
@@ -346,7 +313,7 @@ int cli_collect(int argc, char **argv)
                  options[0] ? "," : "", (long)t.pid, (long)t.pid);
     else
         snprintf(given, sizeof given, "%s", options);
-    ca_absolute(given, !t.own_mounts, options_abs, sizeof options_abs);
+    ca_absolute(&t, given, options_abs, sizeof options_abs);
     int rc = ca_request(&t, "start", options_abs, true, NULL);
     if (rc != 0)
         return rc;

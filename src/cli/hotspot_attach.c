@@ -23,8 +23,7 @@
 
 #include "../common/fd_write.h"
 
-/* The whole of a /proc file (NUL-terminated, its length in *len), or NULL. */
-static char *ha_slurp(const char *path, size_t *len)
+char *hotspot_read_file(const char *path, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -83,7 +82,7 @@ static long ha_status_field(const char *status, const char *key, int which)
 
 static bool ha_has(const char *path, const char *needle)
 {
-    char *s = ha_slurp(path, NULL);
+    char *s = hotspot_read_file(path, NULL);
     bool yes = s && strstr(s, needle);
     free(s);
     return yes;
@@ -124,7 +123,7 @@ jp_status hotspot_target_find(pid_t pid, hotspot_target *t, char *why, size_t ca
     t->pid = pid;
     char path[64];
     snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-    char *status = pid > 0 ? ha_slurp(path, NULL) : NULL;
+    char *status = pid > 0 ? hotspot_read_file(path, NULL) : NULL;
     if (!status) {
         snprintf(why, cap, "no process %ld", (long)pid);
         return JP_ERR_ARG;
@@ -142,7 +141,7 @@ jp_status hotspot_target_find(pid_t pid, hotspot_target *t, char *why, size_t ca
     ssize_t na = readlink(path, a, sizeof a - 1), nb = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
     t->own_mounts = na > 0 && nb > 0 && strcmp(a, b) != 0;
     snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
-    char *maps = ha_slurp(path, NULL);
+    char *maps = hotspot_read_file(path, NULL);
     if (!maps) {
         snprintf(why, cap, "process %ld cannot be inspected (%s)", (long)pid, strerror(errno));
         return JP_ERR_ARG;
@@ -152,7 +151,7 @@ jp_status hotspot_target_find(pid_t pid, hotspot_target *t, char *why, size_t ca
     free(maps);
     size_t len = 0;
     snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
-    char *cmd = ha_slurp(path, &len);
+    char *cmd = hotspot_read_file(path, &len);
     if (cmd && len)
         ha_main(cmd, len, t->main, sizeof t->main);
     else

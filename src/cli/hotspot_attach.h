@@ -38,6 +38,10 @@ bool hotspot_target_ours(const hotspot_target *t, char *why, size_t cap);
 jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const char *options, int timeout_ms,
                               int *agent_rc, char *why, size_t cap);
 
+/* A whole file, read (also a /proc file, which cannot be mapped), malloc'ed and NUL-terminated, its
+ * length in *len (len may be NULL); NULL if it cannot be read. */
+char *hotspot_read_file(const char *path, size_t *len);
+
 /* Every process of this machine that is a JVM (its pids, as we see them),
  * into pids (cap at most); the count. */
 size_t hotspot_list(pid_t *pids, size_t cap);
