@@ -56,6 +56,7 @@ static int ns_grow_fd = -1;
 static uint64_t ns_grow_offset;
 static bool ns_grow_lost;
 
+/* A frame; its payload copied from payload, or left for the caller (payload NULL). */
 static ns_frame *ns_make(unsigned type, uint32_t id, const void *payload, uint32_t len)
 {
     ns_frame *f = malloc(sizeof *f + NS_HEADER + len);
@@ -68,8 +69,19 @@ static ns_frame *ns_make(unsigned type, uint32_t id, const void *payload, uint32
         f->data[1 + i] = (uint8_t)(id >> (8 * i));
         f->data[5 + i] = (uint8_t)(len >> (8 * i));
     }
-    if (len)
+    if (len && payload)
         memcpy(f->data + NS_HEADER, payload, len);
+    return f;
+}
+
+/* A DATA frame of len bytes of fd at off; NULL when out of memory or the bytes cannot be read. */
+static ns_frame *ns_read(uint32_t id, int fd, uint64_t off, uint32_t len)
+{
+    ns_frame *f = ns_make(NS_DATA, id, NULL, len);
+    if (f && pread(fd, f->data + NS_HEADER, len, (off_t)off) != (ssize_t)len) {
+        free(f);
+        f = NULL;
+    }
     return f;
 }
 
@@ -352,18 +364,12 @@ void net_stream_file(const char *path)
     bool ok = first != NULL;
     for (size_t off = 0; ok && off < size; off += NS_PIECE) {
         uint32_t len = (uint32_t)(size - off < NS_PIECE ? size - off : NS_PIECE);
-        ns_frame *f = ns_make(NS_DATA, id, NULL, 0);
-        ns_frame *g = f ? realloc(f, sizeof *f + NS_HEADER + len) : NULL;
-        ok = g && pread(fd, g->data + NS_HEADER, len, (off_t)off) == (ssize_t)len;
+        ns_frame *g = ns_read(id, fd, off, len);
+        ok = g != NULL;
         if (g) {
-            g->len = NS_HEADER + len;
-            for (int i = 0; i < 4; i++)
-                g->data[5 + i] = (uint8_t)(len >> (8 * i));
             last->next = g;
             last = g;
             total += g->len;
-        } else {
-            free(f);
         }
     }
     ns_frame *end = ok ? ns_make(NS_END, id, NULL, 0) : NULL;
@@ -412,19 +418,10 @@ void net_stream_grow(const char *path, int written)
             ns_dropped += len;
             pthread_mutex_unlock(&ns_lock);
         } else {
-            ns_frame *f = malloc(sizeof *f + NS_HEADER + len);
-            bool ok = f && pread(fd, f->data + NS_HEADER, len, (off_t)ns_grow_offset) == (ssize_t)len;
-            if (ok) {
-                f->next = NULL;
-                f->len = NS_HEADER + len;
-                f->data[0] = NS_DATA;
-                for (int i = 0; i < 4; i++) {
-                    f->data[1 + i] = (uint8_t)(ns_grow_id >> (8 * i));
-                    f->data[5 + i] = (uint8_t)(len >> (8 * i));
-                }
+            ns_frame *f = ns_read(ns_grow_id, fd, ns_grow_offset, len);
+            if (f) {
                 ns_grow_lost = !ns_queue(f, f, f->len);
             } else {
-                free(f);
                 ns_grow_lost = true;
                 pthread_mutex_lock(&ns_lock);
                 ns_dropped += len;
