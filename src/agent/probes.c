@@ -327,6 +327,14 @@ out:
 
 /* ---- the poller: semaphores into words ---- */
 
+/* Every live probe's word, from what listens now; under pr_lock. */
+static void pr_words_locked(void)
+{
+    for (pr_provider *p = pr_providers; p; p = p->next)
+        for (uint32_t i = 0; i < p->n; i++)
+            atomic_store(&pr_words[p->slots[i]], pr_listeners(&pr_slots[p->slots[i]]));
+}
+
 static void *pr_poll(void *arg)
 {
     (void)arg;
@@ -336,9 +344,7 @@ static void *pr_poll(void *arg)
         nanosleep(&ts, NULL);
         pthread_mutex_lock(&pr_lock);
         atomic_store(&pr_fixed_on, jvmprof_probe_semaphore != 0);
-        for (pr_provider *p = pr_providers; p; p = p->next)
-            for (uint32_t i = 0; i < p->n; i++)
-                atomic_store(&pr_words[p->slots[i]], pr_listeners(&pr_slots[p->slots[i]]));
+        pr_words_locked();
         pthread_mutex_unlock(&pr_lock);
     }
     return NULL;
@@ -348,9 +354,7 @@ void probes_trace_listen(bool on)
 {
     pthread_mutex_lock(&pr_lock);
     pr_tracing = on;
-    for (pr_provider *p = pr_providers; p; p = p->next)
-        for (uint32_t i = 0; i < p->n; i++)
-            atomic_store(&pr_words[p->slots[i]], pr_listeners(&pr_slots[p->slots[i]]));
+    pr_words_locked();
     pthread_mutex_unlock(&pr_lock);
 }
 
