@@ -63,6 +63,18 @@ const void *cli_map_file(const char *path, size_t *len)
     return p;
 }
 
+model *cli_read_model(const char *path, const void *data, size_t len, report_opts *ro, bool *hprof)
+{
+    static const char magic[] = "JAVA PROFILE 1.0.";
+    char err[512];
+    memset(ro, 0, sizeof *ro);
+    *hprof = len >= sizeof magic && memcmp(data, magic, sizeof magic - 1) == 0;
+    model *m = *hprof ? hprof_bin_read(data, len, ro, err, sizeof err) : collapsed_read(data, len, err, sizeof err);
+    if (!m)
+        cli_error("%s: %s", path, err);
+    return m;
+}
+
 int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
     static const struct { const char *name; unsigned flag; } opts[] = {

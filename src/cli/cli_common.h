@@ -37,6 +37,10 @@ typedef struct cli_args {
     unsigned given;    /* the CLI_OPT_* that were on the command line */
 } cli_args;
 
+/* The model of an HPROF binary report or of collapsed stacks (data, the file at path, mapped), told apart
+ * by the header (*hprof); NULL after a one-line message naming path. */
+model *cli_read_model(const char *path, const void *data, size_t len, report_opts *ro, bool *hprof);
+
 int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a);
 
 /* Writes what emit() puts in a sink to path (atomically), or to stdout when

@@ -96,7 +96,6 @@ int cli_convert(int argc, char **argv)
         return 1;
     char err[512];
     report_opts ro;
-    memset(&ro, 0, sizeof ro);
     if (len >= 16 && memcmp(data, TRACE_FILE_MAGIC, 16) == 0) { /* a trace: its timed events, as a JFR file */
         if (cli_convert_targets[target].fmt != &jfr_format) {
             file_unmap(data, len);
@@ -108,13 +107,11 @@ int cli_convert(int argc, char **argv)
         file_unmap(data, len);
         return rc;
     }
-    bool hprof = len >= 18 && memcmp(data, "JAVA PROFILE 1.0.", 17) == 0;
-    model *m = hprof ? hprof_bin_read(data, len, &ro, err, sizeof err) : collapsed_read(data, len, err, sizeof err);
+    bool hprof;
+    model *m = cli_read_model(in, data, len, &ro, &hprof);
     file_unmap(data, len);
-    if (!m) {
-        cli_error("%s: %s", in, err);
+    if (!m)
         return 1;
-    }
     const jp_format_ops *fmt = cli_convert_targets[target].fmt;
     if (!hprof && (fmt == &jfr_format || fmt == &hprof_txt_format)) {
         cli_error("%s: collapsed stacks have no traces to make %s of (convert an HPROF binary report)", in,

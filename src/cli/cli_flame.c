@@ -23,25 +23,17 @@ static model *cli_flame_read_stacks(const char *path)
     const void *data = cli_map_file(path, &len);
     if (!data)
         return NULL;
-    char err[512];
-    model *m;
-    static const char magic[] = "JAVA PROFILE 1.0.";
-    if (len >= sizeof magic && memcmp(data, magic, sizeof magic - 1) == 0) {
-        report_opts ro;
-        m = hprof_bin_read(data, len, &ro, err, sizeof err);
-        if (m && trace_stacks_build(m) != JP_OK) {
-            model_free(m);
-            m = NULL;
-            snprintf(err, sizeof err, "out of memory");
-        }
-    } else {
-        m = collapsed_read(data, len, err, sizeof err);
-    }
+    report_opts ro;
+    bool hprof;
+    model *m = cli_read_model(path, data, len, &ro, &hprof);
     file_unmap(data, len);
-    if (!m) {
-        cli_error("%s: %s", path, err);
+    if (m && hprof && trace_stacks_build(m) != JP_OK) {
+        model_free(m);
+        cli_error("%s: out of memory", path);
         return NULL;
     }
+    if (!m)
+        return NULL;
     if (m->total_stack_samples == 0)
         cli_error("warning: %s has no CPU samples; the output is empty", path);
     return m;
