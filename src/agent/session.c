@@ -145,19 +145,26 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
     return JP_OK;
 }
 
+/* What the core asks of JVMTI for every session: line numbers and source files; and, when it may be had,
+ * the re-instrumentation of loaded classes. */
+static jvmtiCapabilities session_core_caps(bool retransform)
+{
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_get_line_numbers = 1;
+    caps.can_get_source_file_name = 1;
+    caps.can_retransform_classes = caps.can_retransform_any_class = retransform;
+    return caps;
+}
+
 /* The collectors of o chosen, their capabilities added, the callbacks set,
  * their load run and a model made: everything but starting. */
 static jp_status session_prepare(const agent_options *o, bool at_load, char *err, size_t errlen)
 {
     collectors_choose(o);
-    jvmtiCapabilities caps;
-    memset(&caps, 0, sizeof caps);
-    caps.can_get_line_numbers = 1;
-    caps.can_get_source_file_name = 1;
     /* the JVM grants retransformation only at start-up: asked for then, so that a later session
      * (Control.start, Control.tracingBegin) can instrument the classes loaded before it */
-    if (at_load)
-        caps.can_retransform_classes = caps.can_retransform_any_class = 1;
+    jvmtiCapabilities caps = session_core_caps(at_load);
     if (collectors_capabilities(&caps) != JP_OK) {
         snprintf(err, errlen, "the JVM lacks what these options need (see the line above)");
         return JP_ERR_JVMTI;
@@ -334,14 +341,10 @@ bool session_attach(char *err, size_t errlen)
     pthread_mutex_lock(&session_lock);
     bool ok = session_loaded;
     if (!ok) {
-        jvmtiCapabilities caps;
-        memset(&caps, 0, sizeof caps);
-        caps.can_get_line_numbers = 1;
-        caps.can_get_source_file_name = 1;
-        caps.can_retransform_classes = caps.can_retransform_any_class = 1;
+        jvmtiCapabilities caps = session_core_caps(true);
         if ((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps) != JVMTI_ERROR_NONE) {
             /* without re-instrumentation: cpu=times and trace=exec then cover only classes loaded later */
-            caps.can_retransform_classes = caps.can_retransform_any_class = 0;
+            caps = session_core_caps(false);
             (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
         }
         ok = session_set_callbacks() == JP_OK && jvmti_event(JVMTI_EVENT_VM_DEATH, true) == JP_OK &&
