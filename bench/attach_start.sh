@@ -8,10 +8,7 @@
 # cpu=times,include=ManyClasses (one class), stop. RUNS (default 5) JVMs,
 # medians. Appends to bench/RESULTS.md.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 JVMPROF=${JVMPROF:-$ROOT/build/jvmprof}
 OUT=$BENCH_DIR/out/attach_start
 mkdir -p "$OUT"
@@ -41,13 +38,12 @@ for ((r = 1; r <= RUNS; r++)); do
     echo "[attach_start] run $r: $classes classes; start cpu=samples ${samples[-1]} ms, cpu=times ${times[-1]} ms," \
          "cpu=times,include=ManyClasses ${narrow[-1]} ms" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 ms_=$(median "${samples[@]}") mt=$(median "${times[@]}") mn=$(median "${narrow[@]}")
 {
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — jvmprof start on a running JVM (bench/attach_start.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'). ManyClasses: $classes classes loaded. Wall time of the command, median of the runs."
+    echo "Machine: $(bench_cpu); agent $(bench_commit). ManyClasses: $classes classes loaded. Wall time of the command, median of the runs."
     echo
     echo "| start cpu=samples (first attach) ms | start cpu=times ms | start cpu=times,include=ManyClasses ms |"
     echo "|---:|---:|---:|"

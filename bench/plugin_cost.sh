@@ -7,10 +7,7 @@
 # medians of the runs' ns per call; each call is two events (its entry and
 # exit). Appends to bench/RESULTS.md.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 OUT=$BENCH_DIR/out/plugin_cost
 mkdir -p "$OUT"
@@ -31,14 +28,13 @@ for ((r = 1; r <= RUNS; r++)); do
     plugged+=("$(run "$base,plugin=$OUT/libnoop.so")")
     echo "[plugin_cost] round $r: none ${none[-1]}, traced ${traced[-1]}, traced + plugin ${plugged[-1]} ns per call" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mn=$(median "${none[@]}") mt=$(median "${traced[@]}") mp=$(median "${plugged[@]}")
 per_event=$(awk -v a="$mp" -v b="$mt" 'BEGIN {printf "%.2f", (a - b) / 2}')
 {
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — plugin delivery per event (bench/plugin_cost.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'). CallLoop, 2 events per call."
+    echo "Machine: $(bench_cpu); agent $(bench_commit). CallLoop, 2 events per call."
     echo
     echo "| no agent ns/call | trace=exec ns/call | + plugin=noop ns/call | added per event |"
     echo "|---:|---:|---:|---:|"

@@ -6,9 +6,7 @@
 # `jvmprof convert FILE --pprof OUT.pb.gz` (wall and CPU seconds, max RSS),
 # medians. Appends to bench/RESULTS.md.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 JVMPROF=${JVMPROF:-$ROOT/build/jvmprof}
 OUT=$BENCH_DIR/out/pprof_convert
 mkdir -p "$OUT"
@@ -32,14 +30,13 @@ for ((r = 1; r <= RUNS; r++)); do
     pw+=("$w") pc+=("$c") prss=$rss
     echo "[pprof_convert] run $r: flame ${fw[-1]} s, convert --pprof ${pw[-1]} s" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mfw=$(median "${fw[@]}") mfc=$(median "${fc[@]}") mpw=$(median "${pw[@]}") mpc=$(median "${pc[@]}")
 ratio=$(awk -v a="$mpw" -v b="$mfw" 'BEGIN { printf "%.2f", a / b }')
 {
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — collapsed stacks to pprof (bench/pprof_convert.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); jvmprof $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'). Input: $(stat -c %s "$OUT/big.collapsed") bytes, 1,000,000 distinct stacks of depth 6. Medians."
+    echo "Machine: $(bench_cpu); jvmprof $(bench_commit). Input: $(stat -c %s "$OUT/big.collapsed") bytes, 1,000,000 distinct stacks of depth 6. Medians."
     echo
     echo "| command | wall s | CPU s | max RSS KB | output bytes |"
     echo "|---|---:|---:|---:|---:|"

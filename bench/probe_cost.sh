@@ -9,10 +9,7 @@
 # bpftrace attached to its USDT probe (as root, if bpftrace is there).
 # Medians of the runs. Appends to bench/RESULTS.md.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 JAR=$(dirname "$AGENT")/jvmprof.jar
 OUT=$BENCH_DIR/out/probe_cost
@@ -54,7 +51,6 @@ for ((r = 1; r <= RUNS; r++)); do
          "trace=probe ${traced[-1]}, bpftrace ${bpf[-1]:-n/a} ns per call" >&2
 done
 rm -f "$OUT/p.trace"
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mp=$(median "${plain[@]}") mb=$(median "${bare[@]}") mi=$(median "${idle[@]}") mt=$(median "${traced[@]}")
 mf=n/a
 [[ ${#bpf[@]} -gt 0 ]] && mf=$(median "${bpf[@]}")
@@ -62,7 +58,7 @@ mf=n/a
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — probe calls (bench/probe_cost.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'). ProbeBench: a loop calling a probe tick(int), median of 7 rounds per run, median of the runs."
+    echo "Machine: $(bench_cpu); agent $(bench_commit). ProbeBench: a loop calling a probe tick(int), median of 7 rounds per run, median of the runs."
     echo
     echo "| plain interface ns/call | probe, no agent | probe, agent, nothing listening | trace=probe ns/firing | bpftrace attached ns/firing |"
     echo "|---:|---:|---:|---:|---:|"

@@ -7,10 +7,7 @@
 # clock jvmprof uses (the time-stamp counter) on this machine, measured in C,
 # since two of them per call are the floor. Appends to bench/RESULTS.md.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 OUT=$BENCH_DIR/out/times_cost
 mkdir -p "$OUT"
@@ -54,7 +51,6 @@ for ((r = 1; r <= RUNS; r++)); do
     echo "[times_cost] round $r: none ${none[-1]} ns, timed ${timed[-1]} ns, counted ${counted[-1]} ns per call" >&2
 done
 grep -q '^CALLS COUNTED BEGIN' "$OUT/counted.txt" || { echo "times_cost.sh: leaf() was not counted" >&2; exit 1; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mn=$(median "${none[@]}") mt=$(median "${timed[@]}") mc=$(median "${counted[@]}")
 added=$(awk -v a="$mt" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
 cadded=$(awk -v a="$mc" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
@@ -62,7 +58,7 @@ cadded=$(awk -v a="$mc" -v b="$mn" 'BEGIN {printf "%.2f", a - b}')
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — cpu=times per timed call (bench/times_cost.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')."
+    echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(bench_commit)."
     echo "CallLoop: a loop calling an out-of-line leaf() 50 million times a round, median of 6 measured rounds per run; medians of the runs."
     echo
     echo "| no agent ns/call | cpu=times,tiny=0 ns/call | added per timed call | cpu=times (leaf counted) ns/call | added per counted call | one time-stamp counter read (C loop) |"

@@ -10,10 +10,7 @@
 # Appends to bench/RESULTS.md. Needs the javac workload's sources (make bench
 # sets them up: bench/run.sh).
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-JDK=${JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-RUNS=${RUNS:-5}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 OUT=$BENCH_DIR/out/tracing_ended
 LIST=$BENCH_DIR/out/javac-files.txt
@@ -38,7 +35,6 @@ for ((r = 1; r <= RUNS; r++)); do
     read -r a a2 b < <(run agent); ended+=("$a"); ended2+=("$a2"); ecpu+=("$b")
     echo "[tracing_ended] round $r: no agent ${none[-1]} + ${none2[-1]} ms (${ncpu[-1]} s CPU), tracing ended ${ended[-1]} + ${ended2[-1]} ms (${ecpu[-1]} s CPU)" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mn=$(median "${none[@]}") me=$(median "${ended[@]}") cn=$(median "${ncpu[@]}") ce=$(median "${ecpu[@]}")
 mn2=$(median "${none2[@]}") me2=$(median "${ended2[@]}")
 ratio=$(awk -v a="$me" -v b="$mn" 'BEGIN {printf "%.3f", a / b}')
@@ -48,7 +44,7 @@ cratio=$(awk -v a="$ce" -v b="$cn" 'BEGIN {printf "%.3f", a / b}')
     echo
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — javac after tracingEnd (bench/tracing_ended.sh, RUNS=$RUNS)"
     echo
-    echo "Machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); agent $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')."
+    echo "Machine: $(bench_cpu); agent $(bench_commit)."
     echo "The whole javac workload compiled after a traced window (40 files with EXECUTION_ON) and tracingEnd; medians."
     echo
     echo "| compile | no agent ms | tracing ended ms | ratio |"
