@@ -306,7 +306,7 @@ static void jw_chunk_begin(buf *b, jw_meta *meta)
     buf_put_u2(b, 0);
     for (int i = 0; i < 7; i++)
         buf_put_u8(b, 0);
-    buf_put_u4(b, 0); /* features */
+    buf_put_u4(b, 3); /* features: integers are LEB128 (1; JMC reads them fixed-width without it), final chunk (2) */
     jw_tree(meta);    /* a first pass collects the strings, written before the tree */
     size_t at = jw_event_begin(b, JT_METADATA);
     buf_put_uleb(b, 0);          /* start */
@@ -897,7 +897,7 @@ static void jt_pools(jt_ctx *c, buf *b, uint64_t threads_max)
             buf_put_uleb(b, i);
             buf_put_uleb(b, key[0]);
             buf_put_uleb(b, key[1]);
-            buf_put_uleb(b, jt_symbol(c, "()", 2));
+            buf_put_uleb(b, jt_symbol(c, "()V", 3)); /* unknown: the trace's samples name methods only; JMC needs a whole descriptor */
             buf_put_uleb(b, 0);
             buf_put_u1(b, 0);
         }
