@@ -90,11 +90,11 @@ $(BUILD)/jvmprof.jar: $(JAVA_SRC)
 	$(JAVA_HOME)/bin/javac -source 11 -target 11 -Xlint:-options -XDignore.symbol.file -d $(BUILD)/classes \
 	    java/jvmprof/ProbeRuntime.java
 	$(JAVA_HOME)/bin/javac --release 11 -cp $(BUILD)/classes -d $(BUILD)/classes \
-	    $(filter-out %/Tracker.java %/ProbeRuntime.java,$(JAVA_SRC))
+	    $(filter-out %/Tracker.java %/AllocCounts.java %/ProbeRuntime.java,$(JAVA_SRC))
 	@# Tracker uses jdk.internal.misc.Unsafe (the agent exports it to Tracker's module at run time),
 	@# which --release hides: compiled for Java 11 against this JDK, using nothing Java 11 lacks
 	$(JAVA_HOME)/bin/javac -source 11 -target 11 -Xlint:-options --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
-	    -cp $(BUILD)/classes -d $(BUILD)/classes $(filter %/Tracker.java,$(JAVA_SRC))
+	    -cp $(BUILD)/classes -d $(BUILD)/classes $(filter %/Tracker.java %/AllocCounts.java,$(JAVA_SRC))
 	$(JAVA_HOME)/bin/jar --create --file $@ -C $(BUILD)/classes .
 
 # unit tests: each test_<module>.c linked with the pure modules, plain and under ASan+UBSan

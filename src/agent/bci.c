@@ -44,7 +44,7 @@ static jobject bci_modules[BCI_MODULES_MAX];
 static atomic_uint bci_nmodules;
 static pthread_mutex_t bci_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_counted, st_unchanged, st_ns;
+static atomic_ullong st_seen, st_rewritten, st_failed, st_methods, st_counted, st_unchanged, st_ns, st_alloc_counts;
 static uint64_t st_retransformed, st_retransform_failed, st_retransform_ns;
 
 /* cpu=times, trace=exec: entry and exit calls. heap=sites,alloc_interval=0,alloc_hook=bci:
@@ -54,6 +54,9 @@ static bool bci_calls_on(void)
     return agent_opts->cpu == OPTIONS_CPU_TIMES || (agent_opts->trace & OPTIONS_TRACE_ENTRY);
 }
 static bool bci_allocs_on(void) { return options_alloc_bci(agent_opts); }
+
+static const bci_alloc_counter *bci_counter;
+void bci_use_alloc_counter(const bci_alloc_counter *c) { bci_counter = c; }
 
 jclass bci_tracker_class_ref(void) { return bci_tracker_class; }
 
@@ -141,7 +144,14 @@ typedef struct bci_select_ctx {
     uint32_t *ids;
     uint32_t n, cap;
     bool oom;
+    void *alloc_ctx;            /* alloc_count=site: the counter's context for this class */
 } bci_select_ctx;
+
+static uint32_t bci_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
+{
+    bci_select_ctx *ctx = vctx;
+    return ctx->alloc_ctx ? bci_counter->alloc(ctx->alloc_ctx, a, how) : 0;
+}
 
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
@@ -245,7 +255,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
 {
     (void)protection_domain;
     if (!atomic_load_explicit(&bci_ready, memory_order_acquire) || len <= 0 ||
-        (redefined && !bci_allocs_on() && !agent_late_start))
+        (redefined && !bci_allocs_on() && !bci_counter && !agent_late_start))
         return;
     char cname[1024];
     if (!name) {
@@ -258,19 +268,26 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
      * started late, which instruments the classes loaded before it */
     bool calls = bci_calls_on() && (!redefined || agent_late_start) && cf_class_selected(name, agent_opts->include, agent_opts->exclude);
     bool allocs = bci_allocs_on() && strncmp(name, "jvmprof/", 8) != 0;
-    if (!(calls || allocs) || !bci_module_reads(jni, loader, name))
+    bool counts = bci_counter && strncmp(name, "jvmprof/", 8) != 0;
+    if (!(calls || allocs || counts) || !bci_module_reads(jni, loader, name))
         return;
     bci_class *rec = calloc(1, sizeof *rec);
     if (!rec)
         return;
-    bci_select_ctx ctx = { calls, name, rec, NULL, NULL, 0, 0, false };
+    bci_select_ctx ctx = { calls, name, rec, NULL, NULL, 0, 0, false, NULL };
+    if (counts && !(ctx.alloc_ctx = bci_counter->class_begin(name)))
+        counts = false;
     cf_inject_spec spec = { bci_receivers && bci_tracker ? &bci_tracker_this : bci_tracker,
-                            (calls ? CF_INJECT_CALLS : 0u) | (allocs ? CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT : 0u),
-                            bci_select, &ctx };
+                            (calls ? CF_INJECT_CALLS : 0u) | (allocs ? CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT : 0u) |
+                                (counts ? CF_INJECT_ALLOCS : 0u),
+                            bci_select, &ctx, counts ? bci_counter->tracker : NULL, counts ? bci_alloc : NULL,
+                            counts ? bci_counter->calls : NULL };
     cf_result r;
     uint64_t t0 = agent_now_ns();
     jp_status st = cf_rewrite(data, (size_t)len, &spec, &r);
     atomic_fetch_add_explicit(&st_ns, agent_now_ns() - t0, memory_order_relaxed);
+    if (counts)
+        bci_counter->class_end(ctx.alloc_ctx, st == JP_OK && !ctx.oom && r.bytes ? r.source_file : NULL);
     if (st != JP_OK || ctx.oom) {
         atomic_fetch_add_explicit(&st_failed, 1, memory_order_relaxed);
         jp_log_debug("class %s left as it was: %s", name, st != JP_OK ? r.why : "out of memory");
@@ -313,6 +330,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
     atomic_fetch_add_explicit(&st_rewritten, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&st_methods, r.methods_rewritten - r.counts, memory_order_relaxed);
     atomic_fetch_add_explicit(&st_counted, r.counts, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st_alloc_counts, r.alloc_counts, memory_order_relaxed);
     *new_len = (jint)r.len;
     *new_data = out;
 }
@@ -323,7 +341,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
  * a small program's, on each Control.tracingBegin). */
 static bool bci_worth_retransforming(const char *sig)
 {
-    if (agent_opts->alloc_hook == 'b' || sig[0] != 'L')
+    if (agent_opts->alloc_hook == 'b' || bci_counter || sig[0] != 'L')
         return true;
     char name[1024];
     size_t n = strlen(sig + 1);
@@ -451,13 +469,15 @@ jp_status bci_vm_init(JNIEnv *jni)
         st = bci_bind_calls(jni);
     if (st == JP_OK)
         st = bci_engage(jni, JNI_TRUE);
+    if (st == JP_OK && bci_counter && bci_counter->ready)
+        st = bci_counter->ready(jni);
     if (st != JP_OK)
         return st;
     atomic_store_explicit(&bci_ready, true, memory_order_release);
     st = jvmti_check((*agent_jvmti)->SetEventNotificationMode(agent_jvmti, JVMTI_ENABLE,
                                                               JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL),
                      "SetEventNotificationMode(ClassFileLoadHook)");
-    if (st == JP_OK && (bci_allocs_on() || agent_late_start))
+    if (st == JP_OK && (bci_allocs_on() || bci_counter || agent_late_start))
         bci_retransform_loaded(jni);
     return st;
 }
@@ -489,6 +509,7 @@ void bci_reset_stats(void)
     atomic_store(&st_counted, 0);
     atomic_store(&st_unchanged, 0);
     atomic_store(&st_ns, 0);
+    atomic_store(&st_alloc_counts, 0);
     st_retransformed = st_retransform_failed = st_retransform_ns = 0;
 }
 
@@ -501,6 +522,7 @@ void bci_get_stats(bci_stats *o)
     o->methods_counted = atomic_load(&st_counted);
     o->methods_unchanged = atomic_load(&st_unchanged);
     o->rewrite_ns = atomic_load(&st_ns);
+    o->alloc_counts = atomic_load(&st_alloc_counts);
     o->retransformed = st_retransformed;
     o->retransform_failed = st_retransform_failed;
     o->retransform_ns = st_retransform_ns;

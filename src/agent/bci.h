@@ -58,11 +58,30 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
                                       jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
                                       unsigned char **new_data);
 
+/* heap=sites,alloc_count=site: a count after every allocation
+ * (alloc_counts.c), in every class but jvmprof's own, the classes loaded
+ * before VM init retransformed. class_begin gives a class's context for
+ * alloc() (NULL: the class gets no counts), class_end ends it (source_file
+ * NULL when the class was left as it was); ready runs once the Tracker is
+ * set up (jvmprof.jar found, jdk.internal.misc opened to it), before any
+ * class is rewritten. */
+typedef struct bci_alloc_counter {
+    const cf_alloc_tracker *tracker;
+    const char *const *calls;
+    void *(*class_begin)(const char *name);
+    cf_alloc_fn alloc;
+    void (*class_end)(void *ctx, const char *source_file);
+    jp_status (*ready)(JNIEnv *jni);
+} bci_alloc_counter;
+/* Agent_OnLoad (or NULL: off). */
+void bci_use_alloc_counter(const bci_alloc_counter *c);
+
 typedef struct bci_stats {
     uint64_t classes_seen, classes_rewritten, classes_failed, methods_instrumented, methods_unchanged;
     uint64_t methods_counted;     /* cpu=times: tiny methods given a count call only */
     uint64_t rewrite_ns;
     uint64_t retransformed, retransform_failed, retransform_ns;   /* alloc_hook=bci, at VM init */
+    uint64_t alloc_counts;        /* alloc_count=site: counts injected */
 } bci_stats;
 /* After a session: the counts of classes seen, rewritten and retransformed start again at 0. */
 void bci_reset_stats(void);

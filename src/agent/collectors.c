@@ -19,6 +19,7 @@ static const collector *const collectors_all[] = {
     &monitor_collector,
     &alloc_sampled_collector,
     &alloc_exact_collector,
+    &alloc_counts_collector,
     &times_collector,
     &trace_collector,
 #ifdef JP_TEST_COLLECTORS

@@ -145,6 +145,8 @@ jp_status profiler_dump(JNIEnv *jni)
     collectors_before_report(m, jni);
     net_stream_counts(m);
     prof_drain(jni);
+    if (m->sites_counted) /* once the sampled callers are in */
+        model_sites_counted_live(m);
     /* flame= and collapsed= draw the sampler's stacks; without a sampler, heap=sites' allocation sites */
     if ((agent_opts->flame[0] || agent_opts->collapsed[0]) && agent_opts->heap_sites &&
         !options_async_sampling(agent_opts) && site_stacks_build(m) != JP_OK)

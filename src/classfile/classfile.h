@@ -12,6 +12,10 @@
  *                       push id, invokestatic count(I)V    at method entry only
  *   CF_INJECT_OBJINIT   aload_0, invokestatic objectInit(Object)V       at entry of java/lang/Object.<init>
  *   CF_INJECT_NEWARRAY  dup, invokestatic newArray(Object)V             after (multi)(a)newarray
+ *   CF_INJECT_ALLOCS    a count after each allocation the caller's alloc() gives a site
+ *                       number (see cf_alloc_how): new, (a)newarray, multianewarray,
+ *                       and calls of the methods named in alloc_calls (the VM's
+ *                       allocating natives and intrinsics)
  *
  * id is the method's number, chosen by the caller's select() (6 bytes per
  * call site: sipush or ldc_w, invokestatic). Malformed input, including
@@ -33,6 +37,7 @@ enum {
     CF_INJECT_CALLS = 1u << 0,    /* entry and exit calls, in the methods select() picks */
     CF_INJECT_OBJINIT = 1u << 1,
     CF_INJECT_NEWARRAY = 1u << 2, /* in every method */
+    CF_INJECT_ALLOCS = 1u << 3,   /* in every method, at the sites alloc() picks */
 };
 
 #define CF_MAJOR_MIN 45
@@ -72,11 +77,65 @@ typedef struct cf_tracker {
                                           * (not a constructor's: its receiver is not an object yet); NULL: enter */
 } cf_tracker;
 
+/* CF_INJECT_ALLOCS: what an allocation site allocates, and so the count
+ * injected after it (site: the number alloc() gave it, pushed with sipush
+ * or ldc_w; the Tracker's method names are in cf_alloc_tracker):
+ *   OBJECT        new C                 site; invokestatic (I)V
+ *   ARRAY_1 .. _REF (a)newarray of 1-, 2-, 4-, 8-byte or reference elements
+ *                                       dup; arraylength; site; invokestatic (II)V
+ *   MULTI         multianewarray        dup; site; invokestatic (Ljava/lang/Object;I)V
+ *   RESULT        a call that returns a new object of a class only known then
+ *                                       dup; site; invokestatic (Ljava/lang/Object;I)V
+ *   RESULT_MULTI  the same, a multi-dimensional array
+ *   CLONE         a call of clone() that may or may not reach Object.clone:
+ *                 dup before the call (the receiver), then
+ *                                       dup_x1; site; invokestatic (Ljava/lang/Object;Ljava/lang/Object;I)V
+ * Every count follows the instruction, so it counts only what was made. */
+typedef enum cf_alloc_how {
+    CF_ALLOC_SKIP = 0,
+    CF_ALLOC_OBJECT,
+    CF_ALLOC_ARRAY_1, CF_ALLOC_ARRAY_2, CF_ALLOC_ARRAY_4, CF_ALLOC_ARRAY_8, CF_ALLOC_ARRAY_REF,
+    CF_ALLOC_MULTI,
+    CF_ALLOC_RESULT,
+    CF_ALLOC_RESULT_MULTI,
+    CF_ALLOC_CLONE,
+    CF_ALLOC_HOWS
+} cf_alloc_how;
+#define CF_ALLOC_SITE_DESC "(I)V"
+#define CF_ALLOC_ARRAY_DESC "(II)V"
+#define CF_ALLOC_OBJECT_DESC "(Ljava/lang/Object;I)V"
+#define CF_ALLOC_CLONE_DESC "(Ljava/lang/Object;Ljava/lang/Object;I)V"
+
+/* The Tracker's method for each way of counting ([CF_ALLOC_SKIP] unused). */
+typedef struct cf_alloc_tracker {
+    const char *cls; /* internal name, e.g. "jvmprof/AllocCounts" */
+    const char *method[CF_ALLOC_HOWS];
+} cf_alloc_tracker;
+
+/* An allocating instruction as alloc() sees it. */
+typedef struct cf_alloc_view {
+    const cf_method_view *method;
+    uint32_t pc;             /* its offset in the original code */
+    int32_t line;            /* its source line (LineNumberTable), or -1 */
+    uint8_t opcode;
+    const char *type;        /* new: the class (java/lang/String); newarray: "[I" ...; anewarray and
+                              * multianewarray: the array's descriptor ("[Ljava/lang/String;", "[[I");
+                              * an invoke: the owner class (an array descriptor for arr.clone()) */
+    const char *name, *desc; /* an invoke's method; NULL otherwise */
+    uint8_t dims;            /* multianewarray: the dimensions it makes */
+} cf_alloc_view;
+/* Returns the site number (> 0) the count carries and sets *how, or 0 for no count. */
+typedef uint32_t (*cf_alloc_fn)(void *ctx, const cf_alloc_view *a, cf_alloc_how *how);
+
 typedef struct cf_inject_spec {
     const cf_tracker *tracker;
     unsigned what;        /* CF_INJECT_* bits */
     cf_select_fn select;  /* NULL: every method with code, id = its index + 1 */
     void *ctx;
+    /* CF_INJECT_ALLOCS */
+    const cf_alloc_tracker *alloc_tracker;
+    cf_alloc_fn alloc;
+    const char *const *alloc_calls; /* NULL-terminated: the method names whose invokes alloc() is asked about */
 } cf_inject_spec;
 
 typedef struct cf_result {
@@ -87,6 +146,7 @@ typedef struct cf_result {
     uint32_t methods_rewritten; /* methods that got at least one call */
     uint32_t methods_unchanged; /* selected (or with allocations) but left as they were */
     uint32_t entries, exits, counts, objinits, newarrays; /* calls injected */
+    uint32_t alloc_counts;      /* CF_INJECT_ALLOCS: counts injected */
     uint32_t handlers;          /* catch-all handlers injected (exit on a throw) */
     uint32_t widened;           /* branches widened to 32-bit forms */
     uint32_t frames_added;      /* stack map frames the rewriter inferred */

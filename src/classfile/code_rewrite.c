@@ -21,6 +21,9 @@ struct insn {
     uint32_t op;      /* new offset of the instruction itself */
     uint32_t size;    /* new size of the instruction itself */
     uint8_t opcode, prefix, suffix, widen;
+    uint8_t how;      /* cf_alloc_how: the count after it (then suffix is its length) */
+    uint16_t site_cp; /* its site number's Integer constant, 0: pushed with sipush */
+    uint32_t site;
 };
 
 typedef struct method_code {
@@ -65,6 +68,36 @@ static void emit_call(buf *b, const code_inject *inj, uint16_t ref)
     emit_push(b, inj->id, inj->id_cp);
     buf_put_u1(b, OP_INVOKESTATIC);
     buf_put_u2(b, ref);
+}
+
+/* The count after an allocating instruction (see cf_alloc_how). */
+static void emit_alloc_count(buf *b, const code_inject *inj, const insn *in)
+{
+    switch (in->how) {
+    case CF_ALLOC_OBJECT:
+        break;
+    case CF_ALLOC_CLONE:
+        buf_put_u1(b, OP_DUP_X1); /* receiver, result -> result, receiver, result */
+        break;
+    case CF_ALLOC_MULTI:
+    case CF_ALLOC_RESULT:
+    case CF_ALLOC_RESULT_MULTI:
+        buf_put_u1(b, OP_DUP);
+        break;
+    default: /* arrays: their length */
+        buf_put_u1(b, OP_DUP);
+        buf_put_u1(b, OP_ARRAYLENGTH);
+        break;
+    }
+    if (in->site_cp) {
+        buf_put_u1(b, OP_LDC_W);
+        buf_put_u2(b, in->site_cp);
+    } else {
+        buf_put_u1(b, OP_SIPUSH);
+        buf_put_u2(b, (uint16_t)in->site);
+    }
+    buf_put_u1(b, OP_INVOKESTATIC);
+    buf_put_u2(b, inj->alloc_ref[in->how]);
 }
 
 /* New offset that a jump to old offset `old` must land on. */
@@ -115,6 +148,131 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
     return JP_OK;
 }
 
+/* The line of the instruction at pc, from the Code attribute's LineNumberTables; -1 if none says. */
+static int32_t line_at(const cf_class *c, const method_code *mc, uint32_t pc)
+{
+    int32_t line = -1;
+    uint32_t best = 0;
+    for (uint16_t i = 0; i < mc->nattrs; i++) {
+        if (!cf_utf8_is(c, mc->attrs[i].name, "LineNumberTable") || mc->attrs[i].len < 2)
+            continue;
+        const unsigned char *p = c->b + mc->attrs[i].off;
+        uint32_t n = bc_u2(p);
+        if (2 + 4 * n > mc->attrs[i].len)
+            continue;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t start = bc_u2(p + 2 + 4 * k);
+            if (start <= pc && (line < 0 || start >= best)) {
+                best = start;
+                line = bc_u2(p + 4 + 4 * k);
+            }
+        }
+    }
+    return line;
+}
+
+/* Utf8 idx copied NUL-terminated into out[cap]; false if it is not one or is too long. */
+static bool utf8_into(const cf_class *c, uint16_t idx, char *out, size_t cap)
+{
+    return idx && cf_utf8_copy(c, idx, out, cap);
+}
+
+/* Whether Utf8 idx is one of the NULL-terminated names. */
+static bool utf8_in(const cf_class *c, uint16_t idx, const char *const *names)
+{
+    uint16_t n;
+    const unsigned char *p = cf_utf8(c, idx, &n);
+    for (; p && names && *names; names++)
+        if (strlen(*names) == n && memcmp(*names, p, n) == 0)
+            return true;
+    return false;
+}
+
+/* Asks alloc() about the allocating instruction in (its site and how it is counted). */
+static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *mc, const code_inject *inj, insn *in,
+                                         char *why, size_t cap)
+{
+    static const char *const atypes[12] = { [4] = "[Z", [5] = "[C", [6] = "[F", [7] = "[D",
+                                            [8] = "[B", [9] = "[S", [10] = "[I", [11] = "[J" };
+    const unsigned char *p = mc->code + in->old;
+    uint8_t op = in->opcode;
+    char type[512], name[256], desc[512];
+    cf_alloc_view v = { .method = inj->view, .pc = in->old, .line = -1, .opcode = op, .type = type };
+    if (op == OP_NEWARRAY) {
+        if (p[1] < 4 || p[1] > 11)
+            return cf_fail(why, cap, JP_ERR_FORMAT, "newarray of type %u at pc %u", p[1], in->old);
+        snprintf(type, sizeof type, "%s", atypes[p[1]]);
+    } else if (op == OP_NEW || op == OP_ANEWARRAY || op == OP_MULTIANEWARRAY) {
+        uint16_t nidx = cf_class_name_index(c, bc_u2(p + 1));
+        char *t = op == OP_ANEWARRAY ? type + 2 : type;
+        if (!nidx)
+            return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u does not name a class", op, in->old);
+        if (!utf8_into(c, nidx, t, sizeof type - 3))
+            return JP_OK; /* a name too long to be worth a site */
+        if (op == OP_ANEWARRAY) { /* [ + the element's descriptor */
+            if (t[0] == '[') {
+                memmove(type + 1, t, strlen(t) + 1);
+            } else {
+                type[0] = '[';
+                type[1] = 'L';
+                strcat(type, ";");
+            }
+        }
+        v.dims = op == OP_MULTIANEWARRAY ? p[3] : 0;
+    } else { /* an invoke of a method whose name alloc_calls lists */
+        const unsigned char *ref = c->b + c->cp_off[bc_u2(p + 1)];
+        if (ref[0] != CP_METHODREF && ref[0] != CP_IMETHODREF)
+            return JP_OK;
+        uint16_t nat = bc_u2(ref + 3);
+        if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
+            return cf_fail(why, cap, JP_ERR_FORMAT, "invoke at pc %u: bad NameAndType", in->old);
+        const unsigned char *nt = c->b + c->cp_off[nat];
+        if (!utf8_in(c, bc_u2(nt + 1), inj->spec->alloc_calls))
+            return JP_OK;
+        if (!utf8_into(c, cf_class_name_index(c, bc_u2(ref + 1)), type, sizeof type) ||
+            !utf8_into(c, bc_u2(nt + 1), name, sizeof name) || !utf8_into(c, bc_u2(nt + 3), desc, sizeof desc))
+            return JP_OK;
+        v.name = name;
+        v.desc = desc;
+    }
+    v.line = line_at(c, mc, in->old);
+    cf_alloc_how how = CF_ALLOC_SKIP;
+    uint32_t site = inj->spec->alloc(inj->spec->ctx, &v, &how);
+    if (!site || how == CF_ALLOC_SKIP || how >= CF_ALLOC_HOWS)
+        return JP_OK;
+    static const uint8_t suffix[CF_ALLOC_HOWS] = {
+        [CF_ALLOC_OBJECT] = 6, [CF_ALLOC_ARRAY_1] = 8, [CF_ALLOC_ARRAY_2] = 8, [CF_ALLOC_ARRAY_4] = 8,
+        [CF_ALLOC_ARRAY_8] = 8, [CF_ALLOC_ARRAY_REF] = 8, [CF_ALLOC_MULTI] = 7, [CF_ALLOC_RESULT] = 7,
+        [CF_ALLOC_RESULT_MULTI] = 7, [CF_ALLOC_CLONE] = 7,
+    };
+    uint16_t *ref = (uint16_t *)&inj->alloc_ref[how];
+    if (!*ref) {
+        static const char *const descs[CF_ALLOC_HOWS] = {
+            [CF_ALLOC_OBJECT] = CF_ALLOC_SITE_DESC, [CF_ALLOC_ARRAY_1] = CF_ALLOC_ARRAY_DESC,
+            [CF_ALLOC_ARRAY_2] = CF_ALLOC_ARRAY_DESC, [CF_ALLOC_ARRAY_4] = CF_ALLOC_ARRAY_DESC,
+            [CF_ALLOC_ARRAY_8] = CF_ALLOC_ARRAY_DESC, [CF_ALLOC_ARRAY_REF] = CF_ALLOC_ARRAY_DESC,
+            [CF_ALLOC_MULTI] = CF_ALLOC_OBJECT_DESC, [CF_ALLOC_RESULT] = CF_ALLOC_OBJECT_DESC,
+            [CF_ALLOC_RESULT_MULTI] = CF_ALLOC_OBJECT_DESC, [CF_ALLOC_CLONE] = CF_ALLOC_CLONE_DESC,
+        };
+        *ref = cp_add_methodref(inj->cp, inj->tracker_cls, inj->spec->alloc_tracker->method[how], descs[how]);
+        if (!*ref)
+            return cf_fail(why, cap, JP_ERR_ARG, "constant pool full");
+    }
+    in->site = site;
+    in->site_cp = site > 32767 ? cp_add_integer(inj->cp, (int32_t)site) : 0;
+    if (site > 32767 && !in->site_cp)
+        return cf_fail(why, cap, JP_ERR_ARG, "constant pool full");
+    in->how = (uint8_t)how;
+    in->suffix = suffix[how];
+    in->prefix = how == CF_ALLOC_CLONE ? 1 : 0;
+    return JP_OK;
+}
+
+static bool code_rewrite_allocates(uint8_t op)
+{
+    return op == OP_NEW || bc_is_newarray(op) || (op >= 0xb6 && op <= 0xb9); /* invokevirtual … invokeinterface */
+}
+
 static jp_status code_rewrite_decode(const cf_class *c, method_code *mc, code_scratch *sc, const code_inject *inj,
                                      char *why, size_t cap)
 {
@@ -152,6 +310,11 @@ static jp_status code_rewrite_decode(const cf_class *c, method_code *mc, code_sc
             in->prefix = (uint8_t)call_len;
         if ((kind & BC_NEWARRAY) && inj->newarray)
             in->suffix = 4; /* dup, invokestatic */
+        if (inj->allocs && code_rewrite_allocates(op)) {
+            jp_status s = code_rewrite_alloc_site(c, mc, inj, in, why, cap);
+            if (s != JP_OK)
+                return s;
+        }
         pc += n;
     }
     /* every branch and switch target must be an instruction */
@@ -251,7 +414,9 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
     for (uint32_t i = 0; i < mc->nins; i++) {
         const insn *in = &mc->ins[i];
         const unsigned char *p = mc->code + in->old;
-        if (in->prefix) {
+        if (in->prefix && in->how == CF_ALLOC_CLONE) {
+            buf_put_u1(b, OP_DUP); /* the receiver, for the count */
+        } else if (in->prefix) {
             emit_call(b, inj, inj->exit_ref);
             st->exits++;
         }
@@ -304,7 +469,10 @@ static void emit_code(buf *b, const method_code *mc, const code_inject *inj, cod
             i = j;
             in = &mc->ins[i];
         }
-        if (in->suffix) {
+        if (in->how) {
+            emit_alloc_count(b, inj, in);
+            st->allocs++;
+        } else if (in->suffix) {
             buf_put_u1(b, OP_DUP);
             buf_put_u1(b, OP_INVOKESTATIC);
             buf_put_u2(b, inj->newarray_ref);
@@ -380,7 +548,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
                         (inj->entry_exit && inj->enter_this ? 1 : 0);
     if (s == JP_OK)
         s = code_rewrite_layout(&mc, prologue, why, cap);
-    uint32_t extra = inj->entry_exit ? 2 : 1;
+    uint32_t extra = inj->allocs ? 3 : inj->entry_exit ? 2 : 1;
     if (s == JP_OK && mc.max_stack + extra > 65535)
         s = cf_fail(why, cap, JP_ERR_ARG, "max_stack would exceed 65535");
     uint32_t new_stack = mc.max_stack + extra;
@@ -508,6 +676,7 @@ jp_status code_rewrite(const cf_class *c, const cf_member *m, const code_inject 
             st->handlers += local.handlers;
             st->objinits += local.objinits;
             st->newarrays += local.newarrays;
+            st->allocs += local.allocs;
             st->widened += local.widened;
             st->frames_added += local.frames_added;
         }

@@ -12,6 +12,11 @@ typedef struct code_inject {
     bool newarray;     /* dup; newArray(Object) after each array allocation */
     bool handler;      /* a catch-all handler at the end: exit(id); athrow */
     bool enter_this;   /* the entry is aload_0; enterThis(this, id) */
+    bool allocs;       /* a count after each allocation alloc() picks (CF_INJECT_ALLOCS) */
+    const cf_inject_spec *spec;     /* allocs: alloc(), its context, the names of allocating calls */
+    const cf_method_view *view;     /* allocs: the method, for alloc() */
+    uint16_t tracker_cls;           /* allocs: the Tracker's Class entry */
+    uint16_t alloc_ref[CF_ALLOC_HOWS]; /* allocs: the Tracker's Methodrefs, added at first use */
     uint32_t id;
     uint16_t enter_ref, exit_ref, exit_throw_ref, count_ref, objinit_ref, newarray_ref, enter_this_ref; /* Methodrefs */
     uint16_t id_cp;            /* Integer constant for an id over 32767, else 0 */
@@ -22,7 +27,7 @@ typedef struct code_inject {
 } code_inject;
 
 typedef struct code_stats {
-    uint32_t entries, exits, counts, handlers, objinits, newarrays, widened, frames_added;
+    uint32_t entries, exits, counts, handlers, objinits, newarrays, widened, frames_added, allocs;
 } code_stats;
 
 /* Memory reused from one method to the next of a class: instruction tables

@@ -13,28 +13,52 @@
 typedef struct code_facts {
     uint32_t length; /* code_length, 0 if the attribute is too short to say */
     bool newarray;  /* allocates an array (or is malformed: code_rewrite reports it) */
+    bool allocs;    /* new, an array, or a call of a method named in alloc_calls (or malformed) */
     bool calls;     /* an invoke instruction */
     bool loops;     /* a backward branch, or a switch (not worth proving it jumps forward) */
 } code_facts;
 
-static code_facts scan_code(const cf_class *c, const cf_member *m)
+/* Whether the invoke's Methodref (or InterfaceMethodref) names one of names. */
+static bool invoke_named(const cf_class *c, uint16_t ref, const char *const *names)
+{
+    if (!names || !ref || ref >= c->cp_count || !c->cp_off[ref])
+        return false;
+    const unsigned char *r = c->b + c->cp_off[ref];
+    if (r[0] != CP_METHODREF && r[0] != CP_IMETHODREF)
+        return false;
+    uint16_t nat = bc_u2(r + 3);
+    if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
+        return true; /* malformed: code_rewrite reports it */
+    uint16_t n;
+    const unsigned char *p = cf_utf8(c, bc_u2(c->b + c->cp_off[nat] + 1), &n);
+    for (; p && *names; names++)
+        if (strlen(*names) == n && memcmp(*names, p, n) == 0)
+            return true;
+    return false;
+}
+
+static code_facts scan_code(const cf_class *c, const cf_member *m, const char *const *alloc_calls)
 {
     const cf_attr *a = &m->attrs[m->code];
     const unsigned char *p = c->b + a->off;
     uint32_t len = a->len >= 8 ? ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7] : 0;
     code_facts f = { len, false, false, false };
     if (a->len < 8 || len > a->len - 8)
-        return (code_facts){ len, true, true, true };
+        return (code_facts){ len, true, true, true, true };
     const unsigned char *code = p + 8;
     for (uint32_t pc = 0; pc < len;) {
         uint32_t n = bc_insn_length(code, len, pc);
         if (!n)
-            return (code_facts){ len, true, true, true };
+            return (code_facts){ len, true, true, true, true };
         uint8_t op = code[pc];
         if (bc_is_newarray(op))
-            f.newarray = true;
-        else if (op >= 0xb6 && op <= 0xba) /* invokevirtual … invokedynamic */
+            f.newarray = f.allocs = true;
+        else if (op == OP_NEW)
+            f.allocs = true;
+        else if (op >= 0xb6 && op <= 0xba) { /* invokevirtual … invokedynamic */
             f.calls = true;
+            f.allocs |= op != 0xba && alloc_calls && invoke_named(c, bc_u2(code + pc + 1), alloc_calls);
+        }
         else if ((bc_is_branch16(op) && bc_s2(code + pc + 1) <= 0) || (bc_is_branch32(op) && bc_s4(code + pc + 1) <= 0) ||
                  op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
             f.loops = true;
@@ -72,7 +96,7 @@ static void utf8_cstr_free(char *s, const char *local)
 }
 
 typedef struct plan {
-    bool calls, count, objinit, newarray; /* count: count(id) only, not entry and exit */
+    bool calls, count, objinit, newarray, allocs; /* count: count(id) only, not entry and exit */
     uint32_t id;
 } plan;
 
@@ -112,7 +136,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             st = JP_ERR_NOMEM;
             break;
         }
-        code_facts facts = scan_code(&c, m);
+        code_facts facts = scan_code(&c, m, (spec->what & CF_INJECT_ALLOCS) ? spec->alloc_calls : NULL);
         cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc,
                             .code_length = facts.length, .calls = facts.calls, .loops = facts.loops};
         plan *pl = &plans[i];
@@ -125,11 +149,12 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         pl->objinit = (spec->what & CF_INJECT_OBJINIT) && is_object && strcmp(name, "<init>") == 0 &&
                       strcmp(desc, "()V") == 0;
         pl->newarray = (spec->what & CF_INJECT_NEWARRAY) && facts.newarray;
+        pl->allocs = (spec->what & CF_INJECT_ALLOCS) && spec->alloc && spec->alloc_tracker && facts.allocs;
         any_calls |= pl->calls;
         any_count |= pl->count;
         any_obj |= pl->objinit;
         any_arr |= pl->newarray;
-        any |= pl->calls || pl->count || pl->objinit || pl->newarray;
+        any |= pl->calls || pl->count || pl->objinit || pl->newarray || pl->allocs;
         utf8_cstr_free(name, name_buf);
         utf8_cstr_free(desc, desc_buf);
     }
@@ -151,6 +176,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     code_inject inj = {0};
     inj.major = c.major;
     inj.cp = &cp;
+    inj.spec = spec;
+    inj.tracker_cls = spec->alloc_tracker && (spec->what & CF_INJECT_ALLOCS) ? cp_add_class(&cp, spec->alloc_tracker->cls) : 0;
     if (any_calls) {
         inj.throwable = cp_add_class(&cp, "java/lang/Throwable");
         inj.smt_name = cp_add_utf8(&cp, "StackMapTable");
@@ -177,10 +204,18 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
     for (uint16_t i = 0; i < c.nmethods && st == JP_OK; i++) {
         const cf_member *m = &c.methods[i];
         const plan *pl = &plans[i];
-        if (m->code < 0 || !(pl->calls || pl->count || pl->objinit || pl->newarray)) {
+        if (m->code < 0 || !(pl->calls || pl->count || pl->objinit || pl->newarray || pl->allocs)) {
             buf_put(&methods, c.b + m->off, m->end - m->off);
             continue;
         }
+        /* allocs: the method as alloc() sees it */
+        char vname[256] = "", vdesc[512] = "";
+        cf_method_view view = { .index = i, .access = m->access, .name = vname, .desc = vdesc };
+        if (pl->allocs && (!cf_utf8_copy(&c, m->name, vname, sizeof vname) ||
+                           !cf_utf8_copy(&c, m->desc, vdesc, sizeof vdesc)))
+            vname[0] = vdesc[0] = 0; /* too long: alloc() sees an empty name */
+        inj.allocs = pl->allocs;
+        inj.view = &view;
         inj.entry_exit = pl->calls;
         inj.count = pl->count;
         inj.handler = pl->calls && !cf_utf8_is(&c, m->name, "<init>");
@@ -250,6 +285,7 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
             out->handlers = cs.handlers;
             out->objinits = cs.objinits;
             out->newarrays = cs.newarrays;
+            out->alloc_counts = cs.allocs;
             out->widened = cs.widened;
             out->frames_added = cs.frames_added;
         }

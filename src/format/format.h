@@ -119,6 +119,13 @@ jp_status site_stacks_build(model *m);
 typedef struct site_row { uint32_t site; double live_bytes, alloc_bytes; } site_row;
 typedef struct site_totals { double live_bytes, alloc_bytes, live_objs, alloc_objs; } site_totals;
 uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total);
+/* alloc_count=site: each row's sampled callers (model_sites_callers), by
+ * their share of the row's sampled bytes, largest first, those of at least
+ * cutoff; NULL when out of memory. */
+typedef struct site_caller { site_id site; double share; /* percent */ } site_caller;
+typedef struct site_callers { uint32_t n; site_caller *at; } site_callers;
+site_callers *site_callers_of(const model *m, const site_row *rows, uint32_t n, double cutoff);
+void site_callers_free(site_callers *c, uint32_t n);
 /* A site's count (an estimate with sampling) as the whole number reports print. */
 static inline unsigned long long site_count(double v) { return v <= 0 ? 0ull : (unsigned long long)(v + 0.5); }
 

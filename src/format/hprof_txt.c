@@ -143,13 +143,17 @@ static void txt_write_cpu_rows(const model *m, const txt_row *rows, uint32_t n, 
     }
 }
 
-static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, double live, const char *when,
-                            sink *s)
+static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, double live,
+                            const site_callers *callers, const char *when, sink *s)
 {
     if (m->alloc_interval || m->sites_exact) /* from the agent; an HPROF binary file does not carry these */
         sink_printf(s, "GC (total = %llu collections, %.1f ms between start and finish) %s\n",
                     (unsigned long long)m->gc_count, (double)m->gc_ns / 1e6, when);
-    if (m->alloc_interval) {
+    if (m->sites_counted) {
+        sink_printf(s, "SITES BEGIN (ordered by live bytes; alloc'ed: exact counts per site; live and callers: "
+                       "estimates from allocations sampled every %llu bytes) %s\n",
+                    (unsigned long long)m->alloc_interval, when);
+    } else if (m->alloc_interval) {
         sink_printf(s, "SITES BEGIN (ordered by live bytes; estimates from allocations sampled every %llu bytes) %s\n",
                     (unsigned long long)m->alloc_interval, when);
     } else if (m->sites_exact) {
@@ -168,6 +172,9 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
                     site_count(si->live_bytes), site_count(si->live_objs), site_count(si->alloc_bytes),
                     site_count(si->alloc_objs), HPROF_SERIAL_TRACE + si->trace.v,
                     model_string_get(m, model_class_get(m, si->cls)->name, NULL));
+        for (uint32_t k = 0; callers && callers[i].n && k < callers[i].n; k++)
+            sink_printf(s, "                 sampled caller %6.2f%% trace %u\n", callers[i].at[k].share,
+                        HPROF_SERIAL_TRACE + model_site_get(m, callers[i].at[k].site)->trace.v);
     }
     sink_printf(s, "SITES END\n");
 }
@@ -331,13 +338,18 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
             printed[model_monitor_get(m, (monitor_id){ mon_rows[k][i].key })->trace.v] = 1;
     for (uint32_t i = 0; i < nsites; i++)
         printed[model_site_get(m, (site_id){ sites[i].site })->trace.v] = 1;
+    /* alloc_count=site: each row's sampled callers, and their traces */
+    site_callers *callers = m->sites_counted && nsites ? site_callers_of(m, sites, nsites, o->cutoff) : NULL;
+    for (uint32_t i = 0; callers && i < nsites; i++)
+        for (uint32_t k = 0; k < callers[i].n; k++)
+            printed[model_site_get(m, callers[i].at[k].site)->trace.v] = 1;
     for (uint32_t t = 1; t <= ntraces; t++)
         if (printed[t])
             txt_write_trace(m, (trace_id){ t }, s);
 
     hprof_txt_time(m->dump_time_ms, when);
     if (o->sites)
-        txt_write_sites(m, sites, nsites, site_total.live_bytes, when, s);
+        txt_write_sites(m, sites, nsites, site_total.live_bytes, callers, when, s);
     if (o->sites && m->lifetimes)
         txt_write_lifetimes(m, sites, nsites, when, s);
     if (wall) {
@@ -401,6 +413,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     free(mon);
     free(printed);
     free(sites);
+    site_callers_free(callers, nsites);
     return st != JP_OK ? st : sink_status(s);
 }
 

@@ -126,6 +126,7 @@ typedef struct model_site {
     trace_id trace;
     class_id cls;         /* named Java style: java.lang.String, int[] */
     bool is_array;
+    bool counted;         /* alloc_count=site: counted exactly at its allocating frame (model_site_intern_counted) */
     double alloc_objs, alloc_bytes;
     double live_objs, live_bytes;
     /* lifetimes=y */
@@ -158,6 +159,8 @@ typedef struct model {
     uint32_t site_info_cap;
     uint64_t alloc_interval;      /* heap=sites: sites are estimates from samples every N bytes (0 = no sites) */
     bool sites_exact;             /* heap=sites,alloc_interval=0: sites are exact counts, from the agent */
+    bool sites_counted;           /* heap=sites,alloc_count=site: the counted sites are exact per site; the
+                                   * sampled ones (estimates, whole stacks) are their callers */
     uint64_t gc_count, gc_ns;     /* garbage collections and the time between their start and finish */
     bool lifetimes;               /* lifetimes=y: ages at death are recorded */
     bool sites_young;             /* the sites' young_objs are kept (exact mode's nursery): the floors
@@ -279,6 +282,10 @@ uint64_t model_monitor_total_ns(const model *m, model_monitor_kind kind);
 
 /* sites.c */
 site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array);
+/* alloc_count=site: a site counted exactly where it allocates (its trace:
+ * the allocating frame alone, or none for what the VM allocated itself), kept
+ * apart from the sampled sites of the same trace and class. */
+site_id model_site_intern_counted(model *m, trace_id trace, class_id cls, bool is_array);
 /* Adds an allocation (objs, bytes: estimates); live = not known dead yet. */
 void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live);
 /* Marks what an earlier allocation added as dead. */
@@ -290,6 +297,15 @@ void model_site_free(model *m, site_id id, double objs, double bytes);
 void model_site_young(model *m, site_id id, double delta);
 void model_sites_floor(model *m);
 const model_site *model_site_get(const model *m, site_id id);
+/* alloc_count=site: for each site, the counted site it is a sampled caller
+ * of (the same class, and the same top frame: method and line), or 0; a
+ * sampled site no counted site has the frame of goes to the class's counted
+ * site without a frame (what the VM allocated), if any. Returns a malloc'ed
+ * array indexed by site id (0 unused), or NULL when out of memory. */
+uint32_t *model_sites_callers(const model *m);
+/* alloc_count=site: each counted site's live objects and bytes, estimated
+ * from its sampled callers (the share of their allocations still live). */
+void model_sites_counted_live(model *m);
 /* lifetimes=y: a death at the given age (estimated objects). */
 void model_site_died_at(model *m, site_id id, double objs, uint64_t gcs, uint64_t ms);
 /* lifetimes=y: deaths already sorted into the age buckets. */

@@ -2,11 +2,13 @@
  * array or not), with what was allocated there and what of it is still
  * live, in objects and bytes. Sampled allocations add estimates, so the
  * counters are doubles; exact counting (alloc_interval=0) adds whole numbers. */
+#include <stdlib.h>
+
 #include "model.h"
 
-site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
+static site_id model_site_put(model *m, trace_id trace, class_id cls, bool is_array, bool counted)
 {
-    struct { trace_id t; class_id c; uint32_t a; } key = { trace, cls, is_array };
+    struct { trace_id t; class_id c; uint32_t a; } key = { trace, cls, (uint32_t)is_array | (counted ? 2u : 0u) };
     bool added;
     uint32_t id = intern_put(&m->sites, &key, sizeof key, &added);
     if (!id) {
@@ -18,9 +20,19 @@ site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
             m->oom = true;
             return (site_id){ 0 };
         }
-        m->site_info[id - 1] = (model_site){ .trace = trace, .cls = cls, .is_array = is_array };
+        m->site_info[id - 1] = (model_site){ .trace = trace, .cls = cls, .is_array = is_array, .counted = counted };
     }
     return (site_id){ id };
+}
+
+site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
+{
+    return model_site_put(m, trace, cls, is_array, false);
+}
+
+site_id model_site_intern_counted(model *m, trace_id trace, class_id cls, bool is_array)
+{
+    return model_site_put(m, trace, cls, is_array, true);
 }
 
 void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live)
@@ -71,6 +83,95 @@ const model_site *model_site_get(const model *m, site_id id)
     if (id.v == 0 || id.v > intern_count(&m->sites))
         return NULL;
     return &m->site_info[id.v - 1];
+}
+
+uint32_t *model_sites_callers(const model *m)
+{
+    uint32_t n = model_site_count(m);
+    uint32_t *of = calloc((size_t)n + 1, sizeof *of);
+    /* the counted sites, by (top frame, class) in an open-addressed table */
+    uint32_t cap = 16;
+    while (cap < 2 * (n + 1))
+        cap *= 2;
+    uint32_t *slot = of ? calloc(cap, sizeof *slot) : NULL;
+    if (!slot) {
+        free(of);
+        return NULL;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 1; i <= n; i++) {
+            const model_site *si = &m->site_info[i - 1];
+            if (si->counted != (pass == 0)) /* the counted sites first, then the sampled ones */
+                continue;
+            model_trace tr = model_trace_get(m, si->trace);
+            uint32_t top = tr.nframes ? tr.frames[0].v : 0;
+            uint32_t h = (top * 0x9E3779B1u) ^ (si->cls.v * 0x85EBCA77u);
+            for (uint32_t k = h & (cap - 1);; k = (k + 1) & (cap - 1)) {
+                uint32_t c = slot[k];
+                if (pass == 0 && !c) {
+                    slot[k] = i;
+                    break;
+                }
+                if (!c)
+                    break;
+                const model_site *cs = &m->site_info[c - 1];
+                model_trace ct = model_trace_get(m, cs->trace);
+                if (!si->counted && cs->cls.v == si->cls.v && (ct.nframes ? ct.frames[0].v : 0) == top) {
+                    of[i] = c;
+                    break;
+                }
+            }
+        }
+    /* sampled sites with no counted frame: the class's VM row */
+    for (uint32_t i = 1; i <= n; i++) {
+        const model_site *si = &m->site_info[i - 1];
+        if (si->counted || of[i])
+            continue;
+        uint32_t h = si->cls.v * 0x85EBCA77u;
+        for (uint32_t k = h & (cap - 1); slot[k]; k = (k + 1) & (cap - 1)) {
+            const model_site *cs = &m->site_info[slot[k] - 1];
+            if (cs->cls.v == si->cls.v && model_trace_get(m, cs->trace).nframes == 0) {
+                of[i] = slot[k];
+                break;
+            }
+        }
+    }
+    free(slot);
+    return of;
+}
+
+void model_sites_counted_live(model *m)
+{
+    uint32_t n = model_site_count(m);
+    uint32_t *of = model_sites_callers(m);
+    double (*sum)[4] = of ? calloc((size_t)n + 1, sizeof *sum) : NULL; /* alloc objs, bytes; live objs, bytes */
+    if (!sum) {
+        free(of);
+        m->oom = true;
+        return;
+    }
+    for (uint32_t i = 1; i <= n; i++) {
+        const model_site *si = &m->site_info[i - 1];
+        if (!of[i])
+            continue;
+        sum[of[i]][0] += si->alloc_objs;
+        sum[of[i]][1] += si->alloc_bytes;
+        sum[of[i]][2] += si->live_objs;
+        sum[of[i]][3] += si->live_bytes;
+    }
+    for (uint32_t i = 1; i <= n; i++) {
+        model_site *si = &m->site_info[i - 1];
+        if (!si->counted)
+            continue;
+        si->live_objs = sum[i][0] > 0 ? si->alloc_objs * (sum[i][2] / sum[i][0]) : 0;
+        si->live_bytes = sum[i][1] > 0 ? si->alloc_bytes * (sum[i][3] / sum[i][1]) : 0;
+        if (si->live_objs > si->alloc_objs)
+            si->live_objs = si->alloc_objs;
+        if (si->live_bytes > si->alloc_bytes)
+            si->live_bytes = si->alloc_bytes;
+    }
+    free(sum);
+    free(of);
 }
 
 const char *const life_gc_bucket_names[LIFE_GC_BUCKETS] = { "0", "1", "2-3", "4-7", "8+" };

@@ -460,6 +460,8 @@ bool options_alloc_exact(const agent_options *o) { return o->heap_sites && o->al
 
 bool options_alloc_bci(const agent_options *o) { return options_alloc_exact(o) && o->alloc_hook == 'b'; }
 
+bool options_alloc_counted(const agent_options *o) { return o->heap_sites && o->alloc_count == 'c' && o->alloc_interval; }
+
 jp_status options_parse(const char *text, long pid, agent_options *o, char *err, size_t errlen)
 {
     jp_status st = options_parse_list(text, pid, o, err, errlen);

@@ -72,6 +72,7 @@ typedef enum options_id {
     OPTIONS_ID_LIFETIMES,
     OPTIONS_ID_ALLOC_INTERVAL,
     OPTIONS_ID_ALLOC_HOOK,
+    OPTIONS_ID_ALLOC_COUNT,
     OPTIONS_ID_TRACE,
     OPTIONS_ID_TRACEFILE,
     OPTIONS_ID_TRACELIMIT,
@@ -97,6 +98,7 @@ typedef struct agent_options {
     uint64_t alloc_interval;          /* heap=sites: mean bytes between sampled allocations */
     bool lifetimes;                   /* heap=sites: ages at death, leak suspects, churn */
     char alloc_hook;                  /* alloc_interval=0: 's' JVMTI's sampler at 0, 'b' bytecode instrumentation */
+    char alloc_count;                 /* heap=sites: 's' sampled (estimates), 'c' exact per site (counted in bytecode) */
     double cutoff;
     bool lineno, thread, doe, verbose, force;
     bool reset;                       /* each report holds what was counted since the one before */
@@ -198,6 +200,9 @@ bool options_async_sampling(const agent_options *o);
  * that with alloc_hook=bci (counted through the Tracker calls). */
 bool options_alloc_exact(const agent_options *o);
 bool options_alloc_bci(const agent_options *o);
+/* True for heap=sites,alloc_count=site: exact counts per allocation site
+ * (injected bytecode), the callers sampled. */
+bool options_alloc_counted(const agent_options *o);
 
 /* Parses `text` (may be NULL or empty) for process `pid`: the table's
  * defaults, then the text, then the cross-option rules. On error returns

@@ -117,6 +117,18 @@ static bool options_rules_alloc_hook(const agent_options *o, char *err, size_t e
                                 "heap=sites,alloc_interval=0 or drop alloc_hook=");
 }
 
+static bool options_rules_alloc_count(const agent_options *o, char *err, size_t errlen)
+{
+    if (!options_given(o, OPTIONS_ID_ALLOC_COUNT) || o->alloc_count != 'c')
+        return false;
+    if (!o->heap_sites)
+        return options_rules_refuse(err, errlen, "alloc_count=site counts allocation sites; add heap=sites");
+    if (o->alloc_interval == 0)
+        return options_rules_refuse(err, errlen, "alloc_count=site samples the callers every alloc_interval= bytes, "
+                                    "and alloc_interval=0 counts every stack exactly instead; choose one");
+    return false;
+}
+
 static bool options_rules_alloc_interval(const agent_options *o, char *err, size_t errlen)
 {
     return options_given(o, OPTIONS_ID_ALLOC_INTERVAL) && !o->heap_sites &&
@@ -357,6 +369,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_lifetimes,
     options_rules_alloc_hook,
     options_rules_alloc_interval,
+    options_rules_alloc_count,
     options_rules_dump_alone,
     options_rules_monitor_carried,
     options_rules_times_carried,

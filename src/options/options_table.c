@@ -29,6 +29,9 @@ static const options_choice options_table_heap[] = {
     { NULL, 0, NULL },
 };
 static const options_choice options_table_dumper[] = { { "hotspot", 'h', NULL }, { "jvmti", 'j', NULL }, { NULL, 0, NULL } };
+static const options_choice options_table_alloc_count[] = {
+    { "sampled", 's', NULL }, { "site", 'c', NULL }, { NULL, 0, NULL },
+};
 static const options_choice options_table_alloc_hook[] = {
     { "sampler", 's', NULL }, { "bci", 'b', NULL }, { NULL, 0, NULL },
 };
@@ -123,6 +126,10 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                                 "alloc_interval=0: JVMTI's sampler at 0, or bytecode instrumentation",
                                 OPTIONS_TABLE_AT(alloc_hook), .choices = options_table_alloc_hook,
                                 .owner = OPTIONS_FOR_ALLOC },
+    [OPTIONS_ID_ALLOC_COUNT] = { "alloc_count", OPTIONS_KIND_ENUM, "sampled|site", "sampled", NULL,
+                                 "heap=sites: site = exact counts per allocation site, callers sampled",
+                                 OPTIONS_TABLE_AT(alloc_count), .choices = options_table_alloc_count,
+                                 .owner = OPTIONS_FOR_ALLOC },
     [OPTIONS_ID_TRACE] = { "trace", OPTIONS_KIND_EVENTS,
                            "exec|exec:light|mem|mem:light|alloc|thread|class|monitor|user|probe|all", NULL, "off",
                            "events to tracefile=, e.g. exec+mem:light+user", OPTIONS_TABLE_AT(trace),
@@ -222,6 +229,9 @@ void options_print_help(FILE *out)
             "alloc_interval=0 counts every allocation exactly instead (several times slower: each one\n"
             "costs a stack and a tag); alloc_hook=bci sees them through bytecode instrumentation instead\n"
             "of the sampler (slower, and blind to clone() once compiled and to multi-array rows).\n"
+            "alloc_count=site counts every allocation exactly per site (method and line, class) with a\n"
+            "count injected after each allocating instruction (about as cheap as sampling), and samples\n"
+            "the callers of each site every alloc_interval= bytes.\n"
             "lifetimes=y adds ages at death, leak suspects and churn.\n"
             "heap=all = heap=sites + heap=dump: the SITES report, then the HEAP DUMP, in one ASCII file.\n"
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended). Each option is\n"
@@ -237,5 +247,6 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=wall=20,collapsed=wall.txt,flame=wall.html Main\n"
             "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n"
             "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n"
-            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=0,lifetimes=y Main   (exact)\n");
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=0,lifetimes=y Main   (exact)\n"
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_count=site,depth=8 Main   (exact per site)\n");
 }
