@@ -13,6 +13,8 @@
  */
 package jvmprof;
 
+import java.lang.ref.WeakReference;
+
 import jdk.internal.misc.Unsafe;
 
 public final class AllocCounts {
@@ -74,9 +76,10 @@ public final class AllocCounts {
         }
     }
 
-    /* the classes of the dynamic sites, by identity hash (open addressing);
-     * a class's number is its slot + 1 */
-    private static final Class<?>[] classes = new Class<?>[CLASSES];
+    /* the classes of the dynamic sites, by identity hash (open addressing),
+     * each held weakly so that counting never keeps a class from being
+     * unloaded; a class's number is its slot + 1 (a slot is never reused) */
+    private static final WeakReference<?>[] classes = new WeakReference<?>[CLASSES];
     /* per class: 0 not known yet, 1 its clone() is Object's, 2 it overrides clone() */
     private static final byte[] cloneOf = new byte[CLASSES];
 
@@ -161,11 +164,11 @@ public final class AllocCounts {
     private static int classNumber(Class<?> c) {
         int h = System.identityHashCode(c) & (CLASSES - 1);
         for (int i = 0; i < 64; i++) {
-            Class<?> k = classes[(h + i) & (CLASSES - 1)];
-            if (k == c)
-                return ((h + i) & (CLASSES - 1)) + 1;
+            WeakReference<?> k = classes[(h + i) & (CLASSES - 1)];
             if (k == null)
                 return addClass(c, h);
+            if (k.get() == c)
+                return ((h + i) & (CLASSES - 1)) + 1;
         }
         return 0;
     }
@@ -174,12 +177,13 @@ public final class AllocCounts {
         synchronized (classes) {
             for (int i = 0; i < 64; i++) {
                 int s = (h + i) & (CLASSES - 1);
-                if (classes[s] == c)
-                    return s + 1;
                 if (classes[s] == null) {
-                    classes[s] = c;
+                    classAdded0(s + 1, c);
+                    classes[s] = new WeakReference<Class<?>>(c);
                     return s + 1;
                 }
+                if (classes[s].get() == c)
+                    return s + 1;
             }
         }
         return 0;
@@ -264,6 +268,8 @@ public final class AllocCounts {
             dynamic(u, result, site);
     }
 
+    /* the agent notes class c's name and size under its number, before any count of it */
+    private static native void classAdded0(int n, Class<?> c);
     private static native long alignment0();
     private static native long counts0();
     private static native long flags0();
@@ -276,10 +282,5 @@ public final class AllocCounts {
     /** The agent's, before any class is rewritten: initializes the holder; false if nothing can be counted. */
     private static boolean ready() {
         return C.U != null;
-    }
-
-    /** The agent's: the class numbered n, or null. */
-    private static Class<?> classNumbered(int n) {
-        return n > 0 && n <= CLASSES ? classes[n - 1] : null;
     }
 }

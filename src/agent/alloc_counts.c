@@ -63,7 +63,6 @@ static atomic_uint ac_next = 1;
 static atomic_ullong ac_sites_lost; /* sites past AC_SITES, or out of memory: uncounted */
 static jlong ac_alignment = 8;
 static jclass ac_counts_class;      /* global ref: jvmprof.AllocCounts */
-static jmethodID ac_class_numbered;
 static jmethodID ac_skip[5];        /* VMObjectAlloc from these is counted at their call sites */
 
 /* ---- the sites, numbered as classes are rewritten ---- */
@@ -533,6 +532,25 @@ static void ac_jni_intercept(JNIEnv *jni)
 
 /* ---- instance sizes ---- */
 
+/* AllocCounts' classes by number: signature (NULL unknown) and instance size (-1: an array, or unknown) */
+static char *_Atomic ac_class_sig[1u << AC_CLASS_BITS];
+static long ac_class_size[1u << AC_CLASS_BITS];
+static long ac_instance_size(JNIEnv *jni, jclass c);
+
+/* AllocCounts, on the program's thread, the first time a class is counted at a dynamic site */
+static void JNICALL ac_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
+{
+    (void)self;
+    if (n <= 0 || n > (jint)(1u << AC_CLASS_BITS) || !c || atomic_load(&ac_class_sig[n - 1]))
+        return;
+    char *sig = NULL;
+    if ((*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
+        ac_class_size[n - 1] = sig[0] == 'L' ? ac_instance_size(jni, c) : -1;
+        atomic_store_explicit(&ac_class_sig[n - 1], strdup(sig), memory_order_release);
+    }
+    jvmti_free(sig);
+}
+
 /* A class's instance size in bytes, from its Klass's layout helper
  * (HotSpot's own: what `new` allocates), or -1. The mirror is read with the
  * collector held off (a critical section on a small array), so it cannot
@@ -628,8 +646,7 @@ static site_id *ac_msite;           /* [site]: its model site, 0 not made yet */
 static uint32_t ac_prev_cap;
 static uint64_t (*ac_dyn_prev)[2];  /* [entry] */
 static site_id *ac_dyn_msite;
-static char *ac_class_sig[1u << AC_CLASS_BITS]; /* class number -> signature, NULL unknown */
-static long ac_class_size[1u << AC_CLASS_BITS];
+
 static uint64_t ac_vm_prev[AC_VM][2];
 static site_id ac_vm_msite[AC_VM];
 static uint64_t ac_total_objs, ac_vm_objs;
@@ -673,29 +690,16 @@ static site_id ac_model_site(model *m, const ac_site *s, const char *sig)
     return model_site_intern_counted(m, t, c, sig[0] == '[');
 }
 
-/* The signature and (instances) size of the class numbered n in AllocCounts' table. */
-static const char *ac_dyn_class(JNIEnv *jni, uint32_t n, long *size)
+/* The signature and (instances) size of the class numbered n in AllocCounts' table ("" unknown). */
+static const char *ac_dyn_class(uint32_t n, long *size)
 {
     *size = -1;
-    if (n == 0 || n > (1u << AC_CLASS_BITS))
+    const char *sig = n && n <= (1u << AC_CLASS_BITS) ? atomic_load_explicit(&ac_class_sig[n - 1], memory_order_acquire)
+                                                       : NULL;
+    if (!sig)
         return "";
-    if (!ac_class_sig[n - 1]) {
-        jclass c = (*jni)->CallStaticObjectMethod(jni, ac_counts_class, ac_class_numbered, (jint)n);
-        if ((*jni)->ExceptionCheck(jni))
-            (*jni)->ExceptionClear(jni);
-        char *sig = NULL;
-        if (c && (*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
-            ac_class_sig[n - 1] = strdup(sig);
-            ac_class_size[n - 1] = sig[0] == '[' ? -1 : ac_instance_size(jni, c);
-        }
-        jvmti_free(sig);
-        if (c)
-            (*jni)->DeleteLocalRef(jni, c);
-        if (!ac_class_sig[n - 1])
-            return "";
-    }
     *size = ac_class_size[n - 1];
-    return ac_class_sig[n - 1];
+    return sig;
 }
 
 static void ac_add(model *m, site_id id, uint64_t objs, uint64_t bytes)
@@ -767,7 +771,7 @@ static void ac_before_report(model *m, JNIEnv *jni)
         if (!s)
             continue;
         long size;
-        const char *sig = ac_dyn_class(jni, (uint32_t)(key & ((1u << AC_CLASS_BITS) - 1)), &size);
+        const char *sig = ac_dyn_class((uint32_t)(key & ((1u << AC_CLASS_BITS) - 1)), &size);
         if (sig[0] == 'L')
             d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
         if (!ac_dyn_msite[i].v)
@@ -872,18 +876,19 @@ static jp_status ac_ready(JNIEnv *jni)
         { (char *)"dyn0", (char *)"()J", (void *)ac_dyn0 },
         { (char *)"cloneSite0", (char *)"(Ljava/lang/Object;I)B", (void *)ac_clone_site0 },
         { (char *)"cloneClass0", (char *)"(Ljava/lang/Class;)B", (void *)ac_clone_class0 },
+        { (char *)"classAdded0", (char *)"(ILjava/lang/Class;)V", (void *)ac_class_added0 },
     };
     if ((*jni)->RegisterNatives(jni, c, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.AllocCounts' natives");
     }
-    ac_class_numbered = (*jni)->GetStaticMethodID(jni, c, "classNumbered", "(I)Ljava/lang/Class;");
+    ac_instance_size(jni, NULL); /* its offsets and pinned array, once, before any thread asks */
     jmethodID ready = (*jni)->GetStaticMethodID(jni, c, "ready", "()Z");
     jboolean ok = ready ? (*jni)->CallStaticBooleanMethod(jni, c, ready) : JNI_FALSE;
     if ((*jni)->ExceptionCheck(jni))
         (*jni)->ExceptionClear(jni);
     (*jni)->DeleteLocalRef(jni, c);
-    if (!ac_class_numbered || !ok)
+    if (!ok)
         return jp_error(JP_ERR_JVMTI, "jvmprof.AllocCounts cannot count (jdk.internal.misc.Unsafe not open to it, "
                                       "or jvmprof.jar does not match the agent)");
     return JP_OK;

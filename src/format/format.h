@@ -119,6 +119,9 @@ jp_status site_stacks_build(model *m);
 typedef struct site_row { uint32_t site; double live_bytes, alloc_bytes; } site_row;
 typedef struct site_totals { double live_bytes, alloc_bytes, live_objs, alloc_objs; } site_totals;
 uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total);
+/* The same, of the sampled sites only: alloc_count=site's callers, whose
+ * objects lifetimes=y follows (the counted sites know no deaths). */
+uint32_t site_rows_sampled(const model *m, double cutoff, site_row *rows, site_totals *total);
 /* alloc_count=site: each row's sampled callers (model_sites_callers), by
  * their share of the row's sampled bytes, largest first, those of at least
  * cutoff; NULL when out of memory. */

@@ -40,6 +40,35 @@ static int bin_sample_cmp(const void *a, const void *b)
     return x->trace < y->trace ? -1 : (x->trace > y->trace);
 }
 
+/* ALLOC SITES flags beyond HPROF's (0x1 incremental, 0x2 by allocation, 0x4 forced GC) */
+enum { BIN_SITES_COUNTED = 0x4000, BIN_SITES_CALLERS = 0x8000 };
+
+static void bin_sites(bin_writer *w, const model *m, double cutoff, uint16_t flags, const site_row *rows, uint32_t n,
+                      const site_totals *total)
+{
+    float cut = (float)cutoff;
+    uint32_t cutoff_bits;
+    memcpy(&cutoff_bits, &cut, 4);
+    buf_put_u2(&w->body, flags);
+    buf_put_u4(&w->body, cutoff_bits);
+    buf_put_u4(&w->body, bin_clamp_u4(site_count(total->live_bytes)));
+    buf_put_u4(&w->body, bin_clamp_u4(site_count(total->live_objs)));
+    buf_put_u8(&w->body, site_count(total->alloc_bytes));
+    buf_put_u8(&w->body, site_count(total->alloc_objs));
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const model_site *si = model_site_get(m, (site_id){ rows[i].site });
+        buf_put_u1(&w->body, si->is_array ? 2 : 0);
+        buf_put_u4(&w->body, HPROF_SERIAL_CLASS + si->cls.v);
+        buf_put_u4(&w->body, HPROF_SERIAL_TRACE + si->trace.v);
+        buf_put_u4(&w->body, bin_clamp_u4(site_count(si->live_bytes)));
+        buf_put_u4(&w->body, bin_clamp_u4(site_count(si->live_objs)));
+        buf_put_u4(&w->body, bin_clamp_u4(site_count(si->alloc_bytes)));
+        buf_put_u4(&w->body, bin_clamp_u4(site_count(si->alloc_objs)));
+    }
+    bin_record(w, HPROF_TAG_ALLOC_SITES);
+}
+
 static jp_status bin_write(const model *m, const report_opts *o, sink *s)
 {
     if (o->monitor)
@@ -113,7 +142,9 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
     }
     if (o->sites) {
         /* ALLOC SITES, as HPROF wrote it: flags 0 (not incremental, ordered by live bytes), the cutoff
-         * (as a float's bits), totals, then one entry per site in the ASCII report's order */
+         * (as a float's bits), totals, then one entry per site in the ASCII report's order.
+         * alloc_count=site: the counted sites (flag BIN_SITES_COUNTED), then a second record of their
+         * sampled callers (flag BIN_SITES_CALLERS); readers that know neither flag see two lists of sites */
         site_row *rows = malloc(((size_t)model_site_count(m) + 1) * sizeof *rows);
         if (!rows) {
             buf_free(&w.body);
@@ -121,28 +152,26 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
         }
         site_totals total;
         uint32_t n = site_rows(m, o->cutoff, rows, &total);
-        float cutoff = (float)o->cutoff;
-        uint32_t cutoff_bits;
-        memcpy(&cutoff_bits, &cutoff, 4);
-        buf_put_u2(&w.body, 0);
-        buf_put_u4(&w.body, cutoff_bits);
-        buf_put_u4(&w.body, bin_clamp_u4(site_count(total.live_bytes)));
-        buf_put_u4(&w.body, bin_clamp_u4(site_count(total.live_objs)));
-        buf_put_u8(&w.body, site_count(total.alloc_bytes));
-        buf_put_u8(&w.body, site_count(total.alloc_objs));
-        buf_put_u4(&w.body, n);
-        for (uint32_t i = 0; i < n; i++) {
-            const model_site *si = model_site_get(m, (site_id){ rows[i].site });
-            buf_put_u1(&w.body, si->is_array ? 2 : 0);
-            buf_put_u4(&w.body, HPROF_SERIAL_CLASS + si->cls.v);
-            buf_put_u4(&w.body, HPROF_SERIAL_TRACE + si->trace.v);
-            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->live_bytes)));
-            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->live_objs)));
-            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->alloc_bytes)));
-            buf_put_u4(&w.body, bin_clamp_u4(site_count(si->alloc_objs)));
+        bin_sites(&w, m, o->cutoff, m->sites_counted ? BIN_SITES_COUNTED : 0, rows, n, &total);
+        site_callers *callers = m->sites_counted && n ? site_callers_of(m, rows, n, o->cutoff) : NULL;
+        if (callers) {
+            uint32_t nc = 0;
+            site_totals ct = { 0 };
+            for (uint32_t i = 0; i < n; i++)
+                for (uint32_t k = 0; k < callers[i].n; k++) {
+                    const model_site *si = model_site_get(m, callers[i].at[k].site);
+                    rows[nc++] = (site_row){ callers[i].at[k].site.v, si->live_bytes, si->alloc_bytes };
+                    ct.live_bytes += si->live_bytes;
+                    ct.live_objs += si->live_objs;
+                    ct.alloc_bytes += si->alloc_bytes;
+                    ct.alloc_objs += si->alloc_objs;
+                }
+            bin_sites(&w, m, o->cutoff, BIN_SITES_CALLERS, rows, nc, &ct);
+            site_callers_free(callers, n);
+        } else if (m->sites_counted && n) {
+            w.oom = true;
         }
         free(rows);
-        bin_record(&w, HPROF_TAG_ALLOC_SITES);
     }
     if (o->cpu_samples) {
         bin_sample *rows = malloc(((size_t)ntraces + 1) * sizeof *rows);

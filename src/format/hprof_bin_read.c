@@ -185,7 +185,7 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
         return true;
     }
     case HPROF_TAG_ALLOC_SITES: {
-        buf_get_u2(b);                 /* flags */
+        uint16_t flags = buf_get_u2(b); /* jvmprof's 0x4000: counted per site; 0x8000: their sampled callers */
         buf_get_u4(b);                 /* cutoff */
         buf_get_u4(b);                 /* totals: recomputed from the sites */
         buf_get_u4(b);
@@ -206,11 +206,15 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
                          t.v ? cserial : tserial);
                 return false;
             }
-            site_id site = model_site_intern(m, t, model_class_intern(m, cname, (str_id){ 0 }), array != 0);
+            class_id cls = model_class_intern(m, cname, (str_id){ 0 });
+            site_id site = (flags & 0x4000) ? model_site_intern_counted(m, t, cls, array != 0)
+                                            : model_site_intern(m, t, cls, array != 0);
             model_site_alloc(m, site, live_objs, live_bytes, true);
             model_site_alloc(m, site, alloc_objs > live_objs ? alloc_objs - live_objs : 0,
                              alloc_bytes > live_bytes ? alloc_bytes - live_bytes : 0, false);
         }
+        if (flags & 0x4000)
+            m->sites_counted = true;
         *saw_sites = true;
         return true;
     }

@@ -150,9 +150,11 @@ static void txt_write_sites(const model *m, const site_row *rows, uint32_t n, do
         sink_printf(s, "GC (total = %llu collections, %.1f ms between start and finish) %s\n",
                     (unsigned long long)m->gc_count, (double)m->gc_ns / 1e6, when);
     if (m->sites_counted) {
+        char every[64] = "";
+        if (m->alloc_interval)
+            snprintf(every, sizeof every, " every %llu bytes", (unsigned long long)m->alloc_interval);
         sink_printf(s, "SITES BEGIN (ordered by live bytes; alloc'ed: exact counts per site; live and callers: "
-                       "estimates from allocations sampled every %llu bytes) %s\n",
-                    (unsigned long long)m->alloc_interval, when);
+                       "estimates from allocations sampled%s) %s\n", every, when);
     } else if (m->alloc_interval) {
         sink_printf(s, "SITES BEGIN (ordered by live bytes; estimates from allocations sampled every %llu bytes) %s\n",
                     (unsigned long long)m->alloc_interval, when);
@@ -209,7 +211,7 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
     double (*sum)[3] = calloc((size_t)ncls + 1, sizeof *sum);
     for (uint32_t k = 1; sum && k <= model_site_count(m); k++) {
         const model_site *si = model_site_get(m, (site_id){ k });
-        if (si->cls.v > ncls)
+        if (si->cls.v > ncls || si->counted) /* alloc_count=site: the sampled objects only, as the rows */
             continue;
         sum[si->cls.v][0] += si->alloc_objs;
         sum[si->cls.v][1] += model_site_died(si);
@@ -340,6 +342,16 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         printed[model_site_get(m, (site_id){ sites[i].site })->trace.v] = 1;
     /* alloc_count=site: each row's sampled callers, and their traces */
     site_callers *callers = m->sites_counted && nsites ? site_callers_of(m, sites, nsites, o->cutoff) : NULL;
+    /* ... and lifetimes=y follows their sampled objects: its rows are the sampled sites */
+    site_row *life = sites;
+    uint32_t nlife = nsites;
+    if (m->sites_counted && m->lifetimes && o->sites) {
+        site_totals lt;
+        life = calloc(model_site_count(m) + 1, sizeof *life);
+        nlife = life ? site_rows_sampled(m, o->cutoff, life, &lt) : 0;
+        for (uint32_t i = 0; i < nlife; i++)
+            printed[model_site_get(m, (site_id){ life[i].site })->trace.v] = 1;
+    }
     for (uint32_t i = 0; callers && i < nsites; i++)
         for (uint32_t k = 0; k < callers[i].n; k++)
             printed[model_site_get(m, callers[i].at[k].site)->trace.v] = 1;
@@ -351,7 +363,7 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     if (o->sites)
         txt_write_sites(m, sites, nsites, site_total.live_bytes, callers, when, s);
     if (o->sites && m->lifetimes)
-        txt_write_lifetimes(m, sites, nsites, when, s);
+        txt_write_lifetimes(m, life, nlife, when, s);
     if (wall) {
         sink_printf(s, "WALL SAMPLES BEGIN (total = %llu, every %u ms) %s\n", (unsigned long long)m->total_samples,
                     m->interval_us / 1000, when);
@@ -412,6 +424,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
     free(waits);
     free(mon);
     free(printed);
+    if (life != sites)
+        free(life);
     free(sites);
     site_callers_free(callers, nsites);
     return st != JP_OK ? st : sink_status(s);

@@ -376,7 +376,7 @@ static void jw_events(jw_ctx *c, const report_opts *o)
     }
     for (uint32_t i = 1; o->sites && i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
-        if (!si || si->alloc_bytes <= 0)
+        if (!si || si->alloc_bytes <= 0 || si->counted != m->sites_counted) /* alloc_count=site: the exact sites */
             continue;
         model_trace tr = model_trace_get(m, si->trace);
         size_t at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);

@@ -383,8 +383,8 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
     }
     for (uint32_t i = 1; sites && i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
-        if (!si || (si->alloc_objs <= 0 && si->live_objs <= 0))
-            continue;
+        if (!si || (si->alloc_objs <= 0 && si->live_objs <= 0) || si->counted != m->sites_counted)
+            continue; /* alloc_count=site: the exact sites, not their sampled callers */
         memset(values, 0, sizeof values);
         values[c->col_alloc_objs] = pp_round(si->alloc_objs);
         values[c->col_alloc_bytes] = pp_round(si->alloc_bytes);

@@ -14,13 +14,13 @@ static int site_rows_cmp(const void *a, const void *b)
     return x->site < y->site ? -1 : (x->site > y->site);
 }
 
-uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total)
+static uint32_t site_rows_of(const model *m, bool counted, double cutoff, site_row *rows, site_totals *total)
 {
     uint32_t n = 0;
     *total = (site_totals){ 0 };
     for (uint32_t i = 1; i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
-        if (m->sites_counted && !si->counted) /* alloc_count=site: the sampled sites are callers, not rows */
+        if (si->counted != counted)
             continue;
         rows[n++] = (site_row){ i, si->live_bytes, si->alloc_bytes };
         total->live_bytes += si->live_bytes;
@@ -38,6 +38,17 @@ uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *t
             rows[keep++] = rows[i];
     }
     return keep;
+}
+
+uint32_t site_rows(const model *m, double cutoff, site_row *rows, site_totals *total)
+{
+    /* alloc_count=site: the counted sites; their sampled callers are listed under them, not as rows */
+    return site_rows_of(m, m->sites_counted, cutoff, rows, total);
+}
+
+uint32_t site_rows_sampled(const model *m, double cutoff, site_row *rows, site_totals *total)
+{
+    return site_rows_of(m, false, cutoff, rows, total);
 }
 
 static int site_callers_cmp(const void *a, const void *b)

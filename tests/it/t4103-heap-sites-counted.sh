@@ -1,0 +1,144 @@
+# heap=sites,alloc_count=site: every allocation counted exactly per site by
+# the counts injected after each allocating instruction, callers sampled.
+# AllocSites: exactly 100000 Foo (32 bytes each) at makeFoos' line and 50000
+# Bar (16 bytes) at makeBars', in ASCII and through the binary file, with
+# sampled callers listed under the rows (their top frame is the row's).
+# AllocKinds: each kind of allocation exactly as often as the program made it
+# (arrays of every type, int[2][3] and its rows, reflection, clone(), 8
+# threads at one site), and the objects JNI code makes as many as the
+# per-stack exact mode (alloc_interval=0, JVMTI's own count) finds. AllocHot:
+# a site in a method the JIT compiles and inlines, exact. The flame graph's
+# leaves carry the exact bytes; lifetimes=y follows the sampled objects; bad
+# option pairs are refused in one line.
+. "$(dirname "$0")/lib.sh"
+row() { awk -v c="$2" '$1 ~ /^[0-9]+$/ && $9 == c' "$1"; }
+run_java "" AllocSites
+expect_rc 0
+cp "$T/out" "$T/plain.out"
+run_java "heap=sites,alloc_count=site,alloc_interval=4k,depth=3,file=$T/s.txt,verbose=y" AllocSites
+expect_rc 0
+cmp -s "$T/out" "$T/plain.out" || fail "the program's output changed"
+expect_grep "^SITES BEGIN (ordered by live bytes; alloc'ed: exact counts per site; live and callers: estimates from allocations sampled every 4096 bytes) " "$T/s.txt"
+expect_grep "alloc_count=site: [0-9]* sites in [0-9]* classes rewritten" "$T/err"
+check_sites() {
+    local f=$1
+    [ "$(row "$f" 'AllocSites$Foo' | wc -l)" = 1 ] || { grep SITES -A20 "$f" >&2; fail "$f: not one AllocSites\$Foo site"; }
+    [ "$(row "$f" 'AllocSites$Bar' | wc -l)" = 1 ] || fail "$f: not one AllocSites\$Bar site"
+    local fa ba fb bb
+    read -r fb fa <<<"$(row "$f" 'AllocSites$Foo' | awk '{print $6, $7}')"
+    read -r bb ba <<<"$(row "$f" 'AllocSites$Bar' | awk '{print $6, $7}')"
+    note "$(basename "$f"): Foo $fa objects $fb bytes; Bar $ba objects $bb bytes"
+    [ "$fa $fb" = "100000 3200000" ] || fail "$f: Foo allocated $fa ($fb bytes), not exactly 100000 x 32"
+    [ "$ba $bb" = "50000 800000" ] || fail "$f: Bar allocated $ba ($bb bytes), not exactly 50000 x 16"
+    local line
+    line=$(grep -n "new Foo(i)" "$ROOT/tests/programs/AllocSites.java" | cut -d: -f1)
+    trace_of "$f" "$(row "$f" 'AllocSites$Foo' | awk '{print $8}')" >"$T/ft"
+    [ "$(wc -l <"$T/ft")" = 1 ] && grep -q "AllocSites.makeFoos(AllocSites.java:$line)" "$T/ft" ||
+        fail "$f: Foo's site is not the one frame makeFoos:$line: $(cat "$T/ft")"
+}
+check_sites "$T/s.txt"
+# the sampled callers under the Foo row: their traces begin at the row's frame and go on to main
+callers=$(sed -n '/^SITES BEGIN/,/^SITES END/p' "$T/s.txt" | awk '$1 ~ /^[0-9]+$/ {c = $9} $1 == "sampled" && c == "AllocSites$Foo" {print $5}')
+[ -n "$callers" ] || fail "no sampled caller under the Foo row"
+for t in $callers; do
+    trace_of "$T/s.txt" "$t" | head -2 | tr -d '\t' | tr '\n' ' ' | grep -q "^AllocSites.makeFoos(AllocSites.java:[0-9]*) AllocSites.main(" ||
+        fail "caller trace $t of Foo is not makeFoos <- main: $(trace_of "$T/s.txt" "$t")"
+done
+note "Foo's sampled callers: traces $(echo $callers)"
+# the binary file carries the counted sites and their callers; jvmprof report reads them back
+run_java "heap=sites,alloc_count=site,alloc_interval=4k,depth=3,format=b,file=$T/s.hprof" AllocSites
+expect_rc 0
+"$JVMPROF" report "$T/s.hprof" -o "$T/s-report.txt" || fail "jvmprof report failed"
+expect_grep "^SITES BEGIN (ordered by live bytes; alloc'ed: exact counts per site; live and callers: estimates from allocations sampled) " "$T/s-report.txt"
+check_sites "$T/s-report.txt"
+grep -q "^ *sampled caller " "$T/s-report.txt" || fail "the report read back lists no sampled callers"
+
+# every kind of allocation, exactly; 8 threads at one site
+mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
+run_java "heap=sites,alloc_count=site,depth=1,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
+expect_rc 0
+expect_grep "^kept 227000 shared 400000$" "$T/out"
+allocated() { awk -v c="$2" '$1 ~ /^[0-9]+$/ && $9 == c {s += $7} END {print s + 0}' "$1"; }
+SRC="$ROOT/tests/programs/AllocKinds.java"
+at_line() {   # allocations of class $1 at sites on AllocKinds.java's line holding $2
+    local line s=0 t n
+    line=$(grep -nF -- "$2" "$SRC" | head -1 | cut -d: -f1)
+    for t in $(awk -v c="$1" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$T/k.txt"); do
+        trace_of "$T/k.txt" "$t" | head -1 | grep -q "AllocKinds.main(AllocKinds.java:$line)" || continue
+        n=$(awk -v c="$1" -v t="$t" '$1 ~ /^[0-9]+$/ && $9 == c && $8 == t {print $7}' "$T/k.txt")
+        s=$((s + n))
+    done
+    echo $s
+}
+for c in boolean byte char short int float; do
+    n=$(at_line "$c[]" "new $c[4]")
+    [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"
+done
+for c in long double; do
+    n=$(at_line "$c[]" "new $c[2]")
+    [ "$n" = 20000 ] || fail "$c[] at 'new $c[2]': $n, not 20000"
+done
+[ "$(at_line 'int[][]' 'new int[2][3]')" = 5000 ] || fail "int[][]: $(at_line 'int[][]' 'new int[2][3]'), not 5000"
+[ "$(at_line 'int[]' 'new int[2][3]')" = 10000 ] || fail "int[] rows of int[2][3]: $(at_line 'int[]' 'new int[2][3]'), not 10000"
+[ "$(at_line 'AllocKinds$Item[]' 'new Item[2]')" = 20000 ] || fail "Item[]: $(at_line 'AllocKinds$Item[]' 'new Item[2]'), not 20000"
+# the bytes of arrays from their lengths: int[4] is 16 + 16, long[2] 16 + 16, boolean[4] 16 + 4 -> 24
+[ "$(awk '$1 ~ /^[0-9]+$/ && $9 == "int[]" && $7 == 20000 {print $6}' "$T/k.txt" | head -1)" = 640000 ] || fail "int[4] x 20000 is not 640000 bytes"
+[ "$(awk '$1 ~ /^[0-9]+$/ && $9 == "boolean[]" && $7 == 20000 {print $6}' "$T/k.txt" | head -1)" = 480000 ] || fail "boolean[4] x 20000 is not 480000 bytes"
+for want in 'AllocKinds$Refl 20000' 'AllocKinds$Cl 20001' 'AllocKinds$Shared 400000'; do
+    c=${want% *} n=${want##* }
+    [ "$(allocated "$T/k.txt" "$c")" = "$n" ] || fail "$c allocated $(allocated "$T/k.txt" "$c"), not exactly $n"
+done
+[ "$(row "$T/k.txt" 'AllocKinds$Shared' | wc -l)" = 1 ] || fail "Shared: not one site for the 8 threads' allocations"
+site_trace() { awk -v c="$1" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$T/k.txt"; }
+cl_ok=0; for t in $(site_trace 'AllocKinds$Cl'); do trace_of "$T/k.txt" "$t" | grep -q "AllocKinds\$Cl.copy" && cl_ok=1; done
+[ $cl_ok = 1 ] || fail "no clone() site in Cl.copy for AllocKinds\$Cl"
+note "exact per site: 8 primitive array kinds x 20000, int[][] 5000 with 10000 rows, Item[] 20000, Refl 20000, Cl 20001, Shared (8 threads, one site) 400000"
+# JNI's objects (File.list's Strings and String[]), counted per class: as many as JVMTI's sampler
+# at interval 0 (alloc_interval=0, every allocation with its stack) sees UnixFileSystem.list make
+run_java "heap=sites,alloc_interval=0,depth=1,cutoff=0,file=$T/e.txt" AllocKinds "$T/dir"
+expect_rc 0
+listed() { # class: allocations at sites whose trace is UnixFileSystem.list (e.txt) or the VM's row (k.txt)
+    local f=$1 c=$2 t s=0 n
+    for t in $(awk -v c="$c" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$f"); do
+        trace_of "$f" "$t" | head -1 | grep -q "UnixFileSystem.list\|<empty>" || continue
+        n=$(awk -v c="$c" -v t="$t" '$1 ~ /^[0-9]+$/ && $9 == c && $8 == t {print $7}' "$f")
+        s=$((s + n))
+    done
+    echo $s
+}
+for c in 'java.lang.String[]' 'java.lang.String'; do
+    want=$(listed "$T/e.txt" "$c") got=$(listed "$T/k.txt" "$c")
+    note "JNI: $c from UnixFileSystem.list: $got counted, $want seen by the sampler at interval 0"
+    [ "$want" -ge 2000 ] && [ "$got" -ge "$want" ] || fail "JNI: $c counted $got, the sampler saw $want"
+done
+
+# a site in a method the JIT compiles and inlines into a hot loop
+run_java "heap=sites,alloc_count=site,depth=1,file=$T/h.txt" -XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining AllocHot
+expect_rc 0
+expect_grep "^made 3000000 kept 3000 " "$T/out"
+grep -q "AllocHot::make .*inline" "$T/out" || fail "AllocHot.make was never inlined (PrintInlining)"
+[ "$(allocated "$T/h.txt" 'AllocHot$Point')" = 3000000 ] || fail "AllocHot\$Point: $(allocated "$T/h.txt" 'AllocHot$Point'), not exactly 3000000"
+note "AllocHot: make() inlined by the JIT, its Point counted 3000000 times"
+
+# the flame graph's leaves (collapsed stacks): the exact bytes per class
+run_java "heap=sites,alloc_count=site,alloc_interval=4k,file=$T/f.txt,collapsed=$T/f.collapsed" AllocSites
+expect_rc 0
+foo=$(awk '{n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[k] == "AllocSites$Foo") s += n} END {print s + 0}' "$T/f.collapsed")
+[ "$foo" = 3200000 ] || fail "collapsed stacks: AllocSites\$Foo leaves hold $foo bytes, not 3200000"
+grep -q "AllocSites.main;AllocSites.makeFoos;AllocSites\$Foo " "$T/f.collapsed" || fail "collapsed: no sampled caller stack main;makeFoos for Foo"
+
+# lifetimes=y: the sampled objects, followed to their deaths
+run_java "heap=sites,alloc_count=site,alloc_interval=1k,lifetimes=y,depth=3,file=$T/l.txt" AllocSites
+expect_rc 0
+expect_grep "^LIFETIMES BEGIN (estimates from the sampled objects; " "$T/l.txt"
+life() { sed -n '/^LIFETIMES BEGIN/,/^LIFETIMES END/p' "$1" | awk -v c="$2" '$1 ~ /^[0-9]+$/ && $NF == c'; }
+read -r bd bl <<<"$(life "$T/l.txt" 'AllocSites$Bar' | awk '{print $4, $5}')"
+[ -n "$bd" ] && [ "$bl" = 0 ] && [ "$bd" -gt 0 ] || fail "lifetimes: sampled Bar died $bd, live $bl"
+
+# refused, one line each
+run_java "alloc_count=site" Hello
+[ "$RC" != 0 ] || fail "alloc_count=site without heap=sites accepted"
+expect_grep "alloc_count=site counts allocation sites; add heap=sites" "$T/err"
+run_java "heap=sites,alloc_count=site,alloc_interval=0" Hello
+[ "$RC" != 0 ] || fail "alloc_count=site with alloc_interval=0 accepted"
+expect_grep "choose one" "$T/err"
