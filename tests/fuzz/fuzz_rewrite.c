@@ -79,6 +79,16 @@ static void differential(const unsigned char *in, size_t len, const cf_result *r
     cw_free(&nc);
 }
 
+/* every allocation a site, numbered in turn (some past sipush's range), each way of counting in turn */
+static uint32_t any_site(void *ctx, const cf_alloc_view *a, cf_alloc_how *how)
+{
+    uint32_t *next = ctx;
+    *how = (cf_alloc_how)(1 + (*next + a->opcode) % (CF_ALLOC_HOWS - 1));
+    uint32_t site = *next;
+    *next += 16381;
+    return site;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const struct {
@@ -112,6 +122,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(r2.bytes);
         free(r.bytes);
     }
+    /* alloc_count=site's counts: any input, no crash; an output parses and can be rewritten again */
+    static const cf_alloc_tracker alloc_tracker = {
+        "jvmprof/AllocCounts",
+        { [CF_ALLOC_OBJECT] = "newObject", [CF_ALLOC_ARRAY_1] = "newArray1", [CF_ALLOC_ARRAY_2] = "newArray2",
+          [CF_ALLOC_ARRAY_4] = "newArray4", [CF_ALLOC_ARRAY_8] = "newArray8", [CF_ALLOC_ARRAY_REF] = "newArrayRef",
+          [CF_ALLOC_MULTI] = "allocatedMulti", [CF_ALLOC_RESULT] = "allocated",
+          [CF_ALLOC_RESULT_MULTI] = "allocatedMulti", [CF_ALLOC_CLONE] = "cloned" },
+    };
+    static const char *const calls[] = { "clone", "newArray", "copyOf", NULL };
+    static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
+    uint32_t next = 1;
+    cf_inject_spec spec = {.tracker = &tracker, .what = CF_INJECT_ALLOCS | CF_INJECT_CALLS, .ctx = &next,
+                           .alloc_tracker = &alloc_tracker, .alloc = any_site, .alloc_calls = calls};
+    cf_result r;
+    if (cf_rewrite(data, size, &spec, &r) == JP_OK && r.bytes) {
+        cw_class nc;
+        if (!cw_parse(&nc, r.bytes, r.len))
+            die("output with counts does not parse", nc.err);
+        cw_free(&nc);
+        cf_result r2;
+        if (cf_rewrite(r.bytes, r.len, &spec, &r2) == JP_OK)
+            free(r2.bytes);
+    }
+    free(r.bytes);
     char name[256];
     (void)cf_class_name(data, size, name, sizeof name);
     return 0;

@@ -1738,6 +1738,89 @@ static void test_newarray(void)
     free(b);
 }
 
+/* CF_INJECT_ALLOCS: what alloc() is asked, and the counts after each instruction */
+typedef struct alloc_seen {
+    int n;
+    struct { uint8_t op; uint32_t pc; int32_t line; char type[64], name[32]; uint8_t dims; } v[8];
+} alloc_seen;
+
+static uint32_t alloc_record(void *ctx, const cf_alloc_view *a, cf_alloc_how *how)
+{
+    alloc_seen *s = ctx;
+    if (s->n < 8) {
+        s->v[s->n].op = a->opcode;
+        s->v[s->n].pc = a->pc;
+        s->v[s->n].line = a->line;
+        snprintf(s->v[s->n].type, sizeof s->v[s->n].type, "%s", a->type);
+        snprintf(s->v[s->n].name, sizeof s->v[s->n].name, "%s", a->name ? a->name : "");
+        s->v[s->n].dims = a->dims;
+    }
+    s->n++;
+    switch (a->opcode) {
+    case CW_NEWARRAY: *how = CF_ALLOC_ARRAY_4; return 7;
+    case CW_ANEWARRAY: *how = CF_ALLOC_ARRAY_REF; return 40000; /* past sipush: an Integer constant */
+    case CW_MULTIANEWARRAY: *how = CF_ALLOC_MULTI; return 9;
+    default: *how = CF_ALLOC_RESULT; return 11;
+    }
+}
+
+static const cf_alloc_tracker ALLOC_TRACKER = {
+    "jvmprof/AllocCounts",
+    { [CF_ALLOC_OBJECT] = "newObject", [CF_ALLOC_ARRAY_4] = "newArray4", [CF_ALLOC_ARRAY_REF] = "newArrayRef",
+      [CF_ALLOC_MULTI] = "allocatedMulti", [CF_ALLOC_RESULT] = "allocated" },
+};
+
+/* Methodref idx names AllocCounts.name with descriptor desc */
+static bool alloc_ref_is(const cw_class *c, uint16_t idx, const char *name, const char *desc)
+{
+    char cls[64], n[64], d[64];
+    uint16_t ci = cw_cp_u2(c, idx, 10, 0), nat = cw_cp_u2(c, idx, 10, 2);
+    return ci && nat && strcmp(cw_str(c, cw_cp_u2(c, ci, 7, 0), cls, sizeof cls), "jvmprof/AllocCounts") == 0 &&
+           strcmp(cw_str(c, cw_cp_u2(c, nat, 12, 0), n, sizeof n), name) == 0 &&
+           strcmp(cw_str(c, cw_cp_u2(c, nat, 12, 2), d, sizeof d), desc) == 0;
+}
+
+static void test_alloc_counts(void)
+{
+    size_t len;
+    unsigned char *b = arrays_class("t/Arrays", &len);
+    alloc_seen seen = {0};
+    static const char *const calls[] = { "clone", NULL };
+    cf_inject_spec spec = {.tracker = TRACKER, .what = CF_INJECT_ALLOCS, .ctx = &seen,
+                           .alloc_tracker = &ALLOC_TRACKER, .alloc = alloc_record, .alloc_calls = calls};
+    free(R.bytes);
+    ASSERT(cf_rewrite(b, len, &spec, &R) == JP_OK);
+    CHECK_EQ_INT(seen.n, 3);
+    CHECK_EQ_INT(R.alloc_counts, 3);
+    CHECK_EQ_INT(R.methods_rewritten, 1);
+    CHECK(seen.v[0].op == CW_NEWARRAY && seen.v[0].pc == 1 && strcmp(seen.v[0].type, "[I") == 0);
+    CHECK(seen.v[1].op == CW_ANEWARRAY && strcmp(seen.v[1].type, "[[Ljava/lang/String;") == 0);
+    CHECK(seen.v[2].op == CW_MULTIANEWARRAY && strcmp(seen.v[2].type, "[Ljava/lang/String;") == 0 &&
+          seen.v[2].dims == 2);
+    CHECK_EQ_INT(seen.v[0].line, -1); /* no LineNumberTable */
+    cw_class nc;
+    if (CHECK(R.bytes && cw_parse(&nc, R.bytes, R.len))) {
+        const unsigned char *c = nc.m[0].bytecode;
+        /* iconst_1; newarray int; dup; arraylength; sipush 7; invokestatic newArray4(II)V */
+        CHECK(c[0] == CW_ICONST_0 + 1 && c[1] == CW_NEWARRAY && c[3] == CW_DUP && c[4] == 0xbe && c[5] == 0x11 &&
+              cw_u2(c + 6) == 7 && c[8] == CW_INVOKESTATIC);
+        CHECK(alloc_ref_is(&nc, cw_u2(c + 9), "newArray4", "(II)V"));
+        /* iconst_1; anewarray; dup; arraylength; ldc_w 40000; invokestatic newArrayRef(II)V */
+        CHECK(c[11] == CW_ICONST_0 + 1 && c[12] == CW_ANEWARRAY && c[15] == CW_DUP && c[16] == 0xbe && c[17] == 0x13);
+        uint16_t k = cw_u2(c + 18);
+        CHECK(k < nc.cp_count && nc.cp[k] && nc.b[nc.cp[k]] == 3 && cw_u2(nc.b + nc.cp[k] + 3) == 40000);
+        CHECK(c[20] == CW_INVOKESTATIC && alloc_ref_is(&nc, cw_u2(c + 21), "newArrayRef", "(II)V"));
+        /* iconst_1; iconst_1; multianewarray; dup; sipush 9; invokestatic allocatedMulti(Object;I)V; areturn */
+        CHECK(c[23] == CW_ICONST_0 + 1 && c[25] == CW_MULTIANEWARRAY && c[29] == CW_DUP && c[30] == 0x11 &&
+              cw_u2(c + 31) == 9 && c[33] == CW_INVOKESTATIC);
+        CHECK(alloc_ref_is(&nc, cw_u2(c + 34), "allocatedMulti", "(Ljava/lang/Object;I)V"));
+        CHECK_EQ_INT(c[36], 0xb0);
+        CHECK(nc.m[0].max_stack >= 4 + 3);
+        cw_free(&nc);
+    }
+    free(b);
+}
+
 static void test_objinit(void)
 {
     size_t len;
@@ -2191,6 +2274,7 @@ int main(void)
     RUN(test_infer_appended_class);
     RUN(test_too_big);
     RUN(test_newarray);
+    RUN(test_alloc_counts);
     RUN(test_objinit);
     RUN(test_selector);
     RUN(test_calls_loops);
