@@ -113,10 +113,11 @@ for c in 'java.lang.String[]' 'java.lang.String'; do
 done
 
 # a site in a method the JIT compiles and inlines into a hot loop
-run_java "heap=sites,alloc_count=site,depth=1,file=$T/h.txt" -XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining AllocHot
+run_java "heap=sites,alloc_count=site,depth=1,file=$T/h.txt" -XX:+UnlockDiagnosticVMOptions -XX:+PrintInlining \
+    -XX:+DisplayVMOutputToStderr AllocHot
 expect_rc 0
 expect_grep "^made 3000000 kept 3000 " "$T/out"
-grep -q "AllocHot::make .*inline" "$T/out" || fail "AllocHot.make was never inlined (PrintInlining)"
+grep -q "AllocHot::make .*inline" "$T/err" || fail "AllocHot.make was never inlined (PrintInlining)"
 [ "$(allocated "$T/h.txt" 'AllocHot$Point')" = 3000000 ] || fail "AllocHot\$Point: $(allocated "$T/h.txt" 'AllocHot$Point'), not exactly 3000000"
 note "AllocHot: make() inlined by the JIT, its Point counted 3000000 times"
 
@@ -134,6 +135,23 @@ expect_grep "^LIFETIMES BEGIN (estimates from the sampled objects; " "$T/l.txt"
 life() { sed -n '/^LIFETIMES BEGIN/,/^LIFETIMES END/p' "$1" | awk -v c="$2" '$1 ~ /^[0-9]+$/ && $NF == c'; }
 read -r bd bl <<<"$(life "$T/l.txt" 'AllocSites$Bar' | awk '{print $4, $5}')"
 [ -n "$bd" ] && [ "$bl" = 0 ] && [ "$bd" -gt 0 ] || fail "lifetimes: sampled Bar died $bd, live $bl"
+
+# javac with every class it loads (the JDK's, retransformed at VM init, and its own) given the counts,
+# and verified by the JVM (-XX:+BytecodeVerificationLocal: the boot loader's classes too): it
+# compiles RewriteSubjects.java into the same class files as without the agent
+src="$ROOT/tests/programs/RewriteSubjects.java"
+"$JAVA_HOME/bin/javac" -d "$T/c-orig" "$src" || fail "javac failed"
+RC=0
+timeout -k 10 300 "$JAVA" -XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal -XX:+BytecodeVerificationRemote \
+    "-agentpath:$AGENT=heap=sites,alloc_count=site,depth=1,file=$T/javac.txt,verbose=y" \
+    -m jdk.compiler/com.sun.tools.javac.Main -d "$T/c-new" "$src" >"$T/javac.out" 2>&1 || RC=$?
+[ "$RC" = 0 ] || { head -30 "$T/javac.out" >&2; fail "javac with alloc_count=site: exit code $RC"; }
+diff -r "$T/c-orig" "$T/c-new" >&2 || fail "javac with alloc_count=site wrote different class files"
+line=$(grep "alloc_count=site: [0-9]* sites in" "$T/javac.out") || fail "no verbose line from javac's run"
+note "javac, verified: $line"
+sed 's/.* sites in \([0-9]*\) classes rewritten (\([0-9]*\) failed, \([0-9]*\) methods.* \([0-9]*\) classes loaded before VM init retransformed.*/\1 \2 \3 \4/' <<<"$line" >"$T/n"
+read -r nrw nfail nleft nret <"$T/n"
+[ "$nrw" -ge 1000 ] && [ "$nfail" = 0 ] && [ "$nret" -ge 400 ] || fail "javac: $nrw classes rewritten, $nfail failed, $nret retransformed"
 
 # refused, one line each
 run_java "alloc_count=site" Hello
