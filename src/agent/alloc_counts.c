@@ -35,52 +35,52 @@
 #include "vmstructs.h"
 
 /* The layout AllocCounts.java computes its addresses with. */
-#define AC_STRIPES 8u
-#define AC_STRIPE_BYTES (1ul << 26)
-#define AC_SITES ((uint32_t)(AC_STRIPE_BYTES >> 4)) /* site numbers below this */
-#define AC_DYN_BITS 18
-#define AC_DYN (1u << AC_DYN_BITS)                  /* entries of 32 bytes: key, objects, bytes, unused */
-#define AC_CLASS_BITS 16
-#define AC_CHUNK 4096u
-#define AC_VM 4096u                                 /* classes the VM allocates itself */
+#define CNT_STRIPES 8u
+#define CNT_STRIPE_BYTES (1ul << 26)
+#define CNT_SITES ((uint32_t)(CNT_STRIPE_BYTES >> 4)) /* site numbers below this */
+#define CNT_DYN_BITS 18
+#define CNT_DYN (1u << CNT_DYN_BITS)                  /* entries of 32 bytes: key, objects, bytes, unused */
+#define CNT_CLASS_BITS 16
+#define CNT_CHUNK 4096u
+#define CNT_VM 4096u                                 /* classes the VM allocates itself */
 
-typedef struct ac_class {
+typedef struct cnt_class {
     char *name;                /* internal: java/util/HashMap */
     char *_Atomic source;      /* its SourceFile, set once it is rewritten */
-} ac_class;
+} cnt_class;
 
-typedef struct ac_site {
-    const ac_class *cls;       /* the allocating method's class */
+typedef struct cnt_site {
+    const cnt_class *cls;       /* the allocating method's class */
     const char *method, *sig;  /* shared by a method's sites */
     int32_t line;              /* -1: unknown */
     char *type;                /* the JVM signature of what it makes (Ljava/lang/String; [I); NULL: known when it runs */
     char *owner;               /* clone() by invokespecial: the class it names (internal), else NULL */
-} ac_site;
+} cnt_site;
 
-static unsigned char *ac_counts, *ac_flags, *ac_dyn; /* mmap'ed once, never unmapped: compiled code holds the addresses */
-static _Atomic(ac_site *) *_Atomic ac_chunks[AC_SITES / AC_CHUNK];
-static atomic_uint ac_next = 1;
-static atomic_ullong ac_sites_lost; /* sites past AC_SITES, or out of memory: uncounted */
-static jlong ac_alignment = 8;
-static jclass ac_counts_class;      /* global ref: jvmprof.AllocCounts */
-static jmethodID ac_skip[5];        /* VMObjectAlloc from these is counted at their call sites */
+static unsigned char *cnt_counts, *cnt_flags, *cnt_dyn; /* mmap'ed once, never unmapped: compiled code holds the addresses */
+static _Atomic(cnt_site *) *_Atomic cnt_chunks[CNT_SITES / CNT_CHUNK];
+static atomic_uint cnt_next = 1;
+static atomic_ullong cnt_sites_lost; /* sites past CNT_SITES, or out of memory: uncounted */
+static jlong cnt_alignment = 8;
+static jclass cnt_counts_class;      /* global ref: jvmprof.AllocCounts */
+static jmethodID cnt_skip[5];        /* VMObjectAlloc from these is counted at their call sites */
 
 /* ---- the sites, numbered as classes are rewritten ---- */
 
-static const ac_site *ac_site_get(uint32_t id)
+static const cnt_site *cnt_site_get(uint32_t id)
 {
-    if (id == 0 || id >= AC_SITES)
+    if (id == 0 || id >= CNT_SITES)
         return NULL;
-    _Atomic(ac_site *) *chunk = atomic_load_explicit(&ac_chunks[id / AC_CHUNK], memory_order_acquire);
-    return chunk ? atomic_load_explicit(&chunk[id % AC_CHUNK], memory_order_acquire) : NULL;
+    _Atomic(cnt_site *) *chunk = atomic_load_explicit(&cnt_chunks[id / CNT_CHUNK], memory_order_acquire);
+    return chunk ? atomic_load_explicit(&chunk[id % CNT_CHUNK], memory_order_acquire) : NULL;
 }
 
-static bool ac_publish(uint32_t id, ac_site *s)
+static bool cnt_publish(uint32_t id, cnt_site *s)
 {
-    _Atomic(ac_site *) *_Atomic *slot = &ac_chunks[id / AC_CHUNK];
-    _Atomic(ac_site *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
+    _Atomic(cnt_site *) *_Atomic *slot = &cnt_chunks[id / CNT_CHUNK];
+    _Atomic(cnt_site *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
     if (!chunk) {
-        _Atomic(ac_site *) *fresh = calloc(AC_CHUNK, sizeof *fresh);
+        _Atomic(cnt_site *) *fresh = calloc(CNT_CHUNK, sizeof *fresh);
         if (!fresh)
             return false;
         if (atomic_compare_exchange_strong_explicit(slot, &chunk, fresh, memory_order_acq_rel, memory_order_acquire))
@@ -88,21 +88,21 @@ static bool ac_publish(uint32_t id, ac_site *s)
         else
             free(fresh);
     }
-    atomic_store_explicit(&chunk[id % AC_CHUNK], s, memory_order_release);
+    atomic_store_explicit(&chunk[id % CNT_CHUNK], s, memory_order_release);
     return true;
 }
 
-typedef struct ac_class_ctx {
-    ac_class *cls;
+typedef struct cnt_class_ctx {
+    cnt_class *cls;
     int last_method;             /* the method index the strings below are of, -1: none */
     const char *method, *sig;
     uint32_t sites;
-} ac_class_ctx;
+} cnt_class_ctx;
 
-static void *ac_class_begin(const char *name)
+static void *cnt_class_begin(const char *name)
 {
-    ac_class_ctx *x = calloc(1, sizeof *x);
-    ac_class *c = x ? calloc(1, sizeof *c) : NULL;
+    cnt_class_ctx *x = calloc(1, sizeof *x);
+    cnt_class *c = x ? calloc(1, sizeof *c) : NULL;
     char *n = c ? strdup(name) : NULL;
     if (!n) {
         free(c);
@@ -115,9 +115,9 @@ static void *ac_class_begin(const char *name)
     return x;
 }
 
-static void ac_class_end(void *vctx, const char *source_file)
+static void cnt_class_end(void *vctx, const char *source_file)
 {
-    ac_class_ctx *x = vctx;
+    cnt_class_ctx *x = vctx;
     if (source_file && source_file[0])
         atomic_store_explicit(&x->cls->source, strdup(source_file), memory_order_release);
     if (!x->sites) { /* nothing refers to it */
@@ -129,7 +129,7 @@ static void ac_class_end(void *vctx, const char *source_file)
 
 /* The methods whose allocations are counted at their call sites (the JIT
  * replaces their bodies with its intrinsics): their own are not counted. */
-static bool ac_counted_at_calls(const char *cls, const char *name, const char *desc)
+static bool cnt_counted_at_calls(const char *cls, const char *name, const char *desc)
 {
     if (strcmp(cls, "java/util/Arrays") == 0)
         return (strcmp(name, "copyOf") == 0 && strcmp(desc, "([Ljava/lang/Object;ILjava/lang/Class;)[Ljava/lang/Object;") == 0) ||
@@ -139,7 +139,7 @@ static bool ac_counted_at_calls(const char *cls, const char *name, const char *d
 }
 
 /* How a call that allocates in the VM (or in an intrinsic) is counted; SKIP for the others. */
-static cf_alloc_how ac_call_how(const cf_alloc_view *a, uint8_t *flag)
+static cf_alloc_how cnt_call_how(const cf_alloc_view *a, uint8_t *flag)
 {
     const char *o = a->type, *n = a->name, *d = a->desc;
     if (strcmp(n, "clone") == 0) {
@@ -163,7 +163,7 @@ static cf_alloc_how ac_call_how(const cf_alloc_view *a, uint8_t *flag)
                         strcmp(d, "(Ljava/lang/Class;I)Ljava/lang/Object;") == 0)
                    ? CF_ALLOC_RESULT
                    : CF_ALLOC_SKIP;
-    if (strcmp(o, "java/util/Arrays") == 0 && ac_counted_at_calls(o, n, d))
+    if (strcmp(o, "java/util/Arrays") == 0 && cnt_counted_at_calls(o, n, d))
         return CF_ALLOC_RESULT;
     /* reflection's first calls of a constructor (before it makes an accessor in bytecode) */
     if (strcmp(o, "jdk/internal/reflect/NativeConstructorAccessorImpl") == 0 && strcmp(n, "newInstance0") == 0)
@@ -171,15 +171,15 @@ static cf_alloc_how ac_call_how(const cf_alloc_view *a, uint8_t *flag)
     return CF_ALLOC_SKIP;
 }
 
-/* the names of the calls ac_call_how may count: the rewriter asks only about these */
-static const char *const ac_calls[] = { "clone", "newArray", "multiNewArray", "allocateInstance",
+/* the names of the calls cnt_call_how may count: the rewriter asks only about these */
+static const char *const cnt_calls[] = { "clone", "newArray", "multiNewArray", "allocateInstance",
                                         "allocateUninitializedArray0", "copyOf", "copyOfRange", "newInstance0", NULL };
 
-static uint32_t ac_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
+static uint32_t cnt_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
 {
-    ac_class_ctx *x = vctx;
+    cnt_class_ctx *x = vctx;
     const cf_method_view *m = a->method;
-    if (!m->name[0] || ac_counted_at_calls(x->cls->name, m->name, m->desc))
+    if (!m->name[0] || cnt_counted_at_calls(x->cls->name, m->name, m->desc))
         return 0;
     cf_alloc_how h = CF_ALLOC_SKIP;
     uint8_t flag = 0;
@@ -207,7 +207,7 @@ static uint32_t ac_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         h = CF_ALLOC_MULTI;
         break;
     default:
-        h = ac_call_how(a, &flag);
+        h = cnt_call_how(a, &flag);
         break;
     }
     if (h == CF_ALLOC_SKIP)
@@ -217,15 +217,15 @@ static uint32_t ac_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         if (!mn || !ms) {
             free(mn);
             free(ms);
-            atomic_fetch_add(&ac_sites_lost, 1);
+            atomic_fetch_add(&cnt_sites_lost, 1);
             return 0;
         }
         x->method = mn;
         x->sig = ms;
         x->last_method = m->index;
     }
-    uint32_t id = atomic_fetch_add_explicit(&ac_next, 1, memory_order_relaxed);
-    ac_site *s = id < AC_SITES ? calloc(1, sizeof *s) : NULL;
+    uint32_t id = atomic_fetch_add_explicit(&cnt_next, 1, memory_order_relaxed);
+    cnt_site *s = id < CNT_SITES ? calloc(1, sizeof *s) : NULL;
     if (s) {
         s->cls = x->cls;
         s->method = x->method;
@@ -234,17 +234,17 @@ static uint32_t ac_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         s->type = type[0] ? strdup(type) : NULL;
         s->owner = h == CF_ALLOC_CLONE && flag == 0 ? strdup(a->type) : NULL;
     }
-    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !ac_publish(id, s)) {
+    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !cnt_publish(id, s)) {
         if (s) {
             free(s->type);
             free(s->owner);
         }
         free(s);
-        atomic_fetch_add(&ac_sites_lost, 1);
+        atomic_fetch_add(&cnt_sites_lost, 1);
         return 0;
     }
     if (h == CF_ALLOC_CLONE)
-        atomic_store_explicit((_Atomic unsigned char *)&ac_flags[id], flag, memory_order_release);
+        atomic_store_explicit((_Atomic unsigned char *)&cnt_flags[id], flag, memory_order_release);
     x->sites++;
     *how = h;
     return id;
@@ -253,7 +253,7 @@ static uint32_t ac_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
 /* ---- clone(): which calls reach Object.clone ---- */
 
 /* 1 when the first class from k up that declares a concrete clone() is java.lang.Object, 2 when another is. */
-static jbyte ac_clone_from(JNIEnv *jni, jclass k)
+static jbyte cnt_clone_from(JNIEnv *jni, jclass k)
 {
     jvmtiEnv *jv = agent_jvmti;
     jclass cur = (*jni)->NewLocalRef(jni, k);
@@ -289,17 +289,17 @@ static jbyte ac_clone_from(JNIEnv *jni, jclass k)
     return 1;
 }
 
-static jbyte JNICALL ac_clone_class0(JNIEnv *jni, jclass self, jclass c)
+static jbyte JNICALL cnt_clone_class0(JNIEnv *jni, jclass self, jclass c)
 {
     (void)self;
-    return c ? ac_clone_from(jni, c) : 2;
+    return c ? cnt_clone_from(jni, c) : 2;
 }
 
 /* invokespecial Owner.clone(): resolved from Owner, a superclass of the receiver's class */
-static jbyte JNICALL ac_clone_site0(JNIEnv *jni, jclass self, jobject receiver, jint site)
+static jbyte JNICALL cnt_clone_site0(JNIEnv *jni, jclass self, jobject receiver, jint site)
 {
     (void)self;
-    const ac_site *s = ac_site_get((uint32_t)site);
+    const cnt_site *s = cnt_site_get((uint32_t)site);
     if (!s || !s->owner || !receiver)
         return 2;
     char want[600];
@@ -311,9 +311,9 @@ static jbyte JNICALL ac_clone_site0(JNIEnv *jni, jclass self, jobject receiver, 
                    strcmp(sig, want) == 0;
         jvmti_free(sig);
         if (hit) {
-            jbyte f = ac_clone_from(jni, k);
+            jbyte f = cnt_clone_from(jni, k);
             (*jni)->DeleteLocalRef(jni, k);
-            atomic_store_explicit((_Atomic unsigned char *)&ac_flags[site], (unsigned char)f, memory_order_release);
+            atomic_store_explicit((_Atomic unsigned char *)&cnt_flags[site], (unsigned char)f, memory_order_release);
             return f;
         }
         jclass up = (*jni)->GetSuperclass(jni, k);
@@ -323,23 +323,23 @@ static jbyte JNICALL ac_clone_site0(JNIEnv *jni, jclass self, jobject receiver, 
     return 2; /* an override returned an object of another class: not Object.clone's */
 }
 
-static jlong JNICALL ac_alignment0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return ac_alignment; }
-static jlong JNICALL ac_counts0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)ac_counts; }
-static jlong JNICALL ac_flags0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)ac_flags; }
-static jlong JNICALL ac_dyn0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)ac_dyn; }
+static jlong JNICALL cnt_alignment0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return cnt_alignment; }
+static jlong JNICALL cnt_counts0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_counts; }
+static jlong JNICALL cnt_flags0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_flags; }
+static jlong JNICALL cnt_dyn0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_dyn; }
 
 /* ---- what the VM allocates itself (VMObjectAlloc), per class ---- */
 
-typedef struct ac_vm_entry {
+typedef struct cnt_vm_entry {
     _Atomic uint64_t hash;     /* of the class signature, | 1; 0: free */
     _Atomic uint64_t objs, bytes;
     char *_Atomic sig;         /* set just after the hash is claimed */
-} ac_vm_entry;
+} cnt_vm_entry;
 
-static ac_vm_entry ac_vm[AC_VM];
-static atomic_ullong ac_vm_lost;
+static cnt_vm_entry cnt_vm[CNT_VM];
+static atomic_ullong cnt_vm_lost;
 
-static uint64_t ac_fnv(const char *s)
+static uint64_t cnt_fnv(const char *s)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (; *s; s++)
@@ -347,11 +347,11 @@ static uint64_t ac_fnv(const char *s)
     return h | 1;
 }
 
-static void ac_vm_add(const char *sig, jlong size)
+static void cnt_vm_add(const char *sig, jlong size)
 {
-    uint64_t h = ac_fnv(sig);
+    uint64_t h = cnt_fnv(sig);
     for (uint32_t i = 0; i < 64; i++) {
-        ac_vm_entry *e = &ac_vm[(h + i) & (AC_VM - 1)];
+        cnt_vm_entry *e = &cnt_vm[(h + i) & (CNT_VM - 1)];
         uint64_t k = atomic_load_explicit(&e->hash, memory_order_acquire);
         if (k == 0) {
             uint64_t zero = 0;
@@ -368,28 +368,28 @@ static void ac_vm_add(const char *sig, jlong size)
             return;
         }
     }
-    atomic_fetch_add_explicit(&ac_vm_lost, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&cnt_vm_lost, 1, memory_order_relaxed);
 }
 
 /* >0 while this thread is inside an intercepted JNI allocation (counted there) */
-static _Thread_local int ac_in_jni;
+static _Thread_local int cnt_in_jni;
 
-static void JNICALL ac_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
+static void JNICALL cnt_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
                                     jlong size)
 {
     (void)object;
-    if (ac_in_jni || !gate_enter())
+    if (cnt_in_jni || !gate_enter())
         return;
     if (!agent_is_own_thread(jni, thread)) {
         jmethodID m = NULL;
         jlocation loc;
         bool skip = false;
         if ((*jv)->GetFrameLocation(jv, thread, 0, &m, &loc) == JVMTI_ERROR_NONE)
-            for (size_t i = 0; i < sizeof ac_skip / sizeof ac_skip[0]; i++)
-                skip |= m && m == ac_skip[i];
+            for (size_t i = 0; i < sizeof cnt_skip / sizeof cnt_skip[0]; i++)
+                skip |= m && m == cnt_skip[i];
         char *sig = NULL;
         if (!skip && (*jv)->GetClassSignature(jv, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
-            ac_vm_add(sig, size);
+            cnt_vm_add(sig, size);
         jvmti_free(sig);
     }
     gate_leave();
@@ -399,132 +399,132 @@ static void JNICALL ac_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, j
  * HotSpot posts no VMObjectAlloc for: its function table intercepted, as
  * JVMTI suggests; each new object counted per class with the VM's ---- */
 
-static struct JNINativeInterface_ ac_jni; /* the JVM's own functions */
-static jfieldID ac_string_value;
-static _Thread_local int ac_thread_kind;  /* 0 not known yet, 1 the program's, 2 jvmprof's own */
+static struct JNINativeInterface_ cnt_jni; /* the JVM's own functions */
+static jfieldID cnt_string_value;
+static _Thread_local int cnt_thread_kind;  /* 0 not known yet, 1 the program's, 2 jvmprof's own */
 
-static void ac_jni_count(JNIEnv *env, jobject o)
+static void cnt_jni_count(JNIEnv *env, jobject o)
 {
     if (!o)
         return;
-    if (!ac_thread_kind) {
+    if (!cnt_thread_kind) {
         jthread t = NULL;
-        ac_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
+        cnt_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
                                  agent_is_own_thread(env, t) ? 2 : 1;
         if (t)
-            ac_jni.DeleteLocalRef(env, t);
+            cnt_jni.DeleteLocalRef(env, t);
     }
-    if (ac_thread_kind != 1 || !gate_enter())
+    if (cnt_thread_kind != 1 || !gate_enter())
         return;
-    jclass c = ac_jni.GetObjectClass(env, o);
+    jclass c = cnt_jni.GetObjectClass(env, o);
     char *sig = NULL;
     jlong size = 0;
     if (c && (*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
         (*agent_jvmti)->GetObjectSize(agent_jvmti, o, &size) == JVMTI_ERROR_NONE) {
-        ac_vm_add(sig, size);
-        if (ac_string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
-            jobject v = ac_jni.GetObjectField(env, o, ac_string_value);
+        cnt_vm_add(sig, size);
+        if (cnt_string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
+            jobject v = cnt_jni.GetObjectField(env, o, cnt_string_value);
             jlong vs = 0;
             if (v && (*agent_jvmti)->GetObjectSize(agent_jvmti, v, &vs) == JVMTI_ERROR_NONE)
-                ac_vm_add("[B", vs);
+                cnt_vm_add("[B", vs);
             if (v)
-                ac_jni.DeleteLocalRef(env, v);
+                cnt_jni.DeleteLocalRef(env, v);
         }
     }
     jvmti_free(sig);
     if (c)
-        ac_jni.DeleteLocalRef(env, c);
+        cnt_jni.DeleteLocalRef(env, c);
     gate_leave();
 }
 
-#define AC_JNI_COUNTED(call) \
+#define CNT_JNI_COUNTED(call) \
     do { \
-        ac_in_jni++; \
+        cnt_in_jni++; \
         r = call; \
-        ac_in_jni--; \
-        ac_jni_count(env, r); \
+        cnt_in_jni--; \
+        cnt_jni_count(env, r); \
         return r; \
     } while (0)
 
-static jobject JNICALL ac_jni_alloc_object(JNIEnv *env, jclass c)
+static jobject JNICALL cnt_jni_alloc_object(JNIEnv *env, jclass c)
 {
     jobject r;
-    AC_JNI_COUNTED(ac_jni.AllocObject(env, c));
+    CNT_JNI_COUNTED(cnt_jni.AllocObject(env, c));
 }
-static jobject JNICALL ac_jni_new_object_v(JNIEnv *env, jclass c, jmethodID m, va_list args)
+static jobject JNICALL cnt_jni_new_object_v(JNIEnv *env, jclass c, jmethodID m, va_list args)
 {
     jobject r;
-    AC_JNI_COUNTED(ac_jni.NewObjectV(env, c, m, args));
+    CNT_JNI_COUNTED(cnt_jni.NewObjectV(env, c, m, args));
 }
-static jobject JNICALL ac_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...)
+static jobject JNICALL cnt_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...)
 {
     va_list args;
     va_start(args, m);
-    jobject r = ac_jni_new_object_v(env, c, m, args);
+    jobject r = cnt_jni_new_object_v(env, c, m, args);
     va_end(args);
     return r;
 }
-static jobject JNICALL ac_jni_new_object_a(JNIEnv *env, jclass c, jmethodID m, const jvalue *args)
+static jobject JNICALL cnt_jni_new_object_a(JNIEnv *env, jclass c, jmethodID m, const jvalue *args)
 {
     jobject r;
-    AC_JNI_COUNTED(ac_jni.NewObjectA(env, c, m, args));
+    CNT_JNI_COUNTED(cnt_jni.NewObjectA(env, c, m, args));
 }
-static jobjectArray JNICALL ac_jni_new_object_array(JNIEnv *env, jsize n, jclass c, jobject init)
+static jobjectArray JNICALL cnt_jni_new_object_array(JNIEnv *env, jsize n, jclass c, jobject init)
 {
     jobjectArray r;
-    AC_JNI_COUNTED(ac_jni.NewObjectArray(env, n, c, init));
+    CNT_JNI_COUNTED(cnt_jni.NewObjectArray(env, n, c, init));
 }
-static jstring JNICALL ac_jni_new_string(JNIEnv *env, const jchar *u, jsize n)
+static jstring JNICALL cnt_jni_new_string(JNIEnv *env, const jchar *u, jsize n)
 {
     jstring r;
-    AC_JNI_COUNTED(ac_jni.NewString(env, u, n));
+    CNT_JNI_COUNTED(cnt_jni.NewString(env, u, n));
 }
-static jstring JNICALL ac_jni_new_string_utf(JNIEnv *env, const char *u)
+static jstring JNICALL cnt_jni_new_string_utf(JNIEnv *env, const char *u)
 {
     jstring r;
-    AC_JNI_COUNTED(ac_jni.NewStringUTF(env, u));
+    CNT_JNI_COUNTED(cnt_jni.NewStringUTF(env, u));
 }
-#define AC_JNI_NEW_ARRAY(fn, type, field) \
+#define CNT_JNI_NEW_ARRAY(fn, type, field) \
     static type JNICALL fn(JNIEnv *env, jsize n) \
     { \
         type r; \
-        AC_JNI_COUNTED(ac_jni.field(env, n)); \
+        CNT_JNI_COUNTED(cnt_jni.field(env, n)); \
     }
-AC_JNI_NEW_ARRAY(ac_jni_new_booleans, jbooleanArray, NewBooleanArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_bytes, jbyteArray, NewByteArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_chars, jcharArray, NewCharArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_shorts, jshortArray, NewShortArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_ints, jintArray, NewIntArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_longs, jlongArray, NewLongArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_floats, jfloatArray, NewFloatArray)
-AC_JNI_NEW_ARRAY(ac_jni_new_doubles, jdoubleArray, NewDoubleArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_booleans, jbooleanArray, NewBooleanArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_bytes, jbyteArray, NewByteArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_chars, jcharArray, NewCharArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_shorts, jshortArray, NewShortArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_ints, jintArray, NewIntArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_longs, jlongArray, NewLongArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_floats, jfloatArray, NewFloatArray)
+CNT_JNI_NEW_ARRAY(cnt_jni_new_doubles, jdoubleArray, NewDoubleArray)
 
-static void ac_jni_intercept(JNIEnv *jni)
+static void cnt_jni_intercept(JNIEnv *jni)
 {
     jniNativeInterface *t = NULL;
     if ((*agent_jvmti)->GetJNIFunctionTable(agent_jvmti, &t) != JVMTI_ERROR_NONE || !t) {
         jp_log_info("alloc_count=site: JNI's functions cannot be intercepted; objects made by JNI are not counted");
         return;
     }
-    ac_jni = *t;
+    cnt_jni = *t;
     jclass sc = (*jni)->FindClass(jni, "java/lang/String");
-    ac_string_value = sc ? (*jni)->GetFieldID(jni, sc, "value", "[B") : NULL;
+    cnt_string_value = sc ? (*jni)->GetFieldID(jni, sc, "value", "[B") : NULL;
     (*jni)->ExceptionClear(jni);
-    t->AllocObject = ac_jni_alloc_object;
-    t->NewObject = ac_jni_new_object;
-    t->NewObjectV = ac_jni_new_object_v;
-    t->NewObjectA = ac_jni_new_object_a;
-    t->NewObjectArray = ac_jni_new_object_array;
-    t->NewString = ac_jni_new_string;
-    t->NewStringUTF = ac_jni_new_string_utf;
-    t->NewBooleanArray = ac_jni_new_booleans;
-    t->NewByteArray = ac_jni_new_bytes;
-    t->NewCharArray = ac_jni_new_chars;
-    t->NewShortArray = ac_jni_new_shorts;
-    t->NewIntArray = ac_jni_new_ints;
-    t->NewLongArray = ac_jni_new_longs;
-    t->NewFloatArray = ac_jni_new_floats;
-    t->NewDoubleArray = ac_jni_new_doubles;
+    t->AllocObject = cnt_jni_alloc_object;
+    t->NewObject = cnt_jni_new_object;
+    t->NewObjectV = cnt_jni_new_object_v;
+    t->NewObjectA = cnt_jni_new_object_a;
+    t->NewObjectArray = cnt_jni_new_object_array;
+    t->NewString = cnt_jni_new_string;
+    t->NewStringUTF = cnt_jni_new_string_utf;
+    t->NewBooleanArray = cnt_jni_new_booleans;
+    t->NewByteArray = cnt_jni_new_bytes;
+    t->NewCharArray = cnt_jni_new_chars;
+    t->NewShortArray = cnt_jni_new_shorts;
+    t->NewIntArray = cnt_jni_new_ints;
+    t->NewLongArray = cnt_jni_new_longs;
+    t->NewFloatArray = cnt_jni_new_floats;
+    t->NewDoubleArray = cnt_jni_new_doubles;
     if ((*agent_jvmti)->SetJNIFunctionTable(agent_jvmti, t) != JVMTI_ERROR_NONE)
         jp_log_info("alloc_count=site: JNI's functions cannot be intercepted; objects made by JNI are not counted");
     jvmti_free(t);
@@ -533,20 +533,20 @@ static void ac_jni_intercept(JNIEnv *jni)
 /* ---- instance sizes ---- */
 
 /* AllocCounts' classes by number: signature (NULL unknown) and instance size (-1: an array, or unknown) */
-static char *_Atomic ac_class_sig[1u << AC_CLASS_BITS];
-static long ac_class_size[1u << AC_CLASS_BITS];
-static long ac_instance_size(JNIEnv *jni, jclass c);
+static char *_Atomic cnt_class_sig[1u << CNT_CLASS_BITS];
+static long cnt_class_size[1u << CNT_CLASS_BITS];
+static long cnt_instance_size(JNIEnv *jni, jclass c);
 
 /* AllocCounts, on the program's thread, the first time a class is counted at a dynamic site */
-static void JNICALL ac_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
+static void JNICALL cnt_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
 {
     (void)self;
-    if (n <= 0 || n > (jint)(1u << AC_CLASS_BITS) || !c || atomic_load(&ac_class_sig[n - 1]))
+    if (n <= 0 || n > (jint)(1u << CNT_CLASS_BITS) || !c || atomic_load(&cnt_class_sig[n - 1]))
         return;
     char *sig = NULL;
     if ((*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
-        ac_class_size[n - 1] = sig[0] == 'L' ? ac_instance_size(jni, c) : -1;
-        atomic_store_explicit(&ac_class_sig[n - 1], strdup(sig), memory_order_release);
+        cnt_class_size[n - 1] = sig[0] == 'L' ? cnt_instance_size(jni, c) : -1;
+        atomic_store_explicit(&cnt_class_sig[n - 1], strdup(sig), memory_order_release);
     }
     jvmti_free(sig);
 }
@@ -555,66 +555,66 @@ static void JNICALL ac_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
  * (HotSpot's own: what `new` allocates), or -1. The mirror is read with the
  * collector held off (a critical section on a small array), so it cannot
  * move under the read. */
-static jbyteArray ac_pin;
-static long ac_klass_off = -2, ac_lh_off = -1;
+static jbyteArray cnt_pin;
+static long cnt_klass_off = -2, cnt_lh_off = -1;
 
-static long ac_instance_size(JNIEnv *jni, jclass c)
+static long cnt_instance_size(JNIEnv *jni, jclass c)
 {
-    if (ac_klass_off == -2) {
+    if (cnt_klass_off == -2) {
         int *p = vmstructs_static("java_lang_Class", "_klass_offset");
-        ac_klass_off = p ? *p : -1;
-        ac_lh_off = vmstructs_offset("Klass", "_layout_helper");
-        if (ac_klass_off < 0 || ac_lh_off < 0)
+        cnt_klass_off = p ? *p : -1;
+        cnt_lh_off = vmstructs_offset("Klass", "_layout_helper");
+        if (cnt_klass_off < 0 || cnt_lh_off < 0)
             jp_log_info("alloc_count=site: HotSpot's Klass layout is not described here; plain objects' bytes are "
                         "left out");
         jbyteArray a = (*jni)->NewByteArray(jni, 1);
-        ac_pin = a ? (*jni)->NewGlobalRef(jni, a) : NULL;
+        cnt_pin = a ? (*jni)->NewGlobalRef(jni, a) : NULL;
     }
-    if (ac_klass_off < 0 || ac_lh_off < 0 || !ac_pin || !c || ((uintptr_t)c & 1))
+    if (cnt_klass_off < 0 || cnt_lh_off < 0 || !cnt_pin || !c || ((uintptr_t)c & 1))
         return -1;
-    void *crit = (*jni)->GetPrimitiveArrayCritical(jni, ac_pin, NULL);
+    void *crit = (*jni)->GetPrimitiveArrayCritical(jni, cnt_pin, NULL);
     if (!crit)
         return -1;
     const char *mirror = *(const char *const *)c;
-    const char *klass = mirror ? *(const char *const *)(mirror + ac_klass_off) : NULL;
-    jint lh = klass ? *(const jint *)(klass + ac_lh_off) : 0;
-    (*jni)->ReleasePrimitiveArrayCritical(jni, ac_pin, crit, JNI_ABORT);
+    const char *klass = mirror ? *(const char *const *)(mirror + cnt_klass_off) : NULL;
+    jint lh = klass ? *(const jint *)(klass + cnt_lh_off) : 0;
+    (*jni)->ReleasePrimitiveArrayCritical(jni, cnt_pin, crit, JNI_ABORT);
     return lh > 0 ? (long)(lh & ~7) : -1;
 }
 
 /* instance sizes by class signature (agent thread) */
-static intern_table ac_size_names;
-static arena ac_size_arena;
-static long *ac_sizes; /* [id - 1]: bytes, or -1 unknown */
-static uint32_t ac_sizes_cap;
+static intern_table cnt_size_names;
+static arena cnt_size_arena;
+static long *cnt_sizes; /* [id - 1]: bytes, or -1 unknown */
+static uint32_t cnt_sizes_cap;
 
-static long *ac_size_slot(const char *sig)
+static long *cnt_size_slot(const char *sig)
 {
     bool added;
-    uint32_t id = intern_put(&ac_size_names, sig, (uint32_t)strlen(sig), &added);
+    uint32_t id = intern_put(&cnt_size_names, sig, (uint32_t)strlen(sig), &added);
     if (!id)
         return NULL;
-    if (id > ac_sizes_cap) {
-        uint32_t cap = ac_sizes_cap ? ac_sizes_cap * 2 : 1024;
+    if (id > cnt_sizes_cap) {
+        uint32_t cap = cnt_sizes_cap ? cnt_sizes_cap * 2 : 1024;
         while (cap < id)
             cap *= 2;
-        long *p = realloc(ac_sizes, cap * sizeof *p);
+        long *p = realloc(cnt_sizes, cap * sizeof *p);
         if (!p)
             return NULL;
-        for (uint32_t i = ac_sizes_cap; i < cap; i++)
+        for (uint32_t i = cnt_sizes_cap; i < cap; i++)
             p[i] = -2; /* not asked yet */
-        ac_sizes = p;
-        ac_sizes_cap = cap;
+        cnt_sizes = p;
+        cnt_sizes_cap = cap;
     }
-    return &ac_sizes[id - 1];
+    return &cnt_sizes[id - 1];
 }
 
 /* The sizes asked for but unknown (-2), found among the loaded classes. */
-static void ac_resolve_sizes(JNIEnv *jni)
+static void cnt_resolve_sizes(JNIEnv *jni)
 {
     bool missing = false;
-    for (uint32_t i = 0; i < intern_count(&ac_size_names) && !missing; i++)
-        missing = ac_sizes[i] == -2;
+    for (uint32_t i = 0; i < intern_count(&cnt_size_names) && !missing; i++)
+        missing = cnt_sizes[i] == -2;
     if (!missing)
         return;
     jint n = 0;
@@ -625,62 +625,62 @@ static void ac_resolve_sizes(JNIEnv *jni)
         char *sig = NULL;
         if ((*agent_jvmti)->GetClassSignature(agent_jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig &&
             sig[0] == 'L') {
-            uint32_t id = intern_find(&ac_size_names, sig, (uint32_t)strlen(sig));
-            if (id && ac_sizes[id - 1] == -2)
-                ac_sizes[id - 1] = ac_instance_size(jni, all[i]);
+            uint32_t id = intern_find(&cnt_size_names, sig, (uint32_t)strlen(sig));
+            if (id && cnt_sizes[id - 1] == -2)
+                cnt_sizes[id - 1] = cnt_instance_size(jni, all[i]);
         }
         jvmti_free(sig);
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
     jvmti_free(all);
-    for (uint32_t i = 0; i < intern_count(&ac_size_names); i++)
-        if (ac_sizes[i] == -2)
-            ac_sizes[i] = -1; /* not loaded (any more): not asked again */
+    for (uint32_t i = 0; i < intern_count(&cnt_size_names); i++)
+        if (cnt_sizes[i] == -2)
+            cnt_sizes[i] = -1; /* not loaded (any more): not asked again */
 }
 
 /* ---- into the model ---- */
 
 /* what each counter held at the last report, to add only what came since */
-static uint64_t (*ac_prev)[2];      /* [site]: objects, bytes */
-static site_id *ac_msite;           /* [site]: its model site, 0 not made yet */
-static uint32_t ac_prev_cap;
-static uint64_t (*ac_dyn_prev)[2];  /* [entry] */
-static site_id *ac_dyn_msite;
+static uint64_t (*cnt_prev)[2];      /* [site]: objects, bytes */
+static site_id *cnt_msite;           /* [site]: its model site, 0 not made yet */
+static uint32_t cnt_prev_cap;
+static uint64_t (*cnt_dyn_prev)[2];  /* [entry] */
+static site_id *cnt_dyn_msite;
 
-static uint64_t ac_vm_prev[AC_VM][2];
-static site_id ac_vm_msite[AC_VM];
-static uint64_t ac_total_objs, ac_vm_objs;
+static uint64_t cnt_vm_prev[CNT_VM][2];
+static site_id cnt_vm_msite[CNT_VM];
+static uint64_t cnt_total_objs, cnt_vm_objs;
 
-static bool ac_grow(uint32_t n)
+static bool cnt_grow(uint32_t n)
 {
-    if (n <= ac_prev_cap)
+    if (n <= cnt_prev_cap)
         return true;
-    uint32_t cap = ac_prev_cap ? ac_prev_cap : 4096;
+    uint32_t cap = cnt_prev_cap ? cnt_prev_cap : 4096;
     while (cap < n)
         cap *= 2;
-    uint64_t(*p)[2] = realloc(ac_prev, cap * sizeof *p);
+    uint64_t(*p)[2] = realloc(cnt_prev, cap * sizeof *p);
     if (!p)
         return false;
-    ac_prev = p;
-    site_id *q = realloc(ac_msite, cap * sizeof *q);
+    cnt_prev = p;
+    site_id *q = realloc(cnt_msite, cap * sizeof *q);
     if (!q)
         return false;
-    ac_msite = q;
-    memset(ac_prev + ac_prev_cap, 0, (cap - ac_prev_cap) * sizeof *ac_prev);
-    memset(ac_msite + ac_prev_cap, 0, (cap - ac_prev_cap) * sizeof *ac_msite);
-    ac_prev_cap = cap;
+    cnt_msite = q;
+    memset(cnt_prev + cnt_prev_cap, 0, (cap - cnt_prev_cap) * sizeof *cnt_prev);
+    memset(cnt_msite + cnt_prev_cap, 0, (cap - cnt_prev_cap) * sizeof *cnt_msite);
+    cnt_prev_cap = cap;
     return true;
 }
 
 /* The counted site of site s (its method and line) allocating class sig ("" for "not recorded"). */
-static site_id ac_model_site(model *m, const ac_site *s, const char *sig)
+static site_id cnt_model_site(model *m, const cnt_site *s, const char *sig)
 {
     char cname[1024], owner[1024];
     symbols_class_name(sig[0] ? sig : "L(class not recorded);", cname, sizeof cname);
     char osig[1100]; /* symbols_class_name reads a signature: L...; around the internal name */
     snprintf(osig, sizeof osig, "L%s;", s->cls->name);
     symbols_class_name(osig, owner, sizeof owner);
-    const char *src = atomic_load_explicit(&((ac_class *)s->cls)->source, memory_order_acquire);
+    const char *src = atomic_load_explicit(&((cnt_class *)s->cls)->source, memory_order_acquire);
     class_id oc = model_class_intern(m, model_cstring(m, owner), src ? model_cstring(m, src) : (str_id){ 0 });
     method_id me = model_method_intern(m, oc, model_cstring(m, s->method), model_cstring(m, s->sig));
     int32_t line = agent_opts->lineno ? (s->line > 0 ? s->line : FRAME_LINE_UNKNOWN) : FRAME_LINE_UNKNOWN;
@@ -691,122 +691,122 @@ static site_id ac_model_site(model *m, const ac_site *s, const char *sig)
 }
 
 /* The signature and (instances) size of the class numbered n in AllocCounts' table ("" unknown). */
-static const char *ac_dyn_class(uint32_t n, long *size)
+static const char *cnt_dyn_class(uint32_t n, long *size)
 {
     *size = -1;
-    const char *sig = n && n <= (1u << AC_CLASS_BITS) ? atomic_load_explicit(&ac_class_sig[n - 1], memory_order_acquire)
+    const char *sig = n && n <= (1u << CNT_CLASS_BITS) ? atomic_load_explicit(&cnt_class_sig[n - 1], memory_order_acquire)
                                                        : NULL;
     if (!sig)
         return "";
-    *size = ac_class_size[n - 1];
+    *size = cnt_class_size[n - 1];
     return sig;
 }
 
-static void ac_add(model *m, site_id id, uint64_t objs, uint64_t bytes)
+static void cnt_add(model *m, site_id id, uint64_t objs, uint64_t bytes)
 {
     model_site_alloc(m, id, (double)objs, (double)bytes, false);
-    ac_total_objs += objs;
+    cnt_total_objs += objs;
 }
 
-static void ac_before_report(model *m, JNIEnv *jni)
+static void cnt_before_report(model *m, JNIEnv *jni)
 {
-    if (!ac_counts)
+    if (!cnt_counts)
         return;
     m->sites_counted = true;
-    uint32_t n = atomic_load(&ac_next);
-    if (n > AC_SITES)
-        n = AC_SITES;
-    if (!ac_grow(n)) {
+    uint32_t n = atomic_load(&cnt_next);
+    if (n > CNT_SITES)
+        n = CNT_SITES;
+    if (!cnt_grow(n)) {
         jp_log_error("alloc_count=site: out of memory for the report's counts");
         return;
     }
-    /* the instance sizes of the plain objects' classes, asked for first (ac_size_slot), then found at once */
+    /* the instance sizes of the plain objects' classes, asked for first (cnt_size_slot), then found at once */
     for (uint32_t id = 1; id < n; id++) {
-        const ac_site *s = ac_site_get(id);
+        const cnt_site *s = cnt_site_get(id);
         if (s && s->type && s->type[0] == 'L')
-            ac_size_slot(s->type);
+            cnt_size_slot(s->type);
     }
-    ac_resolve_sizes(jni);
+    cnt_resolve_sizes(jni);
     for (uint32_t id = 1; id < n; id++) {
-        const ac_site *s = ac_site_get(id);
+        const cnt_site *s = cnt_site_get(id);
         if (!s)
             continue;
         uint64_t objs = 0, bytes = 0;
-        for (uint32_t k = 0; k < AC_STRIPES; k++) {
-            const _Atomic uint64_t *p = (const _Atomic uint64_t *)(ac_counts + k * AC_STRIPE_BYTES + ((size_t)id << 4));
+        for (uint32_t k = 0; k < CNT_STRIPES; k++) {
+            const _Atomic uint64_t *p = (const _Atomic uint64_t *)(cnt_counts + k * CNT_STRIPE_BYTES + ((size_t)id << 4));
             objs += atomic_load_explicit(p, memory_order_relaxed);
             bytes += atomic_load_explicit(p + 1, memory_order_relaxed);
         }
-        uint64_t d_objs = objs - ac_prev[id][0], d_bytes = bytes - ac_prev[id][1];
+        uint64_t d_objs = objs - cnt_prev[id][0], d_bytes = bytes - cnt_prev[id][1];
         if (!d_objs)
             continue;
-        ac_prev[id][0] = objs;
-        ac_prev[id][1] = bytes;
+        cnt_prev[id][0] = objs;
+        cnt_prev[id][1] = bytes;
         if (s->type && s->type[0] == 'L') {
-            long *size = ac_size_slot(s->type);
+            long *size = cnt_size_slot(s->type);
             d_bytes = size && *size > 0 ? d_objs * (uint64_t)*size : 0;
         }
-        if (!ac_msite[id].v)
-            ac_msite[id] = ac_model_site(m, s, s->type ? s->type : "");
-        ac_add(m, ac_msite[id], d_objs, d_bytes);
+        if (!cnt_msite[id].v)
+            cnt_msite[id] = cnt_model_site(m, s, s->type ? s->type : "");
+        cnt_add(m, cnt_msite[id], d_objs, d_bytes);
     }
     /* the sites whose class is known when they run */
-    if (!ac_dyn_prev) {
-        ac_dyn_prev = calloc(AC_DYN, sizeof *ac_dyn_prev);
-        ac_dyn_msite = calloc(AC_DYN, sizeof *ac_dyn_msite);
+    if (!cnt_dyn_prev) {
+        cnt_dyn_prev = calloc(CNT_DYN, sizeof *cnt_dyn_prev);
+        cnt_dyn_msite = calloc(CNT_DYN, sizeof *cnt_dyn_msite);
     }
-    for (uint32_t i = 0; ac_dyn_prev && ac_dyn_msite && i < AC_DYN; i++) {
-        const _Atomic uint64_t *e = (const _Atomic uint64_t *)(ac_dyn + ((size_t)i << 5));
+    for (uint32_t i = 0; cnt_dyn_prev && cnt_dyn_msite && i < CNT_DYN; i++) {
+        const _Atomic uint64_t *e = (const _Atomic uint64_t *)(cnt_dyn + ((size_t)i << 5));
         uint64_t key = atomic_load_explicit(e, memory_order_acquire);
         if (!key)
             continue;
         uint64_t objs = atomic_load_explicit(e + 1, memory_order_relaxed);
         uint64_t bytes = atomic_load_explicit(e + 2, memory_order_relaxed);
-        uint64_t d_objs = objs - ac_dyn_prev[i][0], d_bytes = bytes - ac_dyn_prev[i][1];
+        uint64_t d_objs = objs - cnt_dyn_prev[i][0], d_bytes = bytes - cnt_dyn_prev[i][1];
         if (!d_objs)
             continue;
-        ac_dyn_prev[i][0] = objs;
-        ac_dyn_prev[i][1] = bytes;
-        const ac_site *s = ac_site_get((uint32_t)(key >> AC_CLASS_BITS));
+        cnt_dyn_prev[i][0] = objs;
+        cnt_dyn_prev[i][1] = bytes;
+        const cnt_site *s = cnt_site_get((uint32_t)(key >> CNT_CLASS_BITS));
         if (!s)
             continue;
         long size;
-        const char *sig = ac_dyn_class((uint32_t)(key & ((1u << AC_CLASS_BITS) - 1)), &size);
+        const char *sig = cnt_dyn_class((uint32_t)(key & ((1u << CNT_CLASS_BITS) - 1)), &size);
         if (sig[0] == 'L')
             d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
-        if (!ac_dyn_msite[i].v)
-            ac_dyn_msite[i] = ac_model_site(m, s, sig);
-        ac_add(m, ac_dyn_msite[i], d_objs, d_bytes);
+        if (!cnt_dyn_msite[i].v)
+            cnt_dyn_msite[i] = cnt_model_site(m, s, sig);
+        cnt_add(m, cnt_dyn_msite[i], d_objs, d_bytes);
     }
     /* what the VM allocated itself: per class, with no frame */
-    for (uint32_t i = 0; i < AC_VM; i++) {
-        const char *sig = atomic_load_explicit(&ac_vm[i].sig, memory_order_acquire);
+    for (uint32_t i = 0; i < CNT_VM; i++) {
+        const char *sig = atomic_load_explicit(&cnt_vm[i].sig, memory_order_acquire);
         if (!sig)
             continue;
-        uint64_t objs = atomic_load_explicit(&ac_vm[i].objs, memory_order_relaxed);
-        uint64_t bytes = atomic_load_explicit(&ac_vm[i].bytes, memory_order_relaxed);
-        uint64_t d_objs = objs - ac_vm_prev[i][0], d_bytes = bytes - ac_vm_prev[i][1];
+        uint64_t objs = atomic_load_explicit(&cnt_vm[i].objs, memory_order_relaxed);
+        uint64_t bytes = atomic_load_explicit(&cnt_vm[i].bytes, memory_order_relaxed);
+        uint64_t d_objs = objs - cnt_vm_prev[i][0], d_bytes = bytes - cnt_vm_prev[i][1];
         if (!d_objs)
             continue;
-        ac_vm_prev[i][0] = objs;
-        ac_vm_prev[i][1] = bytes;
-        if (!ac_vm_msite[i].v) {
+        cnt_vm_prev[i][0] = objs;
+        cnt_vm_prev[i][1] = bytes;
+        if (!cnt_vm_msite[i].v) {
             char cname[1024];
             symbols_class_name(sig, cname, sizeof cname);
             class_id c = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-            ac_vm_msite[i] = model_site_intern_counted(m, model_trace_intern(m, 0, NULL, 0), c, sig[0] == '[');
+            cnt_vm_msite[i] = model_site_intern_counted(m, model_trace_intern(m, 0, NULL, 0), c, sig[0] == '[');
         }
-        ac_add(m, ac_vm_msite[i], d_objs, d_bytes);
-        ac_vm_objs += d_objs;
+        cnt_add(m, cnt_vm_msite[i], d_objs, d_bytes);
+        cnt_vm_objs += d_objs;
     }
     model_count_set(m, "alloc_count=site: allocation sites not counted (out of site numbers or memory)",
-                    atomic_load(&ac_sites_lost));
-    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", atomic_load(&ac_vm_lost));
+                    atomic_load(&cnt_sites_lost));
+    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", atomic_load(&cnt_vm_lost));
 }
 
 /* ---- the collector ---- */
 
-static const cf_alloc_tracker ac_tracker = {
+static const cf_alloc_tracker cnt_tracker = {
     "jvmprof/AllocCounts",
     { [CF_ALLOC_OBJECT] = "newObject", [CF_ALLOC_ARRAY_1] = "newArray1", [CF_ALLOC_ARRAY_2] = "newArray2",
       [CF_ALLOC_ARRAY_4] = "newArray4", [CF_ALLOC_ARRAY_8] = "newArray8", [CF_ALLOC_ARRAY_REF] = "newArrayRef",
@@ -815,7 +815,7 @@ static const cf_alloc_tracker ac_tracker = {
 };
 
 /* The JVM's object alignment: the step between the sizes of byte arrays as they grow. */
-static jlong ac_measure_alignment(JNIEnv *jni)
+static jlong cnt_measure_alignment(JNIEnv *jni)
 {
     jlong first = -1;
     for (jint len = 1; len <= 64; len++) {
@@ -834,7 +834,7 @@ static jlong ac_measure_alignment(JNIEnv *jni)
     return 8;
 }
 
-static jmethodID ac_method(JNIEnv *jni, const char *cls, const char *name, const char *sig, bool is_static)
+static jmethodID cnt_method(JNIEnv *jni, const char *cls, const char *name, const char *sig, bool is_static)
 {
     jclass c = (*jni)->FindClass(jni, cls);
     jmethodID m = c ? (is_static ? (*jni)->GetStaticMethodID(jni, c, name, sig) : (*jni)->GetMethodID(jni, c, name, sig))
@@ -851,16 +851,16 @@ static jmethodID ac_method(JNIEnv *jni, const char *cls, const char *name, const
 /* bci.c, once the Tracker is set up: AllocCounts' natives, and its holder
  * initialized here, before any class is rewritten (its set-up allocates,
  * and would otherwise run in the first thread that counts). */
-static jp_status ac_ready(JNIEnv *jni)
+static jp_status cnt_ready(JNIEnv *jni)
 {
-    ac_alignment = ac_measure_alignment(jni);
-    ac_skip[0] = ac_method(jni, "java/lang/Object", "clone", "()Ljava/lang/Object;", false);
-    ac_skip[1] = ac_method(jni, "jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
+    cnt_alignment = cnt_measure_alignment(jni);
+    cnt_skip[0] = cnt_method(jni, "java/lang/Object", "clone", "()Ljava/lang/Object;", false);
+    cnt_skip[1] = cnt_method(jni, "jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
                            false);
-    ac_skip[2] = ac_method(jni, "java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", true);
-    ac_skip[3] = ac_method(jni, "java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
+    cnt_skip[2] = cnt_method(jni, "java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", true);
+    cnt_skip[3] = cnt_method(jni, "java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
                            true);
-    ac_skip[4] = ac_method(jni, "jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0",
+    cnt_skip[4] = cnt_method(jni, "jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0",
                            "(Ljava/lang/reflect/Constructor;[Ljava/lang/Object;)Ljava/lang/Object;", true);
     jclass c = (*jni)->FindClass(jni, "jvmprof/AllocCounts");
     if (!c) {
@@ -868,21 +868,21 @@ static jp_status ac_ready(JNIEnv *jni)
         return jp_error(JP_ERR_JVMTI, "alloc_count=site needs jvmprof.jar beside libjvmprof.so; class "
                                       "jvmprof.AllocCounts not found");
     }
-    ac_counts_class = (*jni)->NewGlobalRef(jni, c);
+    cnt_counts_class = (*jni)->NewGlobalRef(jni, c);
     static const JNINativeMethod natives[] = {
-        { (char *)"alignment0", (char *)"()J", (void *)ac_alignment0 },
-        { (char *)"counts0", (char *)"()J", (void *)ac_counts0 },
-        { (char *)"flags0", (char *)"()J", (void *)ac_flags0 },
-        { (char *)"dyn0", (char *)"()J", (void *)ac_dyn0 },
-        { (char *)"cloneSite0", (char *)"(Ljava/lang/Object;I)B", (void *)ac_clone_site0 },
-        { (char *)"cloneClass0", (char *)"(Ljava/lang/Class;)B", (void *)ac_clone_class0 },
-        { (char *)"classAdded0", (char *)"(ILjava/lang/Class;)V", (void *)ac_class_added0 },
+        { (char *)"alignment0", (char *)"()J", (void *)cnt_alignment0 },
+        { (char *)"counts0", (char *)"()J", (void *)cnt_counts0 },
+        { (char *)"flags0", (char *)"()J", (void *)cnt_flags0 },
+        { (char *)"dyn0", (char *)"()J", (void *)cnt_dyn0 },
+        { (char *)"cloneSite0", (char *)"(Ljava/lang/Object;I)B", (void *)cnt_clone_site0 },
+        { (char *)"cloneClass0", (char *)"(Ljava/lang/Class;)B", (void *)cnt_clone_class0 },
+        { (char *)"classAdded0", (char *)"(ILjava/lang/Class;)V", (void *)cnt_class_added0 },
     };
     if ((*jni)->RegisterNatives(jni, c, natives, (jint)(sizeof natives / sizeof natives[0])) != 0) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.AllocCounts' natives");
     }
-    ac_instance_size(jni, NULL); /* its offsets and pinned array, once, before any thread asks */
+    cnt_instance_size(jni, NULL); /* its offsets and pinned array, once, before any thread asks */
     jmethodID ready = (*jni)->GetStaticMethodID(jni, c, "ready", "()Z");
     jboolean ok = ready ? (*jni)->CallStaticBooleanMethod(jni, c, ready) : JNI_FALSE;
     if ((*jni)->ExceptionCheck(jni))
@@ -894,13 +894,13 @@ static jp_status ac_ready(JNIEnv *jni)
     return JP_OK;
 }
 
-static const bci_alloc_counter ac_counter = {
-    &ac_tracker, ac_calls, ac_class_begin, ac_alloc, ac_class_end, ac_ready,
+static const bci_alloc_counter cnt_counter = {
+    &cnt_tracker, cnt_calls, cnt_class_begin, cnt_alloc, cnt_class_end, cnt_ready,
 };
 
-static bool ac_wanted(const agent_options *o) { return options_alloc_counted(o); }
+static bool cnt_wanted(const agent_options *o) { return options_alloc_counted(o); }
 
-static jp_status ac_capabilities(jvmtiCapabilities *caps)
+static jp_status cnt_capabilities(jvmtiCapabilities *caps)
 {
     caps->can_retransform_classes = 1;
     caps->can_retransform_any_class = 1;
@@ -909,47 +909,47 @@ static jp_status ac_capabilities(jvmtiCapabilities *caps)
     return JP_OK;
 }
 
-static void ac_callbacks(jvmtiEventCallbacks *cb)
+static void cnt_callbacks(jvmtiEventCallbacks *cb)
 {
-    cb->VMObjectAlloc = ac_cb_vm_object;
+    cb->VMObjectAlloc = cnt_cb_vm_object;
     cb->ClassFileLoadHook = bci_class_file_load_hook;
 }
 
 /* Agent_OnLoad: the counters' memory, reserved (pages come as sites count), and the hook registered. */
-static jp_status ac_load(void)
+static jp_status cnt_load(void)
 {
-    if (!ac_counts) {
-        void *c = mmap(NULL, AC_STRIPES * AC_STRIPE_BYTES, PROT_READ | PROT_WRITE,
+    if (!cnt_counts) {
+        void *c = mmap(NULL, CNT_STRIPES * CNT_STRIPE_BYTES, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         void *f = c == MAP_FAILED ? MAP_FAILED
-                                  : mmap(NULL, AC_SITES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                                  : mmap(NULL, CNT_SITES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                                          -1, 0);
         void *d = f == MAP_FAILED ? MAP_FAILED
-                                  : mmap(NULL, (size_t)AC_DYN << 5, PROT_READ | PROT_WRITE,
+                                  : mmap(NULL, (size_t)CNT_DYN << 5, PROT_READ | PROT_WRITE,
                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (d == MAP_FAILED)
             return jp_error(JP_ERR_NOMEM, "alloc_count=site: cannot reserve memory for the counts");
-        ac_counts = c;
-        ac_flags = f;
-        ac_dyn = d;
-        arena_init(&ac_size_arena);
-        intern_init(&ac_size_names, &ac_size_arena);
+        cnt_counts = c;
+        cnt_flags = f;
+        cnt_dyn = d;
+        arena_init(&cnt_size_arena);
+        intern_init(&cnt_size_names, &cnt_size_arena);
     }
-    bci_use_alloc_counter(&ac_counter);
+    bci_use_alloc_counter(&cnt_counter);
     return JP_OK;
 }
 
-static jp_status ac_start(JNIEnv *jni)
+static jp_status cnt_start(JNIEnv *jni)
 {
     jp_status st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
     if (st == JP_OK)
         st = bci_vm_init(jni);
     if (st == JP_OK)
-        ac_jni_intercept(jni);
+        cnt_jni_intercept(jni);
     return st;
 }
 
-static void ac_describe(void)
+static void cnt_describe(void)
 {
     bci_stats b;
     bci_get_stats(&b);
@@ -959,10 +959,10 @@ static void ac_describe(void)
                 (unsigned long long)b.alloc_counts, (unsigned long long)b.classes_rewritten,
                 (unsigned long long)b.classes_failed, (unsigned long long)b.methods_unchanged,
                 (double)b.rewrite_ns / 1e6, (unsigned long long)b.retransformed, (double)b.retransform_ns / 1e6,
-                (unsigned long long)ac_total_objs, (unsigned long long)ac_vm_objs);
+                (unsigned long long)cnt_total_objs, (unsigned long long)cnt_vm_objs);
 }
 
-static void ac_stop(JNIEnv *jni)
+static void cnt_stop(JNIEnv *jni)
 {
     jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
     bci_vm_death(jni);
@@ -973,12 +973,12 @@ const collector alloc_counts_collector = {
     .engine = "bytecode instrumentation",
     .at_load_only = "its counts are injected into every class, those loaded before VM init retransformed then; it "
                     "cannot be set up in a running JVM yet",
-    .wanted = ac_wanted,
-    .capabilities = ac_capabilities,
-    .callbacks = ac_callbacks,
-    .load = ac_load,
-    .start = ac_start,
-    .before_report = ac_before_report,
-    .describe = ac_describe,
-    .stop = ac_stop,
+    .wanted = cnt_wanted,
+    .capabilities = cnt_capabilities,
+    .callbacks = cnt_callbacks,
+    .load = cnt_load,
+    .start = cnt_start,
+    .before_report = cnt_before_report,
+    .describe = cnt_describe,
+    .stop = cnt_stop,
 };

@@ -172,13 +172,13 @@ static int32_t line_at(const cf_class *c, const method_code *mc, uint32_t pc)
 }
 
 /* Utf8 idx copied NUL-terminated into out[cap]; false if it is not one or is too long. */
-static bool utf8_into(const cf_class *c, uint16_t idx, char *out, size_t cap)
+static bool code_rewrite_utf8_into(const cf_class *c, uint16_t idx, char *out, size_t cap)
 {
     return idx && cf_utf8_copy(c, idx, out, cap);
 }
 
 /* Whether Utf8 idx is one of the NULL-terminated names. */
-static bool utf8_in(const cf_class *c, uint16_t idx, const char *const *names)
+static bool code_rewrite_utf8_in(const cf_class *c, uint16_t idx, const char *const *names)
 {
     uint16_t n;
     const unsigned char *p = cf_utf8(c, idx, &n);
@@ -207,7 +207,7 @@ static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *m
         char *t = op == OP_ANEWARRAY ? type + 2 : type;
         if (!nidx)
             return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u does not name a class", op, in->old);
-        if (!utf8_into(c, nidx, t, sizeof type - 3))
+        if (!code_rewrite_utf8_into(c, nidx, t, sizeof type - 3))
             return JP_OK; /* a name too long to be worth a site */
         if (op == OP_ANEWARRAY) { /* [ + the element's descriptor */
             if (t[0] == '[') {
@@ -227,10 +227,10 @@ static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *m
         if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
             return cf_fail(why, cap, JP_ERR_FORMAT, "invoke at pc %u: bad NameAndType", in->old);
         const unsigned char *nt = c->b + c->cp_off[nat];
-        if (!utf8_in(c, bc_u2(nt + 1), inj->spec->alloc_calls))
+        if (!code_rewrite_utf8_in(c, bc_u2(nt + 1), inj->spec->alloc_calls))
             return JP_OK;
-        if (!utf8_into(c, cf_class_name_index(c, bc_u2(ref + 1)), type, sizeof type) ||
-            !utf8_into(c, bc_u2(nt + 1), name, sizeof name) || !utf8_into(c, bc_u2(nt + 3), desc, sizeof desc))
+        if (!code_rewrite_utf8_into(c, cf_class_name_index(c, bc_u2(ref + 1)), type, sizeof type) ||
+            !code_rewrite_utf8_into(c, bc_u2(nt + 1), name, sizeof name) || !code_rewrite_utf8_into(c, bc_u2(nt + 3), desc, sizeof desc))
             return JP_OK;
         v.name = name;
         v.desc = desc;

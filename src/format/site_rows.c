@@ -51,7 +51,7 @@ uint32_t site_rows_sampled(const model *m, double cutoff, site_row *rows, site_t
     return site_rows_of(m, false, cutoff, rows, total);
 }
 
-static int site_callers_cmp(const void *a, const void *b)
+static int site_rows_callers_cmp(const void *a, const void *b)
 {
     const site_caller *x = a, *y = b;
     if (x->share != y->share)
@@ -94,7 +94,7 @@ site_callers *site_callers_of(const model *m, const site_row *rows, uint32_t n, 
     for (uint32_t i = 0; i < n; i++) {
         if (!c[i].at)
             continue;
-        qsort(c[i].at, c[i].n, sizeof *c[i].at, site_callers_cmp);
+        qsort(c[i].at, c[i].n, sizeof *c[i].at, site_rows_callers_cmp);
         uint32_t keep = 0;
         while (keep < c[i].n && c[i].at[keep].share >= 100.0 * cutoff)
             keep++;

@@ -6,7 +6,7 @@
 
 #include "model.h"
 
-static site_id model_site_put(model *m, trace_id trace, class_id cls, bool is_array, bool counted)
+static site_id site_put(model *m, trace_id trace, class_id cls, bool is_array, bool counted)
 {
     struct { trace_id t; class_id c; uint32_t a; } key = { trace, cls, (uint32_t)is_array | (counted ? 2u : 0u) };
     bool added;
@@ -27,12 +27,12 @@ static site_id model_site_put(model *m, trace_id trace, class_id cls, bool is_ar
 
 site_id model_site_intern(model *m, trace_id trace, class_id cls, bool is_array)
 {
-    return model_site_put(m, trace, cls, is_array, false);
+    return site_put(m, trace, cls, is_array, false);
 }
 
 site_id model_site_intern_counted(model *m, trace_id trace, class_id cls, bool is_array)
 {
-    return model_site_put(m, trace, cls, is_array, true);
+    return site_put(m, trace, cls, is_array, true);
 }
 
 void model_site_alloc(model *m, site_id id, double objs, double bytes, bool live)
