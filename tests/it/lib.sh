@@ -38,3 +38,16 @@ expect_no_grep() { ! grep -q -- "$1" "$2" || fail "unexpected '$1' in $2"; }
 cpu_rows() { sed -n '/^CPU SAMPLES BEGIN/,/^CPU SAMPLES END/p' "$1" | grep -E '^ *[0-9]+ ' ; }
 # trace_of FILE SERIAL: the frames of TRACE SERIAL
 trace_of() { awk -v s="TRACE $2:" 'index($0, s) == 1 {on=1; next} /^[A-Z]/ {on=0} on' "$1"; }
+# site_objs FILE CLASS [REGEX]: objects allocated at the SITES rows of CLASS (all, or those whose
+# trace's first frame matches the extended REGEX); sampled-caller lines are not rows
+site_objs() {
+    local f=$1 c=$2 re=${3:-} t s=0 n
+    for t in $(awk -v c="$c" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$f" | sort -u); do
+        [ -z "$re" ] || trace_of "$f" "$t" | head -1 | grep -Eq -- "$re" || continue
+        n=$(awk -v c="$c" -v t="$t" '$1 ~ /^[0-9]+$/ && $9 == c && $8 == t {s += $7} END {print s + 0}' "$f")
+        s=$((s + n))
+    done
+    echo $s
+}
+# src_line FILE TEXT: the number of the first line of FILE holding TEXT
+src_line() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }

@@ -111,18 +111,9 @@ mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
 run_java "heap=sites,alloc_interval=0,depth=4,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
 expect_rc 0
 expect_grep "^kept 227000 shared 400000$" "$T/out"
-allocated() { awk -v c="$1" '$9 == c {s += $7} END {print s + 0}' "$T/k.txt"; }
+allocated() { site_objs "$T/k.txt" "$1"; }
 SRC="$ROOT/tests/programs/AllocKinds.java"
-at_line() {   # allocations of class $1 at traces whose first frame is AllocKinds.java's line with $2
-    local line s=0 t n
-    line=$(grep -nF -- "$2" "$SRC" | head -1 | cut -d: -f1)
-    for t in $(awk -v c="$1" '$9 == c {print $8}' "$T/k.txt"); do
-        trace_of "$T/k.txt" "$t" | head -1 | grep -q "AllocKinds.main(AllocKinds.java:$line)" || continue
-        n=$(awk -v c="$1" -v t="$t" '$9 == c && $8 == t {print $7}' "$T/k.txt")
-        s=$((s + n))
-    done
-    echo $s
-}
+at_line() { site_objs "$T/k.txt" "$1" "^\s*AllocKinds\.main\(AllocKinds\.java:$(src_line "$SRC" "$2")\)"; }
 for c in boolean byte char short int float; do
     n=$(at_line "$c[]" "new $c[4]")
     [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"

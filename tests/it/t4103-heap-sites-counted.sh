@@ -58,18 +58,9 @@ mkdir -p "$T/dir" && for i in 1 2 3 4 5 6 7 8 9 10; do : >"$T/dir/file$i"; done
 run_java "heap=sites,alloc_count=site,depth=1,cutoff=0,file=$T/k.txt,verbose=y" AllocKinds "$T/dir"
 expect_rc 0
 expect_grep "^kept 227000 shared 400000$" "$T/out"
-allocated() { awk -v c="$2" '$1 ~ /^[0-9]+$/ && $9 == c {s += $7} END {print s + 0}' "$1"; }
+allocated() { site_objs "$1" "$2"; }
 SRC="$ROOT/tests/programs/AllocKinds.java"
-at_line() {   # allocations of class $1 at sites on AllocKinds.java's line holding $2
-    local line s=0 t n
-    line=$(grep -nF -- "$2" "$SRC" | head -1 | cut -d: -f1)
-    for t in $(awk -v c="$1" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$T/k.txt"); do
-        trace_of "$T/k.txt" "$t" | head -1 | grep -q "AllocKinds.main(AllocKinds.java:$line)" || continue
-        n=$(awk -v c="$1" -v t="$t" '$1 ~ /^[0-9]+$/ && $9 == c && $8 == t {print $7}' "$T/k.txt")
-        s=$((s + n))
-    done
-    echo $s
-}
+at_line() { site_objs "$T/k.txt" "$1" "^\s*AllocKinds\.main\(AllocKinds\.java:$(src_line "$SRC" "$2")\)"; }
 for c in boolean byte char short int float; do
     n=$(at_line "$c[]" "new $c[4]")
     [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"
@@ -97,15 +88,7 @@ note "exact per site: 8 primitive array kinds x 20000, int[][] 5000 with 10000 r
 # at interval 0 (alloc_interval=0, every allocation with its stack) sees UnixFileSystem.list make
 run_java "heap=sites,alloc_interval=0,depth=1,cutoff=0,file=$T/e.txt" AllocKinds "$T/dir"
 expect_rc 0
-listed() { # class: allocations at sites whose trace is UnixFileSystem.list (e.txt) or the VM's row (k.txt)
-    local f=$1 c=$2 t s=0 n
-    for t in $(awk -v c="$c" '$1 ~ /^[0-9]+$/ && $9 == c {print $8}' "$f"); do
-        trace_of "$f" "$t" | head -1 | grep -q "UnixFileSystem.list\|<empty>" || continue
-        n=$(awk -v c="$c" -v t="$t" '$1 ~ /^[0-9]+$/ && $9 == c && $8 == t {print $7}' "$f")
-        s=$((s + n))
-    done
-    echo $s
-}
+listed() { site_objs "$1" "$2" 'UnixFileSystem\.list|<empty>'; } # class: at UnixFileSystem.list, or the VM's row
 for c in 'java.lang.String[]' 'java.lang.String'; do
     want=$(listed "$T/e.txt" "$c") got=$(listed "$T/k.txt" "$c")
     note "JNI: $c from UnixFileSystem.list: $got counted, $want seen by the sampler at interval 0"
