@@ -51,3 +51,17 @@ site_objs() {
 }
 # src_line FILE TEXT: the number of the first line of FILE holding TEXT
 src_line() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }
+# allockinds_arrays FILE: AllocKinds' arrays in FILE's SITES rows, exactly as the program made them:
+# each primitive array kind 20000 times at its line, int[2][3] 5000 times with its 10000 rows
+allockinds_arrays() {
+    local f=$1 src="$ROOT/tests/programs/AllocKinds.java" c n want
+    _ak_at() { site_objs "$f" "$1" "^\s*AllocKinds\.main\(AllocKinds\.java:$(src_line "$src" "$2")\)"; }
+    for want in 'boolean 4' 'byte 4' 'char 4' 'short 4' 'int 4' 'float 4' 'long 2' 'double 2'; do
+        c=${want% *} n=$(_ak_at "${want% *}[]" "new $c[${want#* }]")
+        [ "$n" = 20000 ] || fail "$f: $c[] at 'new $c[${want#* }]': $n, not 20000"
+    done
+    n=$(_ak_at 'int[][]' 'new int[2][3]')
+    [ "$n" = 5000 ] || fail "$f: int[][]: $n, not 5000"
+    n=$(_ak_at 'int[]' 'new int[2][3]')
+    [ "$n" = 10000 ] || fail "$f: int[] rows of int[2][3]: $n, not 10000"
+}

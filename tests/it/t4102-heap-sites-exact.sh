@@ -114,17 +114,7 @@ expect_grep "^kept 227000 shared 400000$" "$T/out"
 allocated() { site_objs "$T/k.txt" "$1"; }
 SRC="$ROOT/tests/programs/AllocKinds.java"
 at_line() { site_objs "$T/k.txt" "$1" "^\s*AllocKinds\.main\(AllocKinds\.java:$(src_line "$SRC" "$2")\)"; }
-for c in boolean byte char short int float; do
-    n=$(at_line "$c[]" "new $c[4]")
-    [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"
-done
-for c in long double; do
-    n=$(at_line "$c[]" "new $c[2]")
-    [ "$n" = 20000 ] || fail "$c[] at 'new $c[2]': $n, not 20000"
-done
-# new int[2][3]: 5000 int[][] and their 3 rows each
-[ "$(at_line 'int[][]' 'new int[2][3]')" = 5000 ] || fail "int[][]: $(at_line 'int[][]' 'new int[2][3]'), not 5000"
-[ "$(at_line 'int[]' 'new int[2][3]')" = 10000 ] || fail "int[] rows of int[2][3]: $(at_line 'int[]' 'new int[2][3]'), not 10000"
+allockinds_arrays "$T/k.txt"
 for want in 'AllocKinds$Item[] 20000' 'AllocKinds$Refl 20000' 'AllocKinds$Cl 20001' 'AllocKinds$Shared 400000'; do
     c=${want% *} n=${want##* }
     [ "$(allocated "$c")" = "$n" ] || fail "$c allocated $(allocated "$c"), not exactly $n"

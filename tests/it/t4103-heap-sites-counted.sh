@@ -61,16 +61,7 @@ expect_grep "^kept 227000 shared 400000$" "$T/out"
 allocated() { site_objs "$1" "$2"; }
 SRC="$ROOT/tests/programs/AllocKinds.java"
 at_line() { site_objs "$T/k.txt" "$1" "^\s*AllocKinds\.main\(AllocKinds\.java:$(src_line "$SRC" "$2")\)"; }
-for c in boolean byte char short int float; do
-    n=$(at_line "$c[]" "new $c[4]")
-    [ "$n" = 20000 ] || fail "$c[] at 'new $c[4]': $n, not 20000"
-done
-for c in long double; do
-    n=$(at_line "$c[]" "new $c[2]")
-    [ "$n" = 20000 ] || fail "$c[] at 'new $c[2]': $n, not 20000"
-done
-[ "$(at_line 'int[][]' 'new int[2][3]')" = 5000 ] || fail "int[][]: $(at_line 'int[][]' 'new int[2][3]'), not 5000"
-[ "$(at_line 'int[]' 'new int[2][3]')" = 10000 ] || fail "int[] rows of int[2][3]: $(at_line 'int[]' 'new int[2][3]'), not 10000"
+allockinds_arrays "$T/k.txt"
 [ "$(at_line 'AllocKinds$Item[]' 'new Item[2]')" = 20000 ] || fail "Item[]: $(at_line 'AllocKinds$Item[]' 'new Item[2]'), not 20000"
 # the bytes of arrays from their lengths: int[4] is 16 + 16, long[2] 16 + 16, boolean[4] 16 + 4 -> 24
 [ "$(awk '$1 ~ /^[0-9]+$/ && $9 == "int[]" && $7 == 20000 {print $6}' "$T/k.txt" | head -1)" = 640000 ] || fail "int[4] x 20000 is not 640000 bytes"
