@@ -127,6 +127,23 @@ sed 's/.* sites in \([0-9]*\) classes rewritten (\([0-9]*\) failed, \([0-9]*\) m
 read -r nrw nfail nleft nret <"$T/n"
 [ "$nrw" -ge 1000 ] && [ "$nfail" = 0 ] && [ "$nret" -ge 400 ] || fail "javac: $nrw classes rewritten, $nfail failed, $nret retransformed"
 
+# classes that are defined, instantiated (by reflection: a site whose class is known when it runs)
+# and dropped still unload: counting holds them weakly; threads that start and end
+RC=0
+timeout -k 10 120 "$JAVA" "-agentpath:$AGENT=heap=sites,alloc_count=site,lifetimes=y,file=$T/cu.txt" \
+    -Xlog:class+unload=info:file="$T/unload.log" -cp "$CLASSES" ClassUnload 100 >"$T/out" 2>"$T/err" || RC=$?
+expect_rc 0
+expect_grep "rounds 100 ok true" "$T/out"
+n=$(grep -c 'ClassUnload\$Victim' "$T/unload.log" || true)
+v=$(site_objs "$T/cu.txt" 'ClassUnload$Victim')
+note "ClassUnload: $v Victim objects counted, $n Victim classes unloaded"
+[ "$v" = 100 ] || fail "ClassUnload: $v Victim objects counted, not 100"
+[ "$n" -ge 50 ] || fail "ClassUnload: only $n of 100 Victim classes unloaded while counted"
+run_java "heap=sites,alloc_count=site,thread=y,lifetimes=y,file=$T/mt.txt" ManyThreads 200
+expect_rc 0
+expect_grep "threads 200 checksum" "$T/out"
+expect_grep "^SITES END" "$T/mt.txt"
+
 # refused, one line each
 run_java "alloc_count=site" Hello
 [ "$RC" != 0 ] || fail "alloc_count=site without heap=sites accepted"

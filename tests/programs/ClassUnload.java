@@ -1,6 +1,7 @@
 // ClassUnload: defines a class in a fresh class loader over and over, runs its
-// hot method, drops the loader and collects it, so classes unload while the
-// profiler samples. Runs args[0] rounds (default 300).
+// hot method, makes one instance of it by reflection, drops the loader and
+// collects it, so classes unload while the profiler samples (and counts their
+// objects). Runs args[0] rounds (default 300).
 import java.io.InputStream;
 import java.lang.reflect.Method;
 
@@ -41,6 +42,8 @@ public class ClassUnload {
             Class<?> c = new OneShotLoader(bytes).loadClass("ClassUnload$Victim");
             Method m = c.getMethod("spin", long.class);
             acc += (Long) m.invoke(null, acc);
+            Object v = c.getConstructor().newInstance();
+            acc += v.getClass() == c ? 1 : 0;
             if (r % 20 == 19)
                 System.gc();
         }
