@@ -9,30 +9,28 @@
  * injected after it (java/jvmprof/AllocCounts.java) is an atomic add into
  * this module's memory: per site and stripe of threads, the objects and (for
  * arrays) the bytes; per site and class in a second table where the class is
- * known only at run time. What the VM allocates itself (reflection, JNI,
- * class loading) comes through JVMTI's VMObjectAlloc, counted per class in a
- * lock-free table. Before each report the agent thread adds up the stripes
- * into the model's counted sites: a depth-1 trace (the site's method and
- * line) and the class; a plain object's bytes are its count times its
- * class's instance size, read from HotSpot's Klass (vmstructs). The callers
+ * known only at run time. What the VM and JNI code allocate is counted per
+ * class by vm_allocs.c. Before each report the agent thread adds up the
+ * stripes into the model's counted sites: a depth-1 trace (the site's method
+ * and line) and the class; a plain object's bytes are its count times its
+ * class's instance size (class_sizes.c). The callers
  * of each site come from the allocation sampler (alloc_sites.c), which runs
  * beside this and fills the model's sampled sites. */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../common/intern.h"
 #include "../common/jp_log.h"
 #include "agent_env.h"
 #include "bci.h"
+#include "class_sizes.h"
 #include "collector.h"
 #include "gate.h"
 #include "jvmti_util.h"
 #include "symbols.h"
-#include "vmstructs.h"
+#include "vm_allocs.h"
 
 /* The layout AllocCounts.java computes its addresses with. */
 #define CNT_STRIPES 8u
@@ -42,7 +40,6 @@
 #define CNT_DYN (1u << CNT_DYN_BITS)                  /* entries of 32 bytes: key, objects, bytes, unused */
 #define CNT_CLASS_BITS 16
 #define CNT_CHUNK 4096u
-#define CNT_VM 4096u                                 /* classes the VM allocates itself */
 
 typedef struct cnt_class {
     char *name;                /* internal: java/util/HashMap */
@@ -63,7 +60,6 @@ static atomic_uint cnt_next = 1;
 static atomic_ullong cnt_sites_lost; /* sites past CNT_SITES, or out of memory: uncounted */
 static jlong cnt_alignment = 8;
 static jclass cnt_counts_class;      /* global ref: jvmprof.AllocCounts */
-static jmethodID cnt_skip[5];        /* VMObjectAlloc from these is counted at their call sites */
 
 /* ---- the sites, numbered as classes are rewritten ---- */
 
@@ -328,214 +324,11 @@ static jlong JNICALL cnt_counts0(JNIEnv *jni, jclass self) { (void)jni; (void)se
 static jlong JNICALL cnt_flags0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_flags; }
 static jlong JNICALL cnt_dyn0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_dyn; }
 
-/* ---- what the VM allocates itself (VMObjectAlloc), per class ---- */
-
-typedef struct cnt_vm_entry {
-    _Atomic uint64_t hash;     /* of the class signature, | 1; 0: free */
-    _Atomic uint64_t objs, bytes;
-    char *_Atomic sig;         /* set just after the hash is claimed */
-} cnt_vm_entry;
-
-static cnt_vm_entry cnt_vm[CNT_VM];
-static atomic_ullong cnt_vm_lost;
-
-static uint64_t cnt_fnv(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h | 1;
-}
-
-static void cnt_vm_add(const char *sig, jlong size)
-{
-    uint64_t h = cnt_fnv(sig);
-    for (uint32_t i = 0; i < 64; i++) {
-        cnt_vm_entry *e = &cnt_vm[(h + i) & (CNT_VM - 1)];
-        uint64_t k = atomic_load_explicit(&e->hash, memory_order_acquire);
-        if (k == 0) {
-            uint64_t zero = 0;
-            if (atomic_compare_exchange_strong(&e->hash, &zero, h)) {
-                atomic_store_explicit(&e->sig, strdup(sig), memory_order_release);
-                k = h;
-            } else {
-                k = zero;
-            }
-        }
-        if (k == h) {
-            atomic_fetch_add_explicit(&e->objs, 1, memory_order_relaxed);
-            atomic_fetch_add_explicit(&e->bytes, (uint64_t)size, memory_order_relaxed);
-            return;
-        }
-    }
-    atomic_fetch_add_explicit(&cnt_vm_lost, 1, memory_order_relaxed);
-}
-
-/* >0 while this thread is inside an intercepted JNI allocation (counted there) */
-static _Thread_local int cnt_in_jni;
-
-static void JNICALL cnt_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
-                                    jlong size)
-{
-    (void)object;
-    if (cnt_in_jni || !gate_enter())
-        return;
-    if (!agent_is_own_thread(jni, thread)) {
-        jmethodID m = NULL;
-        jlocation loc;
-        bool skip = false;
-        if ((*jv)->GetFrameLocation(jv, thread, 0, &m, &loc) == JVMTI_ERROR_NONE)
-            for (size_t i = 0; i < sizeof cnt_skip / sizeof cnt_skip[0]; i++)
-                skip |= m && m == cnt_skip[i];
-        char *sig = NULL;
-        if (!skip && (*jv)->GetClassSignature(jv, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
-            cnt_vm_add(sig, size);
-        jvmti_free(sig);
-    }
-    gate_leave();
-}
-
-/* ---- JNI's allocations (NewObject, NewStringUTF, New<Type>Array ...), which
- * HotSpot posts no VMObjectAlloc for: its function table intercepted, as
- * JVMTI suggests; each new object counted per class with the VM's ---- */
-
-static struct JNINativeInterface_ cnt_jni; /* the JVM's own functions */
-static jfieldID cnt_string_value;
-static _Thread_local int cnt_thread_kind;  /* 0 not known yet, 1 the program's, 2 jvmprof's own */
-
-static void cnt_jni_count(JNIEnv *env, jobject o)
-{
-    if (!o)
-        return;
-    if (!cnt_thread_kind) {
-        jthread t = NULL;
-        cnt_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
-                                 agent_is_own_thread(env, t) ? 2 : 1;
-        if (t)
-            cnt_jni.DeleteLocalRef(env, t);
-    }
-    if (cnt_thread_kind != 1 || !gate_enter())
-        return;
-    jclass c = cnt_jni.GetObjectClass(env, o);
-    char *sig = NULL;
-    jlong size = 0;
-    if (c && (*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
-        (*agent_jvmti)->GetObjectSize(agent_jvmti, o, &size) == JVMTI_ERROR_NONE) {
-        cnt_vm_add(sig, size);
-        if (cnt_string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
-            jobject v = cnt_jni.GetObjectField(env, o, cnt_string_value);
-            jlong vs = 0;
-            if (v && (*agent_jvmti)->GetObjectSize(agent_jvmti, v, &vs) == JVMTI_ERROR_NONE)
-                cnt_vm_add("[B", vs);
-            if (v)
-                cnt_jni.DeleteLocalRef(env, v);
-        }
-    }
-    jvmti_free(sig);
-    if (c)
-        cnt_jni.DeleteLocalRef(env, c);
-    gate_leave();
-}
-
-#define CNT_JNI_COUNTED(call) \
-    do { \
-        cnt_in_jni++; \
-        r = call; \
-        cnt_in_jni--; \
-        cnt_jni_count(env, r); \
-        return r; \
-    } while (0)
-
-static jobject JNICALL cnt_jni_alloc_object(JNIEnv *env, jclass c)
-{
-    jobject r;
-    CNT_JNI_COUNTED(cnt_jni.AllocObject(env, c));
-}
-static jobject JNICALL cnt_jni_new_object_v(JNIEnv *env, jclass c, jmethodID m, va_list args)
-{
-    jobject r;
-    CNT_JNI_COUNTED(cnt_jni.NewObjectV(env, c, m, args));
-}
-static jobject JNICALL cnt_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...)
-{
-    va_list args;
-    va_start(args, m);
-    jobject r = cnt_jni_new_object_v(env, c, m, args);
-    va_end(args);
-    return r;
-}
-static jobject JNICALL cnt_jni_new_object_a(JNIEnv *env, jclass c, jmethodID m, const jvalue *args)
-{
-    jobject r;
-    CNT_JNI_COUNTED(cnt_jni.NewObjectA(env, c, m, args));
-}
-static jobjectArray JNICALL cnt_jni_new_object_array(JNIEnv *env, jsize n, jclass c, jobject init)
-{
-    jobjectArray r;
-    CNT_JNI_COUNTED(cnt_jni.NewObjectArray(env, n, c, init));
-}
-static jstring JNICALL cnt_jni_new_string(JNIEnv *env, const jchar *u, jsize n)
-{
-    jstring r;
-    CNT_JNI_COUNTED(cnt_jni.NewString(env, u, n));
-}
-static jstring JNICALL cnt_jni_new_string_utf(JNIEnv *env, const char *u)
-{
-    jstring r;
-    CNT_JNI_COUNTED(cnt_jni.NewStringUTF(env, u));
-}
-#define CNT_JNI_NEW_ARRAY(fn, type, field) \
-    static type JNICALL fn(JNIEnv *env, jsize n) \
-    { \
-        type r; \
-        CNT_JNI_COUNTED(cnt_jni.field(env, n)); \
-    }
-CNT_JNI_NEW_ARRAY(cnt_jni_new_booleans, jbooleanArray, NewBooleanArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_bytes, jbyteArray, NewByteArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_chars, jcharArray, NewCharArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_shorts, jshortArray, NewShortArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_ints, jintArray, NewIntArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_longs, jlongArray, NewLongArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_floats, jfloatArray, NewFloatArray)
-CNT_JNI_NEW_ARRAY(cnt_jni_new_doubles, jdoubleArray, NewDoubleArray)
-
-static void cnt_jni_intercept(JNIEnv *jni)
-{
-    jniNativeInterface *t = NULL;
-    if ((*agent_jvmti)->GetJNIFunctionTable(agent_jvmti, &t) != JVMTI_ERROR_NONE || !t) {
-        jp_log_info("alloc_count=site: JNI's functions cannot be intercepted; objects made by JNI are not counted");
-        return;
-    }
-    cnt_jni = *t;
-    jclass sc = (*jni)->FindClass(jni, "java/lang/String");
-    cnt_string_value = sc ? (*jni)->GetFieldID(jni, sc, "value", "[B") : NULL;
-    (*jni)->ExceptionClear(jni);
-    t->AllocObject = cnt_jni_alloc_object;
-    t->NewObject = cnt_jni_new_object;
-    t->NewObjectV = cnt_jni_new_object_v;
-    t->NewObjectA = cnt_jni_new_object_a;
-    t->NewObjectArray = cnt_jni_new_object_array;
-    t->NewString = cnt_jni_new_string;
-    t->NewStringUTF = cnt_jni_new_string_utf;
-    t->NewBooleanArray = cnt_jni_new_booleans;
-    t->NewByteArray = cnt_jni_new_bytes;
-    t->NewCharArray = cnt_jni_new_chars;
-    t->NewShortArray = cnt_jni_new_shorts;
-    t->NewIntArray = cnt_jni_new_ints;
-    t->NewLongArray = cnt_jni_new_longs;
-    t->NewFloatArray = cnt_jni_new_floats;
-    t->NewDoubleArray = cnt_jni_new_doubles;
-    if ((*agent_jvmti)->SetJNIFunctionTable(agent_jvmti, t) != JVMTI_ERROR_NONE)
-        jp_log_info("alloc_count=site: JNI's functions cannot be intercepted; objects made by JNI are not counted");
-    jvmti_free(t);
-}
-
-/* ---- instance sizes ---- */
+/* ---- the classes of the sites known when they run ---- */
 
 /* AllocCounts' classes by number: signature (NULL unknown) and instance size (-1: an array, or unknown) */
 static char *_Atomic cnt_class_sig[1u << CNT_CLASS_BITS];
 static long cnt_class_size[1u << CNT_CLASS_BITS];
-static long cnt_instance_size(JNIEnv *jni, jclass c);
 
 /* AllocCounts, on the program's thread, the first time a class is counted at a dynamic site */
 static void JNICALL cnt_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
@@ -545,97 +338,10 @@ static void JNICALL cnt_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
         return;
     char *sig = NULL;
     if ((*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
-        cnt_class_size[n - 1] = sig[0] == 'L' ? cnt_instance_size(jni, c) : -1;
+        cnt_class_size[n - 1] = sig[0] == 'L' ? class_sizes_of(jni, c) : -1;
         atomic_store_explicit(&cnt_class_sig[n - 1], strdup(sig), memory_order_release);
     }
     jvmti_free(sig);
-}
-
-/* A class's instance size in bytes, from its Klass's layout helper
- * (HotSpot's own: what `new` allocates), or -1. The mirror is read with the
- * collector held off (a critical section on a small array), so it cannot
- * move under the read. */
-static jbyteArray cnt_pin;
-static long cnt_klass_off = -2, cnt_lh_off = -1;
-
-static long cnt_instance_size(JNIEnv *jni, jclass c)
-{
-    if (cnt_klass_off == -2) {
-        int *p = vmstructs_static("java_lang_Class", "_klass_offset");
-        cnt_klass_off = p ? *p : -1;
-        cnt_lh_off = vmstructs_offset("Klass", "_layout_helper");
-        if (cnt_klass_off < 0 || cnt_lh_off < 0)
-            jp_log_info("alloc_count=site: HotSpot's Klass layout is not described here; plain objects' bytes are "
-                        "left out");
-        jbyteArray a = (*jni)->NewByteArray(jni, 1);
-        cnt_pin = a ? (*jni)->NewGlobalRef(jni, a) : NULL;
-    }
-    if (cnt_klass_off < 0 || cnt_lh_off < 0 || !cnt_pin || !c || ((uintptr_t)c & 1))
-        return -1;
-    void *crit = (*jni)->GetPrimitiveArrayCritical(jni, cnt_pin, NULL);
-    if (!crit)
-        return -1;
-    const char *mirror = *(const char *const *)c;
-    const char *klass = mirror ? *(const char *const *)(mirror + cnt_klass_off) : NULL;
-    jint lh = klass ? *(const jint *)(klass + cnt_lh_off) : 0;
-    (*jni)->ReleasePrimitiveArrayCritical(jni, cnt_pin, crit, JNI_ABORT);
-    return lh > 0 ? (long)(lh & ~7) : -1;
-}
-
-/* instance sizes by class signature (agent thread) */
-static intern_table cnt_size_names;
-static arena cnt_size_arena;
-static long *cnt_sizes; /* [id - 1]: bytes, or -1 unknown */
-static uint32_t cnt_sizes_cap;
-
-static long *cnt_size_slot(const char *sig)
-{
-    bool added;
-    uint32_t id = intern_put(&cnt_size_names, sig, (uint32_t)strlen(sig), &added);
-    if (!id)
-        return NULL;
-    if (id > cnt_sizes_cap) {
-        uint32_t cap = cnt_sizes_cap ? cnt_sizes_cap * 2 : 1024;
-        while (cap < id)
-            cap *= 2;
-        long *p = realloc(cnt_sizes, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        for (uint32_t i = cnt_sizes_cap; i < cap; i++)
-            p[i] = -2; /* not asked yet */
-        cnt_sizes = p;
-        cnt_sizes_cap = cap;
-    }
-    return &cnt_sizes[id - 1];
-}
-
-/* The sizes asked for but unknown (-2), found among the loaded classes. */
-static void cnt_resolve_sizes(JNIEnv *jni)
-{
-    bool missing = false;
-    for (uint32_t i = 0; i < intern_count(&cnt_size_names) && !missing; i++)
-        missing = cnt_sizes[i] == -2;
-    if (!missing)
-        return;
-    jint n = 0;
-    jclass *all = NULL;
-    if ((*agent_jvmti)->GetLoadedClasses(agent_jvmti, &n, &all) != JVMTI_ERROR_NONE)
-        return;
-    for (jint i = 0; i < n; i++) {
-        char *sig = NULL;
-        if ((*agent_jvmti)->GetClassSignature(agent_jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig &&
-            sig[0] == 'L') {
-            uint32_t id = intern_find(&cnt_size_names, sig, (uint32_t)strlen(sig));
-            if (id && cnt_sizes[id - 1] == -2)
-                cnt_sizes[id - 1] = cnt_instance_size(jni, all[i]);
-        }
-        jvmti_free(sig);
-        (*jni)->DeleteLocalRef(jni, all[i]);
-    }
-    jvmti_free(all);
-    for (uint32_t i = 0; i < intern_count(&cnt_size_names); i++)
-        if (cnt_sizes[i] == -2)
-            cnt_sizes[i] = -1; /* not loaded (any more): not asked again */
 }
 
 /* ---- into the model ---- */
@@ -647,8 +353,8 @@ static uint32_t cnt_prev_cap;
 static uint64_t (*cnt_dyn_prev)[2];  /* [entry] */
 static site_id *cnt_dyn_msite;
 
-static uint64_t cnt_vm_prev[CNT_VM][2];
-static site_id cnt_vm_msite[CNT_VM];
+static uint64_t cnt_vm_prev[VM_ALLOCS_CLASSES][2];
+static site_id cnt_vm_msite[VM_ALLOCS_CLASSES];
 static uint64_t cnt_total_objs, cnt_vm_objs;
 
 static bool cnt_grow(uint32_t n)
@@ -720,13 +426,13 @@ static void cnt_before_report(model *m, JNIEnv *jni)
         jp_log_error("alloc_count=site: out of memory for the report's counts");
         return;
     }
-    /* the instance sizes of the plain objects' classes, asked for first (cnt_size_slot), then found at once */
+    /* the instance sizes of the plain objects' classes, asked for first, then found at once */
     for (uint32_t id = 1; id < n; id++) {
         const cnt_site *s = cnt_site_get(id);
         if (s && s->type && s->type[0] == 'L')
-            cnt_size_slot(s->type);
+            class_sizes_by_name(s->type);
     }
-    cnt_resolve_sizes(jni);
+    class_sizes_resolve(jni);
     for (uint32_t id = 1; id < n; id++) {
         const cnt_site *s = cnt_site_get(id);
         if (!s)
@@ -743,8 +449,8 @@ static void cnt_before_report(model *m, JNIEnv *jni)
         cnt_prev[id][0] = objs;
         cnt_prev[id][1] = bytes;
         if (s->type && s->type[0] == 'L') {
-            long *size = cnt_size_slot(s->type);
-            d_bytes = size && *size > 0 ? d_objs * (uint64_t)*size : 0;
+            long size = class_sizes_by_name(s->type);
+            d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
         }
         if (!cnt_msite[id].v)
             cnt_msite[id] = cnt_model_site(m, s, s->type ? s->type : "");
@@ -778,13 +484,12 @@ static void cnt_before_report(model *m, JNIEnv *jni)
             cnt_dyn_msite[i] = cnt_model_site(m, s, sig);
         cnt_add(m, cnt_dyn_msite[i], d_objs, d_bytes);
     }
-    /* what the VM allocated itself: per class, with no frame */
-    for (uint32_t i = 0; i < CNT_VM; i++) {
-        const char *sig = atomic_load_explicit(&cnt_vm[i].sig, memory_order_acquire);
+    /* what the VM and JNI allocated: per class, with no frame */
+    for (uint32_t i = 0; i < VM_ALLOCS_CLASSES; i++) {
+        uint64_t objs, bytes;
+        const char *sig = vm_allocs_entry(i, &objs, &bytes);
         if (!sig)
             continue;
-        uint64_t objs = atomic_load_explicit(&cnt_vm[i].objs, memory_order_relaxed);
-        uint64_t bytes = atomic_load_explicit(&cnt_vm[i].bytes, memory_order_relaxed);
         uint64_t d_objs = objs - cnt_vm_prev[i][0], d_bytes = bytes - cnt_vm_prev[i][1];
         if (!d_objs)
             continue;
@@ -801,10 +506,12 @@ static void cnt_before_report(model *m, JNIEnv *jni)
     }
     model_count_set(m, "alloc_count=site: allocation sites not counted (out of site numbers or memory)",
                     atomic_load(&cnt_sites_lost));
-    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", atomic_load(&cnt_vm_lost));
+    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", vm_allocs_lost());
 }
 
 /* ---- the collector ---- */
+
+static jmethodID cnt_skip[5]; /* set by cnt_ready, handed to vm_allocs at the start */
 
 static const cf_alloc_tracker cnt_tracker = {
     "jvmprof/AllocCounts",
@@ -854,13 +561,14 @@ static jmethodID cnt_method(JNIEnv *jni, const char *cls, const char *name, cons
 static jp_status cnt_ready(JNIEnv *jni)
 {
     cnt_alignment = cnt_measure_alignment(jni);
-    cnt_skip[0] = cnt_method(jni, "java/lang/Object", "clone", "()Ljava/lang/Object;", false);
-    cnt_skip[1] = cnt_method(jni, "jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
+    jmethodID *skip = cnt_skip; /* VMObjectAlloc from these is counted at their calls */
+    skip[0] = cnt_method(jni, "java/lang/Object", "clone", "()Ljava/lang/Object;", false);
+    skip[1] = cnt_method(jni, "jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
                            false);
-    cnt_skip[2] = cnt_method(jni, "java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", true);
-    cnt_skip[3] = cnt_method(jni, "java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
+    skip[2] = cnt_method(jni, "java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", true);
+    skip[3] = cnt_method(jni, "java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
                            true);
-    cnt_skip[4] = cnt_method(jni, "jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0",
+    skip[4] = cnt_method(jni, "jdk/internal/reflect/NativeConstructorAccessorImpl", "newInstance0",
                            "(Ljava/lang/reflect/Constructor;[Ljava/lang/Object;)Ljava/lang/Object;", true);
     jclass c = (*jni)->FindClass(jni, "jvmprof/AllocCounts");
     if (!c) {
@@ -882,7 +590,7 @@ static jp_status cnt_ready(JNIEnv *jni)
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "cannot register jvmprof.AllocCounts' natives");
     }
-    cnt_instance_size(jni, NULL); /* its offsets and pinned array, once, before any thread asks */
+    class_sizes_init(jni); /* before any thread asks */
     jmethodID ready = (*jni)->GetStaticMethodID(jni, c, "ready", "()Z");
     jboolean ok = ready ? (*jni)->CallStaticBooleanMethod(jni, c, ready) : JNI_FALSE;
     if ((*jni)->ExceptionCheck(jni))
@@ -911,7 +619,7 @@ static jp_status cnt_capabilities(jvmtiCapabilities *caps)
 
 static void cnt_callbacks(jvmtiEventCallbacks *cb)
 {
-    cb->VMObjectAlloc = cnt_cb_vm_object;
+    cb->VMObjectAlloc = vm_allocs_object;
     cb->ClassFileLoadHook = bci_class_file_load_hook;
 }
 
@@ -932,8 +640,6 @@ static jp_status cnt_load(void)
         cnt_counts = c;
         cnt_flags = f;
         cnt_dyn = d;
-        arena_init(&cnt_size_arena);
-        intern_init(&cnt_size_names, &cnt_size_arena);
     }
     bci_use_alloc_counter(&cnt_counter);
     return JP_OK;
@@ -945,7 +651,7 @@ static jp_status cnt_start(JNIEnv *jni)
     if (st == JP_OK)
         st = bci_vm_init(jni);
     if (st == JP_OK)
-        cnt_jni_intercept(jni);
+        vm_allocs_start(jni, cnt_skip, (int)(sizeof cnt_skip / sizeof cnt_skip[0]));
     return st;
 }
 

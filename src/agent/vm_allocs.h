@@ -1,0 +1,30 @@
+/* vm_allocs.h — the objects the JVM makes outside the program's bytecode,
+ * counted per class (heap=sites,alloc_count=site): those it posts JVMTI's
+ * VMObjectAlloc for (reflection's Field and Method objects, class names ...),
+ * but not those made by the natives whose calls are counted in the bytecode
+ * (the skip list: Object.clone, Array.newArray ...), and those JNI code makes
+ * (NewObject, NewStringUTF with the array of its characters,
+ * New<Type>Array ...), through JNI's function table, intercepted as JVMTI
+ * suggests (HotSpot posts no VMObjectAlloc for them). jvmprof's own thread is
+ * never counted. */
+#ifndef VM_ALLOCS_H
+#define VM_ALLOCS_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdint.h>
+
+#define VM_ALLOCS_CLASSES 4096u
+
+/* The VMObjectAlloc callback (its event on: the caller's). */
+void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size);
+/* VM init: the natives whose allocations VMObjectAlloc must not count (NULLs
+ * ignored; 8 at the most), and JNI's allocating functions intercepted. */
+void vm_allocs_start(JNIEnv *jni, const jmethodID *skip, int nskip);
+/* Agent thread: the class signature of entry i (below VM_ALLOCS_CLASSES) and
+ * its objects and bytes so far, or NULL for an unused entry. */
+const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes);
+/* Objects not counted: more classes than the table holds. */
+uint64_t vm_allocs_lost(void);
+
+#endif
