@@ -195,3 +195,11 @@ int cli_write(const model *m, const jp_format_ops *f, const report_opts *ro, con
     cli_model_output o = { m, f, ro };
     return cli_output(path, f->name, 0, cli_common_emit_model, &o);
 }
+
+jp_status cli_report_stacks(model *m)
+{
+    jp_status st = trace_stacks_build(m);
+    if (st == JP_OK && m->total_stack_samples == 0 && model_site_count(m))
+        st = site_stacks_build(m);
+    return st;
+}

@@ -40,6 +40,11 @@ typedef struct cli_args {
 /* The model of an HPROF binary report or of collapsed stacks (data, the file at path, mapped), told apart
  * by the header (*hprof); NULL after a one-line message naming path. */
 model *cli_read_model(const char *path, const void *data, size_t len, report_opts *ro, bool *hprof);
+/* The stack table that flame graphs and collapsed stacks draw, of a report
+ * read back: its samples' traces, or, in a report of allocation sites
+ * without samples, the bytes allocated by site (as the agent's flame=
+ * draws them; alloc_count=site's exact bytes at the leaves). */
+jp_status cli_report_stacks(model *m);
 
 int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a);
 

@@ -37,8 +37,10 @@ static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *f
     int n = 0;
     if (hprof && (fmt == &collapsed_format || fmt == &flame_html_format)) {
         drops[n++] = "the frames' line numbers (a flame graph merges a method's lines)";
-        if (model_site_count(m))
+        if (model_site_count(m) && !m->stacks_alloc)
             drops[n++] = "the allocation sites (only the CPU samples' traces are drawn)";
+        if (m->stacks_alloc)
+            drops[n++] = "the sites' object counts and live bytes (the stacks are the bytes allocated)";
     }
     if (hprof && fmt == &jfr_format) {
         drops[n++] = "the samples' times (a report counts them; they are spread evenly over the recording)";
@@ -119,7 +121,7 @@ int cli_convert(int argc, char **argv)
         model_free(m);
         return 1;
     }
-    if (hprof && cli_convert_targets[target].stacks && trace_stacks_build(m) != JP_OK) {
+    if (hprof && cli_convert_targets[target].stacks && cli_report_stacks(m) != JP_OK) {
         cli_error("%s: out of memory", in);
         model_free(m);
         return 1;

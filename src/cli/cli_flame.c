@@ -1,7 +1,8 @@
 /* cli_flame.c — jvmprof flame FILE [-o OUT] [--title T] (an HTML flame graph),
  * jvmprof diff BEFORE AFTER (a differential one) and jvmprof collapse FILE
  * [-o OUT] (collapsed stacks): all read an HPROF
- * binary file (its CPU samples' traces become stacks) or collapsed stacks
+ * binary file (its CPU samples' traces become stacks, or without samples its
+ * allocation sites, in bytes) or collapsed stacks
  * into a model's stack table, and differ only in the writer. */
 #include "cli_commands.h"
 
@@ -27,7 +28,7 @@ static model *cli_flame_read_stacks(const char *path)
     bool hprof;
     model *m = cli_read_model(path, data, len, &ro, &hprof);
     file_unmap(data, len);
-    if (m && hprof && trace_stacks_build(m) != JP_OK) {
+    if (m && hprof && cli_report_stacks(m) != JP_OK) {
         model_free(m);
         cli_error("%s: out of memory", path);
         return NULL;
@@ -35,7 +36,7 @@ static model *cli_flame_read_stacks(const char *path)
     if (!m)
         return NULL;
     if (m->total_stack_samples == 0)
-        cli_error("warning: %s has no CPU samples; the output is empty", path);
+        cli_error("warning: %s has no CPU samples nor allocation sites; the output is empty", path);
     return m;
 }
 

@@ -101,6 +101,11 @@ expect_rc 0
 foo=$(awk '{n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[k] == "AllocSites$Foo") s += n} END {print s + 0}' "$T/f.collapsed")
 [ "$foo" = 3200000 ] || fail "collapsed stacks: AllocSites\$Foo leaves hold $foo bytes, not 3200000"
 grep -q "AllocSites.main;AllocSites.makeFoos;AllocSites\$Foo " "$T/f.collapsed" || fail "collapsed: no sampled caller stack main;makeFoos for Foo"
+# ... and drawn again from the binary file by jvmprof convert (a report without samples: its sites, in bytes)
+"$JVMPROF" convert "$T/s.hprof" --collapsed "$T/b.collapsed" 2>"$T/conv.err" || fail "convert --collapsed: $(cat "$T/conv.err")"
+foo=$(awk '{n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); if (f[k] == "AllocSites$Foo") s += n} END {print s + 0}' "$T/b.collapsed")
+[ "$foo" = 3200000 ] || fail "convert --collapsed of the binary report: Foo leaves hold $foo bytes, not 3200000"
+expect_grep "does not carry the sites' object counts" "$T/conv.err"
 
 # lifetimes=y: the sampled objects, followed to their deaths
 run_java "heap=sites,alloc_count=site,alloc_interval=1k,lifetimes=y,depth=3,file=$T/l.txt" AllocSites
