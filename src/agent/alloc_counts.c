@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 
 #include "../common/jp_log.h"
+#include "../common/pub_table.h"
 #include "agent_env.h"
 #include "bci.h"
 #include "class_sizes.h"
@@ -39,7 +40,6 @@
 #define CNT_DYN_BITS 18
 #define CNT_DYN (1u << CNT_DYN_BITS)                  /* entries of 32 bytes: key, objects, bytes, unused */
 #define CNT_CLASS_BITS 16
-#define CNT_CHUNK 4096u
 
 typedef struct cnt_class {
     char *name;                /* internal: java/util/HashMap */
@@ -55,7 +55,7 @@ typedef struct cnt_site {
 } cnt_site;
 
 static unsigned char *cnt_counts, *cnt_flags, *cnt_dyn; /* mmap'ed once, never unmapped: compiled code holds the addresses */
-static _Atomic(cnt_site *) *_Atomic cnt_chunks[CNT_SITES / CNT_CHUNK];
+PUB_TABLE(cnt_sites, CNT_SITES);
 static atomic_uint cnt_next = 1;
 static atomic_ullong cnt_sites_lost; /* sites past CNT_SITES, or out of memory: uncounted */
 static jlong cnt_alignment = 8;
@@ -63,30 +63,7 @@ static jclass cnt_counts_class;      /* global ref: jvmprof.AllocCounts */
 
 /* ---- the sites, numbered as classes are rewritten ---- */
 
-static const cnt_site *cnt_site_get(uint32_t id)
-{
-    if (id == 0 || id >= CNT_SITES)
-        return NULL;
-    _Atomic(cnt_site *) *chunk = atomic_load_explicit(&cnt_chunks[id / CNT_CHUNK], memory_order_acquire);
-    return chunk ? atomic_load_explicit(&chunk[id % CNT_CHUNK], memory_order_acquire) : NULL;
-}
-
-static bool cnt_publish(uint32_t id, cnt_site *s)
-{
-    _Atomic(cnt_site *) *_Atomic *slot = &cnt_chunks[id / CNT_CHUNK];
-    _Atomic(cnt_site *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
-    if (!chunk) {
-        _Atomic(cnt_site *) *fresh = calloc(CNT_CHUNK, sizeof *fresh);
-        if (!fresh)
-            return false;
-        if (atomic_compare_exchange_strong_explicit(slot, &chunk, fresh, memory_order_acq_rel, memory_order_acquire))
-            chunk = fresh;
-        else
-            free(fresh);
-    }
-    atomic_store_explicit(&chunk[id % CNT_CHUNK], s, memory_order_release);
-    return true;
-}
+static const cnt_site *cnt_site_get(uint32_t id) { return id < CNT_SITES ? pub_get(&cnt_sites, id) : NULL; }
 
 typedef struct cnt_class_ctx {
     cnt_class *cls;
@@ -230,7 +207,7 @@ static uint32_t cnt_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         s->type = type[0] ? strdup(type) : NULL;
         s->owner = h == CF_ALLOC_CLONE && flag == 0 ? strdup(a->type) : NULL;
     }
-    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !cnt_publish(id, s)) {
+    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !pub_put(&cnt_sites, id, s)) {
         if (s) {
             free(s->type);
             free(s->owner);

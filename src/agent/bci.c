@@ -1,5 +1,5 @@
 /* bci.c — the agent's side of bytecode instrumentation (see bci.h). The
- * method registry is a two-level array of published records indexed by
+ * method registry is a table of published records (src/common/pub_table) indexed by
  * method number: a loading thread fills the records of a class, rewrites it,
  * then publishes them with release stores before the class can run; the
  * agent thread reads with acquire loads. No lock on any path but the rare
@@ -15,11 +15,10 @@
 #include "../classfile/classfile.h"
 #include "../classfile/selection.h"
 #include "../common/jp_log.h"
+#include "../common/pub_table.h"
 #include "agent_env.h"
 #include "jvmti_util.h"
 
-#define BCI_CHUNK 4096u
-#define BCI_CHUNKS (BCI_IDS / BCI_CHUNK) /* up to 64M instrumented methods */
 /* the Tracker bridge (tracker.h), handed over at load */
 static const cf_tracker *bci_tracker;
 static const JNINativeMethod *bci_natives;
@@ -32,7 +31,7 @@ void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int
     bci_native_count = count;
 }
 
-static _Atomic(bci_method *) *_Atomic bci_chunks[BCI_CHUNKS];
+PUB_TABLE(bci_methods, BCI_IDS); /* up to 64M instrumented methods */
 static atomic_uint bci_next_id = 1;
 static atomic_bool bci_ready;
 static jobject bci_tracker_module; /* global ref: the boot loader's unnamed module */
@@ -97,32 +96,9 @@ static jp_status bci_bind_calls(JNIEnv *jni)
     return JP_OK;
 }
 
-const bci_method *bci_method_get(uint32_t id)
-{
-    if (id == 0 || id >= BCI_IDS)
-        return NULL;
-    _Atomic(bci_method *) *chunk = atomic_load_explicit(&bci_chunks[id / BCI_CHUNK], memory_order_acquire);
-    return chunk ? atomic_load_explicit(&chunk[id % BCI_CHUNK], memory_order_acquire) : NULL;
-}
+const bci_method *bci_method_get(uint32_t id) { return id && id < BCI_IDS ? pub_get(&bci_methods, id) : NULL; }
 
-static bool bci_publish(uint32_t id, bci_method *m)
-{
-    if (id == 0 || id >= BCI_IDS)
-        return false;
-    _Atomic(bci_method *) *_Atomic *slot = &bci_chunks[id / BCI_CHUNK];
-    _Atomic(bci_method *) *chunk = atomic_load_explicit(slot, memory_order_acquire);
-    if (!chunk) {
-        _Atomic(bci_method *) *fresh = calloc(BCI_CHUNK, sizeof *fresh);
-        if (!fresh)
-            return false;
-        if (atomic_compare_exchange_strong_explicit(slot, &chunk, fresh, memory_order_acq_rel, memory_order_acquire))
-            chunk = fresh;
-        else
-            free(fresh); /* another thread installed it: chunk now holds theirs */
-    }
-    atomic_store_explicit(&chunk[id % BCI_CHUNK], m, memory_order_release);
-    return true;
-}
+static bool bci_publish(uint32_t id, bci_method *m) { return id && id < BCI_IDS && pub_put(&bci_methods, id, m); }
 
 /* Keeps a global reference to a module that now reads the tracker's module,
  * so bci_module_reads finds it; the count is published after the entry. */
