@@ -461,10 +461,12 @@ static void cnt_before_report(model *m, JNIEnv *jni)
             cnt_dyn_msite[i] = cnt_model_site(m, s, sig);
         cnt_add(m, cnt_dyn_msite[i], d_objs, d_bytes);
     }
-    /* what the VM and JNI allocated: per class, with no frame */
+    /* what the VM and JNI allocated: per class and caller (its one frame), or with no frame */
     for (uint32_t i = 0; i < VM_ALLOCS_CLASSES; i++) {
         uint64_t objs, bytes;
-        const char *sig = vm_allocs_entry(i, &objs, &bytes);
+        jmethodID caller = NULL;
+        jlocation where = -1;
+        const char *sig = vm_allocs_entry(i, &objs, &bytes, &caller, &where);
         if (!sig)
             continue;
         uint64_t d_objs = objs - cnt_vm_prev[i][0], d_bytes = bytes - cnt_vm_prev[i][1];
@@ -476,7 +478,9 @@ static void cnt_before_report(model *m, JNIEnv *jni)
             char cname[1024];
             symbols_class_name(sig, cname, sizeof cname);
             class_id c = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-            cnt_vm_msite[i] = model_site_intern_counted(m, model_trace_intern(m, 0, NULL, 0), c, sig[0] == '[');
+            frame_id f = caller ? symbols_frame(m, jni, caller, where, agent_opts->lineno) : (frame_id){ 0 };
+            trace_id t = model_trace_intern(m, 0, &f, f.v ? 1 : 0);
+            cnt_vm_msite[i] = model_site_intern_counted(m, t, c, sig[0] == '[');
         }
         cnt_add(m, cnt_vm_msite[i], d_objs, d_bytes);
         cnt_vm_objs += d_objs;

@@ -18,8 +18,10 @@ static jmethodID va_skip[8];
 static int va_nskip;
 
 typedef struct va_vm_entry {
-    _Atomic uint64_t hash;     /* of the class signature, | 1; 0: free */
+    _Atomic uint64_t hash;     /* of the class signature and the caller, | 1; 0: free */
     _Atomic uint64_t objs, bytes;
+    jmethodID method;          /* the caller (the top Java frame), NULL none; set before sig */
+    jlocation location;
     char *_Atomic sig;         /* set just after the hash is claimed */
 } va_vm_entry;
 
@@ -34,15 +36,17 @@ static uint64_t va_fnv(const char *s)
     return h | 1;
 }
 
-static void va_vm_add(const char *sig, jlong size)
+static void va_vm_add(const char *sig, jlong size, jmethodID method, jlocation location)
 {
-    uint64_t h = va_fnv(sig);
+    uint64_t h = (va_fnv(sig) ^ ((uint64_t)(uintptr_t)method * 0x9E3779B97F4A7C15ull)) | 1;
     for (uint32_t i = 0; i < 64; i++) {
         va_vm_entry *e = &va_vm[(h + i) & (VM_ALLOCS_CLASSES - 1)];
         uint64_t k = atomic_load_explicit(&e->hash, memory_order_acquire);
         if (k == 0) {
             uint64_t zero = 0;
             if (atomic_compare_exchange_strong(&e->hash, &zero, h)) {
+                e->method = method;
+                e->location = location;
                 atomic_store_explicit(&e->sig, strdup(sig), memory_order_release);
                 k = h;
             } else {
@@ -69,14 +73,16 @@ void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject
         return;
     if (!agent_is_own_thread(jni, thread)) {
         jmethodID m = NULL;
-        jlocation loc;
+        jlocation loc = -1;
         bool skip = false;
         if ((*jv)->GetFrameLocation(jv, thread, 0, &m, &loc) == JVMTI_ERROR_NONE)
             for (int i = 0; i < va_nskip; i++)
                 skip |= m && m == va_skip[i];
+        else
+            m = NULL;
         char *sig = NULL;
         if (!skip && (*jv)->GetClassSignature(jv, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
-            va_vm_add(sig, size);
+            va_vm_add(sig, size, m, loc);
         jvmti_free(sig);
     }
     gate_leave();
@@ -106,14 +112,18 @@ static void va_jni_count(JNIEnv *env, jobject o)
     jclass c = va_jni.GetObjectClass(env, o);
     char *sig = NULL;
     jlong size = 0;
+    jmethodID m = NULL; /* the native method that called JNI */
+    jlocation loc = -1;
+    if ((*agent_jvmti)->GetFrameLocation(agent_jvmti, NULL, 0, &m, &loc) != JVMTI_ERROR_NONE)
+        m = NULL;
     if (c && (*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
         (*agent_jvmti)->GetObjectSize(agent_jvmti, o, &size) == JVMTI_ERROR_NONE) {
-        va_vm_add(sig, size);
+        va_vm_add(sig, size, m, loc);
         if (va_string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
             jobject v = va_jni.GetObjectField(env, o, va_string_value);
             jlong vs = 0;
             if (v && (*agent_jvmti)->GetObjectSize(agent_jvmti, v, &vs) == JVMTI_ERROR_NONE)
-                va_vm_add("[B", vs);
+                va_vm_add("[B", vs, m, loc);
             if (v)
                 va_jni.DeleteLocalRef(env, v);
         }
@@ -226,12 +236,14 @@ void vm_allocs_start(JNIEnv *jni, const jmethodID *skip, int nskip)
     va_jni_intercept(jni);
 }
 
-const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes)
+const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method, jlocation *location)
 {
     const char *sig = i < VM_ALLOCS_CLASSES ? atomic_load_explicit(&va_vm[i].sig, memory_order_acquire) : NULL;
     if (sig) {
         *objs = atomic_load_explicit(&va_vm[i].objs, memory_order_relaxed);
         *bytes = atomic_load_explicit(&va_vm[i].bytes, memory_order_relaxed);
+        *method = va_vm[i].method;
+        *location = va_vm[i].location;
     }
     return sig;
 }

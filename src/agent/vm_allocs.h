@@ -1,5 +1,6 @@
 /* vm_allocs.h — the objects the JVM makes outside the program's bytecode,
- * counted per class (heap=sites,alloc_count=site): those it posts JVMTI's
+ * counted per class and caller, the top Java frame (a native method, mostly)
+ * at the allocation (heap=sites,alloc_count=site): those it posts JVMTI's
  * VMObjectAlloc for (reflection's Field and Method objects, class names ...),
  * but not those made by the natives whose calls are counted in the bytecode
  * (the skip list: Object.clone, Array.newArray ...), and those JNI code makes
@@ -21,9 +22,10 @@ void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject
 /* VM init: the natives whose allocations VMObjectAlloc must not count (NULLs
  * ignored; 8 at the most), and JNI's allocating functions intercepted. */
 void vm_allocs_start(JNIEnv *jni, const jmethodID *skip, int nskip);
-/* Agent thread: the class signature of entry i (below VM_ALLOCS_CLASSES) and
- * its objects and bytes so far, or NULL for an unused entry. */
-const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes);
+/* Agent thread: the class signature of entry i (below VM_ALLOCS_CLASSES),
+ * its objects and bytes so far, and its caller (NULL: no Java frame) and
+ * where in it; NULL for an unused entry. */
+const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method, jlocation *location);
 /* Objects not counted: more classes than the table holds. */
 uint64_t vm_allocs_lost(void);
 
