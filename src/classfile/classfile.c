@@ -191,6 +191,32 @@ bool cf_utf8_copy(const cf_class *c, uint16_t idx, char *out, size_t cap)
     return true;
 }
 
+bool cf_utf8_in(const cf_class *c, uint16_t idx, const char *const *names)
+{
+    uint16_t n;
+    const unsigned char *p = cf_utf8(c, idx, &n);
+    for (; p && names && *names; names++)
+        if (strlen(*names) == n && memcmp(*names, p, n) == 0)
+            return true;
+    return false;
+}
+
+int cf_method_ref(const cf_class *c, uint16_t idx, uint16_t *cls_name, uint16_t *name, uint16_t *desc)
+{
+    if (!idx || idx >= c->cp_count || !c->cp_off[idx])
+        return 0;
+    const unsigned char *r = c->b + c->cp_off[idx];
+    if (r[0] != CP_METHODREF && r[0] != CP_IMETHODREF)
+        return 0;
+    uint16_t nat = bc_u2(r + 3);
+    if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
+        return -1;
+    *cls_name = cf_class_name_index(c, bc_u2(r + 1));
+    *name = bc_u2(c->b + c->cp_off[nat] + 1);
+    *desc = bc_u2(c->b + c->cp_off[nat] + 3);
+    return 1;
+}
+
 uint16_t cf_class_name_index(const cf_class *c, uint16_t idx)
 {
     if (idx == 0 || idx >= c->cp_count || c->cp_off[idx] == 0 || c->b[c->cp_off[idx]] != CP_CLASS)

@@ -57,6 +57,12 @@ const unsigned char *cf_utf8(const cf_class *c, uint16_t idx, uint16_t *len);
 bool cf_utf8_is(const cf_class *c, uint16_t idx, const char *s);
 /* Copies Utf8 idx NUL-terminated into out[cap]; false if not a Utf8 or too long. */
 bool cf_utf8_copy(const cf_class *c, uint16_t idx, char *out, size_t cap);
+/* Whether Utf8 idx is one of the NULL-terminated names (false if it is no Utf8, or names is NULL). */
+bool cf_utf8_in(const cf_class *c, uint16_t idx, const char *const *names);
+/* The Methodref or InterfaceMethodref idx, as Utf8 indexes: its class's name
+ * (0 if its Class entry is bad), its name and descriptor. 1: it is one; 0: idx
+ * is another kind of entry; -1: its NameAndType is malformed. */
+int cf_method_ref(const cf_class *c, uint16_t idx, uint16_t *cls_name, uint16_t *name, uint16_t *desc);
 /* The name of CONSTANT_Class idx (a Utf8 index), or 0. */
 uint16_t cf_class_name_index(const cf_class *c, uint16_t idx);
 

@@ -171,23 +171,6 @@ static int32_t line_at(const cf_class *c, const method_code *mc, uint32_t pc)
     return line;
 }
 
-/* Utf8 idx copied NUL-terminated into out[cap]; false if it is not one or is too long. */
-static bool code_rewrite_utf8_into(const cf_class *c, uint16_t idx, char *out, size_t cap)
-{
-    return idx && cf_utf8_copy(c, idx, out, cap);
-}
-
-/* Whether Utf8 idx is one of the NULL-terminated names. */
-static bool code_rewrite_utf8_in(const cf_class *c, uint16_t idx, const char *const *names)
-{
-    uint16_t n;
-    const unsigned char *p = cf_utf8(c, idx, &n);
-    for (; p && names && *names; names++)
-        if (strlen(*names) == n && memcmp(*names, p, n) == 0)
-            return true;
-    return false;
-}
-
 /* Asks alloc() about the allocating instruction in (its site and how it is counted). */
 static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *mc, const code_inject *inj, insn *in,
                                          char *why, size_t cap)
@@ -207,7 +190,7 @@ static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *m
         char *t = op == OP_ANEWARRAY ? type + 2 : type;
         if (!nidx)
             return cf_fail(why, cap, JP_ERR_FORMAT, "instruction 0x%02x at pc %u does not name a class", op, in->old);
-        if (!code_rewrite_utf8_into(c, nidx, t, sizeof type - 3))
+        if (!cf_utf8_copy(c, nidx, t, sizeof type - 3))
             return JP_OK; /* a name too long to be worth a site */
         if (op == OP_ANEWARRAY) { /* [ + the element's descriptor */
             if (t[0] == '[') {
@@ -220,17 +203,14 @@ static jp_status code_rewrite_alloc_site(const cf_class *c, const method_code *m
         }
         v.dims = op == OP_MULTIANEWARRAY ? p[3] : 0;
     } else { /* an invoke of a method whose name alloc_calls lists */
-        const unsigned char *ref = c->b + c->cp_off[bc_u2(p + 1)];
-        if (ref[0] != CP_METHODREF && ref[0] != CP_IMETHODREF)
-            return JP_OK;
-        uint16_t nat = bc_u2(ref + 3);
-        if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
+        uint16_t cls, nidx, didx;
+        int k = cf_method_ref(c, bc_u2(p + 1), &cls, &nidx, &didx);
+        if (k < 0)
             return cf_fail(why, cap, JP_ERR_FORMAT, "invoke at pc %u: bad NameAndType", in->old);
-        const unsigned char *nt = c->b + c->cp_off[nat];
-        if (!code_rewrite_utf8_in(c, bc_u2(nt + 1), inj->spec->alloc_calls))
+        if (!k || !cf_utf8_in(c, nidx, inj->spec->alloc_calls))
             return JP_OK;
-        if (!code_rewrite_utf8_into(c, cf_class_name_index(c, bc_u2(ref + 1)), type, sizeof type) ||
-            !code_rewrite_utf8_into(c, bc_u2(nt + 1), name, sizeof name) || !code_rewrite_utf8_into(c, bc_u2(nt + 3), desc, sizeof desc))
+        if (!cf_utf8_copy(c, cls, type, sizeof type) || !cf_utf8_copy(c, nidx, name, sizeof name) ||
+            !cf_utf8_copy(c, didx, desc, sizeof desc))
             return JP_OK;
         v.name = name;
         v.desc = desc;

@@ -18,23 +18,13 @@ typedef struct code_facts {
     bool loops;     /* a backward branch, or a switch (not worth proving it jumps forward) */
 } code_facts;
 
-/* Whether the invoke's Methodref (or InterfaceMethodref) names one of names. */
+/* Whether the invoke's Methodref (or InterfaceMethodref) names one of names
+ * (or is malformed: code_rewrite reports it). */
 static bool invoke_named(const cf_class *c, uint16_t ref, const char *const *names)
 {
-    if (!names || !ref || ref >= c->cp_count || !c->cp_off[ref])
-        return false;
-    const unsigned char *r = c->b + c->cp_off[ref];
-    if (r[0] != CP_METHODREF && r[0] != CP_IMETHODREF)
-        return false;
-    uint16_t nat = bc_u2(r + 3);
-    if (!nat || nat >= c->cp_count || !c->cp_off[nat] || c->b[c->cp_off[nat]] != CP_NAMEANDTYPE)
-        return true; /* malformed: code_rewrite reports it */
-    uint16_t n;
-    const unsigned char *p = cf_utf8(c, bc_u2(c->b + c->cp_off[nat] + 1), &n);
-    for (; p && *names; names++)
-        if (strlen(*names) == n && memcmp(*names, p, n) == 0)
-            return true;
-    return false;
+    uint16_t cls, name, desc;
+    int k = cf_method_ref(c, ref, &cls, &name, &desc);
+    return k < 0 || (k > 0 && cf_utf8_in(c, name, names));
 }
 
 static code_facts scan_code(const cf_class *c, const cf_member *m, const char *const *alloc_calls)
