@@ -59,7 +59,6 @@ PUB_TABLE(cnt_sites, CNT_SITES);
 static atomic_uint cnt_next = 1;
 static atomic_ullong cnt_sites_lost; /* sites past CNT_SITES, or out of memory: uncounted */
 static jlong cnt_alignment = 8;
-static jclass cnt_counts_class;      /* global ref: jvmprof.AllocCounts */
 
 /* ---- the sites, numbered as classes are rewritten ---- */
 
@@ -325,6 +324,7 @@ static void JNICALL cnt_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
 
 /* what each counter held at the last report, to add only what came since */
 static uint64_t (*cnt_prev)[2];      /* [site]: objects, bytes */
+static uint64_t (*cnt_now)[2];       /* [site]: the same, summed over the stripes for this report */
 static site_id *cnt_msite;           /* [site]: its model site, 0 not made yet */
 static uint32_t cnt_prev_cap;
 static uint64_t (*cnt_dyn_prev)[2];  /* [entry] */
@@ -333,6 +333,20 @@ static site_id *cnt_dyn_msite;
 static uint64_t cnt_vm_prev[VM_ALLOCS_CLASSES][2];
 static site_id cnt_vm_msite[VM_ALLOCS_CLASSES];
 static uint64_t cnt_total_objs, cnt_vm_objs;
+
+/* What a pair of counters (objects, bytes) gained since prev, which moves up
+ * to them; false, prev kept, when no object was counted (an array's bytes
+ * may not be in yet: they come with its next count). */
+static bool cnt_gained(uint64_t prev[2], uint64_t objs, uint64_t bytes, uint64_t *d_objs, uint64_t *d_bytes)
+{
+    *d_objs = objs - prev[0];
+    *d_bytes = bytes - prev[1];
+    if (!*d_objs)
+        return false;
+    prev[0] = objs;
+    prev[1] = bytes;
+    return true;
+}
 
 static bool cnt_grow(uint32_t n)
 {
@@ -345,6 +359,10 @@ static bool cnt_grow(uint32_t n)
     if (!p)
         return false;
     cnt_prev = p;
+    p = realloc(cnt_now, cap * sizeof *p);
+    if (!p)
+        return false;
+    cnt_now = p;
     site_id *q = realloc(cnt_msite, cap * sizeof *q);
     if (!q)
         return false;
@@ -403,28 +421,27 @@ static void cnt_before_report(model *m, JNIEnv *jni)
         jp_log_error("alloc_count=site: out of memory for the report's counts");
         return;
     }
-    /* the instance sizes of the plain objects' classes, asked for first, then found at once */
+    /* the sites' totals now; the instance sizes of the plain objects' classes of those that counted
+     * since the last report, asked for first, then found at once */
     for (uint32_t id = 1; id < n; id++) {
         const cnt_site *s = cnt_site_get(id);
-        if (s && s->type && s->type[0] == 'L')
-            class_sizes_by_name(s->type);
-    }
-    class_sizes_resolve(jni);
-    for (uint32_t id = 1; id < n; id++) {
-        const cnt_site *s = cnt_site_get(id);
-        if (!s)
-            continue;
         uint64_t objs = 0, bytes = 0;
-        for (uint32_t k = 0; k < CNT_STRIPES; k++) {
+        for (uint32_t k = 0; s && k < CNT_STRIPES; k++) {
             const _Atomic uint64_t *p = (const _Atomic uint64_t *)(cnt_counts + k * CNT_STRIPE_BYTES + ((size_t)id << 4));
             objs += atomic_load_explicit(p, memory_order_relaxed);
             bytes += atomic_load_explicit(p + 1, memory_order_relaxed);
         }
-        uint64_t d_objs = objs - cnt_prev[id][0], d_bytes = bytes - cnt_prev[id][1];
-        if (!d_objs)
+        cnt_now[id][0] = objs;
+        cnt_now[id][1] = bytes;
+        if (objs != cnt_prev[id][0] && s->type && s->type[0] == 'L')
+            class_sizes_by_name(s->type);
+    }
+    class_sizes_resolve(jni);
+    for (uint32_t id = 1; id < n; id++) {
+        uint64_t d_objs, d_bytes;
+        if (!cnt_gained(cnt_prev[id], cnt_now[id][0], cnt_now[id][1], &d_objs, &d_bytes))
             continue;
-        cnt_prev[id][0] = objs;
-        cnt_prev[id][1] = bytes;
+        const cnt_site *s = cnt_site_get(id);
         if (s->type && s->type[0] == 'L') {
             long size = class_sizes_by_name(s->type);
             d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
@@ -443,13 +460,10 @@ static void cnt_before_report(model *m, JNIEnv *jni)
         uint64_t key = atomic_load_explicit(e, memory_order_acquire);
         if (!key)
             continue;
-        uint64_t objs = atomic_load_explicit(e + 1, memory_order_relaxed);
-        uint64_t bytes = atomic_load_explicit(e + 2, memory_order_relaxed);
-        uint64_t d_objs = objs - cnt_dyn_prev[i][0], d_bytes = bytes - cnt_dyn_prev[i][1];
-        if (!d_objs)
+        uint64_t d_objs, d_bytes;
+        if (!cnt_gained(cnt_dyn_prev[i], atomic_load_explicit(e + 1, memory_order_relaxed),
+                        atomic_load_explicit(e + 2, memory_order_relaxed), &d_objs, &d_bytes))
             continue;
-        cnt_dyn_prev[i][0] = objs;
-        cnt_dyn_prev[i][1] = bytes;
         const cnt_site *s = cnt_site_get((uint32_t)(key >> CNT_CLASS_BITS));
         if (!s)
             continue;
@@ -467,13 +481,9 @@ static void cnt_before_report(model *m, JNIEnv *jni)
         jmethodID caller = NULL;
         jlocation where = -1;
         const char *sig = vm_allocs_entry(i, &objs, &bytes, &caller, &where);
-        if (!sig)
+        uint64_t d_objs, d_bytes;
+        if (!sig || !cnt_gained(cnt_vm_prev[i], objs, bytes, &d_objs, &d_bytes))
             continue;
-        uint64_t d_objs = objs - cnt_vm_prev[i][0], d_bytes = bytes - cnt_vm_prev[i][1];
-        if (!d_objs)
-            continue;
-        cnt_vm_prev[i][0] = objs;
-        cnt_vm_prev[i][1] = bytes;
         if (!cnt_vm_msite[i].v) {
             char cname[1024];
             symbols_class_name(sig, cname, sizeof cname);
@@ -557,7 +567,6 @@ static jp_status cnt_ready(JNIEnv *jni)
         return jp_error(JP_ERR_JVMTI, "alloc_count=site needs jvmprof.jar beside libjvmprof.so; class "
                                       "jvmprof.AllocCounts not found");
     }
-    cnt_counts_class = (*jni)->NewGlobalRef(jni, c);
     static const JNINativeMethod natives[] = {
         { (char *)"alignment0", (char *)"()J", (void *)cnt_alignment0 },
         { (char *)"counts0", (char *)"()J", (void *)cnt_counts0 },
