@@ -62,6 +62,21 @@ static void va_vm_add(const char *sig, jlong size, jmethodID method, jlocation l
     atomic_fetch_add_explicit(&va_vm_lost, 1, memory_order_relaxed);
 }
 
+static _Thread_local int va_thread_kind; /* 0 not known yet, 1 the program's, 2 jvmprof's own */
+
+/* Whether the current thread is one of the program's (jvmprof's own is never counted); asked once a thread. */
+static bool va_program_thread(JNIEnv *env)
+{
+    if (!va_thread_kind) {
+        jthread t = NULL;
+        va_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
+                                 agent_is_own_thread(env, t) ? 2 : 1;
+        if (t)
+            (*env)->DeleteLocalRef(env, t);
+    }
+    return va_thread_kind == 1;
+}
+
 /* >0 while this thread is inside an intercepted JNI allocation (counted there) */
 static _Thread_local int va_in_jni;
 
@@ -71,7 +86,7 @@ void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject
     (void)object;
     if (va_in_jni || !gate_enter())
         return;
-    if (!agent_is_own_thread(jni, thread)) {
+    if (va_program_thread(jni)) {
         jmethodID m = NULL;
         jlocation loc = -1;
         bool skip = false;
@@ -94,20 +109,12 @@ void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject
 
 static struct JNINativeInterface_ va_jni; /* the JVM's own functions */
 static jfieldID va_string_value;
-static _Thread_local int va_thread_kind;  /* 0 not known yet, 1 the program's, 2 jvmprof's own */
 
 static void va_jni_count(JNIEnv *env, jobject o)
 {
     if (!o)
         return;
-    if (!va_thread_kind) {
-        jthread t = NULL;
-        va_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
-                                 agent_is_own_thread(env, t) ? 2 : 1;
-        if (t)
-            va_jni.DeleteLocalRef(env, t);
-    }
-    if (va_thread_kind != 1 || !gate_enter())
+    if (!va_program_thread(env) || !gate_enter())
         return;
     jclass c = va_jni.GetObjectClass(env, o);
     char *sig = NULL;
@@ -134,7 +141,7 @@ static void va_jni_count(JNIEnv *env, jobject o)
     gate_leave();
 }
 
-#define CNT_JNI_COUNTED(call) \
+#define VA_JNI_COUNTED(call) \
     do { \
         va_in_jni++; \
         r = call; \
@@ -146,12 +153,12 @@ static void va_jni_count(JNIEnv *env, jobject o)
 static jobject JNICALL va_jni_alloc_object(JNIEnv *env, jclass c)
 {
     jobject r;
-    CNT_JNI_COUNTED(va_jni.AllocObject(env, c));
+    VA_JNI_COUNTED(va_jni.AllocObject(env, c));
 }
 static jobject JNICALL va_jni_new_object_v(JNIEnv *env, jclass c, jmethodID m, va_list args)
 {
     jobject r;
-    CNT_JNI_COUNTED(va_jni.NewObjectV(env, c, m, args));
+    VA_JNI_COUNTED(va_jni.NewObjectV(env, c, m, args));
 }
 static jobject JNICALL va_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...)
 {
@@ -164,37 +171,37 @@ static jobject JNICALL va_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...
 static jobject JNICALL va_jni_new_object_a(JNIEnv *env, jclass c, jmethodID m, const jvalue *args)
 {
     jobject r;
-    CNT_JNI_COUNTED(va_jni.NewObjectA(env, c, m, args));
+    VA_JNI_COUNTED(va_jni.NewObjectA(env, c, m, args));
 }
 static jobjectArray JNICALL va_jni_new_object_array(JNIEnv *env, jsize n, jclass c, jobject init)
 {
     jobjectArray r;
-    CNT_JNI_COUNTED(va_jni.NewObjectArray(env, n, c, init));
+    VA_JNI_COUNTED(va_jni.NewObjectArray(env, n, c, init));
 }
 static jstring JNICALL va_jni_new_string(JNIEnv *env, const jchar *u, jsize n)
 {
     jstring r;
-    CNT_JNI_COUNTED(va_jni.NewString(env, u, n));
+    VA_JNI_COUNTED(va_jni.NewString(env, u, n));
 }
 static jstring JNICALL va_jni_new_string_utf(JNIEnv *env, const char *u)
 {
     jstring r;
-    CNT_JNI_COUNTED(va_jni.NewStringUTF(env, u));
+    VA_JNI_COUNTED(va_jni.NewStringUTF(env, u));
 }
-#define CNT_JNI_NEW_ARRAY(fn, type, field) \
+#define VA_JNI_NEW_ARRAY(fn, type, field) \
     static type JNICALL fn(JNIEnv *env, jsize n) \
     { \
         type r; \
-        CNT_JNI_COUNTED(va_jni.field(env, n)); \
+        VA_JNI_COUNTED(va_jni.field(env, n)); \
     }
-CNT_JNI_NEW_ARRAY(va_jni_new_booleans, jbooleanArray, NewBooleanArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_bytes, jbyteArray, NewByteArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_chars, jcharArray, NewCharArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_shorts, jshortArray, NewShortArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_ints, jintArray, NewIntArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_longs, jlongArray, NewLongArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_floats, jfloatArray, NewFloatArray)
-CNT_JNI_NEW_ARRAY(va_jni_new_doubles, jdoubleArray, NewDoubleArray)
+VA_JNI_NEW_ARRAY(va_jni_new_booleans, jbooleanArray, NewBooleanArray)
+VA_JNI_NEW_ARRAY(va_jni_new_bytes, jbyteArray, NewByteArray)
+VA_JNI_NEW_ARRAY(va_jni_new_chars, jcharArray, NewCharArray)
+VA_JNI_NEW_ARRAY(va_jni_new_shorts, jshortArray, NewShortArray)
+VA_JNI_NEW_ARRAY(va_jni_new_ints, jintArray, NewIntArray)
+VA_JNI_NEW_ARRAY(va_jni_new_longs, jlongArray, NewLongArray)
+VA_JNI_NEW_ARRAY(va_jni_new_floats, jfloatArray, NewFloatArray)
+VA_JNI_NEW_ARRAY(va_jni_new_doubles, jdoubleArray, NewDoubleArray)
 
 static void va_jni_intercept(JNIEnv *jni)
 {
