@@ -391,6 +391,14 @@ static jp_status bci_engage(JNIEnv *jni, jboolean on)
     return JP_OK;
 }
 
+/* The option that instrumentation serves, for messages. */
+static const char *bci_user(void)
+{
+    if (bci_calls_on())
+        return agent_opts->cpu == OPTIONS_CPU_TIMES ? "cpu=times" : "trace=exec";
+    return bci_counter ? "alloc_count=site" : "alloc_hook=bci";
+}
+
 /* Once per JVM: the Tracker class found, its natives registered, and every
  * module made to read its module. */
 static jp_status bci_setup_tracker(JNIEnv *jni)
@@ -399,7 +407,7 @@ static jp_status bci_setup_tracker(JNIEnv *jni)
     if (!c) {
         (*jni)->ExceptionClear(jni);
         return jp_error(JP_ERR_JVMTI, "%s needs jvmprof.jar beside libjvmprof.so; class jvmprof.Tracker not found",
-                        bci_calls_on() ? "cpu=times" : "alloc_hook=bci");
+                        bci_user());
     }
     bci_tracker_class = (*jni)->NewGlobalRef(jni, c);
     if (!bci_tracker || (*jni)->RegisterNatives(jni, c, bci_natives, bci_native_count) != 0) {
