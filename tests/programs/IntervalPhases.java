@@ -1,5 +1,7 @@
 // IntervalPhases: two phases around one jvmprof.Control.dump(). Phase A runs
-// a() (CPU) for about 1 s, calling it 2000 times, and allocates 20000 PhaseA
+// a() (CPU) until it has used 1 s of CPU and called it at least 2000 times
+// (a minute of wall time at most, so a busy machine makes it longer, not
+// thinner), and allocates 20000 PhaseA
 // objects; then the report; phase B does the same with b() and PhaseB.
 // Control.dump() only asks for the report: given the first report's path,
 // phase B waits (up to 30 s) until that file is there.
@@ -24,9 +26,11 @@ public class IntervalPhases {
     }
 
     static void phase(boolean first) {
-        long end = System.nanoTime() + 1_000_000_000L;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuEnd = mx.getCurrentThreadCpuTime() + 1_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         int calls = 0;
-        while (calls < 2000 || System.nanoTime() < end) {
+        while (calls < 2000 || (mx.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < deadline)) {
             if (first)
                 a();
             else

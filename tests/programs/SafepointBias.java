@@ -4,7 +4,8 @@
 // has no safepoint poll until it returns. drive() calls it in a loop. Nearly
 // all CPU time is in arith(); a sampler that can only look at safepoints
 // sees the thread at drive()'s loop back-edge or arith()'s return, and blames
-// drive(). Runs for args[0] seconds (default 3).
+// drive(). Runs until main has used args[0] seconds of CPU (default 3; see
+// CpuBudget, which a watching thread calls).
 public class SafepointBias {
     static long arith(long x) {
         long y = x ^ 0x5DEECE66DL;
@@ -431,11 +432,12 @@ public class SafepointBias {
         return x ^ y;
     }
 
-    static long drive(long seconds) {
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
+    static volatile boolean stop;
+
+    static long drive() {
         long acc = 1;
         long calls = 0;
-        while (System.nanoTime() < end) {
+        while (!stop) {
             for (int i = 0; i < 1000; i++)
                 acc = arith(acc + i);
             calls += 1000;
@@ -445,7 +447,18 @@ public class SafepointBias {
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 3;
-        long r = drive((long) Math.ceil(seconds));
+        Thread main = Thread.currentThread();
+        Thread watch = new Thread(() -> {
+            try {
+                CpuBudget.await(seconds, main);
+            } catch (InterruptedException e) {
+                // stop now
+            }
+            stop = true;
+        }, "cpu-budget");
+        watch.setDaemon(true);
+        watch.start();
+        long r = drive();
         System.out.println(r == 42 ? "unlikely" : "done");
     }
 }

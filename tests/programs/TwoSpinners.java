@@ -1,6 +1,7 @@
-// TwoSpinners: two threads compute flat out for about args[0] seconds
-// (default 3), one in spinA() and one in spinB(); on two or more cores each
-// should get about half of the CPU samples.
+// TwoSpinners: two threads compute flat out, one in spinA() and one in
+// spinB(), until each has used args[0] seconds of CPU (default 3; see
+// CpuBudget). On two or more cores each should get about half of the CPU
+// samples.
 public class TwoSpinners {
     static volatile long sinkA, sinkB;
     static volatile boolean stop;
@@ -27,7 +28,7 @@ public class TwoSpinners {
         Thread b = new Thread(TwoSpinners::spinB, "spin-b");
         a.start();
         b.start();
-        Thread.sleep((long) (seconds * 1000));
+        CpuBudget.await(seconds, a, b);
         stop = true;
         a.join();
         b.join();
