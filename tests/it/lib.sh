@@ -9,7 +9,8 @@ AGENT="$ROOT/build/libjvmprof.so"
 JVMPROF="$ROOT/build/jvmprof"
 CLASSES="$ROOT/build/it/classes"
 T=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-it.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# KEEP_T=1 keeps the test's temporary directory, to look at what a failing test saw
+trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 
 # Compile the test programs once per build (tests/run.sh does it up front too).
 if [ ! -f "$CLASSES/.stamp" ] || [ -n "$(find "$ROOT/tests/programs" -newer "$CLASSES/.stamp" -name '*.java')" ]; then

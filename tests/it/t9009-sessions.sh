@@ -48,7 +48,7 @@ only_phase "$D/a.txt" phaseOneSpin
 only_phase "$D/b.txt" phaseThreeSpin
 only_phase "$D/f.txt" phaseFourSpin
 only_phase "$D/w.txt" phaseSixSpin
-# a session's samples: about 700 ms of one busy thread at its own interval (10 ms, then 5 ms), not the
+# a session's samples: 700 ms of CPU of one busy thread at its own interval (10 ms, then 5 ms), not the
 # sessions' sum: each session sets each running thread's CPU timer afresh
 samples() { sed -n 's/^CPU SAMPLES BEGIN (total = \([0-9]*\)).*/\1/p' "$1"; }
 n=$(samples "$D/a.txt"); [ -n "$n" ] && [ "$n" -ge 30 ] && [ "$n" -le 100 ] || fail "a.txt: $n CPU samples for 700 ms at 10 ms"

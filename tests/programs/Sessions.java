@@ -16,10 +16,15 @@ public class Sessions {
     static volatile long sink;
     static final List<Object> keep = new ArrayList<>();
 
+    static final java.lang.management.ThreadMXBean MX = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    // spin: computes until this thread has used ms of CPU (a minute of wall time at most), so a busy
+    // machine makes a phase longer, not its profile thinner
     static long spin(long ms, int salt) {
-        long end = System.nanoTime() + ms * 1_000_000L, x = salt;
-        while (System.nanoTime() < end)
-            for (int i = 0; i < 10_000; i++)
+        long end = MX.getCurrentThreadCpuTime() + ms * 1_000_000L, x = salt;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (MX.getCurrentThreadCpuTime() < end && System.nanoTime() < deadline)
+            for (int i = 0; i < 100_000; i++)
                 x = x * 6364136223846793005L + 1442695040888963407L;
         return x;
     }
