@@ -73,8 +73,8 @@ note "heap=sites: alloc_objects per method equal the SITES rows' (convert: exact
 run_java "wall=10,thread=y,file=$T/w.txt,pprof=$T/w.pb.gz" SleepCompute 2
 expect_rc 0
 pp -tags "$T/w.pb.gz" >"$T/tags.txt"
-grep -Eq "^ *[0-9.]+s \( *[0-9.]+%\): main$" "$T/tags.txt" || fail "no thread label main: $(cat "$T/tags.txt")"
-grep -Eq "^ *[0-9.]+s \( *[0-9.]+%\): sleeping$" "$T/tags.txt" || fail "no thread state label sleeping: $(cat "$T/tags.txt")"
+grep -Eq "^ *[0-9.]+(ms|s) \( *[0-9.]+%\): main$" "$T/tags.txt" || fail "no thread label main: $(cat "$T/tags.txt")"
+grep -Eq "^ *[0-9.]+(ms|s) \( *[0-9.]+%\): sleeping$" "$T/tags.txt" || fail "no thread state label sleeping: $(cat "$T/tags.txt")"
 pp -top -sample_index=wall "$T/w.pb.gz" | grep -q "^Type: wall$" || fail "no wall sample type"
 
 # cpu=times: calls and nanoseconds
