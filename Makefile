@@ -49,7 +49,7 @@ EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(w
 
 .PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers bench clean deps install
 .SECONDARY:
-all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
+all: deps $(BUILD)/libjvmprof.so $(BUILD)/libhprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
 deps:
 	@tools/deps.sh
@@ -64,6 +64,11 @@ $(BUILD)/asan/%.o: src/%.c $(HEADERS)
 
 $(BUILD)/libjvmprof.so: $(call obj,$(PURE_SRC) $(AGENT_SRC)) src/agent/exports.map
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm -lz
+
+# libhprof.so: a link to the agent, so that an old HPROF command line, -agentlib:hprof=..., loads
+# jvmprof when build/ is on the library path (LD_LIBRARY_PATH)
+$(BUILD)/libhprof.so: $(BUILD)/libjvmprof.so
+	ln -sfn libjvmprof.so $@
 
 # the test agent: the same objects, with collectors.c built with JP_TEST_COLLECTORS and the
 # test collectors of tests/collectors/ (docs/ARCHITECTURE.md: adding a collector); with its
@@ -211,6 +216,7 @@ $(BUILD)/examples/lib%.so: examples/plugins/%.c include/jvmprof/plugin.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/jvmprof $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/libjvmprof.so $(DESTDIR)$(PREFIX)/lib/jvmprof/
+	ln -sfn libjvmprof.so $(DESTDIR)$(PREFIX)/lib/jvmprof/libhprof.so
 	install -m 644 $(BUILD)/jvmprof.jar $(DESTDIR)$(PREFIX)/lib/jvmprof/
 	install -m 755 $(BUILD)/jvmprof $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/include/jvmprof

@@ -236,7 +236,9 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
     } else if (session_dead || !session_vm_started) {
         snprintf(err, errlen, "the JVM is %s", session_dead ? "shutting down" : "not started yet");
     } else if (atomic_load(&session_live)) {
-        snprintf(err, errlen, "a profiling session is running; stop it first (jvmprof.Control.stop())");
+        snprintf(err, errlen,
+                 "a profiling session is running; stop it first (jvmprof.Control.stop() in the program, or "
+                 "jvmprof stop PID)");
     } else if (!(o = malloc(sizeof *o))) {
         snprintf(err, errlen, "out of memory");
         st = JP_ERR_NOMEM;

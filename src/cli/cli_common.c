@@ -12,6 +12,7 @@
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../options/options.h"
+#include "../format/trace_file.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -63,11 +64,23 @@ const void *cli_map_file(const char *path, size_t *len)
     return p;
 }
 
+bool cli_refuse_trace(const char *path, const void *data, size_t len)
+{
+    if (len < 16 || memcmp(data, TRACE_FILE_MAGIC, 16) != 0)
+        return false;
+    cli_error("%s is a trace file (trace=): jvmprof trace %s reads it (--flame draws its calls as a flame graph, "
+              "--collapsed writes them as collapsed stacks)",
+              path, path);
+    return true;
+}
+
 model *cli_read_model(const char *path, const void *data, size_t len, report_opts *ro, bool *hprof)
 {
     static const char magic[] = "JAVA PROFILE 1.0.";
     char err[512];
     memset(ro, 0, sizeof *ro);
+    if (cli_refuse_trace(path, data, len))
+        return NULL;
     *hprof = len >= sizeof magic && memcmp(data, magic, sizeof magic - 1) == 0;
     model *m = *hprof ? hprof_bin_read(data, len, ro, err, sizeof err) : collapsed_read(data, len, err, sizeof err);
     if (!m)

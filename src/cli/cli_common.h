@@ -40,6 +40,10 @@ typedef struct cli_args {
 /* The model of an HPROF binary report or of collapsed stacks (data, the file at path, mapped), told apart
  * by the header (*hprof); NULL after a one-line message naming path. */
 model *cli_read_model(const char *path, const void *data, size_t len, report_opts *ro, bool *hprof);
+
+/* true, after a line saying `jvmprof trace FILE` reads it, if DATA is a trace file (trace=), which
+ * the commands of reports and flame graphs do not read */
+bool cli_refuse_trace(const char *path, const void *data, size_t len);
 /* The stack table that flame graphs and collapsed stacks draw, of a report
  * read back: its samples' traces, or, in a report of allocation sites
  * without samples, the bytes allocated by site (as the agent's flame=

@@ -40,6 +40,10 @@ int cli_report(int argc, char **argv)
     const void *data = cli_map_file(a.in, &len);
     if (!data)
         return 1;
+    if (cli_refuse_trace(a.in, data, len)) {
+        file_unmap(data, len);
+        return 1;
+    }
     char err[512];
     report_opts ro;
     model *m = hprof_bin_read(data, len, &ro, err, sizeof err);

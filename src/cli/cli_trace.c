@@ -36,23 +36,32 @@ static bool cli_trace_seconds(const char *text, uint64_t *ns)
     return true;
 }
 
-/* "enter,exit" -> bits; false naming the bad word */
+/* "enter,exit" -> bits (a name stands for every event type shown by it: "enter" also for the entries
+ * with a receiver and those of exec:light); false naming the bad word and every name accepted */
 static bool cli_trace_types(const char *text, uint64_t *bits)
 {
     *bits = 0;
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, ",");
-        unsigned t = 0;
-        for (unsigned k = TRACE_EV_TIMED; k <= TRACE_EV_LAST && !t; k++)
+        uint64_t these = 0;
+        for (unsigned k = TRACE_EV_TIMED; k <= TRACE_EV_LAST; k++)
             if (trace_event_name(k) && strlen(trace_event_name(k)) == n && strncmp(p, trace_event_name(k), n) == 0)
-                t = k;
-        if (!t) {
-            cli_error("trace: --type %.*s: no such event; expected a list of enter, exit, exit-throw, call, alloc, free, "
-                      "gc-start, gc-end, thread-start, thread-end, class-load, class-unload, monitor, user",
-                      (int)n, p);
+                these |= 1ull << k;
+        if (!these) {
+            char names[512];
+            size_t used = 0;
+            for (unsigned k = TRACE_EV_TIMED; k <= TRACE_EV_LAST; k++) {
+                const char *name = trace_event_name(k);
+                bool seen = false;
+                for (unsigned j = TRACE_EV_TIMED; j < k && !seen; j++)
+                    seen = trace_event_name(j) && name && strcmp(trace_event_name(j), name) == 0;
+                if (name && !seen && used < sizeof names)
+                    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", name);
+            }
+            cli_error("trace: --type %.*s: no such event; expected a list of %s (comma-separated)", (int)n, p, names);
             return false;
         }
-        *bits |= 1ull << t;
+        *bits |= these;
         p += n + (p[n] == ',');
     }
     return *bits != 0;

@@ -29,7 +29,7 @@ for line in "reflect-dump true" "running true" "stop true" "stopped true" "stop-
 done
 [ "$(grep -c '^stop true$' "$T/out")" = 12 ] || fail "12 sessions stopped expected"
 [ "$(grep -c '^start true$' "$T/out")" = 12 ] || fail "12 sessions started expected"
-expect_grep "^busy refused: jvmprof: start: a profiling session is running; stop it first" "$T/out"
+expect_grep "^busy refused: jvmprof: start: a profiling session is running; stop it first (jvmprof.Control.stop() in the program, or jvmprof stop PID)$" "$T/out"
 expect_grep "^bad refused: jvmprof: start: cpu=bogus: bad value" "$T/out"
 expect_grep "^bad refused: jvmprof: start: heap=sites can only run from start-up (give it in -agentpath): exact counts (alloc_interval=0)" "$T/out"
 expect_grep "^bad refused: jvmprof: start: file=$D/nodir/y.txt: " "$T/out"

@@ -1,0 +1,125 @@
+/* cli_usage.c — the table of the jvmprof command's subcommands: name,
+ * arguments, and what each does, printed by `jvmprof --help` (all of them)
+ * and `jvmprof SUBCOMMAND --help` (one). */
+#include "cli_usage.h"
+
+#include <string.h>
+
+static const cli_usage cli_usages[] = {
+    { "report", "FILE [--cutoff X] [-o OUT] [--methods [--top N] [--prefix CLASS-PREFIX]]",
+      "the HPROF ASCII report of an HPROF binary file (written by the agent with format=b);\n"
+      "OUT defaults to stdout. --cutoff X: leave out rows under X of the total (the agent's\n"
+      "cutoff=). --methods: the CPU or wall samples by method instead (self and total), N rows\n"
+      "(default 30, 0 = all), only the classes whose name starts with CLASS-PREFIX\n" },
+    { "flame", "FILE [-o OUT] [--title T]",
+      "an interactive flame graph (one self-contained HTML page) of an HPROF binary file or of\n"
+      "collapsed stacks (ours, async-profiler's, flamegraph.pl input); OUT defaults to stdout.\n"
+      "A trace file (trace=) is drawn by jvmprof trace FILE --flame\n" },
+    { "collapse", "FILE [-o OUT]",
+      "the collapsed stacks (\"root;...;leaf count\" lines, for flamegraph.pl or speedscope) of\n"
+      "an HPROF binary file\n" },
+    { "diff", "BEFORE AFTER [-o OUT] [--title T]",
+      "a differential flame graph: AFTER's stacks, each frame coloured by how its share changed\n"
+      "since BEFORE (red grew, blue shrank); each of the two is a file jvmprof flame reads\n" },
+    { "convert", "FILE --pprof|--jfr|--txt|--collapsed|--flame OUT",
+      "an HPROF binary report (format=b) or collapsed stacks in another format: pprof (gzipped\n"
+      "profile.proto), JFR, the HPROF ASCII report, collapsed stacks, a flame graph; says what\n"
+      "it drops. A trace file (trace=) converts to --jfr: its timed events\n" },
+    { "heap", "FILE [--top N] [--text] [-o OUT] | FILE --fix",
+      "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
+      "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
+      "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
+      "HEAP DUMP (ROOT/CLS/OBJ/ARR lines) instead. --fix: sets to null, in FILE itself, every\n"
+      "reference to an object the dump does not hold (JDK 17's own dumps leave out the objects\n"
+      "class data sharing archived); prints how many it changed\n" },
+    { "trace",
+      "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
+      "        [--method S] [--from SEC] [--to SEC]",
+      "a trace file (trace=) as text: one event per line, every thread merged in time order,\n"
+      "filtered by thread number, event type, method name part and time window (seconds since\n"
+      "the trace began). --chrome: Chrome's Trace Event Format (JSON) for Perfetto and\n"
+      "speedscope; --slowest N: the N slowest calls with their callers; --flame: the exact call\n"
+      "tree as an HTML flame graph (time in ns); --collapsed: the same as collapsed stacks\n" },
+    { "list", "",
+      "the JVMs here (also in containers): pid, whether jvmprof is loaded or profiling, main\n"
+      "class or jar\n" },
+    { "start", "PID OPTIONS",
+      "load the agent into the running JVM PID if needed and start profiling with OPTIONS (the\n"
+      "agent's options, as in -agentpath:...=OPTIONS; relative output files are made relative\n"
+      "to this directory). Attaches as HotSpot's attach mechanism does: as the JVM's own user\n"
+      "or root\n" },
+    { "stop", "PID", "stop profiling in JVM PID and write the report\n" },
+    { "dump", "PID [FILE]",
+      "write JVM PID's report now (to FILE: only the report, there) and go on profiling\n" },
+    { "reset", "PID", "discard what JVM PID's session collected so far\n" },
+    { "status", "PID", "what runs in JVM PID, since when, and the counts so far\n" },
+    { "heapdump", "PID FILE", "write a heap dump of JVM PID (HPROF binary) to FILE\n" },
+    { "collect", "PID -d SECONDS [OPTIONS]",
+      "start profiling JVM PID, wait SECONDS, stop (default OPTIONS: a report and a flame graph,\n"
+      "jvmprof-PID.txt and jvmprof-PID.html, here)\n" },
+    { "serve", "--listen [HOST:]PORT [--dir DIR] [--once]",
+      "the front end of the agent's net=HOST:PORT: writes what each JVM streams into a directory\n"
+      "of its own under DIR (HOST: 127.0.0.1 if not given; --once: stop after the first JVM is\n"
+      "done); see the README's section on serve for its limits and security\n" },
+    { "options", "", "the agent's options, their values and defaults\n" },
+    { "version", "", "print the version\n" },
+    { "help", "[SUBCOMMAND]", "this text, or one subcommand's (also: jvmprof SUBCOMMAND --help)\n" },
+};
+
+#define CLI_USAGE_COUNT (sizeof cli_usages / sizeof cli_usages[0])
+
+const cli_usage *cli_usage_of(const char *name)
+{
+    for (size_t i = 0; i < CLI_USAGE_COUNT; i++)
+        if (strcmp(cli_usages[i].name, name) == 0)
+            return &cli_usages[i];
+    return NULL;
+}
+
+/* TEXT with each line indented by INDENT spaces */
+static void cli_usage_indented(FILE *out, const char *text, int indent)
+{
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        fprintf(out, "%*s%.*s\n", indent, "", (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+void cli_usage_print(FILE *out, const cli_usage *u)
+{
+    fprintf(out, "usage: jvmprof %s%s%s\n\n", u->name, *u->synopsis ? " " : "", u->synopsis);
+    cli_usage_indented(out, u->text, 0);
+}
+
+void cli_usage_print_all(FILE *out)
+{
+    fprintf(out, "usage: jvmprof <command> [arguments]      (jvmprof <command> --help: that command alone)\n");
+    for (size_t i = 0; i < CLI_USAGE_COUNT; i++) {
+        const cli_usage *u = &cli_usages[i];
+        if (strcmp(u->name, "report") == 0)
+            fprintf(out, "\nfiles the agent wrote:\n");
+        else if (strcmp(u->name, "list") == 0)
+            fprintf(out, "\na running JVM (HotSpot's attach mechanism; as the JVM's own user or root, also in a "
+                         "container):\n");
+        else if (strcmp(u->name, "options") == 0)
+            fprintf(out, "\n");
+        fprintf(out, "  %s%s%s\n", u->name, *u->synopsis ? " " : "", u->synopsis);
+        cli_usage_indented(out, u->text, 6);
+    }
+    fprintf(out, "\nThe agent itself is loaded by the JVM:\n"
+                 "  java -agentpath:/path/to/libjvmprof.so=cpu=samples,file=out.txt MyMain\n");
+}
+
+void cli_usage_names(char *buf, size_t cap)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < CLI_USAGE_COUNT && used < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == CLI_USAGE_COUNT ? " or " : ", ";
+        int n = snprintf(buf + used, cap - used, "%s%s", sep, cli_usages[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
