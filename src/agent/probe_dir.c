@@ -226,6 +226,7 @@ static bool pd_walk(int dfd, bool seq, bool remove)
             close(fd);
         return false;
     }
+    rewinddir(d); /* the descriptor's offset is dfd's: where an earlier walk left it */
     bool ok = true;
     unsigned files = 0;
     struct dirent *e;
@@ -240,7 +241,7 @@ static bool pd_walk(int dfd, bool seq, bool remove)
         } else if (seq) {
             ok = pd_module_file(name) && pd_mine(&st, S_IFREG) && ++files == 1;
             if (ok && remove)
-                unlinkat(dfd, name, 0);
+                ok = unlinkat(dfd, name, 0) == 0 || errno == ENOENT;
         } else if (!strcmp(name, PD_OWNER)) {
             ok = pd_mine(&st, S_IFREG);
         } else {
@@ -252,7 +253,7 @@ static bool pd_walk(int dfd, bool seq, bool remove)
             if (sub >= 0)
                 close(sub);
             if (ok && remove)
-                unlinkat(dfd, name, AT_REMOVEDIR);
+                ok = unlinkat(dfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT;
         }
     }
     closedir(d);
@@ -312,6 +313,8 @@ void probe_dir_remove(const char *top)
     if (fd < 0)
         return;
     DIR *d = fdopendir(dup(fd));
+    if (d)
+        rewinddir(d);
     bool only_owner = d != NULL;
     struct dirent *e;
     while (d && (e = readdir(d)))
