@@ -10,7 +10,7 @@
  * the above; its owner file reads back exactly; the owner ran in this boot
  * and this PID namespace (elsewhere its pid says nothing here); and no
  * process has its pid, or the one that has it started at another time (in
- * this time namespace) or is a zombie. Everything is reached through
+ * this time namespace). Everything is reached through
  * directory descriptors, never following a link. */
 #include "probe_dir.h"
 
@@ -50,8 +50,8 @@ static void pd_ns(const char *path, unsigned long long *dev, unsigned long long 
     }
 }
 
-/* A /proc/PID/stat's start time (field 22) and state (field 3). */
-static bool pd_stat(const char *path, unsigned long long *start, char *state)
+/* A /proc/PID/stat's start time (field 22). */
+static bool pd_stat(const char *path, unsigned long long *start)
 {
     char buf[2048];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -65,8 +65,7 @@ static bool pd_stat(const char *path, unsigned long long *start, char *state)
     char *p = strrchr(buf, ')'); /* the command name, in parentheses, may hold anything */
     if (!p || p[1] != ' ')
         return false;
-    p += 2;
-    *state = *p;
+    p += 2; /* field 3 */
     for (int field = 3; field < 22; field++) {
         p = strchr(p, ' ');
         if (!p)
@@ -86,8 +85,7 @@ static void pd_self(pd_owner *me)
     me->pid = (long)getpid();
     pd_ns("/proc/self/ns/pid", &me->pidns_dev, &me->pidns_ino);
     pd_ns("/proc/self/ns/time", &me->timens_dev, &me->timens_ino);
-    char state;
-    if (!pd_stat("/proc/self/stat", &me->start, &state))
+    if (!pd_stat("/proc/self/stat", &me->start))
         me->start = 0;
     snprintf(me->boot, sizeof me->boot, "-");
     int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
@@ -176,12 +174,10 @@ static bool pd_gone(const pd_owner *o, const pd_owner *me)
         return errno == ESRCH;
     if (!o->start || !pd_proc_ours() || o->timens_dev != me->timens_dev || o->timens_ino != me->timens_ino)
         return false;
-    char path[64], state = 0;
+    char path[64];
     unsigned long long start;
     snprintf(path, sizeof path, "/proc/%ld/stat", o->pid);
-    if (!pd_stat(path, &start, &state))
-        return false;
-    return start != o->start || state == 'Z' || state == 'X';
+    return pd_stat(path, &start) && start != o->start; /* a zombie is left for when it is reaped */
 }
 
 /* ---- what a directory may hold ---- */

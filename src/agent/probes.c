@@ -95,7 +95,8 @@ static bool pr_ready;
 static bool pr_tracing;                     /* a session records probes */
 static atomic_bool pr_fixed_on;             /* jvmprof:probe's semaphore was up at the last look */
 static bool pr_poller;                      /* the poller thread runs */
-static char pr_base[460];                   /* DIR/jvmprof-PID once made */
+static char pr_base[460];                   /* DIR/jvmprof-PID once made ... */
+static pid_t pr_base_pid;                   /* ... by this process (not a child forked since) */
 
 static bool pr_init_locked(void)
 {
@@ -234,8 +235,10 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
             if (!probe_dir_make(bases[b], top, sizeof top, w, wcap))
                 continue;
             p->dl = pr_load_in(top, p, module, &img, w, wcap);
-            if (p->dl)
+            if (p->dl) {
                 snprintf(pr_base, sizeof pr_base, "%s", top);
+                pr_base_pid = getpid();
+            }
             else
                 probe_dir_remove(top);
         }
@@ -658,12 +661,13 @@ JNIEXPORT void JNICALL Java_jvmprof_ProbeRuntime_fire(JNIEnv *jni, jclass cls, j
 void probes_exit(void)
 {
     pthread_mutex_lock(&pr_lock);
-    for (pr_provider *p = pr_providers; p; p = p->next)
-        if (p->dl) {
-            unlink(p->path);
-            rmdir(p->dir);
-        }
-    if (pr_base[0])
+    if (pr_base[0] && pr_base_pid == getpid()) { /* a forked child's exit leaves its parent's files */
+        for (pr_provider *p = pr_providers; p; p = p->next)
+            if (p->dl) {
+                unlink(p->path);
+                rmdir(p->dir);
+            }
         probe_dir_remove(pr_base);
+    }
     pthread_mutex_unlock(&pr_lock);
 }
