@@ -16,8 +16,9 @@
  * /var/tmp, /dev/shm: the first where the first one can be loaded; the
  * directory and its owner file are probe_dir.h's, and nothing is left in
  * the others), dlopen'ed, and dlclose'd and removed at dispose (after any
- * firing inside it has left), removed at exit. A firing calls the probe's site with its arguments as
- * an array of 64-bit values in %rdi; Strings become UTF-8 C strings. */
+ * firing inside it has left), removed at exit. A firing calls the probe's
+ * site with its arguments as an array of 64-bit values in %rdi; Strings
+ * become UTF-8 C strings. */
 #include "probes.h"
 
 #include <dlfcn.h>
@@ -225,7 +226,7 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
     } else { /* the first that works; nothing left in the others */
         const char *env = getenv("TMPDIR");
         const char *bases[] = { env && env[0] == '/' ? env : NULL, "/tmp", "/var/tmp", "/dev/shm" };
-        char first[400] = "", top[sizeof pr_base];
+        char first[400] = "", top[441]; /* p->dir keeps 440 bytes of it */
         for (size_t b = 0; b < sizeof bases / sizeof bases[0] && !p->dl; b++) {
             if (!bases[b])
                 continue;
