@@ -13,13 +13,14 @@
  *
  * A provider's USDT probes live in a shared object written for it
  * (usdt_elf.h) at DIR/jvmprof-PID/SEQ/MODULE.so (DIR: $TMPDIR, /tmp,
- * /var/tmp, /dev/shm: the first where it can be loaded), dlopen'ed, and
- * dlclose'd and removed at dispose (after any firing inside it has left),
- * removed at exit. A firing calls the probe's site with its arguments as
- * an array of 64-bit values in %rdi; Strings become UTF-8 C strings. */
+ * /var/tmp, /dev/shm: the first where the first one can be loaded; the
+ * directory and its owner file are probe_dir.h's, and nothing is left in
+ * the others), dlopen'ed, and dlclose'd and removed at dispose (after any
+ * firing inside it has left), removed at exit. A firing calls the probe's
+ * site with its arguments as an array of 64-bit values in %rdi; Strings
+ * become UTF-8 C strings. */
 #include "probes.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@
 #include "../format/trace_file.h"
 #include "../format/usdt_elf.h"
 #include "../options/options.h"
+#include "probe_dir.h"
 #include "trace_session.h"
 
 /* jvmprof:probe — every provider's firings: provider, probe (C strings),
@@ -94,7 +96,8 @@ static bool pr_ready;
 static bool pr_tracing;                     /* a session records probes */
 static atomic_bool pr_fixed_on;             /* jvmprof:probe's semaphore was up at the last look */
 static bool pr_poller;                      /* the poller thread runs */
-static char pr_base[460];                   /* DIR/jvmprof-PID once made */
+static char pr_base[460];                   /* DIR/jvmprof-PID once made ... */
+static pid_t pr_base_pid;                   /* ... by this process (not a child forked since) */
 
 static bool pr_init_locked(void)
 {
@@ -148,77 +151,14 @@ static uint32_t pr_listeners(const pr_slot *s)
 
 /* ---- the shared objects ---- */
 
-/* Removes a directory tree of ours (files and directories only). */
-static void pr_remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char sub[1024];
-            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            struct stat st;
-            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                pr_remove_tree(sub);
-            else
-                unlink(sub);
-        }
-        closedir(d);
-    }
-    rmdir(path);
-}
-
-/* A directory of ours: made now (mode 0700), or there already, a real
- * directory owned by us. */
-static bool pr_own_dir(const char *path)
-{
-    if (mkdir(path, 0700) == 0)
-        return true;
-    struct stat st;
-    return errno == EEXIST && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-           !(st.st_mode & 022);
-}
-
-/* Removes the jvmprof-PID directories in base left by processes that no
- * longer run (killed before they could remove them). */
-static void pr_remove_stale(const char *base)
-{
-    DIR *d = opendir(base);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char *end;
-        if (strncmp(e->d_name, "jvmprof-", 8) != 0)
-            continue;
-        long pid = strtol(e->d_name + 8, &end, 10);
-        if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        char path[1024];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", base, e->d_name);
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
-            pr_remove_tree(path);
-    }
-    closedir(d);
-}
-
-/* Writes img as DIR/SEQ/MODULE.so under base and loads it: the handle, or
- * NULL with why. */
-static void *pr_load_in(const char *base, pr_provider *p, const char *module, const usdt_elf_image *img, char *why,
+/* Writes img as SEQ/MODULE.so in top (this process's DIR/jvmprof-PID) and
+ * loads it: the handle, or NULL with why (and nothing left in top). */
+static void *pr_load_in(const char *top, pr_provider *p, const char *module, const usdt_elf_image *img, char *why,
                         size_t cap)
 {
-    char top[440];
-    snprintf(top, sizeof top, "%.400s/jvmprof-%ld", base, (long)getpid());
-    if (!pr_own_dir(top)) {
-        snprintf(why, cap, "%.440s: %s", top, errno == EEXIST ? "not a directory of ours" : strerror(errno));
-        return NULL;
-    }
     snprintf(p->dir, sizeof p->dir, "%.440s/%u", top, p->id);
     snprintf(p->path, sizeof p->path, "%.460s/%.80s.so", p->dir, module);
-    if (!pr_own_dir(p->dir)) {
+    if (mkdir(p->dir, 0700) != 0) {
         snprintf(why, cap, "%.460s: %s", p->dir, strerror(errno));
         return NULL;
     }
@@ -243,7 +183,6 @@ static void *pr_load_in(const char *base, pr_provider *p, const char *module, co
         rmdir(p->dir);
         return NULL;
     }
-    snprintf(pr_base, sizeof pr_base, "%.440s", top);
     return dl;
 }
 
@@ -282,20 +221,33 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
         snprintf(why, cap, "%s", img.why);
         goto out;
     }
-    const char *env = getenv("TMPDIR");
-    const char *bases[] = { env && env[0] == '/' ? env : NULL, "/tmp", "/var/tmp", "/dev/shm" };
-    char first[400] = "";
-    for (size_t b = 0; b < sizeof bases / sizeof bases[0] && !p->dl; b++) {
-        if (!bases[b])
-            continue;
-        if (!pr_base[0])
-            pr_remove_stale(bases[b]);
-        p->dl = pr_load_in(bases[b], p, module, &img, first[0] ? why : first, first[0] ? cap : sizeof first);
+    if (pr_base[0]) { /* the directory the first shared object could be loaded from */
+        p->dl = pr_load_in(pr_base, p, module, &img, why, cap);
+    } else { /* the first that works; nothing left in the others */
+        const char *env = getenv("TMPDIR");
+        const char *bases[] = { env && env[0] == '/' ? env : NULL, "/tmp", "/var/tmp", "/dev/shm" };
+        char first[400] = "", top[441]; /* p->dir keeps 440 bytes of it */
+        for (size_t b = 0; b < sizeof bases / sizeof bases[0] && !p->dl; b++) {
+            if (!bases[b])
+                continue;
+            probe_dir_clean(bases[b]);
+            char *w = first[0] ? why : first;
+            size_t wcap = first[0] ? cap : sizeof first;
+            if (!probe_dir_make(bases[b], top, sizeof top, w, wcap))
+                continue;
+            p->dl = pr_load_in(top, p, module, &img, w, wcap);
+            if (p->dl) {
+                snprintf(pr_base, sizeof pr_base, "%s", top);
+                pr_base_pid = getpid();
+            }
+            else
+                probe_dir_remove(top);
+        }
+        if (!p->dl)
+            snprintf(why, cap, "%s", first);
     }
-    if (!p->dl) {
-        snprintf(why, cap, "%s", first);
+    if (!p->dl)
         goto out;
-    }
     struct link_map *lm = NULL;
     if (dlinfo(p->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
         snprintf(why, cap, "dlinfo: %s", dlerror());
@@ -710,12 +662,13 @@ JNIEXPORT void JNICALL Java_jvmprof_ProbeRuntime_fire(JNIEnv *jni, jclass cls, j
 void probes_exit(void)
 {
     pthread_mutex_lock(&pr_lock);
-    for (pr_provider *p = pr_providers; p; p = p->next)
-        if (p->dl) {
-            unlink(p->path);
-            rmdir(p->dir);
-        }
-    if (pr_base[0])
-        rmdir(pr_base);
+    if (pr_base[0] && pr_base_pid == getpid()) { /* a forked child's exit leaves its parent's files */
+        for (pr_provider *p = pr_providers; p; p = p->next)
+            if (p->dl) {
+                unlink(p->path);
+                rmdir(p->dir);
+            }
+        probe_dir_remove(pr_base);
+    }
     pthread_mutex_unlock(&pr_lock);
 }
