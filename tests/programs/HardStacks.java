@@ -3,6 +3,7 @@
 // (stubs), native methods that go into the VM (String.intern,
 // Array.newInstance, Runtime.freeMemory), reflection, many short-lived
 // objects, and an interpreted phase before the JIT has compiled it all.
+// Runs for args[0] ms of CPU (default 3000).
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 
@@ -65,9 +66,12 @@ public class HardStacks {
 
     public static void main(String[] args) throws Exception {
         long ms = args.length > 0 ? Long.parseLong(args[0]) : 3000;
-        long end = System.nanoTime() + ms * 1_000_000L;
+        // ms of CPU (a minute of wall time at most): a busy machine makes the run longer, not thinner
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuEnd = mx.getCurrentThreadCpuTime() + ms * 1_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         int i = 0;
-        while (System.nanoTime() < end) {
+        while (mx.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < deadline) {
             sink += deep(40, i) + copies() + natives(i) + garbage(200);
             i++;
         }

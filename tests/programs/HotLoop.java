@@ -1,6 +1,8 @@
 // HotLoop: one thread spends about 3/4 of its CPU time in heavy() and 1/4 in
 // light(); each method runs its own loop, so each is the top frame of its
-// samples. Runs for about args[0] seconds (default 3); with a second argument
+// samples. Runs until it has used args[0] seconds of CPU (default 3; at most
+// three times that, and a minute at least, of wall time), so a busy machine
+// makes the run longer, not its profile thinner; with a second argument
 // "measure" it then prints on stderr the split of its CPU time between the
 // two as it measured it.
 public class HotLoop {
@@ -26,13 +28,15 @@ public class HotLoop {
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 3.0;
-        long end = System.nanoTime() + (long) (seconds * 1e9);
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuEnd = mx.getCurrentThreadCpuTime() + (long) (seconds * 1e9);
+        long deadline = System.nanoTime() + (long) (Math.max(60, 3 * seconds) * 1e9);
         long acc = 0;
         if (args.length > 1 && args[1].equals("measure")) {
-            measured(end);
+            measured(mx, cpuEnd, deadline);
             return;
         }
-        while (System.nanoTime() < end) {
+        while (mx.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < deadline) {
             acc += heavy(acc);
             acc += light(acc);
         }
@@ -41,11 +45,10 @@ public class HotLoop {
     }
 
     // the split as it really was: each call's CPU time, on stderr (stdout stays "done")
-    static void measured(long end) {
+    static void measured(java.lang.management.ThreadMXBean mx, long cpuEnd, long deadline) {
         long acc = 0;
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         long heavyNs = 0, lightNs = 0;
-        while (System.nanoTime() < end) {
+        while (mx.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < deadline) {
             long t0 = mx.getCurrentThreadCpuTime();
             acc += heavy(acc);
             long t1 = mx.getCurrentThreadCpuTime();
