@@ -28,6 +28,7 @@
 
 #include "../common/buf.h"
 #include "../common/jp_log.h"
+#include "../common/proc_state.h"
 #include "../format/format.h"
 #include "agent_env.h"
 #include "code_kinds.h"
@@ -1042,7 +1043,12 @@ void async_sampler_wall_tick(JNIEnv *jni)
         si.si_code = SI_QUEUE;
         si.si_pid = pid;
         si.si_uid = uid;
-        si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | states[i]);
+        /* runnable to JVMTI (not in native code) is not running if the kernel has the thread asleep: blocked
+         * inside the JVM (Reference Handler's wait for the pending list, a safepoint) or in the kernel */
+        uint8_t state = states[i];
+        if (state == SAMPLE_RUNNING && proc_state_running(proc_thread_state(tids[i])) == 0)
+            state = SAMPLE_WAITING;
+        si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | state);
         if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], ASY_SIGNAL, &si) == 0)
             asy_wall_signals++;
         else

@@ -3,7 +3,11 @@
 # the main thread's samples), compute() as running and Thread.sleep as
 # sleeping (the state is read just before the signal, so a sample at the
 # moment the thread wakes may carry the old state: at most 1% may); CPU
-# sampling sees only compute().
+# sampling sees only compute(). The JDK's own idle threads, blocked inside the
+# JVM while JVMTI calls them runnable (Reference Handler in
+# waitForReferencePendingList, Signal Dispatcher, Notification Thread), are
+# never running: the kernel has them asleep (/proc's state), so their samples
+# are waiting.
 . "$(dirname "$0")/lib.sh"
 run_java "wall=10,thread=y,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
 expect_rc 0
@@ -58,3 +62,12 @@ note "200 idle threads: $sig signals gave $rec samples; sleeping $sleeping, main
 [ $((sig * 5)) -le "$rec" ] || fail "$sig signals for $rec samples: more than 1 signal per 5 threads"
 awk -v s="$sleeping" -v m="$main" -v t="$total" 'BEGIN { exit !(s / t >= 0.95 && m / t >= 0.002 && m / t <= 0.01) }' ||
     fail "sleeping $sleeping and main $main of $total: expected ~200/201 and ~1/201"
+# the JVM's idle threads: blocked in the VM, runnable to JVMTI, asleep to the kernel: not running
+for th in "Reference Handler" "Signal Dispatcher" "Notification Thread"; do
+    grep -q "^\[$th\];" "$T/w.col" || fail "no wall samples of the thread '$th': $(cut -c1-80 "$T/w.col" | sort -u | head)"
+    run=$(grep "^\[$th\];.*;\[running\] [0-9]*$" "$T/w.col" | awk '{s += $NF} END {print s + 0}')
+    all=$(grep "^\[$th\];" "$T/w.col" | awk '{s += $NF} END {print s + 0}')
+    note "$th: $run of $all samples running"
+    [ "$run" = 0 ] || fail "$th, idle inside the JVM, has $run of its $all samples 'running'"
+done
+exit 0

@@ -1,0 +1,20 @@
+/* proc_state.h — what the kernel says a thread of this process is doing: the
+ * state letter of /proc/self/task/TID/stat (R running or runnable, S
+ * sleeping, D in uninterruptible sleep, T stopped, ...). The wall-clock
+ * sampler asks it of threads JVMTI calls runnable, which may be blocked
+ * inside the JVM or the kernel all the same. */
+#ifndef PROC_STATE_H
+#define PROC_STATE_H
+
+#include <stdint.h>
+
+/* The state letter of thread TID of this process, or 0 if it cannot be read
+ * (the thread has ended, /proc is not mounted). Opens and reads one small
+ * file: not for a signal handler. */
+char proc_thread_state(uint32_t tid);
+
+/* 1 if the letter means on a CPU or waiting for one (R), 0 if not, and -1 for
+ * 0 (not known). */
+int proc_state_running(char state);
+
+#endif
