@@ -198,7 +198,7 @@ static int sv_listen(const char *spec, char *shown, size_t cap)
     int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
     if (fd >= 0)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
         cli_error("serve: cannot listen on %s: %s", spec, strerror(errno));
         if (fd >= 0)
             close(fd);
