@@ -44,8 +44,13 @@ serve_dirs() { sed -n 's/^jvmprof serve: twin pid 1 (127\.0\.0\.1): connected, w
 # 1. another user plants DIR/twin-1 as a link to a directory of root's, and makes DIR/twin-1.2 its own
 mkdir "$T/srv" "$T/victim"
 chown nobody "$T/srv"
-runuser -u nobody -- ln -s "$T/victim" "$T/srv/twin-1" || fail "nobody could not plant the link"
-runuser -u nobody -- mkdir "$T/srv/twin-1.2" || fail "nobody could not make its directory"
+if runuser -u nobody -- test -w "$T/srv"; then
+    runuser -u nobody -- ln -s "$T/victim" "$T/srv/twin-1" || fail "nobody could not plant the link"
+    runuser -u nobody -- mkdir "$T/srv/twin-1.2" || fail "nobody could not make its directory"
+else # TMPDIR out of nobody's reach: the same made by root, then given to nobody
+    ln -s "$T/victim" "$T/srv/twin-1" && mkdir "$T/srv/twin-1.2" && chown -h nobody "$T/srv/twin-1"{,.2} ||
+        fail "could not plant the link"
+fi
 start_serve "$T/srv"
 twin "$T/l" "file=$T/l/authorized_keys" || fail "the JVM ended with $?: $(cat "$T/l/err")"
 [ -z "$(ls -A "$T/victim")" ] || fail "serve wrote through the planted link: $(ls -l "$T/victim")"
