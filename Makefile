@@ -125,17 +125,22 @@ $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
 
-test: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+# the jvmprof command under ASan+UBSan: its sources compile with the sanitizers' flags (-O1 warns where
+# -O2 does not), and the tests of jvmprof serve run it
+$(BUILD)/asan/jvmprof: $(call asan_obj,$(PURE_SRC) $(CLI_SRC))
+	$(CC) $(SAN) -o $@ $^ -lpthread -lz
+
+test: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@tests/run.sh
 
 # everything, with the rewriter checked on every JDK class instead of a sample
-test-full: all $(UNIT_BINS) $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+test-full: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
 	@tests/run.sh it
 
 # fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:

@@ -1,11 +1,13 @@
 /* net_stream.c — see net_stream.h. Frames, as docs/net-protocol.md gives
- * them: after the 8-byte magic "JPNET 1\n", each is a type byte, a 32-bit
+ * them: after the 8-byte magic "JPNET 2\n", each is a type byte, a 32-bit
  * file id and a 32-bit payload length (little-endian), then the payload.
  * The callers (the agent thread's reports, the trace's writes) queue whole
  * frames under ns_lock and never wait; the sender thread takes them off and
  * sends them with blocking writes. A whole file is queued all or nothing; a
  * growing file that loses a piece sends nothing more (its copy ends there,
- * which the trace's chunks make readable to the last whole one). */
+ * which the trace's chunks make readable to the last whole one). A stream
+ * with nothing to send for NS_PING_NS gets a ping, so that serve can tell an
+ * idle agent from a dead or hostile peer and time the latter out. */
 #include "net_stream.h"
 
 #include <errno.h>
@@ -26,10 +28,11 @@
 #include "../common/jp_log.h"
 #include "agent_env.h"
 
-enum { NS_HELLO = 1, NS_BEGIN = 2, NS_DATA = 3, NS_END = 4, NS_BYE = 5 };
+enum { NS_HELLO = 1, NS_BEGIN = 2, NS_DATA = 3, NS_END = 4, NS_BYE = 5, NS_PING = 6 };
 #define NS_HEADER 9u
 #define NS_PIECE (1u << 20)          /* a DATA frame's payload at most */
 #define NS_CONNECT_MS 3000
+#define NS_PING_NS 1000000000ull      /* a ping after this long with nothing sent (serve's --timeout is 2 s or more) */
 
 typedef struct ns_frame {
     struct ns_frame *next;
@@ -230,7 +233,7 @@ static void *ns_sender(void *arg)
         ns_break_locked(line);
         pthread_mutex_unlock(&ns_lock);
         jp_log_error("net=%s: could not connect (%s): the outputs are written here only", ns_endpoint, why);
-    } else if (!fd_send_all(fd, (const uint8_t *)"JPNET 1\n", 8)) {
+    } else if (!fd_send_all(fd, (const uint8_t *)"JPNET 2\n", 8)) {
         pthread_mutex_lock(&ns_lock);
         ns_break_locked(strerror(errno));
         pthread_mutex_unlock(&ns_lock);
@@ -240,34 +243,63 @@ static void *ns_sender(void *arg)
         ns_fd = fd;
         pthread_mutex_unlock(&ns_lock);
     }
+    static const uint8_t ping[NS_HEADER] = { NS_PING }; /* no file, no payload */
+    uint64_t sent_ns = agent_now_ns();
     pthread_mutex_lock(&ns_lock);
     for (;;) {
+        bool pinging = false;
         while (!ns_head && !ns_closing) {
-            if (fd >= 0 && !ns_broken && ns_acked < ns_sent) { /* idle: the acks of what was sent */
+            bool live = fd >= 0 && !ns_broken;
+            uint64_t now = agent_now_ns();
+            if (live && now - sent_ns >= NS_PING_NS) {
+                pinging = true;
+                break;
+            }
+            if (live && ns_acked < ns_sent) { /* idle: the acks of what was sent */
                 pthread_mutex_unlock(&ns_lock);
                 ns_read_acks(fd, 50);
                 pthread_mutex_lock(&ns_lock);
                 continue;
             }
-            pthread_cond_wait(&ns_cond, &ns_lock);
+            if (!live) {
+                pthread_cond_wait(&ns_cond, &ns_lock);
+                continue;
+            }
+            struct timespec until; /* until the ping is due, or something is queued */
+            clock_gettime(CLOCK_REALTIME, &until);
+            uint64_t wait_ns = NS_PING_NS - (now - sent_ns);
+            until.tv_sec += (time_t)(wait_ns / 1000000000u);
+            until.tv_nsec += (long)(wait_ns % 1000000000u);
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&ns_cond, &ns_lock, &until);
         }
-        if (!ns_head && ns_closing)
+        if (!ns_head && !pinging && ns_closing)
             break;
-        ns_frame *f = ns_head;
-        ns_head = f->next;
-        if (!ns_head)
-            ns_tail = NULL;
-        ns_queued -= f->len;
+        ns_frame *f = NULL;
+        if (!pinging) {
+            f = ns_head;
+            ns_head = f->next;
+            if (!ns_head)
+                ns_tail = NULL;
+            ns_queued -= f->len;
+        }
         pthread_mutex_unlock(&ns_lock);
-        bool ok = fd >= 0 && fd_send_all(fd, f->data, f->len);
+        const uint8_t *data = f ? f->data : ping;
+        uint32_t len = f ? f->len : NS_HEADER;
+        bool ok = fd >= 0 && fd_send_all(fd, data, len);
         int e = errno;
-        if (ok)
+        if (ok) {
+            sent_ns = agent_now_ns();
             ns_read_acks(fd, 0);
+        }
         pthread_mutex_lock(&ns_lock);
         if (ok) {
-            ns_sent += f->len;
+            ns_sent += len;
         } else {
-            ns_dropped += f->len;
+            ns_dropped += len;
             if (!ns_broken) {
                 char line[300];
                 snprintf(line, sizeof line, "connection lost: %s", strerror(e));

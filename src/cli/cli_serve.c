@@ -1,12 +1,14 @@
 /* cli_serve.c — jvmprof serve: the front end of net=HOST:PORT. Listens
- * (on the loopback address unless told otherwise), takes any number of
- * agents at once, and writes what each streams (docs/net-protocol.md) into
- * DIR/HOST-PID/: the same files the agent writes where it runs. One thread,
- * poll(2) over the connections; a frame is acted on once it is whole. A
- * file sent whole (a report) appears under its name only once complete; a
- * growing one (a trace) is written as it comes. A connection that ends in
- * the middle of a frame, or sends what is not the protocol, is closed with
- * one line, and its complete files stay. */
+ * (on the loopback address unless told otherwise), takes many agents at
+ * once, and writes what each streams (docs/net-protocol.md) into a
+ * directory of its own under DIR (serve_store.c): the same files the agent
+ * writes where it runs. One thread, poll(2) over the connections; a frame is
+ * acted on once it is whole. A file sent whole (a report) appears under its
+ * name only once complete; a growing one (a trace) is written as it comes.
+ * A connection that ends in the middle of a frame, sends what is not the
+ * protocol, or sends nothing for --timeout seconds, is closed with one line,
+ * and its complete files stay. --max-conns and --max-per-peer bound how many
+ * connections there are, and how many one address holds. */
 #include "cli_commands.h"
 
 #include <arpa/inet.h>
@@ -19,85 +21,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "../common/fd_write.h"
 #include "cli_common.h"
+#include "serve_store.h"
 
-#define SV_CONNS 64
-#define SV_FILES 64
+#define SV_CONNS_DEFAULT 256
+#define SV_PER_PEER_DEFAULT 64
+#define SV_TIMEOUT_DEFAULT 30
 #define SV_FRAME_MAX (4u << 20)
-enum { SV_HELLO = 1, SV_BEGIN = 2, SV_DATA = 3, SV_END = 4, SV_BYE = 5 };
-
-typedef struct sv_file {
-    uint32_t id;                 /* 0: free */
-    int fd;
-    char mode;                   /* 'R' whole (written to tmp, renamed at its end), 'A' growing */
-    char name[256], tmp[4500];
-} sv_file;
+enum { SV_HELLO = 1, SV_BEGIN = 2, SV_DATA = 3, SV_END = 4, SV_BYE = 5, SV_PING = 6 };
 
 typedef struct sv_conn {
     int fd;                      /* -1: free */
-    char peer[80];
+    char peer[INET6_ADDRSTRLEN];
     uint8_t *buf;
     size_t len, cap;
-    bool magic;
-    char dir[4200];              /* DIR/HOST-PID once the hello came */
-    char who[320];               /* "host pid 123", for messages */
-    uint64_t bytes;
-    sv_file files[SV_FILES];
+    bool magic, hello;
+    char who[320];               /* "host pid 123 (peer)", for messages */
+    uint64_t bytes;              /* read so far */
+    uint64_t kept, acked;        /* bytes of the stream written and kept (no whole file half-way); said so */
+    int64_t heard_ms;            /* when it last sent something */
+    serve_store store;
 } sv_conn;
 
 static volatile sig_atomic_t sv_stop;
 static void sv_on_signal(int sig) { (void)sig; sv_stop = 1; }
 
-/* A name from the wire made safe for a file name: letters, digits, '.', '-', '_' kept, the rest '_'; never
- * empty, never starting with '.'. */
-static void sv_safe(const char *in, size_t n, char *out, size_t cap)
+static int64_t sv_now_ms(void)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n && in[i] && k + 1 < cap; i++) {
-        char c = in[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                  c == '-' || c == '_';
-        out[k++] = ok ? c : '_';
-    }
-    out[k] = '\0';
-    if (!k || out[0] == '.')
-        snprintf(out, cap, "_%.*s", (int)(cap - 2), k ? out : "");
-}
-
-static sv_file *sv_file_of(sv_conn *c, uint32_t id)
-{
-    for (int i = 0; i < SV_FILES; i++)
-        if (c->files[i].id == id)
-            return &c->files[i];
-    return NULL;
-}
-
-static void sv_close_files(sv_conn *c, bool complete)
-{
-    for (int i = 0; i < SV_FILES; i++) {
-        sv_file *f = &c->files[i];
-        if (!f->id)
-            continue;
-        close(f->fd);
-        if (f->mode == 'R')
-            unlink(f->tmp); /* a whole file that did not end: not kept */
-        else if (!complete)
-            fprintf(stderr, "jvmprof serve: %s: %s/%s ends where the connection did\n", c->who, c->dir, f->name);
-        f->id = 0;
-    }
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static void sv_drop(sv_conn *c, const char *why)
 {
     if (why)
         fprintf(stderr, "jvmprof serve: %s: %s; its complete files are in %s\n", c->who, why,
-                c->dir[0] ? c->dir : "(none yet)");
-    sv_close_files(c, false);
+                c->store.path[0] ? c->store.path : "(none yet)");
+    serve_store_close(&c->store, false, c->who);
     close(c->fd);
     c->fd = -1;
     free(c->buf);
@@ -106,10 +73,10 @@ static void sv_drop(sv_conn *c, const char *why)
 }
 
 /* One whole frame; false (with why) to drop the connection. */
-static bool sv_frame(sv_conn *c, const char *base, unsigned type, uint32_t id, const uint8_t *p, uint32_t len,
-                     char *why, size_t cap)
+static bool sv_frame(sv_conn *c, int base_fd, const char *base, unsigned type, uint32_t id, const uint8_t *p,
+                     uint32_t len, char *why, size_t cap)
 {
-    if (type != SV_HELLO && !c->dir[0]) {
+    if (type != SV_HELLO && !c->hello) {
         snprintf(why, cap, "a frame before the hello");
         return false;
     }
@@ -117,83 +84,43 @@ static bool sv_frame(sv_conn *c, const char *base, unsigned type, uint32_t id, c
     case SV_HELLO: {
         const char *pid = (const char *)p, *end = (const char *)p + len;
         const char *host = memchr(pid, '\0', len) ? pid + strlen(pid) + 1 : end;
-        if (host >= end || !memchr(host, '\0', (size_t)(end - host)) || !pid[0]) {
-            snprintf(why, cap, "a malformed hello");
+        if (c->hello || host >= end || !memchr(host, '\0', (size_t)(end - host)) || !pid[0]) {
+            snprintf(why, cap, c->hello ? "a second hello" : "a malformed hello");
             return false;
         }
-        char spid[32], shost[128];
-        sv_safe(pid, strlen(pid), spid, sizeof spid);
-        sv_safe(host, strlen(host), shost, sizeof shost);
-        snprintf(c->dir, sizeof c->dir, "%s/%s-%s", base, shost, spid);
+        char spid[32], shost[128], stem[200];
+        serve_safe_name(pid, strlen(pid), spid, sizeof spid);
+        serve_safe_name(host, strlen(host), shost, sizeof shost);
+        snprintf(stem, sizeof stem, "%s-%s", shost, spid);
         char peer[sizeof c->peer];
         memcpy(peer, c->peer, sizeof peer);
         snprintf(c->who, sizeof c->who, "%s pid %s (%s)", shost, spid, peer);
-        if (mkdir(c->dir, 0755) != 0 && errno != EEXIST) {
-            snprintf(why, cap, "cannot make %.500s: %s", c->dir, strerror(errno));
-            c->dir[0] = '\0';
+        if (!serve_store_open(&c->store, base_fd, base, stem, why, cap))
             return false;
-        }
-        fprintf(stderr, "jvmprof serve: %s: connected, writing to %s\n", c->who, c->dir);
+        c->hello = true;
+        fprintf(stderr, "jvmprof serve: %s: connected, writing to %s\n", c->who, c->store.path);
         return true;
     }
-    case SV_BEGIN: {
-        sv_file *f = sv_file_of(c, id) ? NULL : sv_file_of(c, 0);
-        if (!f || id == 0 || len < 2 || (p[0] != 'R' && p[0] != 'A')) {
-            snprintf(why, cap, "a malformed or unexpected file begin (id %u)", id);
+    case SV_BEGIN:
+        if (len < 2) {
+            snprintf(why, cap, "a malformed file begin (id %u)", id);
             return false;
         }
-        f->mode = (char)p[0];
-        sv_safe((const char *)p + 1, len - 1, f->name, sizeof f->name);
-        char path[4500];
-        snprintf(path, sizeof path, "%s/%s", c->dir, f->name);
-        if (f->mode == 'R') {
-            char t[300];
-            snprintf(t, sizeof t, ".%.240s.XXXXXX", f->name);
-            char dirnow[sizeof c->dir];
-            memcpy(dirnow, c->dir, sizeof dirnow);
-            snprintf(f->tmp, sizeof f->tmp, "%.4190s/%.300s", dirnow, t);
-            f->fd = mkstemp(f->tmp);
-        } else {
-            f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-        }
-        if (f->fd < 0) {
-            snprintf(why, cap, "cannot write %.500s: %s", path, strerror(errno));
-            return false;
-        }
-        f->id = id;
-        return true;
-    }
+        return serve_store_begin(&c->store, id, (char)p[0], (const char *)p + 1, len - 1, why, cap);
     case SV_DATA:
-    case SV_END: {
-        sv_file *f = id ? sv_file_of(c, id) : NULL;
-        if (!f) {
-            snprintf(why, cap, "data for a file not begun (id %u)", id);
-            return false;
-        }
-        if (type == SV_DATA) {
-            if (!fd_write_all(f->fd, p, len)) {
-                snprintf(why, cap, "cannot write %.400s/%s: %s", c->dir, f->name, strerror(errno));
-                return false;
-            }
-            return true;
-        }
-        char path[4500];
-        snprintf(path, sizeof path, "%s/%s", c->dir, f->name);
-        bool ok = (f->mode == 'R' ? fchmod(f->fd, 0644) == 0 : true) & (close(f->fd) == 0);
-        if (ok && f->mode == 'R')
-            ok = rename(f->tmp, path) == 0;
-        if (!ok) {
-            snprintf(why, cap, "cannot write %.500s: %s", path, strerror(errno));
-            if (f->mode == 'R')
-                unlink(f->tmp);
-            f->id = 0;
-            return false;
-        }
-        f->id = 0;
+        return serve_store_data(&c->store, id, p, len, why, cap);
+    case SV_END:
+        return serve_store_end(&c->store, id, why, cap);
+    case SV_BYE: { /* its counts, as far as they are printable */
+        char counts[201];
+        size_t k = 0;
+        for (uint32_t i = 0; i < len && k < sizeof counts - 1; i++)
+            counts[k++] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+        counts[k] = '\0';
+        fprintf(stderr, "jvmprof serve: %s: done (%s)\n", c->who, counts);
         return true;
     }
-    case SV_BYE:
-        fprintf(stderr, "jvmprof serve: %s: done (%.*s)\n", c->who, (int)(len < 200 ? len : 200), (const char *)p);
+    case SV_PING:
         return true;
     default:
         snprintf(why, cap, "an unknown frame type %u: not a jvmprof agent, or another version", type);
@@ -201,20 +128,23 @@ static bool sv_frame(sv_conn *c, const char *base, unsigned type, uint32_t id, c
     }
 }
 
-/* What the connection has read so far, acted on frame by frame; false to drop it (why said). */
-static bool sv_consume(sv_conn *c, const char *base)
+/* What the connection has read so far, acted on frame by frame; false to drop it (why said). What it has
+ * kept grows at each frame after which no whole file is half-way. */
+static bool sv_consume(sv_conn *c, int base_fd, const char *base)
 {
     size_t at = 0;
     char why[600];
+    uint64_t start = c->bytes - c->len; /* the stream's offset of buf[0] */
     if (!c->magic) {
         if (c->len < 8)
             return true;
-        if (memcmp(c->buf, "JPNET 1\n", 8) != 0) {
-            sv_drop(c, "not the jvmprof net protocol (version 1)");
+        if (memcmp(c->buf, "JPNET 2\n", 8) != 0) {
+            sv_drop(c, "not the jvmprof net protocol (version 2)");
             return false;
         }
         c->magic = true;
         at = 8;
+        c->kept = 8;
     }
     while (c->len - at >= 9) {
         const uint8_t *h = c->buf + at;
@@ -226,11 +156,13 @@ static bool sv_consume(sv_conn *c, const char *base)
         }
         if (c->len - at - 9 < len)
             break;
-        if (!sv_frame(c, base, h[0], id, h + 9, len, why, sizeof why)) {
+        if (!sv_frame(c, base_fd, base, h[0], id, h + 9, len, why, sizeof why)) {
             sv_drop(c, why);
             return false;
         }
         at += 9 + (size_t)len;
+        if (!serve_store_whole_open(&c->store))
+            c->kept = start + at;
     }
     memmove(c->buf, c->buf + at, c->len - at);
     c->len -= at;
@@ -266,7 +198,7 @@ static int sv_listen(const char *spec, char *shown, size_t cap)
     int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
     if (fd >= 0)
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 16) != 0) {
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
         cli_error("serve: cannot listen on %s: %s", spec, strerror(errno));
         if (fd >= 0)
             close(fd);
@@ -290,20 +222,67 @@ static int sv_listen(const char *spec, char *shown, size_t cap)
     return fd;
 }
 
+/* A number option's value in [lo, hi]; false after a one-line message. */
+static bool sv_number(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || errno || n < lo || n > hi) {
+        cli_error("serve: %s %s: expected a whole number from %ld to %ld", opt, v, lo, hi);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+/* A connection refused (full, or its address holds its share): said at most once a second, with how many
+ * were refused since. */
+static void sv_refused(const char *peer, const char *why)
+{
+    static int64_t said_ms = -1000000;
+    static unsigned long unsaid;
+    int64_t now = sv_now_ms();
+    if (now - said_ms < 1000) {
+        unsaid++;
+        return;
+    }
+    if (unsaid)
+        fprintf(stderr, "jvmprof serve: %s: %s: refused (and %lu more since the last said)\n", peer, why, unsaid);
+    else
+        fprintf(stderr, "jvmprof serve: %s: %s: refused\n", peer, why);
+    said_ms = now;
+    unsaid = 0;
+}
+
+#define SV_USAGE                                                                                                   \
+    "jvmprof serve --listen [HOST:]PORT [--dir DIR] [--once] [--timeout SECONDS] [--max-conns N] "               \
+    "[--max-per-peer N]"
+
 int cli_serve(int argc, char **argv)
 {
     const char *listen_on = NULL, *dir = ".";
     bool once = false;
+    long timeout_s = SV_TIMEOUT_DEFAULT, max_conns = SV_CONNS_DEFAULT, per_peer = -1;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--listen") && i + 1 < argc)
+        bool has = i + 1 < argc;
+        if (!strcmp(argv[i], "--listen") && has)
             listen_on = argv[++i];
-        else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--dir") && has)
             dir = argv[++i];
         else if (!strcmp(argv[i], "--once"))
             once = true;
-        else {
-            cli_error("serve: unexpected '%s': expected jvmprof serve --listen [HOST:]PORT [--dir DIR] [--once]",
-                      argv[i]);
+        else if (!strcmp(argv[i], "--timeout") && has) {
+            if (!sv_number("--timeout", argv[++i], 2, 86400, &timeout_s))
+                return 2;
+        } else if (!strcmp(argv[i], "--max-conns") && has) {
+            if (!sv_number("--max-conns", argv[++i], 1, 4096, &max_conns))
+                return 2;
+        } else if (!strcmp(argv[i], "--max-per-peer") && has) {
+            if (!sv_number("--max-per-peer", argv[++i], 1, 4096, &per_peer))
+                return 2;
+        } else {
+            cli_error("serve: unexpected '%s': expected " SV_USAGE, argv[i]);
             return 2;
         }
     }
@@ -311,64 +290,115 @@ int cli_serve(int argc, char **argv)
         cli_error("serve: where? jvmprof serve --listen [HOST:]PORT [--dir DIR] (HOST: 127.0.0.1 if not given)");
         return 2;
     }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (per_peer < 0)
+        per_peer = max_conns < SV_PER_PEER_DEFAULT * 2 ? (max_conns + 1) / 2 : SV_PER_PEER_DEFAULT;
+    if (per_peer > max_conns) {
+        cli_error("serve: --max-per-peer %ld: more than --max-conns %ld", per_peer, max_conns);
+        return 2;
+    }
+    int base_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (base_fd < 0) {
         cli_error("serve: --dir %s: not a directory", dir);
         return 2;
     }
     char shown[128];
     int lfd = sv_listen(listen_on, shown, sizeof shown);
-    if (lfd < 0)
+    if (lfd < 0) {
+        close(base_fd);
         return lfd == -2 ? 2 : 1;
+    }
+    /* descriptors for every connection and its open files, as far as the hard limit allows */
+    struct rlimit rl;
+    rlim_t want = (rlim_t)max_conns * (SERVE_FILES + 2) + 16;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < want) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    sv_conn *conns = calloc((size_t)max_conns, sizeof *conns);
+    struct pollfd *p = calloc((size_t)max_conns + 1, sizeof *p);
+    int *map = calloc((size_t)max_conns + 1, sizeof *map);
+    if (!conns || !p || !map) {
+        cli_error("serve: out of memory for %ld connections", max_conns);
+        free(conns);
+        free(p);
+        free(map);
+        close(lfd);
+        close(base_fd);
+        return 1;
+    }
     struct sigaction sa = { .sa_handler = sv_on_signal };
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stderr, NULL, _IOLBF, 0);
     fprintf(stderr, "jvmprof serve: listening on %s, writing to %s\n", shown, dir);
-    static sv_conn conns[SV_CONNS];
-    for (int i = 0; i < SV_CONNS; i++)
+    for (long i = 0; i < max_conns; i++)
         conns[i].fd = -1;
     bool served = false;
+    int64_t accept_again_ms = 0; /* after accept failed for want of descriptors or memory: a pause */
     while (!sv_stop) {
-        struct pollfd p[SV_CONNS + 1];
-        int map[SV_CONNS + 1], n = 0, live = 0;
-        p[n] = (struct pollfd){ lfd, POLLIN, 0 };
+        int n = 0, live = 0;
+        int64_t now = sv_now_ms();
+        for (long i = 0; i < max_conns; i++) /* silent for --timeout: a dead peer, or one holding a slot */
+            if (conns[i].fd >= 0 && now - conns[i].heard_ms >= timeout_s * 1000) {
+                char why[160];
+                snprintf(why, sizeof why, "%s for %ld s (--timeout %ld): closed",
+                         conns[i].len ? "the rest of a frame did not come" : "sent nothing", timeout_s, timeout_s);
+                sv_drop(&conns[i], why);
+            }
+        bool listening = now >= accept_again_ms;
+        p[n] = (struct pollfd){ listening ? lfd : -1, POLLIN, 0 };
         map[n++] = -1;
-        for (int i = 0; i < SV_CONNS; i++)
+        for (long i = 0; i < max_conns; i++)
             if (conns[i].fd >= 0) {
                 p[n] = (struct pollfd){ conns[i].fd, POLLIN, 0 };
-                map[n++] = i;
+                map[n++] = (int)i;
                 live++;
             }
         if (once && served && !live)
             break;
-        if (poll(p, (nfds_t)n, 500) < 0) {
+        if (poll(p, (nfds_t)n, listening ? 500 : 100) < 0) {
             if (errno == EINTR)
                 continue;
             cli_error("serve: poll: %s", strerror(errno));
             break;
         }
+        now = sv_now_ms();
         if (p[0].revents & POLLIN) {
             struct sockaddr_storage a;
             socklen_t alen = sizeof a;
-            int fd = accept(lfd, (struct sockaddr *)&a, &alen);
-            int slot = -1;
-            for (int i = 0; i < SV_CONNS && slot < 0; i++)
-                if (conns[i].fd < 0)
+            int fd = accept4(lfd, (struct sockaddr *)&a, &alen, SOCK_CLOEXEC);
+            if (fd < 0 && errno != EINTR && errno != EAGAIN && errno != ECONNABORTED) {
+                fprintf(stderr, "jvmprof serve: cannot take a connection: %s\n", strerror(errno));
+                accept_again_ms = now + 1000;
+            }
+            char addr[INET6_ADDRSTRLEN] = "?";
+            if (fd >= 0 && a.ss_family == AF_INET)
+                inet_ntop(AF_INET, &((struct sockaddr_in *)&a)->sin_addr, addr, sizeof addr);
+            else if (fd >= 0 && a.ss_family == AF_INET6)
+                inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a)->sin6_addr, addr, sizeof addr);
+            long slot = -1, same = 0;
+            for (long i = 0; fd >= 0 && i < max_conns; i++) {
+                if (conns[i].fd < 0 && slot < 0)
                     slot = i;
+                same += conns[i].fd >= 0 && !strcmp(conns[i].peer, addr);
+            }
+            char why[120];
             if (fd >= 0 && slot < 0) {
-                fprintf(stderr, "jvmprof serve: %d connections already: one refused\n", SV_CONNS);
+                snprintf(why, sizeof why, "%ld connections already (--max-conns %ld)", max_conns, max_conns);
+                sv_refused(addr, why);
+                close(fd);
+            } else if (fd >= 0 && same >= per_peer) {
+                snprintf(why, sizeof why, "%ld connections from this address already (--max-per-peer %ld)", same,
+                         per_peer);
+                sv_refused(addr, why);
                 close(fd);
             } else if (fd >= 0) {
                 sv_conn *c = &conns[slot];
                 memset(c, 0, sizeof *c);
                 c->fd = fd;
-                char addr[INET6_ADDRSTRLEN] = "?";
-                if (a.ss_family == AF_INET)
-                    inet_ntop(AF_INET, &((struct sockaddr_in *)&a)->sin_addr, addr, sizeof addr);
-                else if (a.ss_family == AF_INET6)
-                    inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a)->sin6_addr, addr, sizeof addr);
+                serve_store_init(&c->store);
+                c->heard_ms = now;
                 snprintf(c->peer, sizeof c->peer, "%s", addr);
                 snprintf(c->who, sizeof c->who, "%s", addr);
                 served = true;
@@ -392,33 +422,37 @@ int cli_serve(int argc, char **argv)
             if (r < 0 && errno == EINTR)
                 continue;
             if (r <= 0) {
-                bool mid = c->len > 0 || !c->magic;
-                if (mid && c->len) {
+                if (c->len) {
                     char why[120];
                     snprintf(why, sizeof why, "the connection ended in the middle of a frame (%zu bytes of it came)",
                              c->len);
                     sv_drop(c, why);
                 } else {
-                    sv_close_files(c, false);
                     sv_drop(c, NULL);
                 }
                 continue;
             }
             c->len += (size_t)r;
             c->bytes += (uint64_t)r;
-            if (sv_consume(c, dir)) { /* the ack: the bytes taken so far (8, little-endian) */
-                uint64_t took = c->bytes - c->len;
+            c->heard_ms = now;
+            if (sv_consume(c, base_fd, dir) && c->kept > c->acked) {
+                /* the ack: the bytes kept so far (8, little-endian); not taken (full, or the peer gone): the
+                 * next ack says more, and a gone peer's end is read next */
                 uint8_t ack[8];
                 for (int i = 0; i < 8; i++)
-                    ack[i] = (uint8_t)(took >> (8 * i));
-                /* not taken (full, or the peer gone): the next ack says more; a gone peer's end is read next */
-                (void)!send(c->fd, ack, sizeof ack, MSG_DONTWAIT | MSG_NOSIGNAL);
+                    ack[i] = (uint8_t)(c->kept >> (8 * i));
+                if (send(c->fd, ack, sizeof ack, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof ack)
+                    c->acked = c->kept;
             }
         }
     }
-    for (int i = 0; i < SV_CONNS; i++)
+    for (long i = 0; i < max_conns; i++)
         if (conns[i].fd >= 0)
             sv_drop(&conns[i], "serve is stopping");
+    free(conns);
+    free(p);
+    free(map);
     close(lfd);
+    close(base_fd);
     return 0;
 }

@@ -54,7 +54,7 @@ import socket, struct, sys
 port = int(sys.argv[1])
 s = socket.create_connection(("127.0.0.1", port))
 hello = b"31337\0rawhost\0x\0"
-s.sendall(b"JPNET 1\n" + struct.pack("<BII", 1, 0, len(hello)) + hello)
+s.sendall(b"JPNET 2\n" + struct.pack("<BII", 1, 0, len(hello)) + hello)
 s.sendall(struct.pack("<BII", 2, 1, 6) + b"Ahalf")            # a begin cut short
 s.close()
 s = socket.create_connection(("127.0.0.1", port))
