@@ -57,10 +57,12 @@ static const cli_usage cli_usages[] = {
     { "collect", "PID -d SECONDS [OPTIONS]",
       "start profiling JVM PID, wait SECONDS, stop (default OPTIONS: a report and a flame graph,\n"
       "jvmprof-PID.txt and jvmprof-PID.html, here)\n" },
-    { "serve", "--listen [HOST:]PORT [--dir DIR] [--once]",
+    { "serve", "--listen [HOST:]PORT [--dir DIR] [--once] [--timeout SECONDS] [--max-conns N] [--max-per-peer N]",
       "the front end of the agent's net=HOST:PORT: writes what each JVM streams into a directory\n"
       "of its own under DIR (HOST: 127.0.0.1 if not given; --once: stop after the first JVM is\n"
-      "done); see the README's section on serve for its limits and security\n" },
+      "done). A connection silent for SECONDS (default 30) is closed; at most N connections\n"
+      "(default 256), and N from one address (default 64). See the README's section on serve\n"
+      "for its security\n" },
     { "options", "", "the agent's options, their values and defaults\n" },
     { "version", "", "print the version\n" },
     { "help", "[SUBCOMMAND]", "this text, or one subcommand's (also: jvmprof SUBCOMMAND --help)\n" },
