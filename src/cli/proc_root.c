@@ -9,6 +9,7 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,6 +47,10 @@ int proc_root_walk(int root, const char *path, int flags, mode_t mode)
         int fd = *next ? openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                        : openat(at, name, flags | O_CLOEXEC, mode);
         int saved = errno;
+        struct stat st; /* O_PATH opens the link itself, and O_DIRECTORY then says ENOTDIR: say it is a link */
+        if (fd < 0 && saved == ENOTDIR && *next && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode))
+            saved = ELOOP;
         if (dir >= 0)
             close(dir);
         errno = saved;
