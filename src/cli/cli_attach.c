@@ -4,8 +4,10 @@
  * JVM (the library loads once; later loads only run Agent_OnAttach) with a
  * request that names a file this command made, where the agent writes its
  * answer (src/agent/attach_commands.c): the lines to print, then "ok" or
- * "error: WHY". A JVM in another mount namespace (a container) gets a copy
- * of the library and jvmprof.jar in its /tmp, since it cannot open ours. */
+ * "error: WHY". A JVM that cannot open our library (a container, a chroot)
+ * gets a copy of it and of jvmprof.jar in its /tmp. Everything in that /tmp
+ * is reached from a descriptor of it opened inside the JVM's root
+ * (hotspot_tmp_open), never by a path through /proc/PID/root. */
 #include "cli_commands.h"
 
 #include <errno.h>
