@@ -44,12 +44,12 @@ int proc_root_walk(int root, const char *path, int flags, mode_t mode)
         if (!len)
             snprintf(name, sizeof name, ".");
         int at = dir >= 0 ? dir : root;
+        /* the last component too: an absolute link there would be resolved from our root */
         int fd = *next ? openat(at, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                       : openat(at, name, flags | O_CLOEXEC, mode);
+                       : openat(at, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
         int saved = errno;
         struct stat st; /* O_PATH opens the link itself, and O_DIRECTORY then says ENOTDIR: say it is a link */
-        if (fd < 0 && saved == ENOTDIR && *next && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISLNK(st.st_mode))
+        if (fd < 0 && saved == ENOTDIR && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
             saved = ELOOP;
         if (dir >= 0)
             close(dir);

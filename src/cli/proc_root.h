@@ -13,10 +13,11 @@ int proc_root_open(pid_t pid);
 
 /* openat(root, path, flags, mode) with path resolved inside root as if root
  * were "/" (openat2's RESOLVE_IN_ROOT, no /proc magic links). Where the
- * kernel has no openat2 (Linux before 5.6), each directory on the path is
- * opened in turn with O_NOFOLLOW, so that a link anywhere on it fails
- * (ELOOP) rather than being followed; ".." fails there too (EINVAL). The
- * last component is never followed when flags hold O_NOFOLLOW. -1 (errno). */
+ * kernel has no openat2 (Linux before 5.6), each component of the path,
+ * the last one too, is opened in turn with O_NOFOLLOW, so that a link
+ * anywhere on it fails (ELOOP) rather than being followed; ".." fails there
+ * too (EINVAL). The last component is never followed when flags hold
+ * O_NOFOLLOW. -1 (errno). */
 int proc_root_openat(int root, const char *path, int flags, mode_t mode);
 
 /* That fallback, whatever the kernel has (for the tests). */

@@ -52,6 +52,8 @@ static void test_walk(void)
     CHECK(same_file(fd, file));
     if (fd >= 0)
         close(fd);
+    fd = proc_root_walk(root, "/tmp", O_PATH | O_DIRECTORY, 0);
+    CHECK(fd < 0 && errno == ELOOP); /* the last component too: "/data" would be resolved from our root */
     fd = proc_root_walk(root, "tmp/f", O_RDONLY, 0);
     CHECK(fd < 0 && errno == ELOOP); /* a link on the way is refused, never followed */
     fd = proc_root_walk(root, "up/data/f", O_RDONLY, 0);
