@@ -82,13 +82,17 @@ note "container with /tmp -> $V: the agent copied into its root, the host's $V u
 
 # a command whose JVM dies before it answers: stopped, asked, killed; no answer file may stay
 kill -STOP "$JPID"
+for _ in $(seq 200); do # until all its threads stopped
+    [ "$(awk '/^State:/ {print $2}' "/proc/$JPID/status")" = T ] && break
+    sleep 0.05
+done
 "$JVMPROF" status "$JPID" >"$T/o" 2>"$T/e" &
 CMD=$!
 for _ in $(seq 200); do
     ls "$CTMP"/.jvmprof-answer-* >/dev/null 2>&1 && break
     sleep 0.05
 done
-ls "$CTMP"/.jvmprof-answer-* >/dev/null 2>&1 || fail "the status command made no answer file"
+ls "$CTMP"/.jvmprof-answer-* >/dev/null 2>&1 || fail "the status command made no answer file: $(cat "$T/o" "$T/e")"
 sleep 0.3 # connected, its request sent: waiting for the answer
 kill -9 "$JPID"
 wait "$CMD" && fail "status of a JVM killed before it answered succeeded: $(cat "$T/o")"
