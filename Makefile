@@ -115,6 +115,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
              $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
 
 $(BUILD)/unit/test_classfile $(BUILD)/unit-asan/test_classfile: tests/tools/cf_walk.h
+$(BUILD)/unit/test_proc_root $(BUILD)/unit-asan/test_proc_root: src/cli/proc_root.c src/cli/proc_root.h
 
 # test tools: the class-file round trip checker, linked with the pure modules
 $(BUILD)/tools/deny: tests/tools/deny.c

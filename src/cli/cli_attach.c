@@ -4,8 +4,10 @@
  * JVM (the library loads once; later loads only run Agent_OnAttach) with a
  * request that names a file this command made, where the agent writes its
  * answer (src/agent/attach_commands.c): the lines to print, then "ok" or
- * "error: WHY". A JVM in another mount namespace (a container) gets a copy
- * of the library and jvmprof.jar in its /tmp, since it cannot open ours. */
+ * "error: WHY". A JVM that cannot open our library (a container, a chroot)
+ * gets a copy of it and of jvmprof.jar in its /tmp. Everything in that /tmp
+ * is reached from a descriptor of it opened inside the JVM's root
+ * (hotspot_tmp_open), never by a path through /proc/PID/root. */
 #include "cli_commands.h"
 
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +26,7 @@
 #include "../options/options.h"
 #include "cli_common.h"
 #include "hotspot_attach.h"
+#include "proc_root.h"
 
 #define CA_TIMEOUT_MS 10000
 
@@ -50,32 +54,145 @@ static bool ca_agent_path(char *out, size_t cap)
     return false;
 }
 
-static bool ca_copy(const char *from, const char *to)
+/* name with a random suffix: prefix and 12 hexadecimal digits */
+static void ca_random_name(const char *prefix, char *out, size_t cap)
 {
+    static unsigned long long counter;
+    unsigned long long r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        r = (unsigned long long)ts.tv_nsec * 2654435761u ^ (unsigned long long)getpid() << 32;
+    }
+    snprintf(out, cap, "%s%012llx", prefix, (r ^ ++counter) & 0xffffffffffffull);
+}
+
+/* A new file in dir (never one that was there, never through a link), opened with flags; -1 (errno). */
+static int ca_create(int dir, const char *prefix, char *name, size_t cap, int flags, mode_t mode)
+{
+    for (int i = 0; i < 100; i++) {
+        ca_random_name(prefix, name, cap);
+        int fd = openat(dir, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+/* Whether name in dir holds the bytes of the file from. */
+static bool ca_same_bytes(const char *from, int dir, const char *name)
+{
+    int a = open(from, O_RDONLY | O_CLOEXEC), b = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat sa, sb;
+    bool same = a >= 0 && b >= 0 && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_size == sb.st_size;
+    static char ca[65536], cb[65536];
+    for (ssize_t ra, rb; same && (ra = read(a, ca, sizeof ca)) != 0;) {
+        rb = read(b, cb, sizeof cb);
+        same = ra > 0 && rb == ra && !memcmp(ca, cb, (size_t)ra);
+    }
+    if (a >= 0)
+        close(a);
+    if (b >= 0)
+        close(b);
+    return same;
+}
+
+/* A copy of the file from as name in dir (our directory in the JVM's /tmp): kept when a file of ours with
+ * those bytes is there, else written anew and renamed over it. What is there and is not a file of ours
+ * (a link, another user's file) is left alone: false, errno EEXIST. */
+static bool ca_copy(const char *from, int dir, const char *name)
+{
+    struct stat st;
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+            errno = EEXIST;
+            return false;
+        }
+        if (ca_same_bytes(from, dir, name))
+            return true;
+    } else if (errno != ENOENT) {
+        return false;
+    }
+    char tmp[300], prefix[280];
+    snprintf(prefix, sizeof prefix, ".%s.", name);
     int in = open(from, O_RDONLY | O_CLOEXEC);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", to);
-    int out = in >= 0 ? mkstemp(tmp) : -1;
+    int out = in >= 0 ? ca_create(dir, prefix, tmp, sizeof tmp, O_WRONLY, 0700) : -1;
     bool ok = in >= 0 && out >= 0;
-    char chunk[65536];
+    static char chunk[65536];
     for (ssize_t r; ok && (r = read(in, chunk, sizeof chunk)) != 0;)
         ok = r > 0 && write(out, chunk, (size_t)r) == r;
+    int saved = errno;
     if (in >= 0)
         close(in);
     if (out >= 0) {
         ok = fchmod(out, 0755) == 0 && close(out) == 0 && ok;
-        ok = ok && rename(tmp, to) == 0;
+        saved = ok ? saved : errno;
+        ok = ok && renameat(dir, tmp, dir, name) == 0;
+        saved = ok ? saved : errno;
         if (!ok)
-            unlink(tmp);
+            unlinkat(dir, tmp, 0);
     }
+    errno = saved;
     return ok;
 }
 
-/* The library's path as the target sees it: ours, or a copy in its /tmp (with the jar). */
-static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, size_t cap, char *why, size_t wcap)
+/* Whether the JVM opens our file at path itself (that path in its root is this very file). */
+static bool ca_sees(const hotspot_target *t, const char *path)
+{
+    struct stat ours, theirs;
+    int root = proc_root_open(t->pid);
+    int fd = root >= 0 ? proc_root_openat(root, path, O_PATH, 0) : -1;
+    bool same = fd >= 0 && stat(path, &ours) == 0 && fstat(fd, &theirs) == 0 && ours.st_dev == theirs.st_dev &&
+                ours.st_ino == theirs.st_ino;
+    if (fd >= 0)
+        close(fd);
+    if (root >= 0)
+        close(root);
+    return same;
+}
+
+/* Our directory in the JVM's /tmp (tmp): made, or one there already that is a directory of ours that
+ * others cannot write in (never one reached through a link); -1 with why. */
+static int ca_agent_dir(const hotspot_target *t, int tmp, const char *name, char *why, size_t wcap)
+{
+    if (mkdirat(tmp, name, 0755) != 0 && errno != EEXIST) {
+        snprintf(why, wcap, "cannot make /tmp/%s in the file system of process %ld: %s", name, (long)t->pid,
+                 strerror(errno));
+        return -1;
+    }
+    int dir = openat(tmp, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    char wrong[160] = "";
+    if (dir < 0)
+        snprintf(wrong, sizeof wrong, "%s", errno == ELOOP || errno == ENOTDIR ? "is not a directory (a symbolic "
+                 "link, or a file)" : strerror(errno));
+    else if (fstat(dir, &st) != 0)
+        snprintf(wrong, sizeof wrong, "%s", strerror(errno));
+    else if (st.st_uid != geteuid())
+        snprintf(wrong, sizeof wrong, "belongs to user %lu, not to you (%lu)", (unsigned long)st.st_uid,
+                 (unsigned long)geteuid());
+    else if (st.st_mode & 022)
+        snprintf(wrong, sizeof wrong, "can be written by other users (mode %04o)", (unsigned)(st.st_mode & 07777));
+    if (!wrong[0])
+        return dir;
+    snprintf(why, wcap, "/tmp/%s in the file system of process %ld %s: not used for the agent's copy (remove it to "
+             "attach)", name, (long)t->pid, wrong);
+    if (dir >= 0)
+        close(dir);
+    return -1;
+}
+
+/* The library's path as the target sees it: ours, or a copy in its /tmp (tmp), with the jar. */
+static bool ca_library_for(const hotspot_target *t, int tmp, const char *lib, char *out, size_t cap, char *why,
+                           size_t wcap)
 {
     if (t->jvmprof) { /* the copy it has loaded (another would be a second agent): its path, as it sees it */
-        char maps[64];
+        char maps[64], root[4096];
+        snprintf(maps, sizeof maps, "/proc/%ld/root", (long)t->pid);
+        ssize_t rn = readlink(maps, root, sizeof root - 1);
+        root[rn > 0 ? rn : 0] = '\0';
+        /* maps names files from our root: those of a JVM in a chroot with the chroot's path in front */
+        size_t rlen = !strcmp(root, "/") ? 0 : strlen(root);
         snprintf(maps, sizeof maps, "/proc/%ld/maps", (long)t->pid);
         FILE *f = fopen(maps, "r");
         char line[4400];
@@ -84,6 +201,10 @@ static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, 
             char *path = strchr(line, '/');
             size_t n = path ? strcspn(path, "\n") : 0;
             if (n > 14 && !strncmp(path + n - 14, "/libjvmprof.so", 14) && n < cap) {
+                if (rlen && n > rlen && !strncmp(path, root, rlen) && path[rlen] == '/') {
+                    path += rlen;
+                    n -= rlen;
+                }
                 snprintf(out, cap, "%.*s", (int)n, path);
                 found = true;
             }
@@ -93,29 +214,28 @@ static bool ca_library_for(const hotspot_target *t, const char *lib, char *out, 
         if (found)
             return true;
     }
-    if (!t->own_mounts) {
+    if (ca_sees(t, lib)) {
         snprintf(out, cap, "%s", lib);
         return true;
     }
-    char dir[400], inside[256], path[4400];
-    snprintf(inside, sizeof inside, "/tmp/jvmprof-%s-%lu", JP_VERSION, (unsigned long)t->uid);
-    snprintf(dir, sizeof dir, "%s%s", t->root, inside);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(why, wcap, "cannot make %s in the JVM's file system: %s", inside, strerror(errno));
+    char name[64], jar[4200];
+    snprintf(name, sizeof name, "jvmprof-%s-%lu", JP_VERSION, (unsigned long)t->uid);
+    int dir = ca_agent_dir(t, tmp, name, why, wcap);
+    if (dir < 0)
         return false;
-    }
-    char jar[4200];
     snprintf(jar, sizeof jar, "%s", lib);
     snprintf(strrchr(jar, '/') + 1, sizeof jar - (size_t)(strrchr(jar, '/') + 1 - jar), "jvmprof.jar");
-    snprintf(path, sizeof path, "%s/libjvmprof.so", dir);
-    bool ok = ca_copy(lib, path);
-    snprintf(path, sizeof path, "%s/jvmprof.jar", dir);
-    ok = ok && ca_copy(jar, path);
-    if (!ok) {
-        snprintf(why, wcap, "cannot copy the agent into the JVM's file system (%s): %s", dir, strerror(errno));
+    const char *failed = !ca_copy(lib, dir, "libjvmprof.so") ? "libjvmprof.so"
+                         : !ca_copy(jar, dir, "jvmprof.jar") ? "jvmprof.jar" : NULL;
+    int saved = errno;
+    close(dir);
+    if (failed) {
+        snprintf(why, wcap, "cannot copy the agent into the file system of process %ld (/tmp/%s/%s): %s",
+                 (long)t->pid, name, failed, saved == EEXIST ? "something that is not a file of yours is there: "
+                 "not replaced (remove it to attach)" : strerror(saved));
         return false;
     }
-    snprintf(out, cap, "%s/libjvmprof.so", inside);
+    snprintf(out, cap, "/tmp/%s/libjvmprof.so", name);
     return true;
 }
 
@@ -167,33 +287,43 @@ static int ca_request(const hotspot_target *t, const char *command, const char *
         cli_error("cannot find libjvmprof.so beside the jvmprof command (or in ../lib/jvmprof/)");
         return 1;
     }
-    if (!ca_library_for(t, lib, target_lib, sizeof target_lib, why, sizeof why)) {
+    int tmp = hotspot_tmp_open(t, why, sizeof why);
+    if (tmp < 0) {
         cli_error("%s", why);
         return 1;
     }
-    char answer[256], inside[200];
-    snprintf(answer, sizeof answer, "%s/tmp/.jvmprof-answer-XXXXXX", t->root);
-    int fd = mkstemp(answer);
-    if (fd < 0) {
-        cli_error("cannot make a file for the agent's answer in the JVM's /tmp (%s): %s", answer, strerror(errno));
+    if (!ca_library_for(t, tmp, lib, target_lib, sizeof target_lib, why, sizeof why)) {
+        close(tmp);
+        cli_error("%s", why);
         return 1;
     }
-    close(fd);
-    snprintf(inside, sizeof inside, "%s", answer + strlen(t->root));
+    /* the answer's file, in the JVM's /tmp; removed through the descriptor of that /tmp, which outlives
+     * the JVM (a path through /proc/PID/root does not) */
+    char answer[64], inside[80];
+    int fd = ca_create(tmp, ".jvmprof-answer-", answer, sizeof answer, O_RDWR, 0600);
+    if (fd < 0) {
+        cli_error("cannot make a file for the agent's answer in the /tmp of process %ld: %s", (long)t->pid,
+                  strerror(errno));
+        close(tmp);
+        return 1;
+    }
+    snprintf(inside, sizeof inside, "/tmp/%s", answer);
     size_t len = strlen(ATTACH_REQUEST_MAGIC) + strlen(command) + strlen(inside) + strlen(arg) + 8;
     char *request = malloc(len);
-    if (!request) {
-        unlink(answer);
-        cli_error("out of memory");
-        return 1;
-    }
-    snprintf(request, len, "%s\n%s\n%s\n%s", ATTACH_REQUEST_MAGIC, command, inside, arg);
     int rc = -1;
-    jp_status st = hotspot_attach_load(t, target_lib, request, CA_TIMEOUT_MS, &rc, why, sizeof why);
-    free(request);
+    jp_status st = JP_ERR_NOMEM;
+    if (request) {
+        snprintf(request, len, "%s\n%s\n%s\n%s", ATTACH_REQUEST_MAGIC, command, inside, arg);
+        st = hotspot_attach_load(t, tmp, target_lib, request, CA_TIMEOUT_MS, &rc, why, sizeof why);
+        free(request);
+    } else {
+        snprintf(why, sizeof why, "out of memory");
+    }
     size_t n = 0;
-    char *text = st == JP_OK ? hotspot_read_file(answer, &n) : NULL;
-    unlink(answer);
+    char *text = st == JP_OK ? hotspot_read_fd(fd, &n) : NULL;
+    close(fd);
+    unlinkat(tmp, answer, 0);
+    close(tmp);
     if (st != JP_OK) {
         cli_error("%s", why);
         return 1;

@@ -4,7 +4,9 @@
  * absolute path, the options), each NUL-terminated; the answer is a status
  * line ("0": done) and the command's output ("return code: N" for load).
  * Everything is reached through /proc/PID, so a JVM in a container (its own
- * PID and mount namespaces) is found under the pid and the /tmp it sees. */
+ * PID and mount namespaces) is found under the pid and the /tmp it sees,
+ * resolved inside its root (proc_root.h); what is found there is checked
+ * to be the JVM's before it is used. */
 #include "hotspot_attach.h"
 
 #include <dirent.h>
@@ -22,12 +24,10 @@
 #include <unistd.h>
 
 #include "../common/fd_write.h"
+#include "proc_root.h"
 
-char *hotspot_read_file(const char *path, size_t *len)
+char *hotspot_read_fd(int fd, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);
     for (ssize_t r; buf; n += (size_t)r) {
@@ -42,6 +42,10 @@ char *hotspot_read_file(const char *path, size_t *len)
             cap *= 2;
         }
         r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) {
+            r = 0;
+            continue;
+        }
         if (r <= 0) {
             if (r < 0) {
                 free(buf);
@@ -50,12 +54,23 @@ char *hotspot_read_file(const char *path, size_t *len)
             break;
         }
     }
-    close(fd);
     if (buf) {
         buf[n] = '\0';
         if (len)
             *len = n;
     }
+    return buf;
+}
+
+char *hotspot_read_file(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *buf = hotspot_read_fd(fd, len);
+    int saved = errno;
+    close(fd);
+    errno = saved;
     return buf;
 }
 
@@ -135,7 +150,6 @@ jp_status hotspot_target_find(pid_t pid, hotspot_target *t, char *why, size_t ca
     const char *sig = strstr(status, "SigCgt:");
     unsigned long long caught = sig ? strtoull(sig + 7, NULL, 16) : 0;
     free(status);
-    snprintf(t->root, sizeof t->root, "/proc/%ld/root", (long)pid);
     char a[128] = "", b[128] = "";
     snprintf(path, sizeof path, "/proc/%ld/ns/mnt", (long)pid);
     ssize_t na = readlink(path, a, sizeof a - 1), nb = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
@@ -196,55 +210,150 @@ static void ha_sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-static bool ha_is_socket(const char *path)
+int hotspot_tmp_open(const hotspot_target *t, char *why, size_t cap)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+    int root = proc_root_open(t->pid);
+    int tmp = root >= 0 ? proc_root_openat(root, "/tmp", O_PATH | O_DIRECTORY, 0) : -1;
+    if (tmp < 0)
+        snprintf(why, cap, "cannot open the /tmp of process %ld (%s): %s", (long)t->pid,
+                 root < 0 ? "its root directory" : "its /tmp, inside its root", strerror(errno));
+    if (root >= 0)
+        close(root);
+    return tmp;
 }
 
-jp_status hotspot_attach_load(const hotspot_target *t, const char *lib, const char *options, int timeout_ms,
-                              int *agent_rc, char *why, size_t cap)
+/* The JVM's attach socket, name in tmp: 1 (*fd: an O_PATH descriptor of it) when it is there and made as
+ * its JVM makes it, HotSpot's client's checks (its owner and group the JVM's, no access for others: made
+ * by the JVM's user, to be used by that user); 0 when it is not there (yet); -1 with why. */
+static int ha_socket_open(const hotspot_target *t, int tmp, const char *name, int *fd, char *why, size_t cap)
 {
-    char sock[160], trigger[160] = "";
-    snprintf(sock, sizeof sock, "%s/tmp/.java_pid%ld", t->root, (long)t->nspid);
-    if (!ha_is_socket(sock)) { /* wake its attach listener: an .attach_pid file, then SIGQUIT */
-        snprintf(trigger, sizeof trigger, "/proc/%ld/cwd/.attach_pid%ld", (long)t->pid, (long)t->nspid);
-        int fd = open(trigger, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            snprintf(trigger, sizeof trigger, "%s/tmp/.attach_pid%ld", t->root, (long)t->nspid);
-            fd = open(trigger, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-        }
-        if (fd < 0) {
-            snprintf(why, cap, "cannot ask the JVM of process %ld to attach: %s: %s", (long)t->pid, trigger,
-                     strerror(errno));
-            return JP_ERR_IO;
-        }
-        close(fd);
-        if (kill(t->pid, SIGQUIT) != 0) {
-            snprintf(why, cap, "cannot signal process %ld: %s", (long)t->pid, strerror(errno));
-            unlink(trigger);
-            return JP_ERR_IO;
-        }
-        for (long waited = 0; !ha_is_socket(sock) && waited < timeout_ms; waited += 20)
-            ha_sleep_ms(20);
-        unlink(trigger);
-        if (!ha_is_socket(sock)) {
-            snprintf(why, cap, "the JVM of process %ld did not open its attach socket (%s) within %d ms", (long)t->pid,
-                     sock, timeout_ms);
-            return JP_ERR_IO;
-        }
+    *fd = openat(tmp, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (*fd < 0 && errno == ENOENT)
+        return 0;
+    struct stat st;
+    const char *wrong = NULL;
+    char owner[160] = "";
+    if (*fd < 0 || fstat(*fd, &st) != 0)
+        wrong = strerror(errno);
+    else if (!S_ISSOCK(st.st_mode))
+        wrong = S_ISLNK(st.st_mode) ? "is a symbolic link, not a socket" : "is not a socket";
+    else if (st.st_uid != t->uid || st.st_gid != t->gid) {
+        snprintf(owner, sizeof owner, "belongs to user %lu, group %lu, not to the JVM's (user %lu, group %lu)",
+                 (unsigned long)st.st_uid, (unsigned long)st.st_gid, (unsigned long)t->uid, (unsigned long)t->gid);
+        wrong = owner;
+    } else if (st.st_mode & 077) {
+        snprintf(owner, sizeof owner, "is open to other users (mode %04o; a JVM makes its socket 0600)",
+                 (unsigned)(st.st_mode & 07777));
+        wrong = owner;
     }
-    struct sockaddr_un addr = { .sun_family = AF_UNIX };
-    if (strlen(sock) >= sizeof addr.sun_path) {
-        snprintf(why, cap, "the attach socket's path is too long: %s", sock);
+    if (!wrong)
+        return 1;
+    snprintf(why, cap, "the attach socket of process %ld, /tmp/%s in its file system, %s: not used (another "
+             "process made it; remove it to attach)", (long)t->pid, name, wrong);
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+    return -1;
+}
+
+/* The trigger, name in dir: made afresh, never through a link (1: ours, to remove); 0: one of the JVM's
+ * user's is there already; -1 (errno; EEXIST: something else is there). */
+static int ha_trigger_make(const hotspot_target *t, int dir, const char *name)
+{
+    int fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        close(fd);
+        return 1;
+    }
+    struct stat st;
+    if (errno == EEXIST && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == t->uid)
+        return 0;
+    return -1;
+}
+
+/* Wakes the JVM's attach listener: an .attach_pid file in its working directory or else in its /tmp, then
+ * SIGQUIT; waits for its socket (*sock) as ha_socket_open. */
+static jp_status ha_wake(const hotspot_target *t, int tmp, const char *sock_name, int timeout_ms, int *sock,
+                         char *why, size_t cap)
+{
+    char cwd_path[64], name[64], tried[400];
+    snprintf(cwd_path, sizeof cwd_path, "/proc/%ld/cwd", (long)t->pid);
+    snprintf(name, sizeof name, ".attach_pid%ld", (long)t->nspid);
+    int cwd = open(cwd_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int dir = cwd, made = cwd >= 0 ? ha_trigger_make(t, cwd, name) : -1;
+    snprintf(tried, sizeof tried, "%s in its working directory: %s", name,
+             made < 0 && errno == EEXIST ? "something else is there (a link, another user's file)" : strerror(errno));
+    if (made < 0) {
+        dir = tmp;
+        made = ha_trigger_make(t, tmp, name);
+    }
+    if (made < 0) {
+        snprintf(why, cap, "cannot ask the JVM of process %ld to attach: %s; /tmp/%s: %s", (long)t->pid, tried, name,
+                 errno == EEXIST ? "something else is there (a link, another user's file)" : strerror(errno));
+        if (cwd >= 0)
+            close(cwd);
         return JP_ERR_IO;
     }
-    memcpy(addr.sun_path, sock, strlen(sock) + 1);
+    jp_status st = JP_OK;
+    if (kill(t->pid, SIGQUIT) != 0) {
+        snprintf(why, cap, "cannot signal process %ld: %s", (long)t->pid, strerror(errno));
+        st = JP_ERR_IO;
+    }
+    int found = 0;
+    for (long waited = 0; st == JP_OK && !found; waited += 20) {
+        found = ha_socket_open(t, tmp, sock_name, sock, why, cap);
+        if (found < 0)
+            st = JP_ERR_IO;
+        else if (!found && kill(t->pid, 0) != 0 && errno == ESRCH) {
+            snprintf(why, cap, "process %ld ended before it opened its attach socket", (long)t->pid);
+            st = JP_ERR_IO;
+        } else if (!found && waited >= timeout_ms) {
+            snprintf(why, cap, "the JVM of process %ld did not open its attach socket (/tmp/%s in its file system) "
+                     "within %d ms", (long)t->pid, sock_name, timeout_ms);
+            st = JP_ERR_IO;
+        } else if (!found)
+            ha_sleep_ms(20);
+    }
+    if (made == 1)
+        unlinkat(dir, name, 0);
+    if (cwd >= 0)
+        close(cwd);
+    return st;
+}
+
+jp_status hotspot_attach_load(const hotspot_target *t, int tmp, const char *lib, const char *options,
+                              int timeout_ms, int *agent_rc, char *why, size_t cap)
+{
+    char sock_name[64];
+    snprintf(sock_name, sizeof sock_name, ".java_pid%ld", (long)t->nspid);
+    int sock = -1, found = ha_socket_open(t, tmp, sock_name, &sock, why, cap);
+    if (found < 0)
+        return JP_ERR_IO;
+    if (!found && ha_wake(t, tmp, sock_name, timeout_ms, &sock, why, cap) != JP_OK)
+        return JP_ERR_IO;
+    /* connected through the descriptor checked, so that what is checked is what is connected to */
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    snprintf(addr.sun_path, sizeof addr.sun_path, "/proc/self/fd/%d", sock);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        snprintf(why, cap, "cannot connect to the JVM of process %ld (%s): %s", (long)t->pid, sock, strerror(errno));
+        snprintf(why, cap, "cannot connect to the JVM of process %ld (/tmp/%s in its file system): %s", (long)t->pid,
+                 sock_name, strerror(errno));
         if (fd >= 0)
             close(fd);
+        close(sock);
+        return JP_ERR_IO;
+    }
+    close(sock);
+    /* and the process listening is the JVM itself, not another of its user's */
+    struct ucred peer = { 0 };
+    socklen_t peer_len = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_len) != 0 || peer.pid != t->pid ||
+        peer.uid != t->uid) {
+        snprintf(why, cap, "the attach socket of process %ld, /tmp/%s in its file system, is served by process %ld "
+                 "(user %lu), not by the JVM: not used", (long)t->pid, sock_name, (long)peer.pid,
+                 (unsigned long)peer.uid);
+        close(fd);
         return JP_ERR_IO;
     }
     /* the answer comes when Agent_OnAttach returns: a start that re-instruments 20,000 classes takes
