@@ -929,6 +929,15 @@ static void ax_stop(JNIEnv *jni)
     alloc_common_events(false);
 }
 
+/* After the session's last report: JVMTI's allocation sampler given back (alloc_hook=sampler), so that
+ * trace=alloc in a later session may take it */
+static void ax_end(JNIEnv *jni)
+{
+    (void)jni;
+    if (!ax_bci())
+        jvmti_sampler_give_back(agent_jvmti);
+}
+
 const collector alloc_exact_collector = {
     .name = "heap=sites",
     .engine = "allocation sampling",
@@ -945,4 +954,5 @@ const collector alloc_exact_collector = {
     .drain = ax_drain,
     .describe = ax_describe,
     .stop = ax_stop,
+    .end = ax_end,
 };

@@ -403,7 +403,8 @@ static void as_stop(JNIEnv *jni)
 }
 
 /* After the session's last report: its records and counts go, the ring is
- * empty, and the tags given so far are below the floor. */
+ * empty, the tags given so far are below the floor, and JVMTI's allocation
+ * sampler is given back. */
 static void as_end(JNIEnv *jni)
 {
     (void)jni;
@@ -420,6 +421,7 @@ static void as_end(JNIEnv *jni)
     as_table = NULL;
     as_table_cap = as_table_used = as_table_gone = as_frees_seen = 0;
     alloc_common_reset();
+    jvmti_sampler_give_back(agent_jvmti); /* trace=alloc in a later session may take it */
 }
 
 const collector alloc_sampled_collector = {

@@ -315,6 +315,20 @@ static void tr_stop(JNIEnv *jni)
     tr_fd = -1;
 }
 
+/* After the stopped session's last report: what it held that a later
+ * session may need given back (JVMTI's allocation sampler); and the trace
+ * file of a session whose start failed after its load, closed. */
+static void tr_end(JNIEnv *jni)
+{
+    if (trace_session_stream) { /* loaded, never started */
+        trace_vm_events_stop(jni);
+        trace_session_close(&tr_last);
+        close(tr_fd);
+        tr_fd = -1;
+    }
+    trace_vm_events_end();
+}
+
 static void tr_describe_stats(void)
 {
     trace_stream_stats st = tr_last;
@@ -340,4 +354,5 @@ const collector trace_collector = {
     .poll = tr_poll,
     .describe = tr_describe_stats,
     .stop = tr_stop,
+    .end = tr_end,
 };

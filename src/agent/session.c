@@ -32,6 +32,7 @@
 #include "outputs.h"
 #include "profiler.h"
 #include "thread_registry.h"
+#include "trace_vm_events.h"
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool session_loaded;           /* the agent is active: the session given at load passed its checks */
@@ -169,7 +170,18 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
         snprintf(err, errlen, "the JVM lacks what these options need (see the line above)");
         return JP_ERR_JVMTI;
     }
+    /* JVMTI's allocation sampler, which one environment holds at a time: heap=sites takes it in the profile's,
+     * trace=alloc in the trace's own; each gives it back at its session's end (another agent may hold it) */
+    if ((caps.can_generate_sampled_object_alloc_events &&
+         jvmti_sampler_check(agent_jvmti, "heap=sites", err, errlen) != JP_OK) ||
+        ((o->trace & OPTIONS_TRACE_ALLOC) && trace_vm_events_sampler_check(err, errlen) != JP_OK)) {
+        if (at_load) /* the JVM stops (as when it refuses a capability): the line says why */
+            jp_log_error("%s", err);
+        return JP_ERR_JVMTI;
+    }
     jvmtiError e = (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
+    if (e == JVMTI_ERROR_NONE && caps.can_generate_sampled_object_alloc_events)
+        jvmti_sampler_taken(agent_jvmti, "heap=sites");
     if (e != JVMTI_ERROR_NONE) {
         if (at_load)
             jvmti_check(e, "AddCapabilities");

@@ -191,13 +191,16 @@ static bool options_rules_trace_receivers(const agent_options *o, char *err, siz
                                 "whose whole calls name no receiver); add trace=exec or drop receivers=");
 }
 
-/* JVMTI has one allocation sampling interval: trace=alloc sets it to 0 (every allocation) */
+/* JVMTI's allocation sampler (its sampled-allocation events) belongs to one JVMTI environment at a time:
+ * trace=alloc takes it in the trace's own, heap=sites in the profile's (all but alloc_hook=bci's exact counts) */
 static bool options_rules_trace_alloc(const agent_options *o, char *err, size_t errlen)
 {
-    return (o->trace & OPTIONS_TRACE_ALLOC) && o->heap_sites && !options_alloc_exact(o) &&
-           options_rules_refuse(err, errlen, "trace=alloc with heap=sites: trace=alloc has JVMTI's one allocation "
-                                "sampler report every allocation, which heap=sites would read as samples of "
-                                "alloc_interval= bytes; add alloc_interval=0 (exact counts) or trace in another run");
+    return (o->trace & OPTIONS_TRACE_ALLOC) && o->heap_sites && !options_alloc_bci(o) &&
+           options_rules_refuse(err, errlen, "trace=alloc with heap=sites%s: both need JVMTI's allocation sampler "
+                                "(can_generate_sampled_object_alloc_events), which one JVMTI environment holds at a "
+                                "time; add %salloc_hook=bci (exact counts through bytecode, no sampler) or trace in "
+                                "another run", options_alloc_exact(o) ? ",alloc_interval=0" : "",
+                                options_alloc_exact(o) ? "" : "alloc_interval=0,");
 }
 
 /* trace= alone writes the trace file and no report: the report's options have no use. */

@@ -937,7 +937,14 @@ static void test_trace(void)
     if (PARSE_OK("trace=exec,plugin=/tmp/libcount.so:verbose;x=1"))
         CHECK_EQ_STR(opts.plugin, "/tmp/libcount.so:verbose;x=1");
     PARSE_BAD3("plugin=/tmp/x.so", "plugin= applies to trace=, which is off", NULL, NULL);
-    PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites", "alloc_interval=0", NULL);
+    PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites: both need JVMTI's allocation sampler",
+               "one JVMTI environment holds at a time", "add alloc_interval=0,alloc_hook=bci");
+    /* exact counts through JVMTI's sampler (alloc_hook=sampler, the default) need it too; bci's do not */
+    PARSE_BAD3("trace=alloc,heap=sites,alloc_interval=0", "trace=alloc with heap=sites,alloc_interval=0: both need",
+               "add alloc_hook=bci", NULL);
+    PARSE_BAD3("trace=alloc,heap=sites,alloc_count=site", "trace=alloc with heap=sites: both need", NULL, NULL);
+    if (PARSE_OK("trace=alloc,heap=sites,alloc_interval=0,alloc_hook=bci"))
+        CHECK(opts.trace & OPTIONS_TRACE_ALLOC);
     PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
     PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);
     PARSE_BAD3("tracefile=x.trace", "tracefile= applies to trace=, which is off", NULL, NULL);
