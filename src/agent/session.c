@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,12 @@ static bool session_vm_started;       /* VM init has run: sessions start at once
 static bool session_dead;             /* VM death has begun: no session starts any more */
 static char session_text[1024];       /* the running session's options, as given */
 static double session_since;          /* when it started (agent_now_ns, in s) */
+static uint64_t session_count;        /* sessions started so far */
+static _Atomic uint64_t session_live_number; /* the running session's number (1, 2, ...); 0: none */
 
 bool session_running(void) { return atomic_load(&session_live); }
+
+uint64_t session_number(void) { return atomic_load(&session_live_number); }
 
 /* ---- the core's callbacks ---- */
 
@@ -86,6 +91,7 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
+    atomic_store(&session_live_number, ++session_count);
     atomic_store(&session_live, true);
 }
 
@@ -239,6 +245,11 @@ void session_begin(JNIEnv *jni)
 
 jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
 {
+    return session_start_numbered(jni, text, NULL, err, errlen);
+}
+
+jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number, char *err, size_t errlen)
+{
     pthread_mutex_lock(&session_lock);
     jp_status st = JP_ERR_JVMTI; /* the state does not allow it; JP_ERR_ARG: the options do not */
     agent_options *o = NULL;
@@ -283,21 +294,27 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
     }
     if (st != JP_OK)
         free(o);
+    if (number)
+        *number = st == JP_OK ? atomic_load(&session_live_number) : 0;
     pthread_mutex_unlock(&session_lock);
     return st;
 }
 
-bool session_stop(JNIEnv *jni, char *err, size_t errlen)
+bool session_stop(JNIEnv *jni, char *err, size_t errlen) { return session_stop_numbered(jni, 0, err, errlen); }
+
+bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errlen)
 {
     pthread_mutex_lock(&session_lock);
-    if (!atomic_load(&session_live)) {
-        snprintf(err, errlen, session_loaded ? "no profiling session is running"
-                                             : "the jvmprof agent is not active (it could not start; see its message "
-                                               "at start-up)");
+    if (!atomic_load(&session_live) || (number && atomic_load(&session_live_number) != number)) {
+        snprintf(err, errlen, !session_loaded ? "the jvmprof agent is not active (it could not start; see its message "
+                                                "at start-up)"
+                              : atomic_load(&session_live) ? "the session meant has stopped already; another runs"
+                                                           : "no profiling session is running");
         pthread_mutex_unlock(&session_lock);
         return false;
     }
     atomic_store(&session_live, false);
+    atomic_store(&session_live_number, 0);
     collectors_stop(jni);
     bool quiet = gate_close(5000);
     bool stopped = profiler_stop(jni), ok = stopped;
@@ -330,6 +347,7 @@ void session_vm_death(JNIEnv *jni)
     session_dead = true;
     __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
     bool live = atomic_exchange(&session_live, false);
+    atomic_store(&session_live_number, 0);
     if (live)
         collectors_stop(jni);
     jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, false);
