@@ -865,7 +865,11 @@ static void ax_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* JVMTI's sampler at interval 0 reports every allocation (alloc_hook=bci uses no sampler) */
-static jp_status ax_load(void) { return ax_bci() ? JP_OK : alloc_common_set_interval(0); }
+static jp_status ax_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return ax_bci() ? JP_OK : alloc_common_set_interval(0);
+}
 
 static jp_status ax_vm_init(JNIEnv *jni)
 {

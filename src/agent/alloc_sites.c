@@ -377,7 +377,11 @@ static void as_callbacks(jvmtiEventCallbacks *cb)
 
 /* the interval now, before the program's threads draw their first sampling
  * point from the default 512 KiB */
-static jp_status as_load(void) { return alloc_common_set_interval(agent_opts->alloc_interval); }
+static jp_status as_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return alloc_common_set_interval(agent_opts->alloc_interval);
+}
 
 static jp_status as_vm_init(JNIEnv *jni)
 {

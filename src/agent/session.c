@@ -126,9 +126,9 @@ static jp_status session_set_callbacks(void)
 
 /* ---- a session's checks and set-up, at load or at run time ---- */
 
-/* Each output the options name must be writable now (out_file.h: not a
- * directory, a directory that exists, a temporary can be made beside it), so
- * that a profile is not lost at exit. A name with %n (a heap dump's file=,
+/* Each output the options name, and the trace file, must be writable now
+ * (out_file.h: not a directory, a directory that exists, a temporary can be
+ * made beside it), so that a profile is not lost at exit. A name with %n (a heap dump's file=,
  * numbered reports) is checked under its first name (%n = 1). The line names the option: "file=PATH: why". */
 static jp_status session_check_outputs(const agent_options *o, const char **bad_option, char *err, size_t errlen)
 {
@@ -147,6 +147,15 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
         snprintf(err, errlen, "%s=%s: %s", outs[i].option, path, out_file_reason(why, path));
         if (bad_option)
             *bad_option = outs[i].option;
+        return JP_ERR_ARG;
+    }
+    /* the trace file (written in place as the trace goes; with plugin= only if tracefile= is given) */
+    char why[1024];
+    if (o->trace && (!o->plugin[0] || options_given(o, OPTIONS_ID_TRACEFILE)) &&
+        sink_check_writable(o->tracefile, why, sizeof why) != JP_OK) {
+        snprintf(err, errlen, "tracefile=%s: %s", o->tracefile, out_file_reason(why, o->tracefile));
+        if (bad_option)
+            *bad_option = "tracefile";
         return JP_ERR_ARG;
     }
     return JP_OK;
@@ -196,7 +205,14 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
                                               "start-up: give them in -agentpath");
         return JP_ERR_JVMTI;
     }
-    if (session_set_callbacks() != JP_OK || collectors_load() != JP_OK) {
+    if (session_set_callbacks() != JP_OK) {
+        snprintf(err, errlen, "these options could not be set up (see the line above)");
+        return JP_ERR_JVMTI;
+    }
+    jp_status st = collectors_load(err, errlen);
+    if (st != JP_OK) {
+        if (err[0]) /* the collector's own line (an output that cannot be written: JP_ERR_ARG) */
+            return st == JP_ERR_ARG ? st : JP_ERR_JVMTI;
         snprintf(err, errlen, "these options could not be set up (see the line above)");
         return JP_ERR_JVMTI;
     }

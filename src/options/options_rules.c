@@ -216,6 +216,14 @@ static bool options_rules_trace_alone(const agent_options *o, char *err, size_t 
                                         "is written, with no report for %s= to shape; drop %s= (or add a profile: "
                                         "cpu=samples, monitor=y, ...)", options_defs[ids[i]].name,
                                         options_defs[ids[i]].name, options_defs[ids[i]].name);
+    /* pprof= and jfr= are made of each report's data: with none, they would never be written */
+    const options_id made[] = { OPTIONS_ID_PPROF, OPTIONS_ID_JFR };
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        if (options_given(o, made[i]))
+            return options_rules_refuse(err, errlen, "%s= with trace= alone: %s= is made from each report, and "
+                                        "trace= alone writes no report, only the trace file (tracefile=); drop %s= "
+                                        "(or add a profile: cpu=samples, heap=sites, ...)", options_defs[made[i]].name,
+                                        options_defs[made[i]].name, options_defs[made[i]].name);
     return false;
 }
 
@@ -250,6 +258,8 @@ static const struct { options_id id; const char *why; } options_rules_not_for_du
     { OPTIONS_ID_THREAD, "each of its stack traces is one thread's already" },
     { OPTIONS_ID_CUTOFF, "it holds every object, with no table to cut" },
     { OPTIONS_ID_RESET, "each dump holds the whole heap, with no counts to start again" },
+    { OPTIONS_ID_PPROF, "a pprof profile is made from a report's samples and sites, of which it has none" },
+    { OPTIONS_ID_JFR, "a JFR file is made from a report's samples and sites, of which it has none" },
 };
 
 static bool options_rules_report_only(const agent_options *o, char *err, size_t errlen)

@@ -594,6 +594,11 @@ static void test_heap_dump_alone(void)
     PARSE_BAD3("heap=dump,thread=y", "thread= with heap=dump alone", "drop thread=", NULL);
     PARSE_BAD3("heap=dump,cutoff=0", "cutoff= with heap=dump alone", "drop cutoff=", NULL);
     PARSE_BAD3("heap=dump,dumper=jvmti,depth=2", "depth= with heap=dump alone", NULL, NULL);
+    /* pprof= and jfr= are made from a report: heap=dump alone has none (they were accepted and never written) */
+    PARSE_BAD3("heap=dump,pprof=p.pb.gz", "pprof= with heap=dump alone", "of which it has none", "drop pprof=");
+    PARSE_BAD3("heap=dump,jfr=r.jfr", "jfr= with heap=dump alone", "add heap=sites", NULL);
+    if (PARSE_OK("heap=all,pprof=p.pb.gz,jfr=r.jfr"))
+        CHECK_EQ_STR(opts.jfr, "r.jfr");
     /* what the dump does use */
     PARSE_OK("heap=dump,format=a,file=h-%n.txt,doe=n,verbose=n,force=n,dumper=jvmti");
     /* with heap=sites (heap=all) the SITES report uses all four */
@@ -958,6 +963,11 @@ static void test_trace(void)
     PARSE_BAD3("cpu=samples,include=a.", "include= applies to bytecode instrumentation", "trace=", NULL);
     PARSE_BAD3("trace=thread,file=x.txt", "file= with trace= alone", "tracefile=", NULL);
     PARSE_BAD3("trace=thread,depth=3", "depth= with trace= alone", NULL, NULL);
+    PARSE_BAD3("trace=thread,pprof=p.pb.gz", "pprof= with trace= alone: pprof= is made from each report",
+               "writes no report", "drop pprof=");
+    PARSE_BAD3("trace=exec,jfr=r.jfr", "jfr= with trace= alone", "add a profile", NULL);
+    if (PARSE_OK("trace=thread,cpu=samples,pprof=p.pb.gz,jfr=r.jfr"))
+        CHECK_EQ_STR(opts.pprof, "p.pb.gz");
     PARSE_BAD3("trace=thread,tracelimit=5x", "tracelimit=5x", NULL, NULL);
 }
 
