@@ -128,8 +128,9 @@ static jp_status session_set_callbacks(void)
 
 /* Each output the options name, and the trace file, must be writable now
  * (out_file.h: not a directory, a directory that exists, a temporary can be
- * made beside it), so that a profile is not lost at exit. A name with %n (a heap dump's file=,
- * numbered reports) is checked under its first name (%n = 1). The line names the option: "file=PATH: why". */
+ * made beside it), so that a profile is not lost at exit. A name with %n (a
+ * heap dump's file=, numbered reports) is checked under its first name
+ * (%n = 1). The line names the option: "file=PATH: why". */
 static jp_status session_check_outputs(const agent_options *o, const char **bad_option, char *err, size_t errlen)
 {
     output outs[OUTPUTS_MAX];
