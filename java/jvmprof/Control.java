@@ -229,7 +229,7 @@ public final class Control {
             if (library == null)
                 throw new ControlException("jvmprof: tracingBegin before tracingStartup: load a tracing library with "
                                            + "tracingStartup(name) first");
-            if (begun)
+            if (tracingOn())
                 throw new ControlException("jvmprof: tracingBegin: tracing has begun already; call tracingEnd first");
             String error;
             try {
@@ -247,6 +247,9 @@ public final class Control {
      * Ends the tracing tracingBegin began: the library's end is called once
      * the events under way have reached it, and no event follows. The
      * program then runs at nearly full speed until the next tracingBegin.
+     * If that tracing was stopped already ({@link #stop}, jvmprof stop),
+     * which ended it and called the library's end, nothing more is done: a
+     * session started since is never stopped here.
      *
      * @throws ControlException when tracing has not begun
      */
@@ -256,11 +259,18 @@ public final class Control {
                 throw new ControlException("jvmprof: tracingEnd without tracingBegin: tracing has not begun");
             begun = false;
             try {
-                stop0();
+                tracingEnd0();
             } catch (UnsatisfiedLinkError e) {
                 throw noAgent("tracingEnd");
             }
         }
+    }
+
+    /** Whether the tracing tracingBegin began still runs (stop() or jvmprof stop may have ended it); under tracing's lock. */
+    private static boolean tracingOn() {
+        if (begun && !tracingRunning0())
+            begun = false; // ended by a stop: the library's end was called then
+        return begun;
     }
 
     /**
@@ -295,7 +305,7 @@ public final class Control {
      */
     public static void reportObjectReferences() throws ControlException {
         synchronized (tracing) {
-            if (!begun)
+            if (!tracingOn())
                 throw new ControlException("jvmprof: reportObjectReferences: tracing has not begun; call tracingBegin "
                                            + "first");
         }
@@ -379,6 +389,10 @@ public final class Control {
     private static native void tracingShutdown0();
 
     private static native String tracingBegin0(String classes, String library);
+
+    private static native void tracingEnd0();
+
+    private static native boolean tracingRunning0();
 
     private static native boolean userEvent0(String message);
 

@@ -614,8 +614,9 @@ static void cnt_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* Agent_OnLoad: the counters' memory, reserved (pages come as sites count), and the hook registered. */
-static jp_status cnt_load(void)
+static jp_status cnt_load(char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     if (!cnt_counts) {
         void *c = mmap(NULL, CNT_STRIPES * CNT_STRIPE_BYTES, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

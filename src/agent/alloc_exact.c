@@ -865,7 +865,11 @@ static void ax_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* JVMTI's sampler at interval 0 reports every allocation (alloc_hook=bci uses no sampler) */
-static jp_status ax_load(void) { return ax_bci() ? JP_OK : alloc_common_set_interval(0); }
+static jp_status ax_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return ax_bci() ? JP_OK : alloc_common_set_interval(0);
+}
 
 static jp_status ax_vm_init(JNIEnv *jni)
 {
@@ -929,6 +933,15 @@ static void ax_stop(JNIEnv *jni)
     alloc_common_events(false);
 }
 
+/* After the session's last report: JVMTI's allocation sampler given back (alloc_hook=sampler), so that
+ * trace=alloc in a later session may take it */
+static void ax_end(JNIEnv *jni)
+{
+    (void)jni;
+    if (!ax_bci())
+        jvmti_sampler_give_back(agent_jvmti);
+}
+
 const collector alloc_exact_collector = {
     .name = "heap=sites",
     .engine = "allocation sampling",
@@ -945,4 +958,5 @@ const collector alloc_exact_collector = {
     .drain = ax_drain,
     .describe = ax_describe,
     .stop = ax_stop,
+    .end = ax_end,
 };

@@ -377,7 +377,11 @@ static void as_callbacks(jvmtiEventCallbacks *cb)
 
 /* the interval now, before the program's threads draw their first sampling
  * point from the default 512 KiB */
-static jp_status as_load(void) { return alloc_common_set_interval(agent_opts->alloc_interval); }
+static jp_status as_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return alloc_common_set_interval(agent_opts->alloc_interval);
+}
 
 static jp_status as_vm_init(JNIEnv *jni)
 {
@@ -403,7 +407,8 @@ static void as_stop(JNIEnv *jni)
 }
 
 /* After the session's last report: its records and counts go, the ring is
- * empty, and the tags given so far are below the floor. */
+ * empty, the tags given so far are below the floor, and JVMTI's allocation
+ * sampler is given back. */
 static void as_end(JNIEnv *jni)
 {
     (void)jni;
@@ -420,6 +425,7 @@ static void as_end(JNIEnv *jni)
     as_table = NULL;
     as_table_cap = as_table_used = as_table_gone = as_frees_seen = 0;
     alloc_common_reset();
+    jvmti_sampler_give_back(agent_jvmti); /* trace=alloc in a later session may take it */
 }
 
 const collector alloc_sampled_collector = {

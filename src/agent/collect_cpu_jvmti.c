@@ -112,8 +112,9 @@ static jp_status cj_capabilities(jvmtiCapabilities *caps)
     return JP_OK;
 }
 
-static jp_status cj_load(void)
+static jp_status cj_load(char *err, size_t errlen)
 {
+    (void)err, (void)errlen;
     cj_capture = calloc(agent_opts->depth + 1, sizeof *cj_capture);
     return cj_capture ? JP_OK : jp_error(JP_ERR_NOMEM, "out of memory at start");
 }

@@ -200,16 +200,17 @@ static jp_status tr_capabilities(jvmtiCapabilities *caps)
     return JP_OK;
 }
 
-/* The trace file, opened now so that a bad path stops the VM at once. It is
- * written in place as the trace goes (not renamed when complete), so a
+/* The trace file, opened now so that a bad path is refused at once (the
+ * line in err: force=n stops the VM, force=y runs the program unprofiled).
+ * It is written in place as the trace goes (not renamed when complete), so a
  * process killed leaves it readable to its last complete chunk; a regular
  * file there is replaced, never followed through a link. */
-static jp_status tr_load(void)
+static jp_status tr_load(char *err, size_t errlen)
 {
-    char err[OPTIONS_PATH_MAX + 256];
-    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, err, sizeof err) != JP_OK;
+    char perr[OPTIONS_PATH_MAX + 256];
+    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, perr, sizeof perr) != JP_OK;
     if (refused)
-        jp_log_error("%s", err);
+        jp_log_error("%s", perr);
     if (refused && !agent_opts->force)
         return JP_ERR_ARG; /* force=n: the VM stops */
     /* with plugin= and no tracefile=, the events go to the plugin only (none if it was refused) */
@@ -222,8 +223,10 @@ static jp_status tr_load(void)
         tr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
         snprintf(why, sizeof why, "%s", strerror(errno));
     } else {
-        if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK)
-            return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+        if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK) {
+            snprintf(err, errlen, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+            return JP_ERR_ARG;
+        }
         if (target.kind == OUT_DIRECT) {
             tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
         } else {
@@ -235,16 +238,19 @@ static jp_status tr_load(void)
                 snprintf(why, sizeof why, "%s", strerror(errno));
         }
     }
-    if (tr_fd < 0)
-        return jp_error(JP_ERR_ARG, "tracefile=%s: %s", tr_path, why);
+    if (tr_fd < 0) {
+        snprintf(err, errlen, "tracefile=%s: %s", tr_path, why);
+        return JP_ERR_ARG;
+    }
     jp_status st = trace_session_open(tr_fd, agent_opts->tracelimit, what);
-    if (st != JP_OK) {
+    if (st != JP_OK) { /* the header could not be written (a full disk), or out of memory */
         int e = errno;
         close(tr_fd);
         tr_fd = -1;
-        return jp_error(st, "tracefile=%s: %s", tr_path, st == JP_ERR_NOMEM ? "out of memory"
-                                                           : e == EFBIG ? "tracelimit= is below the header's 32 bytes"
-                                                                        : strerror(e));
+        snprintf(err, errlen, "tracefile=%s: %s", tr_path, st == JP_ERR_NOMEM ? "out of memory"
+                                                          : e == EFBIG ? "tracelimit= is below the header's 32 bytes"
+                                                                       : strerror(e));
+        return st == JP_ERR_NOMEM ? st : JP_ERR_ARG;
     }
     tr_mintime = agent_opts->mintime_ns;
     tr_receivers = (what & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
@@ -253,8 +259,12 @@ static jp_status tr_load(void)
 
 static jp_status tr_start(JNIEnv *jni)
 {
-    if (!trace_session_stream && tr_load() != JP_OK) /* a later session's start: load ran in session_start */
+    char err[OPTIONS_PATH_MAX + 256] = "";
+    if (!trace_session_stream && tr_load(err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
+        if (err[0])
+            jp_log_error("%s", err);
         return JP_ERR_IO;
+    }
     trace_session_start();
     trace_plugin_begin(trace_session_what);
     if (trace_session_what & OPTIONS_TRACE_PROBE)
@@ -315,16 +325,30 @@ static void tr_stop(JNIEnv *jni)
     tr_fd = -1;
 }
 
+/* After the stopped session's last report: what it held that a later
+ * session may need given back (JVMTI's allocation sampler); and the trace
+ * file of a session whose start failed after its load, closed. */
+static void tr_end(JNIEnv *jni)
+{
+    if (trace_session_stream) { /* loaded, never started */
+        trace_vm_events_stop(jni);
+        trace_session_close(&tr_last);
+        close(tr_fd);
+        tr_fd = -1;
+    }
+    trace_vm_events_end();
+}
+
 static void tr_describe_stats(void)
 {
     trace_stream_stats st = tr_last;
     if (trace_session_stream)
         trace_session_stats(&st);
-    jp_log_info("trace: %llu events in %llu chunks to %s (%llu bytes, %.1f bytes per event)%s%s%s%llu events "
+    jp_log_info("trace: %llu events in %llu chunks to %s (%llu bytes, %.1f bytes per event)%s%s%s; %llu events "
                 "dropped", (unsigned long long)st.events, (unsigned long long)st.chunks, tr_path,
                 (unsigned long long)st.bytes, st.events ? (double)st.bytes / (double)st.events : 0.0,
                 st.full && !st.write_errno ? "; tracelimit= reached" : "", st.write_errno ? "; writing failed: " : "",
-                st.write_errno ? strerror(st.write_errno) : "; ", (unsigned long long)st.dropped_events);
+                st.write_errno ? strerror(st.write_errno) : "", (unsigned long long)st.dropped_events);
 }
 
 const collector trace_collector = {
@@ -340,4 +364,5 @@ const collector trace_collector = {
     .poll = tr_poll,
     .describe = tr_describe_stats,
     .stop = tr_stop,
+    .end = tr_end,
 };

@@ -11,7 +11,10 @@
  *   capabilities   Agent_OnLoad, before AddCapabilities: the JVMTI capabilities it needs
  *   callbacks      Agent_OnLoad: sets the JVMTI callbacks it owns (each passes the gate, gate.h)
  *   load           once the capabilities are there: for the session given at load, in Agent_OnLoad
- *                  (what must happen before VM init); for a later one, in session_start
+ *                  (what must happen before VM init); for a later one, in session_start. On failure,
+ *                  either the line that says why in err (not logged: the session prints or throws it;
+ *                  JP_ERR_ARG for an output that cannot be written, which force=y survives at load), or
+ *                  err left empty and the line logged itself
  *   start          the session's start, once the running threads are registered: its events on; for the
  *                  session given at load in VMInit (on that thread), for a later one in session_start
  *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial:
@@ -42,6 +45,7 @@
 #include <jni.h>
 #include <jvmti.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/jp_error.h"
@@ -55,7 +59,7 @@ typedef struct collector {
     bool (*wanted)(const agent_options *o);
     jp_status (*capabilities)(jvmtiCapabilities *caps);
     void (*callbacks)(jvmtiEventCallbacks *cb);
-    jp_status (*load)(void);
+    jp_status (*load)(char *err, size_t errlen);
     const char *at_load_only;  /* NULL, or why it can only run in the session given at load */
     jp_status (*start)(JNIEnv *jni);
     void (*thread_start)(JNIEnv *jni, uint32_t serial);

@@ -64,11 +64,13 @@ void collectors_callbacks(jvmtiEventCallbacks *cb)
     }
 }
 
-jp_status collectors_load(void)
+jp_status collectors_load(char *err, size_t errlen)
 {
+    if (errlen)
+        err[0] = '\0';
     COLLECTORS_EACH(c) {
         if (c->load) {
-            jp_status st = c->load();
+            jp_status st = c->load(err, errlen);
             if (st != JP_OK)
                 return st;
         }

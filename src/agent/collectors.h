@@ -10,7 +10,9 @@
 void collectors_choose(const agent_options *o);
 jp_status collectors_capabilities(jvmtiCapabilities *caps);
 void collectors_callbacks(jvmtiEventCallbacks *cb);
-jp_status collectors_load(void);
+/* Each chosen collector's load; on failure its status and, if it gave one, the line in err ("" if not:
+ * it logged its own). */
+jp_status collectors_load(char *err, size_t errlen);
 /* A collector the options turn on that can only run in the session given at
  * load (collector.h's at_load_only), or NULL. */
 const collector *collectors_at_load_only(const agent_options *o);

@@ -3,6 +3,8 @@
  * profiling session's stop and start (session.h), and user events for the
  * trace (collect_trace.h). */
 #include <jni.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,6 +109,10 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingStartup0(JNIEnv *jni, jcla
     return st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, err);
 }
 
+/* The number of the session tracingBegin started (session_number), until
+ * tracingEnd; 0: none. */
+static _Atomic uint64_t control_tracing;
+
 /* jvmprof.Control.tracingBegin: a session with trace=classes to the
  * library, the running one (if any) stopped first, with its include= and
  * exclude=. NULL when begun, else the one-line reason. */
@@ -135,9 +141,31 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingBegin0(JNIEnv *jni, jclass
     char err[1024];
     if (session_running() && !session_stop(jni, err, sizeof err))
         return (*jni)->NewStringUTF(jni, err);
-    if (session_start(jni, options, err, sizeof err) != JP_OK)
+    uint64_t number = 0;
+    if (session_start_numbered(jni, options, &number, err, sizeof err) != JP_OK)
         return (*jni)->NewStringUTF(jni, err);
+    atomic_store(&control_tracing, number);
     return NULL;
+}
+
+/* jvmprof.Control.tracingEnd: stops the session tracingBegin started, if it
+ * still runs; never another (one Control.start began after Control.stop or
+ * jvmprof stop ended the tracing). */
+JNIEXPORT void JNICALL Java_jvmprof_Control_tracingEnd0(JNIEnv *jni, jclass cls)
+{
+    (void)cls;
+    char err[1024];
+    uint64_t number = atomic_exchange(&control_tracing, 0);
+    if (number)
+        session_stop_numbered(jni, number, err, sizeof err);
+}
+
+/* Whether the session tracingBegin started still runs. */
+JNIEXPORT jboolean JNICALL Java_jvmprof_Control_tracingRunning0(JNIEnv *jni, jclass cls)
+{
+    (void)jni, (void)cls;
+    uint64_t number = atomic_load(&control_tracing);
+    return number && session_number() == number ? JNI_TRUE : JNI_FALSE;
 }
 
 /* jvmprof.Control.tracingShutdown: the tracing library's shutdown. */

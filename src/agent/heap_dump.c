@@ -25,6 +25,7 @@
 #include "heap_dump.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,30 @@ typedef struct hd_state {
 } hd_state;
 
 static pthread_mutex_t hd_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void heap_dump_said(char *said, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(said);
+    if (used + 1 >= len)
+        return;
+    if (used)
+        said[used++] = '\n';
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(said + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* The lines heap_dump_said gathered, each as an info line */
+static void hd_log_said(const char *said)
+{
+    while (*said) {
+        const char *end = strchr(said, '\n');
+        int n = end ? (int)(end - said) : (int)strlen(said);
+        jp_log_info("%.*s", n, said);
+        said += n + (end != NULL);
+    }
+}
 static unsigned hd_sequence;
 
 #define HD_MAX_FRAMES 1024
@@ -781,7 +806,7 @@ static void hd_write_classes(hd_state *s)
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
 static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bool last, bool *retry, char *tmp,
-                            size_t tmplen, char *errbuf, size_t errlen)
+                            size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
 {
     hd_state st_, *s = &st_;
     memset(s, 0, sizeof *s);
@@ -909,19 +934,21 @@ static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bo
     jp_status committed = sink_commit(out, errbuf, errlen);
     st = st != JP_OK && committed == JP_OK ? st : committed;
     if (st == JP_OK && agent_opts->verbose)
-        jp_log_info("heap dump: wrote %s (%llu bytes: %llu instances, %llu object arrays, %llu primitive arrays, "
-                    "%llu classes, %llu roots, %llu segments%s) in %.2f s", shown, (unsigned long long)bytes,
-                    (unsigned long long)hs.instances, (unsigned long long)hs.obj_arrays,
-                    (unsigned long long)hs.prim_arrays, (unsigned long long)hs.classes,
-                    (unsigned long long)hs.roots, (unsigned long long)hs.segments,
-                    hs.arrays_cut ? "; some arrays cut to fit a segment" : "",
-                    (double)(agent_now_ns() - s->t0) / 1e9);
+        heap_dump_said(said, saidlen,
+                       "heap dump: wrote %s (%llu bytes: %llu instances, %llu object arrays, %llu primitive arrays, "
+                       "%llu classes, %llu roots, %llu segments%s) in %.2f s", shown, (unsigned long long)bytes,
+                       (unsigned long long)hs.instances, (unsigned long long)hs.obj_arrays,
+                       (unsigned long long)hs.prim_arrays, (unsigned long long)hs.classes,
+                       (unsigned long long)hs.roots, (unsigned long long)hs.segments,
+                       hs.arrays_cut ? "; some arrays cut to fit a segment" : "",
+                       (double)(agent_now_ns() - s->t0) / 1e9);
     if (st != JP_OK && errbuf[0] == '\0')
         snprintf(errbuf, errlen, "cannot write %s: %s", shown, jp_status_name(st));
     if (st == JP_OK && s->left_out && agent_opts->verbose)
-        jp_log_info("heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
-                    "objects)%s: references to them are written as null", (unsigned long long)s->left_out,
-                    classes_changed ? " or was loaded while the dump was being prepared" : "");
+        heap_dump_said(said, saidlen,
+                       "heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
+                       "objects)%s: references to them are written as null", (unsigned long long)s->left_out,
+                       classes_changed ? " or was loaded while the dump was being prepared" : "");
     if (s->odd)
         jp_log_debug("heap dump: %llu unexpected callbacks ignored", (unsigned long long)s->odd);
     out = NULL;
@@ -1012,12 +1039,13 @@ static bool hd_can_collect(void)
  * while the walk was prepared has no id: the walk is taken once more; the
  * second time it is written with those objects left out. Called with hd_lock
  * held. */
-static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen, char *errbuf,
-                         size_t errlen)
+static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen, char *said,
+                         size_t saidlen, char *errbuf, size_t errlen)
 {
     jp_status st = JP_OK;
+    said[0] = '\0';
     if (agent_opts->dumper == 'h') {
-        st = heap_dump_hotspot(jni, base, shown, tmp, tmplen, errbuf, errlen);
+        st = heap_dump_hotspot(jni, base, shown, tmp, tmplen, said, saidlen, errbuf, errlen);
         if (st != JP_ERR_JVMTI || agent_opts->dumper_named)
             return st;
         /* the default, on a JVM without HotSpot's dumper: the walk */
@@ -1034,7 +1062,8 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
     for (int attempt = 0; attempt < 2; attempt++) {
         bool retry = false;
         errbuf[0] = '\0';
-        st = hd_attempt(jni, base, shown, attempt == 1, &retry, tmp, tmplen, errbuf, errlen);
+        said[0] = '\0';
+        st = hd_attempt(jni, base, shown, attempt == 1, &retry, tmp, tmplen, said, saidlen, errbuf, errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
@@ -1056,9 +1085,10 @@ void heap_dump_next_path(char *out, size_t len)
 static jp_status hd_write_text(JNIEnv *jni, const char *path, const out_target *t, const void *prefix,
                                size_t prefix_len, char *errbuf, size_t errlen)
 {
-    char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX];
+    char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX], said[HEAP_DUMP_SAID_MAX];
     hd_temp_base(path, t, base, sizeof base);
-    jp_status st = hd_take(jni, base, "the binary dump", tmp, sizeof tmp, errbuf, errlen);
+    jp_status st = hd_take(jni, base, "the binary dump", tmp, sizeof tmp, said, sizeof said, errbuf, errlen);
+    hd_log_said(said);
     if (st != JP_OK)
         return st;
     size_t len = 0;
@@ -1093,11 +1123,13 @@ jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t er
     jp_status st = out_file_check(path, &t, errbuf, errlen);
     if (st == JP_OK && !(agent_opts->heap_dump && agent_opts->format == 'a')) {
         /* binary (format=a without heap=dump is the CPU report's format: dumps stay binary) */
-        char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX];
+        char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX], said[HEAP_DUMP_SAID_MAX];
         hd_temp_base(path, &t, base, sizeof base);
-        st = hd_take(jni, base, path, tmp, sizeof tmp, errbuf, errlen);
+        st = hd_take(jni, base, path, tmp, sizeof tmp, said, sizeof said, errbuf, errlen);
         if (st == JP_OK)
             st = hd_publish(tmp, path, &t, errbuf, errlen);
+        if (st == JP_OK) /* "wrote PATH" only once PATH has it all (a device may refuse it: /dev/full) */
+            hd_log_said(said);
     } else if (st == JP_OK) {
         st = hd_write_text(jni, path, &t, NULL, 0, errbuf, errlen);
         if (st == JP_OK && agent_opts->verbose)

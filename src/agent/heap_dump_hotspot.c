@@ -206,7 +206,7 @@ static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, s
 }
 
 jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
-                            char *errbuf, size_t errlen)
+                            char *said, size_t saidlen, char *errbuf, size_t errlen)
 {
     /* dumpHeap wants a name ending in .hprof that does not exist yet, and creates it exclusively, 0600 */
     out_file_remove_stale(base);
@@ -276,14 +276,16 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, ch
         jp_log_error("heap dump: %s is written as HotSpot wrote it, unchecked: references to objects it left out "
                      "(class data sharing's archived objects) stay in it (%s)", shown, why);
     if (agent_opts->verbose && checked == JP_OK) {
-        jp_log_info("heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
-                    "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,
-                    (double)(agent_now_ns() - t0) / 1e9, (double)(t1 - t0) / 1e9, (double)(agent_now_ns() - t1) / 1e9,
-                    (unsigned long long)fs.references);
+        heap_dump_said(said, saidlen,
+                       "heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
+                       "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,
+                       (double)(agent_now_ns() - t0) / 1e9, (double)(t1 - t0) / 1e9,
+                       (double)(agent_now_ns() - t1) / 1e9, (unsigned long long)fs.references);
         if (fs.nulled)
-            jp_log_info("heap dump: %llu references named objects HotSpot's dumper left out (class data sharing's "
-                        "archived objects%s): written as null", (unsigned long long)fs.nulled,
-                        fs.roots_nulled ? "; some of them GC roots" : "");
+            heap_dump_said(said, saidlen,
+                           "heap dump: %llu references named objects HotSpot's dumper left out (class data sharing's "
+                           "archived objects%s): written as null", (unsigned long long)fs.nulled,
+                           fs.roots_nulled ? "; some of them GC roots" : "");
     }
 out:
     if (st != JP_OK)

@@ -18,11 +18,18 @@
 /* Writes the dump, checked and mended, to a fresh temporary beside `base`
  * ("<base>.jvmprof-<pid>-<random>.tmp.hprof", 0600: HotSpot creates it
  * exclusively) and puts its name in tmp; the caller gives it its final name
- * (`shown` names it in messages). On failure errbuf holds one line and no
+ * (`shown` names it in messages) and then logs the lines put in said. On failure errbuf holds one line and no
  * file is left; JP_ERR_JVMTI means this JVM has no HotSpot dumper (nothing
  * was tried). */
 jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
-                            char *errbuf, size_t errlen);
+                            char *said, size_t saidlen, char *errbuf, size_t errlen);
+
+/* What a dump says once its file has its name and all its bytes (verbose=y:
+ * "heap dump: wrote PATH ..."), not before: the caller logs it then (the
+ * name may still fail, a device that refuses the bytes). heap_dump_said
+ * appends one line to said (lines separated by '\n'). */
+#define HEAP_DUMP_SAID_MAX 2048
+void heap_dump_said(char *said, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Runtime.totalMemory() - freeMemory(): the heap in use, for progress lines
  * (0 when it cannot be read). */

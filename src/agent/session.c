@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include "outputs.h"
 #include "profiler.h"
 #include "thread_registry.h"
+#include "trace_vm_events.h"
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool session_loaded;           /* the agent is active: the session given at load passed its checks */
@@ -40,8 +42,12 @@ static bool session_vm_started;       /* VM init has run: sessions start at once
 static bool session_dead;             /* VM death has begun: no session starts any more */
 static char session_text[1024];       /* the running session's options, as given */
 static double session_since;          /* when it started (agent_now_ns, in s) */
+static uint64_t session_count;        /* sessions started so far */
+static _Atomic uint64_t session_live_number; /* the running session's number (1, 2, ...); 0: none */
 
 bool session_running(void) { return atomic_load(&session_live); }
+
+uint64_t session_number(void) { return atomic_load(&session_live_number); }
 
 /* ---- the core's callbacks ---- */
 
@@ -85,6 +91,7 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
+    atomic_store(&session_live_number, ++session_count);
     atomic_store(&session_live, true);
 }
 
@@ -119,10 +126,11 @@ static jp_status session_set_callbacks(void)
 
 /* ---- a session's checks and set-up, at load or at run time ---- */
 
-/* Each output the options name must be writable now (out_file.h: not a
- * directory, a directory that exists, a temporary can be made beside it), so
- * that a profile is not lost at exit. A name with %n (a heap dump's file=,
- * numbered reports) is checked under its first name (%n = 1). The line names the option: "file=PATH: why". */
+/* Each output the options name, and the trace file, must be writable now
+ * (out_file.h: not a directory, a directory that exists, a temporary can be
+ * made beside it), so that a profile is not lost at exit. A name with %n (a
+ * heap dump's file=, numbered reports) is checked under its first name
+ * (%n = 1). The line names the option: "file=PATH: why". */
 static jp_status session_check_outputs(const agent_options *o, const char **bad_option, char *err, size_t errlen)
 {
     output outs[OUTPUTS_MAX];
@@ -140,6 +148,15 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
         snprintf(err, errlen, "%s=%s: %s", outs[i].option, path, out_file_reason(why, path));
         if (bad_option)
             *bad_option = outs[i].option;
+        return JP_ERR_ARG;
+    }
+    /* the trace file (written in place as the trace goes; with plugin= only if tracefile= is given) */
+    char why[1024];
+    if (o->trace && (!o->plugin[0] || options_given(o, OPTIONS_ID_TRACEFILE)) &&
+        sink_check_writable(o->tracefile, why, sizeof why) != JP_OK) {
+        snprintf(err, errlen, "tracefile=%s: %s", o->tracefile, out_file_reason(why, o->tracefile));
+        if (bad_option)
+            *bad_option = "tracefile";
         return JP_ERR_ARG;
     }
     return JP_OK;
@@ -169,7 +186,18 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
         snprintf(err, errlen, "the JVM lacks what these options need (see the line above)");
         return JP_ERR_JVMTI;
     }
+    /* JVMTI's allocation sampler, which one environment holds at a time: heap=sites takes it in the profile's,
+     * trace=alloc in the trace's own; each gives it back at its session's end (another agent may hold it) */
+    if ((caps.can_generate_sampled_object_alloc_events &&
+         jvmti_sampler_check(agent_jvmti, "heap=sites", err, errlen) != JP_OK) ||
+        ((o->trace & OPTIONS_TRACE_ALLOC) && trace_vm_events_sampler_check(err, errlen) != JP_OK)) {
+        if (at_load) /* the JVM stops (as when it refuses a capability): the line says why */
+            jp_log_error("%s", err);
+        return JP_ERR_JVMTI;
+    }
     jvmtiError e = (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
+    if (e == JVMTI_ERROR_NONE && caps.can_generate_sampled_object_alloc_events)
+        jvmti_sampler_taken(agent_jvmti, "heap=sites");
     if (e != JVMTI_ERROR_NONE) {
         if (at_load)
             jvmti_check(e, "AddCapabilities");
@@ -178,7 +206,14 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
                                               "start-up: give them in -agentpath");
         return JP_ERR_JVMTI;
     }
-    if (session_set_callbacks() != JP_OK || collectors_load() != JP_OK) {
+    if (session_set_callbacks() != JP_OK) {
+        snprintf(err, errlen, "these options could not be set up (see the line above)");
+        return JP_ERR_JVMTI;
+    }
+    jp_status st = collectors_load(err, errlen);
+    if (st != JP_OK) {
+        if (err[0]) /* the collector's own line (an output that cannot be written: JP_ERR_ARG) */
+            return st == JP_ERR_ARG ? st : JP_ERR_JVMTI;
         snprintf(err, errlen, "these options could not be set up (see the line above)");
         return JP_ERR_JVMTI;
     }
@@ -227,6 +262,11 @@ void session_begin(JNIEnv *jni)
 
 jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
 {
+    return session_start_numbered(jni, text, NULL, err, errlen);
+}
+
+jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number, char *err, size_t errlen)
+{
     pthread_mutex_lock(&session_lock);
     jp_status st = JP_ERR_JVMTI; /* the state does not allow it; JP_ERR_ARG: the options do not */
     agent_options *o = NULL;
@@ -273,21 +313,27 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
     }
     if (st != JP_OK)
         free(o);
+    if (number)
+        *number = st == JP_OK ? atomic_load(&session_live_number) : 0;
     pthread_mutex_unlock(&session_lock);
     return st;
 }
 
-bool session_stop(JNIEnv *jni, char *err, size_t errlen)
+bool session_stop(JNIEnv *jni, char *err, size_t errlen) { return session_stop_numbered(jni, 0, err, errlen); }
+
+bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errlen)
 {
     pthread_mutex_lock(&session_lock);
-    if (!atomic_load(&session_live)) {
-        snprintf(err, errlen, session_loaded ? "no profiling session is running"
-                                             : "the jvmprof agent is not active (it could not start; see its message "
-                                               "at start-up)");
+    if (!atomic_load(&session_live) || (number && atomic_load(&session_live_number) != number)) {
+        snprintf(err, errlen, !session_loaded ? "the jvmprof agent is not active (it could not start; see its message "
+                                                "at start-up)"
+                              : atomic_load(&session_live) ? "the session meant has stopped already; another runs"
+                                                           : "no profiling session is running");
         pthread_mutex_unlock(&session_lock);
         return false;
     }
     atomic_store(&session_live, false);
+    atomic_store(&session_live_number, 0);
     collectors_stop(jni);
     bool quiet = gate_close(5000);
     bool stopped = profiler_stop(jni), ok = stopped;
@@ -320,6 +366,7 @@ void session_vm_death(JNIEnv *jni)
     session_dead = true;
     __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
     bool live = atomic_exchange(&session_live, false);
+    atomic_store(&session_live_number, 0);
     if (live)
         collectors_stop(jni);
     jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, false);

@@ -12,6 +12,7 @@
 #include <jni.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/jp_error.h"
 #include "../options/options.h"
@@ -33,15 +34,24 @@ void session_begin(JNIEnv *jni);
  * any other status: not now (a session already running, the agent inactive,
  * the JVM shutting down, a JVMTI capability this JVM does not grant now). */
 jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen);
+/* The same, and the started session's number (session_number) in *number. */
+jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number, char *err, size_t errlen);
 /* Stops the running session: its events off, its report written (always:
  * stopping is asking for it), its state freed. False (and a line in err) when
  * none runs or its report failed; the session is stopped either way. */
 bool session_stop(JNIEnv *jni, char *err, size_t errlen);
+/* The same, only if the running session is number `number` (0: whichever
+ * runs): a caller that started a session stops that one, never another
+ * started since it was stopped otherwise. */
+bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errlen);
 /* VM death: stops the running session, if any, and writes its last report
  * (doe=y, or one asked for that was not written yet). */
 void session_vm_death(JNIEnv *jni);
 /* True while a session runs (between its start and its stop). */
 bool session_running(void);
+/* The running session's number: 1, 2, ... in the order sessions started in
+ * this JVM; 0 when none runs. */
+uint64_t session_number(void);
 /* Agent_OnAttach, the first time (the agent loaded into a running JVM): the
  * core's callbacks and events, and the capability to re-instrument loaded
  * classes if the JVM grants it; then sessions start with session_start.

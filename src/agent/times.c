@@ -691,13 +691,19 @@ static void times_describe(void)
                 (unsigned long long)ts.dropped, times_calls_ns, times_calls_ns * (double)ts.calls / 1e9, times_empty_ns);
 }
 
+static jp_status times_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return times_init();
+}
+
 const collector times_collector = {
     .name = "cpu=times",
     .engine = "bytecode instrumentation",
     .wanted = times_wanted,
     .capabilities = times_capabilities,
     .callbacks = times_callbacks,
-    .load = times_init,
+    .load = times_load,
     .start = times_start,
     .before_report = times_before_report,
     .describe = times_describe,

@@ -27,6 +27,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,30 +248,44 @@ static void JNICALL tv_cb_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobj
 
 /* ---- the session ---- */
 
+/* The trace's own JVMTI environment, made (with its callbacks) the first time */
+static jp_status tv_env_get(void)
+{
+    if (tv_env)
+        return JP_OK;
+    if ((*agent_vm)->GetEnv(agent_vm, (void **)&tv_env, JVMTI_VERSION_11) != JNI_OK) {
+        tv_env = NULL;
+        return jp_error(JP_ERR_JVMTI, "trace=: no JVMTI environment for the JVM's events");
+    }
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.GarbageCollectionStart = tv_cb_gc_start;
+    cb.GarbageCollectionFinish = tv_cb_gc_finish;
+    cb.ObjectFree = tv_cb_free;
+    cb.SampledObjectAlloc = tv_cb_alloc;
+    cb.ClassPrepare = tv_cb_class_prepare;
+    cb.MonitorContendedEnter = tv_cb_contended;
+    cb.MonitorContendedEntered = tv_cb_entered;
+    cb.MonitorWait = tv_cb_wait;
+    cb.MonitorWaited = tv_cb_waited;
+    return jvmti_check((*tv_env)->SetEventCallbacks(tv_env, &cb, (jint)sizeof cb), "SetEventCallbacks(trace)");
+}
+
+jp_status trace_vm_events_sampler_check(char *why, size_t len)
+{
+    if (tv_env_get() != JP_OK) {
+        snprintf(why, len, "trace=: no JVMTI environment for the JVM's events");
+        return JP_ERR_JVMTI;
+    }
+    return jvmti_sampler_check(tv_env, "trace=alloc", why, len);
+}
+
 jp_status trace_vm_events_load(unsigned what)
 {
     jvmtiPhase phase = JVMTI_PHASE_LIVE;
     (*agent_jvmti)->GetPhase(agent_jvmti, &phase);
-    if (!tv_env) {
-        if ((*agent_vm)->GetEnv(agent_vm, (void **)&tv_env, JVMTI_VERSION_11) != JNI_OK) {
-            tv_env = NULL;
-            return jp_error(JP_ERR_JVMTI, "trace=: no JVMTI environment for the JVM's events");
-        }
-        jvmtiEventCallbacks cb;
-        memset(&cb, 0, sizeof cb);
-        cb.GarbageCollectionStart = tv_cb_gc_start;
-        cb.GarbageCollectionFinish = tv_cb_gc_finish;
-        cb.ObjectFree = tv_cb_free;
-        cb.SampledObjectAlloc = tv_cb_alloc;
-        cb.ClassPrepare = tv_cb_class_prepare;
-        cb.MonitorContendedEnter = tv_cb_contended;
-        cb.MonitorContendedEntered = tv_cb_entered;
-        cb.MonitorWait = tv_cb_wait;
-        cb.MonitorWaited = tv_cb_waited;
-        if (jvmti_check((*tv_env)->SetEventCallbacks(tv_env, &cb, (jint)sizeof cb), "SetEventCallbacks(trace)") !=
-            JP_OK)
-            return JP_ERR_JVMTI;
-    }
+    if (tv_env_get() != JP_OK)
+        return JP_ERR_JVMTI;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_tag_objects = 1;
@@ -280,6 +295,8 @@ jp_status trace_vm_events_load(unsigned what)
     caps.can_generate_sampled_object_alloc_events = (what & OPTIONS_TRACE_ALLOC) != 0;
     caps.can_generate_monitor_events = (what & OPTIONS_TRACE_MONITOR) != 0;
     jvmtiError e = (*tv_env)->AddCapabilities(tv_env, &caps);
+    if (e == JVMTI_ERROR_NONE && caps.can_generate_sampled_object_alloc_events)
+        jvmti_sampler_taken(tv_env, "trace=alloc");
     if (e != JVMTI_ERROR_NONE)
         return jp_error(JP_ERR_JVMTI, "trace=: the JVM refused the JVMTI capabilities of these event classes%s",
                         phase == JVMTI_PHASE_ONLOAD ? "" : " (some are granted only at start-up: give trace= in "
@@ -402,6 +419,12 @@ void trace_vm_events_stop(JNIEnv *jni)
     for (size_t i = 0; i < sizeof tv_events / sizeof tv_events[0]; i++)
         (*tv_env)->SetEventNotificationMode(tv_env, JVMTI_DISABLE, tv_events[i], NULL);
     tv_what = 0;
+}
+
+void trace_vm_events_end(void)
+{
+    if (tv_env)
+        jvmti_sampler_give_back(tv_env);
 }
 
 /* jvmprof.GcEvents: one collection, as the JVM's GarbageCollectorMXBean

@@ -15,10 +15,17 @@
 /* At a session's load (Agent_OnLoad for the one given there): the trace's
  * own JVMTI environment with what `what` (OPTIONS_TRACE_*) needs. */
 jp_status trace_vm_events_load(unsigned what);
+/* Before a session with trace=alloc is set up: JP_OK if the trace's
+ * environment can have JVMTI's allocation sampler; else why not (who holds
+ * it) in one line. */
+jp_status trace_vm_events_sampler_check(char *why, size_t len);
 /* The session's start and stop: the events on and off (the start of the
  * first that traces collections registers jvmprof.GcEvents). */
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what);
 void trace_vm_events_stop(JNIEnv *jni);
+/* After a stopped session's last report, no callback in flight: what the
+ * session held that another may need (JVMTI's allocation sampler) given back. */
+void trace_vm_events_end(void);
 /* An instance method's receiver (trace=exec): its object id, from the
  * cache when no collection can have moved it since, else its tag (given one
  * if it has none). 0 if it cannot be named. */

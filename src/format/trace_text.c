@@ -261,12 +261,43 @@ static bool tt_cursor_advance(tt_ctx *c, tt_thread *t)
     }
 }
 
-/* "name" of string id, or "?" */
+/* n bytes of text from the file (a user event's message, a thread's or a
+ * method's name: whatever the program chose), so that it stays on its line
+ * and sends a terminal nothing: a backslash as \\, a newline, tab and carriage
+ * return as \n, \t, \r, and every other control character (C0, DEL, and C1
+ * in UTF-8: U+0080..U+009F) as \xNN, one per byte. */
+static void tt_put_text(sink *s, const char *p, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = (unsigned char)p[i];
+        bool c1 = b == 0xc2 && i + 1 < n && (unsigned char)p[i + 1] >= 0x80 && (unsigned char)p[i + 1] <= 0x9f;
+        if (b >= 0x20 && b != 0x7f && b != '\\' && !c1)
+            continue;
+        sink_write(s, p + from, i - from);
+        if (b == '\\')
+            sink_printf(s, "\\\\");
+        else if (b == '\n')
+            sink_printf(s, "\\n");
+        else if (b == '\t')
+            sink_printf(s, "\\t");
+        else if (b == '\r')
+            sink_printf(s, "\\r");
+        else if (c1)
+            sink_printf(s, "\\x%02x\\x%02x", b, (unsigned char)p[++i]);
+        else
+            sink_printf(s, "\\x%02x", b);
+        from = i + 1;
+    }
+    sink_write(s, p + from, n - from);
+}
+
+/* "name" of string id (escaped: tt_put_text), or "<string N>" */
 static void tt_put_string(sink *s, const tt_ctx *c, uint64_t id)
 {
     const tt_string *str = tt_table_get(&c->strings, id);
     if (str && str->p)
-        sink_printf(s, "%.*s", (int)str->n, str->p);
+        tt_put_text(s, str->p, str->n);
     else
         sink_printf(s, "<string %" PRIu64 ">", id);
 }
@@ -425,7 +456,8 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
         tt_put_class(s, c, e->f[2]);
         break;
     case TRACE_EV_USER:
-        sink_printf(s, " %.*s", (int)e->text_len, e->text);
+        sink_printf(s, " ");
+        tt_put_text(s, e->text, e->text_len);
         break;
     case TRACE_EV_PROBE:
         sink_printf(s, " ");
@@ -494,7 +526,7 @@ static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool js
         if (i)
             sink_printf(s, ":");
         if (str && str->p)
-            sink_printf(s, "%.*s", (int)str->n, str->p);
+            tt_put_text(s, str->p, str->n);
     }
     memcpy(kbuf, kinds->p, kinds->n);
     probe_arg args[PROBE_ARGS_MAX];
@@ -732,8 +764,10 @@ static void tt_put_samples_inside(sink *s, const tt_ctx *c, const tt_samples *ss
                 from = q + 1;
                 break;
             }
-        sink_printf(s, "           %6" PRIu64 "  %s%.*s\n", top[j][0], from ? "...;" : "",
-                    st && st->p ? (int)(st->n - from) : 0, st && st->p ? st->p + from : "");
+        sink_printf(s, "           %6" PRIu64 "  %s", top[j][0], from ? "...;" : "");
+        if (st && st->p)
+            tt_put_text(s, st->p + from, st->n - from);
+        sink_printf(s, "\n");
     }
 }
 

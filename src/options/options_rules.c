@@ -191,13 +191,16 @@ static bool options_rules_trace_receivers(const agent_options *o, char *err, siz
                                 "whose whole calls name no receiver); add trace=exec or drop receivers=");
 }
 
-/* JVMTI has one allocation sampling interval: trace=alloc sets it to 0 (every allocation) */
+/* JVMTI's allocation sampler (its sampled-allocation events) belongs to one JVMTI environment at a time:
+ * trace=alloc takes it in the trace's own, heap=sites in the profile's (all but alloc_hook=bci's exact counts) */
 static bool options_rules_trace_alloc(const agent_options *o, char *err, size_t errlen)
 {
-    return (o->trace & OPTIONS_TRACE_ALLOC) && o->heap_sites && !options_alloc_exact(o) &&
-           options_rules_refuse(err, errlen, "trace=alloc with heap=sites: trace=alloc has JVMTI's one allocation "
-                                "sampler report every allocation, which heap=sites would read as samples of "
-                                "alloc_interval= bytes; add alloc_interval=0 (exact counts) or trace in another run");
+    return (o->trace & OPTIONS_TRACE_ALLOC) && o->heap_sites && !options_alloc_bci(o) &&
+           options_rules_refuse(err, errlen, "trace=alloc with heap=sites%s: both need JVMTI's allocation sampler "
+                                "(can_generate_sampled_object_alloc_events), which one JVMTI environment holds at a "
+                                "time; add %salloc_hook=bci (exact counts through bytecode, no sampler) or trace in "
+                                "another run", options_alloc_exact(o) ? ",alloc_interval=0" : "",
+                                options_alloc_exact(o) ? "" : "alloc_interval=0,");
 }
 
 /* trace= alone writes the trace file and no report: the report's options have no use. */
@@ -213,6 +216,14 @@ static bool options_rules_trace_alone(const agent_options *o, char *err, size_t 
                                         "is written, with no report for %s= to shape; drop %s= (or add a profile: "
                                         "cpu=samples, monitor=y, ...)", options_defs[ids[i]].name,
                                         options_defs[ids[i]].name, options_defs[ids[i]].name);
+    /* pprof= and jfr= are made of each report's data: with none, they would never be written */
+    const options_id made[] = { OPTIONS_ID_PPROF, OPTIONS_ID_JFR };
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+        if (options_given(o, made[i]))
+            return options_rules_refuse(err, errlen, "%s= with trace= alone: %s= is made from each report, and "
+                                        "trace= alone writes no report, only the trace file (tracefile=); drop %s= "
+                                        "(or add a profile: cpu=samples, heap=sites, ...)", options_defs[made[i]].name,
+                                        options_defs[made[i]].name, options_defs[made[i]].name);
     return false;
 }
 
@@ -247,6 +258,8 @@ static const struct { options_id id; const char *why; } options_rules_not_for_du
     { OPTIONS_ID_THREAD, "each of its stack traces is one thread's already" },
     { OPTIONS_ID_CUTOFF, "it holds every object, with no table to cut" },
     { OPTIONS_ID_RESET, "each dump holds the whole heap, with no counts to start again" },
+    { OPTIONS_ID_PPROF, "a pprof profile is made from a report's samples and sites, of which it has none" },
+    { OPTIONS_ID_JFR, "a JFR file is made from a report's samples and sites, of which it has none" },
 };
 
 static bool options_rules_report_only(const agent_options *o, char *err, size_t errlen)

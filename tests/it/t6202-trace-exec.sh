@@ -80,8 +80,8 @@ size=$(stat -c %s "$T/s.trace")
 expect_grep "tracelimit= reached" "$T/err"
 "$JVMPROF" trace "$T/s.trace" >/dev/null || fail "a trace stopped by tracelimit= does not read whole"
 
-# a tracefile= that cannot be written: one line, the VM does not start
-run_java "trace=thread,tracefile=$T/nodir/x.trace" TraceCalls
+# a tracefile= that cannot be written: one line; force=n: the VM does not start (force=y: t9002)
+run_java "trace=thread,force=n,tracefile=$T/nodir/x.trace" TraceCalls
 [ "$RC" != 0 ] || fail "an unwritable tracefile= was accepted"
 [ "$(grep -c '^jvmprof:' "$T/err")" = 1 ] && grep -q "^jvmprof: tracefile=$T/nodir/x.trace: " "$T/err" || fail "bad tracefile=: $(cat "$T/err")"
 

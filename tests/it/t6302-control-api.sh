@@ -42,6 +42,27 @@ expect_grep "^startup: jvmprof: tracingStartup: no jvmprof agent is loaded; star
 expect_grep "^begin: jvmprof: tracingBegin before tracingStartup" "$T/out"
 expect_grep "^userEvent false objectReferences false$" "$T/out"
 
+# a tracing ended by Control.stop(): tracingEnd then stops nothing (not the session started since), and
+# tracingBegin begins again (it said "begun already")
+run_java "trace=thread,tracefile=$T/s.trace" TraceControl stopped "$LIB" "$T/after.txt"
+expect_rc 0
+cat >"$T/want.txt" <<'TXT'
+stop true
+start true
+end after stop: no exception
+running after tracingEnd true
+begin: no exception
+stop true
+begin after stop: no exception
+report: no exception
+end: no exception
+running after end false
+shutdown: no exception
+TXT
+diff -u "$T/want.txt" "$T/out" >&2 || fail "tracingEnd after Control.stop()"
+expect_grep "^CPU SAMPLES BEGIN" "$T/after.txt"
+expect_grep "^window: startups 1 begins 3 ends 3 shutdowns 1 " "$T/err"
+
 # 100 windows while 8 threads run, then the object graph
 run_java "trace=exec,include=TraceControl,tracefile=$T/w.trace" TraceControl windows "$LIB"
 expect_rc 0

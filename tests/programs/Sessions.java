@@ -7,7 +7,8 @@
 // "alloc", "lock", "calls"; "expect-running", "expect-stopped" check
 // Control.isRunning(); "bad:OPTIONS" expects start to refuse with
 // IllegalArgumentException, "busy:OPTIONS" with IllegalStateException;
-// "stop-none" expects stop() to return false; "reflect-dump" calls
+// "stop-none" expects stop() to return false; "heapdump:FILE" calls
+// Control.dumpHeap(FILE) and prints true or the failure; "reflect-dump" calls
 // Control.dump() through the README's reflection snippet. Prints one line per step.
 import java.util.ArrayList;
 import java.util.List;
@@ -110,6 +111,13 @@ public class Sessions {
                     System.out.println(verb + (verb.equals("bad") ? " refused: " : " WRONG: ") + e.getMessage());
                 } catch (IllegalStateException e) {
                     System.out.println(verb + (verb.equals("busy") ? " refused: " : " WRONG: ") + e.getMessage());
+                }
+                break;
+            case "heapdump": // Control.dumpHeap(opts): "heapdump true", or the exception's message
+                try {
+                    System.out.println("heapdump " + jvmprof.Control.dumpHeap(opts));
+                } catch (java.io.UncheckedIOException e) {
+                    System.out.println("heapdump failed: " + e.getMessage());
                 }
                 break;
             case "reflect-dump":

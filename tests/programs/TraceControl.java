@@ -3,7 +3,9 @@
 // without an agent; "windows LIB" loads LIB, begins and ends tracing 100
 // times while 8 threads call work(), with a user event "in N" in each window,
 // then reports a known object graph (NodeA -> NodeB, NodeA -> NodeC,
-// NodeB -> NodeC, NodeC -> NodeA) and shuts the library down.
+// NodeB -> NodeC, NodeC -> NodeA) and shuts the library down; "stopped LIB
+// FILE" ends a tracing with Control.stop() and starts a cpu=samples session
+// (to FILE) that tracingEnd must leave running.
 import jvmprof.Control;
 import jvmprof.ControlException;
 
@@ -54,6 +56,23 @@ public class TraceControl {
                 expect("shutdown", Control::tracingShutdown);
             }
             System.out.println("userEvent " + Control.userEvent("x") + " objectReferences " + Control.objectReferences());
+            return;
+        }
+        if (args[0].equals("stopped")) { // tracing ended by Control.stop(): tracingEnd and tracingBegin after it
+            int flags = Control.EXECUTION_OFF | Control.MEMORY_OFF | Control.ALLOCATION_OFF | Control.THREADS;
+            Control.tracingStartup(args[1]);
+            Control.tracingBegin(flags);
+            System.out.println("stop " + Control.stop());
+            System.out.println("start " + Control.start("cpu=samples,file=" + args[2]));
+            expect("end after stop", Control::tracingEnd);
+            System.out.println("running after tracingEnd " + Control.isRunning());
+            expect("begin", () -> Control.tracingBegin(flags)); // stops the cpu=samples session first (its report)
+            System.out.println("stop " + Control.stop());
+            expect("begin after stop", () -> Control.tracingBegin(flags));
+            expect("report", Control::reportObjectReferences);
+            expect("end", Control::tracingEnd);
+            System.out.println("running after end " + Control.isRunning());
+            expect("shutdown", Control::tracingShutdown);
             return;
         }
         Control.tracingStartup(args[1]);

@@ -594,6 +594,11 @@ static void test_heap_dump_alone(void)
     PARSE_BAD3("heap=dump,thread=y", "thread= with heap=dump alone", "drop thread=", NULL);
     PARSE_BAD3("heap=dump,cutoff=0", "cutoff= with heap=dump alone", "drop cutoff=", NULL);
     PARSE_BAD3("heap=dump,dumper=jvmti,depth=2", "depth= with heap=dump alone", NULL, NULL);
+    /* pprof= and jfr= are made from a report: heap=dump alone has none (they were accepted and never written) */
+    PARSE_BAD3("heap=dump,pprof=p.pb.gz", "pprof= with heap=dump alone", "of which it has none", "drop pprof=");
+    PARSE_BAD3("heap=dump,jfr=r.jfr", "jfr= with heap=dump alone", "add heap=sites", NULL);
+    if (PARSE_OK("heap=all,pprof=p.pb.gz,jfr=r.jfr"))
+        CHECK_EQ_STR(opts.jfr, "r.jfr");
     /* what the dump does use */
     PARSE_OK("heap=dump,format=a,file=h-%n.txt,doe=n,verbose=n,force=n,dumper=jvmti");
     /* with heap=sites (heap=all) the SITES report uses all four */
@@ -937,7 +942,14 @@ static void test_trace(void)
     if (PARSE_OK("trace=exec,plugin=/tmp/libcount.so:verbose;x=1"))
         CHECK_EQ_STR(opts.plugin, "/tmp/libcount.so:verbose;x=1");
     PARSE_BAD3("plugin=/tmp/x.so", "plugin= applies to trace=, which is off", NULL, NULL);
-    PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites", "alloc_interval=0", NULL);
+    PARSE_BAD3("trace=alloc,heap=sites", "trace=alloc with heap=sites: both need JVMTI's allocation sampler",
+               "one JVMTI environment holds at a time", "add alloc_interval=0,alloc_hook=bci");
+    /* exact counts through JVMTI's sampler (alloc_hook=sampler, the default) need it too; bci's do not */
+    PARSE_BAD3("trace=alloc,heap=sites,alloc_interval=0", "trace=alloc with heap=sites,alloc_interval=0: both need",
+               "add alloc_hook=bci", NULL);
+    PARSE_BAD3("trace=alloc,heap=sites,alloc_count=site", "trace=alloc with heap=sites: both need", NULL, NULL);
+    if (PARSE_OK("trace=alloc,heap=sites,alloc_interval=0,alloc_hook=bci"))
+        CHECK(opts.trace & OPTIONS_TRACE_ALLOC);
     PARSE_BAD3("trace=exec+", "nothing after the last '+'", NULL, NULL);
     PARSE_BAD3("trace=", "trace=: expected", NULL, NULL);
     PARSE_BAD3("tracefile=x.trace", "tracefile= applies to trace=, which is off", NULL, NULL);
@@ -951,6 +963,11 @@ static void test_trace(void)
     PARSE_BAD3("cpu=samples,include=a.", "include= applies to bytecode instrumentation", "trace=", NULL);
     PARSE_BAD3("trace=thread,file=x.txt", "file= with trace= alone", "tracefile=", NULL);
     PARSE_BAD3("trace=thread,depth=3", "depth= with trace= alone", NULL, NULL);
+    PARSE_BAD3("trace=thread,pprof=p.pb.gz", "pprof= with trace= alone: pprof= is made from each report",
+               "writes no report", "drop pprof=");
+    PARSE_BAD3("trace=exec,jfr=r.jfr", "jfr= with trace= alone", "add a profile", NULL);
+    if (PARSE_OK("trace=thread,cpu=samples,pprof=p.pb.gz,jfr=r.jfr"))
+        CHECK_EQ_STR(opts.pprof, "p.pb.gz");
     PARSE_BAD3("trace=thread,tracelimit=5x", "tracelimit=5x", NULL, NULL);
 }
 

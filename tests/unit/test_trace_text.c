@@ -1,8 +1,8 @@
 /* test_trace_text.c — a trace file as text (src/format/trace_text.c, what
  * `jvmprof trace` prints): two threads' chunks interleaved in the file come
  * out merged in time order, with method, class and thread names; each
- * filter; a file cut short prints what it holds and says where it stopped;
- * data that is no trace is refused. */
+ * filter; text the program chose escaped; a file cut short prints what it
+ * holds and says where it stopped; data that is no trace is refused. */
 #include "../../src/format/trace_text.h"
 
 #include "../../src/common/buf.h"
@@ -153,6 +153,29 @@ static void test_chrome(void)
     CHECK(strstr(text, "\"name\":\"a\\\"b\\\\c\\u000ad\"") != NULL);
 }
 
+/* Text the program chose (a user event, a thread's name) cannot forge a line
+ * or reach the terminal: control characters and backslashes escaped */
+static void test_escaped(void)
+{
+    static const char forged[] = "ok\n     0.000000001 main user forged\x1b[2J\t\\x0a\r\x7f\xc2\x9b\xc3\xa9";
+    static const char name[] = "evil\nthread";
+    file_len = TRACE_HEADER_SIZE;
+    trace_chunk c;
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 0, 0);
+    meta(&c, TRACE_EV_STRING, 1, 0, 0, 0, 0, name);
+    meta(&c, TRACE_EV_THREAD, 1, 1, 0, 0, 0, NULL);
+    file_len += trace_chunk_finish(&c);
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 1, 0);
+    CHECK(trace_chunk_put(&c, TRACE_EV_USER, 5, NULL, forged, strlen(forged)));
+    file_len += trace_chunk_finish(&c);
+    trace_text_filter f = { 0 };
+    trace_text_summary sum;
+    ASSERT(as_text(file_len, &f, &sum) == JP_OK);
+    CHECK_EQ_STR(text, "     0.000000005 evil\\nthread user ok\\n     0.000000001 main user forged\\x1b[2J\\t"
+                       "\\\\x0a\\r\\x7f\\xc2\\x9b\xc3\xa9\n");
+    CHECK_EQ_INT(sum.printed, 1);
+}
+
 static void test_slowest(void)
 {
     write_file();
@@ -206,6 +229,7 @@ int main(void)
     RUN(test_time_order);
     RUN(test_filters);
     RUN(test_chrome);
+    RUN(test_escaped);
     RUN(test_slowest);
     RUN(test_cut_and_bad);
     return DONE();
