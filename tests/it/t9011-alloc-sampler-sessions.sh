@@ -77,4 +77,4 @@ expect_grep "^busy refused: jvmprof: start: trace=alloc: JVMTI's allocation samp
 expect_grep "^busy refused: jvmprof: start: heap=sites: JVMTI's allocation sampler .* is held by another JVMTI agent in this JVM" "$T/out"
 expect_grep "^start true$" "$T/out"
 [ ! -e "$D/c2.txt" ] || fail "a refused start left c2.txt"
-echo "t9010 ok"
+echo "t9011 ok"
