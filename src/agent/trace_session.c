@@ -276,12 +276,12 @@ bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
     return trace_emit(&t->p, type, now, fields, NULL, 0);
 }
 
-bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
+bool trace_vm_event(unsigned type, const uint64_t *fields)
 {
     bool ok = false;
-    if (atomic_load_explicit(&trace_session_on, memory_order_acquire))
-        trace_session_tap(0, type, time_ns, fields, NULL, 0);
     pthread_mutex_lock(&tss_vm_lock);
+    /* the time taken under the lock: thread 0's events come from several threads, and a chunk's times only grow */
+    uint64_t time_ns = trace_session_now();
     if (atomic_load_explicit(&trace_session_on, memory_order_acquire) && trace_session_stream) {
         if (!tss_vm_made) {
             memset(&tss_vm, 0, sizeof tss_vm);
@@ -291,6 +291,8 @@ bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
         ok = trace_emit(&tss_vm, type, time_ns, fields, NULL, 0);
     }
     pthread_mutex_unlock(&tss_vm_lock);
+    if (atomic_load_explicit(&trace_session_on, memory_order_acquire))
+        trace_session_tap(0, type, time_ns, fields, NULL, 0);
     return ok;
 }
 

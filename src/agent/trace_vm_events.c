@@ -173,7 +173,7 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
     atomic_store_explicit(&p->told, 0, memory_order_relaxed);
     atomic_store_explicit(&p->start_ns, now, memory_order_relaxed);
     atomic_store_explicit(&p->number, n, memory_order_release);
-    trace_vm_event(TRACE_EV_GC_START, now, (uint64_t[]){ n });
+    trace_vm_event(TRACE_EV_GC_START, (uint64_t[]){ n });
 }
 
 /* The pause's end: with tv_perf, which collections the JVM counted in it
@@ -209,7 +209,7 @@ static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
         p->cause[i] = 0;
     }
     atomic_store_explicit(&p->end_ns, now, memory_order_release);
-    trace_vm_event(TRACE_EV_GC_END, now, (uint64_t[]){ n });
+    trace_vm_event(TRACE_EV_GC_END, (uint64_t[]){ n });
 }
 
 /* A tagged object died: an object the trace named, or a class's Class object (its class unloaded). */
@@ -221,9 +221,9 @@ static void JNICALL tv_cb_free(jvmtiEnv *jv, jlong tag)
     uint64_t t = (uint64_t)tag, cls = tv_tag_class_id(tag);
     if (t & TV_CLASS_TAG) { /* a Class object: its class unloaded (one of an earlier session's: ignored) */
         if (cls && trace_wants(OPTIONS_TRACE_CLASS))
-            trace_vm_event(TRACE_EV_CLASS_UNLOAD, trace_now_ns(), (uint64_t[]){ cls });
+            trace_vm_event(TRACE_EV_CLASS_UNLOAD, (uint64_t[]){ cls });
     } else if (trace_wants(OPTIONS_TRACE_FREE)) {
-        trace_vm_event(TRACE_EV_FREE, trace_now_ns(), (uint64_t[]){ t });
+        trace_vm_event(TRACE_EV_FREE, (uint64_t[]){ t });
     }
     gate_leave();
 }
