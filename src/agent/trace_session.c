@@ -212,6 +212,10 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
     trace_thread *t = thread_record_self.trace;
     if (t && t->gen == trace_session_gen && trace_session_stream)
         return t;
+    /* a thread past its thread-end (the JVM still runs some of its code: the join's notify) is not
+     * named again: its group is gone by then, and its events would follow its end */
+    if (thread_record_self.ended)
+        return NULL;
     uint32_t serial = thread_registry_serial(NULL);
     trace_stream *st = trace_session_stream; /* an ended session's stays allocated (retired) */
     if (!serial || !st)
