@@ -28,7 +28,9 @@
  *   gc-start, gc-end: in the JVM's collector with every Java thread stopped:
  *       no support function, no lock another thread may hold, no allocation
  *       through the JVM, nothing slow
- *   gc: (what a collection was) on the JVM's notification thread, later
+ *   gc: (what a collection was) on the JVM's notification thread, later;
+ *       for the last collections, at the end of tracing (what never came
+ *       is then JVMPROF_GC_UNKNOWN / JVMPROF_GC_USED_UNKNOWN)
  *   free, class-unload: on whichever thread the JVM reports them from
  *       (often its service thread): no support function
  *   sample: on the agent's thread (e->thread names the sampled thread): no
@@ -101,7 +103,8 @@ typedef struct jvmprof_method {
     jvmprof_name name, signature;
 } jvmprof_method;
 
-enum { JVMPROF_GC_YOUNG = 1, JVMPROF_GC_FULL = 2 };
+enum { JVMPROF_GC_UNKNOWN = 0, JVMPROF_GC_YOUNG = 1, JVMPROF_GC_FULL = 2 };
+#define JVMPROF_GC_USED_UNKNOWN UINT64_MAX
 enum { JVMPROF_MONITOR_CONTENDED = 1, JVMPROF_MONITOR_ENTERED = 2, JVMPROF_MONITOR_WAIT = 3,
        JVMPROF_MONITOR_WAITED = 4 };
 enum { JVMPROF_OBJECT_PLAIN = 1, JVMPROF_OBJECT_ARRAY = 2, JVMPROF_OBJECT_CLASS = 3 };
@@ -132,16 +135,21 @@ typedef struct jvmprof_event {
     uint32_t thread;             /* the Java thread's number (1, 2, ...), 0 for none */
     uint64_t time_ns;            /* since the trace began, on one monotonic clock */
     union {
-        struct { jvmprof_method method; uint32_t depth; uint64_t receiver; } enter;  /* receiver: the object's id,
-                                                                                     * 0 if none (static, <init>) */
+        struct { jvmprof_method method; uint32_t depth; uint64_t receiver; } enter;  /* receiver: the object's id
+                                                                                     * (trace=exec, receivers=y), 0 if
+                                                                                     * none: a static method (its class
+                                                                                     * is method.class_name), <init> */
         struct { jvmprof_method method; uint32_t depth; int thrown; } exit;
         struct { jvmprof_method method; uint32_t depth; int thrown; uint64_t duration_ns; } call;
         struct { uint64_t object; jvmprof_name class_name; uint64_t size; int64_t length; } alloc; /* length -1: not an
                                                                                                   * array */
         struct { uint64_t object; } free;
         struct { uint64_t number; } gc;
+        /* gc_info: what collection number was (JVMPROF_GC_*); what was not known when tracing ended: kind
+         * JVMPROF_GC_UNKNOWN, collector or cause empty, used_* JVMPROF_GC_USED_UNKNOWN */
         struct { uint64_t number; int kind; jvmprof_name collector, cause; uint64_t used_before, used_after; } gc_info;
-        struct { uint32_t thread; jvmprof_name name, group; int priority; int daemon; } thread;
+        struct { uint32_t thread; jvmprof_name name, group; int priority; int daemon; } thread; /* thread-end: thread
+                                                                                                * only */
         struct { uint32_t class_id; jvmprof_name name; } class_event;
         struct { int kind; uint64_t object; jvmprof_name class_name; } monitor;
         struct { jvmprof_name message; } user;

@@ -2,9 +2,10 @@
  * GcEvents.java: tells the jvmprof agent (trace=mem, trace=mem:light) what
  * each garbage collection was: young or full, which collector, why, and the
  * heap used before and after it. The JVM's GarbageCollectorMXBeans report
- * each collection once it is over; the agent joins the report to the pause
- * whose start and end it timed through JVMTI. The agent registers the
- * listener once, from its own thread; it is not part of the public API.
+ * each collection once it is over; the agent joins the report (young or
+ * full, and the collection's number, GcInfo.getId()) to the pause whose
+ * start and end it timed through JVMTI. The agent registers
+ * the listener once; it is not part of the public API.
  */
 package jvmprof;
 
@@ -16,6 +17,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.management.Notification;
@@ -30,24 +32,31 @@ final class GcEvents implements NotificationListener {
         this.heapPools = heapPools;
     }
 
-    /** Registers the listener on every collector; false if the JVM has no such notifications. */
-    static boolean start() {
+    /**
+     * Registers the listener on every collector; returns the collectors' names, or null if the JVM has no such
+     * notifications.
+     */
+    static String[] start() {
         try {
             Set<String> heap = new HashSet<>();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
                 if (pool.getType() == MemoryType.HEAP)
                     heap.add(pool.getName());
+            List<GarbageCollectorMXBean> beans = ManagementFactory.getGarbageCollectorMXBeans();
+            String[] names = new String[beans.size()];
             GcEvents listener = new GcEvents(heap);
             boolean any = false;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            for (int i = 0; i < names.length; i++) {
+                GarbageCollectorMXBean gc = beans.get(i);
+                names[i] = gc.getName();
                 if (gc instanceof NotificationEmitter) {
                     ((NotificationEmitter) gc).addNotificationListener(listener, null, null);
                     any = true;
                 }
             }
-            return any;
+            return any ? names : null;
         } catch (Throwable t) {
-            return false;
+            return null;
         }
     }
 
@@ -68,12 +77,13 @@ final class GcEvents implements NotificationListener {
                     GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
             GcInfo gc = info.getGcInfo();
             collected0(info.getGcName(), info.getGcAction().contains("major"), info.getGcCause(), gc.getStartTime(),
-                       gc.getEndTime(), heapUsed(gc.getMemoryUsageBeforeGc()), heapUsed(gc.getMemoryUsageAfterGc()));
+                       gc.getEndTime(), heapUsed(gc.getMemoryUsageBeforeGc()), heapUsed(gc.getMemoryUsageAfterGc()),
+                       gc.getId());
         } catch (Throwable t) {
             // a notification the agent cannot read is left out; the program never sees it
         }
     }
 
     private static native void collected0(String collector, boolean major, String cause, long startMs, long endMs,
-                                          long usedBefore, long usedAfter);
+                                          long usedBefore, long usedAfter, long id);
 }

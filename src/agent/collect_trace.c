@@ -306,6 +306,7 @@ static void tr_poll(JNIEnv *jni)
  * closed (trace_session_close), the file synced and closed. */
 static void tr_stop(JNIEnv *jni)
 {
+    trace_vm_events_settle(); /* the last collections' notifications, while the session still takes them */
     atomic_store(&trace_session_on, false);
     probes_trace_listen(false);
     if (trace_session_what & OPTIONS_TRACE_ENTRY)

@@ -19,6 +19,7 @@ _Thread_local thread_record thread_record_self __attribute__((tls_model("initial
 void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni)
 {
     thread_record_self.adopted = false;
+    thread_record_self.ended = false;
     thread_record_self.serial = serial;
     thread_record_self.tid = tid;
     atomic_signal_fence(memory_order_seq_cst);
@@ -30,6 +31,7 @@ void thread_record_end(void)
 {
     atomic_signal_fence(memory_order_seq_cst);
     memset(&thread_record_self, 0, sizeof thread_record_self);
+    thread_record_self.ended = true;
     atomic_signal_fence(memory_order_seq_cst);
 }
 

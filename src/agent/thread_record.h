@@ -65,6 +65,7 @@ typedef struct thread_record {
     thread_record_alloc alloc;
     thread_record_blocking blocking;
     bool adopted;                   /* serial, tid and jni filled by thread_record_adopt, not begun */
+    bool ended;                     /* thread_record_end ran: the thread is past its end (until a begin) */
 } thread_record;
 
 /* The calling thread's record. */
@@ -74,7 +75,7 @@ extern _Thread_local thread_record thread_record_self __attribute__((tls_model("
  * JNIEnv, before the collectors' thread_start (whatever collectors run: a
  * session started later samples the thread through them). */
 void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni);
-/* thread_registry.c, on the thread itself, after the collectors' thread_end: the record zeroed. */
+/* thread_registry.c, on the thread itself, after the collectors' thread_end: the record zeroed, ended set. */
 void thread_record_end(void);
 
 /* Threads already running when the agent registered them from another thread

@@ -116,7 +116,8 @@ static void tpl_delete_local(jobject o)
         (*jni)->DeleteLocalRef(jni, o);
 }
 
-static int tpl_current_thread(jvmprof_name *name, jvmprof_name *group, int *priority)
+/* The calling thread's name, group, priority and daemon flag (each out may be NULL). */
+static int tpl_thread_info(jvmprof_name *name, jvmprof_name *group, int *priority, int *daemon)
 {
     tpl_scratch *r = tpl_room();
     if (!r)
@@ -135,6 +136,8 @@ static int tpl_current_thread(jvmprof_name *name, jvmprof_name *group, int *prio
         *group = tpl_copy(r->names[1], sizeof r->names[1], g.name ? g.name : "", g.name ? strlen(g.name) : 0, false);
     if (priority)
         *priority = info.priority;
+    if (daemon)
+        *daemon = info.is_daemon != 0;
     (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)info.name);
     (*agent_jvmti)->Deallocate(agent_jvmti, (unsigned char *)g.name);
     if (g.parent)
@@ -144,6 +147,11 @@ static int tpl_current_thread(jvmprof_name *name, jvmprof_name *group, int *prio
     if (info.context_class_loader)
         tpl_delete_local(info.context_class_loader);
     return 0;
+}
+
+static int tpl_current_thread(jvmprof_name *name, jvmprof_name *group, int *priority)
+{
+    return tpl_thread_info(name, group, priority, NULL);
 }
 
 static int tpl_support_method(uint32_t id, jvmprof_method *out) { return out && tpl_method(id, out) ? 0 : -1; }
@@ -295,7 +303,7 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
     case TRACE_EV_THREAD_END:
         e.u.thread.thread = (uint32_t)f[0];
         if (type == TRACE_EV_THREAD_START) /* on the thread itself */
-            tpl_current_thread(&e.u.thread.name, &e.u.thread.group, &e.u.thread.priority);
+            tpl_thread_info(&e.u.thread.name, &e.u.thread.group, &e.u.thread.priority, &e.u.thread.daemon);
         break;
     case TRACE_EV_CLASS_LOAD:
     case TRACE_EV_CLASS_UNLOAD:

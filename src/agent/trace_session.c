@@ -212,6 +212,10 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
     trace_thread *t = thread_record_self.trace;
     if (t && t->gen == trace_session_gen && trace_session_stream)
         return t;
+    /* a thread past its thread-end (the JVM still runs some of its code: the join's notify) is not
+     * named again: its group is gone by then, and its events would follow its end */
+    if (thread_record_self.ended)
+        return NULL;
     uint32_t serial = thread_registry_serial(NULL);
     trace_stream *st = trace_session_stream; /* an ended session's stays allocated (retired) */
     if (!serial || !st)
@@ -276,12 +280,12 @@ bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
     return trace_emit(&t->p, type, now, fields, NULL, 0);
 }
 
-bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
+bool trace_vm_event(unsigned type, const uint64_t *fields)
 {
     bool ok = false;
-    if (atomic_load_explicit(&trace_session_on, memory_order_acquire))
-        trace_session_tap(0, type, time_ns, fields, NULL, 0);
     pthread_mutex_lock(&tss_vm_lock);
+    /* the time taken under the lock: thread 0's events come from several threads, and a chunk's times only grow */
+    uint64_t time_ns = trace_session_now();
     if (atomic_load_explicit(&trace_session_on, memory_order_acquire) && trace_session_stream) {
         if (!tss_vm_made) {
             memset(&tss_vm, 0, sizeof tss_vm);
@@ -291,6 +295,8 @@ bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields)
         ok = trace_emit(&tss_vm, type, time_ns, fields, NULL, 0);
     }
     pthread_mutex_unlock(&tss_vm_lock);
+    if (atomic_load_explicit(&trace_session_on, memory_order_acquire))
+        trace_session_tap(0, type, time_ns, fields, NULL, 0);
     return ok;
 }
 

@@ -126,9 +126,11 @@ bool trace_thread_followed(JNIEnv *jni);
 /* A timed event of the calling Java thread, now (false: dropped, or not a
  * thread the trace follows). */
 bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields);
-/* A timed event of no thread (thread 0), at time_ns: any thread, even a
- * collection's callback with the world stopped (a mutex, no JVMTI, no JNI). */
-bool trace_vm_event(unsigned type, uint64_t time_ns, const uint64_t *fields);
+/* A timed event of no thread (thread 0), now (the time taken under its
+ * lock, so that these events' times, from many threads, only grow): any
+ * thread, even a collection's callback with the world stopped (a mutex, no
+ * JVMTI, no JNI). */
+bool trace_vm_event(unsigned type, const uint64_t *fields);
 /* The ids of a class (by its name in internal form) and of a string, their
  * metadata written the first time; 0 between sessions. */
 uint32_t trace_class_id(const char *internal, size_t n);

@@ -6,7 +6,8 @@
  *                   callbacks (exact times), and its kind, collector, cause
  *                   and heap used before and after as gc metadata, from the
  *                   JVM's GarbageCollectorMXBean notifications
- *                   (jvmprof.GcEvents), joined to its pause by time
+ *                   (jvmprof.GcEvents), joined to its pause by the
+ *                   collector's count (see tv_cb_gc_finish)
  *   mem             the deaths of the objects the trace named (ObjectFree)
  *   alloc           every allocation (JVMTI's allocation sampler at interval
  *                   0), the object given its id there
@@ -29,7 +30,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../common/jp_log.h"
 #include "../format/trace_file.h"
@@ -37,6 +40,7 @@
 #include "agent_env.h"
 #include "gate.h"
 #include "jvmti_util.h"
+#include "vm_perf.h"
 #include "vmstructs.h"
 
 #define TV_CLASS_TAG (1ull << 62)
@@ -50,12 +54,34 @@ static _Atomic uint64_t tv_next_object = 1;
 static bool tv_listening;               /* jvmprof.GcEvents registered (agent thread) */
 static _Thread_local bool tv_priming;   /* tv_prime runs on this thread */
 
-/* The pauses JVMTI reported, by number, for the notifications to find. */
+/* The collectors of Serial, Parallel and G1 as jstat counts them: counter
+ * K of sun.gc.collector.K.invocations (0 young, 1 full) counts the
+ * collections of the GarbageCollectorMXBean whose notifications say "end
+ * of minor GC" (K 0) or "end of major GC" (K 1), in the same scope inside
+ * the pause, so a notification's GcInfo.getId() is K's count; G1's remark
+ * and cleanup count in collector 2 and have no bean. */
+#define TV_KINDS 2u
+#define TV_CAUSE 64u
+static const volatile int64_t *tv_perf_count[TV_KINDS];
+static const volatile char *tv_perf_cause;      /* sun.gc.cause: the running collection's */
+static const volatile char *tv_perf_last_cause; /* sun.gc.lastCause: the last one's (its setter has ended) */
+static size_t tv_perf_cause_cap, tv_perf_last_cause_cap;
+static bool tv_perf;                            /* the counters are there and are the beans' */
+static int64_t tv_perf_seen[TV_KINDS];          /* the counts at the last pause's end (the VM's thread) */
+static char *tv_kind_names[TV_KINDS];           /* the young and the full collector's bean name (tv_match_lock) */
+
+/* The pauses JVMTI reported, by number, for the notifications to find:
+ * with tv_perf, each holds the collections counted in it (from, to] by
+ * collector and the cause the JVM gave, written before end_ns (release). */
 typedef struct tv_pause {
     _Atomic uint64_t number, start_ns, end_ns;
+    int64_t from[TV_KINDS], to[TV_KINDS];
+    char cause[TV_CAUSE];
+    _Atomic uint32_t told;                      /* its collections a notification told (under tv_match_lock) */
 } tv_pause;
 static tv_pause tv_pauses[TV_PAUSES];
 static _Atomic uint64_t tv_gcs;         /* pauses begun */
+static uint64_t tv_first;               /* the session's first pause */
 static _Atomic uint64_t tv_epoch;       /* pause starts and ends: odd while one runs (receivers' caches) */
 static bool tv_receivers;               /* trace=exec names receivers (GC events on for tv_epoch) */
 static bool tv_cache_ok;                /* objects move only in the pauses JVMTI reports (not ZGC, Shenandoah) */
@@ -134,7 +160,7 @@ static uint64_t tv_object_id(jobject object)
 
 /* ---- callbacks ---- */
 
-/* Collections: JVMTI's restricted mode, the world stopped: atomics and trace_vm_event only. */
+/* Collections: JVMTI's restricted mode, the world stopped: atomics, loads and trace_vm_event only. */
 static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
 {
     (void)jv;
@@ -145,11 +171,17 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
     uint64_t now = trace_now_ns();
     tv_pause *p = &tv_pauses[n % TV_PAUSES];
     atomic_store_explicit(&p->end_ns, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->told, 0, memory_order_relaxed);
     atomic_store_explicit(&p->start_ns, now, memory_order_relaxed);
     atomic_store_explicit(&p->number, n, memory_order_release);
-    trace_vm_event(TRACE_EV_GC_START, now, (uint64_t[]){ n });
+    trace_vm_event(TRACE_EV_GC_START, (uint64_t[]){ n });
 }
 
+/* The pause's end: with tv_perf, which collections the JVM counted in it
+ * (each collector's count since the last pause's end) and their cause, so
+ * that a notification names its pause exactly (collector K's collection
+ * number id is in the pause where K's count went past id), and a pause
+ * whose notification never comes is still told young or full. */
 static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
 {
     (void)jv;
@@ -158,8 +190,27 @@ static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
         return;
     uint64_t n = atomic_load_explicit(&tv_gcs, memory_order_relaxed);
     uint64_t now = trace_now_ns();
-    atomic_store_explicit(&tv_pauses[n % TV_PAUSES].end_ns, now, memory_order_release);
-    trace_vm_event(TRACE_EV_GC_END, now, (uint64_t[]){ n });
+    tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    if (tv_perf) {
+        for (unsigned k = 0; k < TV_KINDS; k++) {
+            int64_t c = *tv_perf_count[k];
+            p->from[k] = tv_perf_seen[k];
+            p->to[k] = c > tv_perf_seen[k] ? c : tv_perf_seen[k];
+            tv_perf_seen[k] = p->to[k];
+        }
+        /* the cause is set around the pause (G1) or inside it (Parallel, Serial: over by now) */
+        const volatile char *cause = tv_perf_cause;
+        size_t cap = tv_perf_cause_cap, i = 0;
+        if (strncmp((const char *)cause, "No GC", cap) == 0) {
+            cause = tv_perf_last_cause;
+            cap = tv_perf_last_cause_cap;
+        }
+        for (; i + 1 < TV_CAUSE && i + 1 < cap && cause[i]; i++)
+            p->cause[i] = cause[i];
+        p->cause[i] = 0;
+    }
+    atomic_store_explicit(&p->end_ns, now, memory_order_release);
+    trace_vm_event(TRACE_EV_GC_END, (uint64_t[]){ n });
 }
 
 /* A tagged object died: an object the trace named, or a class's Class object (its class unloaded). */
@@ -171,9 +222,9 @@ static void JNICALL tv_cb_free(jvmtiEnv *jv, jlong tag)
     uint64_t t = (uint64_t)tag, cls = tv_tag_class_id(tag);
     if (t & TV_CLASS_TAG) { /* a Class object: its class unloaded (one of an earlier session's: ignored) */
         if (cls && trace_wants(OPTIONS_TRACE_CLASS))
-            trace_vm_event(TRACE_EV_CLASS_UNLOAD, trace_now_ns(), (uint64_t[]){ cls });
+            trace_vm_event(TRACE_EV_CLASS_UNLOAD, (uint64_t[]){ cls });
     } else if (trace_wants(OPTIONS_TRACE_FREE)) {
-        trace_vm_event(TRACE_EV_FREE, trace_now_ns(), (uint64_t[]){ t });
+        trace_vm_event(TRACE_EV_FREE, (uint64_t[]){ t });
     }
     gate_leave();
 }
@@ -364,10 +415,46 @@ static void tv_tag_loaded(JNIEnv *jni, bool all)
     (*tv_env)->Deallocate(tv_env, (unsigned char *)classes);
 }
 
+/* jstat's collector counters, if they are the beans' young (0) and full (1) collector. */
+static void tv_perf_find(void)
+{
+    size_t cap = 0;
+    tv_perf_cause = vm_perf_string("sun.gc.cause", &tv_perf_cause_cap);
+    tv_perf_last_cause = vm_perf_string("sun.gc.lastCause", &tv_perf_last_cause_cap);
+    bool ok = tv_perf_cause && tv_perf_last_cause;
+    for (unsigned k = 0; ok && k < TV_KINDS; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "sun.gc.collector.%u.invocations", k);
+        tv_perf_count[k] = vm_perf_long(name);
+        snprintf(name, sizeof name, "sun.gc.collector.%u.name", k);
+        const volatile char *what = vm_perf_string(name, &cap);
+        char text[128] = "";
+        for (size_t i = 0; what && i + 1 < sizeof text && i < cap && what[i]; i++)
+            text[i] = what[i];
+        ok = tv_perf_count[k] && strstr(text, k == 0 ? " young collection" : " full collection");
+    }
+    tv_perf = ok;
+    if (!ok)
+        jp_log_debug("trace=mem: no jstat collector counters (-XX:-UsePerfData, or a collector other than Serial, "
+                     "Parallel and G1): collections are joined to their notifications by time");
+}
+
+/* The beans' names of the collectors of tv_perf (HotSpot's), until a notification tells them */
+static const char *const tv_young_names[] = { "G1 Young Generation", "PS Scavenge", "Copy", NULL };
+static const char *const tv_full_names[] = { "G1 Old Generation", "PS MarkSweep", "MarkSweepCompact", NULL };
+
+static void tv_name_kind(const char *name)
+{
+    for (unsigned k = 0; k < TV_KINDS; k++)
+        for (const char *const *n = k ? tv_full_names : tv_young_names; *n; n++)
+            if (strcmp(name, *n) == 0 && !tv_kind_names[k])
+                tv_kind_names[k] = strdup(name);
+}
+
 /* The listener of jvmprof.GcEvents, registered once per JVM (it stays, and
  * reports to whichever session traces collections), at the start of the
  * first session that does: before the program's collections, which it
- * reports from then on. */
+ * reports from then on. It gives the beans' names. */
 static void tv_listen(JNIEnv *jni)
 {
     if (tv_listening || !jni)
@@ -377,15 +464,31 @@ static void tv_listen(JNIEnv *jni)
     tv_matched = atomic_load(&tv_gcs);
     pthread_mutex_unlock(&tv_match_lock);
     jclass c = (*jni)->FindClass(jni, "jvmprof/GcEvents");
-    jmethodID m = c ? (*jni)->GetStaticMethodID(jni, c, "start", "()Z") : NULL;
-    jboolean ok = m ? (*jni)->CallStaticBooleanMethod(jni, c, m) : JNI_FALSE;
+    jmethodID m = c ? (*jni)->GetStaticMethodID(jni, c, "start", "()[Ljava/lang/String;") : NULL;
+    jobjectArray names = m ? (jobjectArray)(*jni)->CallStaticObjectMethod(jni, c, m) : NULL;
     if ((*jni)->ExceptionCheck(jni))
         (*jni)->ExceptionClear(jni);
+    jsize count = names ? (*jni)->GetArrayLength(jni, names) : 0;
+    for (jsize i = 0; i < count; i++) {
+        jstring name = (jstring)(*jni)->GetObjectArrayElement(jni, names, i);
+        const char *u = name ? (*jni)->GetStringUTFChars(jni, name, NULL) : NULL;
+        if (u) {
+            pthread_mutex_lock(&tv_match_lock);
+            tv_name_kind(u);
+            pthread_mutex_unlock(&tv_match_lock);
+            (*jni)->ReleaseStringUTFChars(jni, name, u);
+        }
+        if (name)
+            (*jni)->DeleteLocalRef(jni, name);
+    }
+    if (names)
+        (*jni)->DeleteLocalRef(jni, names);
     if (c)
         (*jni)->DeleteLocalRef(jni, c);
-    if (!ok)
+    if (!names)
         jp_log_info("trace=mem: the JVM's collection notifications are not available (module jdk.management?): "
                     "gc-start and gc-end come without their kind and heap sizes");
+    tv_perf_find();
 }
 
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
@@ -397,8 +500,12 @@ jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
     /* a cached address holds until the next pause; ZGC and Shenandoah move objects while threads run */
     tv_cache_ok = tv_receivers && vmstructs_flag_bool("UseZGC") == 0 && vmstructs_flag_bool("UseShenandoahGC") != 1 &&
                   !getenv("JVMPROF_TRACE_NO_RECEIVER_CACHE"); /* the test's knob: every receiver from its tag */
-    if (what & OPTIONS_TRACE_GC)
+    if (what & OPTIONS_TRACE_GC) {
         tv_listen(jni);
+        tv_first = atomic_load(&tv_gcs) + 1;
+        for (unsigned k = 0; tv_perf && k < TV_KINDS; k++)
+            tv_perf_seen[k] = *tv_perf_count[k];
+    }
     if (what & OPTIONS_TRACE_CLASS)
         tv_tag_loaded(jni, false);
     if (what & OPTIONS_TRACE_ALLOC)
@@ -428,29 +535,43 @@ void trace_vm_events_end(void)
 }
 
 /* jvmprof.GcEvents: one collection, as the JVM's GarbageCollectorMXBean
- * reports it (start and end in ms since a time of the JVM's own), joined to
- * a JVMTI pause. Reports come in the order of the collections, from the
- * first after the listener began (tv_matched then), so the next report is
- * the next pause; a pause whose length or start (the JVM's ms moved to the
- * trace's clock by the last pause joined) differs by more than TV_MATCH_NS
- * had no report (a G1 remark or cleanup) and is passed over, up to
- * TV_SKIP_MAX of them. */
+ * reports it, some time after its pause (on the JVM's notification thread).
+ * With tv_perf it names its pause exactly: the one in which the count of
+ * its kind of collection (young or full) went past its number (id).
+ * Without, by time (tv_join_by_time). */
 #define TV_SKIP_MAX 4u
 static bool tv_offset_known;
 static int64_t tv_offset_ns;            /* trace clock - the JVM's ms clock, from the last pause joined */
 
 static uint64_t tv_gap(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
-JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls, jstring collector, jboolean major,
-                                                         jstring cause, jlong start_ms, jlong end_ms, jlong before,
-                                                         jlong after)
+/* The pause of the young (0) or full (1) collection number id, or 0 (under tv_match_lock). */
+static uint64_t tv_join_by_count(unsigned index, jlong id)
 {
-    (void)cls;
-    if (!trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
-        return;
+    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
+    for (uint64_t n = last; n && n >= tv_first && n + TV_PAUSES > last; n--) {
+        tv_pause *p = &tv_pauses[n % TV_PAUSES];
+        if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
+            !atomic_load_explicit(&p->end_ns, memory_order_acquire))
+            continue;
+        if (p->to[index] < id)
+            return 0; /* older pauses counted fewer: not a pause of this trace */
+        if (p->from[index] < id)
+            return n;
+    }
+    return 0;
+}
+
+/* By time, without the counters: reports come in the order of the
+ * collections, from the first after the listener began (tv_matched then),
+ * so the next report is the next pause; a pause whose length or start (the
+ * JVM's ms moved to the trace's clock by the last pause joined) differs by
+ * more than TV_MATCH_NS had no report (a G1 remark or cleanup) and is
+ * passed over, up to TV_SKIP_MAX of them (a busy machine can defeat it). */
+static uint64_t tv_join_by_time(jlong start_ms, jlong end_ms)
+{
     uint64_t length = (uint64_t)(end_ms - start_ms) * 1000000u;
-    pthread_mutex_lock(&tv_match_lock);
-    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire), best = 0;
+    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
     for (uint64_t n = tv_matched + 1; n <= last && n <= tv_matched + 1 + TV_SKIP_MAX; n++) {
         tv_pause *p = &tv_pauses[n % TV_PAUSES];
         uint64_t s = atomic_load_explicit(&p->start_ns, memory_order_relaxed);
@@ -461,16 +582,21 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
         if (tv_gap(e - s, length) > TV_MATCH_NS ||
             (tv_offset_known && tv_gap(s, (uint64_t)(start_ms * 1000000 + tv_offset_ns)) > TV_MATCH_NS))
             continue;
-        best = n;
         tv_offset_ns = (int64_t)s - start_ms * 1000000;
         tv_offset_known = true;
-        break;
+        tv_matched = n;
+        return n;
     }
-    if (best)
-        tv_matched = best;
-    pthread_mutex_unlock(&tv_match_lock);
-    if (!best)
-        return; /* not a pause JVMTI reported to this trace */
+    return 0;
+}
+
+JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls, jstring collector, jboolean major,
+                                                         jstring cause, jlong start_ms, jlong end_ms, jlong before,
+                                                         jlong after, jlong id)
+{
+    (void)cls;
+    if (!trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
+        return;
     uint64_t ids[2] = { 0, 0 };
     jstring texts[2] = { collector, cause };
     for (int i = 0; i < 2; i++) {
@@ -478,10 +604,78 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
         if (!s)
             continue;
         ids[i] = trace_string_id(s, strlen(s));
+        if (i == 0 && !tv_kind_names[major != 0]) {
+            pthread_mutex_lock(&tv_match_lock);
+            if (!tv_kind_names[major != 0])
+                tv_kind_names[major != 0] = strdup(s);
+            pthread_mutex_unlock(&tv_match_lock);
+        }
         (*jni)->ReleaseStringUTFChars(jni, texts[i], s);
     }
+    pthread_mutex_lock(&tv_match_lock);
+    uint64_t best = tv_perf ? tv_join_by_count(major != 0, id) : tv_join_by_time(start_ms, end_ms);
+    if (best)
+        atomic_fetch_add_explicit(&tv_pauses[best % TV_PAUSES].told, 1, memory_order_release);
+    pthread_mutex_unlock(&tv_match_lock);
+    if (!best)
+        return; /* not a pause JVMTI reported to this trace */
     trace_meta(TRACE_EV_GC, (uint64_t[]){ best, major ? TRACE_GC_FULL : TRACE_GC_YOUNG, ids[0], ids[1],
                                           (uint64_t)(before > 0 ? before : 0), (uint64_t)(after > 0 ? after : 0) });
+}
+
+/* How many collections pause p holds that a notification should tell: with
+ * tv_perf, those the counters saw (0 for a G1 remark or cleanup); without,
+ * one unless a notification told it. */
+static uint64_t tv_expected(const tv_pause *p)
+{
+    if (!tv_perf)
+        return 1;
+    uint64_t n = 0;
+    for (unsigned k = 0; k < TV_KINDS; k++)
+        n += (uint64_t)(p->to[k] - p->from[k]);
+    return n;
+}
+
+/* The pauses of the session still untold (up to TV_PAUSES back); 0 when all are. */
+static uint64_t tv_untold(uint64_t last, bool write)
+{
+    uint64_t untold = 0;
+    for (uint64_t n = last; n && n >= tv_first && n + TV_PAUSES > last; n--) {
+        tv_pause *p = &tv_pauses[n % TV_PAUSES];
+        if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
+            !atomic_load_explicit(&p->end_ns, memory_order_acquire) ||
+            atomic_load_explicit(&p->told, memory_order_acquire) > 0 || !tv_expected(p))
+            continue;
+        untold++;
+        if (!write)
+            continue;
+        /* what the counters knew of it; the heap used is the notification's only */
+        unsigned kind = !tv_perf ? TRACE_GC_UNKNOWN : p->to[1] > p->from[1] ? TRACE_GC_FULL : TRACE_GC_YOUNG;
+        const char *name = kind == TRACE_GC_UNKNOWN ? NULL : tv_kind_names[kind == TRACE_GC_FULL];
+        uint64_t collector = name ? trace_string_id(name, strlen(name)) : 0;
+        uint64_t cause = tv_perf && p->cause[0] ? trace_string_id(p->cause, strlen(p->cause)) : 0;
+        atomic_store_explicit(&p->told, (uint32_t)tv_expected(p), memory_order_release);
+        trace_meta(TRACE_EV_GC, (uint64_t[]){ n, kind, collector, cause, TRACE_GC_USED_UNKNOWN,
+                                              TRACE_GC_USED_UNKNOWN });
+    }
+    return untold;
+}
+
+/* The session ends: the notifications of its last collections, which the
+ * JVM sends some time after each, are waited for (up to TV_SETTLE_MS; the
+ * program may have just collected and exited); what is still untold is
+ * written with what the counters knew of it, its heap used unknown. */
+#define TV_SETTLE_MS 2000
+void trace_vm_events_settle(void)
+{
+    if (!tv_env || !(tv_what & OPTIONS_TRACE_GC) || !trace_wants(OPTIONS_TRACE_GC))
+        return;
+    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
+    for (int ms = 0; ms < TV_SETTLE_MS && tv_listening && tv_untold(last, false); ms += 2)
+        nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+    pthread_mutex_lock(&tv_match_lock);
+    tv_untold(last, true);
+    pthread_mutex_unlock(&tv_match_lock);
 }
 
 /* ---- receivers ---- */

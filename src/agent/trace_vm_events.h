@@ -26,6 +26,10 @@ void trace_vm_events_stop(JNIEnv *jni);
 /* After a stopped session's last report, no callback in flight: what the
  * session held that another may need (JVMTI's allocation sampler) given back. */
 void trace_vm_events_end(void);
+/* Before a session that traces collections stops (its events still on):
+ * waits (up to 2 s) for the JVM's notifications of its last collections,
+ * and writes what is known of those that never came. */
+void trace_vm_events_settle(void);
 /* An instance method's receiver (trace=exec): its object id, from the
  * cache when no collection can have moved it since, else its tag (given one
  * if it has none). 0 if it cannot be named. */

@@ -35,7 +35,8 @@ typedef enum trace_event_type {
     TRACE_EV_GC = 5,           /* gc number, kind (TRACE_GC_*), collector, cause (string ids), heap used
                                 * before, heap used after (bytes): what the gc-start and gc-end of that
                                 * number were; may come after them (it is known only once the collection
-                                * is reported) */
+                                * is reported). What was not known when the trace ended: kind
+                                * TRACE_GC_UNKNOWN, string id 0, heap TRACE_GC_USED_UNKNOWN */
     TRACE_EV_PROVIDER = 6,     /* provider id, name, module, attributes (string ids; module "" when the program
                                 * gave none): a com.sun.tracing provider made by the program */
     TRACE_EV_PROBE_INFO = 7,   /* probe id, provider id, name, function, kinds (string ids): one of its probes;
@@ -75,7 +76,8 @@ typedef enum trace_event_type {
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4, TRACE_METHOD_RECEIVER = 8 };
-enum { TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
+enum { TRACE_GC_UNKNOWN = 0, TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
+#define TRACE_GC_USED_UNKNOWN UINT64_MAX
 enum { TRACE_THREAD_DAEMON = 1 };
 enum { TRACE_OBJECT_PLAIN = 1, TRACE_OBJECT_ARRAY = 2, TRACE_OBJECT_CLASS = 3 };
 enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAIT = 3, TRACE_MONITOR_WAITED = 4 };

@@ -411,16 +411,30 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
             sink_printf(s, " pause"); /* a collection the JVM did not report (a G1 remark or cleanup) */
             break;
         }
-        sink_printf(s, " %s", g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full" : "other");
+        /* what was not known when the trace ended: "unknown" (unquoted) */
+        sink_printf(s, " %s", g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full" : "unknown");
+        uint64_t used = e->type == TRACE_EV_GC_START ? g->before : g->after;
         if (e->type == TRACE_EV_GC_START) {
-            sink_printf(s, " \"");
-            tt_put_string(s, c, g->collector);
-            sink_printf(s, "\" cause=\"");
-            tt_put_string(s, c, g->cause);
-            sink_printf(s, "\" used-before=%" PRIu64, g->before);
-        } else {
-            sink_printf(s, " used-after=%" PRIu64, g->after);
+            if (g->collector) {
+                sink_printf(s, " \"");
+                tt_put_string(s, c, g->collector);
+                sink_printf(s, "\"");
+            } else {
+                sink_printf(s, " unknown");
+            }
+            if (g->cause) {
+                sink_printf(s, " cause=\"");
+                tt_put_string(s, c, g->cause);
+                sink_printf(s, "\"");
+            } else {
+                sink_printf(s, " cause=unknown");
+            }
         }
+        sink_printf(s, e->type == TRACE_EV_GC_START ? " used-before=" : " used-after=");
+        if (used == TRACE_GC_USED_UNKNOWN)
+            sink_printf(s, "unknown");
+        else
+            sink_printf(s, "%" PRIu64, used);
         break;
     }
     case TRACE_EV_THREAD_START:
@@ -628,8 +642,8 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
         bool known = g && g->known;
         sink_printf(s, "\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s #%" PRIu64 " %s\"}", trace_event_name(e->type),
                     e->f[0], !known ? "pause" : g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full"
-                                                                                            : "other");
-        if (known) /* the heap used, as a counter */
+                                                                                            : "unknown");
+        if (known && (e->type == TRACE_EV_GC_START ? g->before : g->after) != TRACE_GC_USED_UNKNOWN) /* as a counter */
             sink_printf(s, ",\n{\"pid\":1,\"tid\":0,\"ts\":%s,\"ph\":\"C\",\"name\":\"heap used\",\"args\":"
                         "{\"bytes\":%" PRIu64 "}}", ts, e->type == TRACE_EV_GC_START ? g->before : g->after);
         break;

@@ -1,0 +1,43 @@
+# trace=mem:light on GcQuick, which collects 16 times with System.gc() and
+# exits at once (and, the second time, makes young collections last): every
+# gc-start and gc-end of the trace's text says young or full, its collector,
+# cause and heap used before and after, as many young and full as the JVM's
+# GarbageCollectorMXBeans counted; the plugin (tests/plugins/fields.c) got
+# the same for each collection. The same with Parallel and Serial, but for
+# the young collection each of their System.gc() pauses makes before the
+# full one: the trace has one record a pause, and tells it full.
+. "$(dirname "$0")/lib.sh"
+cc -shared -fPIC -I"$ROOT/include" -o "$T/libfields.so" "$ROOT/tests/plugins/fields.c" -lpthread || fail "cc fields.c"
+
+check() { # name, exact (young counted as the beans) or not, JVM options and program arguments
+    local name=$1 exact=$2; shift 2
+    run_java "trace=mem:light,tracefile=$T/$name.trace,plugin=$T/libfields.so:$T/$name.plugin" "$@"
+    expect_rc 0
+    "$JVMPROF" trace "$T/$name.trace" >"$T/$name.txt" || fail "$name: jvmprof trace failed"
+    read -r _ young _ full <"$T/out"
+    local starts ends t_young t_full
+    starts=$(grep -c ' gc-start #' "$T/$name.txt"); ends=$(grep -c ' gc-end #' "$T/$name.txt")
+    t_young=$(grep -c ' gc-start #[0-9]* young "[^"]*" cause="[^"]*" used-before=[0-9]*$' "$T/$name.txt")
+    t_full=$(grep -c ' gc-start #[0-9]* full "[^"]*" cause="[^"]*" used-before=[0-9]*$' "$T/$name.txt")
+    # Parallel and Serial scavenge first within a System.gc() pause: one pause (full), two collections
+    [ "$exact" = y ] || { young=$t_young; [ "$t_young" -gt 0 ] || fail "$name: no young collection told"; }
+    [ "$t_young" = "$young" ] && [ "$t_full" = "$full" ] && [ "$starts" = $((young + full)) ] && [ "$ends" = "$starts" ] ||
+        fail "$name: the trace has $starts collections, $t_young young and $t_full full told in full; the JVM counted $young young, $full full: $(grep -v 'used-before=[0-9]\|used-after=[0-9]' "$T/$name.txt" | head -5)"
+    [ "$(grep -c ' gc-end #[0-9]* \(young\|full\) used-after=[0-9]*$' "$T/$name.txt")" = "$ends" ] ||
+        fail "$name: a gc-end without its kind or heap: $(grep ' gc-end' "$T/$name.txt" | grep -v 'used-after=[0-9]' | head -3)"
+    [ "$full" -ge 16 ] || fail "$name: only $full full collections"
+    # the plugin: one gc_info per collection, equal to the text's
+    awk '$3 == "gc-start" { n = substr($4, 2); k = $5; sub(/.* used-before=/, ""); b[n] = k " " $0 }
+         $3 == "gc-end" { sub(/^#/, "", $4); sub(/used-after=/, "", $6); print $4, b[$4], $6 }' "$T/$name.txt" | sort >"$T/$name.want"
+    # (a pause of two collections is told twice; the trace keeps the last, as here)
+    awk '$1 == "info" { sub(/^#/, "", $2); last[$2] = $2 " " $3 " " $(NF-1) " " $NF } END { for (n in last) print last[n] }' \
+        "$T/$name.plugin" |
+        sed 's/used-before=//; s/used-after=//' | sort >"$T/$name.got"
+    diff "$T/$name.want" "$T/$name.got" >&2 || fail "$name: the plugin's collections differ from the trace's (number kind before after)"
+    note "$name: $young young, $full full"
+}
+check g1 y GcQuick 16
+check g1-young y -Xmx64m GcQuick 16 300000
+grep -q ' young "G1 Young Generation" cause="G1 Evacuation Pause"' "$T/g1-young.txt" || fail "no young G1 collection told"
+check parallel n -XX:+UseParallelGC -Xmx64m GcQuick 16 300000
+check serial n -XX:+UseSerialGC -Xmx64m GcQuick 16 300000
