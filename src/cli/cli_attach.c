@@ -10,10 +10,12 @@
  * (hotspot_tmp_open), never by a path through /proc/PID/root. */
 #include "cli_commands.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +378,48 @@ static bool ca_target(const char *command, int argc, char **argv, hotspot_target
     return true;
 }
 
+/* status, stop, dump and reset on a JVM whose memory maps hold no libjvmprof.so: answered here, without
+ * loading the agent into it (which would change the JVM that was only asked) */
+static int ca_not_loaded(const hotspot_target *t, const char *command)
+{
+    if (!strcmp(command, "status")) {
+        printf("jvmprof is not loaded in process %ld; no profiling session runs (jvmprof start %ld OPTIONS starts "
+               "one)\n",
+               (long)t->pid, (long)t->pid);
+        return 0;
+    }
+    cli_error("%s: no profiling session runs in process %ld: jvmprof is not loaded there (jvmprof start %ld OPTIONS "
+              "starts one)",
+              command, (long)t->pid, (long)t->pid);
+    return 1;
+}
+
+/* Whether a session runs in process PID, read from /proc only: the agent thread, named "jvmprof", runs
+ * exactly while a session does (profiler.c). */
+static bool ca_profiling(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char comm_path[600], comm[32] = "";
+        snprintf(comm_path, sizeof comm_path, "%s/%s/comm", path, e->d_name);
+        FILE *f = fopen(comm_path, "re");
+        if (!f)
+            continue;
+        found = fgets(comm, sizeof comm, f) && !strcmp(comm, "jvmprof\n");
+        fclose(f);
+    }
+    closedir(d);
+    return found;
+}
+
 int cli_attach(const char *command, int argc, char **argv)
 {
     hotspot_target t;
@@ -391,6 +435,8 @@ int cli_attach(const char *command, int argc, char **argv)
         return ca_request(&t, "start", options, false, NULL);
     }
     if (!strcmp(command, "dump") && argc == 2) { /* to FILE, instead of the session's file= */
+        if (!t.jvmprof)
+            return ca_not_loaded(&t, command);
         char abs[4200];
         ca_file(&t, argv[1], abs, sizeof abs);
         return ca_request(&t, "dump", abs, false, NULL);
@@ -408,6 +454,8 @@ int cli_attach(const char *command, int argc, char **argv)
         cli_error("%s: expected jvmprof %s PID%s", command, command, !strcmp(command, "dump") ? " [FILE]" : "");
         return 2;
     }
+    if (!t.jvmprof) /* a question or a stop changes nothing in a JVM without jvmprof: nothing to load for it */
+        return ca_not_loaded(&t, command);
     return ca_request(&t, command, "", false, NULL);
 }
 
@@ -482,13 +530,8 @@ int cli_list(int argc, char **argv)
         jp_status st = hotspot_target_find(pids[i], &t, why, sizeof why);
         if (st != JP_OK && !t.main[0])
             continue;
-        const char *state = !t.jvmprof ? "no" : "loaded";
-        if (st == JP_OK && t.jvmprof && t.uid == geteuid()) { /* ask whether it profiles */
-            char *answer = NULL;
-            if (ca_request(&t, "status", "", true, &answer) == 0 && answer && strstr(answer, "a session runs"))
-                state = "profiling";
-            free(answer);
-        }
+        /* from /proc alone: listing attaches to nothing and changes nothing */
+        const char *state = !t.jvmprof ? "no" : ca_profiling(t.pid) ? "profiling" : "loaded";
         printf("%-8ld %-10s %s%s%s\n", (long)pids[i], t.uid != geteuid() ? "?" : state, t.main,
                t.uid != geteuid() ? "  (another user's)" : "", st != JP_OK && t.uid == geteuid() ? "  (cannot attach)" : "");
     }
