@@ -148,7 +148,7 @@ $(BUILD)/fuzz/.clang:
 	@mkdir -p $(dir $@) && touch $@
 
 $(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CLASSFILE_SRC) $(COMMON_SRC) $(HEADERS) | $(BUILD)/fuzz/.clang
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
 
 $(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
 	@mkdir -p $(dir $@)

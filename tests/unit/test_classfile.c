@@ -2055,7 +2055,7 @@ static void test_long_names(void)
 
 /* ---- methods the rewriter must leave alone -------------------------------------- */
 
-typedef enum { BAD_OPCODE, BAD_BRANCH, BAD_SWITCH, BAD_EXC, BAD_LINE, BAD_UNINIT, BAD_FRAME, BAD_STACK, NBAD } badness;
+typedef enum { BAD_OPCODE, BAD_BRANCH, BAD_SWITCH, BAD_EXC, BAD_LINE, BAD_UNINIT, BAD_FRAME, BAD_ATTRS, BAD_STACK, NBAD } badness;
 
 static unsigned char *bad_method_class(badness what, size_t *len)
 {
@@ -2100,6 +2100,12 @@ static unsigned char *bad_method_class(badness what, size_t *len)
         break;
     }
     case BAD_FRAME: smt_same(&s, 5); break;                 /* inside the sipush */
+    case BAD_ATTRS: {                                       /* 65 attributes said, 1 there (found by make fuzz: */
+        unsigned lines[] = {0, 1};                          /* past 64 the method was left unchanged, its */
+        mc_lines(&k, &m, 1, lines);                         /* malformed Code copied into the output) */
+        m.nattrs = 65;
+        break;
+    }
     case BAD_STACK: m.max_stack = 65534; break;
     default: break;
     }
@@ -2113,7 +2119,8 @@ static unsigned char *bad_method_class(badness what, size_t *len)
 
 static void test_bad_methods(void)
 {
-    static const char *names[] = {"opcode", "branch", "switch", "exception", "line", "uninit", "frame", "stack"};
+    static const char *names[] = {"opcode", "branch", "switch", "exception", "line", "uninit", "frame", "attrs",
+                                  "stack"};
     for (int w = 0; w < NBAD; w++) {
         size_t len;
         unsigned char *b = bad_method_class((badness)w, &len);
@@ -2140,6 +2147,32 @@ static void test_bad_methods(void)
         }
         free(b);
     }
+}
+
+/* 65 well-formed attributes in one Code attribute: more than the rewriter keeps, so that method
+ * alone is left as it was (65 said and 1 there is malformed: test_bad_methods) */
+static void test_many_code_attributes(void)
+{
+    kb k;
+    kb_init(&k, "t/ManyAttrs", 52);
+    as a;
+    as_init(&a);
+    mcode m = {.max_stack = 1, .max_locals = 1};
+    op(&a, CW_RETURN);
+    as_done(&a, &m);
+    for (int i = 0; i < 65; i++) {
+        unsigned lines[] = {0, (unsigned)i + 1};
+        mc_lines(&k, &m, 1, lines);
+    }
+    kb_method(&k, 0x0009, "many", "()V", &m);
+    add_return_method(&k, "good");
+    size_t len;
+    unsigned char *b = kb_finish(&k, &len);
+    jp_status st = rewrite(b, len, CF_INJECT_CALLS, 1, NULL, NULL);
+    if (!CHECK_EQ_INT(st, JP_OK) || !CHECK_EQ_INT(R.methods_unchanged, 1) || !CHECK_EQ_INT(R.methods_rewritten, 1))
+        fprintf(stderr, "    why \"%s\"\n", R.why);
+    CHECK(strstr(R.why, "65 attributes in one Code attribute") != NULL);
+    free(b);
 }
 
 /* A constant pool too full for the Tracker's entries: an error, no output. */
@@ -2281,6 +2314,7 @@ int main(void)
     RUN(test_many_methods);
     RUN(test_long_names);
     RUN(test_bad_methods);
+    RUN(test_many_code_attributes);
     RUN(test_constant_pool_full);
     RUN(test_no_code);
     RUN(test_checker_notices);
