@@ -1452,7 +1452,9 @@ static void test_widen_conditional(void)
  * an append_frame before it:
  *   static void inf(long a, String s, int[] arr, int x) {
  *     double d = 1; [frame] x = arr[0]; new StringBuilder(x != 0 ? <body> "t" : "f"); return; } */
-static void test_infer_frame(void)
+/* A branch widened over newarrays, to a frame the rewriter must infer; trailing: a byte
+ * past the StackMapTable's frames. */
+static unsigned char *infer_class(size_t *len, uint32_t *new_at_out, uint32_t *if_at_out, bool trailing)
 {
     kb k;
     kb_init(&k, "t/Infer", 52);
@@ -1496,10 +1498,33 @@ static void test_infer_frame(void)
              st3[] = {8, new_at, 8, new_at, 7, str};
     smt_full(&s, (uint32_t)a.label[1], 5, locals, 2, st2);
     smt_full(&s, (uint32_t)a.label[2], 5, locals, 3, st3);
+    if (trailing)
+        bb_u1(&s.b, 0);
     smt_done(&k, &m, &s);
     kb_method(&k, 0x0009, "inf", "(JLjava/lang/String;[II)V", &m);
+    *new_at_out = new_at;
+    *if_at_out = if_at;
+    return kb_finish(&k, len);
+}
+
+/* A StackMapTable with a byte past its frames, in a method whose widened branch sends it to
+ * the inferring path (which did not check for one; found by make fuzz): malformed input. */
+static void test_infer_trailing(void)
+{
     size_t len;
-    unsigned char *b = kb_finish(&k, &len);
+    uint32_t new_at, if_at;
+    unsigned char *b = infer_class(&len, &new_at, &if_at, true);
+    if (!CHECK_EQ_INT(rewrite(b, len, CF_INJECT_CALLS | CF_INJECT_NEWARRAY, 1, NULL, NULL), JP_ERR_FORMAT))
+        fprintf(stderr, "    why: %s\n", R.why);
+    CHECK(strstr(R.why, "trailing") != NULL);
+    free(b);
+}
+
+static void test_infer_frame(void)
+{
+    size_t len;
+    uint32_t new_at, if_at;
+    unsigned char *b = infer_class(&len, &new_at, &if_at, false);
 
     ASSERT(rewrite(b, len, CF_INJECT_CALLS | CF_INJECT_NEWARRAY, 1, NULL, NULL) == JP_OK);
     if (!CHECK_EQ_INT(R.methods_unchanged, 0))
@@ -2302,6 +2327,7 @@ int main(void)
     RUN(test_widen_backward_goto);
     RUN(test_widen_conditional);
     RUN(test_infer_frame);
+    RUN(test_infer_trailing);
     RUN(test_infer_fails);
     RUN(test_infer_pool_growth);
     RUN(test_infer_appended_class);
