@@ -47,7 +47,7 @@ asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 # the example plugins (examples/plugins/*.c), built against include/jvmprof/plugin.h
 EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(wildcard examples/plugins/*.c))
 
-.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers bench clean deps install
+.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
@@ -168,9 +168,12 @@ fuzz: $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_readers
 	$(call fuzz_run,fuzz_rewrite,tests/fuzz/corpus,tests/fuzz/regressions,$(FUZZ_SECONDS))
 	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
 
-# the short run of the readers' fuzzer that make test does (tests/it/t0001-fuzz-readers.sh)
+# the short runs of each fuzzer that make test does (tests/it/t0001-fuzz-readers.sh,
+# tests/it/t0004-fuzz-rewrite.sh)
 fuzz-readers: $(BUILD)/fuzz/fuzz_readers
 	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
+fuzz-rewrite: $(BUILD)/fuzz/fuzz_rewrite
+	$(call fuzz_run,fuzz_rewrite,tests/fuzz/corpus,tests/fuzz/regressions,$(FUZZ_SECONDS))
 
 demo: all
 	@tools/demo.sh
