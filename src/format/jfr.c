@@ -590,7 +590,10 @@ static jp_status jw_write(const model *m, const report_opts *o, sink *s)
     c.thread_used = calloc((size_t)m->threads_cap + 2, 1);
     c.monitor_used = calloc((size_t)model_monitor_count(m) + 1, 1);
     jw_meta meta = { 0 };
-    jp_status st = JP_ERR_NOMEM;
+    jp_status st = JP_ERR_ARG;
+    if (o->cpu_samples && m->total_samples > JFR_SAMPLES_MAX)
+        goto out;
+    st = JP_ERR_NOMEM;
     if (!c.trace_used || !c.method_used || !c.class_used || !c.thread_used || !c.monitor_used)
         goto out;
     uint64_t start_ns = m->start_time_ms * 1000000u, dur_ns = m->dump_time_ms > m->start_time_ms

@@ -5,7 +5,8 @@
 # jvmprof trace (text, --chrome, --flame, --collapsed, --slowest), each in
 # under 20 s within 1 GB of address space. (convert --jfr looped once per thread number
 # up to the largest named, growing without end; jvmprof trace's tables asked
-# for an element per id up to the largest, 3 GB for one gc number.)
+# for an element per id up to the largest, 3 GB for one gc number.) A report
+# counting more CPU samples than a JFR file's events may hold is refused.
 . "$(dirname "$0")/lib.sh"
 JFR="$JAVA_HOME/bin/jfr"
 python3 - "$T" <<'PY' || fail "could not write the crafted traces"
@@ -78,4 +79,13 @@ expect_grep "huge.Cls.run" "$T/out"
 bounded "$JVMPROF" trace "$T/ids.trace" --slowest 3
 expect_grep "huge.Cls.run" "$T/out"
 bounded "$JVMPROF" trace "$T/thread.trace"
+# a report's CPU SAMPLES may count 4 billion samples in 8 bytes: JFR has an event for each, so
+# convert --jfr refuses past 10 million (it wrote events for 20 s and more); --pprof carries counts
+H="$ROOT/tests/fuzz/readers_regressions/cpu-samples-16m-to-jfr.hprof"
+RC=0
+(ulimit -v 1048576; exec timeout 20 "$JVMPROF" convert "$H" --jfr "$T/h.jfr") >"$T/out" 2>"$T/err" || RC=$?
+[ "$RC" = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "16725860 CPU samples; a JFR file has an event for each, at most 10000000" "$T/err" ||
+    fail "convert --jfr of 16.7 million samples: exit $RC: $(head -c 300 "$T/err")"
+[ ! -e "$T/h.jfr" ] || fail "a refused conversion left $T/h.jfr"
+bounded "$JVMPROF" convert "$H" --pprof "$T/h.pb.gz"
 note "68-byte trace of thread 2^64-1 and ids up to 2^64-1: JFR files jfr reads, $(wc -l <"$T/ids.txt") trace lines"
