@@ -1,8 +1,8 @@
 # jvmprof — build, test, demo and benchmark.
 #   make          build/libjvmprof.so, build/jvmprof.jar, build/jvmprof
 #   make demo     profile the bundled sample program and show the report
-#   make test     unit tests (also under ASan+UBSan), 25 s of fuzzing the CLI's readers, and
-#                 integration tests on a real JVM
+#   make test     unit tests (also under ASan+UBSan), a short run of each fuzzer (the CLI's
+#                 readers, the class-file rewriter), and integration tests on a real JVM
 #   make fuzz     fuzz the class-file rewriter and the CLI's readers (FUZZ_SECONDS each)
 #   make bench    overhead benchmarks (bench/RESULTS.md)
 
