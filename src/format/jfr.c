@@ -353,6 +353,7 @@ typedef struct jw_ctx {
     const model *m;
     buf out;
     bool *trace_used, *method_used, *class_used, *thread_used, *monitor_used;
+    uint32_t threads_max;         /* the highest thread serial a thread record or a trace names */
     uint32_t nsymbols;                 /* symbol ids: model string ids; packages: their own */
     uint64_t ticks_end;
 } jw_ctx;
@@ -456,7 +457,7 @@ static void jw_pools(jw_ctx *c)
         counts[2] += c->class_used[i];
     for (uint32_t i = 1; i <= model_monitor_count(m); i++)
         counts[2] += c->monitor_used[i];
-    for (uint32_t i = 0; i <= m->threads_cap; i++)
+    for (uint32_t i = 0; i <= c->threads_max; i++)
         counts[3] += c->thread_used[i];
     size_t at = jw_event_begin(b, JT_CPOOL);
     jw_long(b, 0); /* start */
@@ -484,7 +485,7 @@ static void jw_pools(jw_ctx *c)
     if (counts[3]) {
         jw_long(b, JT_THREAD);
         jw_long(b, counts[3]);
-        for (uint32_t i = 0; i <= m->threads_cap; i++) {
+        for (uint32_t i = 0; i <= c->threads_max; i++) {
             if (!c->thread_used[i])
                 continue;
             size_t n = 0;
@@ -587,7 +588,13 @@ static jp_status jw_write(const model *m, const report_opts *o, sink *s)
     c.trace_used = calloc((size_t)model_trace_count(m) + 1, 1);
     c.method_used = calloc((size_t)intern_count(&m->methods) + 1, 1);
     c.class_used = calloc((size_t)model_class_count(m) + 1, 1);
-    c.thread_used = calloc((size_t)m->threads_cap + 2, 1);
+    /* a trace may name a thread no START THREAD record did (the reader bounds serials by the file's size) */
+    c.threads_max = m->threads_cap;
+    for (uint32_t i = 1; i <= model_trace_count(m); i++) {
+        uint32_t t = model_trace_get(m, (trace_id){ i }).thread;
+        c.threads_max = t > c.threads_max ? t : c.threads_max;
+    }
+    c.thread_used = calloc((size_t)c.threads_max + 2, 1);
     c.monitor_used = calloc((size_t)model_monitor_count(m) + 1, 1);
     jw_meta meta = { 0 };
     jp_status st = JP_ERR_ARG;
