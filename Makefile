@@ -1,8 +1,8 @@
 # jvmprof — build, test, demo and benchmark.
 #   make          build/libjvmprof.so, build/jvmprof.jar, build/jvmprof
 #   make demo     profile the bundled sample program and show the report
-#   make test     unit tests (also under ASan+UBSan), 25 s of fuzzing the CLI's readers, and
-#                 integration tests on a real JVM
+#   make test     unit tests (also under ASan+UBSan), a short run of each fuzzer (the CLI's
+#                 readers, the class-file rewriter), and integration tests on a real JVM
 #   make fuzz     fuzz the class-file rewriter and the CLI's readers (FUZZ_SECONDS each)
 #   make bench    overhead benchmarks (bench/RESULTS.md)
 
@@ -47,7 +47,7 @@ asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 # the example plugins (examples/plugins/*.c), built against include/jvmprof/plugin.h
 EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(wildcard examples/plugins/*.c))
 
-.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers bench clean deps install
+.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/libhprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
 
@@ -159,7 +159,7 @@ $(BUILD)/fuzz/.clang:
 	@mkdir -p $(dir $@) && touch $@
 
 $(BUILD)/fuzz/fuzz_rewrite: tests/fuzz/fuzz_rewrite.c tests/tools/cf_walk.h $(CLASSFILE_SRC) $(COMMON_SRC) $(HEADERS) | $(BUILD)/fuzz/.clang
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ tests/fuzz/fuzz_rewrite.c $(CLASSFILE_SRC) $(COMMON_SRC) -lpthread
 
 $(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
 	@mkdir -p $(dir $@)
@@ -179,9 +179,12 @@ fuzz: $(BUILD)/fuzz/fuzz_rewrite $(BUILD)/fuzz/fuzz_readers
 	$(call fuzz_run,fuzz_rewrite,tests/fuzz/corpus,tests/fuzz/regressions,$(FUZZ_SECONDS))
 	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
 
-# the short run of the readers' fuzzer that make test does (tests/it/t0001-fuzz-readers.sh)
+# the short runs of each fuzzer that make test does (tests/it/t0001-fuzz-readers.sh,
+# tests/it/t0004-fuzz-rewrite.sh)
 fuzz-readers: $(BUILD)/fuzz/fuzz_readers
 	$(call fuzz_run,fuzz_readers,tests/fuzz/readers_corpus,tests/fuzz/readers_regressions,$(FUZZ_SECONDS))
+fuzz-rewrite: $(BUILD)/fuzz/fuzz_rewrite
+	$(call fuzz_run,fuzz_rewrite,tests/fuzz/corpus,tests/fuzz/regressions,$(FUZZ_SECONDS))
 
 demo: all
 	@tools/demo.sh

@@ -26,6 +26,8 @@ struct insn {
     uint32_t site;
 };
 
+#define CODE_ATTRS_MAX 64 /* the attributes of one Code attribute a method may have to be rewritten */
+
 typedef struct method_code {
     uint16_t max_stack, max_locals;
     uint32_t len;
@@ -33,7 +35,7 @@ typedef struct method_code {
     uint16_t nexc;
     const unsigned char *exc;     /* nexc * 8 bytes */
     uint16_t nattrs;
-    cf_attr attrs[64];            /* Code's own attributes (offsets into the class bytes) */
+    cf_attr attrs[CODE_ATTRS_MAX]; /* Code's own attributes (offsets into the class bytes) */
     insn *ins;
     uint32_t nins;
     int32_t *at;                  /* old offset -> instruction index, -1 inside an instruction */
@@ -131,20 +133,26 @@ static jp_status parse_code(const cf_class *c, const cf_attr *a, method_code *mc
     mc->nattrs = buf_get_u2(&r);
     if (r.overrun || !mc->code || !mc->exc)
         return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute truncated");
-    if (mc->nattrs > 64)
-        return cf_fail(why, cap, JP_ERR_ARG, "%u attributes in one Code attribute", mc->nattrs);
+    /* every attribute is checked, even past the 64 kept: a malformed Code attribute is malformed
+     * input (JP_ERR_FORMAT), never a method left unchanged (JP_ERR_ARG) and copied as it is */
     for (uint16_t i = 0; i < mc->nattrs; i++) {
-        mc->attrs[i].name = buf_get_u2(&r);
-        mc->attrs[i].len = buf_get_u4(&r);
-        const unsigned char *p = buf_get_bytes(&r, mc->attrs[i].len);
+        cf_attr at;
+        at.name = buf_get_u2(&r);
+        at.len = buf_get_u4(&r);
+        const unsigned char *p = buf_get_bytes(&r, at.len);
         if (!p)
             return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u truncated", i + 1);
-        mc->attrs[i].off = (uint32_t)(p - c->b);
-        if (!cf_utf8(c, mc->attrs[i].name, NULL))
+        at.off = (uint32_t)(p - c->b);
+        if (!cf_utf8(c, at.name, NULL))
             return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute's attribute %u is not named by a Utf8", i + 1);
+        if (i < CODE_ATTRS_MAX)
+            mc->attrs[i] = at;
     }
     if (r.p != r.end)
         return cf_fail(why, cap, JP_ERR_FORMAT, "Code attribute has %zu trailing bytes", buf_rd_left(&r));
+    if (mc->nattrs > CODE_ATTRS_MAX)
+        return cf_fail(why, cap, JP_ERR_ARG, "%u attributes in one Code attribute (limit %u)", mc->nattrs,
+                       CODE_ATTRS_MAX);
     return JP_OK;
 }
 

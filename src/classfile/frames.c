@@ -224,6 +224,8 @@ static jp_status decode_table(const stackmap_ctx *sm, const cf_attr *a, frames *
             goto out;
         }
     }
+    if (r.p != r.end) /* as stackmap_rewrite checks: what it sends here must not skip it (found by make fuzz) */
+        st = cf_fail(why, cap, JP_ERR_FORMAT, "stack map table has trailing bytes");
 out:
     free(l);
     free(s);

@@ -126,6 +126,12 @@ int cli_convert(int argc, char **argv)
         model_free(m);
         return 1;
     }
+    if (fmt == &jfr_format && ro.cpu_samples && m->total_samples > JFR_SAMPLES_MAX) {
+        cli_error("%s: %llu CPU samples; a JFR file has an event for each, at most %u (--pprof and --collapsed "
+                  "carry counts)", in, (unsigned long long)m->total_samples, JFR_SAMPLES_MAX);
+        model_free(m);
+        return 1;
+    }
     cli_convert_drops(m, hprof, fmt, out);
     int rc = cli_write(m, fmt, &ro, out);
     model_free(m);

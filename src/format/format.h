@@ -66,6 +66,9 @@ jp_status flame_html_write_diff(const model *after, const model *before, const c
 /* The traces' counts (as the HPROF report has them): */
 extern const jp_format_ops pprof_format;       /* profile.proto, gzipped (go tool pprof, Pyroscope, Parca) */
 extern const jp_format_ops jfr_format;         /* a JDK Flight Recorder file (jfr, JDK Mission Control) */
+/* A JFR file has an event for each CPU sample (JFR's samples carry no count): jfr_format refuses a model
+ * of more (JP_ERR_ARG), as a report's counts, 4-byte numbers, could ask for billions of events. */
+#define JFR_SAMPLES_MAX 10000000u
 /* jfr.c: a trace file (trace=) as a JDK Flight Recorder file: its collections, thread starts and ends, CPU
  * samples, allocations and monitor waits, timed. JP_ERR_FORMAT (why) if data is no trace. */
 jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size_t cap);

@@ -18,6 +18,7 @@
 
 #include "../common/arena.h"
 #include "../common/buf.h"
+#include "../common/id_table.h"
 #include "../common/intern.h"
 #include "trace_file.h"
 
@@ -34,6 +35,22 @@ enum {
 enum { JF_CPOOL = 1, JF_ARRAY = 2, JF_TICKS = 4, JF_SPAN = 8, JF_BYTES = 16, JF_NANOS = 32 };
 
 /* ---- encodings ---- */
+
+/* An integer as JFR reads one: 7 bits a byte, low first, as in LEB128, but
+ * the ninth byte (if any) holds the top 8 bits whole. The same bytes as
+ * LEB128 below 2^56; above (a trace's thread or object ids may be), LEB128's
+ * ten bytes made the file unreadable. */
+static void jw_long(buf *b, uint64_t v)
+{
+    unsigned char t[9];
+    size_t n = 0;
+    while (n < 8 && v >= 0x80) {
+        t[n++] = (unsigned char)((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    t[n++] = (unsigned char)v;
+    buf_put(b, t, n);
+}
 
 /* v as a 5-byte LEB128 at b->data + at (room kept for it): an event's size, known at its end. */
 static void jw_var5_at(buf *b, size_t at, uint32_t v)
@@ -54,7 +71,7 @@ static size_t jw_skip5(buf *b)
 static void jw_string(buf *b, const char *s, size_t n)
 {
     buf_put_u1(b, 3); /* UTF-8 */
-    buf_put_uleb(b, n);
+    jw_long(b, n);
     buf_put(b, s, n);
 }
 
@@ -97,11 +114,11 @@ static void jw_element(jw_meta *m, const char *name, const char *const *attrs, u
         ids[1 + i] = jw_sid(m, attrs[i]);
     if (!m->out)
         return;
-    buf_put_uleb(m->out, ids[0]);
-    buf_put_uleb(m->out, nattrs);
+    jw_long(m->out, ids[0]);
+    jw_long(m->out, nattrs);
     for (unsigned i = 0; i < 2 * nattrs; i++)
-        buf_put_uleb(m->out, ids[1 + i]);
-    buf_put_uleb(m->out, children);
+        jw_long(m->out, ids[1 + i]);
+    jw_long(m->out, children);
 }
 
 static const char *jw_num(int v)
@@ -292,7 +309,7 @@ static void jw_tree(jw_meta *m)
 static size_t jw_event_begin(buf *b, int type)
 {
     size_t at = jw_skip5(b);
-    buf_put_uleb(b, (uint64_t)type);
+    jw_long(b, (uint64_t)type);
     return at;
 }
 
@@ -309,10 +326,10 @@ static void jw_chunk_begin(buf *b, jw_meta *meta)
     buf_put_u4(b, 3); /* features: integers are LEB128 (1; JMC reads them fixed-width without it), final chunk (2) */
     jw_tree(meta);    /* a first pass collects the strings, written before the tree */
     size_t at = jw_event_begin(b, JT_METADATA);
-    buf_put_uleb(b, 0);          /* start */
-    buf_put_uleb(b, 0);          /* duration */
-    buf_put_uleb(b, 0x7ffffff0); /* metadata id */
-    buf_put_uleb(b, meta->n);
+    jw_long(b, 0);          /* start */
+    jw_long(b, 0);          /* duration */
+    jw_long(b, 0x7ffffff0); /* metadata id */
+    jw_long(b, meta->n);
     for (size_t i = 0; i < meta->n; i++)
         jw_cstring(b, meta->strs[i]);
     meta->out = b;
@@ -336,6 +353,7 @@ typedef struct jw_ctx {
     const model *m;
     buf out;
     bool *trace_used, *method_used, *class_used, *thread_used, *monitor_used;
+    uint32_t threads_max;         /* the highest thread serial a thread record or a trace names */
     uint32_t nsymbols;                 /* symbol ids: model string ids; packages: their own */
     uint64_t ticks_end;
 } jw_ctx;
@@ -366,10 +384,10 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
             for (uint64_t s = 0; s < n; s++, k++) {
                 size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
-                buf_put_uleb(b, span * k / total);
-                buf_put_uleb(b, jw_thread_of(c, tr));
-                buf_put_uleb(b, jw_trace(c, t));
-                buf_put_uleb(b, (uint64_t)st + 1);
+                jw_long(b, span * k / total);
+                jw_long(b, jw_thread_of(c, tr));
+                jw_long(b, jw_trace(c, t));
+                jw_long(b, (uint64_t)st + 1);
                 jw_event_end(b, at);
             }
         }
@@ -380,12 +398,12 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             continue;
         model_trace tr = model_trace_get(m, si->trace);
         size_t at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);
-        buf_put_uleb(b, span * i / (model_site_count(m) + 1));
-        buf_put_uleb(b, jw_thread_of(c, tr));
-        buf_put_uleb(b, jw_trace(c, si->trace));
+        jw_long(b, span * i / (model_site_count(m) + 1));
+        jw_long(b, jw_thread_of(c, tr));
+        jw_long(b, jw_trace(c, si->trace));
         c->class_used[si->cls.v] = true;
-        buf_put_uleb(b, si->cls.v);
-        buf_put_uleb(b, (uint64_t)(si->alloc_bytes + 0.5));
+        jw_long(b, si->cls.v);
+        jw_long(b, (uint64_t)(si->alloc_bytes + 0.5));
         jw_event_end(b, at);
     }
     for (uint32_t i = 1; o->monitor && i <= model_monitor_count(m); i++) {
@@ -395,18 +413,18 @@ static void jw_events(jw_ctx *c, const report_opts *o)
         model_trace tr = model_trace_get(m, mo->trace);
         bool wait = mo->kind == MONITOR_WAITING;
         size_t at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
-        buf_put_uleb(b, 0);
-        buf_put_uleb(b, mo->time_ns);
-        buf_put_uleb(b, jw_thread_of(c, tr));
-        buf_put_uleb(b, jw_trace(c, mo->trace));
+        jw_long(b, 0);
+        jw_long(b, mo->time_ns);
+        jw_long(b, jw_thread_of(c, tr));
+        jw_long(b, jw_trace(c, mo->trace));
         c->monitor_used[i] = true; /* its class, named: a class of its own after the model's */
-        buf_put_uleb(b, (uint64_t)model_class_count(m) + i);
-        buf_put_uleb(b, 0); /* previous owner / notifier: unknown */
+        jw_long(b, (uint64_t)model_class_count(m) + i);
+        jw_long(b, 0); /* previous owner / notifier: unknown */
         if (wait) {
-            buf_put_uleb(b, 0);          /* timeout */
+            jw_long(b, 0);          /* timeout */
             buf_put_u1(b, 0);      /* timed out */
         }
-        buf_put_uleb(b, 0); /* address */
+        jw_long(b, 0); /* address */
         jw_event_end(b, at);
     }
 }
@@ -439,35 +457,35 @@ static void jw_pools(jw_ctx *c)
         counts[2] += c->class_used[i];
     for (uint32_t i = 1; i <= model_monitor_count(m); i++)
         counts[2] += c->monitor_used[i];
-    for (uint32_t i = 0; i <= m->threads_cap; i++)
+    for (uint32_t i = 0; i <= c->threads_max; i++)
         counts[3] += c->thread_used[i];
     size_t at = jw_event_begin(b, JT_CPOOL);
-    buf_put_uleb(b, 0); /* start */
-    buf_put_uleb(b, 0); /* duration */
-    buf_put_uleb(b, 0); /* delta to the next checkpoint: none */
-    buf_put_uleb(b, 1); /* flush */
+    jw_long(b, 0); /* start */
+    jw_long(b, 0); /* duration */
+    jw_long(b, 0); /* delta to the next checkpoint: none */
+    jw_long(b, 1); /* flush */
     uint32_t pools = 4 + (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0);
-    buf_put_uleb(b, pools);
+    jw_long(b, pools);
     /* frame types and thread states */
     static const char *const frame_types[] = { "Interpreted", "JIT compiled", "Inlined", "Native" };
-    buf_put_uleb(b, JT_FRAME_TYPE);
-    buf_put_uleb(b, 4);
+    jw_long(b, JT_FRAME_TYPE);
+    jw_long(b, 4);
     for (int i = 0; i < 4; i++) {
-        buf_put_uleb(b, (uint64_t)i + 1);
+        jw_long(b, (uint64_t)i + 1);
         jw_cstring(b, frame_types[i]);
     }
     static const char *const states[SAMPLE_STATES] = { "STATE_RUNNABLE", "STATE_IN_NATIVE", "STATE_SLEEPING",
                                                        "STATE_WAITING", "STATE_BLOCKED" };
-    buf_put_uleb(b, JT_THREAD_STATE);
-    buf_put_uleb(b, SAMPLE_STATES);
+    jw_long(b, JT_THREAD_STATE);
+    jw_long(b, SAMPLE_STATES);
     for (int i = 0; i < SAMPLE_STATES; i++) {
-        buf_put_uleb(b, (uint64_t)i + 1);
+        jw_long(b, (uint64_t)i + 1);
         jw_cstring(b, states[i]);
     }
     if (counts[3]) {
-        buf_put_uleb(b, JT_THREAD);
-        buf_put_uleb(b, counts[3]);
-        for (uint32_t i = 0; i <= m->threads_cap; i++) {
+        jw_long(b, JT_THREAD);
+        jw_long(b, counts[3]);
+        for (uint32_t i = 0; i <= c->threads_max; i++) {
             if (!c->thread_used[i])
                 continue;
             size_t n = 0;
@@ -480,84 +498,84 @@ static void jw_pools(jw_ctx *c)
                 name = fallback;
                 n = strlen(fallback);
             }
-            buf_put_uleb(b, (uint64_t)i + 1);
+            jw_long(b, (uint64_t)i + 1);
             jw_string(b, name, n);
-            buf_put_uleb(b, (uint64_t)i + 1);
+            jw_long(b, (uint64_t)i + 1);
             jw_string(b, name, n);
-            buf_put_uleb(b, i);
+            jw_long(b, i);
         }
     }
     if (counts[0]) {
-        buf_put_uleb(b, JT_STACK_TRACE);
-        buf_put_uleb(b, counts[0]);
+        jw_long(b, JT_STACK_TRACE);
+        jw_long(b, counts[0]);
         for (uint32_t i = 1; i <= ntraces; i++) {
             if (!c->trace_used[i])
                 continue;
             model_trace tr = model_trace_get(m, (trace_id){ i });
-            buf_put_uleb(b, i);
+            jw_long(b, i);
             buf_put_u1(b, tr.nframes >= m->depth && m->depth ? 1 : 0); /* cut at depth= */
-            buf_put_uleb(b, tr.nframes);
+            jw_long(b, tr.nframes);
             for (uint32_t f = 0; f < tr.nframes; f++) {
                 const model_frame *fr = model_frame_get(m, tr.frames[f]);
-                buf_put_uleb(b, fr->method.v);
-                buf_put_uleb(b, fr->line > 0 ? (uint64_t)fr->line : 0);
-                buf_put_uleb(b, 0);
-                buf_put_uleb(b, fr->line == FRAME_LINE_NATIVE ? 4 : fr->line == FRAME_LINE_COMPILED ? 2 : 1);
+                jw_long(b, fr->method.v);
+                jw_long(b, fr->line > 0 ? (uint64_t)fr->line : 0);
+                jw_long(b, 0);
+                jw_long(b, fr->line == FRAME_LINE_NATIVE ? 4 : fr->line == FRAME_LINE_COMPILED ? 2 : 1);
             }
         }
     }
     if (counts[1]) {
-        buf_put_uleb(b, JT_METHOD);
-        buf_put_uleb(b, counts[1]);
+        jw_long(b, JT_METHOD);
+        jw_long(b, counts[1]);
         for (uint32_t i = 1; i <= nmethods; i++) {
             if (!c->method_used[i])
                 continue;
             const model_method *mm = model_method_get(m, (method_id){ i });
-            buf_put_uleb(b, i);
-            buf_put_uleb(b, mm->cls.v);
-            buf_put_uleb(b, mm->name.v);
-            buf_put_uleb(b, mm->sig.v);
-            buf_put_uleb(b, 0);
+            jw_long(b, i);
+            jw_long(b, mm->cls.v);
+            jw_long(b, mm->name.v);
+            jw_long(b, mm->sig.v);
+            jw_long(b, 0);
             buf_put_u1(b, 0);
         }
     }
     if (counts[2]) {
-        buf_put_uleb(b, JT_CLASS);
-        buf_put_uleb(b, counts[2]);
+        jw_long(b, JT_CLASS);
+        jw_long(b, counts[2]);
         for (uint32_t i = 1; i <= nclasses; i++) {
             if (!c->class_used[i])
                 continue;
             const model_class *mc = model_class_get(m, (class_id){ i });
-            buf_put_uleb(b, i);
-            buf_put_uleb(b, 0);                /* class loader: unknown */
-            buf_put_uleb(b, mc->name.v);
-            buf_put_uleb(b, 0);                /* package: in its name */
-            buf_put_uleb(b, 0);
+            jw_long(b, i);
+            jw_long(b, 0);                /* class loader: unknown */
+            jw_long(b, mc->name.v);
+            jw_long(b, 0);                /* package: in its name */
+            jw_long(b, 0);
         }
         for (uint32_t i = 1; i <= model_monitor_count(m); i++) {
             if (!c->monitor_used[i])
                 continue;
-            buf_put_uleb(b, (uint64_t)nclasses + i);
-            buf_put_uleb(b, 0);
-            buf_put_uleb(b, model_monitor_get(m, (monitor_id){ i })->class_name.v);
-            buf_put_uleb(b, 0);
-            buf_put_uleb(b, 0);
+            jw_long(b, (uint64_t)nclasses + i);
+            jw_long(b, 0);
+            jw_long(b, model_monitor_get(m, (monitor_id){ i })->class_name.v);
+            jw_long(b, 0);
+            jw_long(b, 0);
         }
     }
     /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
-    buf_put_uleb(b, JT_SYMBOL);
-    buf_put_uleb(b, model_string_count(m));
+    jw_long(b, JT_SYMBOL);
+    jw_long(b, model_string_count(m));
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t n = 0;
         const char *s = model_string_get(m, (str_id){ i }, &n);
-        buf_put_uleb(b, i);
+        jw_long(b, i);
         jw_string(b, s, n);
     }
     /* an empty package pool would be refused: one entry for the unnamed package */
-    buf_put_uleb(b, JT_PACKAGE);
-    buf_put_uleb(b, 1);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, 0);
+    jw_long(b, JT_PACKAGE);
+    jw_long(b, 1);
+    jw_long(b, 0);
+    jw_long(b, 0);
     jw_event_end(b, at);
 }
 
@@ -570,10 +588,19 @@ static jp_status jw_write(const model *m, const report_opts *o, sink *s)
     c.trace_used = calloc((size_t)model_trace_count(m) + 1, 1);
     c.method_used = calloc((size_t)intern_count(&m->methods) + 1, 1);
     c.class_used = calloc((size_t)model_class_count(m) + 1, 1);
-    c.thread_used = calloc((size_t)m->threads_cap + 2, 1);
+    /* a trace may name a thread no START THREAD record did (the reader bounds serials by the file's size) */
+    c.threads_max = m->threads_cap;
+    for (uint32_t i = 1; i <= model_trace_count(m); i++) {
+        uint32_t t = model_trace_get(m, (trace_id){ i }).thread;
+        c.threads_max = t > c.threads_max ? t : c.threads_max;
+    }
+    c.thread_used = calloc((size_t)c.threads_max + 2, 1);
     c.monitor_used = calloc((size_t)model_monitor_count(m) + 1, 1);
     jw_meta meta = { 0 };
-    jp_status st = JP_ERR_NOMEM;
+    jp_status st = JP_ERR_ARG;
+    if (o->cpu_samples && m->total_samples > JFR_SAMPLES_MAX)
+        goto out;
+    st = JP_ERR_NOMEM;
     if (!c.trace_used || !c.method_used || !c.class_used || !c.thread_used || !c.monitor_used)
         goto out;
     uint64_t start_ns = m->start_time_ms * 1000000u, dur_ns = m->dump_time_ms > m->start_time_ms
@@ -619,33 +646,49 @@ typedef struct jt_ctx {
     arena mem;
     intern_table symbols, classes, methods, stacks; /* keys: bytes; class: symbol id; method: class id, name id;
                                                     * stack: method ids */
-    struct jt_str { const char *p; size_t n; } *str; /* the trace's strings by id */
-    uint32_t nstr;
-    uint32_t *class_name;             /* the trace's class ids -> their name's string id */
-    uint32_t nclass;
-    uint32_t *thread_name;            /* the trace's thread ids -> their name's string id */
-    uint32_t nthread;
-    struct jt_gc { uint64_t start, end; uint32_t collector, cause; } *gcs;
-    uint32_t ngc;
-    uint64_t *waiting_since;          /* [thread]: a contended enter or wait begun (0: none) */
+    /* by the trace's ids, any 64-bit number: sized by how many the file holds, not by its largest id */
+    id_table str;                     /* struct jt_str: the trace's strings */
+    id_table class_name;              /* uint64_t: a class's name's string id */
+    id_table thread_name;             /* uint64_t: a thread's name's string id */
+    id_table gcs;                     /* struct jt_gc: each collection's times and what it was */
+    id_table waiting_since;           /* uint64_t by thread: a contended enter or wait begun (0: none) */
+    id_table threads;                 /* uint8_t: the threads the events name (0 is null, not one) */
     bool failed;
 } jt_ctx;
 
-static void *jt_grow(void *p, uint32_t *n, uint32_t need, size_t elem, bool *failed)
+struct jt_str { const char *p; size_t n; };
+struct jt_gc { uint64_t start, end, collector, cause; };
+
+/* id's record in t, added if new (out of memory: NULL, and the conversion fails). */
+static void *jt_at(jt_ctx *c, id_table *t, uint64_t id)
 {
-    if (need < *n)
-        return p;
-    uint32_t cap = *n ? *n : 64;
-    while (cap <= need)
-        cap *= 2;
-    void *q = realloc(p, (size_t)cap * elem);
-    if (!q) {
-        *failed = true;
-        return p;
-    }
-    memset((char *)q + (size_t)*n * elem, 0, (size_t)(cap - *n) * elem);
-    *n = cap;
-    return q;
+    void *p = id_table_at(t, id);
+    c->failed |= p == NULL;
+    return p;
+}
+
+static const struct jt_str *jt_str_of(const jt_ctx *c, uint64_t id)
+{
+    const struct jt_str *s = id ? id_table_get(&c->str, id) : NULL;
+    return s && s->p ? s : NULL;
+}
+
+/* the string id a table of names gives id, 0 if none */
+static uint64_t jt_name_of(const id_table *t, uint64_t id)
+{
+    const uint64_t *name = id_table_get(t, id);
+    return name ? *name : 0;
+}
+
+/* The thread an event names, as the constant-pool key the event refers to (its id: JFR's
+ * are Java longs, so one past INT64_MAX is written as 0, null), noted for the pool. */
+static uint64_t jt_thread(jt_ctx *c, uint64_t thread)
+{
+    if (thread > INT64_MAX)
+        return 0;
+    if (thread)
+        jt_at(c, &c->threads, thread);
+    return thread;
 }
 
 static uint32_t jt_symbol(jt_ctx *c, const char *s, size_t n)
@@ -657,7 +700,8 @@ static uint32_t jt_symbol(jt_ctx *c, const char *s, size_t n)
 
 static uint32_t jt_trace_string(jt_ctx *c, uint64_t id)
 {
-    return id && id < c->nstr && c->str[id].p ? jt_symbol(c, c->str[id].p, c->str[id].n) : 0;
+    const struct jt_str *s = jt_str_of(c, id);
+    return s ? jt_symbol(c, s->p, s->n) : 0;
 }
 
 /* A class by its name's symbol. */
@@ -702,113 +746,105 @@ static void jt_names(jt_ctx *c, const void *data, size_t len)
     if (trace_reader_open(&r, data, len) != JP_OK)
         return;
     while (trace_reader_next(&r, &e) && !c->failed) {
-        if (e.type == TRACE_EV_STRING && e.f[0] < (1u << 26)) {
-            c->str = jt_grow(c->str, &c->nstr, (uint32_t)e.f[0], sizeof *c->str, &c->failed);
-            if (!c->failed)
-                c->str[e.f[0]] = (struct jt_str){ e.text, e.text_len };
-        } else if (e.type == TRACE_EV_CLASS && e.f[0] < (1u << 26)) {
-            c->class_name = jt_grow(c->class_name, &c->nclass, (uint32_t)e.f[0], sizeof *c->class_name, &c->failed);
-            if (!c->failed)
-                c->class_name[e.f[0]] = (uint32_t)e.f[1];
-        } else if (e.type == TRACE_EV_THREAD && e.f[0] < (1u << 26)) {
-            c->thread_name = jt_grow(c->thread_name, &c->nthread, (uint32_t)e.f[0], sizeof *c->thread_name,
-                                     &c->failed);
-            if (!c->failed)
-                c->thread_name[e.f[0]] = (uint32_t)e.f[1];
-        } else if ((e.type == TRACE_EV_GC || e.type == TRACE_EV_GC_START || e.type == TRACE_EV_GC_END) &&
-                   e.f[0] < (1u << 24)) {
-            c->gcs = jt_grow(c->gcs, &c->ngc, (uint32_t)e.f[0], sizeof *c->gcs, &c->failed);
-            if (c->failed)
+        if (e.type == TRACE_EV_STRING) {
+            struct jt_str *str = jt_at(c, &c->str, e.f[0]);
+            if (str)
+                *str = (struct jt_str){ e.text, e.text_len };
+        } else if (e.type == TRACE_EV_CLASS || e.type == TRACE_EV_THREAD) {
+            uint64_t *name = jt_at(c, e.type == TRACE_EV_CLASS ? &c->class_name : &c->thread_name, e.f[0]);
+            if (name)
+                *name = e.f[1];
+        } else if (e.type == TRACE_EV_GC || e.type == TRACE_EV_GC_START || e.type == TRACE_EV_GC_END) {
+            struct jt_gc *g = jt_at(c, &c->gcs, e.f[0]);
+            if (!g)
                 break;
-            struct jt_gc *g = &c->gcs[e.f[0]];
             if (e.type == TRACE_EV_GC_START)
                 g->start = e.time_ns;
             else if (e.type == TRACE_EV_GC_END)
                 g->end = e.time_ns;
             else {
-                g->collector = (uint32_t)e.f[2];
-                g->cause = (uint32_t)e.f[3];
+                g->collector = e.f[2];
+                g->cause = e.f[3];
             }
         }
     }
 }
 
-static void jt_string_of(jt_ctx *c, buf *b, uint32_t trace_sid, const char *fallback)
+static void jt_string_of(jt_ctx *c, buf *b, uint64_t trace_sid, const char *fallback)
 {
-    if (trace_sid && trace_sid < c->nstr && c->str[trace_sid].p)
-        jw_string(b, c->str[trace_sid].p, c->str[trace_sid].n);
+    const struct jt_str *s = jt_str_of(c, trace_sid);
+    if (s)
+        jw_string(b, s->p, s->n);
     else
         jw_cstring(b, fallback);
 }
 
 /* Pass 2: the events. */
-static void jt_events(jt_ctx *c, const void *data, size_t len, buf *b, uint64_t *threads_max)
+static void jt_events(jt_ctx *c, const void *data, size_t len, buf *b)
 {
     trace_reader r;
     trace_event e;
-    uint32_t nwait = 0;
     if (trace_reader_open(&r, data, len) != JP_OK)
         return;
     while (trace_reader_next(&r, &e) && !c->failed) {
         uint64_t t = e.thread;
         size_t at;
         switch (e.type) {
-        case TRACE_EV_SAMPLE:
-            if (e.f[1] >= c->nstr || !c->str[e.f[1]].p)
+        case TRACE_EV_SAMPLE: {
+            const struct jt_str *stack = jt_str_of(c, e.f[1]);
+            if (!stack)
                 break;
             at = jw_event_begin(b, JT_EXECUTION_SAMPLE);
-            buf_put_uleb(b, e.time_ns);
-            buf_put_uleb(b, e.f[0]);
-            buf_put_uleb(b, jt_stack(c, c->str[e.f[1]].p, c->str[e.f[1]].n));
-            buf_put_uleb(b, 1);
+            jw_long(b, e.time_ns);
+            jw_long(b, jt_thread(c, e.f[0]));
+            jw_long(b, jt_stack(c, stack->p, stack->n));
+            jw_long(b, 1);
             jw_event_end(b, at);
-            *threads_max = e.f[0] > *threads_max ? e.f[0] : *threads_max;
             break;
+        }
         case TRACE_EV_THREAD_START:
-        case TRACE_EV_THREAD_END:
+        case TRACE_EV_THREAD_END: {
+            uint64_t thread = jt_thread(c, e.f[0]);
             at = jw_event_begin(b, e.type == TRACE_EV_THREAD_START ? JT_THREAD_START : JT_THREAD_END);
-            buf_put_uleb(b, e.time_ns);
-            buf_put_uleb(b, e.f[0]);
-            buf_put_uleb(b, e.f[0]);
+            jw_long(b, e.time_ns);
+            jw_long(b, thread);
+            jw_long(b, thread);
             if (e.type == TRACE_EV_THREAD_START)
-                buf_put_uleb(b, 0); /* parent: not traced */
+                jw_long(b, 0); /* parent: not traced */
             jw_event_end(b, at);
-            *threads_max = e.f[0] > *threads_max ? e.f[0] : *threads_max;
             break;
+        }
         case TRACE_EV_GC_END: {
-            const struct jt_gc *g = e.f[0] < c->ngc ? &c->gcs[e.f[0]] : NULL;
+            const struct jt_gc *g = id_table_get(&c->gcs, e.f[0]);
             if (!g || g->end < g->start)
                 break;
             uint64_t d = g->end - g->start;
             at = jw_event_begin(b, JT_GARBAGE_COLLECTION);
-            buf_put_uleb(b, g->start);
-            buf_put_uleb(b, d);
-            buf_put_uleb(b, e.f[0]);
+            jw_long(b, g->start);
+            jw_long(b, d);
+            jw_long(b, e.f[0]);
             jt_string_of(c, b, g->collector, "pause");
             jt_string_of(c, b, g->cause, "unknown");
-            buf_put_uleb(b, d);
-            buf_put_uleb(b, d);
+            jw_long(b, d);
+            jw_long(b, d);
             jw_event_end(b, at);
             break;
         }
         case TRACE_EV_ALLOC: {
-            uint32_t name = e.f[1] < c->nclass ? c->class_name[e.f[1]] : 0;
+            uint64_t name = jt_name_of(&c->class_name, e.f[1]);
             at = jw_event_begin(b, JT_ALLOCATION_SAMPLE);
-            buf_put_uleb(b, e.time_ns);
-            buf_put_uleb(b, t);
-            buf_put_uleb(b, 0); /* no stack */
-            buf_put_uleb(b, jt_class(c, jt_trace_string(c, name)));
-            buf_put_uleb(b, e.f[2]);
+            jw_long(b, e.time_ns);
+            jw_long(b, jt_thread(c, t));
+            jw_long(b, 0); /* no stack */
+            jw_long(b, jt_class(c, jt_trace_string(c, name)));
+            jw_long(b, e.f[2]);
             jw_event_end(b, at);
-            *threads_max = t > *threads_max ? t : *threads_max;
             break;
         }
         case TRACE_EV_MONITOR: {
-            c->waiting_since = jt_grow(c->waiting_since, &nwait, (uint32_t)(t & 0xffffff), sizeof *c->waiting_since,
-                                       &c->failed);
-            if (c->failed)
+            uint64_t *since = jt_at(c, &c->waiting_since, t);
+            if (!since)
                 break;
-            uint64_t *since = &c->waiting_since[t & 0xffffff];
             if (e.f[0] == TRACE_MONITOR_CONTENDED || e.f[0] == TRACE_MONITOR_WAIT) {
                 *since = e.time_ns + 1; /* + 1: 0 means none */
                 break;
@@ -816,22 +852,21 @@ static void jt_events(jt_ctx *c, const void *data, size_t len, buf *b, uint64_t 
             if (!*since)
                 break;
             bool wait = e.f[0] == TRACE_MONITOR_WAITED;
-            uint32_t name = e.f[2] < c->nclass ? c->class_name[e.f[2]] : 0;
+            uint64_t name = jt_name_of(&c->class_name, e.f[2]);
             at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
-            buf_put_uleb(b, *since - 1);
-            buf_put_uleb(b, e.time_ns + 1 - *since);
-            buf_put_uleb(b, t);
-            buf_put_uleb(b, 0);
-            buf_put_uleb(b, jt_class(c, jt_trace_string(c, name)));
-            buf_put_uleb(b, 0);
+            jw_long(b, *since - 1);
+            jw_long(b, e.time_ns + 1 - *since);
+            jw_long(b, jt_thread(c, t));
+            jw_long(b, 0);
+            jw_long(b, jt_class(c, jt_trace_string(c, name)));
+            jw_long(b, 0);
             if (wait) {
-                buf_put_uleb(b, 0);
+                jw_long(b, 0);
                 buf_put_u1(b, 0);
             }
-            buf_put_uleb(b, e.f[1]); /* the monitor's object id, as its address */
+            jw_long(b, e.f[1]); /* the monitor's object id, as its address */
             jw_event_end(b, at);
             *since = 0;
-            *threads_max = t > *threads_max ? t : *threads_max;
             break;
         }
         default:
@@ -840,91 +875,111 @@ static void jt_events(jt_ctx *c, const void *data, size_t len, buf *b, uint64_t 
     }
 }
 
-static void jt_pools(jt_ctx *c, buf *b, uint64_t threads_max)
+static int jt_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void jt_pools(jt_ctx *c, buf *b)
 {
     size_t at = jw_event_begin(b, JT_CPOOL);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, 1);
+    jw_long(b, 0);
+    jw_long(b, 0);
+    jw_long(b, 0);
+    jw_long(b, 1);
     uint32_t nstacks = intern_count(&c->stacks), nmethods = intern_count(&c->methods);
     uint32_t nclasses = intern_count(&c->classes);
+    if (!intern_count(&c->symbols))
+        jt_symbol(c, "", 0); /* JFR refuses an empty pool (a trace of thread starts only names nothing) */
     /* the symbols last: the pools before them may still add some */
-    buf_put_uleb(b, 5 + (nstacks > 0) + (nmethods > 0) + (nclasses > 0));
-    buf_put_uleb(b, JT_FRAME_TYPE);
-    buf_put_uleb(b, 1);
-    buf_put_uleb(b, 1);
+    jw_long(b, 5 + (nstacks > 0) + (nmethods > 0) + (nclasses > 0));
+    jw_long(b, JT_FRAME_TYPE);
+    jw_long(b, 1);
+    jw_long(b, 1);
     jw_cstring(b, "Unknown");
-    buf_put_uleb(b, JT_THREAD_STATE);
-    buf_put_uleb(b, 1);
-    buf_put_uleb(b, 1);
+    jw_long(b, JT_THREAD_STATE);
+    jw_long(b, 1);
+    jw_long(b, 1);
     jw_cstring(b, "STATE_RUNNABLE");
-    buf_put_uleb(b, JT_THREAD); /* 1 .. the highest named: 0 stays null (an unknown parent) */
-    buf_put_uleb(b, threads_max ? threads_max : 1);
-    for (uint64_t i = 1; i <= (threads_max ? threads_max : 1); i++) {
-        uint32_t name = i < c->nthread ? c->thread_name[i] : 0;
+    /* the threads the events name, in order (none: thread 1); 0 stays null (an unknown parent) */
+    size_t nthreads = id_table_count(&c->threads);
+    uint64_t one = 1, *ids = nthreads ? malloc(nthreads * sizeof *ids) : &one;
+    if (!ids) {
+        c->failed = true;
+        return;
+    }
+    for (size_t i = 0; i < nthreads; i++)
+        id_table_nth(&c->threads, i, &ids[i]);
+    qsort(ids, nthreads, sizeof *ids, jt_cmp_u64);
+    jw_long(b, JT_THREAD);
+    jw_long(b, nthreads ? nthreads : 1);
+    for (size_t k = 0; k < (nthreads ? nthreads : 1); k++) {
+        uint64_t i = ids[k], name = jt_name_of(&c->thread_name, i);
         char fallback[32];
         snprintf(fallback, sizeof fallback, "thread %llu", (unsigned long long)i);
-        buf_put_uleb(b, i);
+        jw_long(b, i);
         jt_string_of(c, b, name, fallback);
-        buf_put_uleb(b, i);
+        jw_long(b, i);
         jt_string_of(c, b, name, fallback);
-        buf_put_uleb(b, i);
+        jw_long(b, i);
     }
+    if (nthreads)
+        free(ids);
     if (nstacks) {
-        buf_put_uleb(b, JT_STACK_TRACE);
-        buf_put_uleb(b, nstacks);
+        jw_long(b, JT_STACK_TRACE);
+        jw_long(b, nstacks);
         for (uint32_t i = 1; i <= nstacks; i++) {
             uint32_t klen;
             const uint32_t *frames = intern_key(&c->stacks, i, &klen);
-            buf_put_uleb(b, i);
+            jw_long(b, i);
             buf_put_u1(b, 0);
-            buf_put_uleb(b, klen / sizeof *frames);
+            jw_long(b, klen / sizeof *frames);
             for (uint32_t f = 0; f < klen / sizeof *frames; f++) {
-                buf_put_uleb(b, frames[f]);
-                buf_put_uleb(b, 0);
-                buf_put_uleb(b, 0);
-                buf_put_uleb(b, 1);
+                jw_long(b, frames[f]);
+                jw_long(b, 0);
+                jw_long(b, 0);
+                jw_long(b, 1);
             }
         }
     }
     if (nmethods) {
-        buf_put_uleb(b, JT_METHOD);
-        buf_put_uleb(b, nmethods);
+        jw_long(b, JT_METHOD);
+        jw_long(b, nmethods);
         for (uint32_t i = 1; i <= nmethods; i++) {
             uint32_t klen;
             const uint32_t *key = intern_key(&c->methods, i, &klen);
-            buf_put_uleb(b, i);
-            buf_put_uleb(b, key[0]);
-            buf_put_uleb(b, key[1]);
-            buf_put_uleb(b, jt_symbol(c, "()V", 3)); /* unknown: the trace's samples name methods only; JMC needs a whole descriptor */
-            buf_put_uleb(b, 0);
+            jw_long(b, i);
+            jw_long(b, key[0]);
+            jw_long(b, key[1]);
+            jw_long(b, jt_symbol(c, "()V", 3)); /* unknown: the trace's samples name methods only; JMC needs a whole descriptor */
+            jw_long(b, 0);
             buf_put_u1(b, 0);
         }
     }
     if (nclasses) {
-        buf_put_uleb(b, JT_CLASS);
-        buf_put_uleb(b, nclasses);
+        jw_long(b, JT_CLASS);
+        jw_long(b, nclasses);
         for (uint32_t i = 1; i <= nclasses; i++) {
             uint32_t klen;
             const uint32_t *name = intern_key(&c->classes, i, &klen);
-            buf_put_uleb(b, i);
-            buf_put_uleb(b, 0);
-            buf_put_uleb(b, *name);
-            buf_put_uleb(b, 0);
-            buf_put_uleb(b, 0);
+            jw_long(b, i);
+            jw_long(b, 0);
+            jw_long(b, *name);
+            jw_long(b, 0);
+            jw_long(b, 0);
         }
     }
-    buf_put_uleb(b, JT_PACKAGE);
-    buf_put_uleb(b, 1);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, 0);
-    buf_put_uleb(b, JT_SYMBOL);
-    buf_put_uleb(b, intern_count(&c->symbols));
+    jw_long(b, JT_PACKAGE);
+    jw_long(b, 1);
+    jw_long(b, 0);
+    jw_long(b, 0);
+    jw_long(b, JT_SYMBOL);
+    jw_long(b, intern_count(&c->symbols));
     for (uint32_t i = 1; i <= intern_count(&c->symbols); i++) {
         uint32_t klen;
         const char *s = intern_key(&c->symbols, i, &klen);
-        buf_put_uleb(b, i);
+        jw_long(b, i);
         jw_string(b, s, klen);
     }
     jw_event_end(b, at);
@@ -944,19 +999,25 @@ jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size
     intern_init(&c.classes, &c.mem);
     intern_init(&c.methods, &c.mem);
     intern_init(&c.stacks, &c.mem);
+    id_table_init(&c.str, sizeof(struct jt_str));
+    id_table_init(&c.class_name, sizeof(uint64_t));
+    id_table_init(&c.thread_name, sizeof(uint64_t));
+    id_table_init(&c.gcs, sizeof(struct jt_gc));
+    id_table_init(&c.waiting_since, sizeof(uint64_t));
+    id_table_init(&c.threads, sizeof(uint8_t));
     buf out;
     buf_init(&out);
     jw_meta meta = { 0 };
     jt_names(&c, data, len);
-    uint64_t end_ns = 0, threads_max = 0;
+    uint64_t end_ns = 0;
     trace_event e;
     trace_reader_open(&r, data, len);
     while (trace_reader_next(&r, &e))
         end_ns = e.time_ns > end_ns ? e.time_ns : end_ns;
     jw_chunk_begin(&out, &meta);
-    jt_events(&c, data, len, &out, &threads_max);
+    jt_events(&c, data, len, &out);
     size_t cpool_at = out.len;
-    jt_pools(&c, &out, threads_max);
+    jt_pools(&c, &out);
     jw_chunk_end(&out, cpool_at, r.start_wall_ns, end_ns ? end_ns : 1);
     jp_status st = JP_ERR_NOMEM;
     if (!out.failed && !c.failed) {
@@ -966,11 +1027,12 @@ jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size
         snprintf(why, cap, "out of memory");
     }
     free(meta.strs);
-    free(c.str);
-    free(c.class_name);
-    free(c.thread_name);
-    free(c.gcs);
-    free(c.waiting_since);
+    id_table_free(&c.str);
+    id_table_free(&c.class_name);
+    id_table_free(&c.thread_name);
+    id_table_free(&c.gcs);
+    id_table_free(&c.waiting_since);
+    id_table_free(&c.threads);
     intern_free(&c.symbols);
     intern_free(&c.classes);
     intern_free(&c.methods);

@@ -9,6 +9,7 @@
  * Stops where the reader stops (a file cut short or damaged) and says so. */
 #include "trace_text.h"
 
+#include "../common/id_table.h"
 #include "probe_args.h"
 #include "trace_tree.h"
 
@@ -24,33 +25,6 @@ typedef struct tt_gc { uint64_t kind, collector, cause, before, after; bool know
 typedef struct tt_provider { uint64_t name, module, attributes; } tt_provider;
 typedef struct tt_probe { uint64_t provider, name, function, kinds; } tt_probe;
 
-/* A table by id, grown as ids come. */
-typedef struct tt_table { void *v; size_t n, elem; } tt_table;
-
-#define TT_IDS_MAX (1u << 26)
-
-static void *tt_table_at(tt_table *t, uint64_t id)
-{
-    if (id >= TT_IDS_MAX)
-        return NULL;
-    if (id >= t->n) {
-        size_t n = t->n ? t->n : 64;
-        while (n <= id)
-            n *= 2;
-        void *v = realloc(t->v, n * t->elem);
-        if (!v)
-            return NULL;
-        memset((char *)v + t->n * t->elem, 0, (n - t->n) * t->elem);
-        t->v = v;
-        t->n = n;
-    }
-    return (char *)t->v + id * t->elem;
-}
-
-static const void *tt_table_get(const tt_table *t, uint64_t id)
-{
-    return id < t->n ? (const char *)t->v + id * t->elem : NULL;
-}
 
 typedef struct tt_thread {
     uint32_t id;
@@ -78,25 +52,34 @@ typedef struct tt_span { uint64_t start, duration, depth, method; } tt_span;
 typedef struct tt_ctx {
     const uint8_t *data;
     size_t len;
-    tt_table strings, classes, methods, thread_names, gcs; /* tt_string, uint64_t (name), tt_method,
+    /* the metadata by id (any 64-bit number), sized by how many ids the file holds (arrays
+     * indexed by id made a small file naming one large id ask for gigabytes) */
+    id_table strings, classes, methods, thread_names, gcs; /* tt_string, uint64_t (name), tt_method,
                                                            * tt_thread_name, tt_gc */
-    tt_table providers, probes;                            /* tt_provider, tt_probe */
+    id_table providers, probes;                            /* tt_provider, tt_probe */
     tt_thread *threads;
-    size_t nthreads;
+    size_t nthreads, threads_cap;
+    id_map thread_at;   /* a thread's id -> its index in threads */
 } tt_ctx;
 
 static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool json);
 
 static tt_thread *tt_thread_of(tt_ctx *c, uint32_t id)
 {
-    for (size_t i = 0; i < c->nthreads; i++)
-        if (c->threads[i].id == id)
-            return &c->threads[i];
-    tt_thread *t = realloc(c->threads, (c->nthreads + 1) * sizeof *t);
-    if (!t)
+    uint64_t at;
+    if (id_map_get(&c->thread_at, id, &at))
+        return &c->threads[at];
+    if (c->nthreads == c->threads_cap) {
+        size_t cap = c->threads_cap ? 2 * c->threads_cap : 16;
+        tt_thread *t = realloc(c->threads, cap * sizeof *t);
+        if (!t)
+            return NULL;
+        c->threads = t;
+        c->threads_cap = cap;
+    }
+    if (!id_map_put(&c->thread_at, id, c->nthreads))
         return NULL;
-    c->threads = t;
-    t = &c->threads[c->nthreads++];
+    tt_thread *t = &c->threads[c->nthreads++];
     memset(t, 0, sizeof *t);
     t->id = id;
     return t;
@@ -129,13 +112,13 @@ static bool tt_add_chunk(tt_thread *t, size_t off)
 
 static void tt_ctx_free(tt_ctx *c)
 {
-    free(c->strings.v);
-    free(c->classes.v);
-    free(c->methods.v);
-    free(c->thread_names.v);
-    free(c->gcs.v);
-    free(c->providers.v);
-    free(c->probes.v);
+    id_table_free(&c->strings);
+    id_table_free(&c->classes);
+    id_table_free(&c->methods);
+    id_table_free(&c->thread_names);
+    id_table_free(&c->gcs);
+    id_table_free(&c->providers);
+    id_table_free(&c->probes);
     for (size_t i = 0; i < c->nthreads; i++) {
         free(c->threads[i].chunks);
         free(c->threads[i].stack);
@@ -145,6 +128,7 @@ static void tt_ctx_free(tt_ctx *c)
         free(c->threads[i].spans);
     }
     free(c->threads);
+    id_map_free(&c->thread_at);
 }
 
 /* Pass 1: the metadata, and each thread's chunks. */
@@ -160,35 +144,33 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
             last_chunk = r->chunk_start;
         }
         void *slot = NULL;
-        if (e.type < TRACE_EV_TIMED && e.f[0] >= TT_IDS_MAX)
-            continue; /* no writer numbers so far: left unnamed */
         switch (e.type) {
         case TRACE_EV_STRING:
-            if ((slot = tt_table_at(&c->strings, e.f[0])))
+            if ((slot = id_table_at(&c->strings, e.f[0])))
                 *(tt_string *)slot = (tt_string){ e.text, e.text_len };
             break;
         case TRACE_EV_CLASS:
-            if ((slot = tt_table_at(&c->classes, e.f[0])))
+            if ((slot = id_table_at(&c->classes, e.f[0])))
                 *(uint64_t *)slot = e.f[1];
             break;
         case TRACE_EV_METHOD:
-            if ((slot = tt_table_at(&c->methods, e.f[0])))
+            if ((slot = id_table_at(&c->methods, e.f[0])))
                 *(tt_method *)slot = (tt_method){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
         case TRACE_EV_THREAD:
-            if ((slot = tt_table_at(&c->thread_names, e.f[0])))
+            if ((slot = id_table_at(&c->thread_names, e.f[0])))
                 *(tt_thread_name *)slot = (tt_thread_name){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
         case TRACE_EV_GC:
-            if ((slot = tt_table_at(&c->gcs, e.f[0])))
+            if ((slot = id_table_at(&c->gcs, e.f[0])))
                 *(tt_gc *)slot = (tt_gc){ e.f[1], e.f[2], e.f[3], e.f[4], e.f[5], true };
             break;
         case TRACE_EV_PROVIDER:
-            if ((slot = tt_table_at(&c->providers, e.f[0])))
+            if ((slot = id_table_at(&c->providers, e.f[0])))
                 *(tt_provider *)slot = (tt_provider){ e.f[1], e.f[2], e.f[3] };
             break;
         case TRACE_EV_PROBE_INFO:
-            if ((slot = tt_table_at(&c->probes, e.f[0])))
+            if ((slot = id_table_at(&c->probes, e.f[0])))
                 *(tt_probe *)slot = (tt_probe){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
         default:
@@ -212,7 +194,7 @@ static void tt_follow(const tt_ctx *c, tt_thread *t, trace_event *e)
         e->type = TRACE_EV_ENTER;
     }
     if (e->type == TRACE_EV_ENTER) {
-        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        const tt_method *m = id_table_get(&c->methods, e->f[0]);
         e->f[2] = m && (m->flags & TRACE_METHOD_RECEIVER) ? t->this_id : 0;
         if (t->depth == t->stack_cap) {
             size_t cap = t->stack_cap ? 2 * t->stack_cap : 64;
@@ -295,7 +277,7 @@ static void tt_put_text(sink *s, const char *p, size_t n)
 /* "name" of string id (escaped: tt_put_text), or "<string N>" */
 static void tt_put_string(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const tt_string *str = tt_table_get(&c->strings, id);
+    const tt_string *str = id_table_get(&c->strings, id);
     if (str && str->p)
         tt_put_text(s, str->p, str->n);
     else
@@ -305,7 +287,7 @@ static void tt_put_string(sink *s, const tt_ctx *c, uint64_t id)
 /* A thread's name, or thread-N */
 static void tt_put_thread(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const tt_thread_name *t = id ? tt_table_get(&c->thread_names, id) : NULL;
+    const tt_thread_name *t = id ? id_table_get(&c->thread_names, id) : NULL;
     if (t && t->name)
         tt_put_string(s, c, t->name);
     else if (id)
@@ -317,8 +299,8 @@ static void tt_put_thread(sink *s, const tt_ctx *c, uint64_t id)
 /* A class's name, dotted. */
 static void tt_put_class(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const uint64_t *name = tt_table_get(&c->classes, id);
-    const tt_string *str = name ? tt_table_get(&c->strings, *name) : NULL;
+    const uint64_t *name = id_table_get(&c->classes, id);
+    const tt_string *str = name ? id_table_get(&c->strings, *name) : NULL;
     if (!str || !str->p) {
         sink_printf(s, "<class %" PRIu64 ">", id);
         return;
@@ -329,7 +311,7 @@ static void tt_put_class(sink *s, const tt_ctx *c, uint64_t id)
 
 static void tt_put_method(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const tt_method *m = tt_table_get(&c->methods, id);
+    const tt_method *m = id_table_get(&c->methods, id);
     if (!m || !m->name) {
         sink_printf(s, "<method %" PRIu64 ">", id);
         return;
@@ -352,10 +334,10 @@ static bool tt_filtered_out(const tt_ctx *c, const trace_event *e, const trace_t
         if (e->type != TRACE_EV_ENTER && e->type != TRACE_EV_EXIT && e->type != TRACE_EV_EXIT_THROW &&
             e->type != TRACE_EV_CALL)
             return true;
-        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
-        const uint64_t *cname = m ? tt_table_get(&c->classes, m->cls) : NULL;
-        const tt_string *cs = cname ? tt_table_get(&c->strings, *cname) : NULL;
-        const tt_string *ms = m ? tt_table_get(&c->strings, m->name) : NULL;
+        const tt_method *m = id_table_get(&c->methods, e->f[0]);
+        const uint64_t *cname = m ? id_table_get(&c->classes, m->cls) : NULL;
+        const tt_string *cs = cname ? id_table_get(&c->strings, *cname) : NULL;
+        const tt_string *ms = m ? id_table_get(&c->strings, m->name) : NULL;
         char full[512];
         int n = snprintf(full, sizeof full, "%.*s.%.*s", cs && cs->p ? (int)cs->n : 0, cs && cs->p ? cs->p : "",
                          ms && ms->p ? (int)ms->n : 0, ms && ms->p ? ms->p : "");
@@ -378,7 +360,7 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
         sink_printf(s, " ");
         tt_put_method(s, c, e->f[0]);
         sink_printf(s, " depth=%" PRIu64, e->f[1]);
-        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        const tt_method *m = id_table_get(&c->methods, e->f[0]);
         if (m && (m->flags & TRACE_METHOD_SYNCHRONIZED))
             sink_printf(s, " synchronized");
         if (m && (m->flags & TRACE_METHOD_NATIVE))
@@ -405,7 +387,7 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
         break;
     case TRACE_EV_GC_START:
     case TRACE_EV_GC_END: {
-        const tt_gc *g = tt_table_get(&c->gcs, e->f[0]);
+        const tt_gc *g = id_table_get(&c->gcs, e->f[0]);
         sink_printf(s, " #%" PRIu64, e->f[0]);
         if (!g || !g->known) {
             sink_printf(s, " pause"); /* a collection the JVM did not report (a G1 remark or cleanup) */
@@ -441,7 +423,7 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
     case TRACE_EV_THREAD_END: {
         sink_printf(s, " ");
         tt_put_thread(s, c, e->f[0]);
-        const tt_thread_name *t = tt_table_get(&c->thread_names, e->f[0]);
+        const tt_thread_name *t = id_table_get(&c->thread_names, e->f[0]);
         if (e->type == TRACE_EV_THREAD_START && t && t->name) {
             sink_printf(s, " group=");
             if (t->group)
@@ -526,9 +508,9 @@ static void tt_json_chars(sink *s, const char *p, size_t n)
  * probes; json: escaped for a JSON string. */
 static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool json)
 {
-    const tt_probe *p = tt_table_get(&c->probes, e->f[0]);
-    const tt_provider *v = p ? tt_table_get(&c->providers, p->provider) : NULL;
-    const tt_string *kinds = p ? tt_table_get(&c->strings, p->kinds) : NULL;
+    const tt_probe *p = id_table_get(&c->probes, e->f[0]);
+    const tt_provider *v = p ? id_table_get(&c->providers, p->provider) : NULL;
+    const tt_string *kinds = p ? id_table_get(&c->strings, p->kinds) : NULL;
     char kbuf[PROBE_ARGS_MAX + 1] = "";
     if (!p || !v || !kinds || !kinds->p || kinds->n > PROBE_ARGS_MAX) {
         sink_printf(s, "<probe %" PRIu64 ">", e->f[0]);
@@ -536,7 +518,7 @@ static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool js
     }
     uint64_t parts[4] = { v->name, v->module, p->function, p->name };
     for (int i = 0; i < 4; i++) {
-        const tt_string *str = tt_table_get(&c->strings, parts[i]);
+        const tt_string *str = id_table_get(&c->strings, parts[i]);
         if (i)
             sink_printf(s, ":");
         if (str && str->p)
@@ -567,7 +549,7 @@ static void tt_put_probe(sink *s, const tt_ctx *c, const trace_event *e, bool js
 
 static void tt_json_string_id(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const tt_string *str = tt_table_get(&c->strings, id);
+    const tt_string *str = id_table_get(&c->strings, id);
     if (str && str->p)
         tt_json_chars(s, str->p, str->n);
     else
@@ -577,9 +559,9 @@ static void tt_json_string_id(sink *s, const tt_ctx *c, uint64_t id)
 /* "pkg.Class.method" of a method id, JSON-escaped */
 static void tt_json_method(sink *s, const tt_ctx *c, uint64_t id)
 {
-    const tt_method *m = tt_table_get(&c->methods, id);
-    const uint64_t *cname = m ? tt_table_get(&c->classes, m->cls) : NULL;
-    const tt_string *cs = cname ? tt_table_get(&c->strings, *cname) : NULL;
+    const tt_method *m = id_table_get(&c->methods, id);
+    const uint64_t *cname = m ? id_table_get(&c->classes, m->cls) : NULL;
+    const tt_string *cs = cname ? id_table_get(&c->strings, *cname) : NULL;
     if (!m || !m->name || !cs || !cs->p) {
         sink_printf(s, "<method %" PRIu64 ">", id);
         return;
@@ -605,7 +587,7 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
     *first = false;
     switch (e->type) {
     case TRACE_EV_ENTER: {
-        const tt_method *m = tt_table_get(&c->methods, e->f[0]);
+        const tt_method *m = id_table_get(&c->methods, e->f[0]);
         sink_printf(s, "\"ph\":\"B\",\"name\":\"");
         tt_json_method(s, c, e->f[0]);
         sink_printf(s, "\",\"args\":{\"signature\":\"");
@@ -638,7 +620,7 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
         break;
     case TRACE_EV_GC_START:
     case TRACE_EV_GC_END: {
-        const tt_gc *g = tt_table_get(&c->gcs, e->f[0]);
+        const tt_gc *g = id_table_get(&c->gcs, e->f[0]);
         bool known = g && g->known;
         sink_printf(s, "\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s #%" PRIu64 " %s\"}", trace_event_name(e->type),
                     e->f[0], !known ? "pause" : g->kind == TRACE_GC_YOUNG ? "young" : g->kind == TRACE_GC_FULL ? "full"
@@ -657,9 +639,10 @@ static void tt_put_chrome(sink *s, const tt_ctx *c, const trace_event *e, bool *
 /* The threads' names, as Trace Event metadata */
 static void tt_put_chrome_threads(sink *s, const tt_ctx *c, bool *first)
 {
-    for (uint64_t id = 1; id < c->thread_names.n; id++) {
-        const tt_thread_name *t = tt_table_get(&c->thread_names, id);
-        if (!t || !t->name)
+    for (size_t i = 0; i < id_table_count(&c->thread_names); i++) {
+        uint64_t id;
+        const tt_thread_name *t = id_table_nth(&c->thread_names, i, &id);
+        if (id == 0 || !t->name)
             continue;
         sink_printf(s, "%s\n{\"pid\":1,\"tid\":%" PRIu64 ",\"ph\":\"M\",\"name\":\"thread_name\",\"args\":{\"name\":\"",
                     *first ? "" : ",", id);
@@ -771,7 +754,7 @@ static void tt_put_samples_inside(sink *s, const tt_ctx *c, const tt_samples *ss
     sink_printf(s, "           %zu CPU sample%s inside%s\n", inside, inside == 1 ? "" : "s", inside ? ", most common:" : "");
     qsort(top, ntop, sizeof top[0], tt_count_cmp);
     for (size_t j = 0; j < ntop && j < TT_SLOW_STACKS; j++) {
-        const tt_string *st = tt_table_get(&c->strings, top[j][1]);
+        const tt_string *st = id_table_get(&c->strings, top[j][1]);
         size_t from = 0, frames = 0;
         for (size_t q = st && st->p ? st->n : 0; q-- > 0;) /* the last 4 frames: the leaf end */
             if (st->p[q] == ';' && ++frames == 4) {
@@ -910,7 +893,7 @@ static bool tt_flame_line(const uint64_t *keys, uint32_t n, uint64_t ns, void *v
             sink_printf(o->s, "]");
             continue;
         }
-        const tt_method *m = tt_table_get(&o->c->methods, keys[i]);
+        const tt_method *m = id_table_get(&o->c->methods, keys[i]);
         if (!m || !m->name) {
             sink_printf(o->s, "method-%" PRIu64, keys[i]);
             continue;
@@ -933,13 +916,13 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         return JP_ERR_FORMAT;
     }
     tt_ctx c = { .data = data, .len = len };
-    c.strings.elem = sizeof(tt_string);
-    c.classes.elem = sizeof(uint64_t);
-    c.methods.elem = sizeof(tt_method);
-    c.thread_names.elem = sizeof(tt_thread_name);
-    c.providers.elem = sizeof(tt_provider);
-    c.probes.elem = sizeof(tt_probe);
-    c.gcs.elem = sizeof(tt_gc);
+    id_table_init(&c.strings, sizeof(tt_string));
+    id_table_init(&c.classes, sizeof(uint64_t));
+    id_table_init(&c.methods, sizeof(tt_method));
+    id_table_init(&c.thread_names, sizeof(tt_thread_name));
+    id_table_init(&c.providers, sizeof(tt_provider));
+    id_table_init(&c.probes, sizeof(tt_probe));
+    id_table_init(&c.gcs, sizeof(tt_gc));
     jp_status st = tt_first_pass(&c, &r);
     sum->chunks = r.chunks;
     sum->stopped = r.stopped;

@@ -2,6 +2,8 @@
  * (src/cli/) runs on a file it is given, each followed by the writers
  * that command would run on what was read, into memory sinks:
  *   report        hprof_bin_read, then hprof_txt_format
+ *   convert       hprof_bin_read, then pprof_format and jfr_format;
+ *                 collapsed_read, then pprof_format
  *   flame/collapse hprof_bin_read + trace_stacks_build, or collapsed_read;
  *                 then flame_html_format and collapsed_format
  *   heap          heap_histogram_read; heap --text: hprof_heap_text_write
@@ -9,9 +11,11 @@
  *                 size, so ASan sees any overrun); when it succeeds, a second
  *                 run must find nothing more to null, and the fixed dump must
  *                 still convert to text.
- *   trace         trace_text_write (all events, and filtered); a file that is
+ *   trace         trace_text_write (all events, and filtered), --chrome,
+ *                 --slowest, --collapsed (--flame's input); a file that is
  *                 no trace must say why in one line; one cut short or damaged
  *                 must say where it stopped in one line.
+ *   convert TRACE jfr_write_trace
  * Beyond "no crash, no leak, no sanitizer report", every refusal must come
  * with a one-line message. Built and run by `make fuzz` (and briefly by `make
  * test`, tests/it/t0001-fuzz-readers.sh); seeds in tests/fuzz/readers_corpus/,
@@ -82,6 +86,11 @@ static void fuzz_hprof_bin(const uint8_t *data, size_t size)
     write_model(m, &hprof_txt_format, &ro);
     ro.cutoff = 0.0001; /* the CLI's default */
     write_model(m, &hprof_txt_format, &ro);
+    write_model(m, &pprof_format, &ro);
+    /* JFR has an event per sample: past JFR_SAMPLES_MAX it must refuse; between 1M and that the
+     * writer is sound but too slow under ASan for libFuzzer's time-out */
+    if (m->total_samples <= 1000000 || m->total_samples > JFR_SAMPLES_MAX)
+        write_model(m, &jfr_format, &ro);
     if (trace_stacks_build(m) == JP_OK)
         write_stacks(m);
     model_free(m);
@@ -95,6 +104,8 @@ static void fuzz_collapsed(const uint8_t *data, size_t size)
         check_message("collapsed_read", err);
         return;
     }
+    report_opts ro = { 0 };
+    write_model(m, &pprof_format, &ro);
     write_stacks(m);
     model_free(m);
 }
@@ -149,10 +160,40 @@ static void fuzz_heap(const uint8_t *data, size_t size)
     free(w);
 }
 
+static const trace_text_filter trace_filters[2] = { { 0 }, { .thread = 1, .types = 1ull << TRACE_EV_ENTER,
+                                                                .method = "a.B", .from_ns = 10, .to_ns = 1000000 } };
+
+/* jvmprof trace --chrome, --slowest, --collapsed and convert TRACE --jfr: no crash, one-line refusals */
+static void fuzz_trace_writers(const uint8_t *data, size_t size)
+{
+    for (int w = 0; w < 4; w++) {
+        buf out;
+        buf_init(&out);
+        sink *s = sink_open_memory(&out);
+        if (!s)
+            die("sink_open_memory", "out of memory");
+        char why[256] = "";
+        trace_text_summary sum;
+        jp_status st = w == 0   ? trace_chrome_write(data, size, &trace_filters[0], s, &sum, why, sizeof why)
+                       : w == 1 ? trace_slowest_write(data, size, &trace_filters[0], 5, s, &sum, why, sizeof why)
+                       : w == 2 ? trace_collapsed_write(data, size, &trace_filters[0], s, &sum, why, sizeof why)
+                                : jfr_write_trace(data, size, s, why, sizeof why);
+        if (st == JP_OK) {
+            (void)sink_commit(s, why, sizeof why);
+            if (w < 3 && sum.stopped)
+                check_message("a trace writer (stopped)", sum.why);
+        } else {
+            sink_abort(s);
+            if (st == JP_ERR_FORMAT)
+                check_message(w < 3 ? "a trace writer" : "jfr_write_trace", why);
+        }
+        buf_free(&out);
+    }
+}
+
 static void fuzz_trace(const uint8_t *data, size_t size)
 {
-    static const trace_text_filter filters[2] = { { 0 }, { .thread = 1, .types = 1ull << TRACE_EV_ENTER,
-                                                            .method = "a.B", .from_ns = 10, .to_ns = 1000000 } };
+    const trace_text_filter *filters = trace_filters;
     for (int i = 0; i < 2; i++) {
         buf out;
         buf_init(&out);
@@ -175,6 +216,7 @@ static void fuzz_trace(const uint8_t *data, size_t size)
         }
         buf_free(&out);
     }
+    fuzz_trace_writers(data, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

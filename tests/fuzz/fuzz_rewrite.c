@@ -1,7 +1,8 @@
 /* fuzz_rewrite.c — libFuzzer target for the class-file rewriter
  * (src/classfile). Each input is rewritten with several specs (entry/exit
  * calls with small and ldc_w-sized method ids, newArray only, everything
- * including objectInit, a selector that picks every other method); each
+ * including objectInit, with every third method count-only, a selector that
+ * picks every other method; alloc_count=site's counts with enterThis); each
  * output is rewritten again. Beyond "no crash, no sanitizer report" it is a
  * differential test: when the independent reader (tests/tools/cf_walk.h)
  * also accepts the input, every method the rewriter changed must check out
@@ -25,10 +26,11 @@ static uint32_t every_other(void *ctx, const cf_method_view *m)
     return (m->index & 1) == 0 && m->name[0] != 0 ? 40000u + m->index : 0;
 }
 
+/* ids pushed with iconst, bipush, sipush; every third method count-only */
 static uint32_t small_ids(void *ctx, const cf_method_view *m)
 {
     (void)ctx;
-    return m->index % 200 + 1u; /* iconst, bipush, sipush */
+    return (m->index % 200 + 1u) | (m->index % 3 == 2 ? CF_SELECT_COUNT_ONLY : 0);
 }
 
 static void die(const char *what, const char *detail)
@@ -49,7 +51,7 @@ static void differential(const unsigned char *in, size_t len, const cf_result *r
         die("output does not parse", nc.err);
     if (nc.nmethods != oc.nmethods || nc.cp_count <= oc.cp_count)
         die("output", "method count changed or constant pool did not grow");
-    uint32_t entries = 0, exits = 0, newarrays = 0, handlers = 0, frames = 0, unchanged_or_untouched = 0;
+    uint32_t entries = 0, exits = 0, counts = 0, newarrays = 0, handlers = 0, frames = 0, unchanged_or_untouched = 0;
     for (uint16_t i = 0; i < oc.nmethods; i++) {
         const cw_method *om = &oc.m[i], *nm = &nc.m[i];
         if (om->code < 0)
@@ -65,12 +67,13 @@ static void differential(const unsigned char *in, size_t len, const cf_result *r
             die("a rewritten method does not check out", err);
         entries += map.entries;
         exits += map.exits;
+        counts += map.counts;
         newarrays += map.newarrays;
         handlers += map.handlers;
         frames += map.frames_added;
         cw_map_free(&map);
     }
-    if (entries != r->entries || exits != r->exits || newarrays != r->newarrays || handlers != r->handlers ||
+    if (entries != r->entries || exits != r->exits || counts != r->counts || newarrays != r->newarrays || handlers != r->handlers ||
         frames != r->frames_added)
         die("cf_result counts", "differ from the calls found in the output");
     if (r->methods - r->methods_rewritten != unchanged_or_untouched)
@@ -89,6 +92,16 @@ static uint32_t any_site(void *ctx, const cf_alloc_view *a, cf_alloc_how *how)
     return site;
 }
 
+/* by member name, so that a member added to cf_tracker cannot shift the others (positional
+ * initializers once named objectInit as the count method); count and exitThrow are what
+ * cw_check_method knows, enterThis is only checked by the counts' run below (it parses) */
+static const cf_tracker tracker = {.cls = "jvmprof/Tracker", .enter = "enter", .exit = "exit", .count = "count",
+                                   .exit_throw = "exitThrow", .object_init = "objectInit", .new_array = "newArray"};
+static const cf_tracker receivers_tracker = {.cls = "jvmprof/Tracker", .enter = "enter", .exit = "exit",
+                                             .count = "count", .exit_throw = "exitThrow",
+                                             .object_init = "objectInit", .new_array = "newArray",
+                                             .enter_this = "enterThis"};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const struct {
@@ -101,7 +114,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {CF_INJECT_CALLS | CF_INJECT_NEWARRAY | CF_INJECT_OBJINIT, small_ids},
     };
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
-        static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
         cf_inject_spec spec = {.tracker = &tracker, .what = specs[s].what, .select = specs[s].select};
         cf_result r;
         jp_status st = cf_rewrite(data, size, &spec, &r);
@@ -131,9 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
           [CF_ALLOC_RESULT_MULTI] = "allocatedMulti", [CF_ALLOC_CLONE] = "cloned" },
     };
     static const char *const calls[] = { "clone", "newArray", "copyOf", NULL };
-    static const cf_tracker tracker = { "jvmprof/Tracker", "enter", "exit", "objectInit", "newArray" };
     uint32_t next = 1;
-    cf_inject_spec spec = {.tracker = &tracker, .what = CF_INJECT_ALLOCS | CF_INJECT_CALLS, .ctx = &next,
+    cf_inject_spec spec = {.tracker = &receivers_tracker, .what = CF_INJECT_ALLOCS | CF_INJECT_CALLS, .ctx = &next,
                            .alloc_tracker = &alloc_tracker, .alloc = any_site, .alloc_calls = calls};
     cf_result r;
     if (cf_rewrite(data, size, &spec, &r) == JP_OK && r.bytes) {

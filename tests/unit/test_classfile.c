@@ -1452,7 +1452,9 @@ static void test_widen_conditional(void)
  * an append_frame before it:
  *   static void inf(long a, String s, int[] arr, int x) {
  *     double d = 1; [frame] x = arr[0]; new StringBuilder(x != 0 ? <body> "t" : "f"); return; } */
-static void test_infer_frame(void)
+/* A branch widened over newarrays, to a frame the rewriter must infer; trailing: a byte
+ * past the StackMapTable's frames. */
+static unsigned char *infer_class(size_t *len, uint32_t *new_at_out, uint32_t *if_at_out, bool trailing)
 {
     kb k;
     kb_init(&k, "t/Infer", 52);
@@ -1496,10 +1498,33 @@ static void test_infer_frame(void)
              st3[] = {8, new_at, 8, new_at, 7, str};
     smt_full(&s, (uint32_t)a.label[1], 5, locals, 2, st2);
     smt_full(&s, (uint32_t)a.label[2], 5, locals, 3, st3);
+    if (trailing)
+        bb_u1(&s.b, 0);
     smt_done(&k, &m, &s);
     kb_method(&k, 0x0009, "inf", "(JLjava/lang/String;[II)V", &m);
+    *new_at_out = new_at;
+    *if_at_out = if_at;
+    return kb_finish(&k, len);
+}
+
+/* A StackMapTable with a byte past its frames, in a method whose widened branch sends it to
+ * the inferring path (which did not check for one; found by make fuzz): malformed input. */
+static void test_infer_trailing(void)
+{
     size_t len;
-    unsigned char *b = kb_finish(&k, &len);
+    uint32_t new_at, if_at;
+    unsigned char *b = infer_class(&len, &new_at, &if_at, true);
+    if (!CHECK_EQ_INT(rewrite(b, len, CF_INJECT_CALLS | CF_INJECT_NEWARRAY, 1, NULL, NULL), JP_ERR_FORMAT))
+        fprintf(stderr, "    why: %s\n", R.why);
+    CHECK(strstr(R.why, "trailing") != NULL);
+    free(b);
+}
+
+static void test_infer_frame(void)
+{
+    size_t len;
+    uint32_t new_at, if_at;
+    unsigned char *b = infer_class(&len, &new_at, &if_at, false);
 
     ASSERT(rewrite(b, len, CF_INJECT_CALLS | CF_INJECT_NEWARRAY, 1, NULL, NULL) == JP_OK);
     if (!CHECK_EQ_INT(R.methods_unchanged, 0))
@@ -2055,7 +2080,7 @@ static void test_long_names(void)
 
 /* ---- methods the rewriter must leave alone -------------------------------------- */
 
-typedef enum { BAD_OPCODE, BAD_BRANCH, BAD_SWITCH, BAD_EXC, BAD_LINE, BAD_UNINIT, BAD_FRAME, BAD_STACK, NBAD } badness;
+typedef enum { BAD_OPCODE, BAD_BRANCH, BAD_SWITCH, BAD_EXC, BAD_LINE, BAD_UNINIT, BAD_FRAME, BAD_ATTRS, BAD_STACK, NBAD } badness;
 
 static unsigned char *bad_method_class(badness what, size_t *len)
 {
@@ -2100,6 +2125,12 @@ static unsigned char *bad_method_class(badness what, size_t *len)
         break;
     }
     case BAD_FRAME: smt_same(&s, 5); break;                 /* inside the sipush */
+    case BAD_ATTRS: {                                       /* 65 attributes said, 1 there (found by make fuzz: */
+        unsigned lines[] = {0, 1};                          /* past 64 the method was left unchanged, its */
+        mc_lines(&k, &m, 1, lines);                         /* malformed Code copied into the output) */
+        m.nattrs = 65;
+        break;
+    }
     case BAD_STACK: m.max_stack = 65534; break;
     default: break;
     }
@@ -2113,7 +2144,8 @@ static unsigned char *bad_method_class(badness what, size_t *len)
 
 static void test_bad_methods(void)
 {
-    static const char *names[] = {"opcode", "branch", "switch", "exception", "line", "uninit", "frame", "stack"};
+    static const char *names[] = {"opcode", "branch", "switch", "exception", "line", "uninit", "frame", "attrs",
+                                  "stack"};
     for (int w = 0; w < NBAD; w++) {
         size_t len;
         unsigned char *b = bad_method_class((badness)w, &len);
@@ -2140,6 +2172,32 @@ static void test_bad_methods(void)
         }
         free(b);
     }
+}
+
+/* 65 well-formed attributes in one Code attribute: more than the rewriter keeps, so that method
+ * alone is left as it was (65 said and 1 there is malformed: test_bad_methods) */
+static void test_many_code_attributes(void)
+{
+    kb k;
+    kb_init(&k, "t/ManyAttrs", 52);
+    as a;
+    as_init(&a);
+    mcode m = {.max_stack = 1, .max_locals = 1};
+    op(&a, CW_RETURN);
+    as_done(&a, &m);
+    for (int i = 0; i < 65; i++) {
+        unsigned lines[] = {0, (unsigned)i + 1};
+        mc_lines(&k, &m, 1, lines);
+    }
+    kb_method(&k, 0x0009, "many", "()V", &m);
+    add_return_method(&k, "good");
+    size_t len;
+    unsigned char *b = kb_finish(&k, &len);
+    jp_status st = rewrite(b, len, CF_INJECT_CALLS, 1, NULL, NULL);
+    if (!CHECK_EQ_INT(st, JP_OK) || !CHECK_EQ_INT(R.methods_unchanged, 1) || !CHECK_EQ_INT(R.methods_rewritten, 1))
+        fprintf(stderr, "    why \"%s\"\n", R.why);
+    CHECK(strstr(R.why, "65 attributes in one Code attribute") != NULL);
+    free(b);
 }
 
 /* A constant pool too full for the Tracker's entries: an error, no output. */
@@ -2269,6 +2327,7 @@ int main(void)
     RUN(test_widen_backward_goto);
     RUN(test_widen_conditional);
     RUN(test_infer_frame);
+    RUN(test_infer_trailing);
     RUN(test_infer_fails);
     RUN(test_infer_pool_growth);
     RUN(test_infer_appended_class);
@@ -2281,6 +2340,7 @@ int main(void)
     RUN(test_many_methods);
     RUN(test_long_names);
     RUN(test_bad_methods);
+    RUN(test_many_code_attributes);
     RUN(test_constant_pool_full);
     RUN(test_no_code);
     RUN(test_checker_notices);

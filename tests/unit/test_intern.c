@@ -1,11 +1,13 @@
 /* test_intern.c — the common layer under the model: the arena (alignment,
  * big blocks, overflow), the intern table (dense 1-based ids in first-seen
  * order, find vs put, growth, keys that never move) and buf (big-endian put
- * and get, a reader that fails softly and never reads past the end). */
+ * and get, a reader that fails softly and never reads past the end), and
+ * the id table (records by any 64-bit id, sized by how many there are). */
 #include "harness.h"
 
 #include "common/arena.h"
 #include "common/buf.h"
+#include "common/id_table.h"
 #include "common/intern.h"
 
 static void test_arena_alignment(void)
@@ -409,8 +411,55 @@ static void test_buf_read_every_length(void)
     }
 }
 
+/* ids 0, 2^64-1, 2^63 and 100,000 small ones: records zeroed when new, found again, in first-seen
+ * order; the memory is that of the records (an array indexed by id would be 2^64 of them) */
+static void test_id_table(void)
+{
+    id_table t;
+    id_table_init(&t, sizeof(uint64_t) * 2);
+    CHECK(id_table_get(&t, 0) == NULL && id_table_get(&t, UINT64_MAX) == NULL);
+    static const uint64_t big[] = { UINT64_MAX, 0, 1ull << 63, (1u << 26) - 1 };
+    for (int i = 0; i < 4; i++) {
+        uint64_t *r = id_table_at(&t, big[i]);
+        ASSERT(r != NULL);
+        CHECK(r[0] == 0 && r[1] == 0);
+        r[0] = big[i] ^ 0x5a;
+        r[1] = (uint64_t)i;
+    }
+    enum { N = 100000 };
+    for (uint64_t id = 1; id <= N; id++) {
+        uint64_t *r = id_table_at(&t, id * 7);
+        ASSERT(r != NULL);
+        r[0] = id * 7 ^ 0x5a;
+        r[1] = id + 3;
+    }
+    CHECK_EQ_INT(id_table_count(&t), N + 4);
+    CHECK(t.cap <= 2 * (N + 4));
+    for (int i = 0; i < 4; i++) {
+        const uint64_t *r = id_table_get(&t, big[i]);
+        CHECK(r && r[0] == (big[i] ^ 0x5a));
+    }
+    uint64_t bad = 0;
+    for (uint64_t id = 1; id <= N; id++) {
+        const uint64_t *r = id_table_get(&t, id * 7);
+        bad += !r || r[0] != (id * 7 ^ 0x5a);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(id_table_get(&t, 8) == NULL && id_table_get(&t, UINT64_MAX - 1) == NULL);
+    uint64_t id;
+    const uint64_t *r = id_table_nth(&t, 0, &id);
+    CHECK(id == UINT64_MAX && r[0] == (UINT64_MAX ^ 0x5a));
+    id_table_nth(&t, 4, &id);
+    CHECK_EQ_INT(id, 7);
+    CHECK(id_table_at(&t, 7) == id_table_nth(&t, 4, &id)); /* found, not added again */
+    CHECK_EQ_INT(id_table_count(&t), N + 4);
+    id_table_free(&t);
+    CHECK_EQ_INT(id_table_count(&t), 0);
+}
+
 int main(void)
 {
+    RUN(test_id_table);
     RUN(test_arena_alignment);
     RUN(test_arena_contents_survive);
     RUN(test_arena_big_blocks);
