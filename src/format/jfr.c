@@ -546,12 +546,16 @@ static void jw_pools(jw_ctx *c)
     }
     /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
     buf_put_uleb(b, JT_SYMBOL);
-    buf_put_uleb(b, model_string_count(m));
+    buf_put_uleb(b, model_string_count(m) ? model_string_count(m) : 1);
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t n = 0;
         const char *s = model_string_get(m, (str_id){ i }, &n);
         buf_put_uleb(b, i);
         jw_string(b, s, n);
+    }
+    if (!model_string_count(m)) { /* an empty symbol pool is refused: an empty report has one symbol, "" */
+        buf_put_uleb(b, 1);
+        jw_cstring(b, "");
     }
     /* an empty package pool would be refused: one entry for the unnamed package */
     buf_put_uleb(b, JT_PACKAGE);
@@ -919,6 +923,8 @@ static void jt_pools(jt_ctx *c, buf *b, uint64_t threads_max)
     buf_put_uleb(b, 1);
     buf_put_uleb(b, 0);
     buf_put_uleb(b, 0);
+    if (!intern_count(&c->symbols))
+        jt_symbol(c, "", 0); /* an empty symbol pool is refused (collections, threads or classes only) */
     buf_put_uleb(b, JT_SYMBOL);
     buf_put_uleb(b, intern_count(&c->symbols));
     for (uint32_t i = 1; i <= intern_count(&c->symbols); i++) {
