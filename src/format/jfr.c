@@ -4,9 +4,11 @@
  * jdk.ExecutionSample (wall samples too, with the thread's state), each
  * allocation site one jdk.ObjectAllocationSample whose weight is its bytes
  * allocated, each monitor row one jdk.JavaMonitorEnter (blocked) or
- * jdk.JavaMonitorWait (waiting) lasting its whole time. A report counts
- * samples, it does not time them: the samples of the recording are spread
- * evenly over it, in trace order. Stack traces, methods, classes, packages,
+ * jdk.JavaMonitorWait (waiting) lasting its whole time. Samples the agent
+ * kept with their times (jfr=: model sample_times, bounded) are at the time
+ * they were taken; the others (past the bound, or a report read back, which
+ * counts samples and does not time them) are spread evenly over the
+ * recording, in trace order. Stack traces, methods, classes, packages,
  * symbols, threads and states are in one checkpoint's constant pools, the
  * event types in the metadata, both written here byte by byte (LEB128
  * integers, strings as UTF-8 with their length). */
@@ -358,12 +360,37 @@ static void jw_events(jw_ctx *c, const report_opts *o)
 {
     const model *m = c->m;
     buf *b = &c->out;
-    uint64_t total = m->total_samples, k = 0, span = c->ticks_end;
-    for (uint32_t i = 1; o->cpu_samples && total && i <= model_trace_count(m); i++) {
+    uint64_t total = m->total_samples, k = 0, span = c->ticks_end, start_ns = m->start_time_ms * 1000000u;
+    /* jfr= in the agent: the samples kept with their times, at those times; the rest (past the bound, or a
+     * report read back) spread evenly over the recording */
+    uint32_t ntraces = model_trace_count(m), nstates = m->wall ? SAMPLE_STATES : 1;
+    uint64_t *timed = o->cpu_samples && total && m->sample_times_len
+                          ? calloc(((size_t)ntraces + 1) * nstates, sizeof *timed)
+                          : NULL;
+    for (uint32_t i = 0; timed && i < m->sample_times_len; i++) {
+        const model_sample_time *e = &m->sample_times[i];
+        uint32_t st = m->wall && e->state < SAMPLE_STATES ? e->state : 0;
+        if (!e->trace || e->trace > ntraces)
+            continue;
+        uint64_t when = e->wall_ns > start_ns ? e->wall_ns - start_ns : 0;
+        model_trace tr = model_trace_get(m, (trace_id){ e->trace });
+        for (uint32_t w = 0; w < e->weight; w++) {
+            size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
+            buf_put_uleb(b, when < span ? when : span);
+            buf_put_uleb(b, jw_thread_of(c, tr));
+            buf_put_uleb(b, jw_trace(c, (trace_id){ e->trace }));
+            buf_put_uleb(b, (uint64_t)st + 1);
+            jw_event_end(b, at);
+        }
+        timed[(size_t)e->trace * nstates + st] += e->weight;
+    }
+    for (uint32_t i = 1; o->cpu_samples && total && i <= ntraces; i++) {
         trace_id t = { i };
         model_trace tr = model_trace_get(m, t);
-        for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
+        for (int st = 0; st < (int)nstates; st++) {
             uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
+            uint64_t done = timed ? timed[(size_t)i * nstates + (size_t)st] : 0;
+            n = n > done ? n - done : 0;
             for (uint64_t s = 0; s < n; s++, k++) {
                 size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
                 buf_put_uleb(b, span * k / total);
@@ -374,6 +401,7 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             }
         }
     }
+    free(timed);
     for (uint32_t i = 1; o->sites && i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
         if (!si || si->alloc_bytes <= 0 || si->counted != m->sites_counted) /* alloc_count=site: the exact sites */
