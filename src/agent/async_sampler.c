@@ -1066,12 +1066,23 @@ void async_sampler_wall_tick(JNIEnv *jni)
 
 /* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
  * its whole stack, counted with the sample's weight in its thread and state. */
-static void asy_add_trace(model *m, uint32_t weight, uint8_t state, uint32_t serial, const frame_id *frames,
-                          uint32_t n)
+static trace_id asy_add_trace(model *m, uint32_t weight, uint8_t state, uint32_t serial, const frame_id *frames,
+                              uint32_t n)
 {
     trace_id t = model_trace_intern(m, serial, frames, n);
     model_trace_add_samples(m, t, weight);
     model_trace_add_state_samples(m, t, (sample_state)state, weight);
+    return t;
+}
+
+/* jfr=: the wall-clock time (ns since the epoch) of a sample stamped `ticks`, from how long ago that was */
+static uint64_t asy_wall_ns_of(uint64_t ticks)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now_ticks = ticks_now(), wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t ago = now_ticks > ticks ? (uint64_t)((double)(now_ticks - ticks) * ticks_ns_per_tick()) : 0;
+    return wall_ns > ago ? wall_ns - ago : wall_ns;
 }
 
 static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t serial, const uint32_t *kframes,
@@ -1094,7 +1105,9 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
         if (frames[k].v == 0)
             return;
     }
-    asy_add_trace(m, s->weight, s->state, serial, frames, keep);
+    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, keep);
+    if (m->sample_times_max)
+        model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
     if (!asy_want_stacks)
         return;
     for (uint32_t k = 0; k < n; k++) {

@@ -73,6 +73,8 @@ jp_status profiler_init(void)
     prof_model->depth = agent_opts->depth;
     prof_model->wall = agent_opts->wall_ms > 0;
     prof_model->interval_us = (agent_opts->wall_ms ? agent_opts->wall_ms : agent_opts->interval_ms) * 1000u;
+    /* jfr=: the samples' real times, 16 bytes each, at most 8 MiB; later samples are spread evenly */
+    prof_model->sample_times_max = agent_opts->jfr[0] ? 1u << 19 : 0;
     if (agent_opts->heap_sites) {
         prof_model->alloc_interval = agent_opts->alloc_interval;
         prof_model->sites_exact = agent_opts->alloc_interval == 0;

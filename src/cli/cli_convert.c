@@ -47,6 +47,9 @@ static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *f
         if (model_site_count(m))
             drops[n++] = "the sites' live objects and object counts (an allocation sample has only its bytes)";
     }
+    if (hprof && fmt == &pprof_format && m->total_samples && !m->interval_us)
+        drops[n++] = "the samples' time (the file does not give the sampling interval: only their counts, "
+                     "sample type samples)";
     if (!hprof && fmt == &pprof_format)
         drops[n++] = "the frames' kinds (JIT-compiled, inlined, interpreted, native: pprof has no field for them)";
     for (int i = 0; i < n; i++)

@@ -1,5 +1,6 @@
 /* hprof_bin.c — the HPROF binary writer (format=b, java.hprof): header
- * "JAVA PROFILE 1.0.2" with 8-byte ids, then CONTROL SETTINGS, every string
+ * "JAVA PROFILE 1.0.2" with 8-byte ids, then CONTROL SETTINGS, jvmprof's
+ * own SAMPLING record (the interval and kind of the samples), every string
  * as UTF8, LOAD CLASS, START/END THREAD in event order, FRAME, TRACE and CPU
  * SAMPLES. Tables are written in id order, so hprof_bin_read() rebuilds a
  * model with the same ids and `jvmprof report` prints the same serials.
@@ -85,6 +86,10 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
     buf_put_u4(&w.body, o->cpu_samples ? HPROF_CONTROL_CPU_SAMPLING : 0);
     buf_put_u2(&w.body, (uint16_t)(m->depth > 0xffff ? 0xffff : m->depth));
     bin_record(&w, HPROF_TAG_CONTROL_SETTINGS);
+    /* what a converter needs and HPROF's records lack: the sampling interval and the samples' kind */
+    buf_put_u4(&w.body, m->interval_us);
+    buf_put_u1(&w.body, m->wall ? HPROF_SAMPLING_WALL : HPROF_SAMPLING_CPU);
+    bin_record(&w, HPROF_TAG_JVMPROF_SAMPLING);
 
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t len;

@@ -1,6 +1,6 @@
 /* hprof_bin.h — record tags and constants of the HPROF binary format
- * ("JAVA PROFILE 1.0.2", big-endian, 8-byte identifiers), shared by the
- * writer and the reader. */
+ * ("JAVA PROFILE 1.0.2", big-endian, 8-byte identifiers), and jvmprof's
+ * own record, shared by the writer and the reader. */
 #ifndef HPROF_BIN_H
 #define HPROF_BIN_H
 
@@ -22,7 +22,13 @@ enum hprof_bin_tag {
     HPROF_TAG_CONTROL_SETTINGS = 0x0E,
     HPROF_TAG_HEAP_DUMP_SEGMENT = 0x1C,
     HPROF_TAG_HEAP_DUMP_END = 0x2C,
+    /* jvmprof's own, after CONTROL SETTINGS: u4 the time one sample stands for, in microseconds (0: unknown),
+     * u1 its kind (HPROF_SAMPLING_CPU or _WALL). HPROF's tags stop at 0x2C and readers skip a record they do
+     * not know by its length, as heap dump readers skip HPROF's own profile records. */
+    HPROF_TAG_JVMPROF_SAMPLING = 0xA1,
 };
+
+enum { HPROF_SAMPLING_CPU = 0, HPROF_SAMPLING_WALL = 1 };
 
 enum { HPROF_CONTROL_ALLOC_TRACES = 0x1, HPROF_CONTROL_CPU_SAMPLING = 0x2 };
 

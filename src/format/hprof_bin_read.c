@@ -1,6 +1,7 @@
 /* hprof_bin_read.c — reads an HPROF binary file (1.0.1 or 1.0.2, 4- or 8-byte
  * ids, ours or another producer's) into a model: strings, classes, frames,
- * traces, threads and CPU samples. Heap dump and other records are skipped
+ * traces, threads and CPU samples, and jvmprof's own SAMPLING record (the
+ * interval, absent from other producers' files: then 0, unknown). Heap dump and other records are skipped
  * by length. Every read is bounds-checked; a truncated or corrupt file gives
  * a one-line error, never a crash. Producer ids are mapped to model ids
  * through intern tables, so files whose ids are not dense also work. */
@@ -167,6 +168,15 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
         buf_get_u4(b);
         m->depth = buf_get_u2(b);
         return !b->overrun;
+    case HPROF_TAG_JVMPROF_SAMPLING: {
+        uint32_t interval_us = buf_get_u4(b);
+        uint8_t kind = buf_get_u1(b);
+        if (b->overrun || kind > HPROF_SAMPLING_WALL)
+            return false;
+        m->interval_us = interval_us;
+        m->wall = kind == HPROF_SAMPLING_WALL;
+        return true;
+    }
     case HPROF_TAG_CPU_SAMPLES: {
         buf_get_u4(b); /* total: recomputed from the rows */
         uint32_t n = buf_get_u4(b);

@@ -4,9 +4,11 @@
  * jdk.ExecutionSample (wall samples too, with the thread's state), each
  * allocation site one jdk.ObjectAllocationSample whose weight is its bytes
  * allocated, each monitor row one jdk.JavaMonitorEnter (blocked) or
- * jdk.JavaMonitorWait (waiting) lasting its whole time. A report counts
- * samples, it does not time them: the samples of the recording are spread
- * evenly over it, in trace order. Stack traces, methods, classes, packages,
+ * jdk.JavaMonitorWait (waiting) lasting its whole time. Samples the agent
+ * kept with their times (jfr=: model sample_times, bounded) are at the time
+ * they were taken; the others (past the bound, or a report read back, which
+ * counts samples and does not time them) are spread evenly over the
+ * recording, in trace order. Stack traces, methods, classes, packages,
  * symbols, threads and states are in one checkpoint's constant pools, the
  * event types in the metadata, both written here byte by byte (LEB128
  * integers, strings as UTF-8 with their length). */
@@ -376,12 +378,37 @@ static void jw_events(jw_ctx *c, const report_opts *o)
 {
     const model *m = c->m;
     buf *b = &c->out;
-    uint64_t total = m->total_samples, k = 0, span = c->ticks_end;
-    for (uint32_t i = 1; o->cpu_samples && total && i <= model_trace_count(m); i++) {
+    uint64_t total = m->total_samples, k = 0, span = c->ticks_end, start_ns = m->start_time_ms * 1000000u;
+    /* jfr= in the agent: the samples kept with their times, at those times; the rest (past the bound, or a
+     * report read back) spread evenly over the recording */
+    uint32_t ntraces = model_trace_count(m), nstates = m->wall ? SAMPLE_STATES : 1;
+    uint64_t *timed = o->cpu_samples && total && m->sample_times_len
+                          ? calloc(((size_t)ntraces + 1) * nstates, sizeof *timed)
+                          : NULL;
+    for (uint32_t i = 0; timed && i < m->sample_times_len; i++) {
+        const model_sample_time *e = &m->sample_times[i];
+        uint32_t st = m->wall && e->state < SAMPLE_STATES ? e->state : 0;
+        if (!e->trace || e->trace > ntraces)
+            continue;
+        uint64_t when = e->wall_ns > start_ns ? e->wall_ns - start_ns : 0;
+        model_trace tr = model_trace_get(m, (trace_id){ e->trace });
+        for (uint32_t w = 0; w < e->weight; w++) {
+            size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
+            jw_long(b, when < span ? when : span);
+            jw_long(b, jw_thread_of(c, tr));
+            jw_long(b, jw_trace(c, (trace_id){ e->trace }));
+            jw_long(b, (uint64_t)st + 1);
+            jw_event_end(b, at);
+        }
+        timed[(size_t)e->trace * nstates + st] += e->weight;
+    }
+    for (uint32_t i = 1; o->cpu_samples && total && i <= ntraces; i++) {
         trace_id t = { i };
         model_trace tr = model_trace_get(m, t);
-        for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
+        for (int st = 0; st < (int)nstates; st++) {
             uint64_t n = m->wall ? model_trace_state_samples(m, t, (sample_state)st) : model_trace_samples(m, t);
+            uint64_t done = timed ? timed[(size_t)i * nstates + (size_t)st] : 0;
+            n = n > done ? n - done : 0;
             for (uint64_t s = 0; s < n; s++, k++) {
                 size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
                 jw_long(b, span * k / total);
@@ -392,6 +419,7 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             }
         }
     }
+    free(timed);
     for (uint32_t i = 1; o->sites && i <= model_site_count(m); i++) {
         const model_site *si = model_site_get(m, (site_id){ i });
         if (!si || si->alloc_bytes <= 0 || si->counted != m->sites_counted) /* alloc_count=site: the exact sites */
@@ -564,12 +592,16 @@ static void jw_pools(jw_ctx *c)
     }
     /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
     jw_long(b, JT_SYMBOL);
-    jw_long(b, model_string_count(m));
+    jw_long(b, model_string_count(m) ? model_string_count(m) : 1);
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t n = 0;
         const char *s = model_string_get(m, (str_id){ i }, &n);
         jw_long(b, i);
         jw_string(b, s, n);
+    }
+    if (!model_string_count(m)) { /* an empty symbol pool is refused: an empty report has one symbol, "" */
+        jw_long(b, 1);
+        jw_cstring(b, "");
     }
     /* an empty package pool would be refused: one entry for the unnamed package */
     jw_long(b, JT_PACKAGE);

@@ -335,8 +335,11 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
         return pp_build_stacks(c);
     bool samples = o->cpu_samples && m->total_samples, times = o->cpu_times && m->total_time_ns;
     bool monitors = o->monitor && model_monitor_count(m), sites = o->sites && model_site_count(m);
+    uint64_t period_ns = (uint64_t)m->interval_us * 1000u;
+    /* the samples' time only when the interval is known (a binary report of another producer has none): a
+     * column of zeros would be the default view, an empty profile */
     c->col_samples = pp_column(c, samples, "samples", "count");
-    c->col_ns = pp_column(c, samples, m->wall ? "wall" : "cpu", "nanoseconds");
+    c->col_ns = pp_column(c, samples && period_ns, m->wall ? "wall" : "cpu", "nanoseconds");
     c->col_calls = pp_column(c, times, "calls", "count");
     c->col_time = pp_column(c, times, "cpu", "nanoseconds");
     c->col_contentions = pp_column(c, monitors, "contentions", "count");
@@ -346,7 +349,6 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
     c->col_inuse_objs = pp_column(c, sites, "inuse_objects", "count");
     c->col_inuse_bytes = pp_column(c, sites, "inuse_space", "bytes");
     int64_t values[10];
-    uint64_t period_ns = (uint64_t)m->interval_us * 1000u;
     for (uint32_t i = 1; samples && i <= model_trace_count(m); i++) {
         trace_id t = { i };
         for (int st = 0; st < (m->wall ? SAMPLE_STATES : 1); st++) {
@@ -355,7 +357,8 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
                 continue;
             memset(values, 0, sizeof values);
             values[c->col_samples] = (int64_t)n;
-            values[c->col_ns] = (int64_t)(n * period_ns);
+            if (c->col_ns >= 0)
+                values[c->col_ns] = (int64_t)(n * period_ns);
             pp_label state = { "thread state", m->wall ? pp_cstring(c, sample_state_names[st]) : 0 };
             pp_sample(c, t, values, &state, m->wall ? 1 : 0);
         }
@@ -406,8 +409,10 @@ static jp_status pp_build(pp_ctx *c, const report_opts *o)
         pp_uint(&c->out, 12, period_ns);
     }
     if (c->ntypes)
-        pp_uint(&c->out, 14, pp_cstring(c, samples ? (m->wall ? "wall" : "cpu") : times ? "cpu" : monitors ? "delay"
-                                                                                              : "alloc_space"));
+        pp_uint(&c->out, 14, pp_cstring(c, samples ? (!period_ns ? "samples" : m->wall ? "wall" : "cpu")
+                                           : times    ? "cpu"
+                                           : monitors ? "delay"
+                                                      : "alloc_space"));
     return c->out.failed ? JP_ERR_NOMEM : JP_OK;
 }
 

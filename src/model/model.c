@@ -47,6 +47,7 @@ void model_free(model *m)
     free(m->monitor_info);
     free(m->threads);
     free(m->thread_events);
+    free(m->sample_times);
     arena_free(&m->keys);
     free(m);
 }
@@ -77,6 +78,8 @@ void model_interval_reset(model *m)
     if (m->trace_states_cap)
         memset(m->trace_state_samples, 0, (size_t)m->trace_states_cap * SAMPLE_STATES * sizeof *m->trace_state_samples);
     m->total_samples = 0;
+    m->sample_times_len = 0;
+    m->sample_times_dropped = 0;
     model_stacks_reset(m);
     model_times_reset(m);
     for (uint32_t i = 0; i < intern_count(&m->monitors); i++)
@@ -87,6 +90,18 @@ void model_interval_reset(model *m)
         memset(s->died_by_gcs, 0, sizeof s->died_by_gcs);
         memset(s->died_by_ms, 0, sizeof s->died_by_ms);
     }
+}
+
+void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weight, uint64_t wall_ns)
+{
+    if (!m->sample_times_max)
+        return;
+    if (m->sample_times_len >= m->sample_times_max || weight > UINT16_MAX ||
+        !model_grow((void **)&m->sample_times, &m->sample_times_cap, m->sample_times_len + 1, sizeof *m->sample_times)) {
+        m->sample_times_dropped += weight;
+        return;
+    }
+    m->sample_times[m->sample_times_len++] = (model_sample_time){ wall_ns, t.v, (uint16_t)weight, (uint8_t)st };
 }
 
 bool model_count_set(model *m, const char *name, uint64_t value)

@@ -152,6 +152,14 @@ typedef struct model_count {
     uint64_t value;
 } model_count;
 
+/* jfr=: one sample (or wall= sample standing for weight threads) and the real time it was taken */
+typedef struct model_sample_time {
+    uint64_t wall_ns;             /* ns since the epoch */
+    uint32_t trace;               /* its trace id */
+    uint16_t weight;
+    uint8_t state;                /* sample_state */
+} model_sample_time;
+
 typedef struct model {
     arena keys;
     intern_table strings, classes, methods, frames, traces, monitors, stacks, sites;
@@ -191,6 +199,9 @@ typedef struct model {
     bool stacks_ns;               /* a stack's count is exact nanoseconds of its top frame's own time (a trace's
                                    * call tree: jvmprof trace --flame), not samples */
     uint32_t interval_us;         /* time one sample stands for (0 = unknown) */
+    model_sample_time *sample_times; /* jfr=: the samples' times, in the order taken, at most sample_times_max */
+    uint32_t sample_times_len, sample_times_cap, sample_times_max; /* max 0: not kept */
+    uint64_t sample_times_dropped; /* samples past sample_times_max: the JFR file spreads them evenly */
     model_monitor *monitor_info;  /* [monitor id - 1] */
     uint32_t monitor_info_cap;
     model_thread *threads;        /* [serial - 1] */
@@ -212,6 +223,8 @@ void model_free(model *m);
  * start again from 0; what is (live objects, the floors behind leak
  * suspects, threads, names, COUNTS, the GC line) stays. */
 void model_interval_reset(model *m);
+/* jfr=: keeps a sample's time (sample_times_max set), or counts it dropped once that many are kept. */
+void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weight, uint64_t wall_ns);
 /* Sets the count `name` (static storage) to value, adding it the first time;
  * false when MODEL_COUNTS_MAX counts are there already. */
 bool model_count_set(model *m, const char *name, uint64_t value);

@@ -106,8 +106,13 @@ static bool options_rules_dumper(const agent_options *o, char *err, size_t errle
 
 static bool options_rules_lifetimes(const agent_options *o, char *err, size_t errlen)
 {
-    return o->lifetimes && !o->heap_sites &&
-           options_rules_refuse(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
+    if (o->lifetimes && !o->heap_sites)
+        return options_rules_refuse(err, errlen, "lifetimes=y follows the objects heap=sites samples; add heap=sites");
+    /* the LIFETIMES section is one of the ASCII report's: the binary format has no record for it */
+    return o->lifetimes && o->format == 'b' &&
+           options_rules_refuse(err, errlen, "lifetimes=y with format=b: the HPROF binary format has no record for "
+                                "ages at death, leak suspects and churn; use format=a (the ASCII report) with "
+                                "lifetimes=y");
 }
 
 static bool options_rules_alloc_hook(const agent_options *o, char *err, size_t errlen)
