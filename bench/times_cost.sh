@@ -2,7 +2,7 @@
 # What cpu=times adds to one timed call, and to one counted call, on a tight
 # call loop (workloads/CallLoop.java): RUNS (default 5) interleaved runs with
 # no agent, with cpu=times,tiny=0 timing only CallLoop (leaf() timed), and
-# with cpu=times (the default tiny=: leaf() counted), medians of each run's
+# with cpu=times (by default leaf(), a straight-line leaf, is counted), medians of each run's
 # nanoseconds per call, and the differences. Also the cost of one read of the
 # clock jvmprof uses (the time-stamp counter) on this machine, measured in C,
 # since two of them per call are the floor. Appends to bench/RESULTS.md.

@@ -132,13 +132,19 @@ static uint32_t bci_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
 static uint32_t bci_select(void *vctx, const cf_method_view *m)
 {
     bci_select_ctx *ctx = vctx;
-    /* trace=exec: every method's entry and exit (tiny=0). With mintime=, as
-     * for cpu=times, not the loop-free methods of at most tiny= bytes, whose
-     * time is their callers' (a slow callee of one is traced), nor those
-     * without loops, calls or a lock, which cannot last long */
+    /* trace=exec: every method's entry and exit. cpu=times, and trace=exec
+     * with mintime=: the small straight-line leaves are counted, not timed
+     * (their time is their callers', bounded by their length), unless tiny=0;
+     * tiny=N also counts the loop-free methods of at most N bytes, and a slow
+     * callee of one is still timed. With mintime= the counted ones are not
+     * traced, nor those without loops, calls or a lock, which cannot last long */
     bool tracing = agent_opts->trace & OPTIONS_TRACE_ENTRY, latency = tracing && agent_opts->mintime_ns;
-    cf_method_rule rule = ctx->calls ? cf_method_rule_of(ctx->class_name, m->name, m->code_length, m->calls, m->loops,
-                                                         !tracing || latency ? agent_opts->tiny : 0)
+    bool tiny_given = options_given(agent_opts, OPTIONS_ID_TINY), rules = !tracing || latency;
+    unsigned shape = (m->calls ? CF_CODE_CALLS : 0) | (m->loops ? CF_CODE_LOOPS : 0) |
+                     (m->newarray ? CF_CODE_NEWARRAY : 0) | (m->locks || (m->access & 0x0020) ? CF_CODE_LOCKS : 0);
+    cf_method_rule rule = ctx->calls ? cf_method_rule_of(ctx->class_name, m->name, m->code_length, shape,
+                                                         rules && (!tiny_given || agent_opts->tiny),
+                                                         rules && tiny_given ? agent_opts->tiny : 0)
                                      : CF_METHOD_SKIP;
     if (latency && (rule == CF_METHOD_COUNT || (!m->loops && !m->calls && !(m->access & 0x0020))))
         rule = CF_METHOD_SKIP;

@@ -52,6 +52,8 @@ typedef struct cf_method_view {
     uint32_t code_length; /* 0 for abstract and native methods */
     bool calls;           /* has an invoke instruction */
     bool loops;           /* has a backward branch or a switch */
+    bool newarray;        /* allocates an array */
+    bool locks;           /* has a monitorenter */
 } cf_method_view;
 
 /* Returns the id the entry/exit calls of this method carry, or 0 to leave

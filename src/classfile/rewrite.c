@@ -16,6 +16,7 @@ typedef struct code_facts {
     bool allocs;    /* new, an array, or a call of a method named in alloc_calls (or malformed) */
     bool calls;     /* an invoke instruction */
     bool loops;     /* a backward branch, or a switch (not worth proving it jumps forward) */
+    bool locks;     /* a monitorenter */
 } code_facts;
 
 /* Whether the invoke's Methodref (or InterfaceMethodref) names one of names
@@ -32,14 +33,14 @@ static code_facts scan_code(const cf_class *c, const cf_member *m, const char *c
     const cf_attr *a = &m->attrs[m->code];
     const unsigned char *p = c->b + a->off;
     uint32_t len = a->len >= 8 ? ((uint32_t)p[4] << 24) | ((uint32_t)p[5] << 16) | ((uint32_t)p[6] << 8) | p[7] : 0;
-    code_facts f = { len, false, false, false };
+    code_facts f = { len, false, false, false, false, false };
     if (a->len < 8 || len > a->len - 8)
-        return (code_facts){ len, true, true, true, true };
+        return (code_facts){ len, true, true, true, true, true };
     const unsigned char *code = p + 8;
     for (uint32_t pc = 0; pc < len;) {
         uint32_t n = bc_insn_length(code, len, pc);
         if (!n)
-            return (code_facts){ len, true, true, true, true };
+            return (code_facts){ len, true, true, true, true, true };
         uint8_t op = code[pc];
         if (bc_is_newarray(op))
             f.newarray = f.allocs = true;
@@ -52,6 +53,8 @@ static code_facts scan_code(const cf_class *c, const cf_member *m, const char *c
         else if ((bc_is_branch16(op) && bc_s2(code + pc + 1) <= 0) || (bc_is_branch32(op) && bc_s4(code + pc + 1) <= 0) ||
                  op == OP_TABLESWITCH || op == OP_LOOKUPSWITCH)
             f.loops = true;
+        else if (op == OP_MONITORENTER)
+            f.locks = true;
         pc += n;
     }
     return f;
@@ -128,7 +131,8 @@ jp_status cf_rewrite(const unsigned char *in, size_t len, const cf_inject_spec *
         }
         code_facts facts = scan_code(&c, m, (spec->what & CF_INJECT_ALLOCS) ? spec->alloc_calls : NULL);
         cf_method_view v = {.index = i, .access = m->access, .name = name, .desc = desc,
-                            .code_length = facts.length, .calls = facts.calls, .loops = facts.loops};
+                            .code_length = facts.length, .calls = facts.calls, .loops = facts.loops,
+                            .newarray = facts.newarray, .locks = facts.locks};
         plan *pl = &plans[i];
         if (spec->what & CF_INJECT_CALLS)
             pl->id = spec->select ? spec->select(spec->ctx, &v) : i + 1u;

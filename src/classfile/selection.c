@@ -49,8 +49,8 @@ static bool sel_runs_in_counter(const char *c, const char *name)
     return strcmp(c, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0;
 }
 
-cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint32_t code_length, bool calls,
-                                 bool loops, unsigned tiny)
+cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint32_t code_length, unsigned shape,
+                                 bool leaves, unsigned tiny)
 {
     if (code_length == 0)
         return CF_METHOD_SKIP; /* native or abstract */
@@ -58,11 +58,16 @@ cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint3
         return CF_METHOD_SKIP; /* HPROF's rule: system class initializers run once, at odd times */
     if (sel_runs_in_counter(class_name, name))
         return CF_METHOD_SKIP;
-    /* A method without loops of a few bytes (an accessor, a delegating
-     * one-liner) runs for a few ns plus its callees: the two timed calls
-     * would cost more than it, so its calls are counted and its own time is
-     * left to its caller (tiny=0: every method timed). */
-    if (tiny && !loops && (code_length <= tiny || (!calls && code_length <= 32)))
+    /* A straight-line leaf runs each of its at most CF_LEAF_MAX instructions
+     * once a call, none of them a call, a loop, a lock or an array to fill:
+     * the time it leaves to its caller is bounded, and less than timing it
+     * would cost. */
+    if (leaves && !shape && code_length <= CF_LEAF_MAX)
+        return CF_METHOD_COUNT;
+    /* tiny=N, the user's trade: a loop-free method of at most N bytes that
+     * calls others is counted too, and its callees' counted time goes with
+     * it to its caller, without a bound (a recursion of such methods) */
+    if (tiny && !(shape & CF_CODE_LOOPS) && code_length <= tiny)
         return CF_METHOD_COUNT;
     return CF_METHOD_TIME;
 }

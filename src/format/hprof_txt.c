@@ -119,9 +119,13 @@ static void txt_write_header(const model *m, sink *s)
                 "METHODS: not HPROF's; after its sections, the CPU or wall samples (or cpu=times' time) by\n"
                 "  method instead of by trace: self while the method was on top, total while it was\n"
                 "  anywhere in the trace (within its depth= frames); with cpu=times also its calls.\n"
-                "CALLS COUNTED: not HPROF's; cpu=times' methods of at most tiny= bytes without loops, whose\n"
-                "  calls are counted exactly but not timed: their time is their callers' self time. All\n"
-                "  threads and call paths together; rows below cutoff= of all counted calls omitted.\n"
+                "CALLS COUNTED: not HPROF's; cpu=times' methods whose calls are counted exactly but not\n"
+                "  timed: their time is their callers' self time. By default the straight-line leaves of\n"
+                "  at most 80 bytes of bytecode (no call, loop, switch, array allocation or lock), whose\n"
+                "  time per call is bounded by their length; with tiny=N also the loop-free methods of at\n"
+                "  most N bytes that make calls, whose time, and their counted callees', goes to their\n"
+                "  caller without a bound. All threads and call paths together; rows below cutoff= of all\n"
+                "  counted calls omitted.\n"
                 "\n--------\n\n");
 }
 

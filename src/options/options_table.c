@@ -105,9 +105,10 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_EXCLUDE] = { "exclude", OPTIONS_KIND_PREFIXES, "<prefixes>", NULL, "none",
                              "cpu=times: never classes named a.b.*:c.D* ...", OPTIONS_TABLE_AT(exclude),
                              .owner = OPTIONS_FOR_TIMES },
-    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", "80", NULL,
-                          "cpu=times: count, not time, loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny), 0, 65535,
-                          .owner = OPTIONS_FOR_TIMES },
+    /* no default value: unset, only the straight-line leaves are counted (selection.h) */
+    [OPTIONS_ID_TINY] = { "tiny", OPTIONS_KIND_UINT, "0..65535", NULL, "leaves",
+                          "cpu=times: also count, not time, loop-free methods of <= N bytes", OPTIONS_TABLE_AT(tiny),
+                          0, 65535, .owner = OPTIONS_FOR_TIMES },
     [OPTIONS_ID_HEAP] = { "heap", OPTIONS_KIND_ENUM, "dump|sites|all", NULL, "off",
                           "HPROF heap dump, allocation sites, or both (all)", .choices = options_table_heap,
                           .store = options_table_store_heap, .owner = OPTIONS_FOR_GENERAL,
@@ -207,9 +208,12 @@ void options_print_help(FILE *out)
             "the HPROF traces) as an HTML flame graph and as flamegraph.pl's collapsed format.\n"
             "monitor=y and cpu=times need format=a (the HPROF binary format has no record for them).\n"
             "cpu=times instruments classes loaded after VM init; it skips jvmprof's own classes and\n"
-            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes; loop-free methods of <= tiny= bytes of\n"
-            "bytecode (and <= 32 bytes if they make no call) are counted exactly but not timed (their\n"
-            "time is their callers'): CALLS COUNTED; tiny=0 times every method.\n"
+            "<clinit> of java.*/jdk.*/sun.*/com.sun.* classes. Straight-line leaves of <= 80 bytes of\n"
+            "bytecode (no call, loop, switch, array allocation or lock: each call's time is bounded by\n"
+            "their length) are counted exactly but not timed (their time is their callers'): CALLS\n"
+            "COUNTED. tiny=N also counts the loop-free methods of <= N bytes that make calls (their time\n"
+            "and their counted callees' go to the caller, without a bound: a recursion of them\n"
+            "disappears into its caller); tiny=0 times every method.\n"
             "include=/exclude= narrow it by class-name prefix (exclude wins).\n"
             "trace= writes events one by one, in time order, to tracefile= (read it with jvmprof trace):\n"
             "exec (every entry and exit of the instrumented methods; exec:light: entries), mem (garbage\n"

@@ -48,9 +48,21 @@ serial=$(sed -n '/^CPU TIME (ms) BEGIN/,/END/p' "$T/t.txt" | awk '$6 == "CallCou
 [ "$(trace_of "$T/t.txt" "$serial" | grep -c 'CallCounts.fib(CallCounts.java')" = 4 ] ||
     fail "top fib trace $serial is not four fib frames"
 
-# by default (tiny=80) the small loop-free methods are counted, not timed (CALLS COUNTED),
-# with the same exact counts; those with a loop, or bigger, are timed
+# by default only straight-line leaves are counted: every CallCounts method calls another (or
+# throws a new exception: a constructor call), so all are timed, with the same exact counts, and
+# nothing of CallCounts is counted
 run_java "cpu=times,cutoff=0,file=$T/d.txt" CallCounts
+expect_rc 0
+cp "$T/d.txt" "$T/t.txt"
+for mc in 'CallCounts.middle 1000' 'CallCounts.outer 1000' 'CallCounts.thrower 1000' 'CallCounts.fib 242785' \
+    'CallCounts.rec 1100' 'CallCounts.catcher 1' 'CallCounts.main 1'; do
+    read -r m c <<<"$mc"
+    check "$m" "$c"
+done
+! sed -n '/^CALLS COUNTED BEGIN/,/^CALLS COUNTED END/p' "$T/d.txt" | grep -q ' CallCounts' ||
+    fail "a CallCounts method was counted, not timed: $(grep ' CallCounts.*(' "$T/d.txt" | head -3)"
+# tiny=80, the old trade on request: the small loop-free ones counted, with the same counts
+run_java "cpu=times,cutoff=0,tiny=80,file=$T/d.txt" CallCounts
 expect_rc 0
 cp "$T/d.txt" "$T/t.txt"
 counted() {
@@ -60,11 +72,10 @@ counted() {
 for mc in 'CallCounts.middle(I)V 1000' 'CallCounts.outer(I)V 1000' 'CallCounts.thrower(I)V 1000' \
     'CallCounts.fib(I)I 242785' 'CallCounts.rec(I)I 1100'; do
     read -r m c <<<"$mc"
-    [ "$(counted "$m")" = "$c" ] || fail "default tiny: $m counted $(counted "$m") times, expected $c"
+    [ "$(counted "$m")" = "$c" ] || fail "tiny=80: $m counted $(counted "$m") times, expected $c"
     check "${m%%(*}" 0
 done
 check CallCounts.catcher 1
-check CallCounts.main 1
 
 # time follows the work
 run_java "cpu=times,file=$T/h.txt" HotLoop 2

@@ -1,6 +1,6 @@
-# cpu=times method rules and class filters: loop-free methods of at most
-# tiny= bytes (here tiny=12; the default is 80) are counted, not timed (CALLS COUNTED, exact
-# counts, not in CPU TIME), a leaf with a loop is timed; tiny=0 times them all; a non-system <clinit> is
+# cpu=times method rules and class filters: with tiny=12 the loop-free methods of at most
+# 12 bytes (and the straight-line leaves, the default's) are counted, not timed (CALLS COUNTED,
+# exact counts, not in CPU TIME), a leaf with a loop is timed; tiny=0 times them all; a non-system <clinit> is
 # instrumented, a java.* <clinit> never; include= and exclude= select classes
 # by dotted prefix (exclude wins); bad values and options that would be
 # ignored stop the VM with one line.
@@ -30,6 +30,13 @@ grep -q "^jvmprof: cpu=times: .* counted calls of [0-9]* methods" "$T/err" || fa
 note "counted: $(grep -o '[0-9]* counted calls of [0-9]* methods' "$T/err")"
 ! grep -q '^java\..*\.<clinit>$' "$T/a.rows" || fail "a java.* <clinit> was instrumented: $(grep '^java\..*<clinit>' "$T/a.rows" | head -1)"
 [ "$(calls "$T/a.txt" filt.lib.Lib.spin)" = 1000 ] || fail "Lib.spin not counted 1000 times"
+
+# by default the getter (a straight-line leaf) is counted; compute, which calls it, is timed
+run_java "cpu=times,cutoff=0,file=$T/d.txt" filt.main.FiltMain
+expect_rc 0
+[ "$(counted "$T/d.txt" 'filt.lib.Lib.get()I')" = 2000 ] || fail "default: Lib.get not counted 2000 times: $(counted "$T/d.txt" 'filt.lib.Lib.get()I')"
+[ "$(calls "$T/d.txt" filt.lib.Lib.compute)" = 1000 ] || fail "default: Lib.compute (it calls) not timed 1000 times: $(calls "$T/d.txt" filt.lib.Lib.compute)"
+[ "$(counted "$T/d.txt" 'filt.lib.Lib.compute(I)I')" = 0 ] || fail "default: Lib.compute was counted"
 
 run_java "cpu=times,cutoff=0,tiny=0,file=$T/z.txt" filt.main.FiltMain
 expect_rc 0

@@ -145,8 +145,14 @@ note "--flame in Chromium: $matched"
 echo "$matched" | awk '{ sub(/%/, "", $2); exit !($2 >= 40 && $2 <= 95) }' || fail "--flame: slow() is not most of the time: $matched"
 RC=0; "$JVMPROF" trace "$T/e.trace" --flame --type enter -o "$T/x.html" 2>"$T/err" || RC=$?
 [ "$RC" = 2 ] && grep -q "do not apply" "$T/err" || fail "--flame --type: $(cat "$T/err")"
-# mintime= with the default tiny=80: the loop-free methods (main, slow, failing) are not traced; outer is
+# mintime= by default leaves out only what cpu=times counts, the straight-line leaves (fast), which
+# tiny=0 leaves out too as they cannot last long: the same calls as tiny=0
 run_java "trace=exec,mintime=10ms,include=TraceSlow,tracefile=$T/d.trace" TraceSlow
+expect_rc 0
+"$JVMPROF" trace "$T/d.trace" | awk '{ $1 = ""; sub(/^ /, ""); sub(/ duration=[0-9.]*ms/, ""); print }' >"$T/d-shape.txt"
+diff -u "$T/want-s.txt" "$T/d-shape.txt" >&2 || fail "mintime=10ms by default: not the calls of tiny=0"
+# tiny=80, the old trade: the loop-free methods (main, slow, failing) are not traced; outer is
+run_java "trace=exec,mintime=10ms,tiny=80,include=TraceSlow,tracefile=$T/d.trace" TraceSlow
 expect_rc 0
 "$JVMPROF" trace "$T/d.trace" | awk '{ print $3, $4, $5 }' >"$T/d.txt"
 printf 'call TraceSlow.outer()V depth=1\ncall TraceSlow.outer()V depth=1\n' | diff -u - "$T/d.txt" >&2 ||

@@ -1,6 +1,6 @@
-/* filt.lib.Lib: a 5-byte getter and a 10-byte method that calls (both below
- * tiny=12, so not instrumented by default), and a leaf method with a loop
- * (always instrumented). */
+/* filt.lib.Lib: a 5-byte getter (a straight-line leaf: counted, not timed,
+ * by default) and a 10-byte method that calls (timed by default; counted with
+ * tiny=12, like the getter), and a leaf method with a loop (always timed). */
 package filt.lib;
 
 public class Lib {

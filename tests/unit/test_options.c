@@ -343,7 +343,7 @@ static void test_cpu_times(void)
 {
     if (PARSE_OK("cpu=times")) {
         CHECK(opts.cpu == OPTIONS_CPU_TIMES);
-        CHECK_EQ_INT(opts.tiny, 80);
+        CHECK(!options_given(&opts, OPTIONS_ID_TINY)); /* unset: the straight-line leaves only */
         CHECK_EQ_STR(opts.include, "");
         CHECK_EQ_STR(opts.exclude, "");
         CHECK(!opts.monitor);
@@ -356,6 +356,8 @@ static void test_cpu_times(void)
     }
     if (PARSE_OK("cpu=times,tiny=65535"))
         CHECK_EQ_INT(opts.tiny, 65535);
+    if (PARSE_OK("cpu=times,tiny=0"))
+        CHECK(options_given(&opts, OPTIONS_ID_TINY) && opts.tiny == 0);
     PARSE_BAD3("cpu=times,format=b", "cpu=times with format=b", "format=a", NULL);
     PARSE_BAD3("include=com.", "include=", "cpu=times", NULL);
     PARSE_BAD3("cpu=samples,exclude=com.", "exclude=", "cpu=times", NULL);

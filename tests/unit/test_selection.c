@@ -2,8 +2,9 @@
  * (src/classfile/selection.c): include=/exclude= prefixes (dotted, ':'-
  * separated, exclude wins, a prefix matches a package or a class name's
  * start), jvmprof's own classes never, and which methods get entry/exit
- * calls: not native or abstract, not tiny loop-free ones (tiny=, and 32
- * bytes without calls), not system class initializers, not
+ * calls: not native or abstract, not the small straight-line leaves (no
+ * call, loop, array allocation or lock; and with tiny=N the loop-free
+ * methods of at most N bytes), not system class initializers, not
  * Thread.currentThread. */
 #include "harness.h"
 
@@ -41,40 +42,60 @@ static void test_class_filter(void)
 #define COUNT CF_METHOD_COUNT
 #define TIME CF_METHOD_TIME
 
+#define CALLS CF_CODE_CALLS
+#define LOOPS CF_CODE_LOOPS
+#define ARRAY CF_CODE_NEWARRAY
+#define LOCKS CF_CODE_LOCKS
+#define DEFAULT true, 0 /* cpu=times without tiny=: the straight-line leaves only */
+#define TINY(n) true, n /* tiny=N, N > 0: those and the loop-free methods of at most N bytes */
+#define TINY0 false, 0  /* tiny=0: none */
+
 static void test_method_rules(void)
 {
     /* native or abstract: no code */
-    CHECK_EQ_INT(RULE("app/Main", "run", 0, false, false, 12), SKIP);
-    CHECK_EQ_INT(RULE("app/Main", "run", 0, true, true, 0), SKIP);
-    /* tiny: loop-free methods of at most tiny bytes, and of at most 32 without calls, are counted */
-    CHECK_EQ_INT(RULE("app/Main", "get", 5, false, false, 12), COUNT);
-    CHECK_EQ_INT(RULE("app/Main", "get", 12, true, false, 12), COUNT);
-    CHECK_EQ_INT(RULE("app/Main", "get", 13, true, false, 12), TIME);
-    CHECK_EQ_INT(RULE("app/Main", "sum", 32, false, false, 12), COUNT);
-    CHECK_EQ_INT(RULE("app/Main", "sum", 33, false, false, 12), TIME);
-    CHECK_EQ_INT(RULE("app/Main", "get", 40, true, false, 40), COUNT);
-    CHECK_EQ_INT(RULE("app/Main", "loop", 5, false, true, 12), TIME);     /* a loop: always timed */
-    CHECK_EQ_INT(RULE("app/Main", "get", 1, false, false, 0), TIME);      /* tiny=0: every method */
+    CHECK_EQ_INT(RULE("app/Main", "run", 0, 0, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("app/Main", "run", 0, CALLS | LOOPS, TINY0), SKIP);
+    /* by default only a straight-line leaf of at most CF_LEAF_MAX (80) bytes is counted: no call,
+     * no loop, no array allocation, no lock */
+    CHECK_EQ_INT(RULE("app/Main", "get", 5, 0, DEFAULT), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "sum", CF_LEAF_MAX, 0, DEFAULT), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "sum", CF_LEAF_MAX + 1, 0, DEFAULT), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "fib", 20, CALLS, DEFAULT), TIME);     /* recursion, delegators: timed */
+    CHECK_EQ_INT(RULE("app/Main", "get", 4, CALLS, DEFAULT), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "loop", 5, LOOPS, DEFAULT), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "alloc", 5, ARRAY, DEFAULT), TIME);    /* new long[n]: n to zero */
+    CHECK_EQ_INT(RULE("app/Main", "locked", 5, LOCKS, DEFAULT), TIME);   /* may wait for the lock */
+    /* tiny=N: also the loop-free methods of at most N bytes, calls or not (the user's trade) */
+    CHECK_EQ_INT(RULE("app/Main", "get", 12, CALLS, TINY(12)), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "get", 13, CALLS, TINY(12)), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "fib", 20, CALLS, TINY(80)), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "alloc", 12, ARRAY | LOCKS | CALLS, TINY(12)), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "sum", 40, 0, TINY(12)), COUNT);       /* a leaf: still counted */
+    CHECK_EQ_INT(RULE("app/Main", "sum", CF_LEAF_MAX + 1, 0, TINY(12)), TIME);
+    CHECK_EQ_INT(RULE("app/Main", "sum", CF_LEAF_MAX + 1, 0, TINY(100)), COUNT);
+    CHECK_EQ_INT(RULE("app/Main", "loop", 5, LOOPS, TINY(100)), TIME);   /* a loop: always timed */
+    CHECK_EQ_INT(RULE("app/Main", "get", 1, 0, TINY0), TIME);            /* tiny=0: every method */
     /* system class initializers are left out (HPROF's rule), others' are not */
-    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 100, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("javax/swing/X", "<clinit>", 100, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("jdk/internal/Y", "<clinit>", 100, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("sun/misc/Z", "<clinit>", 100, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("com/sun/W", "<clinit>", 100, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 5, false, false, 12), SKIP); /* not even counted */
-    CHECK_EQ_INT(RULE("com/example/App", "<clinit>", 100, true, true, 12), TIME);
-    CHECK_EQ_INT(RULE("java/util/HashMap", "<init>", 100, true, true, 12), TIME);
-    CHECK_EQ_INT(RULE("javafoo/Bar", "<clinit>", 100, true, true, 12), TIME);
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 100, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("javax/swing/X", "<clinit>", 100, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/Y", "<clinit>", 100, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("sun/misc/Z", "<clinit>", 100, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("com/sun/W", "<clinit>", 100, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<clinit>", 5, 0, DEFAULT), SKIP); /* not even counted */
+    CHECK_EQ_INT(RULE("com/example/App", "<clinit>", 100, CALLS | LOOPS, DEFAULT), TIME);
+    CHECK_EQ_INT(RULE("java/util/HashMap", "<init>", 100, CALLS | LOOPS, DEFAULT), TIME);
+    CHECK_EQ_INT(RULE("javafoo/Bar", "<clinit>", 100, CALLS | LOOPS, DEFAULT), TIME);
     /* Thread.currentThread, and only it */
-    CHECK_EQ_INT(RULE("java/lang/Thread", "currentThread", 100, true, true, 0), SKIP);
-    CHECK_EQ_INT(RULE("java/lang/Thread", "run", 100, true, true, 0), TIME);
-    CHECK_EQ_INT(RULE("app/Thread", "currentThread", 100, true, true, 0), TIME);
+    CHECK_EQ_INT(RULE("java/lang/Thread", "currentThread", 100, CALLS | LOOPS, TINY0), SKIP);
+    CHECK_EQ_INT(RULE("java/lang/Thread", "run", 100, CALLS | LOOPS, TINY0), TIME);
+    CHECK_EQ_INT(RULE("app/Thread", "currentThread", 100, CALLS | LOOPS, TINY0), TIME);
     /* what Tracker.count runs: never, timed or counted (it would count itself) */
-    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, true, false, 12), SKIP);
-    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, true, false, 0), SKIP);
-    CHECK_EQ_INT(RULE("jdk/internal/misc/Unsafe", "getAndAddLong", 30, true, true, 12), SKIP);
-    CHECK_EQ_INT(RULE("jdk/internal/misc/UnsafeX", "get", 30, true, true, 12), TIME);
-    CHECK_EQ_INT(RULE("java/lang/ThreadLocal", "get", 10, true, false, 12), COUNT);
+    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, CALLS, TINY(12)), SKIP);
+    CHECK_EQ_INT(RULE("sun/misc/Unsafe", "getAndAddLong", 10, CALLS, TINY0), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/misc/Unsafe", "getAndAddLong", 30, CALLS | LOOPS, DEFAULT), SKIP);
+    CHECK_EQ_INT(RULE("jdk/internal/misc/UnsafeX", "get", 30, CALLS | LOOPS, TINY(12)), TIME);
+    CHECK_EQ_INT(RULE("java/lang/ThreadLocal", "get", 10, CALLS, TINY(12)), COUNT);
+    CHECK_EQ_INT(RULE("java/lang/ThreadLocal", "get", 10, CALLS, DEFAULT), TIME);
 }
 
 int main(void)
