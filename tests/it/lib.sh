@@ -66,3 +66,27 @@ allockinds_arrays() {
     n=$(_ak_at 'int[]' 'new int[2][3]')
     [ "$n" = 10000 ] || fail "$f: int[] rows of int[2][3]: $n, not 10000"
 }
+
+# serve_up COMMAND DIR [ARGS...]: COMMAND serve --listen 0 --dir DIR ARGS in the background, its pid in SPID,
+# the port it took in PORT, its stderr in $T/serve.log
+serve_up() {
+    local cmd=$1 dir=$2
+    shift 2
+    "$cmd" serve --listen 0 --dir "$dir" "$@" 2>"$T/serve.log" &
+    SPID=$!
+    for _ in $(seq 100); do
+        PORT=$(sed -n 's/^jvmprof serve: listening on 127\.0\.0\.1:\([0-9]*\), .*/\1/p' "$T/serve.log")
+        [ -n "$PORT" ] && return 0
+        sleep 0.05
+    done
+    fail "serve did not start: $(cat "$T/serve.log")"
+}
+# wait_ready PID: until the JVM handles SIGQUIT (its attach listener can be woken)
+wait_ready() {
+    for _ in $(seq 400); do
+        sig=$(sed -n 's/^SigCgt:\t//p' "/proc/$1/status" 2>/dev/null)
+        [ -n "$sig" ] && (( (16#$sig >> 2) & 1 )) && return 0
+        sleep 0.05
+    done
+    fail "process $1 never handled SIGQUIT"
+}

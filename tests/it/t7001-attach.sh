@@ -35,15 +35,6 @@ proc_find() {
         [[ "${cmd% }" =~ $1 ]] && { echo "${d#/proc/}"; return 0; }
     done
 }
-# until the JVM handles SIGQUIT (its attach listener can be woken)
-wait_ready() {
-    for _ in $(seq 200); do
-        sig=$(sed -n 's/^SigCgt:\t//p' "/proc/$1/status" 2>/dev/null)
-        [ -n "$sig" ] && (( (16#$sig >> 2) & 1 )) && return 0
-        sleep 0.05
-    done
-    fail "process $1 never handled SIGQUIT"
-}
 
 # cpu=samples started late, a report now, the status, the report at stop
 start_java hot HotLoop 14

@@ -12,14 +12,7 @@ trap 'exec 2>/dev/null; [ -n "$SPID" ] && kill -9 "$SPID"; rm -rf "$T"' EXIT
 # start_serve: jvmprof serve on a free port of 127.0.0.1; its pid in SPID, its port in PORT
 start_serve() {
     mkdir -p "$T/srv"
-    "$JVMPROF" serve --listen 0 --dir "$T/srv" 2>"$T/serve.log" &
-    SPID=$!
-    for _ in $(seq 100); do
-        PORT=$(sed -n 's/^jvmprof serve: listening on 127\.0\.0\.1:\([0-9]*\), .*/\1/p' "$T/serve.log")
-        [ -n "$PORT" ] && return 0
-        sleep 0.05
-    done
-    fail "serve did not start: $(cat "$T/serve.log")"
+    serve_up "$JVMPROF" "$T/srv"
 }
 net_count() { sed -n "s/^net=127\.0\.0\.1:$PORT: $2 \([0-9]*\)$/\1/p" "$1"; }
 

@@ -20,14 +20,7 @@ chmod 755 "$T" # the other user reaches DIR
 # its stderr in $T/serve.log
 start_serve() {
     [ -z "$SPID" ] || { kill "$SPID"; wait "$SPID"; }
-    "$SERVE" serve --listen 0 --dir "$1" 2>"$T/serve.log" &
-    SPID=$!
-    for _ in $(seq 100); do
-        PORT=$(sed -n 's/^jvmprof serve: listening on 127\.0\.0\.1:\([0-9]*\), .*/\1/p' "$T/serve.log")
-        [ -n "$PORT" ] && return 0
-        sleep 0.05
-    done
-    fail "serve did not start: $(cat "$T/serve.log")"
+    serve_up "$SERVE" "$1"
 }
 net_lost() { sed -n "s/^net=127\.0\.0\.1:$PORT: bytes lost (front end slow, gone or never there) \([0-9]*\)$/\1/p" "$1"; }
 # twin LOCALDIR OPTIONS: HotLoop for 2 s as pid 1 of a PID namespace whose host name is "twin", streaming to

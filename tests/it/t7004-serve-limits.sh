@@ -17,14 +17,7 @@ trap 'exec 2>/dev/null; [ -n "$HPID" ] && kill -9 "$HPID"; [ -n "$SPID" ] && kil
 start_serve() {
     if [ -n "$SPID" ]; then kill "$SPID"; wait "$SPID"; fi
     rm -rf "$T/srv" && mkdir "$T/srv"
-    "$SERVE" serve --listen 0 --dir "$T/srv" "$@" 2>"$T/serve.log" &
-    SPID=$!
-    for _ in $(seq 100); do
-        PORT=$(sed -n 's/^jvmprof serve: listening on 127\.0\.0\.1:\([0-9]*\), .*/\1/p' "$T/serve.log")
-        [ -n "$PORT" ] && return 0
-        sleep 0.05
-    done
-    fail "serve did not start: $(cat "$T/serve.log")"
+    serve_up "$SERVE" "$T/srv" "$@"
 }
 net_lost() { sed -n "s/^net=127\.0\.0\.1:$PORT: bytes lost (front end slow, gone or never there) \([0-9]*\)$/\1/p" "$1"; }
 # hog N [KINDS]: N connections from 127.0.0.2 (another address of the loopback), held open in the background

@@ -10,14 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
-wait_ready() { # until the JVM handles SIGQUIT
-    for _ in $(seq 400); do
-        sig=$(sed -n 's/^SigCgt:\t//p' "/proc/$1/status" 2>/dev/null)
-        [ -n "$sig" ] && (( (16#$sig >> 2) & 1 )) && return 0
-        sleep 0.05
-    done
-    fail "process $1 never handled SIGQUIT"
-}
 untouched() { # PID: no agent loaded, no attach socket
     ! grep -q libjvmprof.so "/proc/$1/maps" || fail "$2 loaded jvmprof into process $1"
     [ ! -e "/proc/$1/root/tmp/.java_pid$1" ] || fail "$2 woke the attach listener of process $1"
