@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-static const cli_usage cli_usages[] = {
+static const cli_usage cu_table[] = {
     { "report", "FILE [--cutoff X] [-o OUT] [--methods [--top N] [--prefix CLASS-PREFIX]]",
       "the HPROF ASCII report of an HPROF binary file (written by the agent with format=b);\n"
       "OUT defaults to stdout. --cutoff X: leave out rows under X of the total (the agent's\n"
@@ -68,18 +68,18 @@ static const cli_usage cli_usages[] = {
     { "help", "[SUBCOMMAND]", "this text, or one subcommand's (also: jvmprof SUBCOMMAND --help)\n" },
 };
 
-#define CLI_USAGE_COUNT (sizeof cli_usages / sizeof cli_usages[0])
+#define CU_COUNT (sizeof cu_table / sizeof cu_table[0])
 
 const cli_usage *cli_usage_of(const char *name)
 {
-    for (size_t i = 0; i < CLI_USAGE_COUNT; i++)
-        if (strcmp(cli_usages[i].name, name) == 0)
-            return &cli_usages[i];
+    for (size_t i = 0; i < CU_COUNT; i++)
+        if (strcmp(cu_table[i].name, name) == 0)
+            return &cu_table[i];
     return NULL;
 }
 
 /* TEXT with each line indented by INDENT spaces */
-static void cli_usage_indented(FILE *out, const char *text, int indent)
+static void cu_indented(FILE *out, const char *text, int indent)
 {
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\n");
@@ -91,14 +91,14 @@ static void cli_usage_indented(FILE *out, const char *text, int indent)
 void cli_usage_print(FILE *out, const cli_usage *u)
 {
     fprintf(out, "usage: jvmprof %s%s%s\n\n", u->name, *u->synopsis ? " " : "", u->synopsis);
-    cli_usage_indented(out, u->text, 0);
+    cu_indented(out, u->text, 0);
 }
 
 void cli_usage_print_all(FILE *out)
 {
     fprintf(out, "usage: jvmprof <command> [arguments]      (jvmprof <command> --help: that command alone)\n");
-    for (size_t i = 0; i < CLI_USAGE_COUNT; i++) {
-        const cli_usage *u = &cli_usages[i];
+    for (size_t i = 0; i < CU_COUNT; i++) {
+        const cli_usage *u = &cu_table[i];
         if (strcmp(u->name, "report") == 0)
             fprintf(out, "\nfiles the agent wrote:\n");
         else if (strcmp(u->name, "list") == 0)
@@ -107,7 +107,7 @@ void cli_usage_print_all(FILE *out)
         else if (strcmp(u->name, "options") == 0)
             fprintf(out, "\n");
         fprintf(out, "  %s%s%s\n", u->name, *u->synopsis ? " " : "", u->synopsis);
-        cli_usage_indented(out, u->text, 6);
+        cu_indented(out, u->text, 6);
     }
     fprintf(out, "\nThe agent itself is loaded by the JVM:\n"
                  "  java -agentpath:/path/to/libjvmprof.so=cpu=samples,file=out.txt MyMain\n");
@@ -117,9 +117,9 @@ void cli_usage_names(char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < CLI_USAGE_COUNT && used < cap; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == CLI_USAGE_COUNT ? " or " : ", ";
-        int n = snprintf(buf + used, cap - used, "%s%s", sep, cli_usages[i].name);
+    for (size_t i = 0; i < CU_COUNT && used < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == CU_COUNT ? " or " : ", ";
+        int n = snprintf(buf + used, cap - used, "%s%s", sep, cu_table[i].name);
         if (n < 0)
             break;
         used += (size_t)n;

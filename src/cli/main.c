@@ -16,7 +16,7 @@
 #include "cli_usage.h"
 
 /* true if an argument after the subcommand asks for its usage */
-static bool cli_wants_help(int argc, char **argv)
+static bool main_wants_help(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "help") == 0) { /* help SUBCOMMAND; help --help: help's own */
-        const char *name = cli_wants_help(argc, argv) ? "help" : argv[2];
+        const char *name = main_wants_help(argc, argv) ? "help" : argv[2];
         const cli_usage *u = cli_usage_of(name);
         if (!u) {
             char names[512];
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--version") == 0)
         cmd = "version";
     const cli_usage *u = cli_usage_of(cmd);
-    if (u && cli_wants_help(argc, argv)) {
+    if (u && main_wants_help(argc, argv)) {
         cli_usage_print(stdout, u);
         return 0;
     }
