@@ -339,6 +339,13 @@ static int ca_send(const hotspot_target *t, const char *command, const char *arg
 
 #define CA_STARTING_MS 10000 /* how long a JVM still starting up is asked again */
 
+static long long ca_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Sends one request (again, every 50 ms for CA_STARTING_MS, while the JVM answers that it is still
  * starting up) and prints the answer (or, with answer_out, hands it over, malloc'ed, without printing it);
  * the exit code. */
@@ -347,10 +354,10 @@ static int ca_request(const hotspot_target *t, const char *command, const char *
 {
     char *text = NULL;
     struct timespec pause = { 0, 50 * 1000000L };
-    for (int waited = 0;; waited += 50) {
+    for (long long until = ca_now_ms() + CA_STARTING_MS;;) {
         if (ca_send(t, command, arg, &text) != 0)
             return 1;
-        if (strcmp(text, "error: " ATTACH_STARTING "\n") != 0 || waited >= CA_STARTING_MS)
+        if (strcmp(text, "error: " ATTACH_STARTING "\n") != 0 || ca_now_ms() >= until)
             break;
         free(text);
         nanosleep(&pause, NULL);
