@@ -2,8 +2,8 @@
  * options (a bad one stops the VM with one line), checks the output file can
  * be written, adds jvmprof.jar (found beside this library) to the boot class
  * path, and loads the session those options describe (session.h: its
- * collectors' capabilities and callbacks). Agent_OnAttach refuses politely:
- * attach comes later. */
+ * collectors' capabilities and callbacks). Agent_OnAttach makes the core
+ * ready the first time and runs the attach command (attach_commands.h). */
 
 #include "agent_env.h"
 
@@ -151,14 +151,21 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 }
 
 /* Loaded into a running JVM (jvmprof start PID ..., or jcmd's JVMTI.agent_load):
- * the agent's core made ready the first time, with no session yet. */
-static bool agent_attach_init(JavaVM *vm)
+ * the agent's core made ready the first time, with no session yet: 1; -1
+ * when it cannot be in this JVM; 0 when the JVM is still starting (HotSpot's
+ * attach listener answers from the JVMTI start phase on, and GetEnv gives a
+ * JVMTI environment only from the live phase: JNI_EDETACHED before), to be
+ * tried again at the next attach. */
+static int agent_attach_init(JavaVM *vm)
 {
     agent_vm = vm;
-    if ((*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11) != JNI_OK) {
+    jint got = (*vm)->GetEnv(vm, (void **)&agent_jvmti, JVMTI_VERSION_11);
+    if (got != JNI_OK) {
         agent_jvmti = NULL;
+        if (got == JNI_EDETACHED)
+            return 0;
         fprintf(stderr, "jvmprof: this JVM does not offer JVMTI 11 (JDK 11 or later is needed)\n");
-        return false;
+        return -1;
     }
     ticks_init(); /* jvmprof.jar is added by the first session that needs it (session_start) */
     blocking_load(vm);
@@ -166,9 +173,9 @@ static bool agent_attach_init(JavaVM *vm)
     char err[256];
     if (!session_attach(err, sizeof err)) {
         fprintf(stderr, "jvmprof: %s\n", err);
-        return false;
+        return -1;
     }
-    return true;
+    return 1;
 }
 
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
@@ -178,10 +185,12 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     pthread_mutex_lock(&lock);
     static int state; /* 0: not yet made ready; 1: ready (or loaded at start-up); -1: could not be */
     if (state == 0)
-        state = agent_onload_called || agent_attach_init(vm) ? 1 : -1;
+        state = agent_onload_called ? 1 : agent_attach_init(vm);
     JNIEnv *jni = NULL;
     jint rc = JNI_ERR;
-    if (state == 1 && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) == JNI_OK)
+    if (state == 0) /* answered, and loaded still (a failed Agent_OnAttach may unload the library) */
+        rc = attach_refuse(options, ATTACH_STARTING);
+    else if (state == 1 && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) == JNI_OK)
         rc = attach_command(jni, options);
     pthread_mutex_unlock(&lock);
     return rc;

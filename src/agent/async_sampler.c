@@ -94,7 +94,7 @@ static buf asy_trace_text;             /* agent thread: a sample's stack for tra
 static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_depth long */
 static uint64_t asy_dequeue;           /* agent thread only */
 static atomic_bool asy_active;
-static bool asy_cpu_timers;            /* cpu=samples: each thread's CPU timer */
+static atomic_bool asy_cpu_timers;     /* cpu=samples: each thread's CPU timer */
 static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
 static char asy_perf_refused[96];      /* why not: perf_event_open's error */
 static _Atomic uint64_t asy_perf_fallbacks; /* threads given a POSIX timer all the same */
@@ -623,9 +623,7 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     asy_agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
     if (!asy_agct)
         return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
-    asy_cpu_timers = agent_opts->wall_ms == 0;
-    if (asy_cpu_timers)
-        asy_choose_timer();
+    asy_cpu_timers = false; /* no timer is armed before the handler is installed, below */
     asy_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
     asy_depth = agent_opts->depth ? agent_opts->depth : 1;
     if (asy_want_stacks && asy_depth < ASY_MAX_DEPTH)
@@ -679,6 +677,10 @@ jp_status async_sampler_init(jvmtiCapabilities *caps)
     if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL && old.sa_sigaction != asy_on_signal
                                     : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
         jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
+    /* only now, with the handler in place: the probe of the perf_event clock arms one for a moment */
+    if (agent_opts->wall_ms == 0)
+        asy_choose_timer();
+    asy_cpu_timers = agent_opts->wall_ms == 0;
     return JP_OK;
 }
 
@@ -860,13 +862,29 @@ static void asy_choose_timer(void)
         snprintf(asy_perf_refused, sizeof asy_perf_refused, "%s", strerror(-fd));
 }
 
+/* Whether ASY_SIGNAL's disposition is our handler now. A timer's signal
+ * under any other (the default one terminates the process) must never be
+ * sent: no timer is armed unless this holds. */
+static bool asy_handler_installed(void)
+{
+    struct sigaction cur;
+    return sigaction(ASY_SIGNAL, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == asy_on_signal;
+}
+
+static atomic_uint asy_not_ours;         /* timers not armed: the handler was not ours */
+
 /* A CPU timer for OS thread tid, every interval= ms, kept under serial: a
  * perf_event task clock, or a POSIX timer on clock. */
 static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
 {
     _Atomic uintptr_t *slot = asy_timer_slot(serial);
-    if (!slot || atomic_load(slot))
+    if (!slot || atomic_load(slot) || !asy_cpu_timers)
         return;
+    if (!asy_handler_installed()) {
+        if (atomic_fetch_add_explicit(&asy_not_ours, 1, memory_order_relaxed) == 0)
+            jp_log_error("the SIGPROF handler is no longer jvmprof's: threads are not sampled");
+        return;
+    }
     if (asy_perf_timers) {
         int fd = asy_perf_open(tid);
         uintptr_t none = 0;
@@ -944,6 +962,7 @@ static void asy_timers_for_running(JNIEnv *jni)
 void async_sampler_end(JNIEnv *jni)
 {
     (void)jni;
+    asy_cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
     for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
         _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
         for (uint32_t i = 0; chunk && i < ASY_TIMER_CHUNK; i++)
@@ -968,6 +987,7 @@ void async_sampler_end(JNIEnv *jni)
     atomic_store(&asy_foreign, 0);
     atomic_store(&asy_timer_failed, 0);
     atomic_store(&asy_perf_fallbacks, 0);
+    atomic_store(&asy_not_ours, 0);
     atomic_store(&asy_handler_ns, 0);
     atomic_store(&asy_prepare_ns, 0);
     atomic_store(&asy_prepared, 0);

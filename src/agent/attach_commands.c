@@ -124,13 +124,16 @@ static bool atc_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, si
     return true;
 }
 
-jint attach_command(JNIEnv *jni, const char *request)
+/* refuse: the request is answered with "error: refuse" and not run */
+static jint atc_run(JNIEnv *jni, const char *request, const char *refuse)
 {
     char err[1100] = "";
     size_t magic = strlen(ATTACH_REQUEST_MAGIC);
     if (strncmp(request ? request : "", ATTACH_REQUEST_MAGIC "\n", magic + 1) != 0) {
         /* jcmd PID JVMTI.agent_load libjvmprof.so OPTIONS: a session with those options */
-        if (session_start(jni, request ? request : "", err, sizeof err) != JP_OK)
+        if (refuse)
+            fprintf(stderr, "jvmprof: not started: %s\n", refuse);
+        else if (session_start(jni, request ? request : "", err, sizeof err) != JP_OK)
             fprintf(stderr, "jvmprof: not started: %s\n", err);
         return JNI_OK;
     }
@@ -156,7 +159,10 @@ jint attach_command(JNIEnv *jni, const char *request)
         return JNI_OK;
     }
     bool ok;
-    if (!strcmp(command, "start"))
+    if (refuse) {
+        snprintf(err, sizeof err, "%s", refuse);
+        ok = false;
+    } else if (!strcmp(command, "start"))
         ok = atc_start(jni, arg, out, err, sizeof err);
     else if (!strcmp(command, "stop"))
         ok = atc_stop(jni, out, err, sizeof err);
@@ -178,4 +184,14 @@ jint attach_command(JNIEnv *jni, const char *request)
         fprintf(out, "error: %s\n", err);
     fclose(out);
     return JNI_OK;
+}
+
+jint attach_command(JNIEnv *jni, const char *request)
+{
+    return atc_run(jni, request, NULL);
+}
+
+jint attach_refuse(const char *request, const char *why)
+{
+    return atc_run(NULL, request, why);
 }

@@ -18,4 +18,11 @@
  * its answer on stderr). Returns JNI_OK: the answer says how it went. */
 jint attach_command(JNIEnv *jni, const char *request);
 
+/* The answer to a request that cannot run yet: "error: WHY" in its answer's file (a jcmd request: the line
+ * on the JVM's stderr); JNI_OK. */
+jint attach_refuse(const char *request, const char *why);
+
+/* Why, while the JVM is starting: the jvmprof command tries again on this answer. */
+#define ATTACH_STARTING "the JVM is still starting up; try again in a moment"
+
 #endif

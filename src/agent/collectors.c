@@ -4,6 +4,8 @@
  * report, and for their lines in the verbose log. */
 #include "collectors.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../common/jp_log.h"
@@ -31,6 +33,12 @@ static const collector *const collectors_all[] = {
 
 static const collector *collectors_on[COLLECTORS_MAX];
 static size_t collectors_n;
+/* Between collectors_admit_threads and collectors_end: only then do the threads'
+ * own callbacks (ThreadStart, ThreadEnd: on from the first attach for the
+ * JVM's life) reach the collectors. A thread starting while a session is
+ * being prepared must not arm a sampler whose signal handler is not yet
+ * installed (a JVM just started starts many threads). */
+static atomic_bool collectors_started;
 
 #define COLLECTORS_EACH(c) \
     for (size_t collectors_i_ = 0; collectors_i_ < collectors_n; collectors_i_++) \
@@ -38,6 +46,7 @@ static size_t collectors_n;
 
 void collectors_choose(const agent_options *o)
 {
+    atomic_store(&collectors_started, false);
     collectors_n = 0;
     for (size_t i = 0; i < COLLECTORS_MAX; i++)
         if (collectors_all[i]->wanted(o))
@@ -86,6 +95,11 @@ const collector *collectors_at_load_only(const agent_options *o)
     return NULL;
 }
 
+void collectors_admit_threads(void)
+{
+    atomic_store(&collectors_started, true);
+}
+
 void collectors_start(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
@@ -96,6 +110,8 @@ void collectors_start(JNIEnv *jni)
 
 void collectors_thread_start(JNIEnv *jni, uint32_t serial)
 {
+    if (!atomic_load(&collectors_started))
+        return;
     COLLECTORS_EACH(c) {
         if (c->thread_start)
             c->thread_start(jni, serial);
@@ -104,6 +120,8 @@ void collectors_thread_start(JNIEnv *jni, uint32_t serial)
 
 void collectors_thread_end(JNIEnv *jni)
 {
+    if (!atomic_load(&collectors_started))
+        return;
     COLLECTORS_EACH(c) {
         if (c->thread_end)
             c->thread_end(jni);
@@ -179,6 +197,7 @@ void collectors_stop(JNIEnv *jni)
 
 void collectors_end(JNIEnv *jni)
 {
+    atomic_store(&collectors_started, false);
     COLLECTORS_EACH(c) {
         if (c->end)
             c->end(jni);

@@ -16,6 +16,11 @@ jp_status collectors_load(char *err, size_t errlen);
 /* A collector the options turn on that can only run in the session given at
  * load (collector.h's at_load_only), or NULL. */
 const collector *collectors_at_load_only(const agent_options *o);
+/* From now on (until collectors_end) the chosen collectors' thread_start
+ * and thread_end run for threads that start and end: only once their
+ * capabilities and load have succeeded (a session being prepared has not
+ * installed what thread_start arms, e.g. the sampler's signal handler). */
+void collectors_admit_threads(void);
 void collectors_start(JNIEnv *jni);
 void collectors_thread_start(JNIEnv *jni, uint32_t serial);
 void collectors_thread_end(JNIEnv *jni);

@@ -85,6 +85,7 @@ static void session_run(JNIEnv *jni)
     session_since = (double)agent_now_ns() / 1e9;
     if (agent_opts->net[0])
         net_stream_start(agent_opts->net);
+    collectors_admit_threads(); /* the session is prepared: what threads' own starts arm is ready */
     thread_registry_existing(jni);
     collectors_start(jni);
     if (profiler_start(jni) != JP_OK) {

@@ -279,10 +279,9 @@ static void ca_absolute(const hotspot_target *t, const char *options, char *out,
     }
 }
 
-/* Sends one request and prints the answer (or, with answer_out, hands it over, malloc'ed, without
- * printing it); the exit code. */
-static int ca_request(const hotspot_target *t, const char *command, const char *arg, bool quiet_ok,
-                      char **answer_out)
+/* Sends one request: 1 after saying why it could not be sent or answered, else 0 with the agent's answer
+ * (malloc'ed) in *text. */
+static int ca_send(const hotspot_target *t, const char *command, const char *arg, char **text_out)
 {
     char lib[4096], target_lib[4096], why[1200];
     if (!ca_agent_path(lib, sizeof lib)) {
@@ -335,6 +334,35 @@ static int ca_request(const hotspot_target *t, const char *command, const char *
                   "stderr says why)", (long)t->pid, rc);
         free(text);
         return 1;
+    }
+    *text_out = text;
+    return 0;
+}
+
+#define CA_STARTING_MS 10000 /* how long a JVM still starting up is asked again */
+
+static long long ca_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Sends one request (again, every 50 ms for CA_STARTING_MS, while the JVM answers that it is still
+ * starting up) and prints the answer (or, with answer_out, hands it over, malloc'ed, without printing it);
+ * the exit code. */
+static int ca_request(const hotspot_target *t, const char *command, const char *arg, bool quiet_ok,
+                      char **answer_out)
+{
+    char *text = NULL;
+    struct timespec pause = { 0, 50 * 1000000L };
+    for (long long until = ca_now_ms() + CA_STARTING_MS;;) {
+        if (ca_send(t, command, arg, &text) != 0)
+            return 1;
+        if (strcmp(text, "error: " ATTACH_STARTING "\n") != 0 || ca_now_ms() >= until)
+            break;
+        free(text);
+        nanosleep(&pause, NULL);
     }
     if (answer_out) {
         *answer_out = text;
