@@ -25,6 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/proc_state.h"
+
 #define PD_OWNER "jvmprof-owner"
 #define PD_OWNER_MAX 512           /* an owner file's bytes at most */
 #define PD_PREFIX "jvmprof-"
@@ -54,18 +56,9 @@ static void pd_ns(const char *path, unsigned long long *dev, unsigned long long 
 static bool pd_stat(const char *path, unsigned long long *start)
 {
     char buf[2048];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    const char *p = proc_stat_fields(path, buf, sizeof buf); /* field 3 */
+    if (!p)
         return false;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')'); /* the command name, in parentheses, may hold anything */
-    if (!p || p[1] != ' ')
-        return false;
-    p += 2; /* field 3 */
     for (int field = 3; field < 22; field++) {
         p = strchr(p, ' ');
         if (!p)

@@ -6,24 +6,29 @@
 #include <string.h>
 #include <unistd.h>
 
-char proc_thread_state(uint32_t tid)
+const char *proc_stat_fields(const char *path, char *buf, size_t cap)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%u/stat", (unsigned)tid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return 0;
-    char buf[512];
-    ssize_t n = read(fd, buf, sizeof buf - 1);
+        return NULL;
+    ssize_t n = read(fd, buf, cap - 1);
     close(fd);
     if (n <= 0)
-        return 0;
+        return NULL;
     buf[n] = '\0';
-    /* "TID (COMM) S ...": COMM may hold spaces and parentheses, so the state follows the last ')' */
+    /* "PID (COMM) S ...": the fields go on after the last ')' */
     const char *close_paren = strrchr(buf, ')');
     if (!close_paren || close_paren[1] != ' ' || !close_paren[2])
-        return 0;
-    return close_paren[2];
+        return NULL;
+    return close_paren + 2;
+}
+
+char proc_thread_state(uint32_t tid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/task/%u/stat", (unsigned)tid);
+    const char *fields = proc_stat_fields(path, buf, sizeof buf);
+    return fields ? fields[0] : 0;
 }
 
 int proc_state_running(char state)

@@ -6,7 +6,14 @@
 #ifndef PROC_STATE_H
 #define PROC_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* Reads the stat file at PATH (/proc/self/stat, /proc/PID/stat, a task's)
+ * into BUF (CAP bytes) and returns its third field on: the text after the
+ * command name, which is in parentheses and may hold anything (spaces,
+ * parentheses). NULL if it cannot be read or is not of that form. */
+const char *proc_stat_fields(const char *path, char *buf, size_t cap);
 
 /* The state letter of thread TID of this process, or 0 if it cannot be read
  * (the thread has ended, /proc is not mounted). Opens and reads one small
