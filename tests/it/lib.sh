@@ -81,6 +81,17 @@ serve_up() {
     done
     fail "serve did not start: $(cat "$T/serve.log")"
 }
+# serve_said ERE [COUNT]: until serve's log has COUNT (1) lines matching ERE, 60 s at most. A JVM may end
+# before serve has acted on all it sent (the agent waits 1 s for the last acks, then closes), so a test reads
+# serve's files only once serve said it is done with the connection.
+serve_said() {
+    local n=${2:-1}
+    for _ in $(seq 600); do
+        [ "$(grep -cE "$1" "$T/serve.log")" -ge "$n" ] && return 0
+        sleep 0.1
+    done
+    fail "serve did not say $n x '$1' in 60 s: $(cat "$T/serve.log")"
+}
 # wait_ready PID: until the JVM handles SIGQUIT (its attach listener can be woken)
 wait_ready() {
     for _ in $(seq 400); do

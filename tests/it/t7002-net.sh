@@ -26,6 +26,7 @@ for n in 1 2; do
 done
 wait "$J1" || fail "JVM 1 ended with $?: $(cat "$T/l1/err")"
 wait "$J2" || fail "JVM 2 ended with $?: $(cat "$T/l2/err")"
+serve_said ': done \(' 2
 for n in 1 2; do
     jp=$(eval echo "\$J$n")
     [ "$(cat "$T/l$n/out")" = done ] || fail "JVM $n's output changed: $(cat "$T/l$n/out")"

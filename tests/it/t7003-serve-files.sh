@@ -46,6 +46,7 @@ else # TMPDIR out of nobody's reach: the same made by root, then given to nobody
 fi
 start_serve "$T/srv"
 twin "$T/l" "file=$T/l/authorized_keys" || fail "the JVM ended with $?: $(cat "$T/l/err")"
+serve_said '^jvmprof serve: twin pid 1 .*: done \('
 [ -z "$(ls -A "$T/victim")" ] || fail "serve wrote through the planted link: $(ls -l "$T/victim")"
 [ -z "$(ls -A "$T/srv/twin-1.2")" ] || fail "serve wrote into nobody's directory: $(ls -l "$T/srv/twin-1.2")"
 [ "$(serve_dirs)" = "$T/srv/twin-1.3" ] || fail "serve's directory: $(serve_dirs); $(cat "$T/serve.log")"
@@ -63,6 +64,7 @@ for n in a b; do
 done
 wait "$Ja" || fail "JVM a ended with $?: $(cat "$T/a/err")"
 wait "$Jb" || fail "JVM b ended with $?: $(cat "$T/b/err")"
+serve_said '^jvmprof serve: twin pid 1 .*: done \(' 2
 dirs=$(serve_dirs | sort)
 [ "$(echo "$dirs" | sort -u | wc -l)" = 2 ] || fail "not two directories: $dirs; $(cat "$T/serve.log")"
 for n in a b; do
@@ -85,6 +87,7 @@ note "two JVMs, both twin pid 1: $(basename "$Ka") and $(basename "$Kb"), report
 mkdir -p "$T/d"
 run_java "cpu=samples,interval=5,file=$T/d/.a.txt,collapsed=$T/d/.b.txt,net=127.0.0.1:$PORT" HotLoop 1
 expect_rc 0
+serve_said '^jvmprof serve: [^t].*: done \('
 d=$(grep -v '^jvmprof serve: twin pid 1 ' "$T/serve.log" | sed -n 's/^jvmprof serve: .*: connected, writing to //p')
 [ -d "$d" ] || fail "no directory for the JVM: $(ls "$T/srv2"); $(cat "$T/serve.log")"
 cmp "$T/d/.a.txt" "$d/_.a.txt" >&2 || fail ".a.txt did not become _.a.txt: $(ls -A "$d")"
