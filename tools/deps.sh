@@ -13,6 +13,8 @@
 # them again through npm's pprof-format.
 # `tools/deps.sh bpftrace` also installs bpftrace, which the probe tests attach
 # to a running JVM's USDT probes.
+# `tools/deps.sh perf` also installs perf, which a sampling test runs beside
+# the agent as the reference for where the CPU went.
 missing=""
 if [ "${1:-}" = jdk-source ]; then
     [ -f /usr/lib/jvm/openjdk-17/src.zip ] || missing="$missing openjdk-17-source"
@@ -36,6 +38,9 @@ if [ "${1:-}" = node ]; then
 fi
 if [ "${1:-}" = go ]; then
     command -v go >/dev/null 2>&1 || missing="$missing golang-go"
+fi
+if [ "${1:-}" = perf ]; then
+    command -v perf >/dev/null 2>&1 || missing="$missing linux-perf"
 fi
 if [ "${1:-}" = bpftrace ]; then
     command -v bpftrace >/dev/null 2>&1 || missing="$missing bpftrace"
