@@ -30,5 +30,5 @@ cpu_rows "$T/c.txt" | head -3 >&2
 read -r _ share _ count _ method <<<"$(cpu_rows "$T/c.txt" | sed -n 1p)"
 case "$method" in EarlyThreads.spin|EarlyThreads.lambda\$premain\$0) ;;
     *) fail "the top CPU row is '$method', not the early thread's spin" ;; esac
-[ "$count" -ge 50 ] || fail "the early thread got only $count CPU samples in 1.5 s of spinning at 10 ms"
+[ "$count" -ge 50 ] || fail "the early thread got only $count CPU samples in 1.5 s of CPU at 10 ms"
 exit 0
