@@ -92,6 +92,23 @@ serve_said() {
     done
     fail "serve did not say $n x '$1' in 60 s: $(cat "$T/serve.log")"
 }
+# proc_cpu_ticks PID: the CPU the process has used (user + system), in clock ticks
+proc_cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{print $12 + $13}'; }
+# wait_cpu PID SECONDS: until the process has used SECONDS more of CPU (a minute of wall time at most), so
+# that a busy machine makes a test wait longer, not see fewer samples
+wait_cpu() {
+    local hz start now
+    hz=$(getconf CLK_TCK)
+    start=$(proc_cpu_ticks "$1")
+    [ -n "$start" ] || fail "wait_cpu: no process $1"
+    for _ in $(seq 1200); do
+        now=$(proc_cpu_ticks "$1")
+        [ -n "$now" ] || fail "wait_cpu: process $1 ended"
+        awk -v a="$start" -v b="$now" -v hz="$hz" -v s="$2" 'BEGIN { exit !((b - a) / hz >= s) }' && return 0
+        sleep 0.05
+    done
+    fail "process $1 did not use $2 s of CPU in a minute"
+}
 # wait_ready PID: until the JVM handles SIGQUIT (its attach listener can be woken)
 wait_ready() {
     for _ in $(seq 400); do

@@ -44,7 +44,7 @@ sleep 1
 grep -Eq "^$JPID +no +HotLoop$" "$T/list.txt" || fail "list: $(cat "$T/list.txt")"
 "$JVMPROF" start "$JPID" "cpu=samples,interval=10,file=$T/a.txt" >"$T/o" 2>"$T/e" || fail "start: $(cat "$T/e")"
 grep -q "^started: cpu=samples,interval=10,file=$T/a.txt$" "$T/o" || fail "start said: $(cat "$T/o")"
-sleep 3
+wait_cpu "$JPID" 3
 "$JVMPROF" status "$JPID" >"$T/o" 2>"$T/e" || fail "status: $(cat "$T/e")"
 grep -q "a session runs since [0-9.]* s: cpu=samples,interval=10,file=$T/a.txt" "$T/o" || fail "status: $(cat "$T/o")"
 grep -q "^cpu sampler: [1-9][0-9]* signals" "$T/o" || fail "status has no sample count: $(cat "$T/o")"
@@ -55,14 +55,14 @@ grep -q "^written: $T/a.txt$" "$T/o" || fail "dump said: $(cat "$T/o")"
 expect_grep "CPU SAMPLES END" "$T/a.txt"
 total() { grep -o 'CPU SAMPLES BEGIN (total = [0-9]*' "$1" | grep -o '[0-9]*$'; }
 t1=$(total "$T/a.txt")
-[ "$t1" -ge 150 ] || fail "only $t1 samples in 3 s at interval=10"
+[ "$t1" -ge 150 ] || fail "only $t1 samples in 3 s of CPU at interval=10"
 # reset: the next report holds only what came after it
 "$JVMPROF" reset "$JPID" >"$T/o" 2>"$T/e" || fail "reset: $(cat "$T/e")"
 "$JVMPROF" dump "$JPID" >/dev/null 2>"$T/e" || fail "dump after reset: $(cat "$T/e")"
 t2=$(total "$T/a.txt")
 [ "${t2:-0}" -lt 50 ] || fail "after reset the report still holds $t2 samples (before: $t1)"
 note "reset: $t1 samples before, $t2 just after"
-sleep 2
+wait_cpu "$JPID" 2
 "$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "stop: $(cat "$T/e")"
 grep -q "^written: $T/a.txt$" "$T/o" || fail "stop said: $(cat "$T/o")"
 read -r _ s1 _ _ _ m1 <<<"$(cpu_rows "$T/a.txt" | sed -n 1p)"
@@ -150,7 +150,7 @@ PIDS+=("$JPID")
 wait_ready "$JPID"
 "$JVMPROF" list | grep -Eq "^$JPID +no +HotLoop$" || fail "the namespaced JVM is not listed"
 "$JVMPROF" start "$JPID" "cpu=samples,file=/tmp/ns.txt" >/dev/null 2>"$T/e" || fail "start in a namespace: $(cat "$T/e")"
-sleep 2
+wait_cpu "$JPID" 1
 "$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop in a namespace: $(cat "$T/e")"
 grep -q "HotLoop.heavy" "/proc/$JPID/root/tmp/ns.txt" || fail "no report in the namespaced JVM's /tmp"
 [ ! -e /tmp/ns.txt ] || fail "the report went to our /tmp"
