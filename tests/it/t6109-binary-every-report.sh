@@ -107,6 +107,11 @@ grep -q 'java\.lang\.Thread\.sleep_\[n\];\[sleeping\] [0-9]*$' "$T/wall.collapse
 check times "cpu=times" cpu 0.02 "CPU TIME (ms) BEGIN" "METHODS (CPU time) BEGIN" "CALLS COUNTED BEGIN" -- CallCounts
 awk '/^METHODS \(CPU time\) BEGIN/ { on = 1 } on && $NF == "CallCounts.fib" { print $7 }' "$T/times.txt" | grep -qx 242785 ||
     fail "times: fib's calls are not 242785: $(grep 'CallCounts.fib$' "$T/times.txt" | head -3)"
+# report --methods views cpu=times' time too: the first rows of the report's METHODS (CPU time)
+"$JVMPROF" report "$T/times.hprof" --methods --top 3 >"$T/times.methods" 2>"$T/e" || fail "times: report --methods: $(cat "$T/e")"
+sed -n '/^METHODS (CPU time) BEGIN/,/^METHODS (CPU time) END/p' "$T/times.txt" | sed -n 2,5p >"$T/times.want"
+sed -n 2,5p "$T/times.methods" | cmp -s - "$T/times.want" ||
+    fail "times: report --methods: $(head -5 "$T/times.methods"), not $(cat "$T/times.want")"
 
 # monitor=y: pprof's delay is both tables together; a table's total is in whole ms, hence the tolerance
 check monitor "monitor=y" delay 0.2 "MONITOR TIME BEGIN" "MONITOR WAIT TIME BEGIN" -- Contended 1
