@@ -76,23 +76,19 @@ static void bin_sites(bin_writer *w, const model *m, double cutoff, uint16_t fla
 static void bin_wall_states(bin_writer *w, const model *m)
 {
     uint32_t n = 0, ntraces = model_trace_count(m);
-    for (uint32_t pass = 0; pass < 2; pass++) {
-        if (pass)
-            buf_put_u4(&w->body, n);
-        for (uint32_t i = 1; i <= ntraces; i++)
-            for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
-                uint64_t c = model_trace_state_samples(m, (trace_id){ i }, (sample_state)st);
-                if (!c)
-                    continue;
-                if (!pass) {
-                    n++;
-                    continue;
-                }
-                buf_put_u4(&w->body, HPROF_SERIAL_TRACE + i);
-                buf_put_u1(&w->body, (uint8_t)st);
-                buf_put_u8(&w->body, c);
-            }
-    }
+    for (uint32_t i = 1; i <= ntraces; i++)
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++)
+            n += model_trace_state_samples(m, (trace_id){ i }, (sample_state)st) != 0;
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 1; i <= ntraces; i++)
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
+            uint64_t c = model_trace_state_samples(m, (trace_id){ i }, (sample_state)st);
+            if (!c)
+                continue;
+            buf_put_u4(&w->body, HPROF_SERIAL_TRACE + i);
+            buf_put_u1(&w->body, (uint8_t)st);
+            buf_put_u8(&w->body, c);
+        }
     bin_record(w, HPROF_TAG_JVMPROF_WALL_STATES);
 }
 
