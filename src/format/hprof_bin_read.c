@@ -107,6 +107,10 @@ static str_id rd_known_string(reader *r, uint64_t id, const char *record)
     return s;
 }
 
+/* WALL STATES splits each trace's CPU SAMPLES by state: a trace's states
+ * may not hold more samples than CPU SAMPLES gave it (the writers make an
+ * event or a row per sample: the counts must stay as bounded as CPU
+ * SAMPLES' 4-byte ones). */
 static bool rd_wall_states(reader *r, buf_rd *b)
 {
     uint32_t n = buf_get_u4(b);
@@ -123,6 +127,14 @@ static bool rd_wall_states(reader *r, buf_rd *b)
         trace_id t = rd_trace(r, serial, "WALL STATES");
         if (t.v == 0)
             return false;
+        uint64_t split = 0, whole = model_trace_samples(r->m, t);
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++)
+            split += model_trace_state_samples(r->m, t, (sample_state)st);
+        if (count > whole - split) {
+            snprintf(r->err, r->errlen, "WALL STATES: TRACE %u has more samples by state than CPU SAMPLES gave it (%llu)",
+                     serial, (unsigned long long)whole);
+            return false;
+        }
         model_trace_add_state_samples(r->m, t, (sample_state)state, count);
     }
     r->m->wall = true;

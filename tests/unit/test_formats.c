@@ -651,6 +651,8 @@ static void test_jvmprof_records_bad(void)
         { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 4, 5, "WALL STATES: thread state 5 (expected 0..4)" },
         { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 2, 0x77, "WALL STATES refers to an unknown TRACE" },
         { HPROF_TAG_JVMPROF_WALL_STATES, 0, 0x10, "malformed record (tag 0xa3)" },
+        /* billions of samples by state where CPU SAMPLES gave the trace 50: a JFR file would be an event each */
+        { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 5, 1, "WALL STATES: TRACE 300001 has more samples by state than CPU SAMPLES gave it (50)" },
         { HPROF_TAG_JVMPROF_CPU_TIMES, 4 + 2, 0x77, "CPU TIMES refers to an unknown TRACE" },
         { HPROF_TAG_JVMPROF_MONITORS, 4 + 4 + 8, 2, "MONITORS: kind 2 (expected 0 blocked or 1 waiting)" },
         { HPROF_TAG_JVMPROF_MONITORS, 4 + 4 + 1, 0x77, "MONITORS refers to an unknown string" },
