@@ -53,8 +53,6 @@ static void cli_convert_drops(const model *m, const report_opts *ro, bool hprof,
         if (ro->cpu_times)
             drops[n++] = "the CPU times (cpu=times: a JFR file has no event for a method's measured time; --pprof "
                          "and --txt carry them)";
-        if (ro->monitor && model_monitor_count(m))
-            drops[n++] = "the monitors' single waits (each monitor row is one event lasting its whole time)";
         if (model_site_count(m))
             drops[n++] = "the sites' live objects and object counts (an allocation sample has only its bytes)";
     }

@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-
 /* Writes the refusal into err; returns true (the rule refuses). */
 static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...)
