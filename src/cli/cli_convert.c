@@ -31,9 +31,10 @@ static const struct {
 };
 
 /* What the target leaves out of this input, one line each (NULL-ended). */
-static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *fmt, const char *out)
+static void cli_convert_drops(const model *m, const report_opts *ro, bool hprof, const jp_format_ops *fmt,
+                              const char *out)
 {
-    const char *drops[4] = { NULL };
+    const char *drops[8] = { NULL };
     int n = 0;
     if (hprof && (fmt == &collapsed_format || fmt == &flame_html_format)) {
         drops[n++] = "the frames' line numbers (a flame graph merges a method's lines)";
@@ -41,9 +42,17 @@ static void cli_convert_drops(const model *m, bool hprof, const jp_format_ops *f
             drops[n++] = "the allocation sites (only the CPU samples' traces are drawn)";
         if (m->stacks_alloc)
             drops[n++] = "the sites' object counts and live bytes (the stacks are the bytes allocated)";
+        if (ro->cpu_times)
+            drops[n++] = "the CPU times (cpu=times: only samples are drawn; --pprof and --txt carry them)";
+        if (ro->monitor)
+            drops[n++] = "the monitor times (monitor=y: only samples are drawn; --pprof and --txt carry them)";
     }
     if (hprof && fmt == &jfr_format) {
-        drops[n++] = "the samples' times (a report counts them; they are spread evenly over the recording)";
+        if (ro->cpu_samples && m->total_samples)
+            drops[n++] = "the samples' times (a report counts them; they are spread evenly over the recording)";
+        if (ro->cpu_times)
+            drops[n++] = "the CPU times (cpu=times: a JFR file has no event for a method's measured time; --pprof "
+                         "and --txt carry them)";
         if (model_site_count(m))
             drops[n++] = "the sites' live objects and object counts (an allocation sample has only its bytes)";
     }
@@ -135,7 +144,7 @@ int cli_convert(int argc, char **argv)
         model_free(m);
         return 1;
     }
-    cli_convert_drops(m, hprof, fmt, out);
+    cli_convert_drops(m, &ro, hprof, fmt, out);
     int rc = cli_write(m, fmt, &ro, out);
     model_free(m);
     return rc;

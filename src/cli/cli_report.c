@@ -13,6 +13,7 @@
 typedef struct cli_report_methods_ctx {
     const model *m;
     const cli_args *a;
+    bool times;          /* cpu=times' time, not samples */
 } cli_report_methods_ctx;
 
 static jp_status cli_report_methods(sink *s, const void *vctx)
@@ -20,7 +21,7 @@ static jp_status cli_report_methods(sink *s, const void *vctx)
     const cli_report_methods_ctx *ctx = vctx;
     char when[64];
     hprof_txt_time(ctx->m->dump_time_ms, when);
-    return method_rows_write(ctx->m, false, &(method_filter){ ctx->a->cutoff, ctx->a->top, ctx->a->prefix }, when, s);
+    return method_rows_write(ctx->m, ctx->times, &(method_filter){ ctx->a->cutoff, ctx->a->top, ctx->a->prefix }, when, s);
 }
 
 #define CLI_REPORT_USAGE "FILE [--cutoff X] [-o OUT] [--methods [--top N] [--prefix CLASS-PREFIX]]"
@@ -53,13 +54,14 @@ int cli_report(int argc, char **argv)
         return 1;
     }
     ro.cutoff = a.cutoff;
-    if (a.methods && !ro.cpu_samples) {
-        cli_error("%s: no CPU or wall samples to view by method (--methods needs a cpu=samples or wall= profile)", a.in);
+    if (a.methods && !ro.cpu_samples && !ro.cpu_times) {
+        cli_error("%s: no CPU or wall samples or CPU times to view by method (--methods needs a cpu=samples, wall= or "
+                  "cpu=times profile)", a.in);
         model_free(m);
         return 1;
     }
     if (a.methods)
-        rc = cli_output(a.out, "the method view", 0, cli_report_methods, &(cli_report_methods_ctx){ m, &a });
+        rc = cli_output(a.out, "the method view", 0, cli_report_methods, &(cli_report_methods_ctx){ m, &a, !ro.cpu_samples });
     else
         rc = cli_write(m, &hprof_txt_format, &ro, a.out);
     model_free(m);

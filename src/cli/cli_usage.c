@@ -9,8 +9,9 @@ static const cli_usage cu_table[] = {
     { "report", "FILE [--cutoff X] [-o OUT] [--methods [--top N] [--prefix CLASS-PREFIX]]",
       "the HPROF ASCII report of an HPROF binary file (written by the agent with format=b);\n"
       "OUT defaults to stdout. --cutoff X: leave out rows under X of the total (the agent's\n"
-      "cutoff=). --methods: the CPU or wall samples by method instead (self and total), N rows\n"
-      "(default 30, 0 = all), only the classes whose name starts with CLASS-PREFIX\n" },
+      "cutoff=). --methods: the CPU or wall samples (or cpu=times' time) by method instead (self\n"
+      "and total), N rows (default 30, 0 = all), only the classes whose name starts with\n"
+      "CLASS-PREFIX\n" },
     { "flame", "FILE [-o OUT] [--title T]",
       "an interactive flame graph (one self-contained HTML page) of an HPROF binary file or of\n"
       "collapsed stacks (ours, async-profiler's, flamegraph.pl input); OUT defaults to stdout.\n"

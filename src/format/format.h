@@ -28,8 +28,9 @@ typedef struct report_opts {
 } report_opts;
 
 /* The kinds of record a report can hold. Each format declares those it can
- * carry, and the option checks follow from that (options_rules.c): a report
- * asked of a format that cannot carry its records is refused at start-up. */
+ * carry (test_formats checks the declarations). Both HPROF formats carry all
+ * of them (format=b in records of jvmprof's own where HPROF had none), so
+ * format= never refuses a profile; the other outputs say what they draw. */
 enum {
     FMT_CPU_SAMPLES = 1,    /* cpu=samples */
     FMT_WALL_SAMPLES = 2,   /* wall= */

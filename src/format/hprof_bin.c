@@ -1,10 +1,12 @@
 /* hprof_bin.c — the HPROF binary writer (format=b, java.hprof): header
  * "JAVA PROFILE 1.0.2" with 8-byte ids, then CONTROL SETTINGS, jvmprof's
  * own SAMPLING record (the interval and kind of the samples), every string
- * as UTF8, LOAD CLASS, START/END THREAD in event order, FRAME, TRACE and CPU
- * SAMPLES. Tables are written in id order, so hprof_bin_read() rebuilds a
- * model with the same ids and `jvmprof report` prints the same serials.
- * Each record body is built in memory first, for its length prefix. */
+ * as UTF8, LOAD CLASS, START/END THREAD in event order, FRAME, TRACE, ALLOC
+ * SITES and CPU SAMPLES; then jvmprof's own records of what HPROF's binary
+ * format had none for (hprof_bin.h): WALL STATES, CPU TIMES, MONITORS and
+ * COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
+ * model with the same ids and `jvmprof report` prints the same serials and
+ * sections. Each record body is built in memory first, for its length prefix. */
 #include "format.h"
 #include "hprof_bin.h"
 
@@ -70,10 +72,95 @@ static void bin_sites(bin_writer *w, const model *m, double cutoff, uint16_t fla
     bin_record(w, HPROF_TAG_ALLOC_SITES);
 }
 
+/* wall=: each trace's samples by the state its thread was in (CPU SAMPLES has their sum) */
+static void bin_wall_states(bin_writer *w, const model *m)
+{
+    uint32_t n = 0, ntraces = model_trace_count(m);
+    for (uint32_t i = 1; i <= ntraces; i++)
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++)
+            n += model_trace_state_samples(m, (trace_id){ i }, (sample_state)st) != 0;
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 1; i <= ntraces; i++)
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++) {
+            uint64_t c = model_trace_state_samples(m, (trace_id){ i }, (sample_state)st);
+            if (!c)
+                continue;
+            buf_put_u4(&w->body, HPROF_SERIAL_TRACE + i);
+            buf_put_u1(&w->body, (uint8_t)st);
+            buf_put_u8(&w->body, c);
+        }
+    bin_record(w, HPROF_TAG_JVMPROF_WALL_STATES);
+}
+
+/* cpu=times: each trace's self time, calls and time waiting; then the methods counted, not timed */
+static void bin_cpu_times(bin_writer *w, const model *m)
+{
+    uint32_t n = 0, ntraces = model_trace_count(m), nmethods = intern_count(&m->methods);
+    for (uint32_t i = 1; i <= ntraces; i++) {
+        trace_id t = { i };
+        n += model_trace_time_ns(m, t) || model_trace_calls(m, t) || model_trace_wait_ns(m, t);
+    }
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 1; i <= ntraces; i++) {
+        trace_id t = { i };
+        uint64_t ns = model_trace_time_ns(m, t), calls = model_trace_calls(m, t), wait = model_trace_wait_ns(m, t);
+        if (!ns && !calls && !wait)
+            continue;
+        buf_put_u4(&w->body, HPROF_SERIAL_TRACE + i);
+        buf_put_u8(&w->body, ns);
+        buf_put_u8(&w->body, calls);
+        buf_put_u8(&w->body, wait);
+    }
+    n = 0;
+    for (uint32_t i = 1; i <= nmethods; i++)
+        n += model_method_counted(m, (method_id){ i }) != 0;
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 1; i <= nmethods; i++) {
+        uint64_t calls = model_method_counted(m, (method_id){ i });
+        if (!calls)
+            continue;
+        const model_method *me = model_method_get(m, (method_id){ i });
+        buf_put_u4(&w->body, HPROF_SERIAL_CLASS + me->cls.v);
+        buf_put_u8(&w->body, me->name.v);
+        buf_put_u8(&w->body, me->sig.v);
+        buf_put_u8(&w->body, calls);
+    }
+    bin_record(w, HPROF_TAG_JVMPROF_CPU_TIMES);
+}
+
+/* monitor=y: every monitor row, blocked and waiting */
+static void bin_monitors(bin_writer *w, const model *m)
+{
+    uint32_t n = model_monitor_count(m);
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 1; i <= n; i++) {
+        const model_monitor *mo = model_monitor_get(m, (monitor_id){ i });
+        buf_put_u4(&w->body, HPROF_SERIAL_TRACE + mo->trace.v);
+        buf_put_u8(&w->body, mo->class_name.v);
+        buf_put_u1(&w->body, mo->kind == MONITOR_WAITING);
+        buf_put_u8(&w->body, mo->count);
+        buf_put_u8(&w->body, mo->time_ns);
+    }
+    bin_record(w, HPROF_TAG_JVMPROF_MONITORS);
+}
+
+/* what collectors counted besides their tables (the ASCII report's COUNTS) */
+static void bin_counts(bin_writer *w, const model *m)
+{
+    buf_put_u4(&w->body, m->ncounts);
+    for (uint32_t i = 0; i < m->ncounts; i++) {
+        size_t len = strlen(m->counts[i].name);
+        if (len > UINT16_MAX)
+            len = UINT16_MAX;
+        buf_put_u2(&w->body, (uint16_t)len);
+        buf_put(&w->body, m->counts[i].name, len);
+        buf_put_u8(&w->body, m->counts[i].value);
+    }
+    bin_record(w, HPROF_TAG_JVMPROF_COUNTS);
+}
+
 static jp_status bin_write(const model *m, const report_opts *o, sink *s)
 {
-    if (o->monitor)
-        return JP_ERR_ARG; /* no MONITOR record in this format: options reject monitor=y with format=b */
     bin_writer w = { s, { 0 }, 0, false };
     buf_init(&w.body);
     if (m->dump_time_ms > m->start_time_ms)
@@ -199,13 +286,22 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
         }
         free(rows);
         bin_record(&w, HPROF_TAG_CPU_SAMPLES);
+        if (m->wall)
+            bin_wall_states(&w, m);
     }
+    if (o->cpu_times)
+        bin_cpu_times(&w, m);
+    if (o->monitor)
+        bin_monitors(&w, m);
+    if (m->ncounts)
+        bin_counts(&w, m);
     jp_status st = w.oom ? JP_ERR_NOMEM : sink_status(s);
     buf_free(&w.body);
     return st;
 }
 
-/* the binary format has CPU SAMPLES and ALLOC SITES records, but none for wall-clock samples, CPU
- * times or monitors (HPROF's binary format had none either) */
+/* HPROF's CPU SAMPLES and ALLOC SITES records, and jvmprof's own for wall-clock samples, CPU times and
+ * monitors (HPROF's binary format had none) */
 const jp_format_ops hprof_bin_format = { "hprof-binary", "format=b", "the HPROF binary format",
-                                         FMT_CPU_SAMPLES | FMT_SITES, bin_write, hprof_summary };
+                                         FMT_CPU_SAMPLES | FMT_WALL_SAMPLES | FMT_CPU_TIMES | FMT_MONITORS | FMT_SITES,
+                                         bin_write, hprof_summary };

@@ -1,6 +1,6 @@
 /* hprof_bin.h — record tags and constants of the HPROF binary format
  * ("JAVA PROFILE 1.0.2", big-endian, 8-byte identifiers), and jvmprof's
- * own record, shared by the writer and the reader. */
+ * own records, shared by the writer and the reader. */
 #ifndef HPROF_BIN_H
 #define HPROF_BIN_H
 
@@ -26,6 +26,19 @@ enum hprof_bin_tag {
      * u1 its kind (HPROF_SAMPLING_CPU or _WALL). HPROF's tags stop at 0x2C and readers skip a record they do
      * not know by its length, as heap dump readers skip HPROF's own profile records. */
     HPROF_TAG_JVMPROF_SAMPLING = 0xA1,
+    /* jvmprof's own, after CPU SAMPLES (counts are u8, ids as the file's):
+     * WALL STATES (wall=): u4 rows, each u4 trace serial, u1 sample_state, u8 samples; the CPU SAMPLES
+     *   record before it holds each trace's samples of all states together.
+     * CPU TIMES (cpu=times): u4 rows, each u4 trace serial, u8 self ns, u8 calls, u8 wait ns; then u4
+     *   counted methods, each u4 class serial, id name, id signature (UTF8 ids), u8 calls.
+     * MONITORS (monitor=y): u4 rows, each u4 trace serial, id class name (a UTF8 id), u1 kind (0
+     *   blocked, 1 waiting), u8 count, u8 ns.
+     * COUNTS (what collectors counted besides their tables): u4 rows, each u2 length, the name's
+     *   bytes, u8 value. */
+    HPROF_TAG_JVMPROF_WALL_STATES = 0xA3,
+    HPROF_TAG_JVMPROF_CPU_TIMES = 0xA4,
+    HPROF_TAG_JVMPROF_MONITORS = 0xA5,
+    HPROF_TAG_JVMPROF_COUNTS = 0xA6,
 };
 
 enum { HPROF_SAMPLING_CPU = 0, HPROF_SAMPLING_WALL = 1 };

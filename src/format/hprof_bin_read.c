@@ -1,7 +1,8 @@
 /* hprof_bin_read.c — reads an HPROF binary file (1.0.1 or 1.0.2, 4- or 8-byte
  * ids, ours or another producer's) into a model: strings, classes, frames,
- * traces, threads and CPU samples, and jvmprof's own SAMPLING record (the
- * interval, absent from other producers' files: then 0, unknown). Heap dump and other records are skipped
+ * traces, threads, CPU samples and allocation sites, and jvmprof's own records
+ * (hprof_bin.h): SAMPLING (the interval, absent from other producers' files:
+ * then 0, unknown), WALL STATES, CPU TIMES, MONITORS and COUNTS. Heap dump and other records are skipped
  * by length. Every read is bounds-checked; a truncated or corrupt file gives
  * a one-line error, never a crash. Producer ids are mapped to model ids
  * through intern tables, so files whose ids are not dense also work. */
@@ -83,7 +84,145 @@ static str_id rd_dotted(reader *r, str_id name)
     return d;
 }
 
-static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *saw_sites)
+/* The sections a file holds, from the records seen. */
+typedef struct rd_saw {
+    bool cpu, sites, times, monitors;
+} rd_saw;
+
+/* A trace a jvmprof record refers to, or 0 with the error set. */
+static trace_id rd_trace(reader *r, uint32_t serial, const char *record)
+{
+    trace_id t = { rd_map_get(&r->traces, serial) };
+    if (t.v == 0)
+        snprintf(r->err, r->errlen, "%s refers to an unknown TRACE %u", record, serial);
+    return t;
+}
+
+/* A string a jvmprof record refers to, or 0 with the error set. */
+static str_id rd_known_string(reader *r, uint64_t id, const char *record)
+{
+    str_id s = rd_string(r, id);
+    if (s.v == 0)
+        snprintf(r->err, r->errlen, "%s refers to an unknown string %llu", record, (unsigned long long)id);
+    return s;
+}
+
+/* WALL STATES splits each trace's CPU SAMPLES by state: a trace's states
+ * may not hold more samples than CPU SAMPLES gave it (the writers make an
+ * event or a row per sample: the counts must stay as bounded as CPU
+ * SAMPLES' 4-byte ones). */
+static bool rd_wall_states(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 13 > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t serial = buf_get_u4(b);
+        uint8_t state = buf_get_u1(b);
+        uint64_t count = buf_get_u8(b);
+        if (state >= SAMPLE_STATES) {
+            snprintf(r->err, r->errlen, "WALL STATES: thread state %u (expected 0..%u)", state, SAMPLE_STATES - 1);
+            return false;
+        }
+        trace_id t = rd_trace(r, serial, "WALL STATES");
+        if (t.v == 0)
+            return false;
+        uint64_t split = 0, whole = model_trace_samples(r->m, t);
+        for (uint32_t st = 0; st < SAMPLE_STATES; st++)
+            split += model_trace_state_samples(r->m, t, (sample_state)st);
+        if (count > whole - split) {
+            snprintf(r->err, r->errlen, "WALL STATES: TRACE %u has more samples by state than CPU SAMPLES gave it (%llu)",
+                     serial, (unsigned long long)whole);
+            return false;
+        }
+        model_trace_add_state_samples(r->m, t, (sample_state)state, count);
+    }
+    r->m->wall = true;
+    return true;
+}
+
+static bool rd_cpu_times(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 28 > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t serial = buf_get_u4(b);
+        uint64_t ns = buf_get_u8(b), calls = buf_get_u8(b), wait = buf_get_u8(b);
+        trace_id t = rd_trace(r, serial, "CPU TIMES");
+        if (t.v == 0)
+            return false;
+        model_trace_add_time(r->m, t, ns, calls);
+        model_trace_add_wait(r->m, t, wait);
+    }
+    n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * (12 + 2 * r->idsize) > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t cserial = buf_get_u4(b);
+        uint64_t name = rd_id(r, b), sig = rd_id(r, b), calls = buf_get_u8(b);
+        str_id cname = { rd_map_get(&r->class_names, cserial) };
+        if (cname.v == 0) {
+            snprintf(r->err, r->errlen, "CPU TIMES refers to an unknown class %u", cserial);
+            return false;
+        }
+        str_id mname = rd_known_string(r, name, "CPU TIMES"), msig = rd_known_string(r, sig, "CPU TIMES");
+        if (mname.v == 0 || msig.v == 0)
+            return false;
+        class_id c = model_class_intern(r->m, cname, (str_id){ 0 });
+        model_method_add_counted(r->m, model_method_intern(r->m, c, mname, msig), calls);
+    }
+    return true;
+}
+
+static bool rd_monitors(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * (21 + r->idsize) > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t serial = buf_get_u4(b);
+        uint64_t name = rd_id(r, b);
+        uint8_t kind = buf_get_u1(b);
+        uint64_t count = buf_get_u8(b), ns = buf_get_u8(b);
+        if (kind > 1) {
+            snprintf(r->err, r->errlen, "MONITORS: kind %u (expected 0 blocked or 1 waiting)", kind);
+            return false;
+        }
+        trace_id t = rd_trace(r, serial, "MONITORS");
+        str_id cname = t.v ? rd_known_string(r, name, "MONITORS") : (str_id){ 0 };
+        if (cname.v == 0)
+            return false;
+        monitor_id mo = model_monitor_intern(r->m, t, cname, kind ? MONITOR_WAITING : MONITOR_BLOCKED);
+        model_monitor_add(r->m, mo, count, ns);
+    }
+    return true;
+}
+
+/* COUNTS: each name is kept as a model string, whose storage lives as long as the model */
+static bool rd_counts(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 10 > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint16_t len = buf_get_u2(b);
+        const char *name = buf_get_bytes(b, len);
+        uint64_t value = buf_get_u8(b);
+        if (b->overrun)
+            return false;
+        str_id s = model_string(r->m, name ? name : "", len);
+        if (s.v == 0)
+            return false;
+        if (!model_count_set(r->m, model_string_get(r->m, s, NULL), value)) {
+            snprintf(r->err, r->errlen, "COUNTS: more than %u counts", MODEL_COUNTS_MAX);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool rd_record(reader *r, uint8_t tag, buf_rd *b, rd_saw *saw)
 {
     model *m = r->m;
     switch (tag) {
@@ -191,7 +330,7 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
             }
             model_trace_add_samples(m, t, count);
         }
-        *saw_cpu = true;
+        saw->cpu = true;
         return true;
     }
     case HPROF_TAG_ALLOC_SITES: {
@@ -225,9 +364,17 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, bool *saw_cpu, bool *sa
         }
         if (flags & 0x4000)
             m->sites_counted = true;
-        *saw_sites = true;
+        saw->sites = true;
         return true;
     }
+    case HPROF_TAG_JVMPROF_WALL_STATES:
+        return rd_wall_states(r, b);
+    case HPROF_TAG_JVMPROF_CPU_TIMES:
+        return (saw->times = rd_cpu_times(r, b));
+    case HPROF_TAG_JVMPROF_MONITORS:
+        return (saw->monitors = rd_monitors(r, b));
+    case HPROF_TAG_JVMPROF_COUNTS:
+        return rd_counts(r, b);
     default:
         return true; /* records this reader does not model (heap dumps) */
     }
@@ -274,7 +421,8 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
     r.m->start_time_ms = r.m->dump_time_ms = start_ms;
     *o = (report_opts){ 0.0001, false, false };
 
-    bool ok = true, saw_cpu = false, saw_sites = false, saw_heap = false, first = true;
+    rd_saw saw = { false, false, false, false };
+    bool ok = true, saw_heap = false, first = true;
     while (ok && buf_rd_left(&b) > 0) {
         size_t off = len - buf_rd_left(&b);
         uint8_t tag = buf_get_u1(&b);
@@ -292,7 +440,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         buf_rd rb;
         buf_rd_init(&rb, body, rlen);
         saw_heap |= tag == 0x0c || tag == 0x1c; /* HEAP DUMP, HEAP DUMP SEGMENT */
-        if (!rd_record(&r, tag, &rb, &saw_cpu, &saw_sites)) {
+        if (!rd_record(&r, tag, &rb, &saw)) {
             if (!errbuf[0])
                 snprintf(errbuf, errlen, "malformed record (tag 0x%02x) at offset %zu", tag, off);
             ok = false;
@@ -302,7 +450,7 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         snprintf(errbuf, errlen, "out of memory");
         ok = false;
     }
-    if (ok && saw_heap && !saw_cpu && !saw_sites) {
+    if (ok && saw_heap && !saw.cpu && !saw.sites && !saw.times && !saw.monitors) {
         snprintf(errbuf, errlen, "a heap dump, not a profile: read it with jvmprof heap (a class histogram, or "
                                  "--text for HPROF's ASCII dump)");
         ok = false;
@@ -316,7 +464,9 @@ model *hprof_bin_read(const void *data, size_t len, report_opts *o, char *errbuf
         model_free(r.m);
         return NULL;
     }
-    o->cpu_samples = saw_cpu;
-    o->sites = saw_sites;
+    o->cpu_samples = saw.cpu;
+    o->sites = saw.sites;
+    o->cpu_times = saw.times;
+    o->monitor = saw.monitors;
     return r.m;
 }

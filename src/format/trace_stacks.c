@@ -3,7 +3,8 @@
  * samples becomes a stack of its methods (cut to the depth= the agent used),
  * NATIVE where HPROF says "Native method", UNKNOWN otherwise (HPROF does not
  * record how a frame ran). Traces that differ only in line numbers become
- * the same stack and their samples add up. */
+ * the same stack and their samples add up. Wall-clock samples read with their
+ * states (WALL STATES) keep them: a stack per trace and state. */
 #include "format.h"
 
 #include <stdlib.h>
@@ -12,9 +13,9 @@ jp_status trace_stacks_build(model *m)
 {
     uint32_t n = model_trace_count(m), cap = 0;
     uint32_t *frames = NULL;
+    bool states = m->wall && m->trace_states_cap > 0;
     for (uint32_t t = 1; t <= n; t++) {
-        uint64_t samples = model_trace_samples(m, (trace_id){ t });
-        if (samples == 0)
+        if (model_trace_samples(m, (trace_id){ t }) == 0)
             continue;
         model_trace tr = model_trace_get(m, (trace_id){ t });
         if (tr.nframes > cap) {
@@ -32,9 +33,14 @@ jp_status trace_stacks_build(model *m)
             frame_kind k = fr && fr->line == FRAME_LINE_NATIVE ? FRAME_KIND_NATIVE : FRAME_KIND_UNKNOWN;
             frames[i] = me.v <= UINT32_MAX >> FRAME_KIND_BITS ? stack_frame_pack(me, k) : 0;
         }
-        model_stack_add(m, model_stack_intern(m, tr.thread, SAMPLE_RUNNING, frames, tr.nframes), samples);
+        for (uint32_t st = 0; st < (states ? SAMPLE_STATES : 1u); st++) {
+            uint64_t samples = states ? model_trace_state_samples(m, (trace_id){ t }, (sample_state)st)
+                                      : model_trace_samples(m, (trace_id){ t });
+            if (samples)
+                model_stack_add(m, model_stack_intern(m, tr.thread, (sample_state)st, frames, tr.nframes), samples);
+        }
     }
     free(frames);
-    m->wall = false;
+    m->wall = states;
     return m->oom ? JP_ERR_NOMEM : JP_OK;
 }

@@ -3,14 +3,12 @@
  * for a heap dump, file= after format=), then the rules, one function each,
  * tried in the order of options_rules_table; the first that refuses gives the
  * message. Three sorts of rule: what can run together, what an option needs
- * to have any use, and which format can carry which record (from the formats'
- * own declarations, format.h). */
+ * to have any use, and what a format cannot hold (heap=all is one ASCII
+ * file). */
 #include "options_internal.h"
 
 #include <stdarg.h>
 #include <string.h>
-
-#include "../format/format.h"
 
 /* Writes the refusal into err; returns true (the rule refuses). */
 static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -320,7 +318,7 @@ static bool options_rules_stacks(const agent_options *o, char *err, size_t errle
                                 which);
 }
 
-/* --- which format can carry which record --- */
+/* --- what a format cannot hold --- */
 
 static bool options_rules_all_binary(const agent_options *o, char *err, size_t errlen)
 {
@@ -328,55 +326,6 @@ static bool options_rules_all_binary(const agent_options *o, char *err, size_t e
            options_rules_refuse(err, errlen, "heap=all (or heap=sites with heap=dump) with format=b: the allocation "
                                 "sites and the heap dump go in one HPROF ASCII file (format=a); for binary, take "
                                 "heap=dump and heap=sites in separate runs");
-}
-
-/* What each record is called when a format lacks it, and the option that asks for it. */
-static const struct { unsigned record; const char *option, *what; } options_rules_records[] = {
-    { FMT_MONITORS, "monitor=y", "monitor record (as in HPROF)" },
-    { FMT_CPU_TIMES, "cpu=times", "CPU TIME record (as in HPROF)" },
-    { FMT_WALL_SAMPLES, "wall=", "record for wall-clock samples" },
-};
-
-/* The report's format (format=) must carry `record` if the options ask for
- * it; the refusal names the formats that do (format.h's declarations). */
-static bool options_rules_carried(const agent_options *o, unsigned record, bool asked, char *err, size_t errlen)
-{
-    const jp_format_ops *f = o->format == 'b' ? &hprof_bin_format : &hprof_txt_format;
-    if (!asked || (f->records & record))
-        return false;
-    size_t r = 0;
-    while (options_rules_records[r].record != record)
-        r++;
-    char use[256] = "";
-    size_t n = 0, k = 0;
-    for (size_t i = 0; i < jp_format_count; i++)
-        n += (jp_formats[i]->records & record) != 0;
-    for (size_t i = 0; i < jp_format_count; i++) {
-        if (!(jp_formats[i]->records & record))
-            continue;
-        size_t used = strlen(use);
-        snprintf(use + used, sizeof use - used, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ",
-                 jp_formats[i]->option);
-        k++;
-    }
-    return options_rules_refuse(err, errlen, "%s with %s: %s has no %s; use %s with %s", options_rules_records[r].option,
-                                f->option, f->description, options_rules_records[r].what, use,
-                                options_rules_records[r].option);
-}
-
-static bool options_rules_monitor_carried(const agent_options *o, char *err, size_t errlen)
-{
-    return options_rules_carried(o, FMT_MONITORS, o->monitor, err, errlen);
-}
-
-static bool options_rules_times_carried(const agent_options *o, char *err, size_t errlen)
-{
-    return options_rules_carried(o, FMT_CPU_TIMES, o->cpu == OPTIONS_CPU_TIMES, err, errlen);
-}
-
-static bool options_rules_wall_carried(const agent_options *o, char *err, size_t errlen)
-{
-    return options_rules_carried(o, FMT_WALL_SAMPLES, o->wall_ms > 0, err, errlen);
 }
 
 /* The order decides which message a text breaking two rules gets: keep it. */
@@ -389,8 +338,6 @@ static options_rule *const options_rules_table[] = {
     options_rules_alloc_interval,
     options_rules_alloc_count,
     options_rules_dump_alone,
-    options_rules_monitor_carried,
-    options_rules_times_carried,
     options_rules_instrumentation,
     options_rules_trace_options,
     options_rules_trace_times,
@@ -399,7 +346,6 @@ static options_rule *const options_rules_table[] = {
     options_rules_trace_receivers,
     options_rules_trace_alloc,
     options_rules_wall_or_cpu,
-    options_rules_wall_carried,
     options_rules_sampler,
     options_rules_interval,
     options_rules_report_only,

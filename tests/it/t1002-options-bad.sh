@@ -30,7 +30,6 @@ check_bad "heap=dump,cpu=samples" "heap=dump with cpu=samples: a heap dump is wr
 check_bad "cpu=old" "cpu=old: HPROF's caller/callee timing is not available"
 check_bad "net=localhost:99999" "net=localhost:99999: expected net=HOST:PORT (a host name or address, [ADDRESS] for IPv6, and a port 1-65535)"
 check_bad "msa=y" "msa=y: not available"
-check_bad "monitor=y,format=b" "monitor=y with format=b"
 # the LIFETIMES section is the ASCII report's: with format=b it would be lost without a word (issue 35)
 check_bad "heap=sites,lifetimes=y,format=b" "lifetimes=y with format=b: the HPROF binary format has no record for ages at death"
 check_bad "sampler=fast" "sampler=fast: bad value; expected async|jvmti"

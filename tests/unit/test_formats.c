@@ -204,10 +204,14 @@ static void test_golden_binary(void)
     CHECK(out.len > sizeof cpu_tail &&
           CHECK_EQ_MEM(out.data + out.len - sizeof cpu_tail, sizeof cpu_tail, cpu_tail, sizeof cpu_tail));
 
-    /* the binary format has no monitor record: refused, nothing written */
+    /* monitors: jvmprof's MONITORS record, after CPU SAMPLES: two rows, blocked */
     buf mon;
-    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_all, &mon), JP_ERR_ARG);
-    CHECK_EQ_INT(mon.len, 0);
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &opts_all, &mon), JP_OK);
+    static const unsigned char mon_tail[] = {
+        HPROF_TAG_JVMPROF_MONITORS, 0, 0xbc, 0x5e, 0xa8, 0, 0, 0, 62, 0, 0, 0, 2,
+    };
+    CHECK(mon.len == out.len + 9 + 62 &&
+          CHECK_EQ_MEM(mon.data + out.len, sizeof mon_tail, mon_tail, sizeof mon_tail));
     buf_free(&mon);
     buf_free(&out);
     model_free(m);
@@ -504,6 +508,186 @@ out:
     model_free(m);
 }
 
+static bool one_line(const char *s) { return s[0] != '\0' && strchr(s, '\n') == NULL; }
+
+/* Reads data from an exact-size heap copy (so ASan sees any read past it). */
+static model *read_copy(const void *data, size_t len, report_opts *ro, char *err, size_t errlen)
+{
+    unsigned char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return NULL;
+    if (len)
+        memcpy(copy, data, len);
+    model *m = hprof_bin_read(copy, len, ro, err, errlen);
+    free(copy);
+    return m;
+}
+
+/* wall=, cpu=times (with time waiting and counted methods), monitor=y (blocked and waiting) and
+ * COUNTS, all in one model: model1's traces and threads. */
+static model *model_jvmprof_records(void)
+{
+    model1_ids ids;
+    model *m = model1(&ids);
+    if (!m)
+        return NULL;
+    m->wall = true;
+    m->interval_us = 20000;
+    for (trace_id t = { 1 }; t.v <= model_trace_count(m); t.v++) {
+        uint64_t n = model_trace_samples(m, t);
+        model_trace_add_state_samples(m, t, t.v == ids.sleeping.v ? SAMPLE_SLEEPING : SAMPLE_RUNNING, n - n / 4);
+        model_trace_add_state_samples(m, t, t.v == ids.waiting.v ? SAMPLE_WAITING : SAMPLE_BLOCKED, n / 4);
+    }
+    model_trace_add_time(m, ids.hot, 3000000000u, 242784);
+    model_trace_add_time(m, ids.worker, 1000000000u, 12);
+    model_trace_add_time(m, ids.locker, 7000000u, 3);
+    model_trace_add_wait(m, ids.locker, 400000000u);
+    model_trace_add_wait(m, ids.sleeping, 250000000u); /* waited, no time of its own */
+    frame_id get = frame(m, "demo.Tiny", "Tiny.java", "get", "()I", FRAME_LINE_UNKNOWN);
+    model_method_add_counted(m, model_frame_get(m, get)->method, 9000);
+    /* a counted method in no trace and of a class in no frame */
+    class_id leaf = model_class_intern(m, model_cstring(m, "demo.Leaf"), (str_id){ 0 });
+    model_method_add_counted(m, model_method_intern(m, leaf, model_cstring(m, "id"), model_cstring(m, "(I)I")), 1000);
+    monitor_id w = model_monitor_intern(m, ids.waiting, model_cstring(m, "<no blocker>"), MONITOR_WAITING);
+    model_monitor_add(m, w, 4, UINT64_C(6000000000));
+    model_count_set(m, "samples not walkable (counted under <unknown frame>)", 7);
+    model_count_set(m, "cpu=times: exits without their entry", 0);
+    return m;
+}
+
+/* Each of them through format=b and back: the ASCII report and the pprof
+ * profile of what was read are byte for byte those of the model itself. */
+static void test_jvmprof_records_round_trip(void)
+{
+    model *m = model_jvmprof_records();
+    ASSERT(m != NULL && !m->oom);
+    static const report_opts cases[] = {
+        { 0.0001, true, false, false, false, NULL },  /* wall= */
+        { 0.0001, false, false, true, false, NULL },  /* cpu=times */
+        { 0.0001, false, true, false, false, NULL },  /* monitor=y */
+        { 0, true, true, true, false, NULL },         /* all three, every row */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const report_opts *o = &cases[i];
+        buf txt, pp, bin, txt2, pp2;
+        CHECK_EQ_INT(write_with(&hprof_txt_format, m, o, &txt), JP_OK);
+        CHECK_EQ_INT(write_with(&pprof_format, m, o, &pp), JP_OK);
+        CHECK_EQ_INT(write_with(&hprof_bin_format, m, o, &bin), JP_OK);
+        char err[256] = "";
+        report_opts ro;
+        model *back = hprof_bin_read(bin.data, bin.len, &ro, err, sizeof err);
+        if (CHECK(back != NULL)) {
+            CHECK(ro.cpu_samples == o->cpu_samples && ro.cpu_times == o->cpu_times && ro.monitor == o->monitor);
+            CHECK(back->wall && back->interval_us == 20000);
+            ro.cutoff = o->cutoff;
+            CHECK_EQ_INT(write_with(&hprof_txt_format, back, &ro, &txt2), JP_OK);
+            if (!CHECK_EQ_MEM(txt2.data, txt2.len, txt.data, txt.len))
+                fprintf(stderr, "    case %zu: the report read back differs\n", i);
+            CHECK_EQ_INT(write_with(&pprof_format, back, &ro, &pp2), JP_OK);
+            if (!CHECK_EQ_MEM(pp2.data, pp2.len, pp.data, pp.len))
+                fprintf(stderr, "    case %zu: the pprof profile read back differs\n", i);
+            buf_free(&txt2);
+            buf_free(&pp2);
+            model_free(back);
+        } else {
+            fprintf(stderr, "    case %zu: %s\n", i, err);
+        }
+        buf_terminate(&txt);
+        /* the sections are there (the round trip alone would pass with none) */
+        CHECK(!o->cpu_samples || has(&txt, "WALL SAMPLES BEGIN (total = 100, every 20 ms)"));
+        CHECK(!o->cpu_samples || has(&txt, " 300005 sleeping java.lang.Thread.sleep\n"));
+        CHECK(!o->cpu_times || has(&txt, "CPU TIME (ms) BEGIN (total = 4007)"));
+        CHECK(!o->cpu_times || has(&txt, "CPU WAIT TIME (ms) BEGIN (total = 650)"));
+        CHECK(!o->cpu_times || has(&txt, "CALLS COUNTED BEGIN (total = 10000 calls, 2 methods)"));
+        CHECK(!o->cpu_times || has(&txt, "       1000 demo.Leaf.id(I)I\n"));
+        CHECK(!o->monitor || has(&txt, "MONITOR WAIT TIME BEGIN (total = 6000 ms)"));
+        CHECK(has(&txt, "samples not walkable (counted under <unknown frame>) 7\ncpu=times: exits without their entry 0\n"));
+        buf_free(&txt);
+        buf_free(&pp);
+
+        /* every prefix of the file: a one-line refusal, or (at a record boundary) a model the writers write */
+        unsigned long wrong = 0;
+        for (size_t n = 0; n < bin.len; n++) {
+            char e[256] = "";
+            model *p = read_copy(bin.data, n, &ro, e, sizeof e);
+            if (!p) {
+                wrong += !one_line(e);
+                continue;
+            }
+            static const jp_format_ops *const fs[] = { &hprof_txt_format, &pprof_format, &jfr_format, &hprof_bin_format };
+            for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+                buf out;
+                wrong += write_with(fs[k], p, &ro, &out) != JP_OK;
+                buf_free(&out);
+            }
+            model_free(p);
+        }
+        CHECK_EQ_INT(wrong, 0);
+        buf_free(&bin);
+    }
+    model_free(m);
+}
+
+/* jvmprof's records, damaged: a kind, a state or a reference out of range, a
+ * row count past the record, are each refused in one line that names the record. */
+static void test_jvmprof_records_bad(void)
+{
+    model *m = model_jvmprof_records();
+    ASSERT(m != NULL);
+    buf bin;
+    CHECK_EQ_INT(write_with(&hprof_bin_format, m, &(report_opts){ 0, true, true, true, false, NULL }, &bin), JP_OK);
+    model_free(m);
+    /* the offsets of the new records' bodies */
+    size_t at[256] = { 0 }, off = 31;
+    while (off + 9 <= bin.len) {
+        uint32_t rlen = (uint32_t)bin.data[off + 5] << 24 | (uint32_t)bin.data[off + 6] << 16 |
+                        (uint32_t)bin.data[off + 7] << 8 | bin.data[off + 8];
+        at[bin.data[off]] = off + 9;
+        off += 9 + (size_t)rlen;
+    }
+    ASSERT(at[HPROF_TAG_JVMPROF_WALL_STATES] && at[HPROF_TAG_JVMPROF_CPU_TIMES] && at[HPROF_TAG_JVMPROF_MONITORS] &&
+           at[HPROF_TAG_JVMPROF_COUNTS]);
+    static const struct { unsigned char tag; size_t pos; unsigned char v; const char *err; } cases[] = {
+        { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 4, 5, "WALL STATES: thread state 5 (expected 0..4)" },
+        { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 2, 0x77, "WALL STATES refers to an unknown TRACE" },
+        { HPROF_TAG_JVMPROF_WALL_STATES, 0, 0x10, "malformed record (tag 0xa3)" },
+        /* billions of samples by state where CPU SAMPLES gave the trace 50: a JFR file would be an event each */
+        { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 5, 1, "WALL STATES: TRACE 300001 has more samples by state than CPU SAMPLES gave it (50)" },
+        { HPROF_TAG_JVMPROF_CPU_TIMES, 4 + 2, 0x77, "CPU TIMES refers to an unknown TRACE" },
+        { HPROF_TAG_JVMPROF_MONITORS, 4 + 4 + 8, 2, "MONITORS: kind 2 (expected 0 blocked or 1 waiting)" },
+        { HPROF_TAG_JVMPROF_MONITORS, 4 + 4 + 1, 0x77, "MONITORS refers to an unknown string" },
+        { HPROF_TAG_JVMPROF_COUNTS, 0, 0x10, "malformed record (tag 0xa6)" },
+        { HPROF_TAG_JVMPROF_COUNTS, 4, 0x10, "malformed record (tag 0xa6)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char *copy = malloc(bin.len);
+        ASSERT(copy != NULL);
+        memcpy(copy, bin.data, bin.len);
+        copy[at[cases[i].tag] + cases[i].pos] = cases[i].v;
+        char err[256] = "";
+        report_opts ro;
+        model *back = hprof_bin_read(copy, bin.len, &ro, err, sizeof err);
+        if (!CHECK(back == NULL) || !CHECK(strstr(err, cases[i].err) != NULL) || !CHECK(one_line(err)))
+            fprintf(stderr, "    case %zu: \"%s\"\n", i, err);
+        model_free(back);
+        free(copy);
+    }
+    /* the CPU TIMES' counted methods: an unknown class */
+    size_t counted = at[HPROF_TAG_JVMPROF_CPU_TIMES] + 4 + 28 * 4; /* the four traces with a time */
+    unsigned char *copy = malloc(bin.len);
+    ASSERT(copy != NULL);
+    memcpy(copy, bin.data, bin.len);
+    CHECK_EQ_INT(copy[counted + 3], 2); /* two counted methods */
+    copy[counted + 4 + 1] = 0x55;
+    char err[256] = "";
+    report_opts ro;
+    model *back = hprof_bin_read(copy, bin.len, &ro, err, sizeof err);
+    CHECK(back == NULL && strstr(err, "CPU TIMES refers to an unknown class") && one_line(err));
+    model_free(back);
+    free(copy);
+    buf_free(&bin);
+}
+
 /* An empty model: both writers work, the reader reads it back. */
 /* The ASCII report of an empty model with CPU samples and monitors asked for. */
 #define EMPTY_REPORT \
@@ -657,7 +841,7 @@ static void test_format_declarations(void)
             CHECK(jp_formats[j] != f && strcmp(jp_formats[j]->option, f->option) != 0);
     }
     CHECK_EQ_INT(hprof_txt_format.records, all);
-    CHECK_EQ_INT(hprof_bin_format.records, FMT_CPU_SAMPLES | FMT_SITES);
+    CHECK_EQ_INT(hprof_bin_format.records, all);
     CHECK_EQ_INT(flame_html_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
     CHECK_EQ_INT(collapsed_format.records, FMT_CPU_SAMPLES | FMT_WALL_SAMPLES);
     CHECK_EQ_INT(pprof_format.records, all);
@@ -676,21 +860,6 @@ static void test_format_declarations(void)
 }
 
 /* ---- reader robustness ------------------------------------------------------------ */
-
-static bool one_line(const char *s) { return s[0] != '\0' && strchr(s, '\n') == NULL; }
-
-/* Reads data from an exact-size heap copy (so ASan sees any read past it). */
-static model *read_copy(const void *data, size_t len, report_opts *ro, char *err, size_t errlen)
-{
-    unsigned char *copy = malloc(len ? len : 1);
-    if (!copy)
-        return NULL;
-    if (len)
-        memcpy(copy, data, len);
-    model *m = hprof_bin_read(copy, len, ro, err, errlen);
-    free(copy);
-    return m;
-}
 
 /* Every proper prefix of the golden binary: refused with a one-line error,
  * except a prefix that ends exactly between records, which is a valid
@@ -1104,6 +1273,8 @@ int main(void)
     RUN(test_monitor_kinds);
     RUN(test_site_stacks);
     RUN(test_round_trip);
+    RUN(test_jvmprof_records_round_trip);
+    RUN(test_jvmprof_records_bad);
     RUN(test_empty_model);
     RUN(test_counts);
     RUN(test_methods);

@@ -125,10 +125,13 @@ static void test_cpu_and_monitor(void)
 
     /* nothing left to profile */
     PARSE_BAD("monitor=n", "monitor", "cpu=samples");
-    /* no monitor record in the binary format, in either order */
-    PARSE_BAD("monitor=y,format=b", "monitor=y", "format=a");
-    PARSE_BAD("format=b,monitor=y", "monitor=y", "format=b");
-    PARSE_BAD("cpu=samples,monitor=y,format=b", "monitor=y", "format=b");
+    /* the binary format carries monitors, wall-clock samples and CPU times (records of jvmprof's own) */
+    if (PARSE_OK("monitor=y,format=b"))
+        CHECK(opts.monitor && opts.format == 'b');
+    if (PARSE_OK("cpu=samples,monitor=y,format=b"))
+        CHECK(opts.monitor && opts.cpu == OPTIONS_CPU_SAMPLES);
+    if (PARSE_OK("format=b,cpu=times"))
+        CHECK(opts.cpu == OPTIONS_CPU_TIMES && opts.format == 'b');
 
     PARSE_BAD("cpu=fast", "cpu=fast", "samples|times|y");
     PARSE_BAD("cpu=", "cpu=", "samples|times|y");
@@ -358,7 +361,8 @@ static void test_cpu_times(void)
         CHECK_EQ_INT(opts.tiny, 65535);
     if (PARSE_OK("cpu=times,tiny=0"))
         CHECK(options_given(&opts, OPTIONS_ID_TINY) && opts.tiny == 0);
-    PARSE_BAD3("cpu=times,format=b", "cpu=times with format=b", "format=a", NULL);
+    if (PARSE_OK("cpu=times,format=b"))
+        CHECK(opts.format == 'b');
     PARSE_BAD3("include=com.", "include=", "cpu=times", NULL);
     PARSE_BAD3("cpu=samples,exclude=com.", "exclude=", "cpu=times", NULL);
     PARSE_BAD3("monitor=y,tiny=3", "tiny=", "cpu=times", NULL);
@@ -404,7 +408,8 @@ static void test_sampler_wall_flame(void)
     PARSE_BAD3("wall=60001", "wall=60001", "1..60000", NULL);
     PARSE_BAD3("wall=x", "wall=x", "1..60000", NULL);
     PARSE_BAD3("wall=10,cpu=samples", "wall= with cpu=samples", "use one of them", NULL);
-    PARSE_BAD3("wall=10,format=b", "wall= with format=b", "collapsed=", NULL);
+    if (PARSE_OK("wall=10,format=b,monitor=y,cpu=times"))
+        CHECK(opts.wall_ms == 10 && opts.format == 'b' && opts.monitor && opts.cpu == OPTIONS_CPU_TIMES);
     PARSE_BAD3("sampler=fast", "sampler=fast", "async|jvmti", NULL);
     PARSE_BAD3("monitor=y,sampler=jvmti", "sampler=", "add cpu=samples", NULL);
     PARSE_BAD3("wall=5,sampler=async", "sampler=", "add cpu=samples", NULL);
