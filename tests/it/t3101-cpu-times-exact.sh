@@ -84,7 +84,9 @@ pct() {
     sed -n '/^CPU TIME (ms) BEGIN/,/^CPU TIME (ms) END/p' "$T/h.txt" |
         awk -v m="$1" '$6 == m { s += $2 } END { printf "%.0f", s }'
 }
+# heavy() does 3 times light()'s work: 75% of the two's time (their shares of the whole also hold
+# main's and the JDK's, which a busy machine makes larger: 64% and 26% were seen beside stress-ng)
 h=$(pct HotLoop.heavy) l=$(pct HotLoop.light)
 note "HotLoop: heavy $h%, light $l%"
-awk -v a="$h" -v b="$l" 'BEGIN { exit !(a >= 65 && a <= 85 && b >= 15 && b <= 35) }' ||
-    fail "heavy $h% / light $l% not within 10 points of 75 / 25"
+awk -v a="$h" -v b="$l" 'BEGIN { exit !(a + b >= 50 && a / (a + b) >= 0.65 && a / (a + b) <= 0.85) }' ||
+    fail "heavy $h% / light $l%: heavy's part of the two not within 10 points of 75%, or the two under 50%"

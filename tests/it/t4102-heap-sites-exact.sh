@@ -186,11 +186,13 @@ expect_no_grep "jvmprof\.Control" "$T/own.txt"
 # a slow leak that only System.gc() collects, in the same site as 999 in 1000
 # objects that die young: exact mode flags it as the sampled mode does (its
 # floors are of the objects a collection has seen, not of the nursery), and
-# the churn-only site in neither. Sampled, 1 kept in 200: with 1 in 1000
-# only about 11 of the 800 kept objects are sampled (one in ~40 of 24-byte
-# objects at alloc_interval=1k), and a quarter of the run with none of them
-# leaves the floors flat (flagged in 11 runs of 12)
-for mode in alloc_interval=0:1000:800 alloc_interval=1k:200:4000; do
+# the churn-only site in neither. Sampled, 1 kept in 50: one in ~40 of the
+# 24-byte objects is sampled at alloc_interval=1k, so about 10 of each
+# round's 400 kept objects are, and a round with none of them (which leaves
+# the floors flat) comes about once in 20,000 rounds (e^-10). With 1 kept in
+# 200, about 2.5 a round, such rounds came often enough that the site went
+# unflagged in 1 run of 12, and under load in CI.
+for mode in alloc_interval=0:1000:800 alloc_interval=1k:50:16000; do
     IFS=: read -r mode every kept <<<"$mode"
     run_java "heap=sites,lifetimes=y,$mode,depth=3,file=$T/slow.txt" -Xms1g -Xmx1g LeakSlow "$every"
     expect_rc 0
