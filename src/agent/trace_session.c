@@ -227,7 +227,8 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
     t->gen = trace_session_gen;
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
-    if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
+    /* (with a virtual thread mounted the current thread is that one, not this carrier: it goes unnamed) */
+    if (!thread_record_self.vthread && (*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
         jvmtiThreadGroupInfo group;
         memset(&group, 0, sizeof group);
         if (info.thread_group &&
@@ -276,7 +277,7 @@ bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
     if (!t)
         return false;
     uint64_t now = trace_session_now();
-    trace_session_tap(t->p.thread, type, now, fields, NULL, 0);
+    trace_session_tap(trace_thread_id(t), type, now, fields, NULL, 0);
     return trace_emit(&t->p, type, now, fields, NULL, 0);
 }
 
@@ -397,8 +398,8 @@ void trace_session_close(trace_stream_stats *out)
                 trace_producer_flush(&t->p);
             /* a live thread's record still points at it: kept (its session no longer matches) */
             if (atomic_load(&t->ended)) {
-                free(t->stack);
-                free(t->starts);
+                free(t->lent_to ? t->own_stack : t->stack);   /* a lent stack is its virtual thread's */
+                free(t->lent_to ? t->own_starts : t->starts);
                 free(t);
             }
         }

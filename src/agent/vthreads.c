@@ -112,6 +112,7 @@ static void vt_give_back(vthread *v)
     v->java_id = 0;
     v->carrier = 0;
     v->started = false;
+    v->ending = false;
     v->mounted_at = v->unmounted_at = 0;
     v->times = NULL;
     v->trace = NULL;
@@ -202,8 +203,10 @@ static void JNICALL vt_cb_end(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
     vthread *v = vthreads_of(thread);
     if (!v)
         return;
-    if (thread_record_self.vthread == v)
-        vt_unmount(jni, v);
+    if (thread_record_self.vthread != v)
+        vt_mount(jni, v); /* it runs here (its last unmount may have come already): its end is its own */
+    v->ending = true;
+    vt_unmount(jni, v);
     collectors_vthread_end(jni, v);
     (*agent_jvmti)->SetThreadLocalStorage(agent_jvmti, thread, NULL);
     vt_give_back(v);

@@ -46,10 +46,11 @@ typedef struct vthread {
     char *name;                    /* its name (malloc'ed) when it has one; NULL: unnamed ("") */
     uint32_t carrier;              /* serial of the carrier it is mounted on; 0: not mounted */
     bool started;                  /* its VirtualThreadStart was seen */
+    bool ending;                   /* its VirtualThreadEnd came: the unmount hooks run for its last unmount */
     uint64_t mounted_at, unmounted_at; /* ticks (ticks.h) of its last mount and unmount; 0: none */
     /* each collector's part, made and freed by that collector */
     struct times_vstack *times;    /* times.c: its shadow stack */
-    struct trace_thread *trace;    /* collect_trace.c */
+    struct trace_vthread *trace;   /* collect_trace.c: its open calls */
     void *sampler;                 /* the CPU and wall samplers' */
     _Atomic uint32_t free_next;    /* on the free list: the next free record's index + 1 */
 } vthread;
