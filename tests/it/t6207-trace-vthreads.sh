@@ -4,7 +4,8 @@
 # entries and exits balance, at the right depths, though it moves between
 # carriers; trace=thread gives each one's start and end (vthreads=n leaves
 # them out, not the platform threads'); jvmprof trace --thread N selects one
-# virtual thread (N as its thread-start line gives it).
+# virtual thread (N as its thread-start line gives it); a plugin sees the
+# same (plugin API version 2), and one built for version 1 still loads.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/jdk25.sh"
 THREADS=10000 CALLS=20
@@ -45,6 +46,18 @@ others=$(awk '$2 !~ /^vt-4321@/' "$T/one.txt" | wc -l)
 enters=$(awk '$3 == "enter"' "$T/one.txt" | wc -l)
 [ "$others" = 0 ] && [ "$enters" = $((1 + 2 * CALLS)) ] ||
     fail "--thread $num: $enters entries (expected $((1 + 2 * CALLS))), $others lines of other threads"
+
+# a plugin (include/jvmprof/plugin.h, version 2) sees them too: each virtual thread's start, its entries
+# with their carrier and balanced depths; one built for version 1 still loads and sees the same calls
+cc -shared -fPIC -I"$ROOT/include" -o "$T/libvt.so" "$ROOT/tests/plugins/vthreads.c" -lpthread || fail "cc vthreads.c"
+cc -shared -fPIC -DAPI1 -I"$ROOT/include" -o "$T/libvt1.so" "$ROOT/tests/plugins/vthreads.c" -lpthread || fail "cc vthreads.c -DAPI1"
+run_java25 "trace=exec+thread,include=VThreadCalls,plugin=$T/libvt.so" VThreadCalls 1000 4 0.2
+expect_rc 0
+expect_grep "^vthreads: started 1000, balanced 1000, unbalanced 0, carried 9000, uncarried 0, bad depths 0$" "$T/err"
+run_java25 "trace=exec,include=VThreadCalls,plugin=$T/libvt1.so" VThreadCalls 1000 4 0.2
+expect_rc 0
+read -r _ _ en _ ex < <(grep '^vthreads-v1: ' "$T/err")
+[ -n "${en:-}" ] && [ "$en" = "$ex" ] && [ "$en" -ge 9000 ] || fail "a version-1 plugin: $(grep vthreads "$T/err")"
 
 # vthreads=n: no virtual thread starts or ends; the platform threads' still there
 run_java25 "trace=thread,vthreads=n,tracefile=$T/n.trace" VThreadCalls 200 4 0.2
