@@ -9,7 +9,7 @@ if [ ! -x "$JDK25_HOME/bin/java" ] || [ ! -x "$JDK25_HOME/bin/javac" ]; then
     exit 0
 fi
 JAVA25="$JDK25_HOME/bin/java"
-"$JDK25_HOME/bin/javac" -d "$T/classes21" "$ROOT"/tests/programs21/*.java || fail "tests/programs21 did not compile with $JDK25_HOME"
+"$JDK25_HOME/bin/javac" -d "$T/classes21" -cp "$ROOT/build/jvmprof.jar" "$ROOT"/tests/programs21/*.java || fail "tests/programs21 did not compile with $JDK25_HOME"
 
 # run_java25 OPTIONS CLASS ARGS...: run_java on JDK 25 with the tests/programs21 classes
 run_java25() {
