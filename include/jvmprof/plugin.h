@@ -1,4 +1,6 @@
-/* jvmprof/plugin.h — the C interface of a jvmprof plugin, version 1.
+/* jvmprof/plugin.h — the C interface of a jvmprof plugin, version 2 (a
+ * plugin built for version 1 still loads: version 2 only adds fields at the
+ * ends of structs, see "Virtual threads" below).
  *
  * A plugin is a shared library the agent loads with plugin=PATH[:ARGS]
  * (-agentpath:libjvmprof.so=trace=exec+mem,plugin=./libcount.so:verbose).
@@ -35,6 +37,15 @@
  *       (often its service thread): no support function
  *   sample: on the agent's thread (e->thread names the sampled thread): no
  *       support function
+ * Virtual threads (JDK 21 and later; version 2). A virtual thread is a
+ * thread of its own: its events have its number as e->thread (numbered as
+ * platform threads are) and, as e->carrier, the platform thread it ran on
+ * (0 for a platform thread's events); its entries and exits pair up on its
+ * own depths wherever it runs. Its thread-start (trace=thread, vthreads=y)
+ * has u.thread.is_virtual set and u.thread.java_id its Thread.threadId().
+ * The support functions called from its events see it (current_thread
+ * gives its name). A plugin built for version 1 reads neither field and
+ * sees the same events.
  * Names are pointer + length, in the JVM's (modified) UTF-8, not
  * NUL-terminated, valid only during the call: copy what you keep.
  */
@@ -48,7 +59,7 @@
 extern "C" {
 #endif
 
-#define JVMPROF_PLUGIN_API_VERSION 1
+#define JVMPROF_PLUGIN_API_VERSION 2 /* the agent loads plugins of version 1 or 2 */
 
 /* The classes of events (trace=, and the flags begin gets) */
 enum {
@@ -148,8 +159,9 @@ typedef struct jvmprof_event {
         /* gc_info: what collection number was (JVMPROF_GC_*); what was not known when tracing ended: kind
          * JVMPROF_GC_UNKNOWN, collector or cause empty, used_* JVMPROF_GC_USED_UNKNOWN */
         struct { uint64_t number; int kind; jvmprof_name collector, cause; uint64_t used_before, used_after; } gc_info;
-        struct { uint32_t thread; jvmprof_name name, group; int priority; int daemon; } thread; /* thread-end: thread
-                                                                                                * only */
+        /* thread-end: thread only (and, version 2, is_virtual and java_id of a virtual thread) */
+        struct { uint32_t thread; jvmprof_name name, group; int priority; int daemon;
+                 int is_virtual; uint64_t java_id; } thread;   /* version 2: is_virtual, java_id */
         struct { uint32_t class_id; jvmprof_name name; } class_event;
         struct { int kind; uint64_t object; jvmprof_name class_name; } monitor;
         struct { jvmprof_name message; } user;
@@ -159,11 +171,12 @@ typedef struct jvmprof_event {
         struct { jvmprof_name stack; } sample;  /* "pkg.Class.method;..." from the root */
         struct { const jvmprof_probe *probe; const jvmprof_probe_arg *args; } probe; /* args: probe->nargs */
     } u;
+    uint32_t carrier;            /* version 2: a virtual thread's event: the platform thread it ran on; else 0 */
 } jvmprof_event;
 
 /* The support functions, given to startup; each returns 0 on success. */
 typedef struct jvmprof_support {
-    uint32_t version;            /* JVMPROF_PLUGIN_API_VERSION */
+    uint32_t version;            /* the agent's JVMPROF_PLUGIN_API_VERSION */
     /* The calling Java thread's name, group and priority (where the header allows support functions). */
     int (*current_thread)(jvmprof_name *name, jvmprof_name *group, int *priority);
     /* A method by its id (as events give it). */

@@ -31,6 +31,7 @@
 #include "trace_plugin.h"
 #include "trace_session.h"
 #include "trace_vm_events.h"
+#include "vthreads.h"
 
 #define TRACE_UNWIND_MAX 64u          /* how far down an exit looks for its frame */
 #define TRACE_USER_MAX 4096u          /* a user event's message is cut here */
@@ -41,11 +42,21 @@ static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit
 static bool tr_receivers;             /* trace=exec without mintime=: instance methods' entries name the receiver */
 static trace_stream_stats tr_last;    /* the last session's, for describe */
 
+/* A virtual thread's part (vthreads.h): its open calls, lent to its carrier's producer while mounted. */
+typedef struct trace_vthread {
+    uint32_t *stack;
+    uint64_t *starts;
+    uint32_t depth, cap;
+    uint32_t gen;          /* the session its calls and its name belong to */
+    bool named;            /* its TRACE_EV_VTHREAD written in that session */
+    bool starting;         /* its start seen, its thread-start not yet written (at its first mount) */
+} trace_vthread;
+
 /* An event of t's thread, now, to the consumer and the file */
 static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
 {
     uint64_t now = trace_session_now();
-    trace_session_tap(t->p.thread, type, now, f, NULL, 0);
+    trace_session_tap(trace_thread_id(t), type, now, f, NULL, 0);
     trace_emit(&t->p, type, now, f, NULL, 0);
 }
 
@@ -70,9 +81,15 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
         uint64_t *st = s && tr_mintime ? realloc(t->starts, cap * sizeof *st) : NULL;
         if (st)
             t->starts = st;
+        if (t->lent_to) { /* a virtual thread's: they follow (so they are never freed twice) */
+            t->lent_to->stack = t->stack;
+            t->lent_to->starts = t->starts;
+        }
         if (!s || (tr_mintime && !st))
             return; /* its exit will find no frame and be ignored */
         t->cap = cap;
+        if (t->lent_to)
+            t->lent_to->cap = cap;
     }
     if (tr_mintime) { /* the call is written at its exit, if it lasted long enough */
         t->starts[t->depth] = trace_session_now();
@@ -82,7 +99,7 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
     t->stack[t->depth++] = k;
     uint64_t rid = self ? trace_receiver_id(self, &t->receivers) : 0, now = trace_session_now();
     if (trace_session_consumer)
-        trace_session_tap(t->p.thread, TRACE_EV_ENTER, now, (uint64_t[]){ k, t->depth, rid }, NULL, 0);
+        trace_session_tap(trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->depth, rid }, NULL, 0);
     if (self && rid != t->last_this) { /* a receiver other than the last one named: an enter-this */
         t->last_this = rid;
         trace_emit(&t->p, TRACE_EV_ENTER_THIS, now, (uint64_t[]){ k, rid }, NULL, 0);
@@ -98,7 +115,7 @@ static void tr_exec_close(trace_thread *t, bool thrown)
 {
     uint64_t now = trace_session_now();
     if (trace_session_consumer)
-        trace_session_tap(t->p.thread, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
+        trace_session_tap(trace_thread_id(t), thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
                           (uint64_t[]){ t->stack[t->depth - 1], t->depth }, NULL, 0);
     trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now, 0);
 }
@@ -148,7 +165,7 @@ bool trace_user_event(JNIEnv *jni, jstring message)
         return false;
     size_t n = strlen(s) < TRACE_USER_MAX ? strlen(s) : TRACE_USER_MAX;
     uint64_t now = trace_session_now();
-    trace_session_tap(t->p.thread, TRACE_EV_USER, now, NULL, s, n);
+    trace_session_tap(trace_thread_id(t), TRACE_EV_USER, now, NULL, s, n);
     bool ok = trace_emit(&t->p, TRACE_EV_USER, now, NULL, s, n);
     (*jni)->ReleaseStringUTFChars(jni, message, s);
     return ok;
@@ -279,8 +296,13 @@ static jp_status tr_start(JNIEnv *jni)
 
 static void tr_thread_start(JNIEnv *jni, uint32_t serial)
 {
-    if (!trace_wants(OPTIONS_TRACE_THREAD))
+    /* a carrier's producer is named at its start: its first event may be a virtual thread's, when the
+     * current thread is that one (trace_session_self_slow names it then without a name) */
+    if (!trace_wants(OPTIONS_TRACE_THREAD)) {
+        if (vthreads_supported() && atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+            trace_session_self(jni);
         return;
+    }
     trace_thread *t = trace_session_self(jni);
     if (t)
         tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
@@ -293,6 +315,107 @@ static void tr_thread_end(JNIEnv *jni)
     if (t && t->gen == trace_session_gen && trace_session_stream && trace_wants(OPTIONS_TRACE_THREAD))
         tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ t->p.thread });
     trace_session_thread_end();
+}
+
+/* ---- virtual threads: their open calls lent to the carrier's producer while mounted; the events
+ * between a mount and an unmount are theirs (TRACE_EV_MOUNT, trace_producer.mounted) ---- */
+
+/* The carrier's own calls back in place, the virtual thread's kept in tv. */
+static void tr_unlend(trace_thread *t)
+{
+    trace_vthread *tv = t->lent_to;
+    tv->stack = t->stack;
+    tv->starts = t->starts;
+    tv->depth = t->depth;
+    tv->cap = t->cap;
+    t->stack = t->own_stack;
+    t->starts = t->own_starts;
+    t->depth = t->own_depth;
+    t->cap = t->own_cap;
+    t->lent_to = NULL;
+    t->p.mounted = 0;
+    t->last_this = 0;
+}
+
+/* The virtual thread's part for this session (begun again if an earlier session's), or NULL. */
+static trace_vthread *tr_vthread_part(vthread *v)
+{
+    trace_vthread *tv = v->trace;
+    if (!tv && !(tv = v->trace = calloc(1, sizeof *tv)))
+        return NULL;
+    if (tv->gen != trace_session_gen) {
+        tv->depth = 0;
+        tv->gen = trace_session_gen;
+        tv->named = tv->starting = false;
+    }
+    return tv;
+}
+
+static void tr_vthread_start(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_vthread *tv = atomic_load_explicit(&trace_session_on, memory_order_relaxed) ? tr_vthread_part(v) : NULL;
+    if (tv)
+        tv->starting = agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD);
+}
+
+static void tr_vthread_mount(JNIEnv *jni, vthread *v)
+{
+    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+        return;
+    trace_thread *t = trace_session_self(jni);
+    trace_vthread *tv = t ? tr_vthread_part(v) : NULL;
+    if (!tv)
+        return;
+    if (t->lent_to)
+        tr_unlend(t); /* (vthreads.c unmounts before it mounts another: never, but kept safe) */
+    uint32_t serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+    if (!tv->named) { /* its name, once a session: the first mount of each virtual thread takes the names' lock */
+        uint32_t name = v->name ? trace_string_id(v->name, strlen(v->name)) : 0;
+        trace_meta(TRACE_EV_VTHREAD, (uint64_t[]){ serial, name, v->java_id });
+        tv->named = true;
+    }
+    t->own_stack = t->stack;
+    t->own_starts = t->starts;
+    t->own_depth = t->depth;
+    t->own_cap = t->cap;
+    t->stack = tv->stack;
+    t->starts = tv->starts;
+    t->depth = tv->depth;
+    t->cap = tv->cap;
+    t->lent_to = tv;
+    t->last_this = 0;
+    t->p.mounted = serial; /* its events say so (trace_emit): one mounted without any writes nothing */
+    if (tv->starting) {
+        tv->starting = false;
+        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+    }
+}
+
+static void tr_vthread_unmount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_thread *t = thread_record_self.trace;
+    if (!t || t->gen != trace_session_gen || !trace_session_stream || !v->trace || t->lent_to != v->trace)
+        return;
+    uint32_t serial = t->p.mounted;
+    if (v->ending && agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD))
+        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ serial });
+    tr_unlend(t); /* (the carrier's next event says the unmount) */
+}
+
+static void tr_vthread_end(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_vthread *tv = v->trace;
+    if (!tv)
+        return;
+    /* its last unmount gave its calls back; or they are lent to a producer of an earlier session that no
+     * thread uses any more, whose end frees only that producer's own */
+    free(tv->stack);
+    free(tv->starts);
+    free(tv);
+    v->trace = NULL;
 }
 
 static void tr_poll(JNIEnv *jni)
@@ -362,6 +485,10 @@ const collector trace_collector = {
     .start = tr_start,
     .thread_start = tr_thread_start,
     .thread_end = tr_thread_end,
+    .vthread_start = tr_vthread_start,
+    .vthread_mount = tr_vthread_mount,
+    .vthread_unmount = tr_vthread_unmount,
+    .vthread_end = tr_vthread_end,
     .poll = tr_poll,
     .describe = tr_describe_stats,
     .stop = tr_stop,

@@ -20,6 +20,11 @@
  *   thread_start   on a Java thread itself as it starts (and the VMInit thread), with its serial:
  *                  sets up the collector's part of the thread's record (thread_record.h), if any
  *   thread_end     on a Java thread itself as it ends: releases that part (the record is then zeroed)
+ *   vthread_start, vthread_mount, vthread_unmount, vthread_end
+ *                  a virtual thread's start, mount, unmount and end (vthreads.h says in what order), on
+ *                  its carrier with it mounted: the collector's part of its record (struct vthread). A
+ *                  collector with any of them turns virtual-thread support on (JDK 21 and later); mount
+ *                  and unmount run on every park and unpark: O(1), no lock, no allocation but the first
  *   period_ms      how often the agent thread calls tick and drains (the shortest asked for wins;
  *                  100 ms when none asks)
  *   tick           agent thread, once a period, before the drain (a sampling round)
@@ -52,6 +57,8 @@
 #include "../model/model.h"
 #include "../options/options.h"
 
+struct vthread;
+
 typedef struct collector {
     const char *name;          /* the option that turns it on: "cpu=times" */
     const char *engine;        /* what its VM init starts, for "cpu=times disabled: bytecode
@@ -64,6 +71,10 @@ typedef struct collector {
     jp_status (*start)(JNIEnv *jni);
     void (*thread_start)(JNIEnv *jni, uint32_t serial);
     void (*thread_end)(JNIEnv *jni);
+    void (*vthread_start)(JNIEnv *jni, struct vthread *v);
+    void (*vthread_mount)(JNIEnv *jni, struct vthread *v);
+    void (*vthread_unmount)(JNIEnv *jni, struct vthread *v);
+    void (*vthread_end)(JNIEnv *jni, struct vthread *v);
     unsigned (*period_ms)(const agent_options *o);
     void (*tick)(model *m, JNIEnv *jni);
     void (*poll)(JNIEnv *jni);

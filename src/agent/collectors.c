@@ -128,6 +128,30 @@ void collectors_thread_end(JNIEnv *jni)
     }
 }
 
+bool collectors_want_vthreads(void)
+{
+    COLLECTORS_EACH(c) {
+        if (c->vthread_start || c->vthread_mount || c->vthread_unmount || c->vthread_end)
+            return true;
+    }
+    return false;
+}
+
+#define COLLECTORS_VTHREAD_HOOK(hook) \
+    void collectors_##hook(JNIEnv *jni, struct vthread *v) \
+    { \
+        if (!atomic_load_explicit(&collectors_started, memory_order_relaxed)) \
+            return; \
+        COLLECTORS_EACH(c) { \
+            if (c->hook) \
+                c->hook(jni, v); \
+        } \
+    }
+COLLECTORS_VTHREAD_HOOK(vthread_start)
+COLLECTORS_VTHREAD_HOOK(vthread_mount)
+COLLECTORS_VTHREAD_HOOK(vthread_unmount)
+COLLECTORS_VTHREAD_HOOK(vthread_end)
+
 unsigned collectors_period_ms(const agent_options *o)
 {
     unsigned period = 0;

@@ -24,6 +24,14 @@ void collectors_admit_threads(void);
 void collectors_start(JNIEnv *jni);
 void collectors_thread_start(JNIEnv *jni, uint32_t serial);
 void collectors_thread_end(JNIEnv *jni);
+/* Whether a chosen collector has a vthread_* hook (it needs virtual threads told apart). */
+bool collectors_want_vthreads(void);
+/* The chosen collectors' vthread_* hooks (vthreads.c, on the carrier; only between
+ * collectors_admit_threads and collectors_end, as thread_start). */
+void collectors_vthread_start(JNIEnv *jni, struct vthread *v);
+void collectors_vthread_mount(JNIEnv *jni, struct vthread *v);
+void collectors_vthread_unmount(JNIEnv *jni, struct vthread *v);
+void collectors_vthread_end(JNIEnv *jni, struct vthread *v);
 /* the agent thread's period: the shortest any collector asks for, else 100 ms */
 unsigned collectors_period_ms(const agent_options *o);
 void collectors_tick(model *m, JNIEnv *jni);

@@ -595,7 +595,7 @@ static void pr_trace(JNIEnv *jni, pr_slot *s, uint64_t key, const int64_t *value
     uint8_t text[PROBE_ARGS_MAX * 10 + PR_STRINGS_MAX + 64];
     size_t n = probe_args_encode(s->kinds, values, strs, lens, text, sizeof text);
     uint64_t now = trace_session_now(), fields[2] = { s->trace_id, key };
-    trace_session_tap(t->p.thread, TRACE_EV_PROBE, now, fields, (const char *)text, n);
+    trace_session_tap(trace_thread_id(t), TRACE_EV_PROBE, now, fields, (const char *)text, n);
     trace_emit(&t->p, TRACE_EV_PROBE, now, fields, (const char *)text, n);
 }
 

@@ -34,6 +34,7 @@
 #include "profiler.h"
 #include "thread_registry.h"
 #include "trace_vm_events.h"
+#include "vthreads.h"
 
 static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool session_loaded;           /* the agent is active: the session given at load passed its checks */
@@ -88,6 +89,7 @@ static void session_run(JNIEnv *jni)
     collectors_admit_threads(); /* the session is prepared: what threads' own starts arm is ready */
     thread_registry_existing(jni);
     collectors_start(jni);
+    vthreads_events(jni, collectors_want_vthreads());
     if (profiler_start(jni) != JP_OK) {
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
@@ -114,15 +116,18 @@ static void JNICALL session_cb_vm_death(jvmtiEnv *jv, JNIEnv *jni)
 /* The core's callbacks and those of the collectors chosen now. */
 static jp_status session_set_callbacks(void)
 {
-    jvmtiEventCallbacks cb;
-    memset(&cb, 0, sizeof cb);
-    cb.VMInit = session_cb_vm_init;
-    cb.VMDeath = session_cb_vm_death;
-    cb.ThreadStart = session_cb_thread_start;
-    cb.ThreadEnd = session_cb_thread_end;
-    cb.DataDumpRequest = session_cb_data_dump;
-    collectors_callbacks(&cb);
-    return jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, &cb, (jint)sizeof cb), "SetEventCallbacks");
+    jvmti_vthreads_callbacks all; /* JDK 17's struct, and the two virtual-thread events' slots after it */
+    memset(&all, 0, sizeof all);
+    jvmtiEventCallbacks *cb = &all.base;
+    cb->VMInit = session_cb_vm_init;
+    cb->VMDeath = session_cb_vm_death;
+    cb->ThreadStart = session_cb_thread_start;
+    cb->ThreadEnd = session_cb_thread_end;
+    cb->DataDumpRequest = session_cb_data_dump;
+    collectors_callbacks(cb);
+    vthreads_callbacks(&all);
+    jint size = vthreads_supported() ? (jint)sizeof all : (jint)sizeof all.base;
+    return jvmti_check((*agent_jvmti)->SetEventCallbacks(agent_jvmti, cb, size), "SetEventCallbacks");
 }
 
 /* ---- a session's checks and set-up, at load or at run time ---- */
@@ -183,6 +188,8 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
     /* the JVM grants retransformation only at start-up: asked for then, so that a later session
      * (Control.start, Control.tracingBegin) can instrument the classes loaded before it */
     jvmtiCapabilities caps = session_core_caps(at_load);
+    if (collectors_want_vthreads())
+        vthreads_capabilities(&caps); /* when the JVM offers it (JDK 21 and later) */
     if (collectors_capabilities(&caps) != JP_OK) {
         snprintf(err, errlen, "the JVM lacks what these options need (see the line above)");
         return JP_ERR_JVMTI;
@@ -207,6 +214,7 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
                                               "start-up: give them in -agentpath");
         return JP_ERR_JVMTI;
     }
+    vthreads_granted();
     if (session_set_callbacks() != JP_OK) {
         snprintf(err, errlen, "these options could not be set up (see the line above)");
         return JP_ERR_JVMTI;
@@ -336,6 +344,7 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     atomic_store(&session_live, false);
     atomic_store(&session_live_number, 0);
     collectors_stop(jni);
+    vthreads_events(jni, false);
     bool quiet = gate_close(5000);
     bool stopped = profiler_stop(jni), ok = stopped;
     if (stopped) {
@@ -370,6 +379,7 @@ void session_vm_death(JNIEnv *jni)
     atomic_store(&session_live_number, 0);
     if (live)
         collectors_stop(jni);
+    vthreads_events(jni, false);
     jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, false);
     jvmti_event(JVMTI_EVENT_THREAD_START, false);
     jvmti_event(JVMTI_EVENT_THREAD_END, false);

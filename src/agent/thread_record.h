@@ -64,6 +64,7 @@ typedef struct thread_record {
     struct trace_thread *trace;     /* collect_trace.c: the thread's trace producer, made at its first event */
     thread_record_alloc alloc;
     thread_record_blocking blocking;
+    struct vthread *vthread;        /* vthreads.c: the virtual thread mounted on it now (a carrier); NULL: none */
     bool adopted;                   /* serial, tid and jni filled by thread_record_adopt, not begun */
     bool ended;                     /* thread_record_end ran: the thread is past its end (until a begin) */
 } thread_record;

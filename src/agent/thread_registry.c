@@ -88,12 +88,34 @@ uint32_t thread_registry_serial(jthread thread)
     if (thread)
         return (uint32_t)thread_word(thread);
     uint32_t serial = thread_record_self.serial;
-    if (serial == 0 && (serial = (uint32_t)thread_word(NULL)) != 0)
+    uint64_t word;
+    /* (the current thread may be a virtual thread mounted on this one: its word is not this thread's) */
+    if (serial == 0 && !((word = thread_word(NULL)) & THREAD_REGISTRY_VTHREAD) && (serial = (uint32_t)word) != 0)
         thread_record_self.serial = serial;   /* registered from the VMInit thread: kept for next time */
     return serial;
 }
 
-uint32_t thread_registry_tid(jthread thread) { return (uint32_t)(thread_word(thread) >> 32); }
+uint32_t thread_registry_tid(jthread thread)
+{
+    uint64_t word = thread_word(thread);
+    return word & THREAD_REGISTRY_VTHREAD ? 0 : (uint32_t)(word >> 32);
+}
+
+uint32_t thread_registry_new_serial(void) { return (uint32_t)atomic_fetch_add(&thread_next_serial, 1); }
+
+void thread_registry_announce(uint32_t serial, const char *name, const char *group)
+{
+    eventq_event *e = thread_start_event_new(serial, name, group, NULL);
+    if (e)
+        eventq_push(e);
+}
+
+void thread_registry_announce_end(uint32_t serial)
+{
+    eventq_event *e = eventq_new(sizeof(eventq_event), thread_registry_apply_end, serial);
+    if (e)
+        eventq_push(e);
+}
 
 /* Registers thread (on_thread: the caller is that thread) and queues its
  * START event; a thread registered before (a later session's start) only

@@ -13,6 +13,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* A virtual thread's storage word (vthreads.h) has this bit set: its serial
+ * in the low 32 bits, its record's index in bits 32 to 62, no OS thread id. */
+#define THREAD_REGISTRY_VTHREAD (1ull << 63)
+
+/* A new serial, from the counter platform threads' come from (vthreads.c). */
+uint32_t thread_registry_new_serial(void);
+/* Queues a START event for serial into the model (names NULL: ""), as a
+ * platform thread's start does; for a thread registered elsewhere (vthreads.c). */
+void thread_registry_announce(uint32_t serial, const char *name, const char *group);
+/* ... and its END event. */
+void thread_registry_announce_end(uint32_t serial);
+
 /* on_thread: the caller is `thread` itself (ThreadStart, VMInit), so its OS
  * thread id is known, its record is filled and the collectors' thread_start
  * run. */
@@ -27,7 +39,7 @@ void thread_registry_existing(JNIEnv *jni);
 /* The serial of thread, 0 if it never registered. NULL: the current thread's,
  * from its record (no JVMTI call once it is known). */
 uint32_t thread_registry_serial(jthread thread);
-/* The OS thread id of thread, 0 if not known (threads that started before VM init). */
+/* The OS thread id of thread, 0 if not known (threads that started before VM init, virtual threads). */
 uint32_t thread_registry_tid(jthread thread);
 
 #endif

@@ -32,6 +32,7 @@
 #include "thread_record.h"
 #include "ticks.h"
 #include "thread_registry.h"
+#include "vthreads.h"
 
 #define TIMES_CHUNK 512u     /* paths per chunk */
 #define TIMES_CHUNKS 2048u   /* chunks per thread: 1M paths */
@@ -80,7 +81,23 @@ typedef struct times_thread {
     struct times_edge *edges;      /* (caller's path, callee) -> callee's path; owner only */
     uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
+    /* a carrier's: while a virtual thread is mounted on it, stack, sp and cap are that thread's
+     * (lent_to) and its own wait here (times_vthread_mount) */
+    struct times_vstack *lent_to;
+    times_frame *own_stack;
+    uint32_t own_sp, own_cap;
 } times_thread;
+
+/* A virtual thread's shadow stack (vthreads.h: its record's part), lent to
+ * the table of the carrier it is mounted on. Its frames' paths are that
+ * table's: mounted on another carrier, they are looked up again in its
+ * table. */
+typedef struct times_vstack {
+    times_frame *stack;
+    uint32_t sp, cap;
+    times_thread *table;   /* the table its frames' paths are in */
+    uint32_t gen;          /* the session it belongs to; another's is begun again */
+} times_vstack;
 
 static _Atomic(times_thread *) times_threads;
 /* The session's number: a thread's table is the session's when its record
@@ -333,6 +350,10 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
         }
         t->stack = s;
         t->cap = cap;
+        if (t->lent_to) { /* a virtual thread's stack: it follows (so it is never freed twice) */
+            t->lent_to->stack = s;
+            t->lent_to->cap = cap;
+        }
     }
     uint64_t key = (uint32_t)id;
     times_frame *parent = &t->stack[t->sp - 1];
@@ -560,7 +581,7 @@ static void times_free(times_thread *t)
         times_thread *next = t->next;
         for (uint32_t c = 0; c < TIMES_CHUNKS; c++)
             free(atomic_load(&t->chunks[c]));
-        free(t->stack);
+        free(t->lent_to ? t->own_stack : t->stack);  /* a lent stack is its virtual thread's to free */
         free(t->index);
         free(t->edges);
         free(t);
@@ -667,6 +688,7 @@ static void times_before_report(model *m, JNIEnv *jni)
     times_get_stats(&ts);
     model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
     model_count_set(m, "cpu=times: exits without their entry", ts.unmatched_exits);
+    model_count_set(m, "cpu=times: frames closed by a later exit", ts.unwound);
 }
 
 static void times_describe(void)
@@ -691,6 +713,111 @@ static void times_describe(void)
                 (unsigned long long)ts.dropped, times_calls_ns, times_calls_ns * (double)ts.calls / 1e9, times_empty_ns);
 }
 
+/* ---- virtual threads: one shadow stack each, lent to the carrier's table while mounted ---- */
+
+/* The calling carrier's table for this session, or NULL (out of memory). */
+static times_thread *times_carrier(void)
+{
+    times_thread *t = thread_record_self.times;
+    if (t && thread_record_self.times_gen == atomic_load_explicit(&times_gen, memory_order_relaxed))
+        return t;
+    return times_thread_new();
+}
+
+/* The carrier's own stack back in place, the virtual thread's kept in vs. */
+static void times_unlend(times_thread *t)
+{
+    times_vstack *vs = t->lent_to;
+    vs->stack = t->stack;
+    vs->sp = t->sp;
+    vs->cap = t->cap;
+    vs->table = t;
+    t->stack = t->own_stack;
+    t->sp = t->own_sp;
+    t->cap = t->own_cap;
+    t->lent_to = NULL;
+}
+
+static void times_vthread_mount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    uint32_t gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
+    times_thread *t = times_carrier();
+    if (!t)
+        return;
+    if (t->lent_to)
+        times_unlend(t); /* (vthreads.c unmounts before it mounts another: never, but kept safe) */
+    times_vstack *vs = v->times;
+    if (!vs) {
+        vs = calloc(1, sizeof *vs);
+        if (!vs || !(vs->stack = malloc(16 * sizeof *vs->stack))) {
+            free(vs);
+            return;
+        }
+        vs->cap = 16;
+        v->times = vs;
+    }
+    if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
+        vs->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+        vs->sp = 1;
+        vs->table = t;
+        vs->gen = gen;
+    }
+    uint64_t now = ticks_now();
+    /* unmounted, it waited: no frame's running time, the top frame's time waiting (as times_waited) */
+    uint64_t waited = v->unmounted_at && now > v->unmounted_at ? now - v->unmounted_at : 0;
+    bool moved = vs->table != t;
+    if (waited || moved) {
+        /* the open frames' starts on by the wait; on another carrier, their paths in its table */
+        vs->stack[0].last_key = TIMES_NO_KEY;
+        for (uint32_t i = 1; i < vs->sp; i++) {
+            times_frame *f = &vs->stack[i];
+            f->start += waited;
+            if (moved) {
+                f->path = child_of(t, vs->stack[i - 1].path, f->key);
+                f->last_key = TIMES_NO_KEY;
+            }
+        }
+        uint32_t path = vs->stack[vs->sp - 1].path;
+        if (waited && vs->sp > 1 && path < TIMES_NO_PATH)
+            relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, waited);
+        vs->table = t;
+    }
+    t->own_stack = t->stack;
+    t->own_sp = t->sp;
+    t->own_cap = t->cap;
+    t->stack = vs->stack;
+    t->sp = vs->sp;
+    t->cap = vs->cap;
+    t->lent_to = vs;
+}
+
+static void times_vthread_unmount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    times_thread *t = thread_record_self.times;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) ||
+        !v->times || t->lent_to != v->times)
+        return;
+    times_unlend(t);
+    /* the time it was mounted is the virtual thread's, not the carrier frame's that mounted it: a callee's */
+    if (v->mounted_at && v->unmounted_at > v->mounted_at)
+        t->stack[t->sp - 1].child += v->unmounted_at - v->mounted_at;
+}
+
+static void times_vthread_end(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    times_vstack *vs = v->times;
+    if (!vs)
+        return;
+    /* its unmount gave it back; or it is lent to a table of an earlier session that no thread uses
+     * any more, which times_free leaves it to us */
+    free(vs->stack);
+    free(vs);
+    v->times = NULL;
+}
+
 static jp_status times_load(char *err, size_t errlen)
 {
     (void)err, (void)errlen;
@@ -708,6 +835,9 @@ const collector times_collector = {
     .before_report = times_before_report,
     .describe = times_describe,
     .interval_reset = times_interval_reset,
+    .vthread_mount = times_vthread_mount,
+    .vthread_unmount = times_vthread_unmount,
+    .vthread_end = times_vthread_end,
     .stop = times_stop,
     .end = times_end,
 };

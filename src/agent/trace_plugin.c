@@ -24,6 +24,7 @@
 #include "bci.h"
 #include "probes.h"
 #include "trace_session.h"
+#include "vthreads.h"
 
 typedef int (*tpl_startup_fn)(const char *args, const jvmprof_support *support);
 typedef void (*tpl_event_fn)(const jvmprof_event *e);
@@ -254,6 +255,10 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
     e.type = type;
     e.thread = thread;
     e.time_ns = time_ns;
+    /* a virtual thread's event, on its carrier (the samples' come from the agent thread: none mounted) */
+    vthread *vt = vthreads_mounted();
+    if (vt && thread && thread != thread_record_self.serial)
+        e.carrier = thread_record_self.serial;
     size_t n1 = 0, n2 = 0;
     jvmprof_probe probe;
     jvmprof_probe_arg args[PROBE_ARGS_MAX];
@@ -304,6 +309,10 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
         e.u.thread.thread = (uint32_t)f[0];
         if (type == TRACE_EV_THREAD_START) /* on the thread itself */
             tpl_thread_info(&e.u.thread.name, &e.u.thread.group, &e.u.thread.priority, &e.u.thread.daemon);
+        if (e.carrier && vt && (uint32_t)f[0] == thread) {
+            e.u.thread.is_virtual = 1;
+            e.u.thread.java_id = vt->java_id;
+        }
         break;
     case TRACE_EV_CLASS_LOAD:
     case TRACE_EV_CLASS_UNLOAD:
@@ -406,9 +415,9 @@ jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
     char why[160];
     if (!version)
         return tpl_refuse("it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
-    if (*version != JVMPROF_PLUGIN_API_VERSION) {
-        snprintf(why, sizeof why, "built for plugin API version %d; this jvmprof has version %d", *version,
-                 JVMPROF_PLUGIN_API_VERSION);
+    if (*version != JVMPROF_PLUGIN_API_VERSION && *version != 1) { /* 2 only added fields at the ends */
+        snprintf(why, sizeof why, "built for plugin API version %d; this jvmprof has version %d (and loads 1)",
+                 *version, JVMPROF_PLUGIN_API_VERSION);
         return tpl_refuse(why);
     }
     if (!startup || !tpl_event)

@@ -206,6 +206,34 @@ void trace_session_describe(uint32_t id, bool receivers)
     atomic_fetch_or_explicit(&trace_session_described[id / 64], 1ull << (id % 64), memory_order_release);
 }
 
+/* The carrier a virtual thread runs on, on that carrier (JDK 21 and later: the JDK's own
+ * Thread.currentCarrierThread(), a native), as a local reference; NULL if it cannot be had. */
+static jthread tss_carrier_thread(JNIEnv *jni)
+{
+    static _Atomic(jmethodID) mid;
+    static jclass thread_class;   /* a global reference, made once */
+    jmethodID m = atomic_load_explicit(&mid, memory_order_acquire);
+    if (!m) {
+        jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
+        m = tc ? (*jni)->GetStaticMethodID(jni, tc, "currentCarrierThread", "()Ljava/lang/Thread;") : NULL;
+        if (m && !thread_class)
+            thread_class = (*jni)->NewGlobalRef(jni, tc);
+        if (tc)
+            (*jni)->DeleteLocalRef(jni, tc);
+        if (!m || !thread_class) {
+            (*jni)->ExceptionClear(jni);
+            return NULL;
+        }
+        atomic_store_explicit(&mid, m, memory_order_release);
+    }
+    jobject carrier = (*jni)->CallStaticObjectMethod(jni, thread_class, m);
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    return carrier;
+}
+
 /* The calling thread's producer in this session, made (and the thread named) at its first event. */
 trace_thread *trace_session_self_slow(JNIEnv *jni)
 {
@@ -227,7 +255,10 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
     t->gen = trace_session_gen;
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
-    if ((*agent_jvmti)->GetThreadInfo(agent_jvmti, NULL, &info) == JVMTI_ERROR_NONE) {
+    /* with a virtual thread mounted the current thread is that one: this carrier is Thread.currentCarrierThread() */
+    jthread self = thread_record_self.vthread && jni ? tss_carrier_thread(jni) : NULL;
+    if ((self || !thread_record_self.vthread) &&
+        (*agent_jvmti)->GetThreadInfo(agent_jvmti, self, &info) == JVMTI_ERROR_NONE) {
         jvmtiThreadGroupInfo group;
         memset(&group, 0, sizeof group);
         if (info.thread_group &&
@@ -250,6 +281,8 @@ trace_thread *trace_session_self_slow(JNIEnv *jni)
         if (jni && info.context_class_loader)
             (*jni)->DeleteLocalRef(jni, info.context_class_loader);
     }
+    if (self)
+        (*jni)->DeleteLocalRef(jni, self);
     trace_thread *head = atomic_load(&tss_threads);
     do
         t->next = head;
@@ -276,7 +309,7 @@ bool trace_thread_event(JNIEnv *jni, unsigned type, const uint64_t *fields)
     if (!t)
         return false;
     uint64_t now = trace_session_now();
-    trace_session_tap(t->p.thread, type, now, fields, NULL, 0);
+    trace_session_tap(trace_thread_id(t), type, now, fields, NULL, 0);
     return trace_emit(&t->p, type, now, fields, NULL, 0);
 }
 
@@ -397,8 +430,8 @@ void trace_session_close(trace_stream_stats *out)
                 trace_producer_flush(&t->p);
             /* a live thread's record still points at it: kept (its session no longer matches) */
             if (atomic_load(&t->ended)) {
-                free(t->stack);
-                free(t->starts);
+                free(t->lent_to ? t->own_stack : t->stack);   /* a lent stack is its virtual thread's */
+                free(t->lent_to ? t->own_starts : t->starts);
                 free(t);
             }
         }

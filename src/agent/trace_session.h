@@ -41,9 +41,18 @@ typedef struct trace_thread {
     uint64_t last_this;               /* the receiver the last enter-this named */
     trace_receivers receivers;        /* ... and those named since the last collection */
     atomic_bool ended;                /* its thread ended: the session's end frees it */
+    /* a carrier's: while a virtual thread is mounted on it (p.mounted), stack, starts, depth and cap
+     * are that thread's (lent_to), its own wait here (collect_trace.c) */
+    struct trace_vthread *lent_to;
+    uint32_t *own_stack;
+    uint64_t *own_starts;
+    uint32_t own_depth, own_cap;
     uint32_t gen;                     /* the session it belongs to */
     struct trace_thread *next;        /* on the session's list */
 } trace_thread;
+
+/* The thread t's events are of now: the virtual thread mounted on it, or its own. */
+static inline uint32_t trace_thread_id(const trace_thread *t) { return t->p.mounted ? t->p.mounted : t->p.thread; }
 
 /* A consumer of the events besides the file (a plugin: trace_plugin.c):
  * each event as it is emitted, on its thread, with its thread's number,

@@ -49,6 +49,17 @@ static bool sel_runs_in_counter(const char *c, const char *name)
     return strcmp(c, "java/lang/Thread") == 0 && strcmp(name, "currentThread") == 0;
 }
 
+/* The JDK code that carries a virtual thread from its carrier and back
+ * (java.lang.VirtualThread's mount, unmount and yield, jdk.internal.vm.
+ * Continuation's run and yield): a call of it begins on one thread's stack
+ * and ends on the other's, so neither could pair its entry and exit. */
+static bool sel_moves_vthreads(const char *c)
+{
+    return strncmp(c, "java/lang/VirtualThread", 23) == 0 && (c[23] == '\0' || c[23] == '$')
+               ? true
+               : strncmp(c, "jdk/internal/vm/Continuation", 28) == 0 && (c[28] == '\0' || c[28] == '$');
+}
+
 cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint32_t code_length, unsigned shape,
                                  bool leaves, unsigned tiny)
 {
@@ -56,7 +67,7 @@ cf_method_rule cf_method_rule_of(const char *class_name, const char *name, uint3
         return CF_METHOD_SKIP; /* native or abstract */
     if (sel_is_system(class_name) && strcmp(name, "<clinit>") == 0)
         return CF_METHOD_SKIP; /* HPROF's rule: system class initializers run once, at odd times */
-    if (sel_runs_in_counter(class_name, name))
+    if (sel_runs_in_counter(class_name, name) || sel_moves_vthreads(class_name))
         return CF_METHOD_SKIP;
     /* A straight-line leaf runs each of its at most CF_LEAF_MAX instructions
      * once a call, none of them a call, a loop, a lock or an array to fill:

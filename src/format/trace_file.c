@@ -15,7 +15,8 @@ static const struct {
     [TRACE_EV_STRING] = { "string", 1 },          [TRACE_EV_CLASS] = { "class", 2 },
     [TRACE_EV_METHOD] = { "method", 5 },          [TRACE_EV_THREAD] = { "thread", 5 },
     [TRACE_EV_GC] = { "gc", 6 },                  [TRACE_EV_PROVIDER] = { "provider", 4 },
-    [TRACE_EV_PROBE_INFO] = { "probe-info", 5 },
+    [TRACE_EV_PROBE_INFO] = { "probe-info", 5 },  [TRACE_EV_VTHREAD] = { "vthread", 3 },
+    [TRACE_EV_MOUNT] = { "mount", 1 },             [TRACE_EV_UNMOUNT] = { "unmount", 1 },
     [TRACE_EV_ENTER] = { "enter", 1 },            [TRACE_EV_EXIT] = { "exit", 0 },
     [TRACE_EV_EXIT_THROW] = { "exit-throw", 0 },  [TRACE_EV_ALLOC] = { "alloc", 4 },
     [TRACE_EV_FREE] = { "free", 1 },              [TRACE_EV_GC_START] = { "gc-start", 1 },
@@ -244,6 +245,7 @@ static bool tf_reader_chunk(trace_reader *r)
     if (tf_crc32(h + TRACE_CHUNK_HEADER_SIZE, (size_t)payload) != (uint32_t)tf_get_le(h + 8, 4))
         return tf_reader_stop(r, at, "a chunk of %llu bytes whose checksum does not match", (unsigned long long)payload);
     r->thread = (uint32_t)tf_get_le(h + 12, 4);
+    r->mounted = 0; /* a chunk begun with a virtual thread mounted says so first */
     r->now = tf_get_le(h + 16, 8);
     r->chunk_start = at;
     r->off = at + TRACE_CHUNK_HEADER_SIZE;
@@ -300,6 +302,14 @@ bool trace_reader_next(trace_reader *r, trace_event *ev)
         ev->text_len = (size_t)n;
         r->off += (size_t)n;
     }
+    if (ev->type == TRACE_EV_MOUNT)
+        r->mounted = (uint32_t)ev->f[0];
+    if (r->mounted && r->thread != TRACE_SAMPLES_THREAD) { /* a virtual thread's event, on its carrier */
+        ev->carrier = r->thread;
+        ev->thread = r->mounted;
+    }
+    if (ev->type == TRACE_EV_UNMOUNT)
+        r->mounted = 0;
     r->events++;
     return true;
 }

@@ -41,6 +41,8 @@ typedef enum trace_event_type {
                                 * gave none): a com.sun.tracing provider made by the program */
     TRACE_EV_PROBE_INFO = 7,   /* probe id, provider id, name, function, kinds (string ids): one of its probes;
                                 * kinds has a letter per parameter (src/format/probe_args.h) */
+    TRACE_EV_VTHREAD = 8,      /* thread id, name (string id; 0: unnamed), the Java thread id (Thread.threadId()):
+                                * a virtual thread (JDK 21 and later) */
     TRACE_EV_TIMED = 16,
     TRACE_EV_ENTER = 16,       /* method id (its depth and its exit's method follow from the thread's entries) */
     TRACE_EV_EXIT = 17,        /* (none): the thread's innermost open entry returns */
@@ -72,13 +74,17 @@ typedef enum trace_event_type {
                                 * sample (cpu=samples in the same run), on the chunks of TRACE_SAMPLES_THREAD */
     TRACE_EV_PROBE = 37,       /* probe id, then the argument values (length, bytes: src/format/probe_args.h):
                                 * a firing of a com.sun.tracing probe */
-    TRACE_EV_LAST = 37
+    TRACE_EV_MOUNT = 38,       /* virtual thread id: from here on, in this chunk, the chunk's thread (a carrier)
+                                * runs that virtual thread, and the events are its (each chunk begun while one
+                                * is mounted starts with its mount) */
+    TRACE_EV_UNMOUNT = 39,     /* virtual thread id: ... no more; the events are the carrier's again */
+    TRACE_EV_LAST = 39
 } trace_event_type;
 
 enum { TRACE_METHOD_STATIC = 1, TRACE_METHOD_NATIVE = 2, TRACE_METHOD_SYNCHRONIZED = 4, TRACE_METHOD_RECEIVER = 8 };
 enum { TRACE_GC_UNKNOWN = 0, TRACE_GC_YOUNG = 1, TRACE_GC_FULL = 2 };
 #define TRACE_GC_USED_UNKNOWN UINT64_MAX
-enum { TRACE_THREAD_DAEMON = 1 };
+enum { TRACE_THREAD_DAEMON = 1, TRACE_THREAD_VIRTUAL = 2 /* (readers': a TRACE_EV_VTHREAD's) */ };
 enum { TRACE_OBJECT_PLAIN = 1, TRACE_OBJECT_ARRAY = 2, TRACE_OBJECT_CLASS = 3 };
 enum { TRACE_MONITOR_CONTENDED = 1, TRACE_MONITOR_ENTERED = 2, TRACE_MONITOR_WAIT = 3, TRACE_MONITOR_WAITED = 4 };
 
@@ -119,7 +125,8 @@ void trace_chunk_checksum(uint8_t *chunk);
 
 typedef struct trace_event {
     unsigned type;
-    uint32_t thread;            /* the chunk's thread (0: none) */
+    uint32_t thread;            /* the chunk's thread (0: none), or the virtual thread mounted on it */
+    uint32_t carrier;           /* ... then the chunk's thread, its carrier; 0: no virtual thread */
     uint64_t time_ns;           /* since the trace began; 0 for metadata */
     uint64_t f[TRACE_FIELDS_MAX];
     const char *text;           /* STRING, USER, PROBE: not NUL-terminated, points into the file */
@@ -132,6 +139,7 @@ typedef struct trace_reader {
     size_t len, off;
     size_t chunk_end;           /* end of the current chunk's payload; 0: between chunks */
     uint32_t thread;
+    uint32_t mounted;           /* the virtual thread the chunk's thread runs now (TRACE_EV_MOUNT); 0: none */
     uint64_t now;
     uint64_t start_wall_ns;
     uint64_t chunks, events;

@@ -116,6 +116,18 @@ bool trace_emit(trace_producer *p, unsigned type, uint64_t time_ns, const uint64
             if (!p->block)
                 break;
             trace_chunk_begin(&p->chunk, p->block->data, s->chunk_bytes, p->thread, time_ns);
+            p->said = 0; /* a chunk begins as the carrier's own */
+        }
+        if (p->said != p->mounted) { /* whose the events are now, said before the first of them */
+            if (p->said && trace_chunk_put(&p->chunk, TRACE_EV_UNMOUNT, time_ns, (uint64_t[]){ p->said }, NULL, 0))
+                p->said = 0;
+            if (!p->said && p->mounted &&
+                trace_chunk_put(&p->chunk, TRACE_EV_MOUNT, time_ns, (uint64_t[]){ p->mounted }, NULL, 0))
+                p->said = p->mounted;
+            if (p->said != p->mounted) {
+                ts_producer_hand_over(p); /* no room: a new chunk, which says it first */
+                continue;
+            }
         }
         if (trace_chunk_put(&p->chunk, type, time_ns, fields, text, text_len))
             return true;

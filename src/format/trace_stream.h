@@ -35,6 +35,10 @@ typedef struct trace_producer {
     trace_block *block;         /* NULL: none yet (made at the first event) */
     trace_chunk chunk;
     uint32_t thread;
+    uint32_t mounted;           /* the virtual thread this (carrier) thread runs now, 0: none; its next event
+                                 * is preceded by TRACE_EV_UNMOUNT and TRACE_EV_MOUNT when that changed since
+                                 * the last one its chunk says (so a chunk always says whose its events are) */
+    uint32_t said;              /* ... the one its chunk says now (trace_emit's) */
 } trace_producer;
 
 typedef struct trace_stream_stats {
@@ -65,12 +69,12 @@ static inline bool trace_stream_taking(const trace_stream *s)
 }
 
 /* enter (with the method) or exit / exit-throw (id ignored): what trace_emit
- * does, written straight into the chunk when it has room (the hot path of
- * trace=exec: no field loop, no length pass). */
+ * does, written straight into the chunk when it has room and says whose the
+ * events are (the hot path of trace=exec: no field loop, no length pass). */
 static inline bool trace_emit_call(trace_producer *p, unsigned type, uint64_t time_ns, uint64_t id)
 {
     trace_chunk *c = &p->chunk;
-    if (p->block && c->cap - c->len >= 21 && trace_stream_taking(p->s)) {
+    if (p->block && p->said == p->mounted && c->cap - c->len >= 21 && trace_stream_taking(p->s)) {
         uint8_t *q = c->buf + c->len;
         uint64_t dt = time_ns > c->last_ns ? time_ns - c->last_ns : 0;
         *q++ = (uint8_t)type;

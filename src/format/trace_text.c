@@ -137,8 +137,8 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
     trace_event e;
     size_t last_chunk = 0;
     while (trace_reader_next(r, &e)) {
-        if (r->chunk_start != last_chunk) {
-            tt_thread *t = tt_thread_of(c, e.thread);
+        if (r->chunk_start != last_chunk) { /* (its thread: a virtual thread's events name their carrier) */
+            tt_thread *t = tt_thread_of(c, e.carrier ? e.carrier : e.thread);
             if (!t || !tt_add_chunk(t, r->chunk_start))
                 return JP_ERR_NOMEM;
             last_chunk = r->chunk_start;
@@ -161,6 +161,14 @@ static jp_status tt_first_pass(tt_ctx *c, trace_reader *r)
             if ((slot = id_table_at(&c->thread_names, e.f[0])))
                 *(tt_thread_name *)slot = (tt_thread_name){ e.f[1], e.f[2], e.f[3], e.f[4] };
             break;
+        case TRACE_EV_VTHREAD: /* its Java thread id kept as its priority */
+            if ((slot = id_table_at(&c->thread_names, e.f[0])))
+                *(tt_thread_name *)slot = (tt_thread_name){ e.f[1], 0, e.f[2], TRACE_THREAD_VIRTUAL };
+            break;
+        case TRACE_EV_MOUNT: /* a virtual thread: its calls are followed on its own (no chunks of its own) */
+            if (!(slot = tt_thread_of(c, (uint32_t)e.f[0])))
+                return JP_ERR_NOMEM;
+            continue;
         case TRACE_EV_GC:
             if ((slot = id_table_at(&c->gcs, e.f[0])))
                 *(tt_gc *)slot = (tt_gc){ e.f[1], e.f[2], e.f[3], e.f[4], e.f[5], true };
@@ -225,13 +233,20 @@ static void tt_follow(const tt_ctx *c, tt_thread *t, trace_event *e)
     }
 }
 
+/* Whose calls a cursor's event is in: its chunk's thread's, or the virtual thread's it ran (made in pass 1). */
+static tt_thread *tt_who(tt_ctx *c, tt_thread *cursor, const trace_event *e)
+{
+    uint64_t at;
+    return e->carrier && id_map_get(&c->thread_at, e->thread, &at) ? &c->threads[at] : cursor;
+}
+
 static bool tt_cursor_advance(tt_ctx *c, tt_thread *t)
 {
     for (;;) {
         if (t->r.data && trace_reader_next(&t->r, &t->ev)) {
             if (t->ev.type < TRACE_EV_TIMED)
                 continue; /* metadata: read in the first pass */
-            tt_follow(c, t, &t->ev);
+            tt_follow(c, tt_who(c, t, &t->ev), &t->ev);
             return t->has = true;
         }
         if (t->next >= t->nchunks)
@@ -290,6 +305,8 @@ static void tt_put_thread(sink *s, const tt_ctx *c, uint64_t id)
     const tt_thread_name *t = id ? id_table_get(&c->thread_names, id) : NULL;
     if (t && t->name)
         tt_put_string(s, c, t->name);
+    else if (t && (t->flags & TRACE_THREAD_VIRTUAL)) /* unnamed: by its Java id */
+        sink_printf(s, "virtual-%" PRIu64, t->priority);
     else if (id)
         sink_printf(s, "thread-%" PRIu64, id);
     else
@@ -354,6 +371,10 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
 {
     sink_printf(s, "%6" PRIu64 ".%09" PRIu64 " ", e->time_ns / 1000000000u, e->time_ns % 1000000000u);
     tt_put_thread(s, c, e->thread);
+    if (e->carrier) { /* a virtual thread's event: @ the carrier it ran on */
+        sink_printf(s, "@");
+        tt_put_thread(s, c, e->carrier);
+    }
     sink_printf(s, " %s", trace_event_name(e->type));
     switch (e->type) {
     case TRACE_EV_ENTER: {
@@ -424,7 +445,9 @@ static void tt_put_event(sink *s, const tt_ctx *c, const trace_event *e)
         sink_printf(s, " ");
         tt_put_thread(s, c, e->f[0]);
         const tt_thread_name *t = id_table_get(&c->thread_names, e->f[0]);
-        if (e->type == TRACE_EV_THREAD_START && t && t->name) {
+        if (t && (t->flags & TRACE_THREAD_VIRTUAL)) {
+            sink_printf(s, " virtual id=%" PRIu64 " thread=%" PRIu64, t->priority, e->f[0]);
+        } else if (e->type == TRACE_EV_THREAD_START && t && t->name) {
             sink_printf(s, " group=");
             if (t->group)
                 tt_put_string(s, c, t->group);
@@ -955,8 +978,9 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
         if (!best)
             break;
         sum->events++;
+        tt_thread *who = tt_who(&c, best, &best->ev);
         if (flame) {
-            if (!tt_filtered_out(&c, &best->ev, &where) && !tt_flame_event(tree, best, &best->ev))
+            if (!tt_filtered_out(&c, &best->ev, &where) && !tt_flame_event(tree, who, &best->ev))
                 st = JP_ERR_NOMEM;
         } else if (slowest) {
             bool end = best->ev.type == TRACE_EV_EXIT || best->ev.type == TRACE_EV_EXIT_THROW ||
@@ -967,7 +991,7 @@ static jp_status tt_run(const void *data, size_t len, const trace_text_filter *f
                 st = JP_ERR_NOMEM;
             if (end && !tt_filtered_out(&c, &best->ev, f)) {
                 calls++;
-                tt_slow_offer(top, slowest, &have, best, &best->ev);
+                tt_slow_offer(top, slowest, &have, who, &best->ev);
             }
         } else if (!tt_filtered_out(&c, &best->ev, f)) {
             if (chrome)

@@ -78,6 +78,7 @@ typedef enum options_id {
     OPTIONS_ID_TRACELIMIT,
     OPTIONS_ID_MINTIME,
     OPTIONS_ID_RECEIVERS,
+    OPTIONS_ID_VTHREADS,
     OPTIONS_ID_PLUGIN,
     OPTIONS_ID_NET,
     OPTIONS_ID_MSA,
@@ -118,6 +119,7 @@ typedef struct agent_options {
     uint64_t tracelimit;              /* trace=: stop writing before this many bytes (0: no limit) */
     uint64_t mintime_ns;              /* trace=exec: keep only calls at least this long, as whole calls (0: all) */
     bool receivers;                   /* trace=exec: an instance method's entry names its receiver */
+    bool vthreads;                    /* trace=thread: virtual threads' starts and ends too */
     char plugin[OPTIONS_PATH_MAX];    /* trace=: PATH[:ARGS] of a plugin library ("" = none) */
     char net[OPTIONS_NET_MAX];        /* net=: HOST:PORT of a jvmprof serve to stream the outputs to ("" = none) */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */

@@ -167,7 +167,7 @@ static bool options_rules_trace_options(const agent_options *o, char *err, size_
     if (o->trace)
         return false;
     const options_id ids[] = { OPTIONS_ID_TRACEFILE, OPTIONS_ID_TRACELIMIT, OPTIONS_ID_MINTIME, OPTIONS_ID_RECEIVERS,
-                               OPTIONS_ID_PLUGIN };
+                               OPTIONS_ID_VTHREADS, OPTIONS_ID_PLUGIN };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (options_given(o, ids[i]))
             return options_rules_refuse(err, errlen, "%s= applies to trace=, which is off; add trace=... (for example "

@@ -51,7 +51,7 @@ refused() { # options, what the line says
 }
 refused "plugin=$T/nowhere.so" "$T/nowhere.so: cannot open shared object file"
 refused "plugin=$T/libNO_EVENT.so" "it does not export jvmprof_plugin_event"
-refused "plugin=$T/libOLD_API.so" "built for plugin API version 0; this jvmprof has version 1"
+refused "plugin=$T/libOLD_API.so" "built for plugin API version 0; this jvmprof has version 2 (and loads 1)"
 refused "plugin=$T/libFAILING.so:x" 'its jvmprof_plugin_startup("x") returned 7'
 refused "plugin=$COUNT:bogus" 'its jvmprof_plugin_startup("bogus") returned 1'
 # force=n: the JVM stops

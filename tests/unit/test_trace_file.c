@@ -98,7 +98,7 @@ static void test_round_trip(void)
     CHECK_EQ_INT(r.chunks, 2);
     CHECK_EQ_INT(r.events, n);
     CHECK_EQ_STR(trace_event_name(TRACE_EV_GC_END), "gc-end");
-    CHECK(trace_event_name(8) == NULL && trace_event_name(TRACE_EV_PROBE) != NULL && trace_event_name(200) == NULL);
+    CHECK(trace_event_name(9) == NULL && trace_event_name(TRACE_EV_PROBE) != NULL && trace_event_name(200) == NULL);
 }
 
 /* The events of the complete chunks, and only those, whatever byte the file ends at. */
@@ -221,9 +221,55 @@ static void test_headers_and_room(void)
     CHECK(!trace_chunk_put(&c, 77, 300, NULL, NULL, 0));
 }
 
+/* A virtual thread's events on its carrier's chunk: between its mount and unmount they name it, with
+ * the carrier; the next chunk of the carrier begins as the carrier's own. */
+static void test_virtual_threads(void)
+{
+    file_start();
+    trace_chunk c;
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 0, 0);
+    CHECK(trace_chunk_put(&c, TRACE_EV_VTHREAD, 0, (uint64_t[]){ 20, 0, 1234 }, NULL, 0));
+    file_add(&c);
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 7, 100);
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 100, (uint64_t[]){ 300 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_MOUNT, 110, (uint64_t[]){ 20 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_ENTER, 120, (uint64_t[]){ 301 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_UNMOUNT, 130, (uint64_t[]){ 20 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 140, NULL, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_MOUNT, 150, (uint64_t[]){ 20 }, NULL, 0));
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 160, NULL, NULL, 0));
+    file_add(&c); /* ends with 20 mounted */
+    trace_chunk_begin(&c, file + file_len, sizeof file - file_len, 7, 200);
+    CHECK(trace_chunk_put(&c, TRACE_EV_EXIT, 200, NULL, NULL, 0));
+    file_add(&c);
+    trace_reader r;
+    ASSERT(trace_reader_open(&r, file, file_len) == JP_OK);
+    trace_event e;
+    static const unsigned types[] = { TRACE_EV_VTHREAD, TRACE_EV_ENTER, TRACE_EV_MOUNT, TRACE_EV_ENTER, TRACE_EV_UNMOUNT,
+                                      TRACE_EV_EXIT, TRACE_EV_MOUNT, TRACE_EV_EXIT, TRACE_EV_EXIT };
+    static const uint32_t threads[] = { 0, 7, 20, 20, 20, 7, 20, 20, 7 };
+    static const uint32_t carriers[] = { 0, 0, 7, 7, 7, 0, 7, 7, 0 };
+    size_t n = 0;
+    while (trace_reader_next(&r, &e)) {
+        if (n < sizeof types / sizeof types[0]) {
+            CHECK_EQ_INT(e.type, types[n]);
+            CHECK_EQ_INT(e.thread, threads[n]);
+            CHECK_EQ_INT(e.carrier, carriers[n]);
+        }
+        if (n == 0)
+            CHECK(e.f[0] == 20 && e.f[1] == 0 && e.f[2] == 1234);
+        n++;
+    }
+    CHECK_EQ_INT(n, sizeof types / sizeof types[0]);
+    CHECK(!r.stopped);
+    CHECK_EQ_STR(trace_event_name(TRACE_EV_MOUNT), "mount");
+    CHECK_EQ_STR(trace_event_name(TRACE_EV_UNMOUNT), "unmount");
+}
+
 int main(void)
 {
     RUN(test_round_trip);
+    RUN(test_virtual_threads);
     RUN(test_cut_everywhere);
     RUN(test_damaged);
     RUN(test_malformed_events);
