@@ -91,6 +91,7 @@ typedef struct model_thread {
     bool known;           /* a start record was seen */
     uint64_t object_id;
     str_id name, group, parent_group;
+    uint32_t carrier;     /* a virtual thread's: the serial of the carrier it ran on then; 0: none */
 } model_thread;
 
 typedef enum model_thread_event_kind { MODEL_THREAD_START, MODEL_THREAD_END } model_thread_event_kind;
@@ -283,6 +284,8 @@ void model_stacks_reset(model *m);
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
                         str_id parent_group);
 void model_thread_end(model *m, uint32_t serial);
+/* A virtual thread's carrier (the serial of a platform thread), for the writers to name. */
+void model_thread_set_carrier(model *m, uint32_t serial, uint32_t carrier);
 const model_thread *model_thread_get(const model *m, uint32_t serial);
 
 /* monitors.c */
