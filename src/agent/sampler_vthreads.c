@@ -142,7 +142,7 @@ uint32_t sampler_vthreads_serial(model *m, JNIEnv *jni, const sampler_vthread *w
         uint32_t serial = thread_registry_new_serial();
         model_thread_start(m, serial, who->java_id, model_cstring(m, name), model_cstring(m, "VirtualThreads"),
                            (str_id){ 0 });
-        model_thread_set_carrier(m, serial, who->carrier);
+        model_thread_set_virtual(m, serial, who->carrier);
         p->key = key;
         p->serial = serial;
         svt_pairs_len++;
