@@ -1165,7 +1165,8 @@ static uint32_t asy_model_serial(model *m, JNIEnv *jni, const asy_slot *s)
     if (!s->virt)
         return s->serial;
     sampler_vthread who = { s->serial, s->vindex, s->carrier, s->vjava_id };
-    return sampler_vthreads_serial(m, jni, &who);
+    (void)jni;
+    return sampler_vthreads_serial(m, &who, NULL);
 }
 
 /* Continuation.enterSpecial: where a mounted virtual thread's frames end and its carrier's begin */

@@ -114,9 +114,8 @@ static bool svt_grow_pairs(void)
     return true;
 }
 
-uint32_t sampler_vthreads_serial(model *m, JNIEnv *jni, const sampler_vthread *who)
+uint32_t sampler_vthreads_serial(model *m, const sampler_vthread *who, const char *known)
 {
-    (void)jni;
     if (m != svt_pairs_model) {
         sampler_vthreads_end();
         svt_pairs_model = m;
@@ -135,7 +134,9 @@ uint32_t sampler_vthreads_serial(model *m, JNIEnv *jni, const sampler_vthread *w
         char name[256], own[64];
         snprintf(name, sizeof name, "virtual-%llu", (unsigned long long)who->java_id);
         vthread *v = vthreads_at(who->index);
-        if (v && svt_read_begin(v, who->serial)) {
+        if (known)
+            snprintf(name, sizeof name, "%s", known);
+        else if (v && svt_read_begin(v, who->serial)) {
             snprintf(name, sizeof name, "%s", vthreads_name(v, own, sizeof own));
             svt_read_end();
         }

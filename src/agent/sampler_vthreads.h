@@ -23,8 +23,10 @@ typedef struct sampler_vthread {
 } sampler_vthread;
 
 /* The agent thread: the model thread a sample of *who is counted in (made
- * and named at its first sample). 0 when the model has no room. */
-uint32_t sampler_vthreads_serial(model *m, JNIEnv *jni, const sampler_vthread *who);
+ * and named at its first sample; name NULL: read from its record if it is
+ * still alive, else "virtual-<id>"). 0 when the model has no room. Also
+ * monitor=y's, for the waits of virtual threads. */
+uint32_t sampler_vthreads_serial(model *m, const sampler_vthread *who, const char *name);
 
 /* The agent thread, for wall=: the unmounted virtual threads now, at most
  * max of them (taking turns from one call to the next), each as a local
