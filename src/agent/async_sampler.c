@@ -144,7 +144,6 @@ static asy_slot *asy_vslot;               /* the agent thread's: one unmounted v
 static jvmtiFrameInfo *asy_vframes;        /* ... its frames from JVMTI, asy_depth of them */
 static uint64_t asy_vthread_samples;       /* unmounted virtual threads' stacks taken (their weight: asy_recorded) */
 
-
 static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
 {
     uint64_t key = ((uint64_t)serial << 8 | state) + 1;
@@ -1128,7 +1127,6 @@ void async_sampler_wall_tick(model *m, JNIEnv *jni)
         asy_wall_vthreads(m, jni);
 }
 
-
 /* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
  * its whole stack, counted with the sample's weight in its thread and state. */
 static trace_id asy_add_trace(model *m, uint32_t weight, uint8_t state, uint32_t serial, const frame_id *frames,
@@ -1169,34 +1167,56 @@ static uint32_t asy_model_serial(model *m, JNIEnv *jni, const asy_slot *s)
     return sampler_vthreads_serial(m, &who, NULL);
 }
 
+/* The agent thread: the first method called `method` of class `cls` (a JVM name), or NULL. */
+static jmethodID asy_method_named(JNIEnv *jni, const char *cls, const char *method)
+{
+    jclass c = (*jni)->FindClass(jni, cls);
+    if (!c) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jmethodID found = NULL;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, c, &n, &ms) == JVMTI_ERROR_NONE) {
+        for (jint i = 0; i < n && !found; i++) {
+            char *name = NULL;
+            if ((*agent_jvmti)->GetMethodName(agent_jvmti, ms[i], &name, NULL, NULL) == JVMTI_ERROR_NONE &&
+                strcmp(name, method) == 0)
+                found = ms[i];
+            jvmti_free(name);
+        }
+        jvmti_free(ms);
+    }
+    (*jni)->DeleteLocalRef(jni, c);
+    return found;
+}
+
 /* Continuation.enterSpecial: where a mounted virtual thread's frames end and its carrier's begin */
 static jmethodID asy_enter_special;
 static bool asy_enter_special_looked;
 
 static jmethodID asy_continuation_entry(JNIEnv *jni)
 {
-    if (asy_enter_special_looked)
-        return asy_enter_special;
+    if (!asy_enter_special_looked)
+        asy_enter_special = asy_method_named(jni, "jdk/internal/vm/Continuation", "enterSpecial");
     asy_enter_special_looked = true;
-    jclass c = (*jni)->FindClass(jni, "jdk/internal/vm/Continuation");
-    if (!c) {
-        (*jni)->ExceptionClear(jni);
-        return NULL;
-    }
-    jint n = 0;
-    jmethodID *ms = NULL;
-    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, c, &n, &ms) == JVMTI_ERROR_NONE) {
-        for (jint i = 0; i < n && !asy_enter_special; i++) {
-            char *name = NULL;
-            if ((*agent_jvmti)->GetMethodName(agent_jvmti, ms[i], &name, NULL, NULL) == JVMTI_ERROR_NONE &&
-                strcmp(name, "enterSpecial") == 0)
-                asy_enter_special = ms[i];
-            jvmti_free(name);
-        }
-        jvmti_free(ms);
-    }
-    (*jni)->DeleteLocalRef(jni, c);
     return asy_enter_special;
+}
+
+/* VirtualThread.sleepNanos: a virtual thread in Thread.sleep, which JVMTI calls parked (waiting) */
+static jmethodID asy_vthread_sleep;
+static bool asy_vthread_sleep_looked;
+
+static bool asy_vthread_sleeping(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+{
+    if (!asy_vthread_sleep_looked)
+        asy_vthread_sleep = asy_method_named(jni, "java/lang/VirtualThread", "sleepNanos");
+    asy_vthread_sleep_looked = true;
+    for (jint i = 0; asy_vthread_sleep && i < n && i < 8; i++)
+        if (frames[i].method == asy_vthread_sleep)
+            return true;
+    return false;
 }
 
 /* A mounted virtual thread's sample: its own frames, without the carrier's
@@ -1375,7 +1395,11 @@ static void asy_wall_vthreads(model *m, JNIEnv *jni)
             (*jv)->GetStackTrace(jv, refs[k], 0, (jint)asy_depth, asy_vframes, &n) != JVMTI_ERROR_NONE)
             continue;
         sample_state state = asy_state_of(st);
-        s->state = (uint8_t)(state == SAMPLE_RUNNING ? SAMPLE_WAITING : state);
+        if (state == SAMPLE_RUNNING)
+            state = SAMPLE_WAITING;   /* runnable, unmounted: waiting for a carrier */
+        else if (state == SAMPLE_WAITING && asy_vthread_sleeping(jni, asy_vframes, n))
+            state = SAMPLE_SLEEPING;  /* Thread.sleep, as a platform thread's */
+        s->state = (uint8_t)state;
         s->weight = live / taken + (k < live % taken ? 1 : 0);
         if (s->weight > ASY_WALL_WEIGHT_MAX)
             s->weight = ASY_WALL_WEIGHT_MAX;
