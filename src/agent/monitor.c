@@ -235,6 +235,7 @@ static void monitor_end(JNIEnv *jni)
 {
     (void)jni;
     atomic_store(&monitor_cost, 0);
+    sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
 }
 
 const collector monitor_collector = {
