@@ -41,6 +41,8 @@
 #include "thread_registry.h"
 #include "ticks.h"
 #include "trace_session.h"
+#include "sampler_vthreads.h"
+#include "vthreads.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
 typedef struct {
@@ -64,13 +66,19 @@ static const char *const asy_agct_names[ASY_AGCT_CODES] = {
 #define ASY_JVM_LEAF (-11)
 
 #define ASY_SIGNAL SIGPROF
-/* si_value of a wall= signal: tag << 24 | weight << 8 | state */
+/* si_value of a wall= signal: tag << 24 | weight << 8 | state, with ASY_WALL_ON_CPU
+ * in the state's byte when the kernel had the thread running (a carrier: JVMTI
+ * calls one that runs a virtual thread waiting, whatever that thread does) */
 #define ASY_WALL_TAG 0x6a
+#define ASY_WALL_ON_CPU 0x80
 #define ASY_WALL_WEIGHT_MAX 0xffff
 /* wall= signals at most this many threads each period, taking turns; each
  * sample then counts for the threads it stands for, so totals still cover
  * every thread while 200 idle threads do not cost 200 signals a period */
 #define ASY_WALL_THREADS_PER_TICK 16
+/* ... and at most this many unmounted virtual threads (JVMTI GetStackTrace
+ * on each from the agent thread), taking turns in the same way */
+#define ASY_WALL_VTHREADS_PER_TICK 16
 #define ASY_MAX_DEPTH 2048u             /* frames kept for flame graphs */
 
 typedef struct asy_slot {
@@ -80,6 +88,10 @@ typedef struct asy_slot {
     int32_t nframes;
     uint8_t state;
     uint64_t ticks;            /* when it was taken (ticks.h): a trace= of the same run places it */
+    bool virt;                 /* a virtual thread's sample (serial is then its serial, from vthreads.h), */
+    uint32_t carrier;          /* taken on this carrier (0: unmounted, wall=), its record (vthreads_at) */
+    uint32_t vindex;           /* and Thread.threadId() */
+    uint64_t vjava_id;
     asy_call_frame frames[];   /* asy_depth of them */
 } asy_slot;
 
@@ -128,6 +140,9 @@ typedef struct asy_drop {
 } asy_drop;
 static asy_drop asy_drops[ASY_DROP_SLOTS + 1];
 static uint64_t asy_dropped_samples;   /* agent thread: dropped samples recorded */
+static asy_slot *asy_vslot;               /* the agent thread's: one unmounted virtual thread's sample */
+static jvmtiFrameInfo *asy_vframes;        /* ... its frames from JVMTI, asy_depth of them */
+static uint64_t asy_vthread_samples;       /* unmounted virtual threads' stacks taken (their weight: asy_recorded) */
 
 static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
 {
@@ -553,12 +568,15 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
     if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == ASY_WALL_TAG) {
-        state = (uint8_t)(si->si_value.sival_int & 0xff);
+        state = (uint8_t)(si->si_value.sival_int & 0xff & ~ASY_WALL_ON_CPU);
         weight = ((unsigned)si->si_value.sival_int >> 8) & ASY_WALL_WEIGHT_MAX;
         if (state >= SAMPLE_STATES || weight == 0) {
             atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
             return;
         }
+        /* a carrier running a virtual thread: running if the kernel had it running, else waiting */
+        if (vthreads_mounted())
+            state = (si->si_value.sival_int & ASY_WALL_ON_CPU) ? SAMPLE_RUNNING : SAMPLE_WAITING;
     } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_perf_timers) {
         /* a task clock's overflow: one interval of the thread's CPU time */
     } else if (si->si_code == SI_TIMER) {
@@ -594,7 +612,17 @@ static void asy_sample(siginfo_t *si, void *ucontext)
             pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
         }
     }
+    /* a carrier: the sample is the virtual thread's, mounted on it now */
+    vthread *v = vthreads_mounted();
     slot->serial = thread_record_self.serial;
+    slot->carrier = 0;
+    slot->virt = v != NULL;
+    if (v) {
+        slot->carrier = thread_record_self.serial;
+        slot->serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+        slot->vindex = v->index;
+        slot->vjava_id = v->java_id;
+    }
     slot->weight = weight;
     slot->state = state;
     slot->ticks = ticks_now();
@@ -976,6 +1004,12 @@ void async_sampler_end(JNIEnv *jni)
     free(asy_ring);
     free(asy_scratch_frames);
     free(asy_scratch_kframes);
+    free(asy_vslot);
+    free(asy_vframes);
+    asy_vslot = NULL;
+    asy_vframes = NULL;
+    asy_vthread_samples = 0;
+    sampler_vthreads_end();
     asy_ring = NULL;
     asy_scratch_frames = NULL;
     asy_scratch_kframes = NULL;
@@ -1022,7 +1056,9 @@ static sample_state asy_state_of(jint st)
     return SAMPLE_RUNNING;
 }
 
-void async_sampler_wall_tick(JNIEnv *jni)
+static void asy_wall_vthreads(model *m, JNIEnv *jni);
+
+void async_sampler_wall_tick(model *m, JNIEnv *jni)
 {
     static uint32_t turn;                 /* where the previous period stopped */
     jvmtiEnv *jv = agent_jvmti;
@@ -1068,6 +1104,11 @@ void async_sampler_wall_tick(JNIEnv *jni)
         uint8_t state = states[i];
         if (state == SAMPLE_RUNNING && proc_state_running(proc_thread_state(tids[i])) == 0)
             state = SAMPLE_WAITING;
+        /* a carrier with a virtual thread mounted is waiting to JVMTI: the handler, which knows
+         * whether one is, takes running from the kernel's state */
+        else if (state == SAMPLE_WAITING && vthreads_supported() &&
+                 proc_state_running(proc_thread_state(tids[i])) == 1)
+            state |= ASY_WALL_ON_CPU;
         si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | state);
         if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], ASY_SIGNAL, &si) == 0)
             asy_wall_signals++;
@@ -1082,6 +1123,8 @@ void async_sampler_wall_tick(JNIEnv *jni)
         (*jni)->DeleteLocalRef(jni, threads[i]);
     jvmti_free(threads);
     (*jni)->PopLocalFrame(jni, NULL);
+    if (vthreads_supported())
+        asy_wall_vthreads(m, jni);
 }
 
 /* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
@@ -1111,6 +1154,85 @@ static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t ser
     model_stack_add(m, model_stack_intern(m, serial, (sample_state)state, kframes, n), weight);
 }
 
+/* The model thread a sample counts in with thread=y (0 without): its thread's,
+ * or for a virtual thread's, the one of that virtual thread on that carrier. */
+static uint32_t asy_model_serial(model *m, JNIEnv *jni, const asy_slot *s)
+{
+    if (!agent_opts->thread)
+        return 0;
+    if (!s->virt)
+        return s->serial;
+    sampler_vthread who = { s->serial, s->vindex, s->carrier, s->vjava_id };
+    (void)jni;
+    return sampler_vthreads_serial(m, &who, NULL);
+}
+
+/* The agent thread: the first method called `method` of class `cls` (a JVM name), or NULL. */
+static jmethodID asy_method_named(JNIEnv *jni, const char *cls, const char *method)
+{
+    jclass c = (*jni)->FindClass(jni, cls);
+    if (!c) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jmethodID found = NULL;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, c, &n, &ms) == JVMTI_ERROR_NONE) {
+        for (jint i = 0; i < n && !found; i++) {
+            char *name = NULL;
+            if ((*agent_jvmti)->GetMethodName(agent_jvmti, ms[i], &name, NULL, NULL) == JVMTI_ERROR_NONE &&
+                strcmp(name, method) == 0)
+                found = ms[i];
+            jvmti_free(name);
+        }
+        jvmti_free(ms);
+    }
+    (*jni)->DeleteLocalRef(jni, c);
+    return found;
+}
+
+/* Continuation.enterSpecial: where a mounted virtual thread's frames end and its carrier's begin */
+static jmethodID asy_enter_special;
+static bool asy_enter_special_looked;
+
+static jmethodID asy_continuation_entry(JNIEnv *jni)
+{
+    if (!asy_enter_special_looked)
+        asy_enter_special = asy_method_named(jni, "jdk/internal/vm/Continuation", "enterSpecial");
+    asy_enter_special_looked = true;
+    return asy_enter_special;
+}
+
+/* VirtualThread.sleepNanos: a virtual thread in Thread.sleep, which JVMTI calls parked (waiting) */
+static jmethodID asy_vthread_sleep;
+static bool asy_vthread_sleep_looked;
+
+static bool asy_vthread_sleeping(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+{
+    if (!asy_vthread_sleep_looked)
+        asy_vthread_sleep = asy_method_named(jni, "java/lang/VirtualThread", "sleepNanos");
+    asy_vthread_sleep_looked = true;
+    for (jint i = 0; asy_vthread_sleep && i < n && i < 8; i++)
+        if (frames[i].method == asy_vthread_sleep)
+            return true;
+    return false;
+}
+
+/* A mounted virtual thread's sample: its own frames, without the carrier's
+ * below them (from Continuation.enterSpecial down), as an unmounted one's
+ * (JVMTI's stack of a virtual thread) and as JFR shows it. */
+static uint32_t asy_virtual_frames(JNIEnv *jni, const asy_slot *s, uint32_t n)
+{
+    if (!s->virt || !s->carrier)
+        return n;
+    jmethodID entry = asy_continuation_entry(jni);
+    for (uint32_t k = 0; entry && k < n; k++)
+        if (s->frames[k].method_id == entry)
+            return k ? k : n;
+    return n;
+}
+
 static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 {
     frame_id *frames = asy_scratch_frames;
@@ -1118,8 +1240,9 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
     uint32_t n = (uint32_t)s->nframes;
     if (n > asy_depth)
         n = asy_depth;
+    n = asy_virtual_frames(jni, s, n);
     uint32_t keep = n < agent_opts->depth ? n : agent_opts->depth;
-    uint32_t serial = agent_opts->thread ? s->serial : 0;
+    uint32_t serial = asy_model_serial(m, jni, s);
     for (uint32_t k = 0; k < keep; k++) {
         frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, agent_opts->lineno);
         if (frames[k].v == 0)
@@ -1148,6 +1271,7 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 static void asy_trace_sample(model *m, JNIEnv *jni, const asy_slot *s)
 {
     uint32_t n = (uint32_t)s->nframes < asy_depth ? (uint32_t)s->nframes : asy_depth;
+    n = asy_virtual_frames(jni, s, n);
     buf_reset(&asy_trace_text);
     for (uint32_t k = n; k-- > 0;) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
@@ -1165,7 +1289,15 @@ static void asy_trace_sample(model *m, JNIEnv *jni, const asy_slot *s)
 /* A sample whose stack could not be walked still counts, in its thread and
  * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
  * so the shares of the threads and states stay right. */
+static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why);
+
 static void asy_record_unknown(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
+{
+    asy_record_unknown_in(m, weight, state, agent_opts->thread ? serial : 0, why);
+}
+
+/* ... counted in model thread serial (0: not per thread) */
+static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
 {
     char name[64];
     size_t i = 0;
@@ -1177,7 +1309,6 @@ static void asy_record_unknown(model *m, uint32_t weight, uint8_t state, uint32_
     frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
     if (f.v == 0)
         return;
-    serial = agent_opts->thread ? serial : 0;
     asy_add_trace(m, weight, state, serial, &f, agent_opts->depth ? 1 : 0);
     uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
     if (asy_want_stacks)
@@ -1228,6 +1359,76 @@ static void asy_count_losses(model *m)
         model_count_set(m, "wall signals that could not be sent", asy_wall_failed);
 }
 
+/* wall=: the virtual threads unmounted now (waiting for I/O, a lock, a
+ * sleep, or for a carrier), which no signal can reach: at most
+ * ASY_WALL_VTHREADS_PER_TICK of them each period, taking turns, their
+ * stacks from JVMTI GetStackTrace (it takes an unmounted virtual thread's)
+ * and state from GetThreadState (runnable but unmounted: waiting for a
+ * carrier, so waiting). Each stands for live / taken of them, so the
+ * period's weight is the number that were unmounted, as wall= does for
+ * platform threads. A mounted one is its carrier's sample. */
+static void asy_wall_vthreads(model *m, JNIEnv *jni)
+{
+    enum { MAX = ASY_WALL_VTHREADS_PER_TICK };
+    jthread refs[MAX];
+    sampler_vthread who[MAX];
+    uint32_t live = 0;
+    if (!asy_vslot) {
+        asy_vslot = calloc(1, asy_slot_size);
+        asy_vframes = calloc(asy_depth, sizeof *asy_vframes);
+        if (!asy_vslot || !asy_vframes) {
+            free(asy_vslot);
+            free(asy_vframes);
+            asy_vslot = NULL;
+            asy_vframes = NULL;
+            return;
+        }
+    }
+    if ((*jni)->PushLocalFrame(jni, MAX + 8) != 0)
+        return;
+    uint32_t taken = sampler_vthreads_unmounted(jni, MAX, refs, who, &live);
+    jvmtiEnv *jv = agent_jvmti;
+    for (uint32_t k = 0; k < taken; k++) {
+        jint st = 0, n = 0;
+        asy_slot *s = asy_vslot;
+        if ((*jv)->GetThreadState(jv, refs[k], &st) != JVMTI_ERROR_NONE || !(st & JVMTI_THREAD_STATE_ALIVE) ||
+            (*jv)->GetStackTrace(jv, refs[k], 0, (jint)asy_depth, asy_vframes, &n) != JVMTI_ERROR_NONE)
+            continue;
+        sample_state state = asy_state_of(st);
+        if (state == SAMPLE_RUNNING)
+            state = SAMPLE_WAITING;   /* runnable, unmounted: waiting for a carrier */
+        else if (state == SAMPLE_WAITING && asy_vthread_sleeping(jni, asy_vframes, n))
+            state = SAMPLE_SLEEPING;  /* Thread.sleep, as a platform thread's */
+        s->state = (uint8_t)state;
+        s->weight = live / taken + (k < live % taken ? 1 : 0);
+        if (s->weight > ASY_WALL_WEIGHT_MAX)
+            s->weight = ASY_WALL_WEIGHT_MAX;
+        s->serial = who[k].serial;
+        s->virt = true;
+        s->carrier = 0;
+        s->vindex = who[k].index;
+        s->vjava_id = who[k].java_id;
+        s->ticks = ticks_now();
+        s->nframes = n;
+        for (jint i = 0; i < n; i++) {
+            s->frames[i].method_id = asy_vframes[i].method;
+            s->frames[i].lineno = asy_vframes[i].location < 0 ? -3 : (jint)asy_vframes[i].location;
+        }
+        asy_vthread_samples++;
+        if (n > 0) {
+            asy_recorded += s->weight;
+            asy_stacks++;
+            asy_record(m, jni, s);
+            if (trace_samples_wanted())
+                asy_trace_sample(m, jni, s);
+        } else {
+            asy_failed[0] += s->weight;
+            asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s), asy_agct_names[0]);
+        }
+    }
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
 void async_sampler_drain(model *m, JNIEnv *jni)
 {
     if (!asy_ring)
@@ -1248,8 +1449,8 @@ void async_sampler_drain(model *m, JNIEnv *jni)
         } else {
             int code = -s->nframes;
             asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
-            asy_record_unknown(m, s->weight, s->state, s->serial,
-                               code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
+            asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s),
+                                  code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
         }
         atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
         asy_dequeue++;
@@ -1345,4 +1546,7 @@ void async_sampler_describe(char *out, size_t len)
     if (agent_opts->wall_ms)
         asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)asy_wall_signals,
                    (unsigned long long)asy_wall_failed);
+    if (agent_opts->wall_ms && asy_vthread_samples)
+        asy_appendf(out, len, &used, "; %llu stacks of unmounted virtual threads (JVMTI)",
+                    (unsigned long long)asy_vthread_samples);
 }

@@ -32,7 +32,7 @@ void async_sampler_thread_end(JNIEnv *jni);
 /* ClassPrepare: creates the class's jmethodIDs so a sample can name them. */
 void async_sampler_class_prepare(JNIEnv *jni, jclass klass);
 /* The agent thread, every wall= period: signals every Java thread once. */
-void async_sampler_wall_tick(JNIEnv *jni);
+void async_sampler_wall_tick(model *m, JNIEnv *jni);
 /* The agent thread: moves the ring's samples into the model. */
 void async_sampler_drain(model *m, JNIEnv *jni);
 /* VM death: the handler stops recording (timers may still fire; they are ignored). */

@@ -10,8 +10,7 @@ static unsigned wall_period(const agent_options *o) { return o->wall_ms; }
 
 static void wall_tick(model *m, JNIEnv *jni)
 {
-    (void)m;
-    async_sampler_wall_tick(jni);
+    async_sampler_wall_tick(m, jni);
 }
 
 const collector wall_collector = {

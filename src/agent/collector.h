@@ -91,6 +91,7 @@ typedef struct collector {
 extern const collector cpu_async_collector;   /* cpu=samples (sampler=async) */
 extern const collector cpu_jvmti_collector;   /* cpu=samples,sampler=jvmti */
 extern const collector wall_collector;        /* wall= */
+extern const collector sampled_vthreads_collector; /* their virtual threads (sampler_vthreads.c) */
 extern const collector monitor_collector;     /* monitor=y */
 extern const collector times_collector;       /* cpu=times */
 extern const collector trace_collector;       /* trace= */

@@ -17,6 +17,7 @@ extern const collector thread_count_collector; /* tests/collectors/collect_threa
 static const collector *const collectors_all[] = {
     &cpu_async_collector,
     &wall_collector,
+    &sampled_vthreads_collector,
     &cpu_jvmti_collector,
     &monitor_collector,
     &alloc_sampled_collector,

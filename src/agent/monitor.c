@@ -7,7 +7,16 @@
  * LockSupport, AbstractQueuedSynchronizer) from the top of the stack, which
  * is why a park captures MONITOR_PARK_EXTRA frames more than depth=. A
  * class unloaded by then is named like one whose name could not be had:
- * java.lang.Object. */
+ * java.lang.Object.
+ *
+ * Virtual threads (JDK 21+): a wait of a virtual thread that stayed mounted
+ * on its carrier from its start to its end (vthread.mounted_at before the
+ * wait began) kept the carrier blocked: the virtual thread was pinned (a
+ * native frame on its stack, or, before JDK 24, a monitor held). It counts
+ * as blocked on the class "<pinned>" (as JFR's jdk.VirtualThreadPinned),
+ * with the stack of the virtual thread without the frames of
+ * java.lang.VirtualThread's parking code. With thread=y a virtual thread's
+ * waits are named by it (sampler_vthreads.h), carrier kept when pinned. */
 #include "monitor.h"
 
 #include <stdatomic.h>
@@ -22,8 +31,10 @@
 #include "symbols.h"
 #include "eventq.h"
 #include "jvmti_util.h"
+#include "sampler_vthreads.h"
 #include "thread_registry.h"
 #include "ticks.h"
+#include "vthreads.h"
 
 #define MONITOR_PARK_EXTRA 8u
 
@@ -41,6 +52,9 @@ typedef struct monitor_event {
     uint64_t duration_ns;
     jweak cls;
     blocking_kind kind;
+    bool virt, pinned;          /* a virtual thread's wait; it kept its carrier (who.carrier) blocked */
+    sampler_vthread who;
+    char vname[64];             /* its name */
     uint32_t nframes;
     jvmtiFrameInfo frames[];
 } monitor_event;
@@ -100,6 +114,18 @@ static bool monitor_park_frame(jmethodID method)
     return machinery;
 }
 
+/* A frame of java.lang.VirtualThread (its park on the carrier, when pinned). */
+static bool monitor_vthread_frame(jmethodID method)
+{
+    jclass k = NULL;
+    char *sig = NULL;
+    bool vt = (*agent_jvmti)->GetMethodDeclaringClass(agent_jvmti, method, &k) == JVMTI_ERROR_NONE &&
+              (*agent_jvmti)->GetClassSignature(agent_jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
+              strcmp(sig, "Ljava/lang/VirtualThread;") == 0;
+    jvmti_free(sig);
+    return vt;
+}
+
 /* Agent thread: one contention, wait or park, into the model (its class named now). */
 static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
@@ -111,17 +137,22 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
     if (me->kind == BLOCKING_PARK) {
         if (monitor_park_is_lock(jni, me->cls))
             kind = MONITOR_BLOCKED;
-        while (n > 1 && monitor_park_frame(frames[0].method))
+        while (n > 1 && (monitor_park_frame(frames[0].method) || (me->pinned && monitor_vthread_frame(frames[0].method))))
             frames++, n--;
         if (n > agent_opts->depth)
             n = agent_opts->depth;
     }
+    if (me->pinned)
+        kind = MONITOR_BLOCKED; /* its carrier was */
     if (me->cls && jni)
         (*jni)->DeleteWeakGlobalRef(jni, me->cls);
+    uint32_t serial = !agent_opts->thread ? 0 : me->virt ? sampler_vthreads_serial(m, &me->who, me->vname) : e->thread;
     trace_id t;
-    if (symbols_trace(m, jni, frames, n, agent_opts->thread ? e->thread : 0, &t)) {
+    if (symbols_trace(m, jni, frames, n, serial, &t)) {
         char cname[1024];
-        if (sig)
+        if (me->pinned)
+            snprintf(cname, sizeof cname, "<pinned>");
+        else if (sig)
             symbols_class_name(sig, cname, sizeof cname);
         else
             snprintf(cname, sizeof cname, "%s", me->kind == BLOCKING_PARK && !me->cls ? "<no blocker>" : "java.lang.Object");
@@ -140,6 +171,9 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking
         return; /* it began before we were listening */
     jvmtiEnv *jv = agent_jvmti;
     uint64_t now = agent_now_ns();
+    /* a virtual thread's wait, pinned when it never left its carrier */
+    vthread *v = vthreads_mounted();
+    bool pinned = v && v->mounted_at && v->mounted_at <= begin;
     uint32_t depth = agent_opts->depth + (kind == BLOCKING_PARK && agent_opts->depth ? MONITOR_PARK_EXTRA : 0);
     monitor_event *e = (monitor_event *)eventq_new(sizeof(monitor_event) + (size_t)depth * sizeof(jvmtiFrameInfo),
                                                    monitor_apply, thread_registry_serial(thread));
@@ -157,12 +191,26 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking
         count = 0;
     e->nframes = (uint32_t)count;
     e->kind = kind;
+    e->virt = v != NULL;
+    e->pinned = pinned;
+    if (v) {
+        e->who = (sampler_vthread){ atomic_load_explicit(&v->serial, memory_order_relaxed), v->index,
+                                    pinned ? thread_record_self.serial : 0, v->java_id };
+        char buf[64];
+        snprintf(e->vname, sizeof e->vname, "%s", vthreads_name(v, buf, sizeof buf));
+    }
     e->duration_ns = (uint64_t)((double)(end - begin) * monitor_ns_per_tick);
     eventq_push(&e->head);
     atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
 }
 
 static bool monitor_wanted(const agent_options *o) { return o->monitor; }
+
+/* Nothing to do: having a hook turns virtual threads on (JDK 21+), so that a wait knows its virtual thread. */
+static void monitor_vthread_mount(JNIEnv *jni, vthread *v)
+{
+    (void)jni, (void)v;
+}
 
 static jp_status monitor_start(JNIEnv *jni)
 {
@@ -187,6 +235,7 @@ static void monitor_end(JNIEnv *jni)
 {
     (void)jni;
     atomic_store(&monitor_cost, 0);
+    sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
 }
 
 const collector monitor_collector = {
@@ -195,4 +244,5 @@ const collector monitor_collector = {
     .start = monitor_start,
     .stop = monitor_stop,
     .end = monitor_end,
+    .vthread_mount = monitor_vthread_mount,
 };

@@ -268,7 +268,12 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         const model_thread *t = model_thread_get(m, e->thread);
         if (!t)
             continue;
-        if (e->kind == MODEL_THREAD_START)
+        if (e->kind == MODEL_THREAD_START && t->carrier) /* a virtual thread, as it ran on one carrier */
+            sink_printf(s, "THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\", carrier=%u)\n",
+                        (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
+                        model_string_get(m, t->name, NULL), model_string_get(m, t->group, NULL),
+                        HPROF_SERIAL_THREAD + t->carrier);
+        else if (e->kind == MODEL_THREAD_START)
             sink_printf(s, "THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\")\n",
                         (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
                         model_string_get(m, t->name, NULL), model_string_get(m, t->group, NULL));

@@ -210,7 +210,8 @@ static void jw_tree(jw_meta *m)
     static const jw_field thread[] = { { "osName", JT_STRING, 0, "OS Thread Name" },
                                        { "osThreadId", JT_LONG, 0, "OS Thread Id" },
                                        { "javaName", JT_STRING, 0, "Java Thread Name" },
-                                       { "javaThreadId", JT_LONG, 0, "Java Thread Id" } };
+                                       { "javaThreadId", JT_LONG, 0, "Java Thread Id" },
+                                       { "virtual", JT_BOOLEAN, 0, "Virtual Thread" } };
     static const jw_field loader[] = { { "type", JT_CLASS, JF_CPOOL, "Type" }, { "name", JT_SYMBOL, JF_CPOOL, "Name" } };
     static const jw_field description[] = { { "description", JT_STRING, 0, "Description" } };
     static const jw_field state_name[] = { { "name", JT_STRING, 0, "Name" } };
@@ -526,11 +527,17 @@ static void jw_pools(jw_ctx *c)
                 name = fallback;
                 n = strlen(fallback);
             }
+            /* a virtual thread has no OS thread (JFR: osName null, osThreadId 0); JFR does not name its carrier */
+            bool virt = i && i <= m->threads_cap && m->threads[i - 1].virtual_thread;
             jw_long(b, (uint64_t)i + 1);
-            jw_string(b, name, n);
-            jw_long(b, (uint64_t)i + 1);
+            if (virt)
+                buf_put_u1(b, 0); /* null */
+            else
+                jw_string(b, name, n);
+            jw_long(b, virt ? 0 : (uint64_t)i + 1);
             jw_string(b, name, n);
             jw_long(b, i);
+            buf_put_u1(b, virt ? 1 : 0);
         }
     }
     if (counts[0]) {
@@ -955,6 +962,7 @@ static void jt_pools(jt_ctx *c, buf *b)
         jw_long(b, i);
         jt_string_of(c, b, name, fallback);
         jw_long(b, i);
+        buf_put_u1(b, 0); /* virtual */
     }
     if (nthreads)
         free(ids);

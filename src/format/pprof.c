@@ -186,16 +186,23 @@ static void pp_sample(pp_ctx *c, trace_id t, const int64_t *values, const pp_lab
     for (int i = 0; i < c->ntypes; i++)
         buf_put_uleb(&packed, (uint64_t)values[i]);
     pp_message(&s, 2, &packed);
-    uint64_t thread_key = 0, thread_name = 0;
+    uint64_t thread_key = 0, thread_name = 0, carrier_key = 0, carrier_name = 0;
     if (tr.thread && tr.thread <= c->m->threads_cap && c->m->threads[tr.thread - 1].name.v) {
         thread_key = pp_cstring(c, "thread");
         thread_name = pp_model_string(c, c->m->threads[tr.thread - 1].name);
+        /* a virtual thread's: the carrier it ran on */
+        uint32_t carrier = c->m->threads[tr.thread - 1].carrier;
+        if (carrier && carrier <= c->m->threads_cap && c->m->threads[carrier - 1].name.v) {
+            carrier_key = pp_cstring(c, "carrier");
+            carrier_name = pp_model_string(c, c->m->threads[carrier - 1].name);
+        }
     }
-    for (int i = 0; i < nlabels + (thread_key ? 1 : 0); i++) {
+    int nall = nlabels + (thread_key ? 1 : 0) + (carrier_key ? 1 : 0);
+    for (int i = 0; i < nall; i++) {
         buf l;
         buf_init(&l);
-        pp_uint(&l, 1, i < nlabels ? pp_cstring(c, labels[i].key) : thread_key);
-        pp_uint(&l, 2, i < nlabels ? labels[i].str : thread_name);
+        pp_uint(&l, 1, i < nlabels ? pp_cstring(c, labels[i].key) : i == nlabels ? thread_key : carrier_key);
+        pp_uint(&l, 2, i < nlabels ? labels[i].str : i == nlabels ? thread_name : carrier_name);
         pp_message(&s, 3, &l);
         buf_free(&l);
     }
@@ -258,7 +265,7 @@ static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t co
     buf_init(&s);
     buf_init(&locs);
     buf_init(&values);
-    uint64_t thread_key = 0, thread_val = 0, state_key = 0, state_val = 0;
+    uint64_t thread_key = 0, thread_val = 0, state_key = 0, state_val = 0, carrier_key = 0, carrier_val = 0;
     for (uint32_t i = n; i-- > 0;) { /* leaf first */
         const collapsed_frame *f = &frames[i];
         if (f->kind == COLLAPSED_KIND_THREAD) {
@@ -268,6 +275,12 @@ static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t co
             char num[32];
             snprintf(num, sizeof num, "thread %u", f->ref);
             thread_val = name.v ? pp_model_string(c, name) : pp_cstring(c, num);
+            /* a virtual thread's: the carrier it ran on */
+            uint32_t carrier = f->ref && f->ref <= m->threads_cap ? m->threads[f->ref - 1].carrier : 0;
+            if (carrier && carrier <= m->threads_cap && m->threads[carrier - 1].name.v) {
+                carrier_key = pp_cstring(c, "carrier");
+                carrier_val = pp_model_string(c, m->threads[carrier - 1].name);
+            }
         } else if (f->kind == COLLAPSED_KIND_STATE) {
             state_key = pp_cstring(c, "thread state");
             state_val = pp_cstring(c, f->ref < SAMPLE_STATES ? sample_state_names[f->ref] : "unknown");
@@ -285,8 +298,9 @@ static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t co
     if (c->col_alloc_bytes >= 0)
         buf_put_uleb(&values, count);
     pp_message(&s, 2, &values);
-    for (int i = 0; i < 2; i++) {
-        uint64_t k = i ? state_key : thread_key, v = i ? state_val : thread_val;
+    for (int i = 0; i < 3; i++) {
+        uint64_t k = i == 2 ? carrier_key : i ? state_key : thread_key;
+        uint64_t v = i == 2 ? carrier_val : i ? state_val : thread_val;
         if (!k)
             continue;
         buf l;

@@ -91,6 +91,8 @@ typedef struct model_thread {
     bool known;           /* a start record was seen */
     uint64_t object_id;
     str_id name, group, parent_group;
+    bool virtual_thread;  /* a virtual thread (JDK 21+) */
+    uint32_t carrier;     /* a virtual thread's: the serial of the carrier it ran on then; 0: none */
 } model_thread;
 
 typedef enum model_thread_event_kind { MODEL_THREAD_START, MODEL_THREAD_END } model_thread_event_kind;
@@ -283,6 +285,8 @@ void model_stacks_reset(model *m);
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
                         str_id parent_group);
 void model_thread_end(model *m, uint32_t serial);
+/* serial is a virtual thread's, as it ran on carrier (a platform thread's serial; 0: unmounted). */
+void model_thread_set_virtual(model *m, uint32_t serial, uint32_t carrier);
 const model_thread *model_thread_get(const model *m, uint32_t serial);
 
 /* monitors.c */

@@ -33,6 +33,14 @@ void model_thread_end(model *m, uint32_t serial)
     model_thread_log(m, MODEL_THREAD_END, serial);
 }
 
+void model_thread_set_virtual(model *m, uint32_t serial, uint32_t carrier)
+{
+    if (serial == 0 || serial > m->threads_cap || !m->threads[serial - 1].known)
+        return;
+    m->threads[serial - 1].virtual_thread = true;
+    m->threads[serial - 1].carrier = carrier;
+}
+
 const model_thread *model_thread_get(const model *m, uint32_t serial)
 {
     if (serial == 0 || serial > m->threads_cap || !m->threads[serial - 1].known)
