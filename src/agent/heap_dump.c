@@ -91,6 +91,7 @@ typedef struct hd_state {
     uint32_t object_class;   /* index + 1 of java.lang.Object */
     hd_thread *threads;
     uint32_t nthreads;
+    jclass vthread_class;    /* java.lang.VirtualThread (JDK 21+; a global ref), from the loaded classes */
     jlong *vthread_tags;     /* the virtual threads' tags (hd_virtual_threads), HD_MAX_VTHREADS at most */
     uint32_t nvthreads;
     uint64_t next_frame;     /* the last FRAME id given */
@@ -379,6 +380,8 @@ static jp_status hd_classes(hd_state *s, JNIEnv *jni)
             s->class_class = s->ncls;
         if (strcmp(sig, "Ljava/lang/Object;") == 0)
             s->object_class = s->ncls;
+        if (strcmp(sig, "Ljava/lang/VirtualThread;") == 0 && !s->vthread_class)
+            s->vthread_class = (*jni)->NewGlobalRef(jni, k);
         jvmti_free(sig);
     }
     /* read fields: walk classes[] again and find each one's index by its tag */
@@ -532,11 +535,11 @@ static jint JNICALL hd_on_vthread(jlong class_tag, jlong size, jlong *tag_ptr, j
 static void hd_virtual_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
 {
     jvmtiEnv *jv = agent_jvmti;
-    jclass vt = (*jni)->FindClass(jni, "java/lang/VirtualThread");
-    if (!vt) {
-        (*jni)->ExceptionClear(jni); /* before JDK 21 */
-        return;
-    }
+    /* from the loaded classes, not FindClass, which would run the class loader's Java code (and make
+     * objects) while the dump is being prepared */
+    jclass vt = s->vthread_class;
+    if (!vt)
+        return; /* before JDK 21, or no virtual thread yet */
     s->vthread_tags = malloc(HD_MAX_VTHREADS * sizeof *s->vthread_tags);
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
@@ -546,10 +549,8 @@ static void hd_virtual_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
     if (!s->vthread_tags || (*s->tags)->IterateThroughHeap(s->tags, 0, vt, &cb, s) != JVMTI_ERROR_NONE ||
         !s->nvthreads ||
         (*s->tags)->GetObjectsWithTags(s->tags, (jint)s->nvthreads, s->vthread_tags, &n, &objs, NULL) !=
-            JVMTI_ERROR_NONE) {
-        (*jni)->DeleteLocalRef(jni, vt);
+            JVMTI_ERROR_NONE)
         return;
-    }
     hd_thread *more = realloc(s->threads, ((size_t)s->nthreads + (size_t)n + 1) * sizeof *s->threads);
     if (more) {
         s->threads = more;
@@ -563,7 +564,6 @@ static void hd_virtual_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
         (*jni)->DeleteLocalRef(jni, objs[i]);
     }
     jvmti_free(objs);
-    (*jni)->DeleteLocalRef(jni, vt);
 }
 
 /* Thread table, and each thread's stack as FRAME and TRACE records (trace
@@ -1040,6 +1040,8 @@ done:
     free(s->values);
     free(s->threads);
     free(s->vthread_tags);
+    if (s->vthread_class)
+        (*jni)->DeleteGlobalRef(jni, s->vthread_class);
     hd_classes_free(s);
     if (s->strings)
         model_free(s->strings);
