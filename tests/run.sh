@@ -1,9 +1,27 @@
 #!/usr/bin/env bash
 # run.sh — the test runner behind `make test`: runs the C unit tests (plain and
-# under ASan+UBSan), then the integration tests on a real JVM, and ends with
-# the line "N passed, N failed". `tests/run.sh unit` or `tests/run.sh it`
-# runs one family; `tests/run.sh it t2001` runs the tests matching a prefix.
-# Each test has TEST_TIMEOUT seconds (default 600).
+# under ASan+UBSan), then the integration tests on a real JVM, OpenJDK 17 (the
+# JDK the agent is built against, tools/java-home.sh), then those that start a
+# JVM again on JDK 25 (JDK25_HOME, default /usr/lib/jvm/temurin-25-jdk-amd64;
+# one line says the pass was skipped when it is absent), and ends with the line
+# "N passed, N failed". `tests/run.sh unit`, `tests/run.sh it` or
+# `tests/run.sh it25` runs one family; `tests/run.sh it t2001` runs the tests
+# matching a prefix. Each test has TEST_TIMEOUT seconds (default 600).
+#
+# Not run again on JDK 25 (NOT_ON_25), so that make test stays under 45
+# minutes: the tests that start no JVM, and those whose JVM only writes what
+# the code under test (C that does not depend on the JVM) then reads or
+# checks. t0001 and t0004 fuzz the C readers and rewriter; t0002, t0003 and
+# t1003 read src/; t6201 reads trace files written by a Python writer; t6104
+# (diff), t6107 (convert), t7003 and t7004 (serve's files and limits), t9007
+# and t9010 (the command's inputs and usage) test the jvmprof command on
+# reports whatever JVM wrote; t1001 and t1002 (the option table, bad options)
+# test the option parser; t6004 (reset=y reports), t9002 and t9005 (output
+# files) the report writers; t6101 (the flame page in Chromium), t6103
+# (pprof, read by go tool pprof and npm), t6105 and t6106 (JFR files, read by
+# the jfr tools of JDK 17 and of Temurin 25: t6106 runs both itself) and t7002
+# (net= to serve) the output formats. Every agent mode, the rewriter, the
+# sampler's walk, heap dumps and attaching run on both JDKs.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -42,6 +60,20 @@ if [ "$what" = all ] || [ "$what" = it ]; then
         case "$(basename "$t")" in "$filter"*) ;; *) continue ;; esac
         run_one "it/$(basename "$t" .sh)" bash "$t"
     done
+fi
+NOT_ON_25="t0001 t0002 t0003 t0004 t1001 t1002 t1003 t6004 t6101 t6103 t6104 t6105 t6106 t6107 t6201 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
+JDK25_HOME=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ "$what" = all ] || [ "$what" = it25 ]; then
+    if [ -x "$JDK25_HOME/bin/java" ] && [ -x "$JDK25_HOME/bin/javac" ]; then
+        for t in tests/it/t[0-9]*.sh; do
+            n=$(basename "$t" .sh)
+            case "$n" in "$filter"*) ;; *) continue ;; esac
+            case " $NOT_ON_25 " in *" ${n%%-*} "*) continue ;; esac
+            run_one "it25/$n" env JAVA_HOME="$JDK25_HOME" bash "$t"
+        done
+    else
+        echo "skipped: the JDK 25 pass (no JDK at JDK25_HOME=$JDK25_HOME)"
+    fi
 fi
 echo
 [ ${#failures[@]} -eq 0 ] || echo "failed: ${failures[*]} (logs in build/test-logs/)"

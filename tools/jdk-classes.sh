@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # jdk-classes.sh — prints the directory holding the JDK's own classes,
-# extracted from $JAVA_HOME/lib/modules with jimage into build/jdk-classes
-# once (again when the JDK changes). Used by the rewriter's tests and bench.
+# extracted from $JAVA_HOME/lib/modules with jimage into build/jdk-classes-N
+# (N the JDK's feature version, 17, 25 ...) once (again when that JDK changes).
+# Used by the rewriter's tests and bench.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
-dir="$ROOT/build/jdk-classes"
+feature=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release" 2>/dev/null)
+dir="$ROOT/build/jdk-classes-${feature:-0}"
 id="$JAVA_HOME/lib/modules $(stat -c '%s %Y' "$JAVA_HOME/lib/modules")"
 if [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$id" ]; then
     tmp="$dir.tmp.$$"

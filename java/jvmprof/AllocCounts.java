@@ -34,6 +34,12 @@ public final class AllocCounts {
      * agent's memory or jdk.internal.misc.Unsafe is not there, and while this
      * holder is being initialized (by the allocations its own set-up makes). */
     private static final class C {
+        /* Unsafe.arrayBaseOffset(c), which returns an int up to JDK 23 and a long from JDK 24: called by
+         * name, so that the one jvmprof.jar runs on both */
+        static long arrayBase(Unsafe u, Class<?> c) throws ReflectiveOperationException {
+            return ((Number) Unsafe.class.getMethod("arrayBaseOffset", Class.class).invoke(u, c)).longValue();
+        }
+
         static final Unsafe U;
         static final long COUNTS, FLAGS, DYN, TID, MASK;
         static final long B1, B2, B4, B8, BREF;
@@ -46,11 +52,11 @@ public final class AllocCounts {
             try {
                 u = Unsafe.getUnsafe();
                 tid = u.objectFieldOffset(Thread.class.getDeclaredField("tid"));
-                b1 = u.arrayBaseOffset(byte[].class);
-                b2 = u.arrayBaseOffset(char[].class);
-                b4 = u.arrayBaseOffset(int[].class);
-                b8 = u.arrayBaseOffset(long[].class);
-                bref = u.arrayBaseOffset(Object[].class);
+                b1 = arrayBase(u, byte[].class);
+                b2 = arrayBase(u, char[].class);
+                b4 = arrayBase(u, int[].class);
+                b8 = arrayBase(u, long[].class);
+                bref = arrayBase(u, Object[].class);
                 refShift = Integer.numberOfTrailingZeros(u.arrayIndexScale(Object[].class));
                 mask = alignment0() - 1;
                 counts = counts0();

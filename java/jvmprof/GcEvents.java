@@ -76,7 +76,10 @@ final class GcEvents implements NotificationListener {
             GarbageCollectionNotificationInfo info =
                     GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
             GcInfo gc = info.getGcInfo();
-            collected0(info.getGcName(), info.getGcAction().contains("major"), info.getGcCause(), gc.getStartTime(),
+            /* G1, Parallel, Serial: "end of major GC"; generational ZGC (JDK 23+): its "ZGC Major Pauses" say
+             * "end of GC pause" */
+            boolean major = info.getGcAction().contains("major") || info.getGcName().contains("Major");
+            collected0(info.getGcName(), major, info.getGcCause(), gc.getStartTime(),
                        gc.getEndTime(), heapUsed(gc.getMemoryUsageBeforeGc()), heapUsed(gc.getMemoryUsageAfterGc()),
                        gc.getId());
         } catch (Throwable t) {

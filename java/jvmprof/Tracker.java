@@ -55,6 +55,12 @@ public final class Tracker {
      * one more level of inlining, which cost 0.8 s of 7 on H2 (the JIT stops
      * inlining at a depth). */
     private static final class Fast {
+        /* Unsafe.arrayBaseOffset(c), which returns an int up to JDK 23 and a long from JDK 24: called by
+         * name, so that the one jvmprof.jar runs on both */
+        static long arrayBase(Unsafe u, Class<?> c) throws ReflectiveOperationException {
+            return ((Number) Unsafe.class.getMethod("arrayBaseOffset", Class.class).invoke(u, c)).longValue();
+        }
+
         static final Unsafe U;
         static final long TID, LONGS;
         static {
@@ -63,7 +69,7 @@ public final class Tracker {
             try {
                 u = Unsafe.getUnsafe();
                 tid = u.objectFieldOffset(Thread.class.getDeclaredField("tid"));
-                longs = u.arrayBaseOffset(long[].class);
+                longs = arrayBase(u, long[].class);
                 if (u.arrayIndexScale(long[].class) != 8)
                     u = null;
             } catch (Throwable e) {

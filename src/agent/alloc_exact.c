@@ -176,6 +176,8 @@ typedef struct ax_table {
     uint32_t serial;                 /* thread=y: the owning thread's serial */
     bool agent;                      /* the agent's own thread: nothing counted */
     ax_method *methods;              /* alloc_hook=bci: AX_METHOD_CACHE of them */
+    uint8_t vm_uninit;               /* alloc_hook=bci: Object.<init>s still to look at for an object the VM
+                                      * allocated and counted before its constructor ran (see ax_tracked) */
     jvmtiFrameInfo frames[];         /* depth= + AX_CTOR_FRAMES of them: the stack being looked up */
 } ax_table;
 
@@ -514,6 +516,18 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
     if (!gate_enter())
         return;
     ax_table *t = ax_table_here(jni, NULL);
+    /* An object Unsafe.allocateInstance made (the method handles behind Constructor.newInstance from JDK
+     * 18, MethodHandles' constructors) was counted at the VM's event, before its constructor ran: its
+     * Object.<init>, on the same thread soon after, finds it tagged and counts it no more. Other
+     * objects' constructors may run first (a superclass constructor's arguments): a few are looked at. */
+    if (t && !array && t->vm_uninit) {
+        jlong tag = 0;
+        t->vm_uninit--;
+        if ((*agent_jvmti)->GetTag(agent_jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0) {
+            t->vm_uninit = 0;
+            t = NULL;
+        }
+    }
     if (t && !t->agent) {
         jclass cls = (*jni)->GetObjectClass(jni, object);
         jlong size = 0;
@@ -560,6 +574,8 @@ void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass k
     if (!t || t->agent)
         return;
     ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth), false);
+    if (agent_opts->alloc_hook == 'b')
+        t->vm_uninit = 16; /* its constructor may be still to run (ax_tracked) */
 }
 
 /* The object of record `slot` of page p died, seen with `gcs` collections

@@ -100,7 +100,7 @@ static void JNICALL blocking_park(JNIEnv *jni, jobject unsafe, jboolean absolute
         (*jni)->DeleteLocalRef(jni, blocker);
 }
 
-/* java.lang.Thread.sleep(long) (sleep0 on JDK 19 and later), wrapped: counted only,
+/* java.lang.Thread.sleep(long) (sleep0 on JDK 19 to 21, sleepNanos0 from JDK 22), wrapped: counted only,
  * whether or not it was interrupted (the InterruptedException stays pending). */
 static void JNICALL blocking_sleep(JNIEnv *jni, jclass cls, jlong time)
 {
@@ -118,6 +118,7 @@ static const struct {
     { "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V", (void **)&blocking_park_jvm, (void *)blocking_park },
     { "Ljava/lang/Thread;", "sleep", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
     { "Ljava/lang/Thread;", "sleep0", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
+    { "Ljava/lang/Thread;", "sleepNanos0", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
 };
 #define BLOCKING_NATIVES (sizeof blocking_natives / sizeof blocking_natives[0])
 

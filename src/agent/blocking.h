@@ -10,7 +10,7 @@
  * How it sees them: the JVMTI monitor events for monitors, and for park and
  * sleep, whose JVMTI events do not exist, it binds the natives
  * jdk.internal.misc.Unsafe.park and java.lang.Thread.sleep (sleep0 on JDK 19
- * and later) to wrappers that call the JVM's own functions between two
+ * to 21, sleepNanos0 from JDK 22) to wrappers that call the JVM's own functions between two
  * stamps. That takes its own JVMTI environment, made in Agent_OnLoad with the
  * early start phase (those natives are bound before VM init; the agent's
  * main environment keeps the normal phases, so class loading hooks see

@@ -76,7 +76,8 @@ typedef struct hd_thread {
     uint64_t tag;
     uint32_t serial, trace;
     str_id name, group, parent;
-    bool seen;               /* the walk reported its thread object */
+    bool seen;               /* the walk reported its thread object (a virtual thread: a root on its stack) */
+    bool is_virtual;         /* a virtual thread (JDK 21+), found in the heap (hd_virtual_threads) */
 } hd_thread;
 
 enum hd_cur { CUR_NONE, CUR_INSTANCE, CUR_OBJ_ARRAY, CUR_CLASS, CUR_SKIP };
@@ -90,6 +91,10 @@ typedef struct hd_state {
     uint32_t object_class;   /* index + 1 of java.lang.Object */
     hd_thread *threads;
     uint32_t nthreads;
+    jclass vthread_class;    /* java.lang.VirtualThread (JDK 21+; a global ref), from the loaded classes */
+    jlong *vthread_tags;     /* the virtual threads' tags (hd_virtual_threads), HD_MAX_VTHREADS at most */
+    uint32_t nvthreads;
+    uint64_t next_frame;     /* the last FRAME id given */
     uint64_t next_id;
     hprof_heap *out;
     /* the referrer being visited */
@@ -134,6 +139,8 @@ static void hd_log_said(const char *said)
 static unsigned hd_sequence;
 
 #define HD_MAX_FRAMES 1024
+#define HD_MAX_VTHREADS 100000u /* virtual threads given their own thread and stack in a dump; more are left to
+                                 * the objects they reach */
 #define HD_DUMMY_TRACE 1u       /* an empty TRACE for objects, as HotSpot writes */
 #define HD_ARRAY_SHIFT 32
 
@@ -373,6 +380,8 @@ static jp_status hd_classes(hd_state *s, JNIEnv *jni)
             s->class_class = s->ncls;
         if (strcmp(sig, "Ljava/lang/Object;") == 0)
             s->object_class = s->ncls;
+        if (strcmp(sig, "Ljava/lang/VirtualThread;") == 0 && !s->vthread_class)
+            s->vthread_class = (*jni)->NewGlobalRef(jni, k);
         jvmti_free(sig);
     }
     /* read fields: walk classes[] again and find each one's index by its tag */
@@ -441,6 +450,122 @@ static int32_t hd_line(jmethodID m, jlocation at)
     return line;
 }
 
+/* One thread in the thread table (room for it made by the caller), with its stack as frames and a trace
+ * in frames_out. */
+static void hd_thread_add(hd_state *s, JNIEnv *jni, jthread thread, const jvmtiFrameInfo *frames, jint nframes,
+                          bool is_virtual, buf *frames_out)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    hd_thread *t = &s->threads[s->nthreads];
+    jlong tag = 0;
+    (*s->tags)->GetTag(s->tags, thread, &tag);
+    if (tag == 0) {
+        tag = (jlong)s->next_id++;
+        if ((*s->tags)->SetTag(s->tags, thread, tag) != JVMTI_ERROR_NONE)
+            return;
+    }
+    t->tag = (uint64_t)tag;
+    t->serial = s->nthreads + 1;
+    t->trace = s->nthreads + 2;
+    jvmtiThreadInfo ti;
+    memset(&ti, 0, sizeof ti);
+    if ((*jv)->GetThreadInfo(jv, thread, &ti) == JVMTI_ERROR_NONE) {
+        t->name = hd_str(s, ti.name);
+        jvmtiThreadGroupInfo gi;
+        memset(&gi, 0, sizeof gi);
+        if (ti.thread_group && (*jv)->GetThreadGroupInfo(jv, ti.thread_group, &gi) == JVMTI_ERROR_NONE) {
+            t->group = hd_str(s, gi.name);
+            jvmtiThreadGroupInfo pi;
+            memset(&pi, 0, sizeof pi);
+            if (gi.parent && (*jv)->GetThreadGroupInfo(jv, gi.parent, &pi) == JVMTI_ERROR_NONE)
+                t->parent = hd_str(s, pi.name);
+            jvmti_free(pi.name);
+            jvmti_free(gi.name);
+        }
+        jvmti_free(ti.name);
+        if (ti.thread_group)
+            (*jni)->DeleteLocalRef(jni, ti.thread_group);
+        if (ti.context_class_loader)
+            (*jni)->DeleteLocalRef(jni, ti.context_class_loader);
+    }
+    /* frames: frame id, name, sig, source, class serial, line; then the trace */
+    buf_put_u4(frames_out, t->serial);
+    buf_put_u4(frames_out, t->trace);
+    buf_put_u4(frames_out, (uint32_t)nframes);
+    for (jint f = 0; f < nframes; f++) {
+        const jvmtiFrameInfo *fi = &frames[f];
+        char *name = NULL, *sig = NULL, *src = NULL;
+        jclass decl = NULL;
+        (*jv)->GetMethodName(jv, fi->method, &name, &sig, NULL);
+        (*jv)->GetMethodDeclaringClass(jv, fi->method, &decl);
+        if (decl)
+            (*jv)->GetSourceFileName(jv, decl, &src);
+        buf_put_u8(frames_out, ++s->next_frame);
+        buf_put_u8(frames_out, hd_str(s, name).v);
+        buf_put_u8(frames_out, hd_str(s, sig).v);
+        buf_put_u8(frames_out, src ? hd_str(s, src).v : 0);
+        buf_put_u4(frames_out, hd_tag_of(s, decl));
+        buf_put_u4(frames_out, (uint32_t)hd_line(fi->method, fi->location));
+        jvmti_free(name);
+        jvmti_free(sig);
+        jvmti_free(src);
+        if (decl)
+            (*jni)->DeleteLocalRef(jni, decl);
+    }
+    t->is_virtual = is_virtual;
+    s->nthreads++;
+}
+
+/* IterateThroughHeap's callback on each java.lang.VirtualThread: tagged with the next id, its tag kept */
+static jint JNICALL hd_on_vthread(jlong class_tag, jlong size, jlong *tag_ptr, jint length, void *data)
+{
+    (void)class_tag, (void)size, (void)length;
+    hd_state *s = data;
+    if (s->nvthreads >= HD_MAX_VTHREADS)
+        return JVMTI_VISIT_ABORT;
+    if (*tag_ptr == 0)
+        *tag_ptr = (jlong)s->next_id++;
+    s->vthread_tags[s->nvthreads++] = *tag_ptr;
+    return 0;
+}
+
+/* Virtual threads (JDK 21+), which GetAllStackTraces leaves out while the heap walk reports the objects
+ * their stacks hold (by the virtual thread's tag): found in the heap by their class, tagged, and given a
+ * thread and a stack in the table, as HotSpot's own dumper does, so that those roots name their thread. */
+static void hd_virtual_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    /* from the loaded classes, not FindClass, which would run the class loader's Java code (and make
+     * objects) while the dump is being prepared */
+    jclass vt = s->vthread_class;
+    if (!vt)
+        return; /* before JDK 21, or no virtual thread yet */
+    s->vthread_tags = malloc(HD_MAX_VTHREADS * sizeof *s->vthread_tags);
+    jvmtiHeapCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.heap_iteration_callback = hd_on_vthread;
+    jint n = 0;
+    jobject *objs = NULL;
+    if (!s->vthread_tags || (*s->tags)->IterateThroughHeap(s->tags, 0, vt, &cb, s) != JVMTI_ERROR_NONE ||
+        !s->nvthreads ||
+        (*s->tags)->GetObjectsWithTags(s->tags, (jint)s->nvthreads, s->vthread_tags, &n, &objs, NULL) !=
+            JVMTI_ERROR_NONE)
+        return;
+    hd_thread *more = realloc(s->threads, ((size_t)s->nthreads + (size_t)n + 1) * sizeof *s->threads);
+    if (more) {
+        s->threads = more;
+        memset(s->threads + s->nthreads, 0, ((size_t)n + 1) * sizeof *s->threads);
+    }
+    static jvmtiFrameInfo frames[HD_MAX_FRAMES]; /* the agent thread's, one dump at a time */
+    for (jint i = 0; i < n; i++) {
+        jint count = 0;
+        if (more && (*jv)->GetStackTrace(jv, objs[i], 0, HD_MAX_FRAMES, frames, &count) == JVMTI_ERROR_NONE)
+            hd_thread_add(s, jni, objs[i], frames, count, true, frames_out);
+        (*jni)->DeleteLocalRef(jni, objs[i]);
+    }
+    jvmti_free(objs);
+}
+
 /* Thread table, and each thread's stack as FRAME and TRACE records (trace
  * serials from 2; 1 is the empty trace objects refer to). */
 static jp_status hd_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
@@ -456,63 +581,10 @@ static jp_status hd_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
         jvmti_free(info);
         return jp_error(JP_ERR_NOMEM, "heap dump: out of memory for the thread table");
     }
-    uint64_t next_frame = 0;
-    for (jint i = 0; i < n; i++) {
-        hd_thread *t = &s->threads[s->nthreads];
-        jlong tag = 0;
-        (*s->tags)->GetTag(s->tags, info[i].thread, &tag);
-        if (tag == 0) {
-            tag = (jlong)s->next_id++;
-            if ((*s->tags)->SetTag(s->tags, info[i].thread, tag) != JVMTI_ERROR_NONE)
-                continue;
-        }
-        t->tag = (uint64_t)tag;
-        t->serial = s->nthreads + 1;
-        t->trace = s->nthreads + 2;
-        jvmtiThreadInfo ti;
-        memset(&ti, 0, sizeof ti);
-        if ((*jv)->GetThreadInfo(jv, info[i].thread, &ti) == JVMTI_ERROR_NONE) {
-            t->name = hd_str(s, ti.name);
-            jvmtiThreadGroupInfo gi;
-            memset(&gi, 0, sizeof gi);
-            if (ti.thread_group && (*jv)->GetThreadGroupInfo(jv, ti.thread_group, &gi) == JVMTI_ERROR_NONE) {
-                t->group = hd_str(s, gi.name);
-                jvmtiThreadGroupInfo pi;
-                memset(&pi, 0, sizeof pi);
-                if (gi.parent && (*jv)->GetThreadGroupInfo(jv, gi.parent, &pi) == JVMTI_ERROR_NONE)
-                    t->parent = hd_str(s, pi.name);
-                jvmti_free(pi.name);
-                jvmti_free(gi.name);
-            }
-            jvmti_free(ti.name);
-        }
-        /* frames: frame id, name, sig, source, class serial, line; then the trace */
-        buf_put_u4(frames_out, t->serial);
-        buf_put_u4(frames_out, t->trace);
-        buf_put_u4(frames_out, (uint32_t)info[i].frame_count);
-        for (jint f = 0; f < info[i].frame_count; f++) {
-            jvmtiFrameInfo *fi = &info[i].frame_buffer[f];
-            char *name = NULL, *sig = NULL, *src = NULL;
-            jclass decl = NULL;
-            (*jv)->GetMethodName(jv, fi->method, &name, &sig, NULL);
-            (*jv)->GetMethodDeclaringClass(jv, fi->method, &decl);
-            if (decl)
-                (*jv)->GetSourceFileName(jv, decl, &src);
-            buf_put_u8(frames_out, ++next_frame);
-            buf_put_u8(frames_out, hd_str(s, name).v);
-            buf_put_u8(frames_out, hd_str(s, sig).v);
-            buf_put_u8(frames_out, src ? hd_str(s, src).v : 0);
-            buf_put_u4(frames_out, hd_tag_of(s, decl));
-            buf_put_u4(frames_out, (uint32_t)hd_line(fi->method, fi->location));
-            jvmti_free(name);
-            jvmti_free(sig);
-            jvmti_free(src);
-            if (decl)
-                (*jni)->DeleteLocalRef(jni, decl);
-        }
-        s->nthreads++;
-    }
+    for (jint i = 0; i < n; i++)
+        hd_thread_add(s, jni, info[i].thread, info[i].frame_buffer, info[i].frame_count, false, frames_out);
     jvmti_free(info);
+    hd_virtual_threads(s, jni, frames_out);
     qsort(s->threads, s->nthreads, sizeof *s->threads, hd_thread_cmp);
     return frames_out->failed ? jp_error(JP_ERR_NOMEM, "heap dump: out of memory for thread stacks") : JP_OK;
 }
@@ -649,6 +721,8 @@ static void hd_root(hd_state *s, jvmtiHeapReferenceKind kind, const jvmtiHeapRef
         break;
     case JVMTI_HEAP_REFERENCE_STACK_LOCAL:
         t = hd_thread_find(s, (uint64_t)info->stack_local.thread_tag);
+        if (t && t->is_virtual)
+            t->seen = true; /* alive, with its stack: its thread object is written after the walk */
         hprof_heap_root(s->out, HPROF_ROOT_JAVA_FRAME, id, t ? t->serial : 0, (uint32_t)info->stack_local.depth);
         break;
     case JVMTI_HEAP_REFERENCE_JNI_LOCAL:
@@ -890,6 +964,11 @@ static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bo
     cb.array_primitive_value_callback = hd_on_array_values;
     jvmtiError err = (*s->tags)->FollowReferences(s->tags, 0, NULL, NULL, &cb, s);
     hd_flush(s);
+    /* a virtual thread is no root of the walk's: the thread object of each whose stack it reported */
+    for (uint32_t i = 0; i < s->nthreads && err == JVMTI_ERROR_NONE; i++)
+        if (s->threads[i].is_virtual && s->threads[i].seen)
+            hprof_heap_root(s->out, HPROF_ROOT_THREAD_OBJECT, s->threads[i].tag, s->threads[i].serial,
+                            s->threads[i].trace);
     if (err != JVMTI_ERROR_NONE) {
         char *name = NULL;
         (*s->tags)->GetErrorName(s->tags, err, &name);
@@ -960,6 +1039,9 @@ done:
     buf_free(&frames);
     free(s->values);
     free(s->threads);
+    free(s->vthread_tags);
+    if (s->vthread_class)
+        (*jni)->DeleteGlobalRef(jni, s->vthread_class);
     hd_classes_free(s);
     if (s->strings)
         model_free(s->strings);

@@ -29,6 +29,9 @@ static pid_t vmc_pid;
 static uint64_t vmc_block_header;    /* sizeof(HeapBlock): the blob follows it */
 static long vmc_header_used;         /* HeapBlock::Header::_used */
 static long vmc_blob_name, vmc_frame_size, vmc_frame_complete, vmc_code_begin, vmc_code_end, vmc_cm_method;
+static bool vmc_code_relative;       /* JDK 23+: the code's bounds are int offsets from the blob (_code_offset,
+                                      * _data_offset), not addresses (_code_begin, _code_end) */
+static int vmc_frame_complete_size;  /* sizeof _frame_complete_offset: int (4), int16_t (2) from JDK 23 */
 static long vmc_const_method, vmc_constants, vmc_pool_holder, vmc_jmethod_ids, vmc_idnum;
 static bool vmc_ready;
 static uintptr_t vmc_jvm_low, vmc_jvm_high; /* libjvm.so's executable segment */
@@ -58,6 +61,16 @@ static uintptr_t vmc_field(const uint8_t *blob, long at)
     uintptr_t v;
     memcpy(&v, blob + at, sizeof v);
     return v;
+}
+
+/* where the code of a copied blob (at `at`) begins or ends: a field holding the address, or an int offset */
+static uintptr_t vmc_code_bound(const uint8_t *blob, uintptr_t at, long field)
+{
+    if (!vmc_code_relative)
+        return vmc_field(blob, field);
+    int32_t off;
+    memcpy(&off, blob + field, sizeof off);
+    return off > 0 ? at + (uintptr_t)off : 0;
 }
 
 /* dl_iterate_phdr's callback: the executable segment of the object that holds data (an address in libjvm) */
@@ -118,10 +131,18 @@ static bool vmc_init(void)
     vmc_header_used = vmstructs_offset("HeapBlock::Header", "_used");
     vmc_blob_name = vmstructs_offset("CodeBlob", "_name");
     vmc_code_begin = vmstructs_offset("CodeBlob", "_code_begin");
+    vmc_code_end = vmstructs_offset("CodeBlob", "_code_end");
+    if (vmc_code_begin < 0 && vmc_code_end < 0) { /* JDK 23+ */
+        vmc_code_begin = vmstructs_offset("CodeBlob", "_code_offset");
+        vmc_code_end = vmstructs_offset("CodeBlob", "_data_offset");
+        vmc_code_relative = true;
+    }
     vmc_frame_size = vmstructs_offset("CodeBlob", "_frame_size");
     vmc_frame_complete = vmstructs_offset("CodeBlob", "_frame_complete_offset");
-    vmc_code_end = vmstructs_offset("CodeBlob", "_code_end");
+    vmc_frame_complete_size = (int)vmstructs_field_size("CodeBlob", "_frame_complete_offset");
     vmc_cm_method = vmstructs_offset("CompiledMethod", "_method");
+    if (vmc_cm_method < 0) /* JDK 23+: CompiledMethod is folded into nmethod */
+        vmc_cm_method = vmstructs_offset("nmethod", "_method");
     vmc_const_method = vmstructs_offset("Method", "_constMethod");
     vmc_constants = vmstructs_offset("ConstMethod", "_constants");
     vmc_idnum = vmstructs_offset("ConstMethod", "_method_idnum");
@@ -146,7 +167,8 @@ static bool vmc_init(void)
     if (!heaps || !*heaps || !low || !high || len < 0 || data < 0 || memory < 0 || segmap < 0 || log2 < 0 ||
         vs_low < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 || vmc_blob_name < 0 ||
         vmc_frame_size < 0 || vmc_frame_complete < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 ||
-        vmc_const_method < 0 || vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0) {
+        vmc_const_method < 0 || vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0 ||
+        (vmc_frame_complete_size != 2 && vmc_frame_complete_size != 4)) {
         jp_log_debug("HotSpot does not describe its code cache: samples in compiled methods' prologues stay on the "
                      "caller");
         return false;
@@ -154,7 +176,8 @@ static bool vmc_init(void)
     long most = vmc_blob_name > vmc_cm_method ? vmc_blob_name : vmc_cm_method;
     if (most < vmc_code_end)
         most = vmc_code_end;
-    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES || vmc_frame_complete + 4 > VMC_BLOB_BYTES ||
+    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES ||
+        vmc_frame_complete + vmc_frame_complete_size > VMC_BLOB_BYTES ||
         vmc_header_used >= (long)vmc_block_header) {
         jp_log_debug("HotSpot's code blobs are laid out unlike what the sampler reads");
         return false;
@@ -213,8 +236,9 @@ static uintptr_t vmc_blob_at(uintptr_t pc, uint8_t *blob)
             !buf[vmc_header_used])
             return 0;
         memcpy(blob, buf + vmc_block_header, VMC_BLOB_BYTES);
-        uintptr_t begin = vmc_field(blob, vmc_code_begin), end = vmc_field(blob, vmc_code_end);
-        return pc >= begin && pc < end ? block + vmc_block_header : 0;
+        uintptr_t at = block + vmc_block_header;
+        uintptr_t begin = vmc_code_bound(blob, at, vmc_code_begin), end = vmc_code_bound(blob, at, vmc_code_end);
+        return begin && pc >= begin && pc < end ? at : 0;
     }
     return 0;
 }
@@ -274,7 +298,8 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
     *frame_words = 0;
     *complete = false;
     uint8_t blob[VMC_BLOB_BYTES];
-    if (!vmc_ready || !vmc_blob_at(pc, blob))
+    uintptr_t at;
+    if (!vmc_ready || !(at = vmc_blob_at(pc, blob)))
         return VM_CODE_UNKNOWN;
     vm_code_kind kind = vmc_kind_of(vmc_field(blob, vmc_blob_name));
     int32_t words;
@@ -282,8 +307,14 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
     if (words > 0 && words < 65536)
         *frame_words = (uint32_t)words;
     int32_t done;
-    memcpy(&done, blob + vmc_frame_complete, sizeof done);
-    *complete = done >= 0 && pc >= vmc_field(blob, vmc_code_begin) + (uintptr_t)done;
+    if (vmc_frame_complete_size == 2) {
+        int16_t d16;
+        memcpy(&d16, blob + vmc_frame_complete, sizeof d16);
+        done = d16;
+    } else {
+        memcpy(&done, blob + vmc_frame_complete, sizeof done);
+    }
+    *complete = done >= 0 && pc >= vmc_code_bound(blob, at, vmc_code_begin) + (uintptr_t)done;
     if (kind == VM_CODE_COMPILED) {
         *method = vmc_method_id(vmc_field(blob, vmc_cm_method));
     } else if (kind == VM_CODE_INTERPRETER) {

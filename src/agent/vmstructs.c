@@ -8,7 +8,7 @@
 
 static char *vmstructs_table;          /* gHotSpotVMStructs: entries of vmstructs_stride bytes */
 static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstructs_static_at, vmstructs_offset_at,
-    vmstructs_address_at;
+    vmstructs_address_at, vmstructs_type_string_at;
 static char *vmstructs_types;          /* gHotSpotVMTypes: entries of vmstructs_types_stride bytes */
 static uint64_t vmstructs_types_stride, vmstructs_types_name_at, vmstructs_types_size_at;
 static char *vmstructs_ints;           /* gHotSpotVMIntConstants: entries of vmstructs_ints_stride bytes */
@@ -34,6 +34,7 @@ static bool vmstructs_tables(void)
     uint64_t *is_static = vmstructs_sym(h, "gHotSpotVMStructEntryIsStaticOffset");
     uint64_t *offset = vmstructs_sym(h, "gHotSpotVMStructEntryOffsetOffset");
     uint64_t *address = vmstructs_sym(h, "gHotSpotVMStructEntryAddressOffset");
+    uint64_t *type_string = vmstructs_sym(h, "gHotSpotVMStructEntryTypeStringOffset");
     char **types = vmstructs_sym(h, "gHotSpotVMTypes");
     uint64_t *types_stride = vmstructs_sym(h, "gHotSpotVMTypeEntryArrayStride");
     uint64_t *types_name = vmstructs_sym(h, "gHotSpotVMTypeEntryTypeNameOffset");
@@ -44,7 +45,8 @@ static bool vmstructs_tables(void)
     uint64_t *ints_value = vmstructs_sym(h, "gHotSpotVMIntConstantEntryValueOffset");
     if (h)
         dlclose(h);
-    if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset || !address)
+    if (!table || !*table || !stride || !*stride || !type || !field || !is_static || !offset || !address ||
+        !type_string)
         return false;
     if (types && *types && types_stride && *types_stride && types_name && types_size) {
         vmstructs_types = *types;
@@ -59,6 +61,7 @@ static bool vmstructs_tables(void)
         vmstructs_ints_value_at = *ints_value;
     }
     vmstructs_address_at = *address;
+    vmstructs_type_string_at = *type_string;
     vmstructs_table = *table;
     vmstructs_stride = *stride;
     vmstructs_type_at = *type;
@@ -107,6 +110,13 @@ uint64_t vmstructs_sizeof(const char *type)
         if (strcmp(t, type) == 0)
             return *(uint64_t *)(e + vmstructs_types_size_at);
     }
+}
+
+uint64_t vmstructs_field_size(const char *type, const char *field)
+{
+    const char *e = vmstructs_entry(type, field, false);
+    const char *t = e ? *(const char *const *)(e + vmstructs_type_string_at) : NULL;
+    return t ? vmstructs_sizeof(t) : 0;
 }
 
 /* Where a flag's value is, from HotSpot's flag table; NULL when the flag or the tables are not there. */

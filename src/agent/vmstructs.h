@@ -22,6 +22,9 @@ bool vmstructs_init(JNIEnv *jni);
 long vmstructs_offset(const char *type, const char *field);
 void *vmstructs_static(const char *type, const char *field);
 uint64_t vmstructs_sizeof(const char *type);
+/* sizeof the type of type::field (a non-static field) as HotSpot names it ("int", "int16_t" ...), or 0
+ * when the field or its type is not described: a field whose width changed between JDKs */
+uint64_t vmstructs_field_size(const char *type, const char *field);
 /* One of HotSpot's integer constants (gHotSpotVMIntConstants); false when not described. */
 bool vmstructs_int_constant(const char *name, int32_t *value);
 /* Where a JavaThread keeps its JNIEnv (JNIEnv* - JavaThread*), measured by

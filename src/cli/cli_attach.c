@@ -325,6 +325,14 @@ static int ca_send(const hotspot_target *t, const char *command, const char *arg
     close(fd);
     unlinkat(tmp, answer, 0);
     close(tmp);
+    if (st != JP_OK && strstr(why, "only permitted in the live phase")) {
+        /* JDK 21+ refuses to load an agent before VM init itself (17 loaded it, and the agent answered
+         * so): the same answer, asked again */
+        free(text);
+        *text_out = strdup("error: " ATTACH_STARTING "\n");
+        if (*text_out)
+            return 0;
+    }
     if (st != JP_OK) {
         cli_error("%s", why);
         return 1;

@@ -35,12 +35,14 @@ hist() { "$JVMPROF" heap "$1" --top 0 | awk 'NF == 4 && $4 ~ /^HeapGraph/ { prin
 
 
 # start_heapgraph AGENT_OPTIONS: HeapGraph in the background ($PID; "" = no
-# agent), once it printed "ready"; it ends when $T/stop appears
+# agent), once it printed "ready"; it ends when $T/stop appears. The JVM
+# options in the array HEAPGRAPH_JVM (none by default) go before the agent's.
+HEAPGRAPH_JVM=()
 start_heapgraph() {
     rm -f "$T/stop"
     local agent=()
     [ -n "$1" ] && agent=("-agentpath:$AGENT=$1")
-    "$JAVA" "${agent[@]}" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
+    "$JAVA" ${HEAPGRAPH_JVM[@]+"${HEAPGRAPH_JVM[@]}"} "${agent[@]}" -cp "$CLASSES" HeapGraph "$T/stop" >"$T/out" 2>"$T/err" &
     PID=$!
     trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
     for _ in $(seq 1 300); do grep -q '^ready$' "$T/out" 2>/dev/null && break; sleep 0.1; done

@@ -5,9 +5,13 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 JAVA_HOME=${JAVA_HOME:-$("$ROOT/tools/java-home.sh")}
 JAVA="$JAVA_HOME/bin/java"
+# the JDK's feature version (17, 25 ...): tests/run.sh runs the JVM tests on JDK 17 and again on JDK 25
+JDK_FEATURE=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release" 2>/dev/null)
+JDK_FEATURE=${JDK_FEATURE:-0}
 AGENT="$ROOT/build/libjvmprof.so"
 JVMPROF="$ROOT/build/jvmprof"
-CLASSES="$ROOT/build/it/classes"
+# the test programs, compiled by the JDK that runs them: one directory per JDK feature version
+CLASSES="$ROOT/build/it/classes-$JDK_FEATURE"
 T=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-it.XXXXXX")
 # KEEP_T=1 keeps the test's temporary directory, to look at what a failing test saw
 trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT

@@ -7,8 +7,11 @@
 # JVM while JVMTI calls them runnable (Reference Handler in
 # waitForReferencePendingList, Signal Dispatcher, Notification Thread), are
 # never running: the kernel has them asleep (/proc's state), so their samples
-# are waiting.
+# are waiting. Thread.sleep is native on JDK 17; from JDK 21 it is Java that
+# calls the native Thread.sleep0 (JDK 21) or Thread.sleepNanos0 (JDK 22+),
+# whose frame is then the sleeping one.
 . "$(dirname "$0")/lib.sh"
+SLEEP_RE='^java\.lang\.Thread\.sleep(0|Nanos0)?$' # the native frame that sleeps
 run_java "wall=10,thread=y,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
 expect_rc 0
 grep -qx done "$T/out" || fail "program output changed under wall="
@@ -16,15 +19,15 @@ expect_grep "^WALL SAMPLES BEGIN" "$T/w.txt"
 # the main thread's serial, then its rows by method and state
 main=$(grep 'THREAD START.*name="main"' "$T/w.txt" | grep -o 'id = [0-9]*' | grep -o '[0-9]*')
 [ -n "$main" ] || fail "no THREAD START for main"
-awk -v main="$main" '
+awk -v main="$main" -v re="$SLEEP_RE" '
     /^TRACE [0-9]+: \(thread=/ { split($2, a, ":"); gsub(/[^0-9]/, "", $3); owner[a[1]] = $3 }
     /^WALL SAMPLES BEGIN/ { on = 1; next }
     /^WALL SAMPLES END/ { on = 0 }
-    on && $1 ~ /^[0-9]+$/ && owner[$5] == main { n[$7 " " $6] += $4; total += $4 }
+    on && $1 ~ /^[0-9]+$/ && owner[$5] == main { m = $7; if (m ~ re) m = "sleep"; n[m " " $6] += $4; total += $4 }
     END {
         for (k in n) printf "%s %d\n", k, n[k] > "/dev/stderr"
-        printf "%d %d %d %d\n", total, n["SleepCompute.compute running"], n["java.lang.Thread.sleep sleeping"],
-            n["SleepCompute.compute sleeping"] + n["java.lang.Thread.sleep running"] > "'"$T"'/shares"
+        printf "%d %d %d %d\n", total, n["SleepCompute.compute running"], n["sleep sleeping"],
+            n["SleepCompute.compute sleeping"] + n["sleep running"] > "'"$T"'/shares"
     }' "$T/w.txt"
 read -r total compute sleep wrong < "$T/shares"
 note "wall: main thread $total samples: compute running $compute, Thread.sleep sleeping $sleep"
@@ -34,7 +37,7 @@ awk -v t="$total" -v c="$compute" -v s="$sleep" -v w="$wrong" \
              exit !(pc >= 40 && pc <= 60 && ps >= 40 && ps <= 60 && w * 100 <= t) }' ||
     fail "wall shares not within 10 points of 50% each (or more than 1% of samples in the wrong state)"
 grep -q 'SleepCompute.compute_\[[j0i]\];\[running\] [0-9]*$' "$T/w.col" || fail "no [running] leaf under compute in collapsed"
-grep -q 'java.lang.Thread.sleep_\[n\];\[sleeping\] [0-9]*$' "$T/w.col" || fail "no [sleeping] leaf under Thread.sleep"
+grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];\[sleeping\] [0-9]*$' "$T/w.col" || fail "no [sleeping] leaf under Thread.sleep"
 
 run_java "cpu=samples,file=$T/c.txt" SleepCompute 4
 expect_rc 0
@@ -43,7 +46,7 @@ note "cpu: compute ${c}%"
 awk -v c="$c" 'BEGIN { exit !(c >= 90) }' || fail "cpu=samples put only ${c}% in compute()"
 # a CPU timer may expire in the few microseconds of CPU a thread spends entering or leaving
 # Thread.sleep, so a sample or two there is right; a share like wall's is not
-s=$(cpu_rows "$T/c.txt" | awk '$6 == "java.lang.Thread.sleep" {s += $2} END {print s + 0}')
+s=$(cpu_rows "$T/c.txt" | awk -v re="$SLEEP_RE" '$6 ~ re {s += $2} END {print s + 0}')
 note "cpu: Thread.sleep ${s}%"
 awk -v s="$s" 'BEGIN { exit !(s <= 2) }' || fail "cpu=samples put ${s}% in Thread.sleep"
 

@@ -4,7 +4,7 @@
 # per method, every offset remapped, fields and attributes untouched, the
 # output rewritable again). A fixed sample of ~3000 classes; all of them with
 # JP_FULL=1 (make test-full). The classes are extracted once into
-# build/jdk-classes (again when the JDK changes).
+# build/jdk-classes-N, N the JDK's feature version (again when it changes).
 . "$(dirname "$0")/lib.sh"
 RT="$ROOT/build/tools/cf_roundtrip"
 [ -x "$RT" ] || make -C "$ROOT" -s build/tools/cf_roundtrip >&2 || fail "cannot build $RT"

@@ -45,7 +45,7 @@ for main in RewriteSubjects Hello GenWide49 GenWide52; do
 done
 
 # (2) javac, rewritten
-dir="$ROOT/build/jdk-classes"
+dir="$ROOT/build/jdk-classes-$JDK_FEATURE"
 id="$JAVA_HOME/lib/modules $(stat -c '%s %Y' "$JAVA_HOME/lib/modules")"
 if [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$id" ]; then
     compiler="$dir/jdk.compiler" # extracted by t3001

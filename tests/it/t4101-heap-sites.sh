@@ -55,9 +55,10 @@ for c in 'boolean[]' 'byte[]' 'char[]' 'short[]' 'int[]' 'long[]' 'float[]' 'dou
          'int[][]' 'AllocKinds$Refl' 'AllocKinds$Cl' 'AllocKinds$Shared' 'java.lang.String' 'java.lang.String[]'; do
     grep -qxF "$c" <<<"$names" || fail "no site of class $c"
 done
-# Refl comes from Constructor.newInstance, Cl from clone(), the Strings from File.list()'s native code
+# Refl comes from Constructor.newInstance (through method handles from JDK 18: the site is then
+# DirectMethodHandle.allocateInstance's), Cl from clone(), the Strings from File.list()'s native code
 site_trace() { awk -v c="$1" '$9 == c {print $8}' "$T/k.txt"; }
-refl_ok=0; for t in $(site_trace 'AllocKinds$Refl'); do trace_of "$T/k.txt" "$t" | grep -q "newInstance\|AllocKinds.main" && refl_ok=1; done
+refl_ok=0; for t in $(site_trace 'AllocKinds$Refl'); do trace_of "$T/k.txt" "$t" | grep -q "newInstance\|DirectMethodHandle.allocateInstance\|AllocKinds.main" && refl_ok=1; done
 [ $refl_ok = 1 ] || fail "no reflection site for AllocKinds\$Refl"
 cl_ok=0; for t in $(site_trace 'AllocKinds$Cl'); do trace_of "$T/k.txt" "$t" | grep -q "clone\|AllocKinds\$Cl.copy" && cl_ok=1; done
 [ $cl_ok = 1 ] || fail "no clone site for AllocKinds\$Cl"

@@ -25,13 +25,14 @@ public class NextToCall {
         for (int i = 0; i < n; i++) {
             long v = work(i);
             /* three loops short enough for the JIT to unroll whole: no
-             * safepoint poll among them */
+             * safepoint poll among them; the shift keeps JDK 25's C2 from
+             * folding each chain of multiply-adds into one */
             for (int k = 0; k < 32; k++)
-                v = v * 0x9E3779B97F4A7C15L + k;
+                v = (v ^ (v >>> 29)) * 0x9E3779B97F4A7C15L + k;
             for (int k = 0; k < 32; k++)
-                v = v * 0xC2B2AE3D27D4EB4FL + k;
+                v = (v ^ (v >>> 29)) * 0xC2B2AE3D27D4EB4FL + k;
             for (int k = 0; k < 32; k++)
-                v = v * 0x165667B19E3779F9L + k;
+                v = (v ^ (v >>> 29)) * 0x165667B19E3779F9L + k;
             s += v;
             tiny();
         }
