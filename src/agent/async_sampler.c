@@ -1315,6 +1315,23 @@ static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint
         asy_add_stack(m, weight, state, serial, &kf, 1);
 }
 
+/* One taken sample into the model: its stack, or (no frames) its weight under <unknown frame>, named by
+ * why the walk failed (code: AsyncGetCallTrace's, negated). */
+static void asy_take(model *m, JNIEnv *jni, const asy_slot *s, int code)
+{
+    if (s->nframes > 0) {
+        asy_recorded += s->weight;
+        asy_stacks++;
+        asy_record(m, jni, s);
+        if (trace_samples_wanted())
+            asy_trace_sample(m, jni, s);
+        return;
+    }
+    asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
+    asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s),
+                          code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
+}
+
 /* The samples the ring had no room for since the last drain, each thread's and
  * state's under <unknown frame>.ring_full. */
 static void asy_record_drops(model *m)
@@ -1415,16 +1432,7 @@ static void asy_wall_vthreads(model *m, JNIEnv *jni)
             s->frames[i].lineno = asy_vframes[i].location < 0 ? -3 : (jint)asy_vframes[i].location;
         }
         asy_vthread_samples++;
-        if (n > 0) {
-            asy_recorded += s->weight;
-            asy_stacks++;
-            asy_record(m, jni, s);
-            if (trace_samples_wanted())
-                asy_trace_sample(m, jni, s);
-        } else {
-            asy_failed[0] += s->weight;
-            asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s), asy_agct_names[0]);
-        }
+        asy_take(m, jni, s, 0);
     }
     (*jni)->PopLocalFrame(jni, NULL);
 }
@@ -1440,18 +1448,7 @@ void async_sampler_drain(model *m, JNIEnv *jni)
         uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
         if (seq != asy_dequeue + 1)
             break;
-        if (s->nframes > 0) {
-            asy_recorded += s->weight;
-            asy_stacks++;
-            asy_record(m, jni, s);
-            if (trace_samples_wanted())
-                asy_trace_sample(m, jni, s);
-        } else {
-            int code = -s->nframes;
-            asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
-            asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s),
-                                  code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
-        }
+        asy_take(m, jni, s, -s->nframes);
         atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
         asy_dequeue++;
     }
