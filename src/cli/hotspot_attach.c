@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../common/fd_write.h"
+#include "../common/proc_state.h"
 #include "proc_root.h"
 
 char *hotspot_read_fd(int fd, size_t *len)
@@ -222,9 +223,33 @@ int hotspot_tmp_open(const hotspot_target *t, char *why, size_t cap)
     return tmp;
 }
 
+/* When process pid started, in seconds since the epoch (to within a second: the boot time is in whole
+ * seconds), or -1 if /proc does not say. */
+static double ha_process_start(long pid)
+{
+    char path[64], buf[1024], line[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    const char *f = proc_stat_fields(path, buf, sizeof buf);
+    unsigned long long ticks = 0, btime = 0;
+    /* starttime is the 22nd field: the 20th after the command name */
+    if (!f || sscanf(f, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                     &ticks) != 1)
+        return -1;
+    FILE *st = fopen("/proc/stat", "re");
+    if (!st)
+        return -1;
+    while (fgets(line, sizeof line, st) && sscanf(line, "btime %llu", &btime) != 1)
+        ;
+    fclose(st);
+    long hz = sysconf(_SC_CLK_TCK);
+    return btime && hz > 0 ? (double)btime + (double)ticks / (double)hz : -1;
+}
+
 /* The JVM's attach socket, name in tmp: 1 (*fd: an O_PATH descriptor of it) when it is there and made as
  * its JVM makes it, HotSpot's client's checks (its owner and group the JVM's, no access for others: made
- * by the JVM's user, to be used by that user); 0 when it is not there (yet); -1 with why. */
+ * by the JVM's user, to be used by that user); 0 when it is not there (yet), or only one older than the
+ * process is (left by an earlier JVM with the same pid, killed: the JVM removes it as it starts, and
+ * makes its own after); -1 with why. */
 static int ha_socket_open(const hotspot_target *t, int tmp, const char *name, int *fd, char *why, size_t cap)
 {
     *fd = openat(tmp, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -246,8 +271,15 @@ static int ha_socket_open(const hotspot_target *t, int tmp, const char *name, in
                  (unsigned)(st.st_mode & 07777));
         wrong = owner;
     }
-    if (!wrong)
+    if (!wrong) {
+        double started = ha_process_start(t->pid);
+        if (started > 0 && (double)st.st_mtim.tv_sec + 2 < started) { /* stale: 2 s for the boot time's rounding */
+            close(*fd);
+            *fd = -1;
+            return 0;
+        }
         return 1;
+    }
     snprintf(why, cap, "the attach socket of process %ld, /tmp/%s in its file system, %s: not used (another "
              "process made it; remove it to attach)", (long)t->pid, name, wrong);
     if (*fd >= 0)

@@ -106,3 +106,22 @@ sleep 1
 grep -q "^CPU SAMPLES END" "$T/r.txt" || fail "no report"
 [ -S "$SOCK" ] && [ "$(stat -c '%u %a' "$SOCK")" = "0 600" ] || fail "the JVM's own socket: $(ls -l "$SOCK")"
 note "planted trigger links made nothing; the JVM attached through /tmp"
+
+# a socket left by an earlier JVM with the same pid, killed before it could remove it (ours, 0600, no one
+# listening, older than the process): not "Connection refused", but waited past; the JVM replaces it
+mkdir "$T/sync2"
+"$JAVA" -XX:-UsePerfData -cp "$CLASSES" AttachTarget calls "$T/sync2" >"$T/j2.out" 2>"$T/j2.err" &
+JPID=$!
+PIDS+=("$JPID")
+for _ in $(seq 600); do grep -q '^ready$' "$T/j2.out" && break; sleep 0.1; done
+grep -q '^ready$' "$T/j2.out" || fail "the second JVM did not start: $(cat "$T/j2.err")"
+SOCK=/tmp/.java_pid$JPID
+PLANTED+=("$SOCK")
+"$PY" -c 'import os, socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o600)' "$SOCK" ||
+    fail "could not leave a socket"
+touch -d '1 hour ago' "$SOCK"
+"$JVMPROF" start "$JPID" "cpu=samples,file=$T/s.txt" >"$T/o" 2>"$T/e" || fail "start past a stale socket: $(cat "$T/e")"
+"$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "stop: $(cat "$T/e")"
+grep -q "^CPU SAMPLES END" "$T/s.txt" || fail "no report after the stale socket"
+[ "$(stat -c %Y "$SOCK")" -gt $(($(date +%s) - 600)) ] || fail "the stale socket is still there"
+note "a stale socket older than the JVM: waited past, the JVM's own used"
