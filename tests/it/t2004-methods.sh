@@ -5,7 +5,7 @@
 # jvmprof report --methods shows the same from an HPROF binary file, its rows
 # chosen by --top and --prefix.
 . "$(dirname "$0")/lib.sh"
-run_java "cpu=samples,depth=4,file=$T/s.txt" MethodsHot 20000
+run_java "cpu=samples,depth=4,file=$T/s.txt" MethodsHot 5000
 expect_rc 0
 expect_grep "^METHODS (CPU samples) BEGIN" "$T/s.txt"
 first=$(sed -n '/^METHODS (CPU samples) BEGIN/,/^METHODS (CPU samples) END/p' "$T/s.txt" | sed -n 3p)
@@ -30,7 +30,7 @@ row=$(sed -n '/^METHODS (CPU time) BEGIN/,/^METHODS (CPU time) END/p' "$T/t.txt"
 echo "$row" | grep -q ' MethodsHot\.hot$' || fail "first cpu=times METHODS row: $row"
 [ "$(echo "$row" | awk '{print $7}')" = 16000 ] || fail "hot's calls: $row (8 x 2000 made)"
 # jvmprof report --methods from the binary format
-run_java "cpu=samples,format=b,file=$T/s.hprof" MethodsHot 20000
+run_java "cpu=samples,format=b,file=$T/s.hprof" MethodsHot 5000
 expect_rc 0
 "$JVMPROF" report "$T/s.hprof" --methods --top 3 >"$T/m.txt" || fail "report --methods failed"
 [ "$(grep -c '^ *[0-9]' "$T/m.txt")" = 3 ] || { cat "$T/m.txt" >&2; fail "--top 3: not 3 rows"; }

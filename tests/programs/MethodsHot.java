@@ -6,8 +6,10 @@ public class MethodsHot {
     static volatile long sink;
 
     static long hot(long x) {
-        for (int i = 0; i < 20_000; i++)
+        for (int i = 0; i < 20_000; i++) { // the shift keeps JDK 25's C2 from folding the loop (10x faster)
             x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 17;
+        }
         return x;
     }
 
