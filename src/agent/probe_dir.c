@@ -52,25 +52,6 @@ static void pd_ns(const char *path, unsigned long long *dev, unsigned long long 
     }
 }
 
-/* A /proc/PID/stat's start time (field 22). */
-static bool pd_stat(const char *path, unsigned long long *start)
-{
-    char buf[2048];
-    const char *p = proc_stat_fields(path, buf, sizeof buf); /* field 3 */
-    if (!p)
-        return false;
-    for (int field = 3; field < 22; field++) {
-        p = strchr(p, ' ');
-        if (!p)
-            return false;
-        p++;
-    }
-    char *end;
-    errno = 0;
-    *start = strtoull(p, &end, 10);
-    return end != p && (*end == ' ' || *end == '\n' || !*end) && !errno;
-}
-
 /* This process, as an owner file names it. */
 static void pd_self(pd_owner *me)
 {
@@ -78,7 +59,7 @@ static void pd_self(pd_owner *me)
     me->pid = (long)getpid();
     pd_ns("/proc/self/ns/pid", &me->pidns_dev, &me->pidns_ino);
     pd_ns("/proc/self/ns/time", &me->timens_dev, &me->timens_ino);
-    if (!pd_stat("/proc/self/stat", &me->start))
+    if (!proc_start_ticks("/proc/self/stat", &me->start))
         me->start = 0;
     snprintf(me->boot, sizeof me->boot, "-");
     int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
@@ -170,7 +151,7 @@ static bool pd_gone(const pd_owner *o, const pd_owner *me)
     char path[64];
     unsigned long long start;
     snprintf(path, sizeof path, "/proc/%ld/stat", o->pid);
-    return pd_stat(path, &start) && start != o->start; /* a zombie is left for when it is reaped */
+    return proc_start_ticks(path, &start) && start != o->start; /* a zombie is left for when it is reaped */
 }
 
 /* ---- what a directory may hold ---- */

@@ -227,13 +227,10 @@ int hotspot_tmp_open(const hotspot_target *t, char *why, size_t cap)
  * seconds), or -1 if /proc does not say. */
 static double ha_process_start(long pid)
 {
-    char path[64], buf[1024], line[256];
+    char path[64], line[256];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    const char *f = proc_stat_fields(path, buf, sizeof buf);
     unsigned long long ticks = 0, btime = 0;
-    /* starttime is the 22nd field: the 20th after the command name */
-    if (!f || sscanf(f, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
-                     &ticks) != 1)
+    if (!proc_start_ticks(path, &ticks))
         return -1;
     FILE *st = fopen("/proc/stat", "re");
     if (!st)

@@ -1,7 +1,9 @@
-/* proc_state.c — a thread's state as the kernel tells it (proc_state.h). */
+/* proc_state.c — a thread's state and a process's start as the kernel tells them (proc_state.h). */
 #include "proc_state.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +23,24 @@ const char *proc_stat_fields(const char *path, char *buf, size_t cap)
     if (!close_paren || close_paren[1] != ' ' || !close_paren[2])
         return NULL;
     return close_paren + 2;
+}
+
+bool proc_start_ticks(const char *path, unsigned long long *ticks)
+{
+    char buf[2048];
+    const char *p = proc_stat_fields(path, buf, sizeof buf); /* field 3 */
+    if (!p)
+        return false;
+    for (int field = 3; field < 22; field++) {
+        p = strchr(p, ' ');
+        if (!p)
+            return false;
+        p++;
+    }
+    char *end;
+    errno = 0;
+    *ticks = strtoull(p, &end, 10);
+    return end != p && (*end == ' ' || *end == '\n' || !*end) && !errno;
 }
 
 char proc_thread_state(uint32_t tid)

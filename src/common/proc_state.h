@@ -2,10 +2,12 @@
  * state letter of /proc/self/task/TID/stat (R running or runnable, S
  * sleeping, D in uninterruptible sleep, T stopped, ...). The wall-clock
  * sampler asks it of threads JVMTI calls runnable, which may be blocked
- * inside the JVM or the kernel all the same. */
+ * inside the JVM or the kernel all the same. Also when a process started
+ * (probe directories' owners, attach's stale sockets). */
 #ifndef PROC_STATE_H
 #define PROC_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +16,10 @@
  * command name, which is in parentheses and may hold anything (spaces,
  * parentheses). NULL if it cannot be read or is not of that form. */
 const char *proc_stat_fields(const char *path, char *buf, size_t cap);
+
+/* The start time of the process or thread whose stat file is at PATH (its
+ * field 22: clock ticks since boot) into *TICKS; false if it cannot be read. */
+bool proc_start_ticks(const char *path, unsigned long long *ticks);
 
 /* The state letter of thread TID of this process, or 0 if it cannot be read
  * (the thread has ended, /proc is not mounted). Opens and reads one small
