@@ -125,7 +125,10 @@ unshare --mount sh -c 'mount -t tmpfs -o noexec,mode=755 tmpfs "$1" || exit 90
 expect_grep "^provider Fire (USDT probes in /tmp/jvmprof-[0-9]*/[0-9]*/Fire.so)$" "$T/out"
 [ ! -s "$T/nx.ls" ] || fail "(d) left in the noexec TMPDIR: $(cat "$T/nx.ls")"
 
-# (d) every directory noexec: no USDT probes, and nothing left anywhere
+# (d) every directory noexec: no USDT probes, and nothing left anywhere (the mounts hide /tmp, /var/tmp and
+# /dev/shm: not from a checkout inside one of them, whose agent and classes they would hide too)
+case "$ROOT/" in /tmp/*|/var/tmp/*|/dev/shm/*)
+    note "(d) all noexec: not run from a checkout in $ROOT (the mounts would hide the agent)"; exit 0 ;; esac
 unshare --mount sh -c 'mount -t tmpfs -o noexec,mode=1777 tmpfs "$1" || exit 90
     for d in /var/tmp /dev/shm /tmp; do mount --bind "$1" "$d" || exit 91; done
     unset TMPDIR
