@@ -53,7 +53,10 @@ static int ns_fd = -1;               /* the connection, for net_stream_stop to c
 static uint32_t ns_next_id;
 static char ns_broken_name[400];     /* the count that says why the stream broke, and when */
 static uint64_t ns_broken_at_s, ns_start_ns;
-/* the growing file (the trace): its id, what was read of it so far, whether it lost a piece */
+/* the growing file (the trace): its id, what was read of it so far, whether it lost a piece, whether it
+ * ended; under ns_grow_lock, as the agent thread's polls and the session's end both send its new bytes */
+static pthread_mutex_t ns_grow_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool ns_grow_ended;
 static uint32_t ns_grow_id;
 static int ns_grow_fd = -1;
 static uint64_t ns_grow_offset;
@@ -337,9 +340,13 @@ void net_stream_start(const char *endpoint)
     ns_closing = ns_broken = false;
     ns_sent = ns_dropped = ns_files = ns_acked = 0;
     ns_next_id = 0;
+    pthread_mutex_unlock(&ns_lock);
+    pthread_mutex_lock(&ns_grow_lock);
     ns_grow_id = 0;
     ns_grow_offset = 0;
-    ns_grow_lost = false;
+    ns_grow_lost = ns_grow_ended = false;
+    pthread_mutex_unlock(&ns_grow_lock);
+    pthread_mutex_lock(&ns_lock);
     ns_start_ns = agent_now_ns();
     pthread_mutex_unlock(&ns_lock);
     char hello[256], host[128] = "?";
@@ -427,10 +434,10 @@ void net_stream_file(const char *path)
     pthread_mutex_unlock(&ns_lock);
 }
 
-void net_stream_grow(const char *path, int written)
+static void ns_grow_locked(const char *path, int written)
 {
     struct stat st;
-    if (!ns_on || written < 0 || fstat(written, &st) != 0 || !S_ISREG(st.st_mode)) /* /dev/null (plugin=): nothing */
+    if (!ns_on || ns_grow_ended || written < 0 || fstat(written, &st) != 0 || !S_ISREG(st.st_mode)) /* /dev/null: nothing */
         return;
     if (ns_grow_fd < 0 && (ns_grow_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) /* the writer's is write-only */
         return;
@@ -464,8 +471,17 @@ void net_stream_grow(const char *path, int written)
     }
 }
 
+void net_stream_grow(const char *path, int written)
+{
+    pthread_mutex_lock(&ns_grow_lock);
+    ns_grow_locked(path, written);
+    pthread_mutex_unlock(&ns_grow_lock);
+}
+
 void net_stream_grow_end(void)
 {
+    pthread_mutex_lock(&ns_grow_lock);
+    ns_grow_ended = true; /* an agent thread's poll after this sends nothing more */
     if (ns_on && ns_grow_id) {
         ns_queue_one(NS_END, ns_grow_id, NULL, 0);
         pthread_mutex_lock(&ns_lock);
@@ -477,6 +493,7 @@ void net_stream_grow_end(void)
         close(ns_grow_fd);
         ns_grow_fd = -1;
     }
+    pthread_mutex_unlock(&ns_grow_lock);
 }
 
 void net_stream_stop(int timeout_ms)

@@ -69,6 +69,8 @@ dirs=$(serve_dirs | sort)
 [ "$(echo "$dirs" | sort -u | wc -l)" = 2 ] || fail "not two directories: $dirs; $(cat "$T/serve.log")"
 for n in a b; do
     [ "$(net_lost "$T/$n/h.txt")" = 0 ] || fail "JVM $n lost bytes: $(grep '^net=' "$T/$n/h.txt")"
+    # what was sent after the report (its last acks) is counted at the session's end, on stderr
+    ! grep 'were lost' "$T/$n/err" >&2 || fail "JVM $n lost bytes at its end"
     kept=""
     for d in $dirs; do
         cmp -s "$T/$n/h.txt" "$d/h.txt" && kept=$d
