@@ -76,15 +76,6 @@ apt_install() {
         $SUDO apt-get install -y "$@"
     fi
 }
-missing=()
-[[ -f $SRC_ZIP ]] || missing+=(openjdk-17-source)
-[[ -f $H2_JAR ]] || missing+=(libh2-java)
-command -v unzip >/dev/null || missing+=(unzip)
-command -v python3 >/dev/null || missing+=(python3)
-if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
-[[ -f $SRC_ZIP ]] || die "$SRC_ZIP still missing after installing openjdk-17-source"
-[[ -f $H2_JAR ]] || die "$H2_JAR still missing after installing libh2-java"
-
 if [[ -n ${BENCH_JAVA_HOME:-} ]]; then
     JDK=$BENCH_JAVA_HOME
 elif [[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/javac ]]; then
@@ -96,7 +87,21 @@ JAVA="$JDK/bin/java"
 JAVAC="$JDK/bin/javac"
 [[ -x $JAVA && -x $JAVAC ]] || die "no java/javac in $JDK"
 JAVA_VERSION=$("$JAVA" -version 2>&1 | head -1)
-[[ $JAVA_VERSION == *'"17.'* ]] || log "WARNING: $JAVA_VERSION is not JDK 17; the JDK 17 sources may not compile"
+JDK_FEATURE=$(sed -n 's/^[^"]*"\([0-9]*\).*/\1/p' <<<"$JAVA_VERSION")
+# javac compiles the sources of the JDK it runs on: Debian's for 17, the JDK's own lib/src.zip otherwise
+if [[ $JDK_FEATURE != 17 ]]; then
+    [[ -f $JDK/lib/src.zip ]] || die "$JAVA_VERSION: javac's workload needs its own sources, and $JDK/lib/src.zip is missing"
+    SRC_ZIP=$JDK/lib/src.zip
+fi
+
+missing=()
+[[ -f $SRC_ZIP ]] || missing+=(openjdk-17-source)
+[[ -f $H2_JAR ]] || missing+=(libh2-java)
+command -v unzip >/dev/null || missing+=(unzip)
+command -v python3 >/dev/null || missing+=(python3)
+if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
+[[ -f $SRC_ZIP ]] || die "$SRC_ZIP still missing after installing openjdk-17-source"
+[[ -f $H2_JAR ]] || die "$H2_JAR still missing after installing libh2-java"
 
 # ---------------------------------------------------------------- agent
 AGENT=${AGENT:-build/libjvmprof.so}
@@ -241,7 +246,7 @@ run_h2() {
 
 describe_workload() {
     case $1 in
-        javac) printf 'javac (JDK 17, single JVM) compiling %s .java files of java.base (%s) from src.zip with --patch-module java.base, -proc:none -implicit:none' \
+        javac) printf "javac (JDK $JDK_FEATURE, single JVM)"' compiling %s .java files of java.base (%s) from src.zip with --patch-module java.base, -proc:none -implicit:none' \
             "$JAVAC_NFILES" "$JAVAC_PKGS" ;;
         h2) printf 'H2 %s in-memory database, H2Load driver (JDBC) with args "%s" (threads, customers/thread, ops/thread): inserts, indexed selects, updates, deletes, joins, aggregates' \
             "$(unzip -p "$H2_JAR" META-INF/MANIFEST.MF | sed -n 's/^Implementation-Version: *\([^[:space:]]*\).*/\1/p')" "$H2_ARGS" ;;
