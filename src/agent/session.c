@@ -294,7 +294,7 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
     } else if ((st = options_parse(text ? text : "", (long)getpid(), o, err, errlen)) != JP_OK) {
         /* err says which option and what is accepted */
     } else if (o->help) {
-        snprintf(err, errlen, "help: the options are listed by -agentpath:libjvmprof.so=help and in the README");
+        snprintf(err, errlen, "help: the options are listed by -agentpath:libjvmprof.so=help and in docs/options.md");
         st = JP_ERR_ARG;
     } else if ((once = collectors_at_load_only(o)) != NULL) {
         snprintf(err, errlen, "%s can only run from start-up (give it in -agentpath): %s", once->name,

@@ -13,7 +13,7 @@
  * Time is the thread's elapsed time between entry and exit (ticks.h), less
  * the time it spent waiting in between: after each wait (blocking.h) the
  * open frames' starts move on by it, and it goes to the top frame's path as
- * time waiting; see README for why not the thread CPU clock. A method left by an exception is closed by the
+ * time waiting; see docs/cpu-times.md for why not the thread CPU clock. A method left by an exception is closed by the
  * injected catch-all handler; a frame whose exit never came (a constructor
  * that threw) is closed when an exit further down the stack arrives. */
 #include "times.h"

@@ -62,7 +62,7 @@ static const cli_usage cu_table[] = {
       "the front end of the agent's net=HOST:PORT: writes what each JVM streams into a directory\n"
       "of its own under DIR (HOST: 127.0.0.1 if not given; --once: stop after the first JVM is\n"
       "done). A connection silent for SECONDS (default 30) is closed; at most N connections\n"
-      "(default 256), and N from one address (default 64). See the README's section on serve\n"
+      "(default 256), and N from one address (default 64). See docs/attach-and-remote.md\n"
       "for its security\n" },
     { "options", "", "the agent's options, their values and defaults\n" },
     { "version", "", "print the version\n" },

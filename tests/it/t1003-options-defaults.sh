@@ -2,7 +2,7 @@
 # parser starts from the table's defaults, parsed as the user's text is). No
 # code assigns an option's field its default by hand any more, as
 # options_parse_list did (interval_ms = 10, depth = 4, ...), and the cutoff
-# default 0.0001 is written nowhere else. README.md's option table is checked
+# default 0.0001 is written nowhere else. docs/options.md's option table is checked
 # against the options table by tests/unit/test_options.c (test_readme_table).
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"

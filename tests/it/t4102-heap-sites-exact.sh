@@ -140,7 +140,7 @@ note "memory: $live objects tracked live, $each bytes each"
 # and VMObjectAlloc): the same exact counts for what it sees. It does not see
 # the rows of a multi-dimensional array (the JVM allocates them inside the
 # multianewarray instruction) nor clone() once the JIT has made it an intrinsic
-# (README); neither is checked here.
+# (docs/allocations.md); neither is checked here.
 run_java "heap=sites,alloc_interval=0,alloc_hook=bci,depth=3,file=$T/b.txt" AllocSites
 expect_rc 0
 cmp -s "$T/out" "$T/plain.out" || fail "alloc_hook=bci: the program's output changed"

@@ -34,7 +34,7 @@ diff <(echo "$want") "$T/jcmd.counts" >&2 || fail "jcmd's dump holds other count
 # whole heaps: the walk writes no class with more instances than HotSpot's
 # dumper (it used to: every object held only weakly). It writes fewer of
 # some: objects only the JVM's own roots hold (CDS's archived objects, the
-# constant pools' strings), which JVMTI's walk does not report; the README
+# constant pools' strings), which JVMTI's walk does not report; docs/heap-dumps.md
 # says so. Separate runs: a class may differ by a few instances.
 hist() { "$JVMPROF" heap "$1" --top 0 | awk 'NF == 4 && $2 ~ /^[0-9]+$/ { print $4, $2 }' | sort; }
 hist "$T/hotspot.hprof" >"$T/h.hist"

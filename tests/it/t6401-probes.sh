@@ -183,7 +183,7 @@ expect_rc 0
 [ "$(grep -c ' probe ' "$T/d.txt")" = 8 ] || fail "dtrace=disable: not 8 firings in the trace"
 [ ! -d "/tmp/jvmprof-$JPID" ] || fail "/tmp/jvmprof-$JPID left after exit"
 
-# the README's example (examples/probes/MyApplication.java) runs as it says
+# docs/probes.md's example (examples/probes/MyApplication.java) runs as it says
 mkdir -p "$T/ex"
 "$JAVA_HOME/bin/javac" -cp "$ROOT/build/jvmprof.jar" -d "$T/ex" "$ROOT/examples/probes/MyApplication.java" ||
     fail "javac MyApplication.java"

@@ -101,7 +101,7 @@ RC=0
 timeout -k 10 120 "$JAVA" -cp "$CLASSES:$ROOT/build/jvmprof.jar" Sessions "$D" stop-none "start:cpu=samples" spin1 expect-stopped >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0
 [ "$(tr '\n' ' ' <"$T/out")" = "stop-none true start false spin1 stopped true " ] || fail "without agent: $(cat "$T/out")"
-# README's reflection snippet without an agent or its jar: false, no exception
+# docs/options.md's reflection snippet without an agent or its jar: false, no exception
 RC=0
 timeout -k 10 120 "$JAVA" -cp "$CLASSES" Sessions "$D" reflect-dump >"$T/out" 2>"$T/err" || RC=$?
 expect_rc 0

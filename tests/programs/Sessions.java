@@ -9,7 +9,7 @@
 // IllegalArgumentException, "busy:OPTIONS" with IllegalStateException;
 // "stop-none" expects stop() to return false; "heapdump:FILE" calls
 // Control.dumpHeap(FILE) and prints true or the failure; "reflect-dump" calls
-// Control.dump() through the README's reflection snippet. Prints one line per step.
+// Control.dump() through docs/options.md's reflection snippet. Prints one line per step.
 import java.util.ArrayList;
 import java.util.List;
 
@@ -76,7 +76,7 @@ public class Sessions {
         sink += s;
     }
 
-    // README's snippet for a program without a compile-time dependency on jvmprof
+    // docs/options.md's snippet for a program without a compile-time dependency on jvmprof
     static boolean jvmprofDump() {          // true if a jvmprof agent took the request
         try {
             return (Boolean) Class.forName("jvmprof.Control").getMethod("dump").invoke(null);

@@ -758,24 +758,24 @@ static void test_given(void)
 }
 
 /* Every option the table has (but those refused as not available) is a row
- * `| \`name=\` | values | default | meaning |` of README.md's option table,
- * once, showing the table's default; the README's table has no other row.
- * A README default may add a note after a space ("all classes",
+ * `| \`name=\` | values | default | meaning |` of docs/options.md's option
+ * table, once, showing the table's default; that table has no other row.
+ * A default there may add a note after a space ("all classes",
  * "a (b with heap=dump)"); a default written "x[.y]" (two, one chosen by
  * another option) must show both, `x.y` and `x`. Run from the repo root
  * (tests/run.sh does). */
 static void test_readme_table(void)
 {
-    FILE *f = fopen("README.md", "r");
+    FILE *f = fopen("docs/options.md", "r");
     if (!CHECK(f != NULL)) {
-        fprintf(stderr, "    README.md not found: run from the repository's root\n");
+        fprintf(stderr, "    docs/options.md not found: run from the repository's root\n");
         return;
     }
     unsigned rows[OPTIONS_ID_COUNT] = { 0 };
     char line[4096];
     bool in_section = false, in_table = false;
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "### Options", 11) == 0) {
+        if (strncmp(line, "## The options", 14) == 0) {
             in_section = true;
             continue;
         }
@@ -809,7 +809,7 @@ static void test_readme_table(void)
             name_end--;
         const options_def *d = options_find(name, (size_t)(name_end - name));
         if (!CHECK(d != NULL && d->kind != OPTIONS_KIND_LATER)) {
-            fprintf(stderr, "    README.md's option table has %.*s, which the options table lacks\n",
+            fprintf(stderr, "    docs/options.md's option table has %.*s, which the options table lacks\n",
                     (int)(name_end - name), name);
             continue;
         }
@@ -841,7 +841,7 @@ static void test_readme_table(void)
             ok = strcmp(plain, want) == 0 || (strncmp(plain, want, w) == 0 && plain[w] == ' ');
         }
         if (!CHECK(ok))
-            fprintf(stderr, "    README.md shows %s='s default as \"%s\"; the options table has \"%s\"\n", d->name, cell,
+            fprintf(stderr, "    docs/options.md shows %s='s default as \"%s\"; the options table has \"%s\"\n", d->name, cell,
                     want);
     }
     fclose(f);
@@ -849,7 +849,7 @@ static void test_readme_table(void)
     for (size_t i = 0; i < OPTIONS_ID_COUNT; i++) {
         unsigned want = options_defs[i].kind == OPTIONS_KIND_LATER ? 0 : 1;
         if (!CHECK_EQ_INT(rows[i], want))
-            fprintf(stderr, "    %s= is in README.md's option table %u times\n", options_defs[i].name, rows[i]);
+            fprintf(stderr, "    %s= is in docs/options.md's option table %u times\n", options_defs[i].name, rows[i]);
     }
 }
 
