@@ -21,12 +21,14 @@ SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 COMMON_SRC := $(wildcard src/common/*.c)
 MODEL_SRC  := $(wildcard src/model/*.c)
 FORMAT_SRC := $(wildcard src/format/*.c)
+TRACE_SRC  := $(wildcard src/trace/*.c)
+ELF_SRC    := $(wildcard src/elf/*.c)
 HEAPDUMP_SRC := $(wildcard src/heapdump/*.c)
 CLASSFILE_SRC := $(wildcard src/classfile/*.c)
 OPTIONS_SRC := $(wildcard src/options/*.c)
-AGENT_SRC  := $(wildcard src/agent/*.c)
+AGENT_SRC  := $(wildcard src/agent/*/*.c)
 CLI_SRC    := $(wildcard src/cli/*.c)
-PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(HEAPDUMP_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC)
+PURE_SRC   := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(TRACE_SRC) $(ELF_SRC) $(HEAPDUMP_SRC) $(CLASSFILE_SRC) $(OPTIONS_SRC)
 JAVA_SRC   := $(shell find java -name '*.java')
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 HEADERS    := $(shell find src -name '*.h')
@@ -74,7 +76,7 @@ $(BUILD)/libhprof.so: $(BUILD)/libjvmprof.so
 # test collectors of tests/collectors/ (docs/ARCHITECTURE.md: adding a collector); with its
 # jar beside it, as the agent expects
 TEST_COLLECTORS := $(wildcard tests/collectors/*.c)
-$(BUILD)/test/collectors.o: src/agent/collectors.c $(HEADERS)
+$(BUILD)/test/collectors.o: src/agent/core/collectors.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DJP_TEST_COLLECTORS $(JNI_INC) -c $< -o $@
 
@@ -82,7 +84,7 @@ $(BUILD)/test/%.o: tests/collectors/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc $(JNI_INC) -c $< -o $@
 
-$(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/collectors.o,$(call obj,$(PURE_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
+$(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/core/collectors.o,$(call obj,$(PURE_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm -lz
 	cp $(BUILD)/jvmprof.jar $(BUILD)/test/jvmprof.jar
 
@@ -151,7 +153,7 @@ test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/de
 FUZZ_SECONDS ?= 60
 FUZZ_CC    := clang -std=c11 -D_GNU_SOURCE -g -O1 -DJP_DEBUG -fno-sanitize-recover=all
 FUZZ_RUN   := -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-READERS_SRC := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(HEAPDUMP_SRC)
+READERS_SRC := $(COMMON_SRC) $(MODEL_SRC) $(FORMAT_SRC) $(TRACE_SRC) $(HEAPDUMP_SRC)
 fuzz_obj = $(patsubst src/%.c,$(BUILD)/fuzz/obj/%.o,$(1))
 
 $(BUILD)/fuzz/.clang:

@@ -3,7 +3,7 @@
  * mechanism (hotspot_attach.h). Each command loads libjvmprof.so into the
  * JVM (the library loads once; later loads only run Agent_OnAttach) with a
  * request that names a file this command made, where the agent writes its
- * answer (src/agent/attach_commands.c): the lines to print, then "ok" or
+ * answer (src/agent/remote/attach_commands.c): the lines to print, then "ok" or
  * "error: WHY". A JVM that cannot open our library (a container, a chroot)
  * gets a copy of it and of jvmprof.jar in its /tmp. Everything in that /tmp
  * is reached from a descriptor of it opened inside the JVM's root
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/agent/attach_commands.h"
+#include "../common/attach_protocol.h"
 #include "../options/options.h"
 #include "cli_common.h"
 #include "hotspot_attach.h"

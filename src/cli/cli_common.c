@@ -12,7 +12,7 @@
 #include "../common/file_map.h"
 #include "../common/out_file.h"
 #include "../options/options.h"
-#include "../format/trace_file.h"
+#include "../trace/trace_file.h"
 
 void cli_error(const char *fmt, ...)
 {

@@ -14,7 +14,7 @@
 
 #include "../common/file_map.h"
 #include "../format/format.h"
-#include "../format/trace_file.h"
+#include "../trace/trace_file.h"
 #include "../model/model.h"
 #include "cli_common.h"
 

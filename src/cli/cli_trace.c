@@ -16,7 +16,7 @@
 #include "../common/buf.h"
 #include "../common/file_map.h"
 #include "../format/format.h"
-#include "../format/trace_text.h"
+#include "../trace/trace_text.h"
 #include "../model/model.h"
 #include "cli_common.h"
 

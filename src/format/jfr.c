@@ -22,7 +22,7 @@
 #include "../common/buf.h"
 #include "../common/id_table.h"
 #include "../common/intern.h"
-#include "trace_file.h"
+#include "../trace/trace_file.h"
 
 enum {
     JT_METADATA = 0, JT_CPOOL = 1,

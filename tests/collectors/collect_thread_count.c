@@ -7,7 +7,7 @@
  * that starts a known number of threads. */
 #include <stdatomic.h>
 
-#include "agent/collector.h"
+#include "agent/core/collector.h"
 
 static _Atomic uint64_t tc_started, tc_ended;
 

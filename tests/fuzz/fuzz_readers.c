@@ -28,7 +28,7 @@
 #include "common/buf.h"
 #include "format/format.h"
 #include "format/sink.h"
-#include "format/trace_text.h"
+#include "trace/trace_text.h"
 #include "heapdump/heap_histogram.h"
 #include "heapdump/hprof_heap_fixup.h"
 #include "heapdump/hprof_heap_text.h"

@@ -7,9 +7,9 @@
 python3 "$ROOT/tests/tools/include_cycles.py" "$ROOT/src" >"$T/graph" || { cat "$T/graph" >&2; fail "module cycles in src/"; }
 note "$(tail -1 "$T/graph")"
 cp -r "$ROOT/src" "$T/src"
-echo '#include "../agent/profiler.h"' >>"$T/src/model/model.h"
+echo '#include "../agent/core/profiler.h"' >>"$T/src/model/model.h"
 if python3 "$ROOT/tests/tools/include_cycles.py" "$T/src" >"$T/graph2"; then
-    fail "a planted cycle (model -> agent/profiler) was not found"
+    fail "a planted cycle (model -> agent/core/profiler) was not found"
 fi
 grep -q "model/model" "$T/graph2" || fail "the planted cycle is not named: $(cat "$T/graph2")"
 echo "t0002 ok"

@@ -15,10 +15,10 @@ printf '\nstatic unsigned asy_planted;\nunsigned model_planted(void) { return as
 printf 'static unsigned planted;\nstatic int load;\nstatic void plantedhelper(void) { }\n' >>"$T/src/model/model.c"
 printf '\nstatic void plantedhelper(void);\n' >>"$T/src/model/model.h"
 if python3 "$ROOT/tests/tools/prefixes.py" "$T/src" >"$T/prefixes2"; then
-    fail "planted violations (asy_ in model/model.c and agent/async_sampler.c, names without a prefix) were not found"
+    fail "planted violations (asy_ in model/model.c and agent/sampling/async_sampler.c, names without a prefix) were not found"
 fi
 grep -q "^prefix asy_ " "$T/prefixes2" && grep -q "model/model.c: asy_planted" "$T/prefixes2" \
-    && grep -q "agent/async_sampler.c: " "$T/prefixes2" || fail "the planted collision is not named: $(cat "$T/prefixes2")"
+    && grep -q "agent/sampling/async_sampler.c: " "$T/prefixes2" || fail "the planted collision is not named: $(cat "$T/prefixes2")"
 grep -qx "no prefix: model/model.c: load planted" "$T/prefixes2" \
     || fail "the planted names without a prefix are not named as 'load planted' (plantedhelper exempt): $(cat "$T/prefixes2")"
 echo "t0003 ok"

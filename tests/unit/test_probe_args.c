@@ -1,7 +1,7 @@
 /* test_probe_args.c — a probe firing's arguments in the trace's encoding
- * (src/format/probe_args.c): every kind round-trips, extreme values, null and
+ * (src/trace/probe_args.c): every kind round-trips, extreme values, null and
  * empty Strings, bytes that do not match the kinds, and the text forms. */
-#include "../../src/format/probe_args.h"
+#include "../../src/trace/probe_args.h"
 
 #include <math.h>
 #include <string.h>

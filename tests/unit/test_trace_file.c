@@ -1,8 +1,8 @@
-/* test_trace_file.c — the trace file format (src/format/trace_file.c): every
+/* test_trace_file.c — the trace file format (src/trace/trace_file.c): every
  * event type written and read back, chunks that fill up, a file cut at every
  * byte, a damaged chunk, malformed events inside a sound chunk, and headers
  * that are not ours. */
-#include "../../src/format/trace_file.h"
+#include "../../src/trace/trace_file.h"
 
 #include "harness.h"
 

@@ -1,9 +1,9 @@
 /* test_trace_stream.c — the hand-over of trace events to a file
- * (src/format/trace_stream.c): four threads emitting at once while a writer
+ * (src/trace/trace_stream.c): four threads emitting at once while a writer
  * writes, every event back in each thread's order, with the metadata before
  * it; a size limit; a full disk (/dev/full); and a process killed with -9
  * in the middle, whose file reads to its last complete chunk. */
-#include "../../src/format/trace_stream.h"
+#include "../../src/trace/trace_stream.h"
 
 #include <errno.h>
 #include <fcntl.h>

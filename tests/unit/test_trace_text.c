@@ -1,9 +1,9 @@
-/* test_trace_text.c — a trace file as text (src/format/trace_text.c, what
+/* test_trace_text.c — a trace file as text (src/trace/trace_text.c, what
  * `jvmprof trace` prints): two threads' chunks interleaved in the file come
  * out merged in time order, with method, class and thread names; each
  * filter; text the program chose escaped; a file cut short prints what it
  * holds and says where it stopped; data that is no trace is refused. */
-#include "../../src/format/trace_text.h"
+#include "../../src/trace/trace_text.h"
 
 #include "../../src/common/buf.h"
 #include "harness.h"

@@ -1,11 +1,11 @@
-/* test_usdt_elf.c — the USDT shared object (src/format/usdt_elf.c): its
+/* test_usdt_elf.c — the USDT shared object (src/elf/usdt_elf.c): its
  * headers checked with <elf.h>, the image dlopened (dlsym finds each
  * function at its site, each site runs and returns, the semaphores read 0,
  * the thread stack stays non-executable), readelf -n listing every probe as
  * written and readelf -a finding nothing to warn about, a build id that
  * follows the content, 400 probes through the hash table, and bad input
  * rejected. Needs readelf (binutils). */
-#include "../../src/format/usdt_elf.h"
+#include "../../src/elf/usdt_elf.h"
 
 #include <dlfcn.h>
 #include <elf.h>

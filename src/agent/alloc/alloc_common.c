@@ -1,0 +1,112 @@
+/* alloc_common.c — see alloc_common.h. */
+#include "alloc_common.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "../core/agent_env.h"
+#include "../core/jvmti_util.h"
+#include "../core/symbols.h"
+
+static _Atomic uint64_t ac_gc_count, ac_gc_ns, ac_gc_started;
+static void (*ac_on_gc_finish)(void);
+
+uint64_t alloc_common_gc_count(void) { return atomic_load_explicit(&ac_gc_count, memory_order_relaxed); }
+
+void alloc_common_capabilities(jvmtiCapabilities *caps)
+{
+    caps->can_tag_objects = 1;
+    caps->can_generate_object_free_events = 1;
+    caps->can_generate_garbage_collection_events = 1;
+}
+
+/* The GC callbacks run in a restricted mode, while the world is stopped: atomics only, no gate. */
+static void JNICALL ac_cb_gc_start(jvmtiEnv *jv)
+{
+    (void)jv;
+    atomic_store_explicit(&ac_gc_started, agent_now_ns(), memory_order_relaxed);
+}
+
+static void JNICALL ac_cb_gc_finish(jvmtiEnv *jv)
+{
+    (void)jv;
+    uint64_t t0 = atomic_load_explicit(&ac_gc_started, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ac_gc_count, 1, memory_order_relaxed);
+    if (t0)
+        atomic_fetch_add_explicit(&ac_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
+    if (ac_on_gc_finish)
+        ac_on_gc_finish();
+}
+
+void alloc_common_callbacks(jvmtiEventCallbacks *cb, void (*on_gc_finish)(void))
+{
+    cb->GarbageCollectionStart = ac_cb_gc_start;
+    cb->GarbageCollectionFinish = ac_cb_gc_finish;
+    ac_on_gc_finish = on_gc_finish;
+}
+
+jp_status alloc_common_set_interval(uint64_t bytes)
+{
+    return jvmti_check((*agent_jvmti)->SetHeapSamplingInterval(agent_jvmti,
+                                                               (jint)(bytes > INT32_MAX ? INT32_MAX : bytes)),
+                       "SetHeapSamplingInterval");
+}
+
+jp_status alloc_common_events(bool on)
+{
+    if (!on) { /* ObjectFree stays on: the last frees still reach their records */
+        jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_START, false);
+        jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, false);
+        return JP_OK;
+    }
+    jp_status st = jvmti_event(JVMTI_EVENT_OBJECT_FREE, true);
+    if (st == JP_OK)
+        st = jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_START, true);
+    if (st == JP_OK)
+        st = jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, true);
+    return st;
+}
+
+void alloc_common_reset(void)
+{
+    atomic_store(&ac_gc_count, 0);
+    atomic_store(&ac_gc_ns, 0);
+    atomic_store(&ac_gc_started, 0);
+}
+
+void alloc_common_drain(model *m)
+{
+    /* a collection seen: each site notes its floor since the previous one
+     * (model_sites_gc: the frees come late, from the JVM's service thread) */
+    uint64_t gcs = atomic_load_explicit(&ac_gc_count, memory_order_relaxed);
+    if (m->lifetimes && gcs != m->gc_count)
+        model_sites_gc(m);
+    m->gc_count = gcs;
+    m->gc_ns = atomic_load_explicit(&ac_gc_ns, memory_order_relaxed);
+}
+
+bool alloc_common_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+{
+    jvmtiEnv *jv = agent_jvmti;
+    for (jint i = 0; i < n; i++) {
+        jclass decl = NULL;
+        char *sig = NULL;
+        if ((*jv)->GetMethodDeclaringClass(jv, frames[i].method, &decl) != JVMTI_ERROR_NONE || !decl)
+            continue;
+        bool own = (*jv)->GetClassSignature(jv, decl, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
+                   strncmp(sig, "Ljvmprof/", 9) == 0;
+        jvmti_free(sig);
+        (*jni)->DeleteLocalRef(jni, decl);
+        if (own)
+            return true;
+    }
+    return false;
+}
+
+site_id alloc_common_site_of(model *m, trace_id trace, const char *sig)
+{
+    char cname[1024];
+    symbols_class_name(sig ? sig : "?", cname, sizeof cname);
+    class_id cls = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
+    return model_site_intern(m, trace, cls, sig && sig[0] == '[');
+}

@@ -1,0 +1,843 @@
+/* times.c — cpu=times (see times.h). Each Java thread owns a shadow stack
+ * of the instrumented methods it is in and a table of call paths (the top
+ * depth= methods, top first) with their calls and self time, made at its
+ * first entry and reached through its record (thread_record.h: one
+ * initial-exec load per entry and exit); the tables outlive their threads on
+ * times_threads, for the session's reports (a stopped session's are freed
+ * at the end of the next one; a new session's calls go to new tables). Only the
+ * owning thread writes its table: counters are relaxed atomics written with
+ * plain load+store (no locked instruction), new paths are filled in and then
+ * published with a release store of the count, chunks never move, so the
+ * agent thread can read any table at any time without a lock.
+ *
+ * Time is the thread's elapsed time between entry and exit (ticks.h), less
+ * the time it spent waiting in between: after each wait (blocking.h) the
+ * open frames' starts move on by it, and it goes to the top frame's path as
+ * time waiting; see docs/cpu-times.md for why not the thread CPU clock. A method left by an exception is closed by the
+ * injected catch-all handler; a frame whose exit never came (a constructor
+ * that threw) is closed when an exit further down the stack arrives. */
+#include "times.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/jp_log.h"
+#include "../core/agent_env.h"
+#include "bci.h"
+#include "../core/blocking.h"
+#include "../core/collector.h"
+#include "../core/thread_record.h"
+#include "../core/ticks.h"
+#include "../core/thread_registry.h"
+#include "../core/vthreads.h"
+
+#define TIMES_CHUNK 512u     /* paths per chunk */
+#define TIMES_CHUNKS 2048u   /* chunks per thread: 1M paths */
+#define TIMES_NO_KEY UINT64_MAX
+#define TIMES_ROOT UINT32_MAX        /* the path of the sentinel frame under everything */
+#define TIMES_NO_PATH (UINT32_MAX - 1) /* a path that could not be stored */
+#define TIMES_UNWIND_MAX 256u        /* how far down an exit looks for its frame */
+
+typedef struct times_counts {
+    _Atomic uint64_t calls, ticks, waited;   /* ticks: self time running; waited: self time waiting */
+} times_counts;
+
+typedef struct times_chunk {
+    times_counts counts[TIMES_CHUNK];
+    uint64_t base[TIMES_CHUNK][3];   /* reset=y: calls, ticks, waited at the last report (agent thread only) */
+    uint16_t len[TIMES_CHUNK];
+    uint64_t keys[]; /* TIMES_CHUNK * depth; path i's keys, top first */
+} times_chunk;
+
+typedef struct times_frame {
+    uint64_t key;       /* the method's number (bci.h) */
+    uint64_t start;     /* ticks at entry */
+    uint64_t child;     /* ticks instrumented callees ran */
+    uint64_t last_key;  /* the callee entered last, and its path: most calls repeat it */
+    uint32_t path, last_path;
+} times_frame;
+
+/* One step of the call graph: the path a callee's call gets under its
+ * caller's path (the top depth= keys of the callee's path are its key and
+ * the caller's first depth-1 ones, so the pair decides it). Looked up by one
+ * 64-bit compare where finding the path by its keys takes a hash over them. */
+typedef struct times_edge {
+    uint64_t edge;    /* caller's path << 32 | callee's key */
+    uint32_t path1;   /* callee's path + 1; 0: empty */
+} times_edge;
+
+typedef struct times_thread {
+    struct times_thread *next;
+    uint32_t serial;
+    times_frame *stack;
+    uint32_t sp, cap;              /* stack[0] is the root sentinel */
+    _Atomic uint32_t npaths;
+    times_chunk *_Atomic chunks[TIMES_CHUNKS];
+    uint32_t *index;               /* open addressing, path + 1; owner only */
+    uint32_t index_cap;
+    struct times_edge *edges;      /* (caller's path, callee) -> callee's path; owner only */
+    uint32_t edges_cap, edges_used;
+    _Atomic uint64_t unmatched, unwound, dropped;
+    /* a carrier's: while a virtual thread is mounted on it, stack, sp and cap are that thread's
+     * (lent_to) and its own wait here (times_vthread_mount) */
+    struct times_vstack *lent_to;
+    times_frame *own_stack;
+    uint32_t own_sp, own_cap;
+} times_thread;
+
+/* A virtual thread's shadow stack (vthreads.h: its record's part), lent to
+ * the table of the carrier it is mounted on. Its frames' paths are that
+ * table's: mounted on another carrier, they are looked up again in its
+ * table. */
+typedef struct times_vstack {
+    times_frame *stack;
+    uint32_t sp, cap;
+    times_thread *table;   /* the table its frames' paths are in */
+    uint32_t gen;          /* the session it belongs to; another's is begun again */
+} times_vstack;
+
+static _Atomic(times_thread *) times_threads;
+/* The session's number: a thread's table is the session's when its record
+ * says so (thread_record_self.times_gen); an earlier session's is replaced
+ * at the thread's first call in this one, and freed at the end of the
+ * session after (a Tracker call in flight at a stop may still touch it). */
+static _Atomic uint32_t times_gen = 1;
+static bool times_waits_counted;   /* the session's start asked blocking.c for the monitor events */
+static times_thread *times_retired;
+static uint32_t times_depth;
+
+static inline void relaxed_add(_Atomic uint64_t *p, uint64_t v)
+{
+    atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
+}
+
+jp_status times_init(void)
+{
+    times_depth = agent_opts->depth;
+    return JP_OK;
+}
+
+/* A table with its stack's root frame, on no list. */
+static times_thread *times_thread_make(void)
+{
+    times_thread *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cap = 256;
+    t->stack = malloc(t->cap * sizeof *t->stack);
+    t->index_cap = 1024;
+    t->index = calloc(t->index_cap, sizeof *t->index);
+    t->edges_cap = 1024;
+    t->edges = calloc(t->edges_cap, sizeof *t->edges);
+    if (!t->stack || !t->index || !t->edges) {
+        free(t->stack);
+        free(t->index);
+        free(t->edges);
+        free(t);
+        return NULL;
+    }
+    t->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+    t->sp = 1;
+    return t;
+}
+
+/* The calling thread's table for this session, on times_threads. */
+static times_thread *times_thread_new(void)
+{
+    times_thread *t = times_thread_make();
+    if (!t)
+        return NULL;
+    t->serial = thread_registry_serial(NULL);
+    times_thread *head = atomic_load(&times_threads);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&times_threads, &head, t));
+    thread_record_self.times = t;
+    thread_record_self.times_gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
+    return t;
+}
+
+static inline times_chunk *chunk_of(times_thread *t, uint32_t path)
+{
+    return atomic_load_explicit(&t->chunks[path / TIMES_CHUNK], memory_order_acquire);
+}
+
+static inline const uint64_t *path_keys(times_thread *t, uint32_t path, uint32_t *len)
+{
+    if (path == TIMES_ROOT || path == TIMES_NO_PATH) {
+        *len = 0;
+        return NULL;
+    }
+    times_chunk *c = chunk_of(t, path);
+    *len = c->len[path % TIMES_CHUNK];
+    return c->keys + (size_t)(path % TIMES_CHUNK) * times_depth;
+}
+
+static inline uint64_t times_mix(uint64_t h, uint64_t k)
+{
+    h = (h ^ k) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t plen)
+{
+    uint32_t n = times_depth;
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    if (n == 0)
+        return h;
+    h = times_mix(h, key);
+    for (uint32_t i = 0; i + 1 < n && i < plen; i++)
+        h = times_mix(h, pk[i]);
+    return h;
+}
+
+static bool index_grow(times_thread *t)
+{
+    uint32_t cap = t->index_cap * 2;
+    uint32_t *ix = cap ? calloc(cap, sizeof *ix) : NULL;
+    if (!ix)
+        return false;
+    uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
+    for (uint32_t p = 0; p < n; p++) {
+        uint32_t len;
+        const uint64_t *k = path_keys(t, p, &len);
+        uint64_t h = len ? path_hash(k[0], k + 1, len - 1) : path_hash(0, NULL, 0);
+        uint32_t i = (uint32_t)h & (cap - 1);
+        while (ix[i])
+            i = (i + 1) & (cap - 1);
+        ix[i] = p + 1;
+    }
+    free(t->index);
+    t->index = ix;
+    t->index_cap = cap;
+    return true;
+}
+
+/* The path of `key` called from a frame whose path is parent: found, or added. */
+static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint32_t plen;
+    const uint64_t *pk = path_keys(t, parent, &plen);
+    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
+    uint64_t h = path_hash(key, pk, plen);
+    uint32_t mask = t->index_cap - 1, i = (uint32_t)h & mask;
+    for (uint32_t p; (p = t->index[i]) != 0; i = (i + 1) & mask) {
+        uint32_t l;
+        const uint64_t *k = path_keys(t, p - 1, &l);
+        if (l == len && (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
+            return p - 1;
+    }
+    uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
+    if (n >= TIMES_CHUNK * TIMES_CHUNKS)
+        return TIMES_NO_PATH;
+    times_chunk *c = chunk_of(t, n);
+    if (!c) {
+        c = calloc(1, sizeof *c + (size_t)TIMES_CHUNK * times_depth * sizeof(uint64_t));
+        if (!c)
+            return TIMES_NO_PATH;
+        atomic_store_explicit(&t->chunks[n / TIMES_CHUNK], c, memory_order_release);
+    }
+    uint64_t *k = c->keys + (size_t)(n % TIMES_CHUNK) * times_depth;
+    if (len) {
+        k[0] = key;
+        memcpy(k + 1, pk, (size_t)(len - 1) * sizeof *k);
+    }
+    c->len[n % TIMES_CHUNK] = (uint16_t)len;
+    atomic_store_explicit(&t->npaths, n + 1, memory_order_release);
+    t->index[i] = n + 1;
+    if ((uint64_t)(n + 1) * 2 >= t->index_cap)
+        index_grow(t); /* on failure the index just gets fuller */
+    return n;
+}
+
+static uint32_t edge_slot(uint64_t edge, uint32_t mask)
+{
+    return (uint32_t)((edge * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
+static void edges_grow(times_thread *t)
+{
+    uint32_t cap = t->edges_cap * 2;
+    times_edge *e = cap ? calloc(cap, sizeof *e) : NULL;
+    if (!e)
+        return; /* the table just gets fuller; a full one adds no more edges */
+    for (uint32_t i = 0; i < t->edges_cap; i++)
+        if (t->edges[i].path1) {
+            uint32_t j = edge_slot(t->edges[i].edge, cap - 1);
+            while (e[j].path1)
+                j = (j + 1) & (cap - 1);
+            e[j] = t->edges[i];
+        }
+    free(t->edges);
+    t->edges = e;
+    t->edges_cap = cap;
+}
+
+/* The path of `key` called from a frame whose path is parent, through the
+ * edge table, and path_of on the first call of that pair. */
+static uint32_t child_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint64_t edge = (uint64_t)parent << 32 | (uint32_t)key;
+    uint32_t mask = t->edges_cap - 1, i = edge_slot(edge, mask);
+    for (; t->edges[i].path1; i = (i + 1) & mask)
+        if (t->edges[i].edge == edge)
+            return t->edges[i].path1 - 1;
+    uint32_t path = path_of(t, parent, key);
+    if (path >= TIMES_NO_PATH || (t->edges_used + 1) * 4 >= t->edges_cap * 3)
+        return path; /* not stored, or the table is full: looked up by its keys next time too */
+    t->edges[i] = (times_edge){ edge, path + 1 };
+    if (++t->edges_used * 2 >= t->edges_cap)
+        edges_grow(t);
+    return path;
+}
+
+/* Closes the top frame at `now`. Its start was moved on by every wait it
+ * saw (times_waited), so its elapsed time is its running time. */
+static inline void times_pop(times_thread *t, uint64_t now)
+{
+    times_frame *f = &t->stack[--t->sp];
+    uint64_t elapsed = now > f->start ? now - f->start : 0;
+    if (f->path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
+                    elapsed > f->child ? elapsed - f->child : 0);
+    t->stack[t->sp - 1].child += elapsed;
+}
+
+/* blocking.c, on the thread itself, after it waited `ticks` (blocked,
+ * waiting, parked, sleeping): the wait is no frame's running time, so every
+ * open frame's start moves on by it, and it is the top frame's self time
+ * waiting. Waits are rare and slow next to calls: the walk over the open
+ * frames costs nothing the Tracker calls would pay. */
+static void times_waited(uint64_t ticks)
+{
+    times_thread *t = thread_record_self.times;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->sp < 2)
+        return;
+    for (uint32_t i = 1; i < t->sp; i++)
+        t->stack[i].start += ticks;
+    uint32_t path = t->stack[t->sp - 1].path;
+    if (path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, ticks);
+}
+
+void JNICALL times_enter_this(JNIEnv *jni, jclass cls, jobject self, jint id)
+{
+    (void)self;
+    times_enter(jni, cls, id);
+}
+
+void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
+{
+    /* first, as the exit's is last: the bookkeeping between is the callee's
+     * (the calibration says how much), and the read overlaps it. Read last,
+     * after the stores below, it stalled until they were done: on H2 (475M
+     * calls) 19.0 s against 16.6 s */
+    uint64_t start = ticks_now();
+    (void)jni, (void)cls;
+    times_thread *t = thread_record_self.times;
+    if ((!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed)) &&
+        !(t = times_thread_new()))
+        return;
+    if (t->sp == t->cap) {
+        uint32_t cap = t->cap * 2;
+        times_frame *s = cap > t->cap ? realloc(t->stack, cap * sizeof *s) : NULL;
+        if (!s) {
+            relaxed_add(&t->dropped, 1); /* its exit will find no frame and be ignored */
+            return;
+        }
+        t->stack = s;
+        t->cap = cap;
+        if (t->lent_to) { /* a virtual thread's stack: it follows (so it is never freed twice) */
+            t->lent_to->stack = s;
+            t->lent_to->cap = cap;
+        }
+    }
+    uint64_t key = (uint32_t)id;
+    times_frame *parent = &t->stack[t->sp - 1];
+    uint32_t path;
+    if (parent->last_key == key) {
+        path = parent->last_path;
+    } else {
+        path = child_of(t, parent->path, key);
+        parent->last_key = key;
+        parent->last_path = path;
+    }
+    if (path < TIMES_NO_PATH)
+        relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].calls, 1);
+    else
+        relaxed_add(&t->dropped, 1);
+    times_frame *f = &t->stack[t->sp++];
+    f->key = key;
+    f->path = path;
+    f->child = 0;
+    f->last_key = TIMES_NO_KEY;
+    f->start = start;
+}
+
+void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
+{
+    uint64_t now = ticks_now(); /* first, for the same reason */
+    (void)jni, (void)cls;
+    times_thread *t = thread_record_self.times;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
+        return;   /* no table yet in this session: nothing entered to close */
+    uint64_t key = (uint32_t)id;
+    if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
+        times_pop(t, now);
+        return;
+    }
+    /* frames above ours whose exit never came: close them now */
+    for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
+        if (t->stack[i].key == key) {
+            while (t->sp > i + 1) {
+                times_pop(t, now);
+                relaxed_add(&t->unwound, 1);
+            }
+            times_pop(t, now);
+            return;
+        }
+    relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
+}
+
+static method_id times_method_of(model *m, uint64_t key)
+{
+    const bci_method *me0 = bci_method_get((uint32_t)key);
+    const bci_class *c = me0 ? me0->cls : NULL;
+    const char *cname = c ? c->name : "<unknown class>";
+    const char *mname = me0 ? me0->name : "<unknown method>";
+    const char *msig = me0 ? me0->sig : "()V";
+    str_id src = c && c->source_file ? model_cstring(m, c->source_file) : (str_id){ 0 };
+    class_id cl = model_class_intern(m, model_cstring(m, cname), src);
+    return model_method_intern(m, cl, model_cstring(m, mname), model_cstring(m, msig));
+}
+
+static frame_id times_frame_of(model *m, uint64_t key)
+{
+    return model_frame_intern(m, times_method_of(m, key), FRAME_LINE_UNKNOWN);
+}
+
+void times_collect(model *m)
+{
+    model_times_reset(m);
+    double ns_per_tick = ticks_ns_per_tick();
+    frame_id *frames = calloc(times_depth + 1, sizeof *frames);
+    if (!frames) {
+        m->oom = true;
+        return;
+    }
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        for (uint32_t p = 0; p < n; p++) {
+            times_counts *c = &chunk_of(t, p)->counts[p % TIMES_CHUNK];
+            const uint64_t *base = chunk_of(t, p)->base[p % TIMES_CHUNK];
+            uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed) - base[0];
+            uint64_t ticks = atomic_load_explicit(&c->ticks, memory_order_relaxed) - base[1];
+            uint64_t waited = atomic_load_explicit(&c->waited, memory_order_relaxed) - base[2];
+            if (!calls && !ticks && !waited)
+                continue;
+            uint32_t len;
+            const uint64_t *k = path_keys(t, p, &len);
+            for (uint32_t i = 0; i < len; i++)
+                frames[i] = times_frame_of(m, k[i]);
+            trace_id tr = model_trace_intern(m, agent_opts->thread ? t->serial : 0, frames, len);
+            model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
+            model_trace_add_wait(m, tr, (uint64_t)((double)waited * ns_per_tick));
+        }
+    }
+    free(frames);
+}
+
+/* ---- the counted methods: their calls are counted by Tracker.count, in
+ * Java arrays; the agent sums them through Tracker.countTotals before a
+ * report. Those totals only grow: a report shows them less the base taken
+ * at the last reset=y report or session end. */
+static uint64_t *times_count_last; /* the last totals collected, by method number */
+static uint64_t *times_count_base; /* ... at the last reset or session end */
+static uint32_t times_count_cap;
+static uint64_t times_counted_calls, times_counted_methods; /* in the last report */
+
+static bool times_count_room(uint32_t id)
+{
+    if (id < times_count_cap)
+        return true;
+    uint32_t cap = times_count_cap ? times_count_cap : 4096;
+    while (cap <= id)
+        cap *= 2;
+    uint64_t *last = realloc(times_count_last, cap * sizeof *last);
+    if (last)
+        times_count_last = last;
+    uint64_t *base = last ? realloc(times_count_base, cap * sizeof *base) : NULL;
+    if (!base)
+        return false;
+    times_count_base = base;
+    memset(last + times_count_cap, 0, (cap - times_count_cap) * sizeof *last);
+    memset(base + times_count_cap, 0, (cap - times_count_cap) * sizeof *base);
+    times_count_cap = cap;
+    return true;
+}
+
+/* Tracker.countTotals(), or NULL (no Tracker yet; an exception, out of memory, cleared). */
+static jlongArray times_count_totals(JNIEnv *jni)
+{
+    jclass tc = bci_tracker_class_ref();
+    jmethodID mid = jni && tc ? (*jni)->GetStaticMethodID(jni, tc, "countTotals", "()[J") : NULL;
+    jlongArray r = mid ? (*jni)->CallStaticObjectMethod(jni, tc, mid) : NULL;
+    if (jni && (*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        jp_log_debug("cpu=times: Tracker.countTotals failed");
+    }
+    return r;
+}
+
+/* Into the model: each counted method's calls since the base. */
+static void times_collect_counts(model *m, JNIEnv *jni)
+{
+    jlongArray pairs = times_count_totals(jni);
+    jsize n = pairs ? (*jni)->GetArrayLength(jni, pairs) : 0;
+    jlong *p = n ? (*jni)->GetLongArrayElements(jni, pairs, NULL) : NULL;
+    times_counted_calls = times_counted_methods = 0;
+    for (jsize i = 0; p && i + 1 < n; i += 2) {
+        uint32_t id = (uint32_t)p[i];
+        if (!times_count_room(id)) {
+            m->oom = true;
+            break;
+        }
+        times_count_last[id] = (uint64_t)p[i + 1];
+        uint64_t calls = times_count_last[id] - times_count_base[id];
+        if (!calls)
+            continue;
+        model_method_add_counted(m, times_method_of(m, id), calls);
+        times_counted_calls += calls;
+        times_counted_methods++;
+    }
+    if (p)
+        (*jni)->ReleaseLongArrayElements(jni, pairs, p, JNI_ABORT);
+    if (pairs)
+        (*jni)->DeleteLocalRef(jni, pairs);
+}
+
+static void times_count_rebase(void)
+{
+    if (times_count_cap)
+        memcpy(times_count_base, times_count_last, times_count_cap * sizeof *times_count_base);
+}
+
+
+/* reset=y, after a report: the counts so far become the base the next report subtracts. */
+static void times_interval_reset(void)
+{
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        for (uint32_t p = 0; p < n; p++) {
+            times_chunk *ch = chunk_of(t, p);
+            times_counts *c = &ch->counts[p % TIMES_CHUNK];
+            uint64_t *base = ch->base[p % TIMES_CHUNK];
+            base[0] = atomic_load_explicit(&c->calls, memory_order_relaxed);
+            base[1] = atomic_load_explicit(&c->ticks, memory_order_relaxed);
+            base[2] = atomic_load_explicit(&c->waited, memory_order_relaxed);
+        }
+    }
+    times_count_rebase();
+}
+
+void times_get_stats(times_stats *o)
+{
+    memset(o, 0, sizeof *o);
+    o->clock = ticks_clock_name();
+    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
+        o->threads++;
+        o->paths += n;
+        for (uint32_t p = 0; p < n; p++)
+            o->calls += atomic_load_explicit(&chunk_of(t, p)->counts[p % TIMES_CHUNK].calls, memory_order_relaxed);
+        o->unmatched_exits += atomic_load_explicit(&t->unmatched, memory_order_relaxed);
+        o->unwound += atomic_load_explicit(&t->unwound, memory_order_relaxed);
+        o->dropped += atomic_load_explicit(&t->dropped, memory_order_relaxed);
+    }
+}
+
+/* ---- the cpu=times collector ---- */
+
+static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TIMES; }
+
+static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
+
+/* Started late, the classes loaded before are retransformed to be instrumented. */
+static jp_status times_capabilities(jvmtiCapabilities *caps)
+{
+    if (agent_late_start) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+    }
+    return JP_OK;
+}
+
+static void times_free(times_thread *t)
+{
+    while (t) {
+        times_thread *next = t->next;
+        for (uint32_t c = 0; c < TIMES_CHUNKS; c++)
+            free(atomic_load(&t->chunks[c]));
+        free(t->lent_to ? t->own_stack : t->stack);  /* a lent stack is its virtual thread's to free */
+        free(t->index);
+        free(t->edges);
+        free(t);
+        t = next;
+    }
+}
+
+/* After the session: its tables leave the list (freed at the next session's
+ * end), and the threads make new ones at their next call. */
+static void times_end(JNIEnv *jni)
+{
+    (void)jni;
+    times_free(times_retired);
+    times_retired = atomic_exchange(&times_threads, NULL);
+    atomic_fetch_add(&times_gen, 1);
+    times_count_rebase(); /* the next session counts from here */
+    bci_reset_stats();
+}
+
+/* What the agent's own part of one timed call costs, measured once per
+ * session on the starting thread: enter and exit of one key, on a table of
+ * their own, many times over (the JNI calls around them, a few ns each, are
+ * not in it). times_calls_ns: per call, the best of the rounds;
+ * times_empty_ns: what such an empty call records as its own time. */
+static double times_calls_ns, times_empty_ns;
+
+static void times_calibrate(void)
+{
+    times_thread *scratch = times_thread_make(), *was = thread_record_self.times;
+    uint32_t gen_was = thread_record_self.times_gen;
+    if (!scratch)
+        return;
+    thread_record_self.times = scratch;
+    thread_record_self.times_gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
+    enum { ROUNDS = 5, CALLS = 20000 };
+    double best = 0, best_empty = 0;
+    uint64_t recorded_before = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        uint64_t t0 = ticks_now();
+        for (int i = 0; i < CALLS; i++) {
+            times_enter(NULL, NULL, 1);
+            times_exit(NULL, NULL, 1);
+        }
+        uint64_t spent = ticks_now() - t0;
+        uint32_t path = scratch->stack[0].last_path;
+        uint64_t recorded = path < TIMES_NO_PATH
+                                ? atomic_load(&chunk_of(scratch, path)->counts[path % TIMES_CHUNK].ticks)
+                                : 0;
+        double ns = (double)spent * ticks_ns_per_tick() / CALLS;
+        if (r == 0 || ns < best) {
+            best = ns;
+            best_empty = (double)(recorded - recorded_before) * ticks_ns_per_tick() / CALLS;
+        }
+        recorded_before = recorded;
+    }
+    times_calls_ns = best;
+    times_empty_ns = best_empty;
+    thread_record_self.times = was;
+    thread_record_self.times_gen = gen_was;
+    times_free(scratch);
+}
+
+/* The session's start: the cost of a call calibrated, the classes
+ * instrumented, and the waits counted (blocking.h). */
+static jp_status times_start(JNIEnv *jni)
+{
+    times_calibrate();
+    bci_use_calls(times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
+    jp_status st = bci_vm_init(jni);
+    /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
+    jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
+    jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;
+    if (st == JP_OK && (!uf || !(*jni)->GetStaticObjectField(jni, fast, uf))) {
+        (*jni)->ExceptionClear(jni);
+        jp_log_info("cpu=times: the Tracker has no Unsafe: counted calls take a lock");
+    }
+    if (fast)
+        (*jni)->DeleteLocalRef(jni, fast);
+    if (st == JP_OK) {
+        blocking_on_wait(times_waited);
+        blocking_use(true);
+        times_waits_counted = true;
+        if (!blocking_hooks_ready())
+            jp_log_info("cpu=times: parks and sleeps cannot be seen in this JVM: their time counts as running");
+    }
+    return st;
+}
+
+static void times_stop(JNIEnv *jni)
+{
+    if (times_waits_counted) {
+        blocking_use(false);
+        blocking_on_wait(NULL);
+    }
+    times_waits_counted = false;
+    bci_vm_death(jni);
+}
+
+static void times_before_report(model *m, JNIEnv *jni)
+{
+    times_collect(m);
+    times_collect_counts(m, jni);
+    times_stats ts;
+    times_get_stats(&ts);
+    model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
+    model_count_set(m, "cpu=times: exits without their entry", ts.unmatched_exits);
+    model_count_set(m, "cpu=times: frames closed by a later exit", ts.unwound);
+}
+
+static void times_describe(void)
+{
+    bci_stats b;
+    times_stats ts;
+    bci_get_stats(&b);
+    times_get_stats(&ts);
+    jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods timed, %llu "
+                "counted, %llu left unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu "
+                "timed calls in %llu call paths on %llu threads, %llu counted calls of %llu methods, clock: %s; %llu exits without their entry, %llu frames closed by a "
+                "later exit, %llu calls not recorded; bookkeeping %.1f ns per call (calibrated at the start, without "
+                "the two JNI calls to it), about %.1f s of CPU in all; an empty method records %.1f ns per call",
+                (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
+                (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_counted,
+                (unsigned long long)b.methods_unchanged,
+                (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
+                b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
+                (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads,
+                (unsigned long long)times_counted_calls, (unsigned long long)times_counted_methods, ts.clock,
+                (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
+                (unsigned long long)ts.dropped, times_calls_ns, times_calls_ns * (double)ts.calls / 1e9, times_empty_ns);
+}
+
+/* ---- virtual threads: one shadow stack each, lent to the carrier's table while mounted ---- */
+
+/* The calling carrier's table for this session, or NULL (out of memory). */
+static times_thread *times_carrier(void)
+{
+    times_thread *t = thread_record_self.times;
+    if (t && thread_record_self.times_gen == atomic_load_explicit(&times_gen, memory_order_relaxed))
+        return t;
+    return times_thread_new();
+}
+
+/* The carrier's own stack back in place, the virtual thread's kept in vs. */
+static void times_unlend(times_thread *t)
+{
+    times_vstack *vs = t->lent_to;
+    vs->stack = t->stack;
+    vs->sp = t->sp;
+    vs->cap = t->cap;
+    vs->table = t;
+    t->stack = t->own_stack;
+    t->sp = t->own_sp;
+    t->cap = t->own_cap;
+    t->lent_to = NULL;
+}
+
+static void times_vthread_mount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    uint32_t gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
+    times_thread *t = times_carrier();
+    if (!t)
+        return;
+    if (t->lent_to)
+        times_unlend(t); /* (vthreads.c unmounts before it mounts another: never, but kept safe) */
+    times_vstack *vs = v->times;
+    if (!vs) {
+        vs = calloc(1, sizeof *vs);
+        if (!vs || !(vs->stack = malloc(16 * sizeof *vs->stack))) {
+            free(vs);
+            return;
+        }
+        vs->cap = 16;
+        v->times = vs;
+    }
+    if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
+        vs->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+        vs->sp = 1;
+        vs->table = t;
+        vs->gen = gen;
+    }
+    uint64_t now = ticks_now();
+    /* unmounted, it waited: no frame's running time, the top frame's time waiting (as times_waited) */
+    uint64_t waited = v->unmounted_at && now > v->unmounted_at ? now - v->unmounted_at : 0;
+    bool moved = vs->table != t;
+    if (waited || moved) {
+        /* the open frames' starts on by the wait; on another carrier, their paths in its table */
+        vs->stack[0].last_key = TIMES_NO_KEY;
+        for (uint32_t i = 1; i < vs->sp; i++) {
+            times_frame *f = &vs->stack[i];
+            f->start += waited;
+            if (moved) {
+                f->path = child_of(t, vs->stack[i - 1].path, f->key);
+                f->last_key = TIMES_NO_KEY;
+            }
+        }
+        uint32_t path = vs->stack[vs->sp - 1].path;
+        if (waited && vs->sp > 1 && path < TIMES_NO_PATH)
+            relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, waited);
+        vs->table = t;
+    }
+    t->own_stack = t->stack;
+    t->own_sp = t->sp;
+    t->own_cap = t->cap;
+    t->stack = vs->stack;
+    t->sp = vs->sp;
+    t->cap = vs->cap;
+    t->lent_to = vs;
+}
+
+static void times_vthread_unmount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    times_thread *t = thread_record_self.times;
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) ||
+        !v->times || t->lent_to != v->times)
+        return;
+    times_unlend(t);
+    /* the time it was mounted is the virtual thread's, not the carrier frame's that mounted it: a callee's */
+    if (v->mounted_at && v->unmounted_at > v->mounted_at)
+        t->stack[t->sp - 1].child += v->unmounted_at - v->mounted_at;
+}
+
+static void times_vthread_end(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    times_vstack *vs = v->times;
+    if (!vs)
+        return;
+    /* its unmount gave it back; or it is lent to a table of an earlier session that no thread uses
+     * any more, which times_free leaves it to us */
+    free(vs->stack);
+    free(vs);
+    v->times = NULL;
+}
+
+static jp_status times_load(char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return times_init();
+}
+
+const collector times_collector = {
+    .name = "cpu=times",
+    .engine = "bytecode instrumentation",
+    .wanted = times_wanted,
+    .capabilities = times_capabilities,
+    .callbacks = times_callbacks,
+    .load = times_load,
+    .start = times_start,
+    .before_report = times_before_report,
+    .describe = times_describe,
+    .interval_reset = times_interval_reset,
+    .vthread_mount = times_vthread_mount,
+    .vthread_unmount = times_vthread_unmount,
+    .vthread_end = times_vthread_end,
+    .stop = times_stop,
+    .end = times_end,
+};

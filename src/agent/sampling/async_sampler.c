@@ -1,0 +1,1549 @@
+/* async_sampler.c — the signal-driven sampler (see async_sampler.h).
+ *
+ * Hot path: asy_on_signal runs in a signal handler on the sampled thread. It
+ * reads that thread's JNIEnv and serial from the thread's record
+ * (thread_record.h: initial-exec TLS, set for every Java thread), claims a
+ * slot of the ring with one CAS (a bounded multi-producer queue in the style
+ * of D. Vyukov's: each slot carries a sequence number), lets
+ * AsyncGetCallTrace write the frames straight into the slot and publishes
+ * it. No lock, no malloc, no I/O; when the ring is full the sample is
+ * counted as dropped. The agent thread is the only consumer. */
+#include "async_sampler.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <ucontext.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../common/buf.h"
+#include "../../common/jp_log.h"
+#include "../../common/proc_state.h"
+#include "../../format/format.h"
+#include "../core/agent_env.h"
+#include "../hotspot/code_kinds.h"
+#include "../core/gate.h"
+#include "../core/jvmti_util.h"
+#include "../core/symbols.h"
+#include "../core/thread_record.h"
+#include "../hotspot/vm_code.h"
+#include "../hotspot/vmstructs.h"
+#include "../core/thread_registry.h"
+#include "../core/ticks.h"
+#include "../tracing/trace_session.h"
+#include "sampler_vthreads.h"
+#include "../core/vthreads.h"
+
+/* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
+typedef struct {
+    jint lineno;              /* bytecode index; -3 for a native method */
+    jmethodID method_id;
+} asy_call_frame;
+typedef struct {
+    JNIEnv *env_id;
+    jint num_frames;          /* > 0 frames written, <= 0 a reason it failed */
+    asy_call_frame *frames;
+} asy_call_trace;
+typedef void (*asy_agct_fn)(asy_call_trace *trace, jint depth, void *ucontext);
+
+/* The failure codes of AsyncGetCallTrace (num_frames <= 0), by -code. */
+#define ASY_AGCT_CODES 12
+static const char *const asy_agct_names[ASY_AGCT_CODES] = {
+    "no Java frame", "no class load", "GC active", "unknown not Java", "not walkable not Java",
+    "unknown Java", "not walkable Java", "unknown state", "thread exit", "deopt", "safepoint",
+    "JVM leaf", /* jvmprof's own: a leaf call into libjvm.so it could not walk out of */
+};
+#define ASY_JVM_LEAF (-11)
+
+#define ASY_SIGNAL SIGPROF
+/* si_value of a wall= signal: tag << 24 | weight << 8 | state, with ASY_WALL_ON_CPU
+ * in the state's byte when the kernel had the thread running (a carrier: JVMTI
+ * calls one that runs a virtual thread waiting, whatever that thread does) */
+#define ASY_WALL_TAG 0x6a
+#define ASY_WALL_ON_CPU 0x80
+#define ASY_WALL_WEIGHT_MAX 0xffff
+/* wall= signals at most this many threads each period, taking turns; each
+ * sample then counts for the threads it stands for, so totals still cover
+ * every thread while 200 idle threads do not cost 200 signals a period */
+#define ASY_WALL_THREADS_PER_TICK 16
+/* ... and at most this many unmounted virtual threads (JVMTI GetStackTrace
+ * on each from the agent thread), taking turns in the same way */
+#define ASY_WALL_VTHREADS_PER_TICK 16
+#define ASY_MAX_DEPTH 2048u             /* frames kept for flame graphs */
+
+typedef struct asy_slot {
+    _Atomic uint64_t seq;
+    uint32_t serial;
+    uint32_t weight;
+    int32_t nframes;
+    uint8_t state;
+    uint64_t ticks;            /* when it was taken (ticks.h): a trace= of the same run places it */
+    bool virt;                 /* a virtual thread's sample (serial is then its serial, from vthreads.h), */
+    uint32_t carrier;          /* taken on this carrier (0: unmounted, wall=), its record (vthreads_at) */
+    uint32_t vindex;           /* and Thread.threadId() */
+    uint64_t vjava_id;
+    asy_call_frame frames[];   /* asy_depth of them */
+} asy_slot;
+
+static asy_agct_fn asy_agct;
+static unsigned char *asy_ring;
+static size_t asy_slot_size;
+static uint64_t asy_mask;
+static uint32_t asy_depth;             /* frames captured per sample */
+static _Atomic uint64_t asy_enqueue;
+static frame_id *asy_scratch_frames;   /* agent thread: one sample's trace, asy_depth long */
+static buf asy_trace_text;             /* agent thread: a sample's stack for trace= */
+static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_depth long */
+static uint64_t asy_dequeue;           /* agent thread only */
+static atomic_bool asy_active;
+static atomic_bool asy_cpu_timers;     /* cpu=samples: each thread's CPU timer */
+static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
+static char asy_perf_refused[96];      /* why not: perf_event_open's error */
+static _Atomic uint64_t asy_perf_fallbacks; /* threads given a POSIX timer all the same */
+static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
+static bool asy_code_kinds;            /* CompiledMethodLoad events on (code_kinds.h) */
+static int asy_debug_flag_was;         /* DebugNonSafepoints before the session: 1, 0, -1 unknown */
+
+/* counters the handler bumps (relaxed atomics are lock-free here) */
+static _Atomic uint64_t asy_signals, asy_dropped, asy_no_env, asy_foreign, asy_timer_failed;
+/* what sampling costs on the program's threads: time inside the handler and
+ * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
+static _Atomic uint64_t asy_handler_ns, asy_prepare_ns, asy_prepared;
+
+static uint64_t asy_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+/* the agent thread's own tallies */
+static uint64_t asy_recorded, asy_stacks, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
+
+/* Samples the ring had no room for, by thread and state, so that they still
+ * count (under <unknown frame>.ring_full): an open-addressed table a handler
+ * claims an entry of with one CAS on its key (serial << 8 | state, plus 1),
+ * and adds to; entries are never freed during a session. The extra last entry
+ * takes whatever finds the table full, under no thread. */
+#define ASY_DROP_SLOTS 256u
+typedef struct asy_drop {
+    _Atomic uint64_t key, weight;
+} asy_drop;
+static asy_drop asy_drops[ASY_DROP_SLOTS + 1];
+static uint64_t asy_dropped_samples;   /* agent thread: dropped samples recorded */
+static asy_slot *asy_vslot;               /* the agent thread's: one unmounted virtual thread's sample */
+static jvmtiFrameInfo *asy_vframes;        /* ... its frames from JVMTI, asy_depth of them */
+static uint64_t asy_vthread_samples;       /* unmounted virtual threads' stacks taken (their weight: asy_recorded) */
+
+static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
+{
+    uint64_t key = ((uint64_t)serial << 8 | state) + 1;
+    uint32_t h = (serial * 2654435761u) ^ state;
+    for (uint32_t i = 0; i < ASY_DROP_SLOTS; i++) {
+        asy_drop *d = &asy_drops[(h + i) & (ASY_DROP_SLOTS - 1)];
+        uint64_t k = atomic_load_explicit(&d->key, memory_order_acquire);
+        if (k == 0 && atomic_compare_exchange_strong_explicit(&d->key, &k, key, memory_order_acq_rel,
+                                                              memory_order_acquire))
+            k = key;
+        if (k == key) {
+            atomic_fetch_add_explicit(&d->weight, weight, memory_order_relaxed);
+            return;
+        }
+    }
+    asy_drop *full = &asy_drops[ASY_DROP_SLOTS];
+    uint64_t none = 0;
+    atomic_compare_exchange_strong_explicit(&full->key, &none, (uint64_t)state + 1, memory_order_acq_rel,
+                                            memory_order_acquire);
+    atomic_fetch_add_explicit(&full->weight, weight, memory_order_relaxed);
+}
+
+static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
+
+static void asy_sample(siginfo_t *si, void *ucontext);
+static void asy_timers_for_running(JNIEnv *jni);
+static void asy_choose_timer(void);
+
+#define ASY_UNKNOWN_NOT_JAVA (-3)
+#define ASY_NOT_WALKABLE_NOT_JAVA (-4)
+#define ASY_UNKNOWN_JAVA (-5)
+#define ASY_NOT_WALKABLE_JAVA (-6)
+static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, asy_recovered_vm, asy_in_other_handler,
+    asy_from_leaf;
+
+/* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
+ * where its top frame cannot be walked: the first or last instructions of a
+ * compiled method, while its frame is not complete, the interpreter at a
+ * method's entry, or a frameless stub such as an array copy. The walk is
+ * then tried once more as if the thread were at the call in the caller:
+ * from the return address (minus one: see below) found at ret_at, with the
+ * stack pointer just above it and, when fp is not 0, that frame pointer;
+ * the JVM checks the frame it gets (safe_for_sender) as it does any other. */
+static bool asy_retry_from_caller_sp(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at,
+                                     uintptr_t fp, uintptr_t caller_sp)
+{
+#if defined(__x86_64__)
+    ucontext_t uc = *(ucontext_t *)ucontext;
+    greg_t *r = uc.uc_mcontext.gregs;
+    uintptr_t ret = 0, sp = (uintptr_t)r[REG_RSP];
+    if (ret_at == 0 || (ret_at & 7) != 0)
+        return false;
+    /* the two words at the stack pointer are the thread's own stack: readable
+     * without process_vm_readv (which a seccomp profile may refuse) */
+    if (!vm_code_word(ret_at, &ret) && ret_at >= sp && ret_at <= sp + sizeof(uintptr_t))
+        ret = *(const uintptr_t *)ret_at;
+    if (ret < 4096)
+        return false;
+    /* one byte back, inside the call instruction: HotSpot names a compiled frame
+     * at a pc that is not a call's by the first debug information after it,
+     * and at the return address itself that is whatever follows the call (a
+     * method inlined there); just before it, it is the call's own */
+    r[REG_RIP] = (greg_t)(ret - 1);
+    r[REG_RSP] = (greg_t)(caller_sp ? caller_sp : ret_at + sizeof(uintptr_t));
+    if (fp)
+        r[REG_RBP] = (greg_t)fp;
+    trace->num_frames = 0;
+    asy_agct(trace, (jint)depth, &uc);
+    return trace->num_frames > 0;
+#else
+    (void)trace, (void)ucontext, (void)depth, (void)ret_at, (void)fp, (void)caller_sp;
+    return false;
+#endif
+}
+
+static bool asy_retry_from_caller(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret_at, uintptr_t fp)
+{
+    return asy_retry_from_caller_sp(trace, ucontext, depth, ret_at, fp, 0);
+}
+
+/* The caller of the interpreted frame at fp: its return address is above
+ * the saved rbp; its stack pointer is the one the interpreted frame saved
+ * (frame::interpreter_frame_sender_sp_offset, one word below fp), which
+ * differs from the top of the interpreted frame when an adapter extended
+ * a compiled caller's stack; its rbp is the saved one, a frame pointer only
+ * for an interpreted caller. */
+static bool asy_retry_from_interpreted(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp,
+                                       uintptr_t fp)
+{
+    uintptr_t caller_fp = 0, sender_sp = 0;
+    if (fp < sp || fp - sp >= (256u << 10) || (fp & 7) != 0 || !vm_code_word(fp, &caller_fp) ||
+        !vm_code_word(fp - sizeof(uintptr_t), &sender_sp))
+        return false;
+    uintptr_t above = fp + 2 * sizeof(uintptr_t);
+    if (sender_sp >= above && sender_sp - above < (64u << 10) && (sender_sp & 7) == 0 &&
+        asy_retry_from_caller_sp(trace, ucontext, depth, fp + sizeof(uintptr_t), caller_fp, sender_sp))
+        return true;
+    return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), caller_fp);
+}
+
+/* A stub's caller, from the stub's frame size in the code cache (return
+ * address included; from vm_code_at): where the caller's return address is
+ * (*ret_at) above the stub's stack pointer sp, and the rbp the stub saved
+ * just below it (*saved_fp). False for a frameless stub, an implausible
+ * size or a word that cannot be read. */
+static bool asy_stub_caller(uintptr_t sp, uint32_t frame_words, uintptr_t *ret_at, uintptr_t *saved_fp)
+{
+    if (frame_words < 2 || frame_words >= 4096)
+        return false;
+    *ret_at = sp + (frame_words - 1) * sizeof(uintptr_t);
+    return vm_code_word(*ret_at - sizeof(uintptr_t), saved_fp);
+}
+
+/* A stub that called into the JVM while the thread is still in Java (the
+ * exception forwarding stub calls
+ * SharedRuntime::exception_handler_for_return_address, C1's exception stubs
+ * Runtime1::exception_handler_for_pc) is not walked through by the JVM from
+ * there. Its caller's return address is at the top of its frame when the
+ * code cache knows the stub's frame size (C1's stubs save every register),
+ * else, for a frameless stub, at the stub's stack pointer or one word up
+ * (where the call into the JVM aligned the stack): the walk is taken from
+ * the first of those that leads into a compiled method or the interpreter.
+ * ret: the return address into the stub; stub_sp: its stack pointer at the
+ * call; fp: the rbp it had. */
+static bool asy_retry_above_stub(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t ret,
+                                 uintptr_t stub_sp, uintptr_t fp)
+{
+    jmethodID method;
+    uint32_t frame_words = 0;
+    bool complete;
+    if (vm_code_at(ret, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB)
+        return false;
+    uintptr_t ret_at = 0, saved_fp = 0;
+    if (asy_stub_caller(stub_sp, frame_words, &ret_at, &saved_fp) &&
+        asy_retry_from_caller(trace, ucontext, depth, ret_at, saved_fp))
+        return true;
+    for (uint32_t k = 0; k < 2; k++) {
+        uintptr_t at = stub_sp + k * sizeof(uintptr_t), caller = 0;
+        if (!vm_code_word(at, &caller))
+            return false;
+        vm_code_kind kind = vm_code_at(caller, 0, 0, false, &method, &frame_words, &complete);
+        if ((kind == VM_CODE_COMPILED || kind == VM_CODE_INTERPRETER) &&
+            asy_retry_from_caller(trace, ucontext, depth, at, fp))
+            return true;
+    }
+    return false;
+}
+
+/* The pc is outside the code cache while the thread runs Java: native code
+ * Java called without leaving the Java state (HotSpot's leaf runtime
+ * calls, the clock). Its C frames keep frame pointers (HotSpot is built
+ * so): up their chain to the first return address into the code cache,
+ * and the walk goes on from there. Every return address before that must
+ * be into libjvm.so: anything else (the sigreturn trampoline of a signal
+ * handler, as when JFR's sampler holds the thread in its suspend handler)
+ * means the chain left the native code Java called, and the rbp found
+ * beyond it is not a frame of this stack. */
+static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_t depth, uintptr_t sp, uintptr_t fp)
+{
+    for (int i = 0; i < 16 && fp > sp && fp - sp < (1u << 20) && (fp & 7) == 0; i++) {
+        uintptr_t next = 0, ret = 0;
+        if (!vm_code_word(fp, &next) || !vm_code_word(fp + sizeof(uintptr_t), &ret))
+            return false;
+        if (vm_code_in_code_cache(ret)) /* the JVM checks the frame it gets there */
+            return asy_retry_from_caller(trace, ucontext, depth, fp + sizeof(uintptr_t), next) ||
+                   asy_retry_above_stub(trace, ucontext, depth, ret, fp + 2 * sizeof(uintptr_t), next);
+        if (!vm_code_in_jvm(ret))
+            return false;
+        if (next <= fp)
+            return false;
+        fp = next;
+    }
+    return false;
+}
+
+/* Names the method the pc is in, when HotSpot's code cache can tell, on top
+ * of the stack walked from the caller; in a stub, or when it cannot tell,
+ * the sample names the caller at its call. For "unknown Java" (interpreted
+ * false) the return address is looked for where a method's entry,
+ * prologue or epilogue leaves it: at sp (a method's first or last
+ * instruction, a frameless stub), one word up (a saved rbp above it), above
+ * the frame pointer of a stub that keeps one (an array copy), at the top
+ * of a compiled method's frame (its stack pointer moved, the frame not yet
+ * complete), or, in native code, up its frame pointers. For "not walkable Java"
+ * (not_walkable true: the JVM found the top frame but would not walk it): in
+ * the interpreter, the frame's own method is named and the walk goes on from
+ * its frame pointer's caller; in a compiled method, whose frame is complete,
+ * from the return address at the top of its frame; in native code, up its
+ * frame pointers. */
+static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable)
+{
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
+    jmethodID top = NULL;
+    uint32_t frame_words = 0;
+    bool complete = false;
+    /* in a frame the JVM found, its own method first (then rbx: the frame
+     * may be half built at a method's entry) */
+    vm_code_kind kind =
+        vm_code_at((uintptr_t)r[REG_RIP], (uintptr_t)r[REG_RBX], fp, not_walkable, &top, &frame_words, &complete);
+    bool interpreted = not_walkable && kind == VM_CODE_INTERPRETER;
+    if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
+        top = NULL;
+    uint32_t skip = top && asy_depth > 1 ? 1 : 0;
+    asy_call_trace rest = { trace->env_id, 0, trace->frames + skip };
+    uint32_t depth = asy_depth - skip;
+    bool ok;
+    if (interpreted) {
+        ok = top && asy_retry_from_interpreted(&rest, ucontext, depth, sp, fp);
+    } else if (not_walkable) {
+        ok = (top && kind == VM_CODE_COMPILED && frame_words > 1 &&
+              asy_retry_from_caller(&rest, ucontext, depth, sp + (frame_words - 1) * sizeof(uintptr_t), 0)) ||
+             (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
+    } else {
+        uintptr_t caller_fp = 0;
+        /* where a compiled method's return address is once its frame is set up */
+        uintptr_t frame_top =
+            kind == VM_CODE_COMPILED && frame_words > 2 ? sp + (frame_words - 1) * sizeof(uintptr_t) : 0;
+        /* with the frame set up at the pc, that one first (a word at sp is then one of
+         * its slots, which may hold a stale return address); the others for its
+         * epilogue, where sp has moved up */
+        bool frame_first = frame_top && complete;
+        ok = (frame_first && asy_retry_from_caller(&rest, ucontext, depth, frame_top, 0)) ||
+             asy_retry_from_caller(&rest, ucontext, depth, sp, 0) ||
+             asy_retry_from_caller(&rest, ucontext, depth, sp + sizeof(uintptr_t), 0) ||
+             /* a stub that keeps a frame pointer (the array copies, C1's
+              * barrier stubs); the rbp it saved is the caller's, whatever
+              * the caller uses it for */
+             (kind == VM_CODE_STUB && fp > sp && fp - sp < 4096 && (fp & 7) == 0 && vm_code_word(fp, &caller_fp) &&
+              asy_retry_from_caller(&rest, ucontext, depth, fp + sizeof(uintptr_t), caller_fp)) ||
+             (frame_top && !frame_first && asy_retry_from_caller(&rest, ucontext, depth, frame_top, 0)) ||
+             (kind == VM_CODE_UNKNOWN && asy_retry_from_native(&rest, ucontext, depth, sp, fp));
+    }
+    if (!ok)
+        return;
+    if (skip) {
+        trace->frames[0].lineno = -1; /* where in the method is not known */
+        trace->frames[0].method_id = top;
+        atomic_fetch_add_explicit(&asy_recovered_top, 1, memory_order_relaxed);
+    }
+    trace->num_frames = rest.num_frames + (jint)skip;
+    atomic_fetch_add_explicit(not_walkable ? &asy_recovered_interp : &asy_recovered, 1, memory_order_relaxed);
+#else
+    (void)trace, (void)ucontext, (void)not_walkable;
+#endif
+}
+
+/* "Unknown not Java" and "not walkable not Java" for a thread in the VM:
+ * AsyncGetCallTrace walks from the thread's Java frame anchor, and refuses
+ * one the JVM left without its pc (the interpreter's calls into the VM do)
+ * or one that names a runtime stub whose frame it will not walk through
+ * (C1's counter_overflow and exception stubs never mark their frames
+ * complete). The anchor is set for a moment to what the JVM itself would
+ * make of it: the pc just below its sp, or the stub's caller (the stub's
+ * frame size says where its return address and saved rbp are); the walk
+ * runs; the anchor is put back. Only in the VM (or on the way out of it):
+ * no other thread walks or changes this thread's anchor then. */
+static bool asy_walk_anchor(asy_call_trace *trace, JNIEnv *jni, void *ucontext, const vm_code_anchor *walk,
+                            const vm_code_anchor *was)
+{
+    asy_call_trace again = { trace->env_id, 0, trace->frames };
+    vm_code_anchor_set(jni, walk);
+    asy_agct(&again, (jint)asy_depth, ucontext);
+    vm_code_anchor_set(jni, was);
+    if (again.num_frames <= 0)
+        return false;
+    trace->num_frames = again.num_frames;
+    atomic_fetch_add_explicit(&asy_recovered_vm, 1, memory_order_relaxed);
+    return true;
+}
+
+static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+{
+    vm_code_anchor was, walk;
+    if (!vm_code_anchor_get(jni, &was) || !was.sp || (was.sp & 7) != 0)
+        return;
+    walk = was;
+    if (!walk.pc && (!vm_code_word(walk.sp - sizeof(uintptr_t), &walk.pc) || !walk.pc))
+        return;
+    if (walk.pc != was.pc && asy_walk_anchor(trace, jni, ucontext, &walk, &was))
+        return;
+    jmethodID method;
+    uint32_t frame_words = 0;
+    bool complete;
+    uintptr_t ret_at = 0;
+    if (vm_code_at(walk.pc, 0, 0, false, &method, &frame_words, &complete) != VM_CODE_STUB ||
+        !asy_stub_caller(walk.sp, frame_words, &ret_at, &walk.fp) || !vm_code_word(ret_at, &walk.pc) || !walk.pc)
+        return;
+    walk.sp = ret_at + sizeof(uintptr_t);
+    asy_walk_anchor(trace, jni, ucontext, &walk, &was);
+}
+
+/* A thread stopped inside another signal handler (JFR's sampler holds
+ * the threads it walks in its suspend handler; another profiler's handler):
+ * its pc is in the C library or in the JVM, and AsyncGetCallTrace, finding
+ * no code blob there, follows the frame pointers across the signal frame
+ * into whatever frame rbp held when that signal came, naming a caller of
+ * the code that ran (on H2 with JFR on, 5% of the samples named the
+ * workers' outer loop). Up the frame pointers, a return address at the
+ * sigreturn trampoline is the signal frame: the interrupted context is the
+ * kernel's ucontext just above it, and the walk is taken from there. NULL
+ * when the pc is in the code cache, the thread is out of Java code (the
+ * walk then starts from its anchor, whatever the context) or no signal
+ * frame is found. */
+static void *asy_interrupted_context(JNIEnv *jni, void *ucontext)
+{
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP];
+    if (vm_code_in_code_cache(pc) || !vm_code_in_java(jni))
+        return NULL;
+    /* at a handler's first instruction (two signals delivered at once: the
+     * other handler's frame was set up, then this one's), the trampoline's
+     * address is at sp itself */
+    uintptr_t at_sp = 0;
+    if (vm_code_word(sp, &at_sp) && !vm_code_in_jvm(at_sp) && !vm_code_in_code_cache(at_sp) &&
+        vm_code_is_sigreturn(at_sp))
+        fp = sp - sizeof(uintptr_t);
+    for (int i = 0; i < 16 && fp + sizeof(uintptr_t) >= sp && fp + sizeof(uintptr_t) - sp < (1u << 20) && (fp & 7) == 0;
+         i++) {
+        uintptr_t next = 0, ret = 0;
+        if (!vm_code_word(fp + sizeof(uintptr_t), &ret))
+            return NULL;
+        if (vm_code_in_code_cache(ret))
+            return NULL;
+        if (!vm_code_in_jvm(ret) && vm_code_is_sigreturn(ret)) {
+            /* the kernel's frame: the trampoline's address, then the ucontext */
+            ucontext_t *inner = (ucontext_t *)(fp + 2 * sizeof(uintptr_t));
+            uintptr_t check = 0;
+            return vm_code_word((uintptr_t)&inner->uc_mcontext.gregs[REG_RIP], &check) && check ? inner : NULL;
+        }
+        if (!vm_code_word(fp, &next) || next <= fp)
+            return NULL;
+        fp = next;
+    }
+#else
+    (void)jni, (void)ucontext;
+#endif
+    return NULL;
+}
+
+/* A thread in the Java state with its pc in libjvm.so: a leaf call from
+ * compiled code into the JVM (JFR's clock, a math routine) that keeps no
+ * frame pointer. rbp then still holds whatever the Java code left in it,
+ * and AsyncGetCallTrace, following it as a frame pointer, names a frame
+ * far up the stack as the top (on H2 with JFR on, 5% of the samples named
+ * the workers' outer loop). Unless rbp is a frame just above sp whose
+ * return address leads into the code cache or the JVM (a leaf that keeps
+ * a frame: AsyncGetCallTrace's own walk is right), the return address into
+ * the compiled caller is looked for in the first words above sp, and the
+ * walk is taken from there; when none is found the sample counts under
+ * <unknown frame>.JVM_leaf. True when it decided the walk. */
+static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+{
+#if defined(__x86_64__)
+    const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
+    uintptr_t pc = (uintptr_t)r[REG_RIP], sp = (uintptr_t)r[REG_RSP], fp = (uintptr_t)r[REG_RBP], ret = 0;
+    if (!vm_code_in_jvm(pc) || !vm_code_in_java(jni))
+        return false;
+    if (fp > sp && fp - sp < 512 && vm_code_word(fp + sizeof(uintptr_t), &ret) &&
+        (vm_code_in_code_cache(ret) || vm_code_in_jvm(ret)))
+        return false;
+    for (uint32_t k = 0; k < 64; k++) {
+        uintptr_t at = sp + k * sizeof(uintptr_t);
+        if (!vm_code_word(at, &ret))
+            break;
+        if (vm_code_in_code_cache(ret) && asy_retry_from_caller(trace, ucontext, asy_depth, at, 0)) {
+            atomic_fetch_add_explicit(&asy_from_leaf, 1, memory_order_relaxed);
+            return true;
+        }
+    }
+    /* not the walk AsyncGetCallTrace would take from rbp: an honest unknown */
+    trace->num_frames = ASY_JVM_LEAF;
+    return true;
+#else
+    (void)trace, (void)jni, (void)ucontext;
+#endif
+    return false;
+}
+
+/* The walk, named by the instruction that ran last. The signal interrupts
+ * the thread before the instruction at its pc; HotSpot names a compiled
+ * frame by the first debug information after that pc, which describes the
+ * instruction at the pc (not yet run) and, where that instruction belongs to
+ * another inlined method than the one before it, charges the wrong one (a
+ * load stalled in an inlined getter was charged to its caller). From one
+ * byte back, the debug information found is the one that ends at the pc:
+ * the instruction just run. A pc at the very start of its code has nothing
+ * before it of the same code: when that walk fails, the pc itself. */
+static void asy_walk_at_previous(asy_call_trace *trace, void *ucontext)
+{
+#if defined(__x86_64__)
+    ucontext_t uc = *(ucontext_t *)ucontext;
+    uc.uc_mcontext.gregs[REG_RIP] -= 1;
+    asy_agct(trace, (jint)asy_depth, &uc);
+    if (trace->num_frames > 0)
+        return;
+    trace->num_frames = 0;
+#endif
+    asy_agct(trace, (jint)asy_depth, ucontext);
+}
+
+/* Handlers running now: a session's end waits for none before it frees the ring. */
+static atomic_int asy_in_handler;
+
+static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
+{
+    (void)sig;
+    int saved_errno = errno;
+    atomic_fetch_add(&asy_in_handler, 1);
+    uint64_t t0 = asy_now_ns();
+    asy_sample(si, ucontext);
+    atomic_fetch_add_explicit(&asy_handler_ns, asy_now_ns() - t0, memory_order_relaxed);
+    atomic_fetch_sub(&asy_in_handler, 1);
+    errno = saved_errno;
+}
+
+/* The handler's work; returns early when there is nothing to record. */
+static void asy_sample(siginfo_t *si, void *ucontext)
+{
+    uint8_t state = SAMPLE_RUNNING;
+    uint32_t weight = 1;
+    if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == ASY_WALL_TAG) {
+        state = (uint8_t)(si->si_value.sival_int & 0xff & ~ASY_WALL_ON_CPU);
+        weight = ((unsigned)si->si_value.sival_int >> 8) & ASY_WALL_WEIGHT_MAX;
+        if (state >= SAMPLE_STATES || weight == 0) {
+            atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
+            return;
+        }
+        /* a carrier running a virtual thread: running if the kernel had it running, else waiting */
+        if (vthreads_mounted())
+            state = (si->si_value.sival_int & ASY_WALL_ON_CPU) ? SAMPLE_RUNNING : SAMPLE_WAITING;
+    } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_perf_timers) {
+        /* a task clock's overflow: one interval of the thread's CPU time */
+    } else if (si->si_code == SI_TIMER) {
+        /* timer expirations that came while the signal was pending */
+        weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
+    } else {
+        atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
+        return;
+    }
+    atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
+    JNIEnv *jni = thread_record_self.jni;
+    if (!jni && thread_record_adopt()) /* a thread registered from outside, signalled for the first time */
+        jni = thread_record_self.jni;
+    if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
+        return;
+    }
+    uint64_t pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
+    asy_slot *slot;
+    for (;;) {
+        slot = asy_slot_at(pos);
+        uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - pos);
+        if (dif == 0) {
+            if (atomic_compare_exchange_weak_explicit(&asy_enqueue, &pos, pos + 1, memory_order_relaxed,
+                                                      memory_order_relaxed))
+                break;
+        } else if (dif < 0) {
+            atomic_fetch_add_explicit(&asy_dropped, 1, memory_order_relaxed);
+            asy_count_drop(thread_record_self.serial, state, weight);
+            return;
+        } else {
+            pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
+        }
+    }
+    /* a carrier: the sample is the virtual thread's, mounted on it now */
+    vthread *v = vthreads_mounted();
+    slot->serial = thread_record_self.serial;
+    slot->carrier = 0;
+    slot->virt = v != NULL;
+    if (v) {
+        slot->carrier = thread_record_self.serial;
+        slot->serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+        slot->vindex = v->index;
+        slot->vjava_id = v->java_id;
+    }
+    slot->weight = weight;
+    slot->state = state;
+    slot->ticks = ticks_now();
+    asy_call_trace trace = { jni, 0, slot->frames };
+    void *inner = asy_interrupted_context(jni, ucontext);
+    if (inner) {
+        ucontext = inner;
+        atomic_fetch_add_explicit(&asy_in_other_handler, 1, memory_order_relaxed);
+    }
+    if (!asy_walk_from_leaf(&trace, jni, ucontext))
+        asy_walk_at_previous(&trace, ucontext);
+    if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA && vm_code_has_java_frame(jni) == 0)
+        trace.num_frames = 0; /* a thread that runs only the JVM's own code: no Java frame, not an unknown one */
+    else if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
+        asy_recover_in_vm(&trace, jni, ucontext);
+    else if (trace.num_frames == ASY_UNKNOWN_JAVA)
+        asy_recover(&trace, ucontext, false);
+    else if (trace.num_frames == ASY_NOT_WALKABLE_JAVA)
+        asy_recover(&trace, ucontext, true);
+    slot->nframes = trace.num_frames;
+    atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
+}
+
+jp_status async_sampler_init(jvmtiCapabilities *caps)
+{
+    asy_agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (!asy_agct)
+        return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
+    asy_cpu_timers = false; /* no timer is armed before the handler is installed, below */
+    asy_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
+    asy_depth = agent_opts->depth ? agent_opts->depth : 1;
+    if (asy_want_stacks && asy_depth < ASY_MAX_DEPTH)
+        asy_depth = ASY_MAX_DEPTH;
+    asy_slot_size = (sizeof(asy_slot) + (size_t)asy_depth * sizeof(asy_call_frame) + 63) & ~(size_t)63;
+    /* room for about 64 MiB at most, and at least 64 samples */
+    size_t slots = 4096;
+    while (slots > 64 && slots * asy_slot_size > ((size_t)64 << 20))
+        slots /= 2;
+    /* a smaller ring on request: how the tests make samples drop */
+    const char *ring = getenv("JVMPROF_SAMPLE_RING");
+    if (ring && *ring) {
+        char *end;
+        unsigned long want = strtoul(ring, &end, 10);
+        if (*end || want < 2 || want > slots || (want & (want - 1)))
+            return jp_error(JP_ERR_ARG, "JVMPROF_SAMPLE_RING=%s: expected a power of two from 2 to %zu", ring,
+                            slots);
+        slots = want;
+    }
+    asy_ring = aligned_alloc(64, slots * asy_slot_size);
+    asy_scratch_frames = calloc(asy_depth, sizeof *asy_scratch_frames);
+    asy_scratch_kframes = calloc(asy_depth, sizeof *asy_scratch_kframes);
+    if (!asy_ring || !asy_scratch_frames || !asy_scratch_kframes)
+        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * asy_slot_size);
+    memset(asy_ring, 0, slots * asy_slot_size);
+    asy_mask = slots - 1;
+    for (uint64_t i = 0; i < slots; i++)
+        atomic_store_explicit(&asy_slot_at(i)->seq, i, memory_order_relaxed);
+    /* HotSpot must record debug information at every pc of the code it
+     * compiles, not only at calls and safepoints, so that a sample names the
+     * method, inlined or not, whose code it landed in, not the next one that
+     * has a call. -XX:+DebugNonSafepoints does that, set here in HotSpot's
+     * flag table; CompiledMethodLoad events on do it too, and flame= and
+     * collapsed= need them anyway for the frame kinds. The events cost more
+     * (HotSpot builds each compiled method's address map and inlining
+     * records for them: 0.9 s of CPU on a 22 s javac run), so they are on
+     * only for those outputs, or where the flag cannot be set. */
+    asy_debug_flag_was = vmstructs_flag_bool("DebugNonSafepoints");
+    asy_code_kinds = asy_want_stacks || asy_debug_flag_was < 0 ||
+                     !vmstructs_flag_set_bool("DebugNonSafepoints", true);
+    if (asy_code_kinds && code_kinds_init(caps) != JP_OK)
+        return JP_ERR_JVMTI;
+
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = asy_on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(ASY_SIGNAL, &sa, &old) != 0)
+        return jp_error(JP_ERR_IO, "cannot install the SIGPROF handler: %s", strerror(errno));
+    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL && old.sa_sigaction != asy_on_signal
+                                    : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
+        jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
+    /* only now, with the handler in place: the probe of the perf_event clock arms one for a moment */
+    if (agent_opts->wall_ms == 0)
+        asy_choose_timer();
+    asy_cpu_timers = agent_opts->wall_ms == 0;
+    return JP_OK;
+}
+
+/* jmethodIDs are created lazily by the JVM; AsyncGetCallTrace can only name
+ * a method whose jmethodID exists, so each class's are made up front. */
+void async_sampler_class_prepare(JNIEnv *jni, jclass klass)
+{
+    uint64_t t0 = asy_now_ns();
+    jint n = 0;
+    jmethodID *methods = NULL;
+    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
+        jvmti_free(methods);
+    (void)jni;
+    atomic_fetch_add_explicit(&asy_prepared, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&asy_prepare_ns, asy_now_ns() - t0, memory_order_relaxed);
+}
+
+void async_sampler_cost(char *out, size_t len)
+{
+    uint64_t sig = atomic_load(&asy_signals) + atomic_load(&asy_foreign);
+    double h_ms = (double)atomic_load(&asy_handler_ns) / 1e6, p_ms = (double)atomic_load(&asy_prepare_ns) / 1e6;
+    snprintf(out, len, "sampler cost: signal handlers %.1f ms in %llu signals (%.1f us each); class-prepare callbacks "
+             "%.1f ms for %llu classes", h_ms, (unsigned long long)sig, sig ? h_ms * 1000 / (double)sig : 0.0, p_ms,
+             (unsigned long long)atomic_load(&asy_prepared));
+}
+
+/* AsyncGetCallTrace works only while ClassLoad events are enabled. */
+static void JNICALL asy_cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)jni, (void)thread, (void)klass;
+}
+
+static void JNICALL asy_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
+{
+    (void)jv, (void)thread;
+    if (!gate_enter())
+        return;
+    async_sampler_class_prepare(jni, klass);
+    gate_leave();
+}
+
+static void JNICALL asy_cb_CompiledMethodLoad(jvmtiEnv *jv, jmethodID method, jint code_size,
+                                              const void *code_addr, jint map_length, const jvmtiAddrLocationMap *map,
+                                              const void *compile_info)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_load(jv, method, code_size, code_addr, map_length, map, compile_info);
+    gate_leave();
+}
+
+static void JNICALL asy_cb_CompiledMethodUnload(jvmtiEnv *jv, jmethodID method, const void *code_addr)
+{
+    if (!gate_enter())
+        return;
+    code_kinds_compiled_method_unload(jv, method, code_addr);
+    gate_leave();
+}
+
+void async_sampler_callbacks(jvmtiEventCallbacks *cb)
+{
+    cb->ClassLoad = asy_cb_ClassLoad;
+    cb->ClassPrepare = asy_cb_ClassPrepare;
+    cb->CompiledMethodLoad = asy_cb_CompiledMethodLoad;
+    cb->CompiledMethodUnload = asy_cb_CompiledMethodUnload;
+}
+
+void async_sampler_log(void)
+{
+    char line[1024];
+    async_sampler_describe(line, sizeof line);
+    jp_log_info("%s", line);
+    async_sampler_cost(line, sizeof line);
+    jp_log_info("%s", line);
+}
+
+jp_status async_sampler_vm_init(JNIEnv *jni)
+{
+    jvmti_event(JVMTI_EVENT_CLASS_LOAD, true);
+    jvmti_event(JVMTI_EVENT_CLASS_PREPARE, true);
+    jint n = 0;
+    jclass *classes = NULL;
+    if (jvmti_check((*agent_jvmti)->GetLoadedClasses(agent_jvmti, &n, &classes), "GetLoadedClasses") == JP_OK) {
+        for (jint i = 0; i < n; i++) {
+            async_sampler_class_prepare(jni, classes[i]);
+            (*jni)->DeleteLocalRef(jni, classes[i]);
+        }
+        jvmti_free(classes);
+    }
+    if (asy_code_kinds)
+        code_kinds_vm_init();
+    vm_code_init();
+    if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
+        asy_timers_for_running(jni);
+    atomic_store_explicit(&asy_active, true, memory_order_release);
+    return JP_OK;
+}
+
+/* ---- CPU timers, one per Java thread, kept by serial ----
+ * A thread's timer is made on the thread itself as it starts, or, for a
+ * session started late, by the starting thread for each thread running then
+ * (on that thread's CPU clock, by its OS thread id). Whoever takes a slot's
+ * timer out (the thread as it ends, the session's end) deletes it, so each
+ * timer is deleted once; no lock. */
+#define ASY_TIMER_CHUNK 1024u
+#define ASY_TIMER_CHUNKS 1024u   /* serials up to about a million */
+static _Atomic(_Atomic uintptr_t *) asy_timer_chunks[ASY_TIMER_CHUNKS];
+
+static _Atomic uintptr_t *asy_timer_slot(uint32_t serial)
+{
+    uint32_t c = serial / ASY_TIMER_CHUNK;
+    if (serial == 0 || c >= ASY_TIMER_CHUNKS)
+        return NULL;
+    _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+    if (!chunk) {
+        _Atomic uintptr_t *fresh = calloc(ASY_TIMER_CHUNK, sizeof *fresh);
+        if (!fresh)
+            return NULL;
+        if (!atomic_compare_exchange_strong(&asy_timer_chunks[c], &chunk, fresh))
+            free(fresh);   /* another thread's chunk: chunk holds it */
+        else
+            chunk = fresh;
+    }
+    return &chunk[serial % ASY_TIMER_CHUNK];
+}
+
+/* A slot holds (timer << 1) | 1 (a timer_t may be 0), or a perf event's
+ * (fd << 2) | 2. */
+static void asy_timer_delete_word(uintptr_t w)
+{
+    if (w & 1)
+        timer_delete((timer_t)(w >> 1));
+    else if (w & 2)
+        close((int)(w >> 2));
+}
+
+/* A perf_event task clock on OS thread tid that sends it ASY_SIGNAL after
+ * every interval= ms of its CPU time: an fd, or -errno. The kernel counts the
+ * thread's time with a high-resolution timer, so the signals come at the
+ * interval asked for. A POSIX CPU timer is checked at the scheduler tick
+ * only (every 4 ms on a 250 Hz kernel): interval=1 then gives one signal
+ * per tick standing for the expirations since (its overruns), four times
+ * fewer samples with four times the weight each. */
+static int asy_perf_open(pid_t tid)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = (uint64_t)agent_opts->interval_ms * 1000000u;
+    a.disabled = 1;
+    a.wakeup_events = 1;
+    a.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct f_owner_ex owner = { F_OWNER_TID, tid };
+    if (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, ASY_SIGNAL) != 0 ||
+        fcntl(fd, F_SETOWN_EX, &owner) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
+}
+
+/* Whether the perf_event task clock can be used here: it must open (not for
+ * an unprivileged user under kernel.perf_event_paranoid >= 2, nor under a
+ * seccomp profile that refuses the call) without counting only user time,
+ * which would leave system time unsampled. */
+static void asy_choose_timer(void)
+{
+    int fd = asy_perf_open((pid_t)syscall(SYS_gettid));
+    asy_perf_timers = fd >= 0;
+    if (fd >= 0)
+        close(fd);
+    else
+        snprintf(asy_perf_refused, sizeof asy_perf_refused, "%s", strerror(-fd));
+}
+
+/* Whether ASY_SIGNAL's disposition is our handler now. A timer's signal
+ * under any other (the default one terminates the process) must never be
+ * sent: no timer is armed unless this holds. */
+static bool asy_handler_installed(void)
+{
+    struct sigaction cur;
+    return sigaction(ASY_SIGNAL, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == asy_on_signal;
+}
+
+static atomic_uint asy_not_ours;         /* timers not armed: the handler was not ours */
+
+/* A CPU timer for OS thread tid, every interval= ms, kept under serial: a
+ * perf_event task clock, or a POSIX timer on clock. */
+static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
+{
+    _Atomic uintptr_t *slot = asy_timer_slot(serial);
+    if (!slot || atomic_load(slot) || !asy_cpu_timers)
+        return;
+    if (!asy_handler_installed()) {
+        if (atomic_fetch_add_explicit(&asy_not_ours, 1, memory_order_relaxed) == 0)
+            jp_log_error("the SIGPROF handler is no longer jvmprof's: threads are not sampled");
+        return;
+    }
+    if (asy_perf_timers) {
+        int fd = asy_perf_open(tid);
+        uintptr_t none = 0;
+        if (fd >= 0) {
+            if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2))
+                close(fd);   /* the thread made its own meanwhile */
+            return;
+        }
+        /* out of file descriptors, say: this thread gets a POSIX timer */
+        if (atomic_fetch_add_explicit(&asy_perf_fallbacks, 1, memory_order_relaxed) == 0)
+            jp_log_info("cannot open a perf_event CPU clock for a thread (%s): it gets a POSIX CPU timer",
+                        strerror(-fd));
+    }
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = ASY_SIGNAL;
+    sev._sigev_un._tid = tid; /* sigev_notify_thread_id */
+    timer_t t;
+    if (timer_create(clock, &sev, &t) != 0) {
+        if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
+            jp_log_error("cannot create a CPU timer for a thread: %s; that thread is not sampled", strerror(errno));
+        return;
+    }
+    unsigned ms = agent_opts->interval_ms;
+    struct itimerspec its;
+    its.it_interval.tv_sec = ms / 1000;
+    its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
+    its.it_value = its.it_interval;
+    uintptr_t none = 0, w = ((uintptr_t)t << 1) | 1;
+    if (timer_settime(t, 0, &its, NULL) != 0) {
+        timer_delete(t);
+        atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed);
+    } else if (!atomic_compare_exchange_strong(slot, &none, w)) {
+        timer_delete(t);   /* the thread made its own meanwhile */
+    }
+}
+
+void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    (void)jni;
+    if (asy_cpu_timers)
+        asy_timer_arm(serial, (pid_t)thread_record_self.tid, CLOCK_THREAD_CPUTIME_ID);
+}
+
+void async_sampler_thread_end(JNIEnv *jni)
+{
+    (void)jni;
+    _Atomic uintptr_t *slot = asy_timer_slot(thread_record_self.serial);
+    if (slot)
+        asy_timer_delete_word(atomic_exchange(slot, 0));
+}
+
+/* A timer for each Java thread running now whose OS thread id is known and
+ * that has none yet: at a late session's start, every thread; at VM init,
+ * those registered from outside (thread_registry.c) and not the VMInit thread,
+ * which made its own. */
+static void asy_timers_for_running(JNIEnv *jni)
+{
+    jint n = 0;
+    jthread *threads = NULL;
+    if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)
+        return;
+    for (jint i = 0; i < n; i++) {
+        uint32_t serial = thread_registry_serial(threads[i]), tid = thread_registry_tid(threads[i]);
+        if (serial && tid && !agent_is_own_thread(jni, threads[i])) /* the thread's CPU clock (glibc's pthread_getcpuclockid) */
+            asy_timer_arm(serial, (pid_t)tid, (clockid_t)((~(clockid_t)tid << 3) | 6));
+        (*jni)->DeleteLocalRef(jni, threads[i]);
+    }
+    jvmti_free(threads);
+}
+
+/* The session's end: every timer deleted, no handler left inside, the ring
+ * and the counts freed and zeroed. */
+void async_sampler_end(JNIEnv *jni)
+{
+    (void)jni;
+    asy_cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
+    for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
+        _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+        for (uint32_t i = 0; chunk && i < ASY_TIMER_CHUNK; i++)
+            asy_timer_delete_word(atomic_exchange(&chunk[i], 0));
+    }
+    struct timespec ms = { 0, 1000000 };
+    for (int waited = 0; atomic_load(&asy_in_handler) != 0 && waited < 1000; waited++)
+        nanosleep(&ms, NULL);
+    if (atomic_load(&asy_in_handler) != 0)
+        return;   /* a handler stuck inside: the ring stays (never seen) */
+    free(asy_ring);
+    free(asy_scratch_frames);
+    free(asy_scratch_kframes);
+    free(asy_vslot);
+    free(asy_vframes);
+    asy_vslot = NULL;
+    asy_vframes = NULL;
+    asy_vthread_samples = 0;
+    sampler_vthreads_end();
+    asy_ring = NULL;
+    asy_scratch_frames = NULL;
+    asy_scratch_kframes = NULL;
+    atomic_store(&asy_enqueue, 0);
+    asy_dequeue = 0;
+    atomic_store(&asy_signals, 0);
+    atomic_store(&asy_dropped, 0);
+    atomic_store(&asy_no_env, 0);
+    atomic_store(&asy_foreign, 0);
+    atomic_store(&asy_timer_failed, 0);
+    atomic_store(&asy_perf_fallbacks, 0);
+    atomic_store(&asy_not_ours, 0);
+    atomic_store(&asy_handler_ns, 0);
+    atomic_store(&asy_prepare_ns, 0);
+    atomic_store(&asy_prepared, 0);
+    atomic_store(&asy_recovered, 0);
+    atomic_store(&asy_recovered_top, 0);
+    atomic_store(&asy_recovered_interp, 0);
+    atomic_store(&asy_recovered_vm, 0);
+    atomic_store(&asy_in_other_handler, 0);
+    atomic_store(&asy_from_leaf, 0);
+    asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = asy_dropped_samples = 0;
+    for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
+        atomic_store(&asy_drops[i].key, 0);
+        atomic_store(&asy_drops[i].weight, 0);
+    }
+    memset(asy_failed, 0, sizeof asy_failed);
+    if (asy_code_kinds)
+        code_kinds_end();
+    else if (asy_debug_flag_was == 0)
+        vmstructs_flag_set_bool("DebugNonSafepoints", false);
+}
+
+static sample_state asy_state_of(jint st)
+{
+    if (st & JVMTI_THREAD_STATE_SLEEPING)
+        return SAMPLE_SLEEPING;
+    if (st & JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER)
+        return SAMPLE_BLOCKED;
+    if (st & JVMTI_THREAD_STATE_WAITING)
+        return SAMPLE_WAITING;
+    if (st & JVMTI_THREAD_STATE_IN_NATIVE)
+        return SAMPLE_NATIVE;
+    return SAMPLE_RUNNING;
+}
+
+static void asy_wall_vthreads(model *m, JNIEnv *jni);
+
+void async_sampler_wall_tick(model *m, JNIEnv *jni)
+{
+    static uint32_t turn;                 /* where the previous period stopped */
+    jvmtiEnv *jv = agent_jvmti;
+    jthread *threads = NULL;
+    jint n = 0;
+    if ((*jni)->PushLocalFrame(jni, 16) != 0)
+        return;
+    if ((*jv)->GetAllThreads(jv, &n, &threads) != JVMTI_ERROR_NONE) {
+        asy_wall_failed++;
+        (*jni)->PopLocalFrame(jni, NULL);
+        return;
+    }
+    /* the threads that can be signalled, with their state */
+    uint32_t *tids = malloc((size_t)n * sizeof *tids + 1);
+    uint8_t *states = malloc((size_t)n + 1);
+    uint32_t live = 0;
+    for (jint i = 0; tids && states && i < n; i++) {
+        jint st = 0;
+        uint32_t tid = thread_registry_tid(threads[i]);
+        if (tid == 0 || (*jv)->GetThreadState(jv, threads[i], &st) != JVMTI_ERROR_NONE ||
+            !(st & JVMTI_THREAD_STATE_ALIVE) || (st & JVMTI_THREAD_STATE_SUSPENDED))
+            continue;
+        tids[live] = tid;
+        states[live++] = (uint8_t)asy_state_of(st);
+    }
+    uint32_t take = live < ASY_WALL_THREADS_PER_TICK ? live : ASY_WALL_THREADS_PER_TICK;
+    pid_t pid = getpid();
+    uid_t uid = getuid();
+    for (uint32_t k = 0; k < take; k++) {
+        uint32_t i = (turn + k) % live;
+        /* live threads shared out over the take samples: each stands for 1 or more */
+        uint32_t weight = live / take + (k < live % take ? 1 : 0);
+        if (weight > ASY_WALL_WEIGHT_MAX)
+            weight = ASY_WALL_WEIGHT_MAX;
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        si.si_signo = ASY_SIGNAL;
+        si.si_code = SI_QUEUE;
+        si.si_pid = pid;
+        si.si_uid = uid;
+        /* runnable to JVMTI (not in native code) is not running if the kernel has the thread asleep: blocked
+         * inside the JVM (Reference Handler's wait for the pending list, a safepoint) or in the kernel */
+        uint8_t state = states[i];
+        if (state == SAMPLE_RUNNING && proc_state_running(proc_thread_state(tids[i])) == 0)
+            state = SAMPLE_WAITING;
+        /* a carrier with a virtual thread mounted is waiting to JVMTI: the handler, which knows
+         * whether one is, takes running from the kernel's state */
+        else if (state == SAMPLE_WAITING && vthreads_supported() &&
+                 proc_state_running(proc_thread_state(tids[i])) == 1)
+            state |= ASY_WALL_ON_CPU;
+        si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | state);
+        if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], ASY_SIGNAL, &si) == 0)
+            asy_wall_signals++;
+        else
+            asy_wall_failed++;
+    }
+    if (live)
+        turn = (turn + take) % live;
+    free(tids);
+    free(states);
+    for (jint i = 0; i < n; i++)
+        (*jni)->DeleteLocalRef(jni, threads[i]);
+    jvmti_free(threads);
+    (*jni)->PopLocalFrame(jni, NULL);
+    if (vthreads_supported())
+        asy_wall_vthreads(m, jni);
+}
+
+/* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
+ * its whole stack, counted with the sample's weight in its thread and state. */
+static trace_id asy_add_trace(model *m, uint32_t weight, uint8_t state, uint32_t serial, const frame_id *frames,
+                              uint32_t n)
+{
+    trace_id t = model_trace_intern(m, serial, frames, n);
+    model_trace_add_samples(m, t, weight);
+    model_trace_add_state_samples(m, t, (sample_state)state, weight);
+    return t;
+}
+
+/* jfr=: the wall-clock time (ns since the epoch) of a sample stamped `ticks`, from how long ago that was */
+static uint64_t asy_wall_ns_of(uint64_t ticks)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now_ticks = ticks_now(), wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t ago = now_ticks > ticks ? (uint64_t)((double)(now_ticks - ticks) * ticks_ns_per_tick()) : 0;
+    return wall_ns > ago ? wall_ns - ago : wall_ns;
+}
+
+static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t serial, const uint32_t *kframes,
+                          uint32_t n)
+{
+    model_stack_add(m, model_stack_intern(m, serial, (sample_state)state, kframes, n), weight);
+}
+
+/* The model thread a sample counts in with thread=y (0 without): its thread's,
+ * or for a virtual thread's, the one of that virtual thread on that carrier. */
+static uint32_t asy_model_serial(model *m, JNIEnv *jni, const asy_slot *s)
+{
+    if (!agent_opts->thread)
+        return 0;
+    if (!s->virt)
+        return s->serial;
+    sampler_vthread who = { s->serial, s->vindex, s->carrier, s->vjava_id };
+    (void)jni;
+    return sampler_vthreads_serial(m, &who, NULL);
+}
+
+/* The agent thread: the first method called `method` of class `cls` (a JVM name), or NULL. */
+static jmethodID asy_method_named(JNIEnv *jni, const char *cls, const char *method)
+{
+    jclass c = (*jni)->FindClass(jni, cls);
+    if (!c) {
+        (*jni)->ExceptionClear(jni);
+        return NULL;
+    }
+    jmethodID found = NULL;
+    jint n = 0;
+    jmethodID *ms = NULL;
+    if ((*agent_jvmti)->GetClassMethods(agent_jvmti, c, &n, &ms) == JVMTI_ERROR_NONE) {
+        for (jint i = 0; i < n && !found; i++) {
+            char *name = NULL;
+            if ((*agent_jvmti)->GetMethodName(agent_jvmti, ms[i], &name, NULL, NULL) == JVMTI_ERROR_NONE &&
+                strcmp(name, method) == 0)
+                found = ms[i];
+            jvmti_free(name);
+        }
+        jvmti_free(ms);
+    }
+    (*jni)->DeleteLocalRef(jni, c);
+    return found;
+}
+
+/* Continuation.enterSpecial: where a mounted virtual thread's frames end and its carrier's begin */
+static jmethodID asy_enter_special;
+static bool asy_enter_special_looked;
+
+static jmethodID asy_continuation_entry(JNIEnv *jni)
+{
+    if (!asy_enter_special_looked)
+        asy_enter_special = asy_method_named(jni, "jdk/internal/vm/Continuation", "enterSpecial");
+    asy_enter_special_looked = true;
+    return asy_enter_special;
+}
+
+/* VirtualThread.sleepNanos: a virtual thread in Thread.sleep, which JVMTI calls parked (waiting) */
+static jmethodID asy_vthread_sleep;
+static bool asy_vthread_sleep_looked;
+
+static bool asy_vthread_sleeping(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
+{
+    if (!asy_vthread_sleep_looked)
+        asy_vthread_sleep = asy_method_named(jni, "java/lang/VirtualThread", "sleepNanos");
+    asy_vthread_sleep_looked = true;
+    for (jint i = 0; asy_vthread_sleep && i < n && i < 8; i++)
+        if (frames[i].method == asy_vthread_sleep)
+            return true;
+    return false;
+}
+
+/* A mounted virtual thread's sample: its own frames, without the carrier's
+ * below them (from Continuation.enterSpecial down), as an unmounted one's
+ * (JVMTI's stack of a virtual thread) and as JFR shows it. */
+static uint32_t asy_virtual_frames(JNIEnv *jni, const asy_slot *s, uint32_t n)
+{
+    if (!s->virt || !s->carrier)
+        return n;
+    jmethodID entry = asy_continuation_entry(jni);
+    for (uint32_t k = 0; entry && k < n; k++)
+        if (s->frames[k].method_id == entry)
+            return k ? k : n;
+    return n;
+}
+
+static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
+{
+    frame_id *frames = asy_scratch_frames;
+    uint32_t *kframes = asy_scratch_kframes;
+    uint32_t n = (uint32_t)s->nframes;
+    if (n > asy_depth)
+        n = asy_depth;
+    n = asy_virtual_frames(jni, s, n);
+    uint32_t keep = n < agent_opts->depth ? n : agent_opts->depth;
+    uint32_t serial = asy_model_serial(m, jni, s);
+    for (uint32_t k = 0; k < keep; k++) {
+        frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, agent_opts->lineno);
+        if (frames[k].v == 0)
+            return;
+    }
+    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, keep);
+    if (m->sample_times_max)
+        model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
+    if (!asy_want_stacks)
+        return;
+    for (uint32_t k = 0; k < n; k++) {
+        frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
+        const model_frame *mf = model_frame_get(m, f);
+        if (!mf)
+            return;
+        frame_kind kind = s->frames[k].lineno == -3 ? FRAME_KIND_NATIVE
+                          : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
+        kframes[k] = stack_frame_pack(mf->method, kind);
+    }
+    asy_add_stack(m, s->weight, s->state, serial, kframes, n);
+}
+
+/* A walked sample, into a trace= of the same run: its thread, time and
+ * stack ("pkg.Class.method;..." from the root), so `jvmprof trace
+ * --slowest` shows what ran inside a slow call. */
+static void asy_trace_sample(model *m, JNIEnv *jni, const asy_slot *s)
+{
+    uint32_t n = (uint32_t)s->nframes < asy_depth ? (uint32_t)s->nframes : asy_depth;
+    n = asy_virtual_frames(jni, s, n);
+    buf_reset(&asy_trace_text);
+    for (uint32_t k = n; k-- > 0;) {
+        frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
+        const model_frame *mf = model_frame_get(m, f);
+        if (!mf)
+            return;
+        if (k + 1 < n)
+            buf_put(&asy_trace_text, ";", 1);
+        collapsed_frame_name(m, (collapsed_frame){ FRAME_KIND_JIT, mf->method.v }, &asy_trace_text);
+    }
+    if (!asy_trace_text.failed)
+        trace_sample(s->serial, s->ticks, (const char *)asy_trace_text.data, asy_trace_text.len);
+}
+
+/* A sample whose stack could not be walked still counts, in its thread and
+ * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
+ * so the shares of the threads and states stay right. */
+static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why);
+
+static void asy_record_unknown(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
+{
+    asy_record_unknown_in(m, weight, state, agent_opts->thread ? serial : 0, why);
+}
+
+/* ... counted in model thread serial (0: not per thread) */
+static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
+{
+    char name[64];
+    size_t i = 0;
+    for (; why[i] && i + 1 < sizeof name; i++)
+        name[i] = why[i] == ' ' ? '_' : why[i];
+    name[i] = '\0';
+    class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
+    method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
+    frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+    if (f.v == 0)
+        return;
+    asy_add_trace(m, weight, state, serial, &f, agent_opts->depth ? 1 : 0);
+    uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
+    if (asy_want_stacks)
+        asy_add_stack(m, weight, state, serial, &kf, 1);
+}
+
+/* One taken sample into the model: its stack, or (no frames) its weight under <unknown frame>, named by
+ * why the walk failed (code: AsyncGetCallTrace's, negated). */
+static void asy_take(model *m, JNIEnv *jni, const asy_slot *s, int code)
+{
+    if (s->nframes > 0) {
+        asy_recorded += s->weight;
+        asy_stacks++;
+        asy_record(m, jni, s);
+        if (trace_samples_wanted())
+            asy_trace_sample(m, jni, s);
+        return;
+    }
+    asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
+    asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s),
+                          code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
+}
+
+/* The samples the ring had no room for since the last drain, each thread's and
+ * state's under <unknown frame>.ring_full. */
+static void asy_record_drops(model *m)
+{
+    for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
+        asy_drop *d = &asy_drops[i];
+        uint64_t key = atomic_load_explicit(&d->key, memory_order_acquire);
+        uint64_t w = key ? atomic_exchange_explicit(&d->weight, 0, memory_order_relaxed) : 0;
+        for (; w; w -= w > UINT32_MAX ? UINT32_MAX : w) {
+            uint32_t part = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+            asy_dropped_samples += part;
+            asy_record_unknown(m, part, (uint8_t)((key - 1) & 0xff), (uint32_t)((key - 1) >> 8), "ring full");
+        }
+    }
+}
+
+/* The samples lost, by cause, in the report's COUNTS. */
+static void asy_count_losses(model *m)
+{
+    uint64_t unwalkable = 0;
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        unwalkable += asy_failed[i];
+    model_count_set(m, "samples not walkable (counted under <unknown frame>)", unwalkable);
+    /* and by cause, the frame each is counted under */
+    static const char *const by_cause[ASY_AGCT_CODES + 1] = {
+        "  of which <unknown frame>.no_Java_frame", "  of which <unknown frame>.no_class_load",
+        "  of which <unknown frame>.GC_active", "  of which <unknown frame>.unknown_not_Java",
+        "  of which <unknown frame>.not_walkable_not_Java", "  of which <unknown frame>.unknown_Java",
+        "  of which <unknown frame>.not_walkable_Java", "  of which <unknown frame>.unknown_state",
+        "  of which <unknown frame>.thread_exit", "  of which <unknown frame>.deopt",
+        "  of which <unknown frame>.safepoint", "  of which <unknown frame>.JVM_leaf",
+        "  of which <unknown frame>.other",
+    };
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        if (asy_failed[i])
+            model_count_set(m, by_cause[i], asy_failed[i]);
+    model_count_set(m, "samples dropped (ring full; counted under <unknown frame>.ring_full)", asy_dropped_samples);
+    model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
+    if (!agent_opts->wall_ms)
+        model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&asy_timer_failed, memory_order_relaxed));
+    else
+        model_count_set(m, "wall signals that could not be sent", asy_wall_failed);
+}
+
+/* wall=: the virtual threads unmounted now (waiting for I/O, a lock, a
+ * sleep, or for a carrier), which no signal can reach: at most
+ * ASY_WALL_VTHREADS_PER_TICK of them each period, taking turns, their
+ * stacks from JVMTI GetStackTrace (it takes an unmounted virtual thread's)
+ * and state from GetThreadState (runnable but unmounted: waiting for a
+ * carrier, so waiting). Each stands for live / taken of them, so the
+ * period's weight is the number that were unmounted, as wall= does for
+ * platform threads. A mounted one is its carrier's sample. */
+static void asy_wall_vthreads(model *m, JNIEnv *jni)
+{
+    enum { MAX = ASY_WALL_VTHREADS_PER_TICK };
+    jthread refs[MAX];
+    sampler_vthread who[MAX];
+    uint32_t live = 0;
+    if (!asy_vslot) {
+        asy_vslot = calloc(1, asy_slot_size);
+        asy_vframes = calloc(asy_depth, sizeof *asy_vframes);
+        if (!asy_vslot || !asy_vframes) {
+            free(asy_vslot);
+            free(asy_vframes);
+            asy_vslot = NULL;
+            asy_vframes = NULL;
+            return;
+        }
+    }
+    if ((*jni)->PushLocalFrame(jni, MAX + 8) != 0)
+        return;
+    uint32_t taken = sampler_vthreads_unmounted(jni, MAX, refs, who, &live);
+    jvmtiEnv *jv = agent_jvmti;
+    for (uint32_t k = 0; k < taken; k++) {
+        jint st = 0, n = 0;
+        asy_slot *s = asy_vslot;
+        if ((*jv)->GetThreadState(jv, refs[k], &st) != JVMTI_ERROR_NONE || !(st & JVMTI_THREAD_STATE_ALIVE) ||
+            (*jv)->GetStackTrace(jv, refs[k], 0, (jint)asy_depth, asy_vframes, &n) != JVMTI_ERROR_NONE)
+            continue;
+        sample_state state = asy_state_of(st);
+        if (state == SAMPLE_RUNNING)
+            state = SAMPLE_WAITING;   /* runnable, unmounted: waiting for a carrier */
+        else if (state == SAMPLE_WAITING && asy_vthread_sleeping(jni, asy_vframes, n))
+            state = SAMPLE_SLEEPING;  /* Thread.sleep, as a platform thread's */
+        s->state = (uint8_t)state;
+        s->weight = live / taken + (k < live % taken ? 1 : 0);
+        if (s->weight > ASY_WALL_WEIGHT_MAX)
+            s->weight = ASY_WALL_WEIGHT_MAX;
+        s->serial = who[k].serial;
+        s->virt = true;
+        s->carrier = 0;
+        s->vindex = who[k].index;
+        s->vjava_id = who[k].java_id;
+        s->ticks = ticks_now();
+        s->nframes = n;
+        for (jint i = 0; i < n; i++) {
+            s->frames[i].method_id = asy_vframes[i].method;
+            s->frames[i].lineno = asy_vframes[i].location < 0 ? -3 : (jint)asy_vframes[i].location;
+        }
+        asy_vthread_samples++;
+        asy_take(m, jni, s, 0);
+    }
+    (*jni)->PopLocalFrame(jni, NULL);
+}
+
+void async_sampler_drain(model *m, JNIEnv *jni)
+{
+    if (!asy_ring)
+        return;
+    if ((*jni)->PushLocalFrame(jni, 64) != 0)
+        return;
+    for (;;) {
+        asy_slot *s = asy_slot_at(asy_dequeue);
+        uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        if (seq != asy_dequeue + 1)
+            break;
+        asy_take(m, jni, s, -s->nframes);
+        atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
+        asy_dequeue++;
+    }
+    asy_record_drops(m);
+    (*jni)->PopLocalFrame(jni, NULL);
+    asy_count_losses(m);
+}
+
+void async_sampler_stop(JNIEnv *jni)
+{
+    (void)jni;
+    atomic_store_explicit(&asy_active, false, memory_order_release);
+}
+
+void async_sampler_unload(void)
+{
+    if (!asy_agct)
+        return;   /* never installed */
+    /* threads' CPU timers may still fire while the JVM shuts down; nothing
+     * may jump into this library once it could be unmapped */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(ASY_SIGNAL, &sa, NULL);
+}
+
+/* Appends to out (len bytes, *used so far); stops quietly when full. */
+static void asy_appendf(char *out, size_t len, size_t *used, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void asy_appendf(char *out, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out + *used, len - *used, fmt, ap);
+    va_end(ap);
+    *used = w > 0 && (size_t)w < len - *used ? *used + (size_t)w : len;
+}
+
+void async_sampler_describe(char *out, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        out[0] = '\0';
+    /* each signal is a stack recorded, one that could not be walked, one dropped or one on a thread
+     * not sampled (or one still in the ring); a stack stands for one sample or more (the timer's
+     * overruns; wall=: the threads a signal stands for) */
+    asy_appendf(out, len, &used, "%s sampler: %llu signals: %llu stacks recorded (%llu samples%s)",
+               agent_opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&asy_signals),
+               (unsigned long long)asy_stacks, (unsigned long long)asy_recorded,
+               agent_opts->wall_ms   ? ", each stack standing for the threads it was taken for"
+               : asy_perf_timers     ? ", one per signal of a perf_event task clock"
+                                     : ", with the overruns of POSIX CPU timers");
+    if (!agent_opts->wall_ms && asy_perf_timers && atomic_load(&asy_perf_fallbacks))
+        asy_appendf(out, len, &used, ", %llu threads on POSIX CPU timers (no perf_event clock could be opened for them)",
+                    (unsigned long long)atomic_load(&asy_perf_fallbacks));
+    if (!agent_opts->wall_ms && !asy_perf_timers)
+        asy_appendf(out, len, &used, ", perf_event_open refused (%s): POSIX timers are checked at the scheduler "
+                    "tick, so an interval below it gives fewer stacks, each standing for several samples",
+                    asy_perf_refused);
+    for (int i = 0; i <= ASY_AGCT_CODES; i++)
+        if (asy_failed[i])
+            asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)asy_failed[i],
+                       i < ASY_AGCT_CODES ? asy_agct_names[i] : "other");
+    uint64_t extra[4] = { atomic_load(&asy_dropped), atomic_load(&asy_no_env), atomic_load(&asy_foreign),
+                          atomic_load(&asy_timer_failed) };
+    static const char *const what[4] = { "signals dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
+                                         "threads without a CPU timer" };
+    for (int i = 0; i < 4; i++)
+        if (extra[i])
+            asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
+    if (extra[0])
+        asy_appendf(out, len, &used, " (%llu samples, counted under <unknown frame>.ring_full)",
+                    (unsigned long long)asy_dropped_samples);
+    /* the walks jvmprof took where AsyncGetCallTrace alone would not */
+    uint64_t walked[4] = { atomic_load(&asy_in_other_handler), atomic_load(&asy_from_leaf),
+                           atomic_load(&asy_recovered_vm), atomic_load(&asy_recovered_interp) };
+    static const char *const how[4] = {
+        "taken in another signal handler (walked from the context it interrupted)",
+        "in a leaf call into the JVM (walked from its compiled caller)",
+        "walked from a Java frame anchor made walkable (in the VM)",
+        "walked from the top frame's caller (not walkable Java)",
+    };
+    for (int i = 0; i < 4; i++)
+        if (walked[i])
+            asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)walked[i], how[i]);
+    uint64_t rec = atomic_load(&asy_recovered), top = atomic_load(&asy_recovered_top);
+    if (rec)
+        asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top; %llu of them named the "
+                    "method at the pc from the code cache)", (unsigned long long)rec, (unsigned long long)top);
+    if (agent_opts->wall_ms)
+        asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)asy_wall_signals,
+                   (unsigned long long)asy_wall_failed);
+    if (agent_opts->wall_ms && asy_vthread_samples)
+        asy_appendf(out, len, &used, "; %llu stacks of unmounted virtual threads (JVMTI)",
+                    (unsigned long long)asy_vthread_samples);
+}

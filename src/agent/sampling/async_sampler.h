@@ -1,0 +1,52 @@
+/* async_sampler.h — stack sampling without safepoint bias: a SIGPROF handler
+ * calls the JVM's AsyncGetCallTrace on the interrupted thread and writes the
+ * frames into a preallocated lock-free ring; the agent thread drains the ring
+ * into the model. cpu=samples arms a timer on each Java thread's own CPU
+ * clock (one signal per interval= ms of CPU it uses); wall= has the agent
+ * thread signal every Java thread each period, passing the thread's state in
+ * the signal. */
+#ifndef ASYNC_SAMPLER_H
+#define ASYNC_SAMPLER_H
+
+#include <jni.h>
+#include <jvmti.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../common/jp_error.h"
+#include "../../model/model.h"
+
+/* Agent_OnLoad: finds AsyncGetCallTrace, allocates the ring, installs the
+ * signal handler and requests the class events AsyncGetCallTrace needs. */
+jp_status async_sampler_init(jvmtiCapabilities *caps);
+/* Agent_OnLoad: the class and compiled-code callbacks it needs. */
+void async_sampler_callbacks(jvmtiEventCallbacks *cb);
+/* VMInit: class events on, the jmethodIDs of loaded classes made ready, and sampling started. */
+jp_status async_sampler_vm_init(JNIEnv *jni);
+/* On a Java thread itself, when it starts (and for the VMInit thread): keeps
+ * its JNIEnv in the thread's record for the handler (which takes the serial
+ * from there too) and, with cpu=samples, arms its CPU timer. */
+void async_sampler_thread_start(JNIEnv *jni, uint32_t serial);
+/* On a Java thread itself, when it ends: disarms and deletes its timer. */
+void async_sampler_thread_end(JNIEnv *jni);
+/* ClassPrepare: creates the class's jmethodIDs so a sample can name them. */
+void async_sampler_class_prepare(JNIEnv *jni, jclass klass);
+/* The agent thread, every wall= period: signals every Java thread once. */
+void async_sampler_wall_tick(model *m, JNIEnv *jni);
+/* The agent thread: moves the ring's samples into the model. */
+void async_sampler_drain(model *m, JNIEnv *jni);
+/* VM death: the handler stops recording (timers may still fire; they are ignored). */
+void async_sampler_stop(JNIEnv *jni);
+/* After the session's last report: the threads' CPU timers deleted, the ring freed, the counts zeroed. */
+void async_sampler_end(JNIEnv *jni);
+/* Agent_OnUnload: SIGPROF is ignored from now on. */
+void async_sampler_unload(void);
+/* Its two lines in the verbose log (describe, then cost). */
+void async_sampler_log(void);
+/* One line for the verbose log: samples taken, and every failure by reason. */
+void async_sampler_describe(char *out, size_t len);
+/* One line for the verbose log: the time the handler and the ClassPrepare
+ * callback took on the program's threads. */
+void async_sampler_cost(char *out, size_t len);
+
+#endif

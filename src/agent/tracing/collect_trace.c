@@ -1,0 +1,496 @@
+/* collect_trace.c — the trace= collector: the trace file (tracefile=,
+ * written in place as the trace goes), the session's life (its events on
+ * and off, the verbose line), and the events of trace=exec: each method
+ * entry (and exit) of the instrumented classes, from the Tracker's natives
+ * (tracker.c), with its depth and, with receivers=y, its receiver; a frame
+ * its exit never closed (a constructor that threw) is closed as exit-throw
+ * by a later exit; with mintime=, whole calls at least that long. Thread
+ * starts and ends, and jvmprof.Control.userEvent. The events go through
+ * trace_session.h (the stream, each thread's producer, the names written
+ * once); what the JVM reports comes from trace_vm_events.c. */
+#include "collect_trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../common/jp_log.h"
+#include "../../common/out_file.h"
+#include "../../trace/trace_file.h"
+#include "../core/agent_env.h"
+#include "../instrument/bci.h"
+#include "../core/collector.h"
+#include "../remote/net_stream.h"
+#include "probes.h"
+#include "../core/thread_record.h"
+#include "trace_plugin.h"
+#include "trace_session.h"
+#include "trace_vm_events.h"
+#include "../core/vthreads.h"
+
+#define TRACE_UNWIND_MAX 64u          /* how far down an exit looks for its frame */
+#define TRACE_USER_MAX 4096u          /* a user event's message is cut here */
+
+static int tr_fd = -1;
+static char tr_path[OPTIONS_PATH_MAX];
+static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit */
+static bool tr_receivers;             /* trace=exec without mintime=: instance methods' entries name the receiver */
+static trace_stream_stats tr_last;    /* the last session's, for describe */
+
+/* A virtual thread's part (vthreads.h): its open calls, lent to its carrier's producer while mounted. */
+typedef struct trace_vthread {
+    uint32_t *stack;
+    uint64_t *starts;
+    uint32_t depth, cap;
+    uint32_t gen;          /* the session its calls and its name belong to */
+    bool named;            /* its TRACE_EV_VTHREAD written in that session */
+    bool starting;         /* its start seen, its thread-start not yet written (at its first mount) */
+} trace_vthread;
+
+/* An event of t's thread, now, to the consumer and the file */
+static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
+{
+    uint64_t now = trace_session_now();
+    trace_session_tap(trace_thread_id(t), type, now, f, NULL, 0);
+    trace_emit(&t->p, type, now, f, NULL, 0);
+}
+
+/* A method's entry, on the calling thread (self: its receiver, if it names one) */
+static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
+{
+    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+        return;
+    trace_thread *t = trace_session_self(jni);
+    if (!t)
+        return;
+    uint32_t k = (uint32_t)id;
+    if (k >= BCI_IDS)
+        return;
+    if (!trace_session_described_already(k))
+        trace_session_describe(k, tr_receivers);
+    if (t->depth == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 64;
+        uint32_t *s = realloc(t->stack, cap * sizeof *s);
+        if (s)
+            t->stack = s;
+        uint64_t *st = s && tr_mintime ? realloc(t->starts, cap * sizeof *st) : NULL;
+        if (st)
+            t->starts = st;
+        if (t->lent_to) { /* a virtual thread's: they follow (so they are never freed twice) */
+            t->lent_to->stack = t->stack;
+            t->lent_to->starts = t->starts;
+        }
+        if (!s || (tr_mintime && !st))
+            return; /* its exit will find no frame and be ignored */
+        t->cap = cap;
+        if (t->lent_to)
+            t->lent_to->cap = cap;
+    }
+    if (tr_mintime) { /* the call is written at its exit, if it lasted long enough */
+        t->starts[t->depth] = trace_session_now();
+        t->stack[t->depth++] = k;
+        return;
+    }
+    t->stack[t->depth++] = k;
+    uint64_t rid = self ? trace_receiver_id(self, &t->receivers) : 0, now = trace_session_now();
+    if (trace_session_consumer)
+        trace_session_tap(trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->depth, rid }, NULL, 0);
+    if (self && rid != t->last_this) { /* a receiver other than the last one named: an enter-this */
+        t->last_this = rid;
+        trace_emit(&t->p, TRACE_EV_ENTER_THIS, now, (uint64_t[]){ k, rid }, NULL, 0);
+    } else if (trace_session_what & OPTIONS_TRACE_EXIT) {
+        trace_emit_call(&t->p, TRACE_EV_ENTER, now, k);
+    } else { /* exec:light: no exits to tell the depth from */
+        trace_emit(&t->p, TRACE_EV_ENTER_AT, now, (uint64_t[]){ k, t->depth }, NULL, 0);
+    }
+}
+
+/* A frame closed (thrown: by an exception), to the consumer and the file */
+static void tr_exec_close(trace_thread *t, bool thrown)
+{
+    uint64_t now = trace_session_now();
+    if (trace_session_consumer)
+        trace_session_tap(trace_thread_id(t), thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
+                          (uint64_t[]){ t->stack[t->depth - 1], t->depth }, NULL, 0);
+    trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now, 0);
+}
+
+/* ... and its exit (thrown: by an exception) */
+static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
+{
+    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+        return;
+    trace_thread *t = trace_session_self(jni);
+    if (!t || t->depth == 0)
+        return;
+    uint32_t k = (uint32_t)id;
+    uint32_t at = t->depth;
+    while (at > 0 && t->depth - at < TRACE_UNWIND_MAX && t->stack[at - 1] != k)
+        at--;
+    if (at == 0 || t->stack[at - 1] != k)
+        return; /* entered before tracing began */
+    bool exits = trace_session_what & OPTIONS_TRACE_EXIT;
+    if (tr_mintime) { /* each frame closed: a whole call, if it lasted mintime= */
+        uint64_t now = trace_session_now();
+        for (; t->depth >= at; t->depth--) {
+            uint64_t took = now > t->starts[t->depth - 1] ? now - t->starts[t->depth - 1] : 0;
+            if (took >= tr_mintime)
+                tr_emit(t, TRACE_EV_CALL, (uint64_t[]){ t->stack[t->depth - 1], t->depth, took,
+                                                        thrown || t->depth > at });
+        }
+        return;
+    }
+    while (t->depth > at) { /* frames whose exit never came: left by an exception */
+        if (exits)
+            tr_exec_close(t, true);
+        t->depth--;
+    }
+    if (exits)
+        tr_exec_close(t, thrown);
+    t->depth--;
+}
+
+bool trace_user_event(JNIEnv *jni, jstring message)
+{
+    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed) || !(trace_session_what & OPTIONS_TRACE_USER) || !message)
+        return false;
+    trace_thread *t = trace_session_self(jni);
+    const char *s = t ? (*jni)->GetStringUTFChars(jni, message, NULL) : NULL;
+    if (!s)
+        return false;
+    size_t n = strlen(s) < TRACE_USER_MAX ? strlen(s) : TRACE_USER_MAX;
+    uint64_t now = trace_session_now();
+    trace_session_tap(trace_thread_id(t), TRACE_EV_USER, now, NULL, s, n);
+    bool ok = trace_emit(&t->p, TRACE_EV_USER, now, NULL, s, n);
+    (*jni)->ReleaseStringUTFChars(jni, message, s);
+    return ok;
+}
+
+/* The Tracker's natives while trace=exec runs (bci_use_calls) */
+static void JNICALL tr_native_enter(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_enter(jni, id, NULL);
+}
+
+static void JNICALL tr_native_enter_this(JNIEnv *jni, jclass cls, jobject self, jint id)
+{
+    (void)cls;
+    tr_exec_enter(jni, id, self);
+}
+
+static void JNICALL tr_native_exit(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_exit(jni, id, false);
+}
+
+static void JNICALL tr_native_exit_throw(JNIEnv *jni, jclass cls, jint id)
+{
+    (void)cls;
+    tr_exec_exit(jni, id, true);
+}
+
+/* ---- the collector ---- */
+
+static bool tr_wanted(const agent_options *o) { return o->trace != 0; }
+
+/* trace=exec: the classes pass through the rewriter (as for cpu=times) */
+static void tr_callbacks(jvmtiEventCallbacks *cb)
+{
+    if (agent_opts->trace & OPTIONS_TRACE_ENTRY)
+        cb->ClassFileLoadHook = bci_class_file_load_hook;
+}
+
+/* Started late, the classes loaded before are retransformed to be instrumented. */
+static jp_status tr_capabilities(jvmtiCapabilities *caps)
+{
+    if (agent_late_start && (agent_opts->trace & OPTIONS_TRACE_ENTRY)) {
+        caps->can_retransform_classes = 1;
+        caps->can_retransform_any_class = 1;
+    }
+    return JP_OK;
+}
+
+/* The trace file, opened now so that a bad path is refused at once (the
+ * line in err: force=n stops the VM, force=y runs the program unprofiled).
+ * It is written in place as the trace goes (not renamed when complete), so a
+ * process killed leaves it readable to its last complete chunk; a regular
+ * file there is replaced, never followed through a link. */
+static jp_status tr_load(char *err, size_t errlen)
+{
+    char perr[OPTIONS_PATH_MAX + 256];
+    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, perr, sizeof perr) != JP_OK;
+    if (refused)
+        jp_log_error("%s", perr);
+    if (refused && !agent_opts->force)
+        return JP_ERR_ARG; /* force=n: the VM stops */
+    /* with plugin= and no tracefile=, the events go to the plugin only (none if it was refused) */
+    bool file = !agent_opts->plugin[0] || options_given(agent_opts, OPTIONS_ID_TRACEFILE);
+    unsigned what = refused && !file ? 0u : agent_opts->trace;
+    snprintf(tr_path, sizeof tr_path, "%s", file ? agent_opts->tracefile : "/dev/null");
+    out_target target;
+    char why[512];
+    if (!file) {
+        tr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        snprintf(why, sizeof why, "%s", strerror(errno));
+    } else {
+        if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK) {
+            snprintf(err, errlen, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+            return JP_ERR_ARG;
+        }
+        if (target.kind == OUT_DIRECT) {
+            tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
+        } else {
+            if (target.kind == OUT_REPLACE)
+                unlink(tr_path);
+            tr_fd = open(tr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                         target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
+            if (tr_fd < 0)
+                snprintf(why, sizeof why, "%s", strerror(errno));
+        }
+    }
+    if (tr_fd < 0) {
+        snprintf(err, errlen, "tracefile=%s: %s", tr_path, why);
+        return JP_ERR_ARG;
+    }
+    jp_status st = trace_session_open(tr_fd, agent_opts->tracelimit, what);
+    if (st != JP_OK) { /* the header could not be written (a full disk), or out of memory */
+        int e = errno;
+        close(tr_fd);
+        tr_fd = -1;
+        snprintf(err, errlen, "tracefile=%s: %s", tr_path, st == JP_ERR_NOMEM ? "out of memory"
+                                                          : e == EFBIG ? "tracelimit= is below the header's 32 bytes"
+                                                                       : strerror(e));
+        return st == JP_ERR_NOMEM ? st : JP_ERR_ARG;
+    }
+    tr_mintime = agent_opts->mintime_ns;
+    tr_receivers = (what & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
+    return trace_vm_events_load(what) == JP_OK ? JP_OK : JP_ERR_JVMTI;
+}
+
+static jp_status tr_start(JNIEnv *jni)
+{
+    char err[OPTIONS_PATH_MAX + 256] = "";
+    if (!trace_session_stream && tr_load(err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
+        if (err[0])
+            jp_log_error("%s", err);
+        return JP_ERR_IO;
+    }
+    trace_session_start();
+    trace_plugin_begin(trace_session_what);
+    if (trace_session_what & OPTIONS_TRACE_PROBE)
+        probes_trace_listen(true);
+    if (trace_vm_events_start(jni, trace_session_what) != JP_OK)
+        return JP_ERR_JVMTI;
+    if (!(trace_session_what & OPTIONS_TRACE_ENTRY))
+        return JP_OK;
+    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, tr_receivers);
+    return bci_vm_init(jni);
+}
+
+static void tr_thread_start(JNIEnv *jni, uint32_t serial)
+{
+    /* a carrier's producer is named at its start: its first event may be a virtual thread's, when the
+     * current thread is that one (trace_session_self_slow names it then without a name) */
+    if (!trace_wants(OPTIONS_TRACE_THREAD)) {
+        if (vthreads_supported() && atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+            trace_session_self(jni);
+        return;
+    }
+    trace_thread *t = trace_session_self(jni);
+    if (t)
+        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+}
+
+static void tr_thread_end(JNIEnv *jni)
+{
+    (void)jni;
+    trace_thread *t = thread_record_self.trace;
+    if (t && t->gen == trace_session_gen && trace_session_stream && trace_wants(OPTIONS_TRACE_THREAD))
+        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ t->p.thread });
+    trace_session_thread_end();
+}
+
+/* ---- virtual threads: their open calls lent to the carrier's producer while mounted; the events
+ * between a mount and an unmount are theirs (TRACE_EV_MOUNT, trace_producer.mounted) ---- */
+
+/* The carrier's own calls back in place, the virtual thread's kept in tv. */
+static void tr_unlend(trace_thread *t)
+{
+    trace_vthread *tv = t->lent_to;
+    tv->stack = t->stack;
+    tv->starts = t->starts;
+    tv->depth = t->depth;
+    tv->cap = t->cap;
+    t->stack = t->own_stack;
+    t->starts = t->own_starts;
+    t->depth = t->own_depth;
+    t->cap = t->own_cap;
+    t->lent_to = NULL;
+    t->p.mounted = 0;
+    t->last_this = 0;
+}
+
+/* The virtual thread's part for this session (begun again if an earlier session's), or NULL. */
+static trace_vthread *tr_vthread_part(vthread *v)
+{
+    trace_vthread *tv = v->trace;
+    if (!tv && !(tv = v->trace = calloc(1, sizeof *tv)))
+        return NULL;
+    if (tv->gen != trace_session_gen) {
+        tv->depth = 0;
+        tv->gen = trace_session_gen;
+        tv->named = tv->starting = false;
+    }
+    return tv;
+}
+
+static void tr_vthread_start(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_vthread *tv = atomic_load_explicit(&trace_session_on, memory_order_relaxed) ? tr_vthread_part(v) : NULL;
+    if (tv)
+        tv->starting = agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD);
+}
+
+static void tr_vthread_mount(JNIEnv *jni, vthread *v)
+{
+    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+        return;
+    trace_thread *t = trace_session_self(jni);
+    trace_vthread *tv = t ? tr_vthread_part(v) : NULL;
+    if (!tv)
+        return;
+    if (t->lent_to)
+        tr_unlend(t); /* (vthreads.c unmounts before it mounts another: never, but kept safe) */
+    uint32_t serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+    if (!tv->named) { /* its name, once a session: the first mount of each virtual thread takes the names' lock */
+        uint32_t name = v->name ? trace_string_id(v->name, strlen(v->name)) : 0;
+        trace_meta(TRACE_EV_VTHREAD, (uint64_t[]){ serial, name, v->java_id });
+        tv->named = true;
+    }
+    t->own_stack = t->stack;
+    t->own_starts = t->starts;
+    t->own_depth = t->depth;
+    t->own_cap = t->cap;
+    t->stack = tv->stack;
+    t->starts = tv->starts;
+    t->depth = tv->depth;
+    t->cap = tv->cap;
+    t->lent_to = tv;
+    t->last_this = 0;
+    t->p.mounted = serial; /* its events say so (trace_emit): one mounted without any writes nothing */
+    if (tv->starting) {
+        tv->starting = false;
+        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+    }
+}
+
+static void tr_vthread_unmount(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_thread *t = thread_record_self.trace;
+    if (!t || t->gen != trace_session_gen || !trace_session_stream || !v->trace || t->lent_to != v->trace)
+        return;
+    uint32_t serial = t->p.mounted;
+    if (v->ending && agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD))
+        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ serial });
+    tr_unlend(t); /* (the carrier's next event says the unmount) */
+}
+
+static void tr_vthread_end(JNIEnv *jni, vthread *v)
+{
+    (void)jni;
+    trace_vthread *tv = v->trace;
+    if (!tv)
+        return;
+    /* its last unmount gave its calls back; or they are lent to a producer of an earlier session that no
+     * thread uses any more, whose end frees only that producer's own */
+    free(tv->stack);
+    free(tv->starts);
+    free(tv);
+    v->trace = NULL;
+}
+
+static void tr_poll(JNIEnv *jni)
+{
+    (void)jni;
+    trace_session_write();
+    net_stream_grow(tr_path, tr_fd);
+}
+
+/* The session's end: no more events; the JVM's turned off, the stream
+ * closed (trace_session_close), the file synced and closed. */
+static void tr_stop(JNIEnv *jni)
+{
+    trace_vm_events_settle(); /* the last collections' notifications, while the session still takes them */
+    atomic_store(&trace_session_on, false);
+    probes_trace_listen(false);
+    if (trace_session_what & OPTIONS_TRACE_ENTRY)
+        bci_vm_death(jni);
+    trace_vm_events_stop(jni);
+    trace_plugin_end();
+    if (__atomic_load_n(&agent_vm_dying, __ATOMIC_ACQUIRE))
+        trace_plugin_shutdown();
+    if (!trace_session_stream)
+        return;
+    trace_session_close(&tr_last);
+    if (fsync(tr_fd) != 0 && errno != EINVAL && errno != EROFS && !tr_last.write_errno)
+        tr_last.write_errno = errno;
+    net_stream_grow(tr_path, tr_fd);
+    net_stream_grow_end();
+    close(tr_fd);
+    tr_fd = -1;
+}
+
+/* After the stopped session's last report: what it held that a later
+ * session may need given back (JVMTI's allocation sampler); and the trace
+ * file of a session whose start failed after its load, closed. */
+static void tr_end(JNIEnv *jni)
+{
+    if (trace_session_stream) { /* loaded, never started */
+        trace_vm_events_stop(jni);
+        trace_session_close(&tr_last);
+        close(tr_fd);
+        tr_fd = -1;
+    }
+    trace_vm_events_end();
+}
+
+static void tr_describe_stats(void)
+{
+    trace_stream_stats st = tr_last;
+    if (trace_session_stream)
+        trace_session_stats(&st);
+    jp_log_info("trace: %llu events in %llu chunks to %s (%llu bytes, %.1f bytes per event)%s%s%s; %llu events "
+                "dropped", (unsigned long long)st.events, (unsigned long long)st.chunks, tr_path,
+                (unsigned long long)st.bytes, st.events ? (double)st.bytes / (double)st.events : 0.0,
+                st.full && !st.write_errno ? "; tracelimit= reached" : "", st.write_errno ? "; writing failed: " : "",
+                st.write_errno ? strerror(st.write_errno) : "", (unsigned long long)st.dropped_events);
+}
+
+const collector trace_collector = {
+    .name = "trace=",
+    .engine = "tracing",
+    .wanted = tr_wanted,
+    .capabilities = tr_capabilities,
+    .callbacks = tr_callbacks,
+    .load = tr_load,
+    .start = tr_start,
+    .thread_start = tr_thread_start,
+    .thread_end = tr_thread_end,
+    .vthread_start = tr_vthread_start,
+    .vthread_mount = tr_vthread_mount,
+    .vthread_unmount = tr_vthread_unmount,
+    .vthread_end = tr_vthread_end,
+    .poll = tr_poll,
+    .describe = tr_describe_stats,
+    .stop = tr_stop,
+    .end = tr_end,
+};
