@@ -2,7 +2,10 @@
 // heap so no other collection runs): 40 rounds, each allocating 20000
 // LeakSlow$Obj in round() and keeping 1 in 1000 of them (1 in N with an
 // argument N) in a static list (which only grows), and 20000 LeakSlow$Temp in churn() kept by none, then
-// System.gc(). round()'s site is a leak suspect; churn()'s is not.
+// System.gc(), then 100 ms for the collection's frees to reach the agent's
+// model (its agent thread drains every 100 ms with heap=sites alone) before
+// the next round allocates: the floors of live objects are taken between
+// those drains. round()'s site is a leak suspect; churn()'s is not.
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +39,7 @@ public class LeakSlow {
             round();
             churn();
             System.gc();
-            Thread.sleep(20);
+            Thread.sleep(100);
         }
         System.out.println("kept " + kept.size());
     }
