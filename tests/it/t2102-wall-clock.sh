@@ -66,11 +66,14 @@ note "200 idle threads: $sig signals gave $rec samples; sleeping $sleeping, main
 awk -v s="$sleeping" -v m="$main" -v t="$total" 'BEGIN { exit !(s / t >= 0.95 && m / t >= 0.002 && m / t <= 0.01) }' ||
     fail "sleeping $sleeping and main $main of $total: expected ~200/201 and ~1/201"
 # the JVM's idle threads: blocked in the VM, runnable to JVMTI, asleep to the kernel: not running
+# (at most 1 sample in 20)
 for th in "Reference Handler" "Signal Dispatcher" "Notification Thread"; do
     grep -q "^\[$th\];" "$T/w.col" || fail "no wall samples of the thread '$th': $(cut -c1-80 "$T/w.col" | sort -u | head)"
     run=$(grep "^\[$th\];.*;\[running\] [0-9]*$" "$T/w.col" | awk '{s += $NF} END {print s + 0}')
     all=$(grep "^\[$th\];" "$T/w.col" | awk '{s += $NF} END {print s + 0}')
     note "$th: $run of $all samples running"
-    [ "$run" = 0 ] || fail "$th, idle inside the JVM, has $run of its $all samples 'running'"
+    # it may really run for a moment (the Reference Handler handing over a reference: 1 sample of 366
+    # on JDK 25 in a CI run); the defect this catches, every idle sample 'running', is all of them
+    [ $((run * 20)) -le "$all" ] || fail "$th, idle inside the JVM, has $run of its $all samples 'running'"
 done
 exit 0
