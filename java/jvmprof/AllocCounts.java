@@ -20,7 +20,7 @@ import jdk.internal.misc.Unsafe;
 public final class AllocCounts {
     private AllocCounts() {}
 
-    /* The agent's layout (src/agent/alloc/alloc_counts.c): STRIPES stripes of
+    /* The agent's layout (src/agent/alloc/collect_alloc_counts.c): STRIPES stripes of
      * STRIPE_BYTES, a site's pair at site * 16 in each. */
     static final int STRIPES = 8;
     static final long STRIPE_BYTES = 1L << 26;

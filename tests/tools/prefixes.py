@@ -5,8 +5,8 @@ Every file-scope `static` function and variable of a .c file (its private
 names) carries a prefix, and no two files share one, so that grepping a
 private name finds the one file that owns it (HPROF's `static get_info()`,
 repeated in file after file, is what this prevents). A name's prefix is the
-file's stem when the name starts with it (`alloc_sites_drain` in
-alloc_sites.c: the module's own name, which STYLE.md asks for), else the part
+file's stem when the name starts with it (`alloc_common_events` in
+alloc_common.c: the module's own name, which STYLE.md asks for), else the part
 before its first underscore (`asy_ring` -> `asy`). A name without an
 underscore (`static bool fits(...)`) has no prefix and fails. Names that a
 header declares at file scope (a function, a variable, a static inline

@@ -1,5 +1,5 @@
 /* alloc_common.h — what the two allocation collectors share (heap=sites:
- * alloc_sites.c samples, alloc_exact.c counts every allocation): the count
+ * collect_alloc_sampled.c samples, collect_alloc_exact.c counts every allocation): the count
  * and time of garbage collections (the GC callbacks run in JVMTI's restricted
  * mode: atomics only), the capabilities and events both need, telling
  * jvmprof's own allocations apart, and an allocation's site in the model. */

@@ -97,6 +97,6 @@ extern const collector times_collector;       /* cpu=times */
 extern const collector trace_collector;       /* trace= */
 extern const collector alloc_sampled_collector; /* heap=sites */
 extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
-extern const collector alloc_counts_collector; /* heap=sites,alloc_count=site (alloc_counts.c) */
+extern const collector alloc_counts_collector; /* heap=sites,alloc_count=site (collect_alloc_counts.c) */
 
 #endif

@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <time.h>
 
-/* alloc_exact.c's part */
+/* collect_alloc_exact.c's part */
 typedef struct thread_record_alloc {
     struct ax_table *table;   /* the thread's table, made or adopted on its first allocation */
     bool priming;             /* the main thread's allocations in alloc_exact_prime */

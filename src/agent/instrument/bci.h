@@ -59,7 +59,7 @@ void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefine
                                       unsigned char **new_data);
 
 /* heap=sites,alloc_count=site: a count after every allocation
- * (alloc_counts.c), in every class but jvmprof's own, the classes loaded
+ * (collect_alloc_counts.c), in every class but jvmprof's own, the classes loaded
  * before VM init retransformed. class_begin gives a class's context for
  * alloc() (NULL: the class gets no counts), class_end ends it (source_file
  * NULL when the class was left as it was); ready runs once the Tracker is

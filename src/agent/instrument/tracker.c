@@ -1,7 +1,7 @@
 /* tracker.c — see tracker.h. */
 #include "tracker.h"
 
-#include "../alloc/alloc_exact.h"
+#include "../alloc/collect_alloc_exact.h"
 #include "times.h"
 
 /* Tracker's Java methods, which the injected code calls; each but count (all

@@ -2,7 +2,7 @@
  * the jvmprof.Tracker class (java/jvmprof/Tracker.java) and its methods that
  * instrumented code calls (the rewriter's spec), and the table of the natives
  * behind them with the module that implements each (times.c: method entry
- * and exit; alloc_exact.c: allocations). Agent_OnLoad hands both to bci.c,
+ * and exit; collect_alloc_exact.c: allocations). Agent_OnLoad hands both to bci.c,
  * which registers the natives when instrumentation starts; so bci.c depends
  * on none of the modules the natives belong to. */
 #ifndef TRACKER_H

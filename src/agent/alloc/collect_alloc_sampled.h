@@ -1,12 +1,12 @@
-/* alloc_sites.h — heap=sites: allocation sites from JVMTI's allocation
+/* collect_alloc_sampled.h — heap=sites: allocation sites from JVMTI's allocation
  * sampling (SampledObjectAlloc, one allocation every alloc_interval bytes on
  * average), with each sampled object tagged so that its ObjectFree moves
  * its estimate from live to dead, and the count and time of garbage
  * collections. The callbacks run on the program's threads (allocation) and
  * in JVMTI's restricted modes (ObjectFree, GC start/finish: preallocated
  * memory and atomics only); the agent thread aggregates into the model. */
-#ifndef ALLOC_SITES_H
-#define ALLOC_SITES_H
+#ifndef COLLECT_ALLOC_SAMPLED_H
+#define COLLECT_ALLOC_SAMPLED_H
 
 #include <jni.h>
 #include <jvmti.h>

@@ -1,4 +1,4 @@
-/* alloc_exact.c — heap=sites, alloc_interval=0 (see alloc_exact.h).
+/* collect_alloc_exact.c — heap=sites, alloc_interval=0 (see collect_alloc_exact.h).
  *
  * Ids. Sites ("entries": one stack and class as one thread saw them) and
  * record pages get ids from global counters, and a two-level directory maps
@@ -33,7 +33,7 @@
  * it never sees more dead than allocated). A thread's table outlives it: at
  * ThreadEnd it is left for the next thread that allocates, with its pages
  * (one mutex, taken once per thread, never per allocation). */
-#include "alloc_exact.h"
+#include "collect_alloc_exact.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -63,7 +63,7 @@ typedef struct ax_site_event {
     jvmtiFrameInfo frames[];
 } ax_site_event;
 
-static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e);
+static bool ax_apply(model *m, JNIEnv *jni, eventq_event *e);
 /* ---------------------------------------------------------------- directory */
 
 #define AX_DIR_BITS 12
@@ -248,7 +248,7 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
         goto fail;
     if (!e->own) {
         size_t bytes = (size_t)n * sizeof ev->frames[0];
-        ev = (ax_site_event *)eventq_new(sizeof *ev + bytes, alloc_exact_apply, t->serial);
+        ev = (ax_site_event *)eventq_new(sizeof *ev + bytes, ax_apply, t->serial);
         if (!ev)
             goto fail;
         memcpy(ev->frames, frames, bytes);
@@ -730,7 +730,7 @@ void alloc_exact_sweep(JNIEnv *jni, bool now)
 
 /* The entry's site; its class named now (NULL, unknown, if it has been
  * unloaded since). */
-static void alloc_exact_register(model *m, JNIEnv *jni, trace_id trace, const ax_site_event *e)
+static void ax_register(model *m, JNIEnv *jni, trace_id trace, const ax_site_event *e)
 {
     ax_entry *x = ax_dir_get(&ax_entries, e->entry);
     if (!x)
@@ -793,7 +793,7 @@ void alloc_exact_drain(model *m)
         model_sites_floor(m);
 }
 
-static void alloc_exact_describe(void)
+static void ax_describe_counts(void)
 {
     uint64_t recs = atomic_load(&ax_pages_bytes) + atomic_load(&ax_young_bytes);
     jp_log_info("heap=sites: %llu allocations counted (exact%s), %llu seen freed (%llu of them before their "
@@ -809,12 +809,12 @@ static void alloc_exact_describe(void)
 }
 
 /* Agent thread: a new site's stack, into the model. */
-static bool alloc_exact_apply(model *m, JNIEnv *jni, eventq_event *e)
+static bool ax_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     const ax_site_event *s = (const ax_site_event *)e;
     trace_id t;
     if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_exact_register(m, jni, t, s);
+        ax_register(m, jni, t, s);
     return false;
 }
 
@@ -926,7 +926,7 @@ static void ax_drain(model *m, JNIEnv *jni)
 
 static void ax_describe(void)
 {
-    alloc_exact_describe();
+    ax_describe_counts();
     if (!ax_bci())
         return;
     bci_stats b;

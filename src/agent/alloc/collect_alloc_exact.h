@@ -1,4 +1,4 @@
-/* alloc_exact.h — heap=sites with alloc_interval=0: every allocation counted.
+/* collect_alloc_exact.h — heap=sites with alloc_interval=0: every allocation counted.
  *
  * JVMTI's allocation sampler with an interval of 0 reports every object the
  * JVM allocates, whoever allocates it: bytecode, reflection, clone(), JNI and
@@ -10,8 +10,8 @@
  * so that ObjectFree — restricted mode, any thread — adds the death to its
  * site's counters with atomics and hands the record back. The agent thread
  * reads the counters and moves what changed into the model. */
-#ifndef ALLOC_EXACT_H
-#define ALLOC_EXACT_H
+#ifndef COLLECT_ALLOC_EXACT_H
+#define COLLECT_ALLOC_EXACT_H
 
 #include <jni.h>
 #include <jvmti.h>

@@ -1,4 +1,4 @@
-/* alloc_counts.c — heap=sites,alloc_count=site: every allocation counted
+/* collect_alloc_counts.c — heap=sites,alloc_count=site: every allocation counted
  * exactly per site, without a stack walk.
  *
  * A site is an allocating instruction of a method: new, an array, or a call
@@ -14,7 +14,7 @@
  * stripes into the model's counted sites: a depth-1 trace (the site's method
  * and line) and the class; a plain object's bytes are its count times its
  * class's instance size (class_sizes.c). The callers
- * of each site come from the allocation sampler (alloc_sites.c), which runs
+ * of each site come from the allocation sampler (collect_alloc_sampled.c), which runs
  * beside this and fills the model's sampled sites. */
 #include <stdatomic.h>
 #include <stdio.h>

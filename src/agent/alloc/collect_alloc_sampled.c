@@ -1,4 +1,4 @@
-/* alloc_sites.c — the heap=sites collector, sampled (see alloc_sites.h).
+/* collect_alloc_sampled.c — the heap=sites collector, sampled (see collect_alloc_sampled.h).
  *
  * A sampled allocation of `size` bytes stands for 1/p allocations like it,
  * p = 1 - exp(-size / interval) being the chance that the sampler picks an
@@ -17,7 +17,7 @@
  * The callback captures the object's class as a JNI weak global reference;
  * the agent thread names it when it applies the event (a class unloaded by
  * then is named as an unknown class: "?"). */
-#include "alloc_sites.h"
+#include "collect_alloc_sampled.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -98,9 +98,9 @@ typedef struct as_event {
     jvmtiFrameInfo frames[];
 } as_event;
 
-static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e);
+static bool as_apply(model *m, JNIEnv *jni, eventq_event *e);
 
-static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+static void as_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
     jvmtiEnv *jv = agent_jvmti;
     if (agent_is_own_thread(jni, thread))
@@ -108,7 +108,7 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
     uint64_t t0 = as_thread_cpu_ns();
     uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
     as_event *e = (as_event *)eventq_new(sizeof(as_event) + (size_t)agent_opts->depth * sizeof(jvmtiFrameInfo),
-                                         alloc_sites_apply, serial);
+                                         as_apply, serial);
     if (!e) {
         atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
         return;
@@ -142,7 +142,7 @@ static void alloc_sites_sampled(JNIEnv *jni, jthread thread, jobject object, jcl
 }
 
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
-static void alloc_sites_object_free(jlong tag)
+static void as_object_free(jlong tag)
 {
     if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire) ||
         (uint64_t)tag <= atomic_load_explicit(&as_tag_floor, memory_order_relaxed))
@@ -259,7 +259,7 @@ static double as_coarse(double v)
 }
 
 /* sig: the class's signature, NULL when unknown */
-static void alloc_sites_record(model *m, trace_id trace, const as_event *e, const char *sig)
+static void as_record_site(model *m, trace_id trace, const as_event *e, const char *sig)
 {
     site_id site = alloc_common_site_of(m, trace, sig);
     double size = (double)e->size, interval = (double)agent_opts->alloc_interval;
@@ -280,7 +280,7 @@ static void alloc_sites_record(model *m, trace_id trace, const as_event *e, cons
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->gcs, ms };
 }
 
-static void alloc_sites_drain(model *m, JNIEnv *jni)
+static void as_drain(model *m, JNIEnv *jni)
 {
     (void)jni;
     model_count_set(m, "heap=sites: frees dropped (queue full)", atomic_load_explicit(&as_frees_dropped, memory_order_relaxed));
@@ -311,7 +311,7 @@ static void alloc_sites_drain(model *m, JNIEnv *jni)
     alloc_common_drain(m);
 }
 
-static void alloc_sites_describe(void)
+static void as_describe(void)
 {
     jp_log_info("heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
                 "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
@@ -325,7 +325,7 @@ static void alloc_sites_describe(void)
 }
 
 /* Agent thread: a sampled allocation, into the model. */
-static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e)
+static bool as_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     const as_event *a = (const as_event *)e;
     char *sig = symbols_class_signature(jni, a->cls);
@@ -333,7 +333,7 @@ static bool alloc_sites_apply(model *m, JNIEnv *jni, eventq_event *e)
         (*jni)->DeleteWeakGlobalRef(jni, a->cls);
     trace_id t;
     if (symbols_trace(m, jni, a->frames, a->nframes, agent_opts->thread ? e->thread : 0, &t))
-        alloc_sites_record(m, t, a, sig);
+        as_record_site(m, t, a, sig);
     jvmti_free(sig);
     return false;
 }
@@ -346,7 +346,7 @@ static void JNICALL as_cb_sampled(jvmtiEnv *jv, JNIEnv *jni, jthread thread, job
     (void)jv;
     if (!gate_enter())
         return;
-    alloc_sites_sampled(jni, thread, object, klass, size);
+    as_sampled(jni, thread, object, klass, size);
     gate_leave();
 }
 
@@ -355,7 +355,7 @@ static void JNICALL as_cb_free(jvmtiEnv *jv, jlong tag)
     (void)jv;
     if (!gate_enter())
         return;
-    alloc_sites_object_free(tag);
+    as_object_free(tag);
     gate_leave();
 }
 
@@ -436,8 +436,8 @@ const collector alloc_sampled_collector = {
     .callbacks = as_callbacks,
     .load = as_load,
     .start = as_vm_init,
-    .drain = alloc_sites_drain,
-    .describe = alloc_sites_describe,
+    .drain = as_drain,
+    .describe = as_describe,
     .stop = as_stop,
     .end = as_end,
 };
