@@ -15,7 +15,8 @@
 #   pinner-N), its carrierThread the ForkJoinPool worker, pinnedWait() in its
 #   stack, the durations adding up to the report's pinned time; the ordinary
 #   contention of the run ("contend": platform thread "blocked" on a Gate)
-#   still a jdk.JavaMonitorEnter, and no "<pinned>" monitor class left.
+#   still a jdk.JavaMonitorEnter, and no "<pinned>" monitor class left;
+#   the same from format=b through jvmprof convert --jfr.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/jdk25.sh"
 run_java25 "monitor=y,thread=y,depth=8,file=$T/m.txt,jfr=$T/m.jfr" --enable-native-access=ALL-UNNAMED VThreadPinned 4 5 contend
@@ -55,9 +56,11 @@ note "pinned: $pinned waits, $pinnedms ms; in pinnedWait $inwait, in freeWait $f
 
 # the same as JFR events, read back by the JDK's own jfr tool
 JFR="$JDK25_HOME/bin/jfr"
-"$JFR" print --json --events jdk.VirtualThreadPinned,jdk.JavaMonitorEnter "$T/m.jfr" >"$T/ev.json" 2>"$T/jfr.err" ||
-    fail "jfr print $T/m.jfr: $(cat "$T/jfr.err")"
-python3 - "$T/ev.json" >"$T/jfr-pinned" <<'PY'
+# jfr_pinned FILE: "pinned-events ms on-a-virtual-pinner-N in-pinnedWait with-a-carrier monitor-enters..."
+jfr_pinned() {
+    "$JFR" print --json --events jdk.VirtualThreadPinned,jdk.JavaMonitorEnter "$1" >"$T/ev.json" 2>"$T/jfr.err" ||
+        fail "jfr print $1: $(cat "$T/jfr.err")"
+    python3 - "$T/ev.json" <<'PY'
 import json, re, sys
 def secs(d):  # an ISO-8601 duration as jfr --json writes it (PT0.030052751S, PT1M2.5S)
     m = re.fullmatch(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?", d or "PT0S")
@@ -79,6 +82,8 @@ for e in json.load(open(sys.argv[1]))["recording"]["events"]:
         enters.append(((v.get("monitorClass") or {}).get("name") or "-") + "@" + ((v.get("eventThread") or {}).get("javaName") or "-"))
 print(pinned, int(ms), virt, stacked, carried, " ".join(sorted(enters)) or "-")
 PY
+}
+jfr_pinned "$T/m.jfr" >"$T/jfr-pinned"
 read -r jpinned jms jvirt jstacked jcarried jenters <"$T/jfr-pinned"
 note "jfr: $jpinned jdk.VirtualThreadPinned ($jms ms; on a virtual pinner-N $jvirt, in pinnedWait $jstacked, with a carrier $jcarried); jdk.JavaMonitorEnter: $jenters"
 [ "$jpinned" = "$pinned" ] || fail "$jpinned jdk.VirtualThreadPinned events, the report has $pinned pinned waits"
@@ -89,4 +94,14 @@ tol=$((5 + pinnedms / 100)) # the report's ms come from its percentages
 [ $((jms - pinnedms)) -le $tol ] && [ $((pinnedms - jms)) -le $tol ] || fail "jdk.VirtualThreadPinned last $jms ms, the report $pinnedms ms"
 case " $jenters " in *" VThreadPinned\$Gate@blocked "*) ;; *) fail "the contention on the Gate is no jdk.JavaMonitorEnter: $jenters" ;; esac
 case "$jenters" in *"<pinned>"*) fail "pinned time still as jdk.JavaMonitorEnter: $jenters" ;; esac
+
+# a binary report converted (jvmprof convert --jfr): the same events, the virtual threads and their carriers kept
+run_java25 "monitor=y,thread=y,depth=8,format=b,file=$T/m.hprof" --enable-native-access=ALL-UNNAMED VThreadPinned 4 5
+expect_rc 0
+"$JVMPROF" convert "$T/m.hprof" --jfr "$T/b.jfr" 2>"$T/e" || fail "convert --jfr: $(cat "$T/e")"
+jfr_pinned "$T/b.jfr" >"$T/jfr-pinned"
+read -r bpinned bms bvirt bstacked bcarried benters <"$T/jfr-pinned"
+note "format=b converted: $bpinned jdk.VirtualThreadPinned ($bms ms; virtual $bvirt, in pinnedWait $bstacked, with a carrier $bcarried)"
+[ "$bstacked" = 20 ] && [ "$bvirt" = "$bpinned" ] && [ "$bcarried" = "$bpinned" ] ||
+    fail "convert --jfr of format=b: $bpinned jdk.VirtualThreadPinned, $bstacked in pinnedWait (20), $bvirt on a virtual pinner-N, $bcarried with a carrier"
 exit 0
