@@ -1,7 +1,8 @@
 /*
  * GcEvents.java: tells the jvmprof agent (trace=mem, trace=mem:light) what
  * each garbage collection was: young or full, which collector, why, and the
- * heap used before and after it. The JVM's GarbageCollectorMXBeans report
+ * heap used before and after it (-1 each when the report has none: ZGC's
+ * pauses). The JVM's GarbageCollectorMXBeans report
  * each collection once it is over; the agent joins the report (young or
  * full, and the collection's number, GcInfo.getId()) to the pause whose
  * start and end it timed through JVMTI. The agent registers
@@ -79,8 +80,12 @@ final class GcEvents implements NotificationListener {
             /* G1, Parallel, Serial: "end of major GC"; generational ZGC (JDK 23+): its "ZGC Major Pauses" say
              * "end of GC pause" */
             boolean major = info.getGcAction().contains("major") || info.getGcName().contains("Major");
-            collected0(info.getGcName(), major, info.getGcCause(), gc.getStartTime(),
-                       gc.getEndTime(), heapUsed(gc.getMemoryUsageBeforeGc()), heapUsed(gc.getMemoryUsageAfterGc()),
+            /* ZGC's pauses record no usage (every pool 0 before and after): -1, unknown (the agent reads
+             * ZGC's heap counters instead) */
+            long before = heapUsed(gc.getMemoryUsageBeforeGc()), after = heapUsed(gc.getMemoryUsageAfterGc());
+            if (before == 0 && after == 0)
+                before = after = -1;
+            collected0(info.getGcName(), major, info.getGcCause(), gc.getStartTime(), gc.getEndTime(), before, after,
                        gc.getId());
         } catch (Throwable t) {
             // a notification the agent cannot read is left out; the program never sees it

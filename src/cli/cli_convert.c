@@ -55,6 +55,12 @@ static void cli_convert_drops(const model *m, const report_opts *ro, bool hprof,
                          "and --txt carry them)";
         if (model_site_count(m))
             drops[n++] = "the sites' live objects and object counts (an allocation sample has only its bytes)";
+        bool carried = false;
+        for (uint32_t i = 0; i < m->threads_cap && !carried; i++)
+            carried = m->threads[i].known && m->threads[i].virtual_thread && m->threads[i].carrier;
+        if (carried && ro->cpu_samples && m->total_samples)
+            drops[n++] = "the virtual threads' carriers in their samples (a JFR sample has no field for one; "
+                         "--pprof and --txt carry them)";
     }
     if (hprof && fmt == &pprof_format && m->total_samples && !m->interval_us)
         drops[n++] = "the samples' time (the file does not give the sampling interval: only their counts, "

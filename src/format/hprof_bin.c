@@ -3,8 +3,8 @@
  * own SAMPLING record (the interval and kind of the samples), every string
  * as UTF8, LOAD CLASS, START/END THREAD in event order, FRAME, TRACE, ALLOC
  * SITES and CPU SAMPLES; then jvmprof's own records of what HPROF's binary
- * format had none for (hprof_bin.h): WALL STATES, CPU TIMES, MONITORS and
- * COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
+ * format had none for (hprof_bin.h): VIRTUAL THREADS (after the threads),
+ * WALL STATES, CPU TIMES, MONITORS and COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
  * model with the same ids and `jvmprof report` prints the same serials and
  * sections. Each record body is built in memory first, for its length prefix. */
 #include "format.h"
@@ -144,6 +144,26 @@ static void bin_monitors(bin_writer *w, const model *m)
     bin_record(w, HPROF_TAG_JVMPROF_MONITORS);
 }
 
+/* the virtual threads (thread=y on JDK 21+) and the carrier each ran on: HPROF's START THREAD has no field
+ * for either; written only when there is one */
+static void bin_virtual_threads(bin_writer *w, const model *m)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->threads_cap; i++)
+        n += m->threads[i].known && m->threads[i].virtual_thread;
+    if (!n)
+        return;
+    buf_put_u4(&w->body, n);
+    for (uint32_t i = 0; i < m->threads_cap; i++) {
+        const model_thread *t = &m->threads[i];
+        if (!t->known || !t->virtual_thread)
+            continue;
+        buf_put_u4(&w->body, HPROF_SERIAL_THREAD + i + 1);
+        buf_put_u4(&w->body, t->carrier ? HPROF_SERIAL_THREAD + t->carrier : 0);
+    }
+    bin_record(w, HPROF_TAG_JVMPROF_VIRTUAL_THREADS);
+}
+
 /* what collectors counted besides their tables (the ASCII report's COUNTS) */
 static void bin_counts(bin_writer *w, const model *m)
 {
@@ -210,6 +230,7 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
             bin_record(&w, HPROF_TAG_END_THREAD);
         }
     }
+    bin_virtual_threads(&w, m);
     for (uint32_t i = 1; i <= model_frame_count(m); i++) {
         const model_frame *f = model_frame_get(m, (frame_id){ i });
         const model_method *me = model_method_get(m, f->method);

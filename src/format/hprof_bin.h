@@ -34,11 +34,14 @@ enum hprof_bin_tag {
      * MONITORS (monitor=y): u4 rows, each u4 trace serial, id class name (a UTF8 id), u1 kind (0
      *   blocked, 1 waiting), u8 count, u8 ns.
      * COUNTS (what collectors counted besides their tables): u4 rows, each u2 length, the name's
-     *   bytes, u8 value. */
+     *   bytes, u8 value.
+     * VIRTUAL THREADS (after the START/END THREAD records, when a thread is virtual, JDK 21+): u4 rows,
+     *   each u4 thread serial (a START THREAD's), u4 serial of the carrier it ran on (0: none kept). */
     HPROF_TAG_JVMPROF_WALL_STATES = 0xA3,
     HPROF_TAG_JVMPROF_CPU_TIMES = 0xA4,
     HPROF_TAG_JVMPROF_MONITORS = 0xA5,
     HPROF_TAG_JVMPROF_COUNTS = 0xA6,
+    HPROF_TAG_JVMPROF_VIRTUAL_THREADS = 0xA7,
 };
 
 enum { HPROF_SAMPLING_CPU = 0, HPROF_SAMPLING_WALL = 1 };

@@ -2,7 +2,8 @@
  * ids, ours or another producer's) into a model: strings, classes, frames,
  * traces, threads, CPU samples and allocation sites, and jvmprof's own records
  * (hprof_bin.h): SAMPLING (the interval, absent from other producers' files:
- * then 0, unknown), WALL STATES, CPU TIMES, MONITORS and COUNTS. Heap dump and other records are skipped
+ * then 0, unknown), VIRTUAL THREADS, WALL STATES, CPU TIMES, MONITORS and
+ * COUNTS. Heap dump and other records are skipped
  * by length. Every read is bounds-checked; a truncated or corrupt file gives
  * a one-line error, never a crash. Producer ids are mapped to model ids
  * through intern tables, so files whose ids are not dense also work. */
@@ -199,6 +200,29 @@ static bool rd_monitors(reader *r, buf_rd *b)
     return true;
 }
 
+/* VIRTUAL THREADS: which started threads were virtual, and their carriers (serials bounded as START
+ * THREAD's: the model's tables are indexed by them) */
+static bool rd_virtual_threads(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 8 > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t serial = buf_get_u4(b), carrier = buf_get_u4(b);
+        if (!model_thread_get(r->m, rd_thread_serial(serial))) {
+            snprintf(r->err, r->errlen, "VIRTUAL THREADS refers to thread %u, which no START THREAD before it started",
+                     serial);
+            return false;
+        }
+        if (rd_thread_serial(carrier) > r->file_len) {
+            snprintf(r->err, r->errlen, "VIRTUAL THREADS: carrier serial %u out of range", carrier);
+            return false;
+        }
+        model_thread_set_virtual(r->m, rd_thread_serial(serial), rd_thread_serial(carrier));
+    }
+    return true;
+}
+
 /* COUNTS: each name is kept as a model string, whose storage lives as long as the model */
 static bool rd_counts(reader *r, buf_rd *b)
 {
@@ -375,6 +399,8 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, rd_saw *saw)
         return (saw->monitors = rd_monitors(r, b));
     case HPROF_TAG_JVMPROF_COUNTS:
         return rd_counts(r, b);
+    case HPROF_TAG_JVMPROF_VIRTUAL_THREADS:
+        return rd_virtual_threads(r, b);
     default:
         return true; /* records this reader does not model (heap dumps) */
     }

@@ -4,7 +4,9 @@
  * jdk.ExecutionSample (wall samples too, with the thread's state), each
  * allocation site one jdk.ObjectAllocationSample whose weight is its bytes
  * allocated, each monitor row one jdk.JavaMonitorEnter (blocked) or
- * jdk.JavaMonitorWait (waiting) lasting its whole time. Samples the agent
+ * jdk.JavaMonitorWait (waiting) lasting its whole time, except the time
+ * virtual threads were pinned (monitor.c's "<pinned>"): one
+ * jdk.VirtualThreadPinned per wait, on the virtual thread and its carrier. Samples the agent
  * kept with their times (jfr=: model sample_times, bounded) are at the time
  * they were taken; the others (past the bound, or a report read back, which
  * counts samples and does not time them) are spread evenly over the
@@ -30,7 +32,7 @@ enum {
     JT_STRING = 20, JT_CLASS, JT_THREAD, JT_CLASS_LOADER, JT_FRAME_TYPE, JT_THREAD_STATE, JT_STACK_TRACE,
     JT_STACK_FRAME, JT_METHOD, JT_PACKAGE, JT_SYMBOL,
     JT_EVENT = 100, JT_EXECUTION_SAMPLE, JT_ALLOCATION_SAMPLE, JT_MONITOR_ENTER, JT_MONITOR_WAIT,
-    JT_GARBAGE_COLLECTION, JT_THREAD_START, JT_THREAD_END, JT_NATIVE_SAMPLE,
+    JT_GARBAGE_COLLECTION, JT_THREAD_START, JT_THREAD_END, JT_NATIVE_SAMPLE, JT_VTHREAD_PINNED,
     JT_ANNOTATION = 200, JT_LABEL, JT_CATEGORY, JT_CONTENT_TYPE, JT_TIMESTAMP, JT_TIMESPAN, JT_DATA_AMOUNT,
     JT_UNSIGNED,
 };
@@ -266,12 +268,17 @@ static void jw_tree(jw_meta *m)
     static const jw_field tend[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
                                      { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
                                      { "thread", JT_THREAD, JF_CPOOL, "Java Thread" } };
+    static const jw_field pinned[] = { { "startTime", JT_LONG, JF_TICKS, "Start Time" },
+                                       { "duration", JT_LONG, JF_SPAN, "Duration" },
+                                       { "eventThread", JT_THREAD, JF_CPOOL, "Event Thread" },
+                                       { "stackTrace", JT_STACK_TRACE, JF_CPOOL, "Stack Trace" },
+                                       { "carrierThread", JT_THREAD, JF_CPOOL, "Carrier Thread" } };
     static const struct { const char *name; int id; } primitives[] = {
         { "boolean", JT_BOOLEAN }, { "char", JT_CHAR }, { "float", JT_FLOAT }, { "double", JT_DOUBLE },
         { "byte", JT_BYTE }, { "short", JT_SHORT }, { "int", JT_INT }, { "long", JT_LONG }, { "java.lang.String", JT_STRING },
     };
     jw_element(m, "root", NULL, 2);
-    jw_element(m, "metadata", NULL, JW_N(primitives) + 25);
+    jw_element(m, "metadata", NULL, JW_N(primitives) + 26);
     for (unsigned i = 0; i < JW_N(primitives); i++)
         jw_class(m, primitives[i].name, primitives[i].id, NULL, false, NULL, NULL, 0);
     jw_class(m, "java.lang.Class", JT_CLASS, "Java Class", false, NULL, cls, JW_N(cls));
@@ -297,6 +304,8 @@ static void jw_tree(jw_meta *m)
     jw_class(m, "jdk.ThreadEnd", JT_THREAD_END, "Java Thread End", false, "Threads", tend, JW_N(tend));
     jw_class(m, "jdk.NativeMethodSample", JT_NATIVE_SAMPLE, "Method Profiling Sample Native", false, "Profiling",
              sample, JW_N(sample));
+    jw_class(m, "jdk.VirtualThreadPinned", JT_VTHREAD_PINNED, "Virtual Thread Pinned", false, "Threading", pinned,
+             JW_N(pinned));
     jw_class(m, "jdk.jfr.Label", JT_LABEL, NULL, false, NULL, value, 1);
     jw_class(m, "jdk.jfr.Category", JT_CATEGORY, NULL, false, NULL, values, 1);
     jw_class(m, "jdk.jfr.ContentType", JT_CONTENT_TYPE, "Content Type", false, NULL, NULL, 0);
@@ -375,6 +384,41 @@ static uint32_t jw_trace(jw_ctx *c, trace_id t)
     return t.v;
 }
 
+/* A monitor row of the time virtual threads spent pinned to their carrier (monitor.c's class "<pinned>"). */
+static bool jw_monitor_pinned(const model *m, const model_monitor *mo)
+{
+    size_t n = 0;
+    const char *name = mo->class_name.v ? model_string_get(m, mo->class_name, &n) : NULL;
+    return name && n == 8 && !memcmp(name, "<pinned>", 8);
+}
+
+/* A row of pinned time as jdk.VirtualThreadPinned events, one a wait (at most JFR_PINNED_MAX a row), each
+ * the row's mean time, one after the other from the recording's start (the report keeps no times): the
+ * virtual thread (thread=y) and the carrier it was pinned to, when the report names them. */
+#define JFR_PINNED_MAX 100000u
+static void jw_pinned(jw_ctx *c, const model_monitor *mo, model_trace tr)
+{
+    const model *m = c->m;
+    uint32_t carrier = tr.thread && tr.thread <= m->threads_cap ? m->threads[tr.thread - 1].carrier : 0;
+    uint64_t carrier_id = 0;
+    if (carrier && carrier <= c->threads_max) {
+        c->thread_used[carrier] = true;
+        carrier_id = (uint64_t)carrier + 1;
+    }
+    uint64_t n = mo->count < JFR_PINNED_MAX ? mo->count : JFR_PINNED_MAX, when = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t d = mo->time_ns / n + (k < mo->time_ns % n ? 1 : 0);
+        size_t at = jw_event_begin(&c->out, JT_VTHREAD_PINNED);
+        jw_long(&c->out, when);
+        jw_long(&c->out, d);
+        jw_long(&c->out, jw_thread_of(c, tr));
+        jw_long(&c->out, jw_trace(c, mo->trace));
+        jw_long(&c->out, carrier_id);
+        jw_event_end(&c->out, at);
+        when += d;
+    }
+}
+
 static void jw_events(jw_ctx *c, const report_opts *o)
 {
     const model *m = c->m;
@@ -440,6 +484,10 @@ static void jw_events(jw_ctx *c, const report_opts *o)
         if (!mo || !mo->count)
             continue;
         model_trace tr = model_trace_get(m, mo->trace);
+        if (jw_monitor_pinned(m, mo)) {
+            jw_pinned(c, mo, tr);
+            continue;
+        }
         bool wait = mo->kind == MONITOR_WAITING;
         size_t at = jw_event_begin(b, wait ? JT_MONITOR_WAIT : JT_MONITOR_ENTER);
         jw_long(b, 0);

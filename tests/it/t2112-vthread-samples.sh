@@ -9,6 +9,12 @@
 #   carriers'; their stacks end at the virtual thread's own frames (nothing
 #   from Continuation.enterSpecial down); pprof labels thread and carrier;
 #   JFR names the virtual thread as JFR does ("virtual").
+# - format=b: the binary report keeps which threads are virtual and their
+#   carriers (jvmprof's VIRTUAL THREADS record, which the independent HPROF
+#   parser skips by its length): jvmprof report prints carrier= as the ASCII
+#   report does, convert --pprof labels thread and carrier exactly as the
+#   agent's pprof= of the same run (go tool pprof -tags), convert --jfr
+#   names the req-N threads virtual (and says its samples have no carrier).
 # - wall=: the handlers' wait in awaitRequest() is seen (waiting), and
 #   cook() runs (running, not the "waiting" JVMTI calls a carrier that runs
 #   a virtual thread); the clients' Thread.sleep is sleeping (JVMTI calls a
@@ -61,6 +67,31 @@ grep -Eq "^ *[0-9.]+(ms|s) \( *[0-9.]+%\): ForkJoinPool-[0-9]+-worker-[0-9]+$" "
 "$JDK25_HOME/bin/jfr" print --events jdk.ExecutionSample "$T/c.jfr" >"$T/jfr.txt" || fail "jfr print failed"
 grep -Eq 'sampledThread = "req-[0-9]+" \(javaThreadId = [0-9]+, virtual\)' "$T/jfr.txt" ||
     fail "JFR's samples do not name a req-N virtual thread as virtual"
+
+run_java25 "cpu=samples,thread=y,depth=16,format=b,file=$T/b.hprof,pprof=$T/b.direct.pb.gz" VThreadServer 20 3
+expect_rc 0
+[ "$(cat "$T/out")" = done ] || fail "program output changed under format=b"
+python3 "$ROOT/tests/golden/hprof_dump.py" "$T/b.hprof" >"$T/b.dump" || fail "the independent parser rejected it: $(tail -2 "$T/b.dump")"
+"$JVMPROF" report "$T/b.hprof" >"$T/b.txt" 2>"$T/e" || fail "report: $(cat "$T/e")"
+awk '/^THREAD START/ { id = $0; sub(/.*id = /, "", id); sub(/,.*/, "", id); nm = $0; sub(/.*name="/, "", nm); sub(/".*/, "", nm)
+                       name[id] = nm; if ($0 ~ /carrier=/) { ca = $0; sub(/.*carrier=/, "", ca); sub(/\).*/, "", ca); carrier[id] = ca } }
+     END { for (id in carrier) { n++; if (name[carrier[id]] ~ /^ForkJoinPool-[0-9]+-worker-/) ok++; if (name[id] ~ /^req-[0-9]+$/) req++ }
+           printf "%d %d %d\n", n, ok, req }' "$T/b.txt" >"$T/bcarriers"
+read -r bcarried bok breq <"$T/bcarriers"
+[ "$breq" -ge 18 ] && [ "$bok" = "$bcarried" ] ||
+    fail "jvmprof report of format=b: $breq req-N threads with carrier= (18 at least), $bok of $bcarried carriers a ForkJoinPool worker"
+"$JVMPROF" convert "$T/b.hprof" --pprof "$T/b.conv.pb.gz" 2>"$T/e" || fail "convert --pprof: $(cat "$T/e")"
+"$GO" tool pprof -tags "$T/b.direct.pb.gz" >"$T/b.direct.tags" 2>"$T/pprof.err" || fail "go tool pprof: $(cat "$T/pprof.err")"
+"$GO" tool pprof -tags "$T/b.conv.pb.gz" >"$T/b.conv.tags" 2>"$T/pprof.err" || fail "go tool pprof: $(cat "$T/pprof.err")"
+grep -q "^ *carrier: Total" "$T/b.direct.tags" || fail "no carrier label in the agent's pprof="
+diff "$T/b.direct.tags" "$T/b.conv.tags" >"$T/b.tags.diff" || fail "convert --pprof of format=b labels otherwise than pprof=: $(head -8 "$T/b.tags.diff")"
+"$JVMPROF" convert "$T/b.hprof" --jfr "$T/b.jfr" 2>"$T/e" || fail "convert --jfr: $(cat "$T/e")"
+"$JDK25_HOME/bin/jfr" print --events jdk.ExecutionSample "$T/b.jfr" >"$T/bjfr.txt" || fail "jfr print failed"
+grep -Eq 'sampledThread = "req-[0-9]+" \(javaThreadId = [0-9]+, virtual\)' "$T/bjfr.txt" ||
+    fail "convert --jfr of format=b does not name a req-N virtual thread as virtual"
+grep -q "^jvmprof: note: $T/b.jfr does not carry the virtual threads' carriers in their samples" "$T/e" ||
+    fail "convert --jfr does not say it leaves the carriers out: $(cat "$T/e")"
+note "format=b: $bcarried virtual threads ($breq req-N) with their carriers in jvmprof report; convert --pprof's labels the same as pprof='s"
 
 run_java25 "wall=10,thread=y,depth=24,verbose=y,file=$T/w.txt" VThreadServer 20 3
 expect_rc 0

@@ -9,10 +9,12 @@
 # generational ZGC: its pauses are collections of their own, a gc-end for
 # each gc-start, those of its major collections (all of System.gc()'s, "ZGC
 # Major Pauses") told full and those of its minor ones young, none the other
-# way (before: every one young). (Its pauses' notifications carry no heap
-# sizes, and they are not counted against the beans: a concurrent cycle makes
-# pauses after the program read them. They are joined to their pauses by time,
-# which a loaded machine defeats for many: at load 10, 7 of 188 were joined.)
+# way (before: every one young). (Its pauses are not counted against the
+# beans: a concurrent cycle makes pauses after the program read them. They
+# are joined to their pauses by time, which a loaded machine defeats for
+# many: at load 10, 7 of 188 were joined.) ZGC's heap used (JDK 17's and
+# generational): each pause has one, from ZGC's counters, and the right one
+# (GcHold's 48 MiB in the first pause, gone by the last).
 . "$(dirname "$0")/lib.sh"
 cc -shared -fPIC -I"$ROOT/include" -o "$T/libfields.so" "$ROOT/tests/plugins/fields.c" -lpthread || fail "cc fields.c"
 
@@ -60,3 +62,22 @@ if [ "$JDK_FEATURE" -ge 23 ]; then
         fail "zgc: a pause told the wrong kind: $(grep -m1 ' young "ZGC Major\| full "ZGC Minor' "$T/zgc.txt")"
     note "zgc: $starts pauses, $major of major collections (full), $minor of minor ones (young)"
 fi
+# ZGC (JDK 17's and generational): its pauses' notifications carry no heap sizes (ZGC records none for
+# its pauses' beans), so each pause tells the heap used as ZGC's counters have it at the pause's end,
+# as both before and after (before: 0 and 0). GcHold holds 48 MiB over two System.gc() and drops it
+# before two more: at least 48 MiB in the first pause, well under it in the last.
+run_java "trace=mem:light,tracefile=$T/zhold.trace" -XX:+UseZGC -Xmx128m GcHold 48
+expect_rc 0
+"$JVMPROF" trace "$T/zhold.trace" >"$T/zhold.txt" || fail "zgc heap: jvmprof trace failed"
+awk '$3 == "gc-start" { n++; b = $NF; if (b !~ /^used-before=[0-9]+$/) bad++; sub(/^used-before=/, "", b); before[$4] = b
+                        if (n == 1) first = b }
+     $3 == "gc-end" { a = $NF; if (a !~ /^used-after=[0-9]+$/) bad++; sub(/^used-after=/, "", a)
+                      if (a + 0 == 0) zero++; if (before[$4] != a) differ++; last = a }
+     END { printf "%d %d %d %d %d %d\n", n, bad, zero, differ, first / 1048576, last / 1048576 }' "$T/zhold.txt" >"$T/zhold"
+read -r zpauses zbad zzero zdiffer zfirst zlast <"$T/zhold"
+note "zgc heap: $zpauses pauses, the first with $zfirst MiB used, the last $zlast MiB"
+[ "$zpauses" -ge 4 ] && [ "$zbad" = 0 ] && [ "$zzero" = 0 ] ||
+    fail "zgc heap: of $zpauses pauses, $zbad without a heap size, $zzero with 0 used: $(grep -m2 ' gc-end' "$T/zhold.txt")"
+[ "$zdiffer" = 0 ] || fail "zgc heap: $zdiffer pauses whose used-before is not their used-after"
+[ "$zfirst" -ge 48 ] && [ "$zlast" -lt 24 ] ||
+    fail "zgc heap: $zfirst MiB used in the first pause (48 held), $zlast MiB in the last (dropped)"

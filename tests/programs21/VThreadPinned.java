@@ -4,7 +4,9 @@
 // (through the foreign function API), whose comparator, an upcall into Java
 // below qsort's native frame, sleeps 30 ms in pinnedWait() (pinned: the
 // virtual thread cannot unmount). Then it sleeps 30 ms in freeWait(), not
-// pinned. Args: threads, rounds. Run with --enable-native-access=ALL-UNNAMED.
+// pinned. Args: threads, rounds, and "contend" to begin with one ordinary
+// contention: platform thread "blocked" enters a Gate that thread "holder"
+// holds for 300 ms. Run with --enable-native-access=ALL-UNNAMED.
 // Prints "done" to stdout.
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -14,6 +16,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.concurrent.CountDownLatch;
 
 public class VThreadPinned {
     static void pinnedWait() throws InterruptedException {
@@ -22,6 +25,32 @@ public class VThreadPinned {
 
     static void freeWait() throws InterruptedException {
         Thread.sleep(30);
+    }
+
+    static final class Gate {
+    }
+
+    static void contend() throws InterruptedException {
+        Gate gate = new Gate();
+        CountDownLatch held = new CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().name("holder").start(() -> {
+            synchronized (gate) {
+                held.countDown();
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            }
+        });
+        held.await();
+        Thread blocked = Thread.ofPlatform().name("blocked").start(() -> {
+            synchronized (gate) {
+                gate.hashCode();
+            }
+        });
+        blocked.join();
+        holder.join();
     }
 
     static int compare(MemorySegment a, MemorySegment b) {
@@ -36,6 +65,8 @@ public class VThreadPinned {
     public static void main(String[] args) throws Throwable {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        if (args.length > 2 && args[2].equals("contend"))
+            contend();
         Linker linker = Linker.nativeLinker();
         MethodHandle qsort = linker.downcallHandle(linker.defaultLookup().find("qsort").orElseThrow(),
                 FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,

@@ -524,7 +524,7 @@ static model *read_copy(const void *data, size_t len, report_opts *ro, char *err
 }
 
 /* wall=, cpu=times (with time waiting and counted methods), monitor=y (blocked and waiting) and
- * COUNTS, all in one model: model1's traces and threads. */
+ * COUNTS, all in one model: model1's traces and threads, worker-1 a virtual thread carried by main. */
 static model *model_jvmprof_records(void)
 {
     model1_ids ids;
@@ -533,6 +533,7 @@ static model *model_jvmprof_records(void)
         return NULL;
     m->wall = true;
     m->interval_us = 20000;
+    model_thread_set_virtual(m, 2, 1);
     for (trace_id t = { 1 }; t.v <= model_trace_count(m); t.v++) {
         uint64_t n = model_trace_samples(m, t);
         model_trace_add_state_samples(m, t, t.v == ids.sleeping.v ? SAMPLE_SLEEPING : SAMPLE_RUNNING, n - n / 4);
@@ -602,6 +603,7 @@ static void test_jvmprof_records_round_trip(void)
         CHECK(!o->cpu_times || has(&txt, "       1000 demo.Leaf.id(I)I\n"));
         CHECK(!o->monitor || has(&txt, "MONITOR WAIT TIME BEGIN (total = 6000 ms)"));
         CHECK(has(&txt, "samples not walkable (counted under <unknown frame>) 7\ncpu=times: exits without their entry 0\n"));
+        CHECK(has(&txt, "name=\"worker-1\", group=\"main\", carrier=200001)\n"));
         buf_free(&txt);
         buf_free(&pp);
 
@@ -646,7 +648,7 @@ static void test_jvmprof_records_bad(void)
         off += 9 + (size_t)rlen;
     }
     ASSERT(at[HPROF_TAG_JVMPROF_WALL_STATES] && at[HPROF_TAG_JVMPROF_CPU_TIMES] && at[HPROF_TAG_JVMPROF_MONITORS] &&
-           at[HPROF_TAG_JVMPROF_COUNTS]);
+           at[HPROF_TAG_JVMPROF_COUNTS] && at[HPROF_TAG_JVMPROF_VIRTUAL_THREADS]);
     static const struct { unsigned char tag; size_t pos; unsigned char v; const char *err; } cases[] = {
         { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 4, 5, "WALL STATES: thread state 5 (expected 0..4)" },
         { HPROF_TAG_JVMPROF_WALL_STATES, 4 + 2, 0x77, "WALL STATES refers to an unknown TRACE" },
@@ -658,6 +660,9 @@ static void test_jvmprof_records_bad(void)
         { HPROF_TAG_JVMPROF_MONITORS, 4 + 4 + 1, 0x77, "MONITORS refers to an unknown string" },
         { HPROF_TAG_JVMPROF_COUNTS, 0, 0x10, "malformed record (tag 0xa6)" },
         { HPROF_TAG_JVMPROF_COUNTS, 4, 0x10, "malformed record (tag 0xa6)" },
+        { HPROF_TAG_JVMPROF_VIRTUAL_THREADS, 4 + 3, 0x49, "VIRTUAL THREADS refers to thread 200009, which no START THREAD" },
+        { HPROF_TAG_JVMPROF_VIRTUAL_THREADS, 4 + 4, 0x7f, "VIRTUAL THREADS: carrier serial" },
+        { HPROF_TAG_JVMPROF_VIRTUAL_THREADS, 3, 2, "malformed record (tag 0xa7)" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         unsigned char *copy = malloc(bin.len);

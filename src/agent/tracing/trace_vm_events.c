@@ -7,7 +7,10 @@
  *                   and heap used before and after as gc metadata, from the
  *                   JVM's GarbageCollectorMXBean notifications
  *                   (jvmprof.GcEvents), joined to its pause by the
- *                   collector's count (see tv_cb_gc_finish)
+ *                   collector's count (see tv_cb_gc_finish); ZGC's pause
+ *                   notifications carry no heap sizes: its heap used is
+ *                   read at each pause's end from its jstat counters (see
+ *                   tv_zgc_find)
  *   mem             the deaths of the objects the trace named (ObjectFree)
  *   alloc           every allocation (JVMTI's allocation sampler at interval
  *                   0), the object given its id there
@@ -70,6 +73,13 @@ static bool tv_perf;                            /* the counters are there and ar
 static int64_t tv_perf_seen[TV_KINDS];          /* the counts at the last pause's end (the VM's thread) */
 static char *tv_kind_names[TV_KINDS];           /* the young and the full collector's bean name (tv_match_lock) */
 
+/* ZGC's heap used, as its jstat counters give it (sun.gc.generation.G.space.0.used: the young (G 0,
+ * generational ZGC only) and the old generation): ZGC sets them at the end of each of its pauses, before
+ * JVMTI's GarbageCollectionFinish, and its pause notifications say nothing of the heap (ZGC records no
+ * usage for its pauses' beans, only for its cycles'). NULL: not ZGC, or no counters. */
+static const volatile int64_t *tv_zgc_used_counter[2];
+static bool tv_zgc;
+
 /* The pauses JVMTI reported, by number, for the notifications to find:
  * with tv_perf, each holds the collections counted in it (from, to] by
  * collector and the cause the JVM gave, written before end_ns (release). */
@@ -77,6 +87,7 @@ typedef struct tv_pause {
     _Atomic uint64_t number, start_ns, end_ns;
     int64_t from[TV_KINDS], to[TV_KINDS];
     char cause[TV_CAUSE];
+    uint64_t used;                              /* ZGC: its heap used at the pause's end (tv_zgc_used) */
     _Atomic uint32_t told;                      /* its collections a notification told (under tv_match_lock) */
 } tv_pause;
 static tv_pause tv_pauses[TV_PAUSES];
@@ -172,6 +183,7 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
     tv_pause *p = &tv_pauses[n % TV_PAUSES];
     atomic_store_explicit(&p->end_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&p->told, 0, memory_order_relaxed);
+    p->used = TRACE_GC_USED_UNKNOWN;
     atomic_store_explicit(&p->start_ns, now, memory_order_relaxed);
     atomic_store_explicit(&p->number, n, memory_order_release);
     trace_vm_event(TRACE_EV_GC_START, (uint64_t[]){ n });
@@ -191,6 +203,12 @@ static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
     uint64_t n = atomic_load_explicit(&tv_gcs, memory_order_relaxed);
     uint64_t now = trace_now_ns();
     tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    if (tv_zgc) {
+        int64_t used = 0;
+        for (unsigned g = 0; g < 2; g++)
+            used += tv_zgc_used_counter[g] && *tv_zgc_used_counter[g] > 0 ? *tv_zgc_used_counter[g] : 0;
+        p->used = (uint64_t)used;
+    }
     if (tv_perf) {
         for (unsigned k = 0; k < TV_KINDS; k++) {
             int64_t c = *tv_perf_count[k];
@@ -439,6 +457,19 @@ static void tv_perf_find(void)
                      "Parallel and G1): collections are joined to their notifications by time");
 }
 
+/* ZGC's heap counters (tv_zgc_used_counter), when the JVM runs ZGC. */
+static void tv_zgc_find(void)
+{
+    tv_zgc = false;
+    if (vmstructs_flag_bool("UseZGC") != 1)
+        return;
+    tv_zgc_used_counter[0] = vm_perf_long("sun.gc.generation.0.space.0.used");
+    tv_zgc_used_counter[1] = vm_perf_long("sun.gc.generation.1.space.0.used");
+    tv_zgc = tv_zgc_used_counter[0] || tv_zgc_used_counter[1];
+    if (!tv_zgc)
+        jp_log_debug("trace=mem: no ZGC heap counters (-XX:-UsePerfData?): its pauses come without heap sizes");
+}
+
 /* The beans' names of the collectors of tv_perf (HotSpot's), until a notification tells them */
 static const char *const tv_young_names[] = { "G1 Young Generation", "PS Scavenge", "Copy", NULL };
 static const char *const tv_full_names[] = { "G1 Old Generation", "PS MarkSweep", "MarkSweepCompact", NULL };
@@ -489,6 +520,7 @@ static void tv_listen(JNIEnv *jni)
         jp_log_info("trace=mem: the JVM's collection notifications are not available (module jdk.management?): "
                     "gc-start and gc-end come without their kind and heap sizes");
     tv_perf_find();
+    tv_zgc_find();
 }
 
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
@@ -614,13 +646,18 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
     }
     pthread_mutex_lock(&tv_match_lock);
     uint64_t best = tv_perf ? tv_join_by_count(major != 0, id) : tv_join_by_time(start_ms, end_ms);
-    if (best)
+    uint64_t used = TRACE_GC_USED_UNKNOWN;
+    if (best) {
         atomic_fetch_add_explicit(&tv_pauses[best % TV_PAUSES].told, 1, memory_order_release);
+        used = tv_pauses[best % TV_PAUSES].used; /* written before its end_ns, which the join saw (acquire) */
+    }
     pthread_mutex_unlock(&tv_match_lock);
     if (!best)
         return; /* not a pause JVMTI reported to this trace */
-    trace_meta(TRACE_EV_GC, (uint64_t[]){ best, major ? TRACE_GC_FULL : TRACE_GC_YOUNG, ids[0], ids[1],
-                                          (uint64_t)(before > 0 ? before : 0), (uint64_t)(after > 0 ? after : 0) });
+    /* a notification without heap sizes (GcEvents: -1; ZGC's pauses): ZGC's counters at the pause's end, for
+     * both (a ZGC pause frees nothing: ZGC reclaims memory between its pauses); else unknown */
+    uint64_t b = before >= 0 ? (uint64_t)before : used, a = after >= 0 ? (uint64_t)after : used;
+    trace_meta(TRACE_EV_GC, (uint64_t[]){ best, major ? TRACE_GC_FULL : TRACE_GC_YOUNG, ids[0], ids[1], b, a });
 }
 
 /* How many collections pause p holds that a notification should tell: with
@@ -649,14 +686,13 @@ static uint64_t tv_untold(uint64_t last, bool write)
         untold++;
         if (!write)
             continue;
-        /* what the counters knew of it; the heap used is the notification's only */
+        /* what the counters knew of it; the heap used is the notification's only (ZGC's: its counters') */
         unsigned kind = !tv_perf ? TRACE_GC_UNKNOWN : p->to[1] > p->from[1] ? TRACE_GC_FULL : TRACE_GC_YOUNG;
         const char *name = kind == TRACE_GC_UNKNOWN ? NULL : tv_kind_names[kind == TRACE_GC_FULL];
         uint64_t collector = name ? trace_string_id(name, strlen(name)) : 0;
         uint64_t cause = tv_perf && p->cause[0] ? trace_string_id(p->cause, strlen(p->cause)) : 0;
         atomic_store_explicit(&p->told, (uint32_t)tv_expected(p), memory_order_release);
-        trace_meta(TRACE_EV_GC, (uint64_t[]){ n, kind, collector, cause, TRACE_GC_USED_UNKNOWN,
-                                              TRACE_GC_USED_UNKNOWN });
+        trace_meta(TRACE_EV_GC, (uint64_t[]){ n, kind, collector, cause, p->used, p->used });
     }
     return untold;
 }
