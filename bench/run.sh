@@ -181,7 +181,8 @@ prepare_javac() {
         unzip -q "$SRC_ZIP" "${pats[@]}" -d "$JAVAC_SRC"
         printf '%s' "$stamp" >"$JAVAC_SRC/.stamp"
     fi
-    (cd "$JAVAC_SRC/java.base" && find . -name '*.java' | sed 's|^\./||' | LC_ALL=C sort) >"$TMP/rel.txt"
+    # javadoc's snippet files (JDK 18+) are examples beside the sources, not part of java.base
+    (cd "$JAVAC_SRC/java.base" && find . -name '*.java' -not -path '*/snippet-files/*' | sed 's|^\./||' | LC_ALL=C sort) >"$TMP/rel.txt"
     sed "s|^|$JAVAC_SRC/java.base/|" "$TMP/rel.txt" >"$JAVAC_LIST"
     grep -v -e '/package-info\.java$' -e '^module-info\.java$' "$TMP/rel.txt" | sed 's|\.java$|.class|' >"$JAVAC_EXPECT"
     JAVAC_NFILES=$(wc -l <"$JAVAC_LIST")
