@@ -5,7 +5,7 @@
  * allocation site one jdk.ObjectAllocationSample whose weight is its bytes
  * allocated, each monitor row one jdk.JavaMonitorEnter (blocked) or
  * jdk.JavaMonitorWait (waiting) lasting its whole time, except the time
- * virtual threads were pinned (monitor.c's "<pinned>"): one
+ * virtual threads were pinned (collect_monitor.c's "<pinned>"): one
  * jdk.VirtualThreadPinned per wait, on the virtual thread and its carrier. Samples the agent
  * kept with their times (jfr=: model sample_times, bounded) are at the time
  * they were taken; the others (past the bound, or a report read back, which
@@ -384,7 +384,7 @@ static uint32_t jw_trace(jw_ctx *c, trace_id t)
     return t.v;
 }
 
-/* A monitor row of the time virtual threads spent pinned to their carrier (monitor.c's class "<pinned>"). */
+/* A monitor row of the time virtual threads spent pinned to their carrier (collect_monitor.c's class "<pinned>"). */
 static bool jw_monitor_pinned(const model *m, const model_monitor *mo)
 {
     size_t n = 0;

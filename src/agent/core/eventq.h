@@ -5,7 +5,7 @@
  *
  * eventq owns only an event's header: the link, the function that applies
  * it and the thread it came from. Each module that queues events defines its
- * own struct with the header first and its fields after it (monitor.c's
+ * own struct with the header first and its fields after it (collect_monitor.c's
  * monitor_event, ...), and the apply function, set by that module, knows
  * which struct it was given. Events are malloc'ed by the producer
  * (eventq_new) and freed by the consumer. */

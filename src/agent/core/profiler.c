@@ -22,7 +22,7 @@
 #include "../remote/net_stream.h"
 #include "jvmti_util.h"
 #include "outputs.h"
-#include "../monitors/monitor.h"
+#include "../monitors/collect_monitor.h"
 #include "symbols.h"
 
 static model *prof_model;

@@ -1,10 +1,10 @@
-/* monitor.h — monitor=y: the time threads spend blocked on contended
+/* collect_monitor.h — monitor=y: the time threads spend blocked on contended
  * monitors and java.util.concurrent locks, and waiting in Object.wait,
  * Conditions and other parks, by stack and class of the object. blocking.c
  * sees the waits; this collector records each one with its stack and class
  * (no global lock; names resolved later by the agent thread). */
-#ifndef MONITOR_H
-#define MONITOR_H
+#ifndef COLLECT_MONITOR_H
+#define COLLECT_MONITOR_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* monitor.c — the monitor=y collector (see monitor.h): the listener of
+/* collect_monitor.c — the monitor=y collector (see collect_monitor.h): the listener of
  * blocking.c, which records each contended monitor enter, Object.wait and
  * park, and its row for collectors.c. A record captures the stack and the
  * class of the monitor or park blocker as a JNI weak global reference; the
@@ -17,7 +17,7 @@
  * with the stack of the virtual thread without the frames of
  * java.lang.VirtualThread's parking code. With thread=y a virtual thread's
  * waits are named by it (sampler_vthreads.h), carrier kept when pinned. */
-#include "monitor.h"
+#include "collect_monitor.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
