@@ -69,11 +69,17 @@ typedef struct times_edge {
     uint32_t path1;   /* callee's path + 1; 0: empty */
 } times_edge;
 
+/* A shadow stack: the frames of the calls a thread is in. One assignment
+ * lends a virtual thread's to its carrier's table, one gives it back. */
+typedef struct times_stack {
+    times_frame *frames;           /* frames[0] is the root sentinel */
+    uint32_t sp, cap;
+} times_stack;
+
 typedef struct times_thread {
     struct times_thread *next;
     uint32_t serial;
-    times_frame *stack;
-    uint32_t sp, cap;              /* stack[0] is the root sentinel */
+    times_stack stack;             /* by value: the calls reach its frames with one load, as before */
     _Atomic uint32_t npaths;
     times_chunk *_Atomic chunks[TIMES_CHUNKS];
     uint32_t *index;               /* open addressing, path + 1; owner only */
@@ -81,11 +87,10 @@ typedef struct times_thread {
     struct times_edge *edges;      /* (caller's path, callee) -> callee's path; owner only */
     uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
-    /* a carrier's: while a virtual thread is mounted on it, stack, sp and cap are that thread's
-     * (lent_to) and its own wait here (times_vthread_mount) */
+    /* a carrier's: while a virtual thread is mounted on it, stack is that thread's (lent_to) and
+     * its own waits in own (times_vthread_mount) */
     struct times_vstack *lent_to;
-    times_frame *own_stack;
-    uint32_t own_sp, own_cap;
+    times_stack own;
 } times_thread;
 
 /* A virtual thread's shadow stack (vthreads.h: its record's part), lent to
@@ -93,8 +98,7 @@ typedef struct times_thread {
  * table's: mounted on another carrier, they are looked up again in its
  * table. */
 typedef struct times_vstack {
-    times_frame *stack;
-    uint32_t sp, cap;
+    times_stack stack;
     times_thread *table;   /* the table its frames' paths are in */
     uint32_t gen;          /* the session it belongs to; another's is begun again */
 } times_vstack;
@@ -126,21 +130,21 @@ static times_thread *times_thread_make(void)
     times_thread *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->cap = 256;
-    t->stack = malloc(t->cap * sizeof *t->stack);
+    t->stack.cap = 256;
+    t->stack.frames = malloc(t->stack.cap * sizeof *t->stack.frames);
     t->index_cap = 1024;
     t->index = calloc(t->index_cap, sizeof *t->index);
     t->edges_cap = 1024;
     t->edges = calloc(t->edges_cap, sizeof *t->edges);
-    if (!t->stack || !t->index || !t->edges) {
-        free(t->stack);
+    if (!t->stack.frames || !t->index || !t->edges) {
+        free(t->stack.frames);
         free(t->index);
         free(t->edges);
         free(t);
         return NULL;
     }
-    t->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
-    t->sp = 1;
+    t->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+    t->stack.sp = 1;
     return t;
 }
 
@@ -298,12 +302,12 @@ static uint32_t child_of(times_thread *t, uint32_t parent, uint64_t key)
  * saw (times_waited), so its elapsed time is its running time. */
 static inline void times_pop(times_thread *t, uint64_t now)
 {
-    times_frame *f = &t->stack[--t->sp];
+    times_frame *f = &t->stack.frames[--t->stack.sp];
     uint64_t elapsed = now > f->start ? now - f->start : 0;
     if (f->path < TIMES_NO_PATH)
         relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
                     elapsed > f->child ? elapsed - f->child : 0);
-    t->stack[t->sp - 1].child += elapsed;
+    t->stack.frames[t->stack.sp - 1].child += elapsed;
 }
 
 /* blocking.c, on the thread itself, after it waited `ticks` (blocked,
@@ -314,11 +318,11 @@ static inline void times_pop(times_thread *t, uint64_t now)
 static void times_waited(uint64_t ticks)
 {
     times_thread *t = thread_record_self.times;
-    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->sp < 2)
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->stack.sp < 2)
         return;
-    for (uint32_t i = 1; i < t->sp; i++)
-        t->stack[i].start += ticks;
-    uint32_t path = t->stack[t->sp - 1].path;
+    for (uint32_t i = 1; i < t->stack.sp; i++)
+        t->stack.frames[i].start += ticks;
+    uint32_t path = t->stack.frames[t->stack.sp - 1].path;
     if (path < TIMES_NO_PATH)
         relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, ticks);
 }
@@ -341,22 +345,20 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
     if ((!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed)) &&
         !(t = times_thread_new()))
         return;
-    if (t->sp == t->cap) {
-        uint32_t cap = t->cap * 2;
-        times_frame *s = cap > t->cap ? realloc(t->stack, cap * sizeof *s) : NULL;
+    if (t->stack.sp == t->stack.cap) {
+        uint32_t cap = t->stack.cap * 2;
+        times_frame *s = cap > t->stack.cap ? realloc(t->stack.frames, cap * sizeof *s) : NULL;
         if (!s) {
             relaxed_add(&t->dropped, 1); /* its exit will find no frame and be ignored */
             return;
         }
-        t->stack = s;
-        t->cap = cap;
-        if (t->lent_to) { /* a virtual thread's stack: it follows (so it is never freed twice) */
-            t->lent_to->stack = s;
-            t->lent_to->cap = cap;
-        }
+        t->stack.frames = s;
+        t->stack.cap = cap;
+        if (t->lent_to) /* a virtual thread's stack: it follows (so it is never freed twice) */
+            t->lent_to->stack = t->stack;
     }
     uint64_t key = (uint32_t)id;
-    times_frame *parent = &t->stack[t->sp - 1];
+    times_frame *parent = &t->stack.frames[t->stack.sp - 1];
     uint32_t path;
     if (parent->last_key == key) {
         path = parent->last_path;
@@ -369,7 +371,7 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
         relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].calls, 1);
     else
         relaxed_add(&t->dropped, 1);
-    times_frame *f = &t->stack[t->sp++];
+    times_frame *f = &t->stack.frames[t->stack.sp++];
     f->key = key;
     f->path = path;
     f->child = 0;
@@ -385,14 +387,14 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
         return;   /* no table yet in this session: nothing entered to close */
     uint64_t key = (uint32_t)id;
-    if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
+    if (t->stack.sp > 1 && t->stack.frames[t->stack.sp - 1].key == key) {
         times_pop(t, now);
         return;
     }
     /* frames above ours whose exit never came: close them now */
-    for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
-        if (t->stack[i].key == key) {
-            while (t->sp > i + 1) {
+    for (uint32_t i = t->stack.sp - 1; i >= 1 && t->stack.sp - i <= TIMES_UNWIND_MAX; i--)
+        if (t->stack.frames[i].key == key) {
+            while (t->stack.sp > i + 1) {
                 times_pop(t, now);
                 relaxed_add(&t->unwound, 1);
             }
@@ -581,7 +583,7 @@ static void times_free(times_thread *t)
         times_thread *next = t->next;
         for (uint32_t c = 0; c < TIMES_CHUNKS; c++)
             free(atomic_load(&t->chunks[c]));
-        free(t->lent_to ? t->own_stack : t->stack);  /* a lent stack is its virtual thread's to free */
+        free(t->lent_to ? t->own.frames : t->stack.frames);  /* a lent stack is its virtual thread's to free */
         free(t->index);
         free(t->edges);
         free(t);
@@ -626,7 +628,7 @@ static void times_calibrate(void)
             times_exit(NULL, NULL, 1);
         }
         uint64_t spent = ticks_now() - t0;
-        uint32_t path = scratch->stack[0].last_path;
+        uint32_t path = scratch->stack.frames[0].last_path;
         uint64_t recorded = path < TIMES_NO_PATH
                                 ? atomic_load(&chunk_of(scratch, path)->counts[path % TIMES_CHUNK].ticks)
                                 : 0;
@@ -729,12 +731,8 @@ static void times_unlend(times_thread *t)
 {
     times_vstack *vs = t->lent_to;
     vs->stack = t->stack;
-    vs->sp = t->sp;
-    vs->cap = t->cap;
     vs->table = t;
-    t->stack = t->own_stack;
-    t->sp = t->own_sp;
-    t->cap = t->own_cap;
+    t->stack = t->own;
     t->lent_to = NULL;
 }
 
@@ -750,16 +748,16 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
     times_vstack *vs = v->times;
     if (!vs) {
         vs = calloc(1, sizeof *vs);
-        if (!vs || !(vs->stack = malloc(16 * sizeof *vs->stack))) {
+        if (!vs || !(vs->stack.frames = malloc(16 * sizeof *vs->stack.frames))) {
             free(vs);
             return;
         }
-        vs->cap = 16;
+        vs->stack.cap = 16;
         v->times = vs;
     }
     if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
-        vs->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
-        vs->sp = 1;
+        vs->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+        vs->stack.sp = 1;
         vs->table = t;
         vs->gen = gen;
     }
@@ -769,26 +767,22 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
     bool moved = vs->table != t;
     if (waited || moved) {
         /* the open frames' starts on by the wait; on another carrier, their paths in its table */
-        vs->stack[0].last_key = TIMES_NO_KEY;
-        for (uint32_t i = 1; i < vs->sp; i++) {
-            times_frame *f = &vs->stack[i];
+        vs->stack.frames[0].last_key = TIMES_NO_KEY;
+        for (uint32_t i = 1; i < vs->stack.sp; i++) {
+            times_frame *f = &vs->stack.frames[i];
             f->start += waited;
             if (moved) {
-                f->path = child_of(t, vs->stack[i - 1].path, f->key);
+                f->path = child_of(t, vs->stack.frames[i - 1].path, f->key);
                 f->last_key = TIMES_NO_KEY;
             }
         }
-        uint32_t path = vs->stack[vs->sp - 1].path;
-        if (waited && vs->sp > 1 && path < TIMES_NO_PATH)
+        uint32_t path = vs->stack.frames[vs->stack.sp - 1].path;
+        if (waited && vs->stack.sp > 1 && path < TIMES_NO_PATH)
             relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, waited);
         vs->table = t;
     }
-    t->own_stack = t->stack;
-    t->own_sp = t->sp;
-    t->own_cap = t->cap;
+    t->own = t->stack;
     t->stack = vs->stack;
-    t->sp = vs->sp;
-    t->cap = vs->cap;
     t->lent_to = vs;
 }
 
@@ -802,7 +796,7 @@ static void times_vthread_unmount(JNIEnv *jni, vthread *v)
     times_unlend(t);
     /* the time it was mounted is the virtual thread's, not the carrier frame's that mounted it: a callee's */
     if (v->mounted_at && v->unmounted_at > v->mounted_at)
-        t->stack[t->sp - 1].child += v->unmounted_at - v->mounted_at;
+        t->stack.frames[t->stack.sp - 1].child += v->unmounted_at - v->mounted_at;
 }
 
 static void times_vthread_end(JNIEnv *jni, vthread *v)
@@ -813,7 +807,7 @@ static void times_vthread_end(JNIEnv *jni, vthread *v)
         return;
     /* its unmount gave it back; or it is lent to a table of an earlier session that no thread uses
      * any more, which times_free leaves it to us */
-    free(vs->stack);
+    free(vs->stack.frames);
     free(vs);
     v->times = NULL;
 }
