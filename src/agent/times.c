@@ -29,6 +29,7 @@
 #include "bci.h"
 #include "blocking.h"
 #include "collector.h"
+#include "sampler_vthreads.h"
 #include "thread_record.h"
 #include "ticks.h"
 #include "thread_registry.h"
@@ -48,6 +49,7 @@ typedef struct times_counts {
 typedef struct times_chunk {
     times_counts counts[TIMES_CHUNK];
     uint64_t base[TIMES_CHUNK][3];   /* reset=y: calls, ticks, waited at the last report (agent thread only) */
+    uint32_t owner[TIMES_CHUNK];     /* thread=y: the virtual thread whose path it is (serial); 0: the table's thread's */
     uint16_t len[TIMES_CHUNK];
     uint64_t keys[]; /* TIMES_CHUNK * depth; path i's keys, top first */
 } times_chunk;
@@ -103,7 +105,19 @@ typedef struct times_vstack {
     uint32_t gen;          /* the session it belongs to; another's is begun again */
 } times_vstack;
 
+/* thread=y: a virtual thread's name, kept from its first mount in the
+ * session to the session's end (its record goes at its own end, the
+ * report's rows may come later). Pushed by its carrier, read by reports. */
+typedef struct times_vname {
+    struct times_vname *next;
+    uint32_t serial;
+    uint64_t java_id;
+    char name[];
+} times_vname;
+
 static _Atomic(times_thread *) times_threads;
+static _Atomic(times_vname *) times_vnames;
+static times_vname *times_vnames_retired;
 /* The session's number: a thread's table is the session's when its record
  * says so (thread_record_self.times_gen); an earlier session's is replaced
  * at the thread's first call in this one, and freed at the end of the
@@ -186,16 +200,22 @@ static inline uint64_t times_mix(uint64_t h, uint64_t k)
     return h ^ (h >> 32);
 }
 
-static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t plen)
+static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t len, uint32_t owner)
 {
-    uint32_t n = times_depth;
     uint64_t h = 0x9E3779B97F4A7C15ull;
-    if (n == 0)
+    if (owner)
+        h = times_mix(h, (uint64_t)owner << 32);
+    if (len == 0)
         return h;
     h = times_mix(h, key);
-    for (uint32_t i = 0; i + 1 < n && i < plen; i++)
+    for (uint32_t i = 0; i + 1 < len; i++)
         h = times_mix(h, pk[i]);
     return h;
+}
+
+static inline uint32_t path_owner(times_thread *t, uint32_t path)
+{
+    return path < TIMES_NO_PATH ? chunk_of(t, path)->owner[path % TIMES_CHUNK] : 0;
 }
 
 static bool index_grow(times_thread *t)
@@ -208,7 +228,7 @@ static bool index_grow(times_thread *t)
     for (uint32_t p = 0; p < n; p++) {
         uint32_t len;
         const uint64_t *k = path_keys(t, p, &len);
-        uint64_t h = len ? path_hash(k[0], k + 1, len - 1) : path_hash(0, NULL, 0);
+        uint64_t h = path_hash(len ? k[0] : 0, len ? k + 1 : NULL, len, path_owner(t, p));
         uint32_t i = (uint32_t)h & (cap - 1);
         while (ix[i])
             i = (i + 1) & (cap - 1);
@@ -220,18 +240,18 @@ static bool index_grow(times_thread *t)
     return true;
 }
 
-/* The path of `key` called from a frame whose path is parent: found, or added. */
-static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+/* The path whose keys are key and then pk's first len - 1 (none when len
+ * is 0), of owner (a virtual thread's serial, thread=y; 0: the table's
+ * thread's): found, or added. */
+static uint32_t path_find(times_thread *t, uint64_t key, const uint64_t *pk, uint32_t len, uint32_t owner)
 {
-    uint32_t plen;
-    const uint64_t *pk = path_keys(t, parent, &plen);
-    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
-    uint64_t h = path_hash(key, pk, plen);
+    uint64_t h = path_hash(key, pk, len, owner);
     uint32_t mask = t->index_cap - 1, i = (uint32_t)h & mask;
     for (uint32_t p; (p = t->index[i]) != 0; i = (i + 1) & mask) {
         uint32_t l;
         const uint64_t *k = path_keys(t, p - 1, &l);
-        if (l == len && (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
+        if (l == len && path_owner(t, p - 1) == owner &&
+            (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
             return p - 1;
     }
     uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
@@ -250,11 +270,21 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
         memcpy(k + 1, pk, (size_t)(len - 1) * sizeof *k);
     }
     c->len[n % TIMES_CHUNK] = (uint16_t)len;
+    c->owner[n % TIMES_CHUNK] = owner;
     atomic_store_explicit(&t->npaths, n + 1, memory_order_release);
     t->index[i] = n + 1;
     if ((uint64_t)(n + 1) * 2 >= t->index_cap)
         index_grow(t); /* on failure the index just gets fuller */
     return n;
+}
+
+/* The path of `key` called from a frame whose path is parent (its owner's too). */
+static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint32_t plen;
+    const uint64_t *pk = path_keys(t, parent, &plen);
+    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
+    return path_find(t, key, pk, len, path_owner(t, parent));
 }
 
 static uint32_t edge_slot(uint64_t edge, uint32_t mask)
@@ -421,12 +451,58 @@ static frame_id times_frame_of(model *m, uint64_t key)
     return model_frame_intern(m, times_method_of(m, key), FRAME_LINE_UNKNOWN);
 }
 
+/* thread=y: the session's virtual threads' names by serial, open addressed (the agent thread's, for one collect) */
+typedef struct times_vname_index {
+    const times_vname **slots;
+    uint32_t cap;
+} times_vname_index;
+
+static uint32_t vname_slot(uint32_t serial, uint32_t mask) { return (uint32_t)((serial * 0x9E3779B97F4A7C15ull) >> 32) & mask; }
+
+static bool vname_index_make(times_vname_index *ix)
+{
+    uint32_t n = 0;
+    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next)
+        n++;
+    ix->cap = 16;
+    while (ix->cap < 2 * n)
+        ix->cap *= 2;
+    if (!(ix->slots = calloc(ix->cap, sizeof *ix->slots)))
+        return false;
+    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next) {
+        uint32_t i = vname_slot(v->serial, ix->cap - 1);
+        while (ix->slots[i] && ix->slots[i]->serial != v->serial)
+            i = (i + 1) & (ix->cap - 1);
+        ix->slots[i] = v;
+    }
+    return true;
+}
+
+static const times_vname *vname_of(const times_vname_index *ix, uint32_t serial)
+{
+    for (uint32_t i = vname_slot(serial, ix->cap - 1); ix->slots[i]; i = (i + 1) & (ix->cap - 1))
+        if (ix->slots[i]->serial == serial)
+            return ix->slots[i];
+    return NULL;
+}
+
+/* thread=y: the model thread of the virtual thread `owner` as it ran on the carrier whose table t is:
+ * the one cpu=samples' thread=y counts that pair's samples in (sampler_vthreads.h) */
+static uint32_t times_vthread_serial(model *m, const times_vname_index *ix, uint32_t owner, const times_thread *t)
+{
+    const times_vname *v = vname_of(ix, owner);
+    sampler_vthread who = { owner, 0, t->serial, v ? v->java_id : 0 };
+    return sampler_vthreads_serial(m, &who, v ? v->name : NULL);
+}
+
 void times_collect(model *m)
 {
     model_times_reset(m);
     double ns_per_tick = ticks_ns_per_tick();
     frame_id *frames = calloc(times_depth + 1, sizeof *frames);
-    if (!frames) {
+    times_vname_index vnames = { 0 };
+    if (!frames || (agent_opts->thread && !vname_index_make(&vnames))) {
+        free(frames);
         m->oom = true;
         return;
     }
@@ -444,12 +520,16 @@ void times_collect(model *m)
             const uint64_t *k = path_keys(t, p, &len);
             for (uint32_t i = 0; i < len; i++)
                 frames[i] = times_frame_of(m, k[i]);
-            trace_id tr = model_trace_intern(m, agent_opts->thread ? t->serial : 0, frames, len);
+            uint32_t owner = chunk_of(t, p)->owner[p % TIMES_CHUNK], thread = 0;
+            if (agent_opts->thread)
+                thread = owner ? times_vthread_serial(m, &vnames, owner, t) : t->serial;
+            trace_id tr = model_trace_intern(m, thread, frames, len);
             model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
             model_trace_add_wait(m, tr, (uint64_t)((double)waited * ns_per_tick));
         }
     }
     free(frames);
+    free(vnames.slots);
 }
 
 /* ---- the counted methods: their calls are counted by Tracker.count, in
@@ -593,11 +673,23 @@ static void times_free(times_thread *t)
 
 /* After the session: its tables leave the list (freed at the next session's
  * end), and the threads make new ones at their next call. */
+static void times_vnames_free(times_vname *v)
+{
+    while (v) {
+        times_vname *next = v->next;
+        free(v);
+        v = next;
+    }
+}
+
 static void times_end(JNIEnv *jni)
 {
     (void)jni;
     times_free(times_retired);
     times_retired = atomic_exchange(&times_threads, NULL);
+    times_vnames_free(times_vnames_retired);
+    times_vnames_retired = atomic_exchange(&times_vnames, NULL);
+    sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
     atomic_fetch_add(&times_gen, 1);
     times_count_rebase(); /* the next session counts from here */
     bci_reset_stats();
@@ -736,6 +828,31 @@ static void times_unlend(times_thread *t)
     t->lent_to = NULL;
 }
 
+/* thread=y: the root of v's paths in the table t (a path of no keys, owned by v), under which
+ * they are v's, not t's thread's. TIMES_NO_PATH when out of memory: then they are t's. */
+static uint32_t times_vroot(times_thread *t, vthread *v)
+{
+    return path_find(t, 0, NULL, 0, atomic_load_explicit(&v->serial, memory_order_relaxed));
+}
+
+/* thread=y, at v's first mount in the session: its name kept for the reports (on failure it is virtual-<id>) */
+static void times_vname_keep(vthread *v)
+{
+    char buf[64];
+    const char *name = vthreads_name(v, buf, sizeof buf);
+    size_t n = strlen(name);
+    times_vname *k = malloc(sizeof *k + n + 1);
+    if (!k)
+        return;
+    k->serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+    k->java_id = v->java_id;
+    memcpy(k->name, name, n + 1);
+    times_vname *head = atomic_load(&times_vnames);
+    do
+        k->next = head;
+    while (!atomic_compare_exchange_weak(&times_vnames, &head, k));
+}
+
 static void times_vthread_mount(JNIEnv *jni, vthread *v)
 {
     (void)jni;
@@ -756,10 +873,13 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
         v->times = vs;
     }
     if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
-        vs->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+        vs->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY,
+                                             .path = agent_opts->thread ? times_vroot(t, v) : TIMES_ROOT };
         vs->stack.sp = 1;
         vs->table = t;
         vs->gen = gen;
+        if (agent_opts->thread)
+            times_vname_keep(v);
     }
     uint64_t now = ticks_now();
     /* unmounted, it waited: no frame's running time, the top frame's time waiting (as times_waited) */
@@ -768,6 +888,8 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
     if (waited || moved) {
         /* the open frames' starts on by the wait; on another carrier, their paths in its table */
         vs->stack.frames[0].last_key = TIMES_NO_KEY;
+        if (moved && agent_opts->thread)
+            vs->stack.frames[0].path = times_vroot(t, v);
         for (uint32_t i = 1; i < vs->stack.sp; i++) {
             times_frame *f = &vs->stack.frames[i];
             f->start += waited;
