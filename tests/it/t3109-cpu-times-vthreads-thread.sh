@@ -45,9 +45,9 @@ awk -v threads=$THREADS -v calls=$CALLS '
             }
             if (waited[nm] > 0) nwaited++
         }
-        printf "%d\t%d\t%d\t%d\t%s\t%s\n", missing, wrong, other, nwaited, ex, bad
+        printf "%d|%d|%d|%d|%s|%s\n", missing, wrong, other, nwaited, ex, bad
     }' "$T/t.txt" >"$T/res"
-IFS=$'\t' read -r missing wrong other nwaited ex bad <"$T/res"
+IFS="|" read -r missing wrong other nwaited ex bad <"$T/res"
 note "of $THREADS virtual threads: $missing without rows, $wrong with wrong counts, $nwaited with step()'s waits; $other rows not a virtual thread's"
 [ "$other" = 0 ] || fail "$other CPU TIME rows of VThreadCalls not named by a vt-N virtual thread with its carrier, e.g. $bad"
 [ "$missing" = 0 ] || fail "$missing of the $THREADS virtual threads have no CPU TIME rows"
