@@ -62,14 +62,16 @@ public final class Tracker {
         }
 
         static final Unsafe U;
-        static final long TID, LONGS;
+        static final long TID, LONGS, CELLS_BASE, CELLS_SCALE;
         static {
             Unsafe u = null;
-            long tid = -1, longs = 0;
+            long tid = -1, longs = 0, cells = 0, scale = 0;
             try {
                 u = Unsafe.getUnsafe();
                 tid = u.objectFieldOffset(Thread.class.getDeclaredField("tid"));
                 longs = arrayBase(u, long[].class);
+                cells = arrayBase(u, long[][].class);
+                scale = u.arrayIndexScale(long[][].class);
                 if (u.arrayIndexScale(long[].class) != 8)
                     u = null;
             } catch (Throwable e) {
@@ -78,11 +80,14 @@ public final class Tracker {
             U = u;
             TID = tid;
             LONGS = longs;
+            CELLS_BASE = cells;
+            CELLS_SCALE = scale;
         }
     }
 
     private static final Object countsLock = new Object();
-    /* [chunk * STRIPES + stripe], a cell made at its first count (under countsLock) */
+    /* [chunk * STRIPES + stripe], a cell made at its first count (set by a compare-and-set, read
+     * volatile by countTotals) */
     private static final long[][] CELLS = new long[CHUNKS * STRIPES][];
     /* method numbers past CHUNKS * CHUNK, and every count without Unsafe: guarded by countsLock */
     private static long[] slowCounts = new long[0];
@@ -101,27 +106,40 @@ public final class Tracker {
         }
     }
 
-    /* The first count of a cell (made here), or a count without Unsafe or past CHUNKS * CHUNK. */
+    /*
+     * The first count of a cell (made here), or a count without Unsafe or past
+     * CHUNKS * CHUNK. A cell is made without a lock: the JDK's own counted
+     * methods run here too, among them those of the thread that resumes the
+     * virtual threads blocked on a monitor (JDK 24 and later unmount them);
+     * had it to wait for a monitor of ours that such a virtual thread waits
+     * for, neither would go on (seen: VirtualThread-unblocker blocked here,
+     * in ThreadLocalRandom.localInit, the program hung).
+     */
     private static void countSlow(int id) {
         if (id < 0)
             return;
         Unsafe u = Fast.U;
         try {
-            synchronized (countsLock) {
-                if (u == null || id >= CHUNKS * CHUNK) {
-                    if (id >= slowCounts.length) {
-                        long[] grown = new long[Math.max(id + 1, 2 * slowCounts.length)];
-                        for (int i = 0; i < slowCounts.length; i++)
-                            grown[i] = slowCounts[i];
-                        slowCounts = grown;
-                    }
-                    slowCounts[id]++;
-                    return;
-                }
+            if (u != null && id < CHUNKS * CHUNK) {
                 int k = (id >>> CHUNK_BITS) * STRIPES + ((int) u.getLong(Thread.currentThread(), Fast.TID) & (STRIPES - 1));
-                if (CELLS[k] == null)
-                    CELLS[k] = new long[CHUNK];
-                u.getAndAddLong(CELLS[k], Fast.LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
+                long at = Fast.CELLS_BASE + (long) k * Fast.CELLS_SCALE;
+                long[] cell = (long[]) u.getReferenceVolatile(CELLS, at);
+                if (cell == null) {
+                    long[] made = new long[CHUNK];
+                    cell = u.compareAndSetReference(CELLS, at, null, made) ? made
+                                                                           : (long[]) u.getReferenceVolatile(CELLS, at);
+                }
+                u.getAndAddLong(cell, Fast.LONGS + ((long) (id & (CHUNK - 1)) << 3), 1L);
+                return;
+            }
+            synchronized (countsLock) {
+                if (id >= slowCounts.length) {
+                    long[] grown = new long[Math.max(id + 1, 2 * slowCounts.length)];
+                    for (int i = 0; i < slowCounts.length; i++)
+                        grown[i] = slowCounts[i];
+                    slowCounts = grown;
+                }
+                slowCounts[id]++;
             }
         } catch (OutOfMemoryError e) {
             /* the call goes uncounted; the program must not see our failure */
@@ -138,7 +156,9 @@ public final class Tracker {
         int n = 0;
         for (int hi = 0; hi < CHUNKS; hi++)
             for (int st = 0; st < STRIPES; st++) {
-                long[] cell = CELLS[hi * STRIPES + st];
+                int k = hi * STRIPES + st;
+                long[] cell = Fast.U != null ? (long[]) Fast.U.getReferenceVolatile(CELLS, Fast.CELLS_BASE + (long) k * Fast.CELLS_SCALE)
+                                             : CELLS[k];
                 if (cell == null)
                     continue;
                 if (sum[hi] == null)

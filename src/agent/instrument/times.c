@@ -29,6 +29,7 @@
 #include "bci.h"
 #include "../core/blocking.h"
 #include "../core/collector.h"
+#include "../sampling/sampler_vthreads.h"
 #include "../core/thread_record.h"
 #include "../core/ticks.h"
 #include "../core/thread_registry.h"
@@ -48,6 +49,7 @@ typedef struct times_counts {
 typedef struct times_chunk {
     times_counts counts[TIMES_CHUNK];
     uint64_t base[TIMES_CHUNK][3];   /* reset=y: calls, ticks, waited at the last report (agent thread only) */
+    uint32_t owner[TIMES_CHUNK];     /* thread=y: the virtual thread whose path it is (serial); 0: the table's thread's */
     uint16_t len[TIMES_CHUNK];
     uint64_t keys[]; /* TIMES_CHUNK * depth; path i's keys, top first */
 } times_chunk;
@@ -69,11 +71,17 @@ typedef struct times_edge {
     uint32_t path1;   /* callee's path + 1; 0: empty */
 } times_edge;
 
+/* A shadow stack: the frames of the calls a thread is in. One assignment
+ * lends a virtual thread's to its carrier's table, one gives it back. */
+typedef struct times_stack {
+    times_frame *frames;           /* frames[0] is the root sentinel */
+    uint32_t sp, cap;
+} times_stack;
+
 typedef struct times_thread {
     struct times_thread *next;
     uint32_t serial;
-    times_frame *stack;
-    uint32_t sp, cap;              /* stack[0] is the root sentinel */
+    times_stack stack;             /* by value: the calls reach its frames with one load, as before */
     _Atomic uint32_t npaths;
     times_chunk *_Atomic chunks[TIMES_CHUNKS];
     uint32_t *index;               /* open addressing, path + 1; owner only */
@@ -81,11 +89,10 @@ typedef struct times_thread {
     struct times_edge *edges;      /* (caller's path, callee) -> callee's path; owner only */
     uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
-    /* a carrier's: while a virtual thread is mounted on it, stack, sp and cap are that thread's
-     * (lent_to) and its own wait here (times_vthread_mount) */
+    /* a carrier's: while a virtual thread is mounted on it, stack is that thread's (lent_to) and
+     * its own waits in own (times_vthread_mount) */
     struct times_vstack *lent_to;
-    times_frame *own_stack;
-    uint32_t own_sp, own_cap;
+    times_stack own;
 } times_thread;
 
 /* A virtual thread's shadow stack (vthreads.h: its record's part), lent to
@@ -93,13 +100,24 @@ typedef struct times_thread {
  * table's: mounted on another carrier, they are looked up again in its
  * table. */
 typedef struct times_vstack {
-    times_frame *stack;
-    uint32_t sp, cap;
+    times_stack stack;
     times_thread *table;   /* the table its frames' paths are in */
     uint32_t gen;          /* the session it belongs to; another's is begun again */
 } times_vstack;
 
+/* thread=y: a virtual thread's name, kept from its first mount in the
+ * session to the session's end (its record goes at its own end, the
+ * report's rows may come later). Pushed by its carrier, read by reports. */
+typedef struct times_vname {
+    struct times_vname *next;
+    uint32_t serial;
+    uint64_t java_id;
+    char name[];
+} times_vname;
+
 static _Atomic(times_thread *) times_threads;
+static _Atomic(times_vname *) times_vnames;
+static times_vname *times_vnames_retired;
 /* The session's number: a thread's table is the session's when its record
  * says so (thread_record_self.times_gen); an earlier session's is replaced
  * at the thread's first call in this one, and freed at the end of the
@@ -126,21 +144,21 @@ static times_thread *times_thread_make(void)
     times_thread *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->cap = 256;
-    t->stack = malloc(t->cap * sizeof *t->stack);
+    t->stack.cap = 256;
+    t->stack.frames = malloc(t->stack.cap * sizeof *t->stack.frames);
     t->index_cap = 1024;
     t->index = calloc(t->index_cap, sizeof *t->index);
     t->edges_cap = 1024;
     t->edges = calloc(t->edges_cap, sizeof *t->edges);
-    if (!t->stack || !t->index || !t->edges) {
-        free(t->stack);
+    if (!t->stack.frames || !t->index || !t->edges) {
+        free(t->stack.frames);
         free(t->index);
         free(t->edges);
         free(t);
         return NULL;
     }
-    t->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
-    t->sp = 1;
+    t->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
+    t->stack.sp = 1;
     return t;
 }
 
@@ -182,16 +200,22 @@ static inline uint64_t times_mix(uint64_t h, uint64_t k)
     return h ^ (h >> 32);
 }
 
-static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t plen)
+static uint64_t path_hash(uint64_t key, const uint64_t *pk, uint32_t len, uint32_t owner)
 {
-    uint32_t n = times_depth;
     uint64_t h = 0x9E3779B97F4A7C15ull;
-    if (n == 0)
+    if (owner)
+        h = times_mix(h, (uint64_t)owner << 32);
+    if (len == 0)
         return h;
     h = times_mix(h, key);
-    for (uint32_t i = 0; i + 1 < n && i < plen; i++)
+    for (uint32_t i = 0; i + 1 < len; i++)
         h = times_mix(h, pk[i]);
     return h;
+}
+
+static inline uint32_t path_owner(times_thread *t, uint32_t path)
+{
+    return path < TIMES_NO_PATH ? chunk_of(t, path)->owner[path % TIMES_CHUNK] : 0;
 }
 
 static bool index_grow(times_thread *t)
@@ -204,7 +228,7 @@ static bool index_grow(times_thread *t)
     for (uint32_t p = 0; p < n; p++) {
         uint32_t len;
         const uint64_t *k = path_keys(t, p, &len);
-        uint64_t h = len ? path_hash(k[0], k + 1, len - 1) : path_hash(0, NULL, 0);
+        uint64_t h = path_hash(len ? k[0] : 0, len ? k + 1 : NULL, len, path_owner(t, p));
         uint32_t i = (uint32_t)h & (cap - 1);
         while (ix[i])
             i = (i + 1) & (cap - 1);
@@ -216,18 +240,18 @@ static bool index_grow(times_thread *t)
     return true;
 }
 
-/* The path of `key` called from a frame whose path is parent: found, or added. */
-static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+/* The path whose keys are key and then pk's first len - 1 (none when len
+ * is 0), of owner (a virtual thread's serial, thread=y; 0: the table's
+ * thread's): found, or added. */
+static uint32_t path_find(times_thread *t, uint64_t key, const uint64_t *pk, uint32_t len, uint32_t owner)
 {
-    uint32_t plen;
-    const uint64_t *pk = path_keys(t, parent, &plen);
-    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
-    uint64_t h = path_hash(key, pk, plen);
+    uint64_t h = path_hash(key, pk, len, owner);
     uint32_t mask = t->index_cap - 1, i = (uint32_t)h & mask;
     for (uint32_t p; (p = t->index[i]) != 0; i = (i + 1) & mask) {
         uint32_t l;
         const uint64_t *k = path_keys(t, p - 1, &l);
-        if (l == len && (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
+        if (l == len && path_owner(t, p - 1) == owner &&
+            (len == 0 || (k[0] == key && memcmp(k + 1, pk, (size_t)(len - 1) * sizeof *k) == 0)))
             return p - 1;
     }
     uint32_t n = atomic_load_explicit(&t->npaths, memory_order_relaxed);
@@ -246,11 +270,21 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
         memcpy(k + 1, pk, (size_t)(len - 1) * sizeof *k);
     }
     c->len[n % TIMES_CHUNK] = (uint16_t)len;
+    c->owner[n % TIMES_CHUNK] = owner;
     atomic_store_explicit(&t->npaths, n + 1, memory_order_release);
     t->index[i] = n + 1;
     if ((uint64_t)(n + 1) * 2 >= t->index_cap)
         index_grow(t); /* on failure the index just gets fuller */
     return n;
+}
+
+/* The path of `key` called from a frame whose path is parent (its owner's too). */
+static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
+{
+    uint32_t plen;
+    const uint64_t *pk = path_keys(t, parent, &plen);
+    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
+    return path_find(t, key, pk, len, path_owner(t, parent));
 }
 
 static uint32_t edge_slot(uint64_t edge, uint32_t mask)
@@ -298,12 +332,12 @@ static uint32_t child_of(times_thread *t, uint32_t parent, uint64_t key)
  * saw (times_waited), so its elapsed time is its running time. */
 static inline void times_pop(times_thread *t, uint64_t now)
 {
-    times_frame *f = &t->stack[--t->sp];
+    times_frame *f = &t->stack.frames[--t->stack.sp];
     uint64_t elapsed = now > f->start ? now - f->start : 0;
     if (f->path < TIMES_NO_PATH)
         relaxed_add(&chunk_of(t, f->path)->counts[f->path % TIMES_CHUNK].ticks,
                     elapsed > f->child ? elapsed - f->child : 0);
-    t->stack[t->sp - 1].child += elapsed;
+    t->stack.frames[t->stack.sp - 1].child += elapsed;
 }
 
 /* blocking.c, on the thread itself, after it waited `ticks` (blocked,
@@ -314,11 +348,11 @@ static inline void times_pop(times_thread *t, uint64_t now)
 static void times_waited(uint64_t ticks)
 {
     times_thread *t = thread_record_self.times;
-    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->sp < 2)
+    if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->stack.sp < 2)
         return;
-    for (uint32_t i = 1; i < t->sp; i++)
-        t->stack[i].start += ticks;
-    uint32_t path = t->stack[t->sp - 1].path;
+    for (uint32_t i = 1; i < t->stack.sp; i++)
+        t->stack.frames[i].start += ticks;
+    uint32_t path = t->stack.frames[t->stack.sp - 1].path;
     if (path < TIMES_NO_PATH)
         relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, ticks);
 }
@@ -341,22 +375,20 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
     if ((!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed)) &&
         !(t = times_thread_new()))
         return;
-    if (t->sp == t->cap) {
-        uint32_t cap = t->cap * 2;
-        times_frame *s = cap > t->cap ? realloc(t->stack, cap * sizeof *s) : NULL;
+    if (t->stack.sp == t->stack.cap) {
+        uint32_t cap = t->stack.cap * 2;
+        times_frame *s = cap > t->stack.cap ? realloc(t->stack.frames, cap * sizeof *s) : NULL;
         if (!s) {
             relaxed_add(&t->dropped, 1); /* its exit will find no frame and be ignored */
             return;
         }
-        t->stack = s;
-        t->cap = cap;
-        if (t->lent_to) { /* a virtual thread's stack: it follows (so it is never freed twice) */
-            t->lent_to->stack = s;
-            t->lent_to->cap = cap;
-        }
+        t->stack.frames = s;
+        t->stack.cap = cap;
+        if (t->lent_to) /* a virtual thread's stack: it follows (so it is never freed twice) */
+            t->lent_to->stack = t->stack;
     }
     uint64_t key = (uint32_t)id;
-    times_frame *parent = &t->stack[t->sp - 1];
+    times_frame *parent = &t->stack.frames[t->stack.sp - 1];
     uint32_t path;
     if (parent->last_key == key) {
         path = parent->last_path;
@@ -369,7 +401,7 @@ void JNICALL times_enter(JNIEnv *jni, jclass cls, jint id)
         relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].calls, 1);
     else
         relaxed_add(&t->dropped, 1);
-    times_frame *f = &t->stack[t->sp++];
+    times_frame *f = &t->stack.frames[t->stack.sp++];
     f->key = key;
     f->path = path;
     f->child = 0;
@@ -385,14 +417,14 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed))
         return;   /* no table yet in this session: nothing entered to close */
     uint64_t key = (uint32_t)id;
-    if (t->sp > 1 && t->stack[t->sp - 1].key == key) {
+    if (t->stack.sp > 1 && t->stack.frames[t->stack.sp - 1].key == key) {
         times_pop(t, now);
         return;
     }
     /* frames above ours whose exit never came: close them now */
-    for (uint32_t i = t->sp - 1; i >= 1 && t->sp - i <= TIMES_UNWIND_MAX; i--)
-        if (t->stack[i].key == key) {
-            while (t->sp > i + 1) {
+    for (uint32_t i = t->stack.sp - 1; i >= 1 && t->stack.sp - i <= TIMES_UNWIND_MAX; i--)
+        if (t->stack.frames[i].key == key) {
+            while (t->stack.sp > i + 1) {
                 times_pop(t, now);
                 relaxed_add(&t->unwound, 1);
             }
@@ -419,12 +451,58 @@ static frame_id times_frame_of(model *m, uint64_t key)
     return model_frame_intern(m, times_method_of(m, key), FRAME_LINE_UNKNOWN);
 }
 
+/* thread=y: the session's virtual threads' names by serial, open addressed (the agent thread's, for one collect) */
+typedef struct times_vname_index {
+    const times_vname **slots;
+    uint32_t cap;
+} times_vname_index;
+
+static uint32_t vname_slot(uint32_t serial, uint32_t mask) { return (uint32_t)((serial * 0x9E3779B97F4A7C15ull) >> 32) & mask; }
+
+static bool vname_index_make(times_vname_index *ix)
+{
+    uint32_t n = 0;
+    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next)
+        n++;
+    ix->cap = 16;
+    while (ix->cap < 2 * n)
+        ix->cap *= 2;
+    if (!(ix->slots = calloc(ix->cap, sizeof *ix->slots)))
+        return false;
+    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next) {
+        uint32_t i = vname_slot(v->serial, ix->cap - 1);
+        while (ix->slots[i] && ix->slots[i]->serial != v->serial)
+            i = (i + 1) & (ix->cap - 1);
+        ix->slots[i] = v;
+    }
+    return true;
+}
+
+static const times_vname *vname_of(const times_vname_index *ix, uint32_t serial)
+{
+    for (uint32_t i = vname_slot(serial, ix->cap - 1); ix->slots[i]; i = (i + 1) & (ix->cap - 1))
+        if (ix->slots[i]->serial == serial)
+            return ix->slots[i];
+    return NULL;
+}
+
+/* thread=y: the model thread of the virtual thread `owner` as it ran on the carrier whose table t is:
+ * the one cpu=samples' thread=y counts that pair's samples in (sampler_vthreads.h) */
+static uint32_t times_vthread_serial(model *m, const times_vname_index *ix, uint32_t owner, const times_thread *t)
+{
+    const times_vname *v = vname_of(ix, owner);
+    sampler_vthread who = { owner, 0, t->serial, v ? v->java_id : 0 };
+    return sampler_vthreads_serial(m, &who, v ? v->name : NULL);
+}
+
 void times_collect(model *m)
 {
     model_times_reset(m);
     double ns_per_tick = ticks_ns_per_tick();
     frame_id *frames = calloc(times_depth + 1, sizeof *frames);
-    if (!frames) {
+    times_vname_index vnames = { 0 };
+    if (!frames || (agent_opts->thread && !vname_index_make(&vnames))) {
+        free(frames);
         m->oom = true;
         return;
     }
@@ -442,12 +520,16 @@ void times_collect(model *m)
             const uint64_t *k = path_keys(t, p, &len);
             for (uint32_t i = 0; i < len; i++)
                 frames[i] = times_frame_of(m, k[i]);
-            trace_id tr = model_trace_intern(m, agent_opts->thread ? t->serial : 0, frames, len);
+            uint32_t owner = chunk_of(t, p)->owner[p % TIMES_CHUNK], thread = 0;
+            if (agent_opts->thread)
+                thread = owner ? times_vthread_serial(m, &vnames, owner, t) : t->serial;
+            trace_id tr = model_trace_intern(m, thread, frames, len);
             model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
             model_trace_add_wait(m, tr, (uint64_t)((double)waited * ns_per_tick));
         }
     }
     free(frames);
+    free(vnames.slots);
 }
 
 /* ---- the counted methods: their calls are counted by Tracker.count, in
@@ -581,7 +663,7 @@ static void times_free(times_thread *t)
         times_thread *next = t->next;
         for (uint32_t c = 0; c < TIMES_CHUNKS; c++)
             free(atomic_load(&t->chunks[c]));
-        free(t->lent_to ? t->own_stack : t->stack);  /* a lent stack is its virtual thread's to free */
+        free(t->lent_to ? t->own.frames : t->stack.frames);  /* a lent stack is its virtual thread's to free */
         free(t->index);
         free(t->edges);
         free(t);
@@ -591,11 +673,23 @@ static void times_free(times_thread *t)
 
 /* After the session: its tables leave the list (freed at the next session's
  * end), and the threads make new ones at their next call. */
+static void times_vnames_free(times_vname *v)
+{
+    while (v) {
+        times_vname *next = v->next;
+        free(v);
+        v = next;
+    }
+}
+
 static void times_end(JNIEnv *jni)
 {
     (void)jni;
     times_free(times_retired);
     times_retired = atomic_exchange(&times_threads, NULL);
+    times_vnames_free(times_vnames_retired);
+    times_vnames_retired = atomic_exchange(&times_vnames, NULL);
+    sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
     atomic_fetch_add(&times_gen, 1);
     times_count_rebase(); /* the next session counts from here */
     bci_reset_stats();
@@ -626,7 +720,7 @@ static void times_calibrate(void)
             times_exit(NULL, NULL, 1);
         }
         uint64_t spent = ticks_now() - t0;
-        uint32_t path = scratch->stack[0].last_path;
+        uint32_t path = scratch->stack.frames[0].last_path;
         uint64_t recorded = path < TIMES_NO_PATH
                                 ? atomic_load(&chunk_of(scratch, path)->counts[path % TIMES_CHUNK].ticks)
                                 : 0;
@@ -729,13 +823,34 @@ static void times_unlend(times_thread *t)
 {
     times_vstack *vs = t->lent_to;
     vs->stack = t->stack;
-    vs->sp = t->sp;
-    vs->cap = t->cap;
     vs->table = t;
-    t->stack = t->own_stack;
-    t->sp = t->own_sp;
-    t->cap = t->own_cap;
+    t->stack = t->own;
     t->lent_to = NULL;
+}
+
+/* thread=y: the root of v's paths in the table t (a path of no keys, owned by v), under which
+ * they are v's, not t's thread's. TIMES_NO_PATH when out of memory: then they are t's. */
+static uint32_t times_vroot(times_thread *t, vthread *v)
+{
+    return path_find(t, 0, NULL, 0, atomic_load_explicit(&v->serial, memory_order_relaxed));
+}
+
+/* thread=y, at v's first mount in the session: its name kept for the reports (on failure it is virtual-<id>) */
+static void times_vname_keep(vthread *v)
+{
+    char buf[64];
+    const char *name = vthreads_name(v, buf, sizeof buf);
+    size_t n = strlen(name);
+    times_vname *k = malloc(sizeof *k + n + 1);
+    if (!k)
+        return;
+    k->serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
+    k->java_id = v->java_id;
+    memcpy(k->name, name, n + 1);
+    times_vname *head = atomic_load(&times_vnames);
+    do
+        k->next = head;
+    while (!atomic_compare_exchange_weak(&times_vnames, &head, k));
 }
 
 static void times_vthread_mount(JNIEnv *jni, vthread *v)
@@ -750,45 +865,46 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
     times_vstack *vs = v->times;
     if (!vs) {
         vs = calloc(1, sizeof *vs);
-        if (!vs || !(vs->stack = malloc(16 * sizeof *vs->stack))) {
+        if (!vs || !(vs->stack.frames = malloc(16 * sizeof *vs->stack.frames))) {
             free(vs);
             return;
         }
-        vs->cap = 16;
+        vs->stack.cap = 16;
         v->times = vs;
     }
     if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
-        vs->stack[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY, .path = TIMES_ROOT };
-        vs->sp = 1;
+        vs->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY,
+                                             .path = agent_opts->thread ? times_vroot(t, v) : TIMES_ROOT };
+        vs->stack.sp = 1;
         vs->table = t;
         vs->gen = gen;
+        if (agent_opts->thread)
+            times_vname_keep(v);
     }
-    uint64_t now = ticks_now();
+    uint64_t now = v->mounted_at ? v->mounted_at : ticks_now(); /* vthreads.c's, just taken: one clock read less */
     /* unmounted, it waited: no frame's running time, the top frame's time waiting (as times_waited) */
     uint64_t waited = v->unmounted_at && now > v->unmounted_at ? now - v->unmounted_at : 0;
     bool moved = vs->table != t;
     if (waited || moved) {
         /* the open frames' starts on by the wait; on another carrier, their paths in its table */
-        vs->stack[0].last_key = TIMES_NO_KEY;
-        for (uint32_t i = 1; i < vs->sp; i++) {
-            times_frame *f = &vs->stack[i];
+        vs->stack.frames[0].last_key = TIMES_NO_KEY;
+        if (moved && agent_opts->thread)
+            vs->stack.frames[0].path = times_vroot(t, v);
+        for (uint32_t i = 1; i < vs->stack.sp; i++) {
+            times_frame *f = &vs->stack.frames[i];
             f->start += waited;
             if (moved) {
-                f->path = child_of(t, vs->stack[i - 1].path, f->key);
+                f->path = child_of(t, vs->stack.frames[i - 1].path, f->key);
                 f->last_key = TIMES_NO_KEY;
             }
         }
-        uint32_t path = vs->stack[vs->sp - 1].path;
-        if (waited && vs->sp > 1 && path < TIMES_NO_PATH)
+        uint32_t path = vs->stack.frames[vs->stack.sp - 1].path;
+        if (waited && vs->stack.sp > 1 && path < TIMES_NO_PATH)
             relaxed_add(&chunk_of(t, path)->counts[path % TIMES_CHUNK].waited, waited);
         vs->table = t;
     }
-    t->own_stack = t->stack;
-    t->own_sp = t->sp;
-    t->own_cap = t->cap;
+    t->own = t->stack;
     t->stack = vs->stack;
-    t->sp = vs->sp;
-    t->cap = vs->cap;
     t->lent_to = vs;
 }
 
@@ -802,7 +918,7 @@ static void times_vthread_unmount(JNIEnv *jni, vthread *v)
     times_unlend(t);
     /* the time it was mounted is the virtual thread's, not the carrier frame's that mounted it: a callee's */
     if (v->mounted_at && v->unmounted_at > v->mounted_at)
-        t->stack[t->sp - 1].child += v->unmounted_at - v->mounted_at;
+        t->stack.frames[t->stack.sp - 1].child += v->unmounted_at - v->mounted_at;
 }
 
 static void times_vthread_end(JNIEnv *jni, vthread *v)
@@ -813,7 +929,7 @@ static void times_vthread_end(JNIEnv *jni, vthread *v)
         return;
     /* its unmount gave it back; or it is lent to a table of an earlier session that no thread uses
      * any more, which times_free leaves it to us */
-    free(vs->stack);
+    free(vs->stack.frames);
     free(vs);
     v->times = NULL;
 }

@@ -44,9 +44,7 @@ static trace_stream_stats tr_last;    /* the last session's, for describe */
 
 /* A virtual thread's part (vthreads.h): its open calls, lent to its carrier's producer while mounted. */
 typedef struct trace_vthread {
-    uint32_t *stack;
-    uint64_t *starts;
-    uint32_t depth, cap;
+    trace_calls calls;
     uint32_t gen;          /* the session its calls and its name belong to */
     bool named;            /* its TRACE_EV_VTHREAD written in that session */
     bool starting;         /* its start seen, its thread-start not yet written (at its first mount) */
@@ -73,40 +71,38 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
         return;
     if (!trace_session_described_already(k))
         trace_session_describe(k, tr_receivers);
-    if (t->depth == t->cap) {
-        uint32_t cap = t->cap ? t->cap * 2 : 64;
-        uint32_t *s = realloc(t->stack, cap * sizeof *s);
+    if (t->calls.depth == t->calls.cap) {
+        uint32_t cap = t->calls.cap ? t->calls.cap * 2 : 64;
+        uint32_t *s = realloc(t->calls.stack, cap * sizeof *s);
         if (s)
-            t->stack = s;
-        uint64_t *st = s && tr_mintime ? realloc(t->starts, cap * sizeof *st) : NULL;
+            t->calls.stack = s;
+        uint64_t *st = s && tr_mintime ? realloc(t->calls.starts, cap * sizeof *st) : NULL;
         if (st)
-            t->starts = st;
-        if (t->lent_to) { /* a virtual thread's: they follow (so they are never freed twice) */
-            t->lent_to->stack = t->stack;
-            t->lent_to->starts = t->starts;
-        }
-        if (!s || (tr_mintime && !st))
+            t->calls.starts = st;
+        bool grown = s && (!tr_mintime || st);
+        if (grown)
+            t->calls.cap = cap;
+        if (t->lent_to) /* a virtual thread's: they follow (so they are never freed twice) */
+            t->lent_to->calls = t->calls;
+        if (!grown)
             return; /* its exit will find no frame and be ignored */
-        t->cap = cap;
-        if (t->lent_to)
-            t->lent_to->cap = cap;
     }
     if (tr_mintime) { /* the call is written at its exit, if it lasted long enough */
-        t->starts[t->depth] = trace_session_now();
-        t->stack[t->depth++] = k;
+        t->calls.starts[t->calls.depth] = trace_session_now();
+        t->calls.stack[t->calls.depth++] = k;
         return;
     }
-    t->stack[t->depth++] = k;
+    t->calls.stack[t->calls.depth++] = k;
     uint64_t rid = self ? trace_receiver_id(self, &t->receivers) : 0, now = trace_session_now();
     if (trace_session_consumer)
-        trace_session_tap(trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->depth, rid }, NULL, 0);
+        trace_session_tap(trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->calls.depth, rid }, NULL, 0);
     if (self && rid != t->last_this) { /* a receiver other than the last one named: an enter-this */
         t->last_this = rid;
         trace_emit(&t->p, TRACE_EV_ENTER_THIS, now, (uint64_t[]){ k, rid }, NULL, 0);
     } else if (trace_session_what & OPTIONS_TRACE_EXIT) {
         trace_emit_call(&t->p, TRACE_EV_ENTER, now, k);
     } else { /* exec:light: no exits to tell the depth from */
-        trace_emit(&t->p, TRACE_EV_ENTER_AT, now, (uint64_t[]){ k, t->depth }, NULL, 0);
+        trace_emit(&t->p, TRACE_EV_ENTER_AT, now, (uint64_t[]){ k, t->calls.depth }, NULL, 0);
     }
 }
 
@@ -116,7 +112,7 @@ static void tr_exec_close(trace_thread *t, bool thrown)
     uint64_t now = trace_session_now();
     if (trace_session_consumer)
         trace_session_tap(trace_thread_id(t), thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
-                          (uint64_t[]){ t->stack[t->depth - 1], t->depth }, NULL, 0);
+                          (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth }, NULL, 0);
     trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now, 0);
 }
 
@@ -126,33 +122,33 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
     if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
         return;
     trace_thread *t = trace_session_self(jni);
-    if (!t || t->depth == 0)
+    if (!t || t->calls.depth == 0)
         return;
     uint32_t k = (uint32_t)id;
-    uint32_t at = t->depth;
-    while (at > 0 && t->depth - at < TRACE_UNWIND_MAX && t->stack[at - 1] != k)
+    uint32_t at = t->calls.depth;
+    while (at > 0 && t->calls.depth - at < TRACE_UNWIND_MAX && t->calls.stack[at - 1] != k)
         at--;
-    if (at == 0 || t->stack[at - 1] != k)
+    if (at == 0 || t->calls.stack[at - 1] != k)
         return; /* entered before tracing began */
     bool exits = trace_session_what & OPTIONS_TRACE_EXIT;
     if (tr_mintime) { /* each frame closed: a whole call, if it lasted mintime= */
         uint64_t now = trace_session_now();
-        for (; t->depth >= at; t->depth--) {
-            uint64_t took = now > t->starts[t->depth - 1] ? now - t->starts[t->depth - 1] : 0;
+        for (; t->calls.depth >= at; t->calls.depth--) {
+            uint64_t took = now > t->calls.starts[t->calls.depth - 1] ? now - t->calls.starts[t->calls.depth - 1] : 0;
             if (took >= tr_mintime)
-                tr_emit(t, TRACE_EV_CALL, (uint64_t[]){ t->stack[t->depth - 1], t->depth, took,
-                                                        thrown || t->depth > at });
+                tr_emit(t, TRACE_EV_CALL, (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth, took,
+                                                        thrown || t->calls.depth > at });
         }
         return;
     }
-    while (t->depth > at) { /* frames whose exit never came: left by an exception */
+    while (t->calls.depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
             tr_exec_close(t, true);
-        t->depth--;
+        t->calls.depth--;
     }
     if (exits)
         tr_exec_close(t, thrown);
-    t->depth--;
+    t->calls.depth--;
 }
 
 bool trace_user_event(JNIEnv *jni, jstring message)
@@ -324,14 +320,8 @@ static void tr_thread_end(JNIEnv *jni)
 static void tr_unlend(trace_thread *t)
 {
     trace_vthread *tv = t->lent_to;
-    tv->stack = t->stack;
-    tv->starts = t->starts;
-    tv->depth = t->depth;
-    tv->cap = t->cap;
-    t->stack = t->own_stack;
-    t->starts = t->own_starts;
-    t->depth = t->own_depth;
-    t->cap = t->own_cap;
+    tv->calls = t->calls;
+    t->calls = t->own;
     t->lent_to = NULL;
     t->p.mounted = 0;
     t->last_this = 0;
@@ -344,7 +334,7 @@ static trace_vthread *tr_vthread_part(vthread *v)
     if (!tv && !(tv = v->trace = calloc(1, sizeof *tv)))
         return NULL;
     if (tv->gen != trace_session_gen) {
-        tv->depth = 0;
+        tv->calls.depth = 0;
         tv->gen = trace_session_gen;
         tv->named = tv->starting = false;
     }
@@ -375,14 +365,8 @@ static void tr_vthread_mount(JNIEnv *jni, vthread *v)
         trace_meta(TRACE_EV_VTHREAD, (uint64_t[]){ serial, name, v->java_id });
         tv->named = true;
     }
-    t->own_stack = t->stack;
-    t->own_starts = t->starts;
-    t->own_depth = t->depth;
-    t->own_cap = t->cap;
-    t->stack = tv->stack;
-    t->starts = tv->starts;
-    t->depth = tv->depth;
-    t->cap = tv->cap;
+    t->own = t->calls;
+    t->calls = tv->calls;
     t->lent_to = tv;
     t->last_this = 0;
     t->p.mounted = serial; /* its events say so (trace_emit): one mounted without any writes nothing */
@@ -412,8 +396,8 @@ static void tr_vthread_end(JNIEnv *jni, vthread *v)
         return;
     /* its last unmount gave its calls back; or they are lent to a producer of an earlier session that no
      * thread uses any more, whose end frees only that producer's own */
-    free(tv->stack);
-    free(tv->starts);
+    free(tv->calls.stack);
+    free(tv->calls.starts);
     free(tv);
     v->trace = NULL;
 }

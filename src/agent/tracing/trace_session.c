@@ -430,8 +430,9 @@ void trace_session_close(trace_stream_stats *out)
                 trace_producer_flush(&t->p);
             /* a live thread's record still points at it: kept (its session no longer matches) */
             if (atomic_load(&t->ended)) {
-                free(t->lent_to ? t->own_stack : t->stack);   /* a lent stack is its virtual thread's */
-                free(t->lent_to ? t->own_starts : t->starts);
+                trace_calls *own = t->lent_to ? &t->own : &t->calls;   /* lent calls are their virtual thread's */
+                free(own->stack);
+                free(own->starts);
                 free(t);
             }
         }

@@ -31,22 +31,25 @@ typedef struct trace_receivers {
     uint64_t epoch;
 } trace_receivers;
 
-/* A Java thread's part of the session: its producer, and the calls it
- * entered and has not left (collect_trace.c's). */
-typedef struct trace_thread {
-    trace_producer p;
+/* The calls a thread entered and has not left (collect_trace.c's). One
+ * assignment lends a virtual thread's to its carrier, one gives it back. */
+typedef struct trace_calls {
     uint32_t *stack;                  /* the method ids entered and not yet left */
     uint64_t *starts;                 /* mintime=: when each was entered */
     uint32_t depth, cap;
+} trace_calls;
+
+/* A Java thread's part of the session: its producer, and its calls. */
+typedef struct trace_thread {
+    trace_producer p;
+    trace_calls calls;                /* by value: an entry reaches them with no load more than before */
     uint64_t last_this;               /* the receiver the last enter-this named */
     trace_receivers receivers;        /* ... and those named since the last collection */
     atomic_bool ended;                /* its thread ended: the session's end frees it */
-    /* a carrier's: while a virtual thread is mounted on it (p.mounted), stack, starts, depth and cap
-     * are that thread's (lent_to), its own wait here (collect_trace.c) */
+    /* a carrier's: while a virtual thread is mounted on it (p.mounted), calls are that thread's
+     * (lent_to), its own wait in own (collect_trace.c) */
     struct trace_vthread *lent_to;
-    uint32_t *own_stack;
-    uint64_t *own_starts;
-    uint32_t own_depth, own_cap;
+    trace_calls own;
     uint32_t gen;                     /* the session it belongs to */
     struct trace_thread *next;        /* on the session's list */
 } trace_thread;
