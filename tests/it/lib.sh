@@ -122,3 +122,14 @@ wait_ready() {
     done
     fail "process $1 never handled SIGQUIT"
 }
+# AWK_THREAD_START: an awk rule (prepend it to a program) that reads an ASCII report's THREAD START
+# lines into name[id], group[id] and carrier[id] (a virtual thread's carrier's id; "" for others)
+AWK_THREAD_START='
+    /^THREAD START/ {
+        id = $0; sub(/.*id = /, "", id); sub(/,.*/, "", id)
+        nm = $0; sub(/.*name="/, "", nm); sub(/".*/, "", nm)
+        gr = $0; sub(/.*group="/, "", gr); sub(/".*/, "", gr)
+        ca = ""; if ($0 ~ /carrier=/) { ca = $0; sub(/.*carrier=/, "", ca); sub(/\).*/, "", ca) }
+        name[id] = nm; group[id] = gr; carrier[id] = ca
+    }
+'

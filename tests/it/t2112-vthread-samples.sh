@@ -31,14 +31,7 @@ run_java25 "cpu=samples,thread=y,depth=16,file=$T/c.txt,pprof=$T/c.pb.gz,jfr=$T/
 expect_rc 0
 [ "$(cat "$T/out")" = done ] || fail "program output changed under cpu=samples"
 # thread id -> name, group, carrier; trace -> thread, top frame, whether it reaches enterSpecial
-awk '
-    /^THREAD START/ {
-        id = $0; sub(/.*id = /, "", id); sub(/,.*/, "", id)
-        nm = $0; sub(/.*name="/, "", nm); sub(/".*/, "", nm)
-        gr = $0; sub(/.*group="/, "", gr); sub(/".*/, "", gr)
-        ca = ""; if ($0 ~ /carrier=/) { ca = $0; sub(/.*carrier=/, "", ca); sub(/\).*/, "", ca) }
-        name[id] = nm; group[id] = gr; carrier[id] = ca
-    }
+awk "$AWK_THREAD_START"'
     /^TRACE [0-9]+: \(thread=/ { t = $2; sub(":", "", t); th = $3; gsub(/[^0-9]/, "", th); owner[t] = th; first = 1; next }
     /^\t/ && t != "" { if (first) top[t] = $1; first = 0; if ($0 ~ /Continuation.enterSpecial/) special[t] = 1 }
     /^[A-Z]/ && !/^TRACE/ { t = "" }

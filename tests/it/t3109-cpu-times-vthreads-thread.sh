@@ -15,14 +15,7 @@ run_java25 "cpu=times,thread=y,cutoff=0,file=$T/t.txt" VThreadCalls $THREADS $CA
 expect_rc 0
 expect_grep "VThreadCalls done: $((THREADS * CALLS)) calls of step" "$T/out"
 # per thread name: calls of step, burn, the lambda, and step's waits (ms); the carriers' rows apart
-awk -v threads=$THREADS -v calls=$CALLS '
-    /^THREAD START/ {
-        id = $0; sub(/.*id = /, "", id); sub(/,.*/, "", id)
-        nm = $0; sub(/.*name="/, "", nm); sub(/".*/, "", nm)
-        gr = $0; sub(/.*group="/, "", gr); sub(/".*/, "", gr)
-        ca = ""; if ($0 ~ /carrier=/) { ca = $0; sub(/.*carrier=/, "", ca); sub(/\).*/, "", ca) }
-        name[id] = nm; group[id] = gr; carrier[id] = ca
-    }
+awk -v threads=$THREADS -v calls=$CALLS "$AWK_THREAD_START"'
     /^TRACE [0-9]+: \(thread=/ { t = $2; sub(":", "", t); th = $3; gsub(/[^0-9]/, "", th); owner[t] = th }
     /^CPU TIME \(ms\) BEGIN/ { on = 1; next }
     /^CPU TIME \(ms\) END/ { on = 0 }
