@@ -120,8 +120,10 @@ note "wall: $total samples; req-N waiting in awaitRequest $waits; cook $cook ($c
 # 20 handlers of the ~55 threads (platform and virtual) wait there nearly all the time
 [ $((waits * 100)) -ge $((total * 20)) ] || fail "the handlers' wait in awaitRequest() is $waits of $total samples, under 20%"
 # (the state is read before the signal: a carrier idle then may have mounted a handler by the time
-# it arrives; seen 85% to 97% running on a loaded machine, 2% before virtual threads were told apart)
-[ "$cook" -ge 20 ] && [ $((cookrun * 100)) -ge $((cook * 70)) ] || fail "cook(): $cookrun of $cook samples running"
+# it arrives, a window that grows with the machine's load; seen 85% to 97% running on a loaded
+# machine, 68% in a CI run beside other tests, and 2% before virtual threads were told apart: most,
+# at least half, must be running)
+[ "$cook" -ge 20 ] && [ $((cookrun * 100)) -ge $((cook * 50)) ] || fail "cook(): $cookrun of $cook samples running"
 # a virtual thread's Thread.sleep is sleeping, as a platform thread's (JVMTI calls it parked)
 [ "$sleeps" -ge 100 ] && [ $((sleeping * 100)) -ge $((sleeps * 90)) ] || fail "clients' Thread.sleep: $sleeping of $sleeps samples sleeping"
 [ "$nreq" -ge 18 ] || fail "only $nreq req-N threads in the wall samples"
