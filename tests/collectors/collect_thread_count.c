@@ -17,28 +17,32 @@ static bool tc_wanted(const agent_options *o)
     return true;
 }
 
-static void tc_thread_start(JNIEnv *jni, uint32_t serial)
+static void tc_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
 {
+    (void)session;
     (void)jni, (void)serial;
     atomic_fetch_add_explicit(&tc_started, 1, memory_order_relaxed);
 }
 
-static void tc_thread_end(JNIEnv *jni)
+static void tc_thread_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     atomic_fetch_add_explicit(&tc_ended, 1, memory_order_relaxed);
 }
 
-static void tc_drain(model *m, JNIEnv *jni)
+static void tc_drain(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     (void)jni;
     model_count_set(m, "test collector: threads started", atomic_load_explicit(&tc_started, memory_order_relaxed));
     model_count_set(m, "test collector: threads ended", atomic_load_explicit(&tc_ended, memory_order_relaxed));
 }
 
 /* a session's counts are its own: the next one starts from 0 */
-static void tc_end(JNIEnv *jni)
+static void tc_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     atomic_store(&tc_started, 0);
     atomic_store(&tc_ended, 0);

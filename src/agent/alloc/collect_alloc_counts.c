@@ -409,8 +409,9 @@ static void cnt_add(model *m, site_id id, uint64_t objs, uint64_t bytes)
     cnt_total_objs += objs;
 }
 
-static void cnt_before_report(model *m, JNIEnv *jni)
+static void cnt_before_report(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     if (!cnt_counts)
         return;
     m->sites_counted = true;
@@ -598,8 +599,9 @@ static const bci_alloc_counter cnt_counter = {
 
 static bool cnt_wanted(const agent_options *o) { return options_alloc_counted(o); }
 
-static jp_status cnt_capabilities(jvmtiCapabilities *caps)
+static jp_status cnt_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     caps->can_retransform_classes = 1;
     caps->can_retransform_any_class = 1;
     caps->can_generate_vm_object_alloc_events = 1;
@@ -614,8 +616,9 @@ static void cnt_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* Agent_OnLoad: the counters' memory, reserved (pages come as sites count), and the hook registered. */
-static jp_status cnt_load(char *err, size_t errlen)
+static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     (void)err, (void)errlen;
     if (!cnt_counts) {
         void *c = mmap(NULL, CNT_STRIPES * CNT_STRIPE_BYTES, PROT_READ | PROT_WRITE,
@@ -636,8 +639,9 @@ static jp_status cnt_load(char *err, size_t errlen)
     return JP_OK;
 }
 
-static jp_status cnt_start(JNIEnv *jni)
+static jp_status cnt_start(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     jp_status st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
     if (st == JP_OK)
         st = bci_vm_init(jni);
@@ -646,8 +650,9 @@ static jp_status cnt_start(JNIEnv *jni)
     return st;
 }
 
-static void cnt_describe(void)
+static void cnt_describe(jp_session *session)
 {
+    (void)session;
     bci_stats b;
     bci_get_stats(&b);
     jp_log_info("alloc_count=site: %llu sites in %llu classes rewritten (%llu failed, %llu methods left as they were) "
@@ -659,8 +664,9 @@ static void cnt_describe(void)
                 (unsigned long long)cnt_total_objs, (unsigned long long)cnt_vm_objs);
 }
 
-static void cnt_stop(JNIEnv *jni)
+static void cnt_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
     bci_vm_death(jni);
 }

@@ -852,8 +852,9 @@ static bool ax_wanted(const agent_options *o) { return options_alloc_exact(o); }
 
 static bool ax_bci(void) { return agent_opts->alloc_hook == 'b'; }
 
-static jp_status ax_capabilities(jvmtiCapabilities *caps)
+static jp_status ax_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     alloc_common_capabilities(caps);
     if (ax_bci()) {
         caps->can_retransform_classes = 1;
@@ -881,14 +882,16 @@ static void ax_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* JVMTI's sampler at interval 0 reports every allocation (alloc_hook=bci uses no sampler) */
-static jp_status ax_load(char *err, size_t errlen)
+static jp_status ax_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     (void)err, (void)errlen;
     return ax_bci() ? JP_OK : alloc_common_set_interval(0);
 }
 
-static jp_status ax_vm_init(JNIEnv *jni)
+static jp_status ax_vm_init(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     jp_status st = alloc_common_events(true);
     if (st == JP_OK && ax_bci()) {
         st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
@@ -901,22 +904,25 @@ static jp_status ax_vm_init(JNIEnv *jni)
     return st;
 }
 
-static void ax_thread_end(JNIEnv *jni)
+static void ax_thread_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     alloc_exact_thread_end();
 }
 
-static void ax_poll(JNIEnv *jni) { alloc_exact_sweep(jni, false); }      /* after a collection: idle threads' young objects */
+static void ax_poll(jp_session *session, JNIEnv *jni) { (void)session; alloc_exact_sweep(jni, false); }      /* after a collection: idle threads' young objects */
 
-static void ax_before_report(model *m, JNIEnv *jni)
+static void ax_before_report(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     (void)m;
     alloc_exact_sweep(jni, true);
 }
 
-static void ax_drain(model *m, JNIEnv *jni)
+static void ax_drain(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     (void)jni;
     model_count_set(m, "heap=sites: allocations not followed to their death",
                     atomic_load_explicit(&ax_untracked, memory_order_relaxed));
@@ -924,8 +930,9 @@ static void ax_drain(model *m, JNIEnv *jni)
     alloc_common_drain(m);
 }
 
-static void ax_describe(void)
+static void ax_describe(jp_session *session)
 {
+    (void)session;
     ax_describe_counts();
     if (!ax_bci())
         return;
@@ -938,8 +945,9 @@ static void ax_describe(void)
                 (double)b.retransform_ns / 1e6);
 }
 
-static void ax_stop(JNIEnv *jni)
+static void ax_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     if (ax_bci()) {
         jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
         bci_vm_death(jni);
@@ -951,8 +959,9 @@ static void ax_stop(JNIEnv *jni)
 
 /* After the session's last report: JVMTI's allocation sampler given back (alloc_hook=sampler), so that
  * trace=alloc in a later session may take it */
-static void ax_end(JNIEnv *jni)
+static void ax_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     if (!ax_bci())
         jvmti_sampler_give_back(agent_jvmti);

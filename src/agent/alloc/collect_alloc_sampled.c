@@ -280,8 +280,9 @@ static void as_record_site(model *m, trace_id trace, const as_event *e, const ch
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->gcs, ms };
 }
 
-static void as_drain(model *m, JNIEnv *jni)
+static void as_drain(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     (void)jni;
     model_count_set(m, "heap=sites: frees dropped (queue full)", atomic_load_explicit(&as_frees_dropped, memory_order_relaxed));
     model_count_set(m, "heap=sites: samples lost", atomic_load_explicit(&as_sample_errors, memory_order_relaxed));
@@ -311,8 +312,9 @@ static void as_drain(model *m, JNIEnv *jni)
     alloc_common_drain(m);
 }
 
-static void as_describe(void)
+static void as_describe(jp_session *session)
 {
+    (void)session;
     jp_log_info("heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
                 "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
                 "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",
@@ -361,8 +363,9 @@ static void JNICALL as_cb_free(jvmtiEnv *jv, jlong tag)
 
 static bool as_wanted(const agent_options *o) { return o->heap_sites && !options_alloc_exact(o); }
 
-static jp_status as_capabilities(jvmtiCapabilities *caps)
+static jp_status as_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     alloc_common_capabilities(caps);
     caps->can_generate_sampled_object_alloc_events = 1;
     return JP_OK;
@@ -377,14 +380,16 @@ static void as_callbacks(jvmtiEventCallbacks *cb)
 
 /* the interval now, before the program's threads draw their first sampling
  * point from the default 512 KiB */
-static jp_status as_load(char *err, size_t errlen)
+static jp_status as_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     (void)err, (void)errlen;
     return alloc_common_set_interval(agent_opts->alloc_interval);
 }
 
-static jp_status as_vm_init(JNIEnv *jni)
+static jp_status as_vm_init(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     for (uint64_t i = 0; i < AS_RING_SIZE; i++)
         atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
@@ -399,8 +404,9 @@ static jp_status as_vm_init(JNIEnv *jni)
     return st;
 }
 
-static void as_stop(JNIEnv *jni)
+static void as_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false);
     alloc_common_events(false);
@@ -409,8 +415,9 @@ static void as_stop(JNIEnv *jni)
 /* After the session's last report: its records and counts go, the ring is
  * empty, the tags given so far are below the floor, and JVMTI's allocation
  * sampler is given back. */
-static void as_end(JNIEnv *jni)
+static void as_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     jvmti_event(JVMTI_EVENT_OBJECT_FREE, false);
     atomic_store(&as_ring_ready, false);

@@ -6,7 +6,10 @@
  * Adding a capability is one file that defines its `collector` and one row in
  * collectors.c.
  *
- * Every member but name and wanted may be NULL. When each one runs:
+ * Every member but name and wanted may be NULL. Every hook but wanted,
+ * callbacks and unload is given the session (session_ctx.h): its options,
+ * its model (s->model, which the agent thread alone touches: tick, drain,
+ * before_report) and the collector's part of it. When each one runs:
  *   wanted         at load: whether the options turn the collector on
  *   capabilities   Agent_OnLoad, before AddCapabilities: the JVMTI capabilities it needs
  *   callbacks      Agent_OnLoad: sets the JVMTI callbacks it owns (each passes the gate, gate.h)
@@ -56,6 +59,7 @@
 #include "../../common/jp_error.h"
 #include "../../model/model.h"
 #include "../../options/options.h"
+#include "session_ctx.h"
 
 struct vthread;
 
@@ -64,26 +68,26 @@ typedef struct collector {
     const char *engine;        /* what its VM init starts, for "cpu=times disabled: bytecode
                                 * instrumentation could not start"; NULL: "it" */
     bool (*wanted)(const agent_options *o);
-    jp_status (*capabilities)(jvmtiCapabilities *caps);
+    jp_status (*capabilities)(jp_session *s, jvmtiCapabilities *caps);
     void (*callbacks)(jvmtiEventCallbacks *cb);
-    jp_status (*load)(char *err, size_t errlen);
+    jp_status (*load)(jp_session *s, char *err, size_t errlen);
     const char *at_load_only;  /* NULL, or why it can only run in the session given at load */
-    jp_status (*start)(JNIEnv *jni);
-    void (*thread_start)(JNIEnv *jni, uint32_t serial);
-    void (*thread_end)(JNIEnv *jni);
-    void (*vthread_start)(JNIEnv *jni, struct vthread *v);
-    void (*vthread_mount)(JNIEnv *jni, struct vthread *v);
-    void (*vthread_unmount)(JNIEnv *jni, struct vthread *v);
-    void (*vthread_end)(JNIEnv *jni, struct vthread *v);
-    unsigned (*period_ms)(const agent_options *o);
-    void (*tick)(model *m, JNIEnv *jni);
-    void (*poll)(JNIEnv *jni);
-    void (*drain)(model *m, JNIEnv *jni);
-    void (*before_report)(model *m, JNIEnv *jni);
-    void (*describe)(void);
-    void (*interval_reset)(void);
-    void (*stop)(JNIEnv *jni);
-    void (*end)(JNIEnv *jni);
+    jp_status (*start)(jp_session *s, JNIEnv *jni);
+    void (*thread_start)(jp_session *s, JNIEnv *jni, uint32_t serial);
+    void (*thread_end)(jp_session *s, JNIEnv *jni);
+    void (*vthread_start)(jp_session *s, JNIEnv *jni, struct vthread *v);
+    void (*vthread_mount)(jp_session *s, JNIEnv *jni, struct vthread *v);
+    void (*vthread_unmount)(jp_session *s, JNIEnv *jni, struct vthread *v);
+    void (*vthread_end)(jp_session *s, JNIEnv *jni, struct vthread *v);
+    unsigned (*period_ms)(const jp_session *s);
+    void (*tick)(jp_session *s, JNIEnv *jni);
+    void (*poll)(jp_session *s, JNIEnv *jni);
+    void (*drain)(jp_session *s, JNIEnv *jni);
+    void (*before_report)(jp_session *s, JNIEnv *jni);
+    void (*describe)(jp_session *s);
+    void (*interval_reset)(jp_session *s);
+    void (*stop)(jp_session *s, JNIEnv *jni);
+    void (*end)(jp_session *s, JNIEnv *jni);
     void (*unload)(void);
 } collector;
 

@@ -34,6 +34,10 @@ static const collector *const collectors_all[] = {
 
 static const collector *collectors_on[COLLECTORS_MAX];
 static size_t collectors_n;
+/* The session whose collectors are chosen (collectors_choose to collectors_end): global because the
+ * JVMTI callbacks that reach the collectors (thread start and end, virtual threads) have no other way
+ * to it; the loops below hand it to every hook. */
+static jp_session *_Atomic collectors_session;
 /* Between collectors_admit_threads and collectors_end: only then do the threads'
  * own callbacks (ThreadStart, ThreadEnd: on from the first attach for the
  * JVM's life) reach the collectors. A thread starting while a session is
@@ -45,20 +49,23 @@ static atomic_bool collectors_started;
     for (size_t collectors_i_ = 0; collectors_i_ < collectors_n; collectors_i_++) \
         for (const collector *c = collectors_on[collectors_i_]; c; c = NULL)
 
-void collectors_choose(const agent_options *o)
+void collectors_choose(jp_session *s)
 {
     atomic_store(&collectors_started, false);
     collectors_n = 0;
     for (size_t i = 0; i < COLLECTORS_MAX; i++)
-        if (collectors_all[i]->wanted(o))
+        if (collectors_all[i]->wanted(s->opts))
             collectors_on[collectors_n++] = collectors_all[i];
+    atomic_store(&collectors_session, s);
 }
+
+#define COLLECTORS_S atomic_load_explicit(&collectors_session, memory_order_relaxed)
 
 jp_status collectors_capabilities(jvmtiCapabilities *caps)
 {
     COLLECTORS_EACH(c) {
         if (c->capabilities) {
-            jp_status st = c->capabilities(caps);
+            jp_status st = c->capabilities(COLLECTORS_S, caps);
             if (st != JP_OK)
                 return st;
         }
@@ -80,7 +87,7 @@ jp_status collectors_load(char *err, size_t errlen)
         err[0] = '\0';
     COLLECTORS_EACH(c) {
         if (c->load) {
-            jp_status st = c->load(err, errlen);
+            jp_status st = c->load(COLLECTORS_S, err, errlen);
             if (st != JP_OK)
                 return st;
         }
@@ -104,7 +111,7 @@ void collectors_admit_threads(void)
 void collectors_start(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
-        if (c->start && c->start(jni) != JP_OK)
+        if (c->start && c->start(COLLECTORS_S, jni) != JP_OK)
             jp_log_error("%s disabled: %s could not start", c->name, c->engine ? c->engine : "it");
     }
 }
@@ -115,7 +122,7 @@ void collectors_thread_start(JNIEnv *jni, uint32_t serial)
         return;
     COLLECTORS_EACH(c) {
         if (c->thread_start)
-            c->thread_start(jni, serial);
+            c->thread_start(COLLECTORS_S, jni, serial);
     }
 }
 
@@ -125,7 +132,7 @@ void collectors_thread_end(JNIEnv *jni)
         return;
     COLLECTORS_EACH(c) {
         if (c->thread_end)
-            c->thread_end(jni);
+            c->thread_end(COLLECTORS_S, jni);
     }
 }
 
@@ -143,9 +150,10 @@ bool collectors_want_vthreads(void)
     { \
         if (!atomic_load_explicit(&collectors_started, memory_order_relaxed)) \
             return; \
+        jp_session *s = COLLECTORS_S; \
         COLLECTORS_EACH(c) { \
             if (c->hook) \
-                c->hook(jni, v); \
+                c->hook(s, jni, v); \
         } \
     }
 COLLECTORS_VTHREAD_HOOK(vthread_start)
@@ -153,22 +161,22 @@ COLLECTORS_VTHREAD_HOOK(vthread_mount)
 COLLECTORS_VTHREAD_HOOK(vthread_unmount)
 COLLECTORS_VTHREAD_HOOK(vthread_end)
 
-unsigned collectors_period_ms(const agent_options *o)
+unsigned collectors_period_ms(void)
 {
     unsigned period = 0;
     COLLECTORS_EACH(c) {
-        unsigned p = c->period_ms ? c->period_ms(o) : 0;
+        unsigned p = c->period_ms ? c->period_ms(COLLECTORS_S) : 0;
         if (p && (!period || p < period))
             period = p;
     }
     return period ? period : 100;
 }
 
-void collectors_tick(model *m, JNIEnv *jni)
+void collectors_tick(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
         if (c->tick)
-            c->tick(m, jni);
+            c->tick(COLLECTORS_S, jni);
     }
 }
 
@@ -176,23 +184,23 @@ void collectors_poll(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
         if (c->poll)
-            c->poll(jni);
+            c->poll(COLLECTORS_S, jni);
     }
 }
 
-void collectors_drain(model *m, JNIEnv *jni)
+void collectors_drain(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
         if (c->drain)
-            c->drain(m, jni);
+            c->drain(COLLECTORS_S, jni);
     }
 }
 
-void collectors_before_report(model *m, JNIEnv *jni)
+void collectors_before_report(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
         if (c->before_report)
-            c->before_report(m, jni);
+            c->before_report(COLLECTORS_S, jni);
     }
 }
 
@@ -200,7 +208,7 @@ void collectors_describe(void)
 {
     COLLECTORS_EACH(c) {
         if (c->describe)
-            c->describe();
+            c->describe(COLLECTORS_S);
     }
 }
 
@@ -208,7 +216,7 @@ void collectors_interval_reset(void)
 {
     COLLECTORS_EACH(c) {
         if (c->interval_reset)
-            c->interval_reset();
+            c->interval_reset(COLLECTORS_S);
     }
 }
 
@@ -216,7 +224,7 @@ void collectors_stop(JNIEnv *jni)
 {
     COLLECTORS_EACH(c) {
         if (c->stop)
-            c->stop(jni);
+            c->stop(COLLECTORS_S, jni);
     }
 }
 
@@ -225,9 +233,10 @@ void collectors_end(JNIEnv *jni)
     atomic_store(&collectors_started, false);
     COLLECTORS_EACH(c) {
         if (c->end)
-            c->end(jni);
+            c->end(COLLECTORS_S, jni);
     }
     collectors_n = 0;
+    atomic_store(&collectors_session, NULL);
 }
 
 void collectors_unload(void)

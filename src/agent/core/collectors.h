@@ -7,7 +7,8 @@
 
 #include "collector.h"
 
-void collectors_choose(const agent_options *o);
+/* The collectors s's options turn on; from now until collectors_end every hook gets s. */
+void collectors_choose(jp_session *s);
 jp_status collectors_capabilities(jvmtiCapabilities *caps);
 void collectors_callbacks(jvmtiEventCallbacks *cb);
 /* Each chosen collector's load; on failure its status and, if it gave one, the line in err ("" if not:
@@ -33,11 +34,11 @@ void collectors_vthread_mount(JNIEnv *jni, struct vthread *v);
 void collectors_vthread_unmount(JNIEnv *jni, struct vthread *v);
 void collectors_vthread_end(JNIEnv *jni, struct vthread *v);
 /* the agent thread's period: the shortest any collector asks for, else 100 ms */
-unsigned collectors_period_ms(const agent_options *o);
-void collectors_tick(model *m, JNIEnv *jni);
+unsigned collectors_period_ms(void);
+void collectors_tick(JNIEnv *jni);
 void collectors_poll(JNIEnv *jni);
-void collectors_drain(model *m, JNIEnv *jni);
-void collectors_before_report(model *m, JNIEnv *jni);
+void collectors_drain(JNIEnv *jni);
+void collectors_before_report(JNIEnv *jni);
 void collectors_describe(void);
 void collectors_interval_reset(void);
 void collectors_stop(JNIEnv *jni);

@@ -48,7 +48,7 @@ static atomic_uint prof_done_resets, prof_done_describes, prof_done_reports;
 static char prof_dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under prof_lock */
 
 
-jp_status profiler_init(void)
+jp_status profiler_init(jp_session *s)
 {
     static bool cond_ready;
     if (!cond_ready) {
@@ -65,7 +65,7 @@ jp_status profiler_init(void)
     atomic_store(&prof_dumping, false);
     prof_agent_cpu_ns = 0;
     prof_reports = 0;
-    prof_model = model_new();
+    prof_model = s->model = model_new();
     if (!prof_model)
         return jp_error(JP_ERR_NOMEM, "out of memory at start");
     prof_model->start_time_ms = agent_wall_ms();
@@ -97,7 +97,7 @@ void profiler_end(void)
 static void prof_drain(JNIEnv *jni)
 {
     eventq_apply_all(prof_model, jni);
-    collectors_drain(prof_model, jni);
+    collectors_drain(jni);
 }
 
 /* Writes one output file with one format: to a temporary name, renamed when
@@ -144,7 +144,7 @@ static void prof_report_name(const char *path, unsigned n, char *out, size_t len
 jp_status profiler_dump(JNIEnv *jni)
 {
     model *m = prof_model;
-    collectors_before_report(m, jni);
+    collectors_before_report(jni);
     net_stream_counts(m);
     prof_drain(jni);
     if (m->sites_counted) /* once the sampled callers are in */
@@ -256,7 +256,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     (void)jv;
     (void)arg;
     /* a period: the collectors' ticks (a sampling round), then everything they gathered drained */
-    unsigned period = collectors_period_ms(agent_opts);
+    unsigned period = collectors_period_ms();
     struct timespec next;
     prof_deadline(&next, period);
     for (;;) {
@@ -276,7 +276,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (prof_reached(&now, &next)) {
-            collectors_tick(prof_model, jni);
+            collectors_tick(jni);
             prof_drain(jni);
             /* fixed rate: one tick per interval; if a round overran, skip the missed ticks */
             prof_deadline_from(&next, period, false);

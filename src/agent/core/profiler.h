@@ -12,9 +12,10 @@
 #include <stdio.h>
 
 #include "../../common/jp_error.h"
+#include "session_ctx.h"
 
-/* A session's model and agent-thread state, from agent_opts (session.c). */
-jp_status profiler_init(void);
+/* A session's model (s->model) and agent-thread state (session.c). */
+jp_status profiler_init(jp_session *s);
 /* After a stopped session's last report: frees its model, the events queued
  * for it and the names resolved into it; profiler_init starts the next. */
 void profiler_end(void);

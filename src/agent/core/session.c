@@ -45,6 +45,43 @@ static char session_text[1024];       /* the running session's options, as given
 static double session_since;          /* when it started (agent_now_ns, in s) */
 static uint64_t session_count;        /* sessions started so far */
 static _Atomic uint64_t session_live_number; /* the running session's number (1, 2, ...); 0: none */
+static jp_session *session_cur;       /* the session being prepared or running, or the last one (its options
+                                       * are kept: a late Tracker call may read them); under session_lock */
+
+void *session_part(jp_session *s, jp_part slot, size_t size)
+{
+    void *p = atomic_load_explicit(&s->part[slot], memory_order_acquire);
+    if (p)
+        return p;
+    void *mine = calloc(1, size ? size : 1);
+    if (!mine)
+        return NULL;
+    if (!atomic_compare_exchange_strong_explicit(&s->part[slot], &p, mine, memory_order_acq_rel, memory_order_acquire)) {
+        free(mine); /* another thread made it first */
+        return p;
+    }
+    return mine;
+}
+
+/* After the collectors' end hooks: the session's parts freed (its options stay, see session_cur). */
+static void session_free_parts(jp_session *s)
+{
+    for (int i = 0; i < JP_PARTS; i++)
+        free(atomic_exchange(&s->part[i], NULL));
+}
+
+/* A new session of options o (kept for the JVM's life, as the session object itself: a few hundred
+ * bytes each), made the current one. NULL: out of memory. */
+static jp_session *session_new(const agent_options *o, bool at_load)
+{
+    jp_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->opts = o;
+    s->at_load = at_load;
+    session_cur = s;
+    return s;
+}
 
 bool session_running(void) { return atomic_load(&session_live); }
 
@@ -94,6 +131,7 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
+    session_cur->number = session_count + 1;
     atomic_store(&session_live_number, ++session_count);
     atomic_store(&session_live, true);
 }
@@ -184,7 +222,12 @@ static jvmtiCapabilities session_core_caps(bool retransform)
  * their load run and a model made: everything but starting. */
 static jp_status session_prepare(const agent_options *o, bool at_load, char *err, size_t errlen)
 {
-    collectors_choose(o);
+    jp_session *s = session_new(o, at_load);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return JP_ERR_NOMEM;
+    }
+    collectors_choose(s);
     /* the JVM grants retransformation only at start-up: asked for then, so that a later session
      * (Control.start, Control.tracingBegin) can instrument the classes loaded before it */
     jvmtiCapabilities caps = session_core_caps(at_load);
@@ -226,7 +269,7 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
         snprintf(err, errlen, "these options could not be set up (see the line above)");
         return JP_ERR_JVMTI;
     }
-    if (profiler_init() != JP_OK) {
+    if (profiler_init(s) != JP_OK) {
         snprintf(err, errlen, "out of memory");
         return JP_ERR_NOMEM;
     }
@@ -317,6 +360,7 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
             }
         } else {
             collectors_end(jni);
+            session_free_parts(session_cur);
             agent_opts = before;
         }
     }
@@ -359,6 +403,8 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     if (quiet && stopped) {
         collectors_end(jni);
         profiler_end();
+        session_cur->model = NULL;
+        session_free_parts(session_cur);
     } else {
         /* a callback still in flight, or an agent thread still running, may use the session's state */
         jp_log_error("the stopped session's state is kept (%s); no new session can start in this JVM",

@@ -609,8 +609,9 @@ static void times_count_rebase(void)
 
 
 /* reset=y, after a report: the counts so far become the base the next report subtracts. */
-static void times_interval_reset(void)
+static void times_interval_reset(jp_session *session)
 {
+    (void)session;
     for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         for (uint32_t p = 0; p < n; p++) {
@@ -648,8 +649,9 @@ static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_
 static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
 /* Started late, the classes loaded before are retransformed to be instrumented. */
-static jp_status times_capabilities(jvmtiCapabilities *caps)
+static jp_status times_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     if (agent_late_start) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
@@ -682,8 +684,9 @@ static void times_vnames_free(times_vname *v)
     }
 }
 
-static void times_end(JNIEnv *jni)
+static void times_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     times_free(times_retired);
     times_retired = atomic_exchange(&times_threads, NULL);
@@ -740,8 +743,9 @@ static void times_calibrate(void)
 
 /* The session's start: the cost of a call calibrated, the classes
  * instrumented, and the waits counted (blocking.h). */
-static jp_status times_start(JNIEnv *jni)
+static jp_status times_start(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     times_calibrate();
     bci_use_calls(times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
     jp_status st = bci_vm_init(jni);
@@ -764,8 +768,9 @@ static jp_status times_start(JNIEnv *jni)
     return st;
 }
 
-static void times_stop(JNIEnv *jni)
+static void times_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     if (times_waits_counted) {
         blocking_use(false);
         blocking_on_wait(NULL);
@@ -774,8 +779,9 @@ static void times_stop(JNIEnv *jni)
     bci_vm_death(jni);
 }
 
-static void times_before_report(model *m, JNIEnv *jni)
+static void times_before_report(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     times_collect(m);
     times_collect_counts(m, jni);
     times_stats ts;
@@ -785,8 +791,9 @@ static void times_before_report(model *m, JNIEnv *jni)
     model_count_set(m, "cpu=times: frames closed by a later exit", ts.unwound);
 }
 
-static void times_describe(void)
+static void times_describe(jp_session *session)
 {
+    (void)session;
     bci_stats b;
     times_stats ts;
     bci_get_stats(&b);
@@ -853,8 +860,9 @@ static void times_vname_keep(vthread *v)
     while (!atomic_compare_exchange_weak(&times_vnames, &head, k));
 }
 
-static void times_vthread_mount(JNIEnv *jni, vthread *v)
+static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     uint32_t gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
     times_thread *t = times_carrier();
@@ -908,8 +916,9 @@ static void times_vthread_mount(JNIEnv *jni, vthread *v)
     t->lent_to = vs;
 }
 
-static void times_vthread_unmount(JNIEnv *jni, vthread *v)
+static void times_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     times_thread *t = thread_record_self.times;
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) ||
@@ -921,8 +930,9 @@ static void times_vthread_unmount(JNIEnv *jni, vthread *v)
         t->stack.frames[t->stack.sp - 1].child += v->unmounted_at - v->mounted_at;
 }
 
-static void times_vthread_end(JNIEnv *jni, vthread *v)
+static void times_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     times_vstack *vs = v->times;
     if (!vs)
@@ -934,8 +944,9 @@ static void times_vthread_end(JNIEnv *jni, vthread *v)
     v->times = NULL;
 }
 
-static jp_status times_load(char *err, size_t errlen)
+static jp_status times_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     (void)err, (void)errlen;
     return times_init();
 }

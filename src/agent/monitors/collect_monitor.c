@@ -207,13 +207,15 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking
 static bool monitor_wanted(const agent_options *o) { return o->monitor; }
 
 /* Nothing to do: having a hook turns virtual threads on (JDK 21+), so that a wait knows its virtual thread. */
-static void monitor_vthread_mount(JNIEnv *jni, vthread *v)
+static void monitor_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni, (void)v;
 }
 
-static jp_status monitor_start(JNIEnv *jni)
+static jp_status monitor_start(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     monitor_ns_per_tick = ticks_ns_per_tick();
     monitor_started = ticks_now();
@@ -224,15 +226,17 @@ static jp_status monitor_start(JNIEnv *jni)
     return JP_OK;
 }
 
-static void monitor_stop(JNIEnv *jni)
+static void monitor_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     blocking_use(false);
     blocking_listen(NULL);
 }
 
-static void monitor_end(JNIEnv *jni)
+static void monitor_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     atomic_store(&monitor_cost, 0);
     sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */

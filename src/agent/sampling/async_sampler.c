@@ -646,8 +646,9 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
 }
 
-jp_status async_sampler_init(jvmtiCapabilities *caps)
+jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     asy_agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
     if (!asy_agct)
         return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
@@ -776,8 +777,9 @@ void async_sampler_callbacks(jvmtiEventCallbacks *cb)
     cb->CompiledMethodUnload = asy_cb_CompiledMethodUnload;
 }
 
-void async_sampler_log(void)
+void async_sampler_log(jp_session *session)
 {
+    (void)session;
     char line[1024];
     async_sampler_describe(line, sizeof line);
     jp_log_info("%s", line);
@@ -785,8 +787,9 @@ void async_sampler_log(void)
     jp_log_info("%s", line);
 }
 
-jp_status async_sampler_vm_init(JNIEnv *jni)
+jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     jvmti_event(JVMTI_EVENT_CLASS_LOAD, true);
     jvmti_event(JVMTI_EVENT_CLASS_PREPARE, true);
     jint n = 0;
@@ -951,15 +954,17 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
     }
 }
 
-void async_sampler_thread_start(JNIEnv *jni, uint32_t serial)
+void async_sampler_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
 {
+    (void)session;
     (void)jni;
     if (asy_cpu_timers)
         asy_timer_arm(serial, (pid_t)thread_record_self.tid, CLOCK_THREAD_CPUTIME_ID);
 }
 
-void async_sampler_thread_end(JNIEnv *jni)
+void async_sampler_thread_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     _Atomic uintptr_t *slot = asy_timer_slot(thread_record_self.serial);
     if (slot)
@@ -987,8 +992,9 @@ static void asy_timers_for_running(JNIEnv *jni)
 
 /* The session's end: every timer deleted, no handler left inside, the ring
  * and the counts freed and zeroed. */
-void async_sampler_end(JNIEnv *jni)
+void async_sampler_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     asy_cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
     for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
@@ -1058,8 +1064,9 @@ static sample_state asy_state_of(jint st)
 
 static void asy_wall_vthreads(model *m, JNIEnv *jni);
 
-void async_sampler_wall_tick(model *m, JNIEnv *jni)
+void async_sampler_wall_tick(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     static uint32_t turn;                 /* where the previous period stopped */
     jvmtiEnv *jv = agent_jvmti;
     jthread *threads = NULL;
@@ -1437,8 +1444,9 @@ static void asy_wall_vthreads(model *m, JNIEnv *jni)
     (*jni)->PopLocalFrame(jni, NULL);
 }
 
-void async_sampler_drain(model *m, JNIEnv *jni)
+void async_sampler_drain(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     if (!asy_ring)
         return;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
@@ -1457,8 +1465,9 @@ void async_sampler_drain(model *m, JNIEnv *jni)
     asy_count_losses(m);
 }
 
-void async_sampler_stop(JNIEnv *jni)
+void async_sampler_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     atomic_store_explicit(&asy_active, false, memory_order_release);
 }

@@ -11,8 +11,9 @@ static bool cpu_async_wanted(const agent_options *o)
     return o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_ASYNC;
 }
 
-static unsigned cpu_async_period(const agent_options *o)
+static unsigned cpu_async_period(const jp_session *session)
 {
+    const agent_options *o = session->opts;
     (void)o;
     return 20;
 }

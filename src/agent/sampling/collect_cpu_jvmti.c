@@ -52,8 +52,9 @@ static bool cj_used_cpu(jthread thread, uint32_t serial)
  * while a round costs one handshake whatever the number of threads: taking
  * every running thread's stack each round stalled a 4-thread server
  * measurably (bench/RESULTS.md). */
-static void cj_sample(model *m, JNIEnv *jni)
+static void cj_sample(jp_session *session, JNIEnv *jni)
 {
+    model *m = session->model;
     jvmtiEnv *jv = agent_jvmti;
     jthread *threads = NULL;
     jint nthreads = 0;
@@ -109,24 +110,27 @@ static bool cj_wanted(const agent_options *o)
     return o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_JVMTI;
 }
 
-static jp_status cj_capabilities(jvmtiCapabilities *caps)
+static jp_status cj_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     caps->can_get_thread_cpu_time = 1;
     return JP_OK;
 }
 
-static jp_status cj_load(char *err, size_t errlen)
+static jp_status cj_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     (void)err, (void)errlen;
     cj_capture = calloc(agent_opts->depth + 1, sizeof *cj_capture);
     return cj_capture ? JP_OK : jp_error(JP_ERR_NOMEM, "out of memory at start");
 }
 
-static unsigned cj_period(const agent_options *o) { return o->interval_ms; }
+static unsigned cj_period(const jp_session *session) { return session->opts->interval_ms; }
 
 /* After the session: its scratch, CPU times seen and counts go. */
-static void cj_end(JNIEnv *jni)
+static void cj_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     free(cj_capture);
     cj_capture = NULL;
@@ -137,8 +141,9 @@ static void cj_end(JNIEnv *jni)
 }
 
 /* After a report: the rounds, and the stacks they took and how long that took. */
-static void cj_describe(void)
+static void cj_describe(jp_session *session)
 {
+    (void)session;
     jp_log_info("cpu sampler (sampler=jvmti): %llu sampling rounds, %llu stacks taken in %.1f ms",
                 (unsigned long long)cj_rounds, (unsigned long long)cj_stacks_taken, (double)cj_stack_ns / 1e6);
 }

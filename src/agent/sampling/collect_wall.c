@@ -6,12 +6,9 @@
 
 static bool wall_wanted(const agent_options *o) { return o->wall_ms > 0; }
 
-static unsigned wall_period(const agent_options *o) { return o->wall_ms; }
+static unsigned wall_period(const jp_session *session) { return session->opts->wall_ms; }
 
-static void wall_tick(model *m, JNIEnv *jni)
-{
-    async_sampler_wall_tick(m, jni);
-}
+static void wall_tick(jp_session *session, JNIEnv *jni) { async_sampler_wall_tick(session, jni); }
 
 const collector wall_collector = {
     .name = "wall=",

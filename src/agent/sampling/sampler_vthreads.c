@@ -72,21 +72,24 @@ static void svt_attach(JNIEnv *jni, vthread *v)
     __atomic_store_n(&v->sampler, part, __ATOMIC_SEQ_CST);
 }
 
-static void svt_start(JNIEnv *jni, vthread *v)
+static void svt_start(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     if (!svt_part(v))
         svt_attach(jni, v);
 }
 
 /* a virtual thread running before the events came on gets its part at its first mount seen */
-static void svt_mount(JNIEnv *jni, vthread *v)
+static void svt_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     if (!svt_part(v))
         svt_attach(jni, v);
 }
 
-static void svt_end(JNIEnv *jni, vthread *v)
+static void svt_end(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     void *part = __atomic_exchange_n(&v->sampler, NULL, __ATOMIC_SEQ_CST);
     while (__atomic_load_n(&svt_reading, __ATOMIC_SEQ_CST) == v->index + 1)
         sched_yield();

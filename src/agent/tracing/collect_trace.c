@@ -204,8 +204,9 @@ static void tr_callbacks(jvmtiEventCallbacks *cb)
 }
 
 /* Started late, the classes loaded before are retransformed to be instrumented. */
-static jp_status tr_capabilities(jvmtiCapabilities *caps)
+static jp_status tr_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
+    (void)session;
     if (agent_late_start && (agent_opts->trace & OPTIONS_TRACE_ENTRY)) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
@@ -218,8 +219,9 @@ static jp_status tr_capabilities(jvmtiCapabilities *caps)
  * It is written in place as the trace goes (not renamed when complete), so a
  * process killed leaves it readable to its last complete chunk; a regular
  * file there is replaced, never followed through a link. */
-static jp_status tr_load(char *err, size_t errlen)
+static jp_status tr_load(jp_session *session, char *err, size_t errlen)
 {
+    (void)session;
     char perr[OPTIONS_PATH_MAX + 256];
     bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, perr, sizeof perr) != JP_OK;
     if (refused)
@@ -270,10 +272,10 @@ static jp_status tr_load(char *err, size_t errlen)
     return trace_vm_events_load(what) == JP_OK ? JP_OK : JP_ERR_JVMTI;
 }
 
-static jp_status tr_start(JNIEnv *jni)
+static jp_status tr_start(jp_session *session, JNIEnv *jni)
 {
     char err[OPTIONS_PATH_MAX + 256] = "";
-    if (!trace_session_stream && tr_load(err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
+    if (!trace_session_stream && tr_load(session, err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
         if (err[0])
             jp_log_error("%s", err);
         return JP_ERR_IO;
@@ -290,8 +292,9 @@ static jp_status tr_start(JNIEnv *jni)
     return bci_vm_init(jni);
 }
 
-static void tr_thread_start(JNIEnv *jni, uint32_t serial)
+static void tr_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
 {
+    (void)session;
     /* a carrier's producer is named at its start: its first event may be a virtual thread's, when the
      * current thread is that one (trace_session_self_slow names it then without a name) */
     if (!trace_wants(OPTIONS_TRACE_THREAD)) {
@@ -304,8 +307,9 @@ static void tr_thread_start(JNIEnv *jni, uint32_t serial)
         tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
 }
 
-static void tr_thread_end(JNIEnv *jni)
+static void tr_thread_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     trace_thread *t = thread_record_self.trace;
     if (t && t->gen == trace_session_gen && trace_session_stream && trace_wants(OPTIONS_TRACE_THREAD))
@@ -341,16 +345,18 @@ static trace_vthread *tr_vthread_part(vthread *v)
     return tv;
 }
 
-static void tr_vthread_start(JNIEnv *jni, vthread *v)
+static void tr_vthread_start(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     trace_vthread *tv = atomic_load_explicit(&trace_session_on, memory_order_relaxed) ? tr_vthread_part(v) : NULL;
     if (tv)
         tv->starting = agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD);
 }
 
-static void tr_vthread_mount(JNIEnv *jni, vthread *v)
+static void tr_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
         return;
     trace_thread *t = trace_session_self(jni);
@@ -376,8 +382,9 @@ static void tr_vthread_mount(JNIEnv *jni, vthread *v)
     }
 }
 
-static void tr_vthread_unmount(JNIEnv *jni, vthread *v)
+static void tr_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     trace_thread *t = thread_record_self.trace;
     if (!t || t->gen != trace_session_gen || !trace_session_stream || !v->trace || t->lent_to != v->trace)
@@ -388,8 +395,9 @@ static void tr_vthread_unmount(JNIEnv *jni, vthread *v)
     tr_unlend(t); /* (the carrier's next event says the unmount) */
 }
 
-static void tr_vthread_end(JNIEnv *jni, vthread *v)
+static void tr_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
 {
+    (void)session;
     (void)jni;
     trace_vthread *tv = v->trace;
     if (!tv)
@@ -402,8 +410,9 @@ static void tr_vthread_end(JNIEnv *jni, vthread *v)
     v->trace = NULL;
 }
 
-static void tr_poll(JNIEnv *jni)
+static void tr_poll(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     (void)jni;
     trace_session_write();
     net_stream_grow(tr_path, tr_fd);
@@ -411,8 +420,9 @@ static void tr_poll(JNIEnv *jni)
 
 /* The session's end: no more events; the JVM's turned off, the stream
  * closed (trace_session_close), the file synced and closed. */
-static void tr_stop(JNIEnv *jni)
+static void tr_stop(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     trace_vm_events_settle(); /* the last collections' notifications, while the session still takes them */
     atomic_store(&trace_session_on, false);
     probes_trace_listen(false);
@@ -436,8 +446,9 @@ static void tr_stop(JNIEnv *jni)
 /* After the stopped session's last report: what it held that a later
  * session may need given back (JVMTI's allocation sampler); and the trace
  * file of a session whose start failed after its load, closed. */
-static void tr_end(JNIEnv *jni)
+static void tr_end(jp_session *session, JNIEnv *jni)
 {
+    (void)session;
     if (trace_session_stream) { /* loaded, never started */
         trace_vm_events_stop(jni);
         trace_session_close(&tr_last);
@@ -447,8 +458,9 @@ static void tr_end(JNIEnv *jni)
     trace_vm_events_end();
 }
 
-static void tr_describe_stats(void)
+static void tr_describe_stats(jp_session *session)
 {
+    (void)session;
     trace_stream_stats st = tr_last;
     if (trace_session_stream)
         trace_session_stats(&st);
