@@ -4,7 +4,7 @@
  * collectors; SIGQUIT asks for a report; VM death stops the session and
  * writes its last report), and a session's start and stop at run time.
  *
- * Starting and stopping are serialized by sessions.lock (Control calls from
+ * Starting and stopping are serialized by session_all.lock (Control calls from
  * any thread, VM death); no callback takes it. A stop turns the collectors'
  * events off, closes the gate until the callbacks in flight have left, stops
  * the agent thread, writes the report and has each collector free what the
@@ -49,7 +49,7 @@ static struct {
     _Atomic uint64_t live_number; /* the running session's number (1, 2, ...); 0: none */
     jp_session *cur;            /* the session being prepared or running, or the last one (its options
                                  * are kept: a late Tracker call may read them) */
-} sessions = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} session_all = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 void *session_part(jp_session *s, jp_part slot, size_t size)
 {
@@ -66,7 +66,7 @@ void *session_part(jp_session *s, jp_part slot, size_t size)
     return mine;
 }
 
-/* After the collectors' end hooks: the session's parts freed (its options stay, see sessions.cur). */
+/* After the collectors' end hooks: the session's parts freed (its options stay, see session_all.cur). */
 static void session_free_parts(jp_session *s)
 {
     for (int i = 0; i < JP_PARTS; i++)
@@ -83,13 +83,13 @@ static jp_session *session_new(const agent_options *o, const char *text, bool at
     s->opts = o;
     snprintf(s->text, sizeof s->text, "%s", text ? text : "");
     s->at_load = at_load;
-    sessions.cur = s;
+    session_all.cur = s;
     return s;
 }
 
-bool session_running(void) { return atomic_load(&sessions.live); }
+bool session_running(void) { return atomic_load(&session_all.live); }
 
-uint64_t session_number(void) { return atomic_load(&sessions.live_number); }
+uint64_t session_number(void) { return atomic_load(&session_all.live_number); }
 
 /* ---- the core's callbacks ---- */
 
@@ -124,7 +124,7 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
  * now are registered (and announced to the new model) first. */
 static void session_run(JNIEnv *jni)
 {
-    sessions.cur->since = (double)agent_now_ns() / 1e9;
+    session_all.cur->since = (double)agent_now_ns() / 1e9;
     if (agent_opts->net[0])
         net_stream_start(agent_opts->net);
     collectors_admit_threads(); /* the session is prepared: what threads' own starts arm is ready */
@@ -135,9 +135,9 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
-    sessions.cur->number = sessions.count + 1;
-    atomic_store(&sessions.live_number, ++sessions.count);
-    atomic_store(&sessions.live, true);
+    session_all.cur->number = session_all.count + 1;
+    atomic_store(&session_all.live_number, ++session_all.count);
+    atomic_store(&session_all.live, true);
 }
 
 static void JNICALL session_cb_vm_init(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
@@ -303,16 +303,16 @@ jp_status session_load(agent_options *o, const char *text, char *err, size_t err
         snprintf(err, errlen, "cannot enable the VM init and death events");
         return st;
     }
-    sessions.loaded = true;
+    session_all.loaded = true;
     return JP_OK;
 }
 
 void session_begin(JNIEnv *jni)
 {
-    pthread_mutex_lock(&sessions.lock);
-    sessions.vm_started = true;
+    pthread_mutex_lock(&session_all.lock);
+    session_all.vm_started = true;
     session_run(jni);
-    pthread_mutex_unlock(&sessions.lock);
+    pthread_mutex_unlock(&session_all.lock);
 }
 
 jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
@@ -322,15 +322,15 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
 
 jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number, char *err, size_t errlen)
 {
-    pthread_mutex_lock(&sessions.lock);
+    pthread_mutex_lock(&session_all.lock);
     jp_status st = JP_ERR_JVMTI; /* the state does not allow it; JP_ERR_ARG: the options do not */
     agent_options *o = NULL;
     const collector *once = NULL;
-    if (!sessions.loaded || !agent_jvmti) {
+    if (!session_all.loaded || !agent_jvmti) {
         snprintf(err, errlen, "the jvmprof agent is not active (it could not start; see its message at start-up)");
-    } else if (sessions.dead || !sessions.vm_started) {
-        snprintf(err, errlen, "the JVM is %s", sessions.dead ? "shutting down" : "not started yet");
-    } else if (atomic_load(&sessions.live)) {
+    } else if (session_all.dead || !session_all.vm_started) {
+        snprintf(err, errlen, "the JVM is %s", session_all.dead ? "shutting down" : "not started yet");
+    } else if (atomic_load(&session_all.live)) {
         snprintf(err, errlen,
                  "a profiling session is running; stop it first (jvmprof.Control.stop() in the program, or "
                  "jvmprof stop PID)");
@@ -350,23 +350,23 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
         if (o->cpu == OPTIONS_CPU_TIMES || o->trace)
             agent_add_jar(); /* the Tracker, GcEvents */
         const agent_options *before = agent_opts;
-        jp_session *before_s = sessions.cur;
+        jp_session *before_s = session_all.cur;
         agent_opts = o;
         agent_late_start = true;
         agent_set_log_level(o);
         st = session_prepare(o, text, false, err, errlen);
         if (st == JP_OK) {
             session_run(jni);
-            if (!atomic_load(&sessions.live)) {
+            if (!atomic_load(&session_all.live)) {
                 snprintf(err, errlen, "the agent thread could not start");
                 st = JP_ERR_JVMTI;
             }
         } else {
             collectors_end(jni);
-            if (sessions.cur != before_s) { /* made, and refused: the one before is the last again */
-                session_free_parts(sessions.cur);
-                free(sessions.cur);
-                sessions.cur = before_s;
+            if (session_all.cur != before_s) { /* made, and refused: the one before is the last again */
+                session_free_parts(session_all.cur);
+                free(session_all.cur);
+                session_all.cur = before_s;
             }
             agent_opts = before;
         }
@@ -374,8 +374,8 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
     if (st != JP_OK)
         free(o);
     if (number)
-        *number = st == JP_OK ? atomic_load(&sessions.live_number) : 0;
-    pthread_mutex_unlock(&sessions.lock);
+        *number = st == JP_OK ? atomic_load(&session_all.live_number) : 0;
+    pthread_mutex_unlock(&session_all.lock);
     return st;
 }
 
@@ -383,17 +383,17 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen) { return session_stop_n
 
 bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errlen)
 {
-    pthread_mutex_lock(&sessions.lock);
-    if (!atomic_load(&sessions.live) || (number && atomic_load(&sessions.live_number) != number)) {
-        snprintf(err, errlen, !sessions.loaded ? "the jvmprof agent is not active (it could not start; see its message "
+    pthread_mutex_lock(&session_all.lock);
+    if (!atomic_load(&session_all.live) || (number && atomic_load(&session_all.live_number) != number)) {
+        snprintf(err, errlen, !session_all.loaded ? "the jvmprof agent is not active (it could not start; see its message "
                                                 "at start-up)"
-                              : atomic_load(&sessions.live) ? "the session meant has stopped already; another runs"
+                              : atomic_load(&session_all.live) ? "the session meant has stopped already; another runs"
                                                            : "no profiling session is running");
-        pthread_mutex_unlock(&sessions.lock);
+        pthread_mutex_unlock(&session_all.lock);
         return false;
     }
-    atomic_store(&sessions.live, false);
-    atomic_store(&sessions.live_number, 0);
+    atomic_store(&session_all.live, false);
+    atomic_store(&session_all.live_number, 0);
     collectors_stop(jni);
     vthreads_events(jni, false);
     bool quiet = gate_close(5000);
@@ -410,26 +410,26 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     if (quiet && stopped) {
         collectors_end(jni);
         profiler_end();
-        sessions.cur->model = NULL;
-        session_free_parts(sessions.cur);
+        session_all.cur->model = NULL;
+        session_free_parts(session_all.cur);
     } else {
         /* a callback still in flight, or an agent thread still running, may use the session's state */
         jp_log_error("the stopped session's state is kept (%s); no new session can start in this JVM",
                      quiet ? "the agent thread did not stop" : "callbacks still running after 5 s");
-        sessions.loaded = false;
+        session_all.loaded = false;
     }
     gate_reopen();
-    pthread_mutex_unlock(&sessions.lock);
+    pthread_mutex_unlock(&session_all.lock);
     return ok;
 }
 
 void session_vm_death(JNIEnv *jni)
 {
-    pthread_mutex_lock(&sessions.lock);
-    sessions.dead = true;
+    pthread_mutex_lock(&session_all.lock);
+    session_all.dead = true;
     __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
-    bool live = atomic_exchange(&sessions.live, false);
-    atomic_store(&sessions.live_number, 0);
+    bool live = atomic_exchange(&session_all.live, false);
+    atomic_store(&session_all.live_number, 0);
     if (live)
         collectors_stop(jni);
     vthreads_events(jni, false);
@@ -446,13 +446,13 @@ void session_vm_death(JNIEnv *jni)
     }
     if (live)
         net_stream_stop(3000);
-    pthread_mutex_unlock(&sessions.lock);
+    pthread_mutex_unlock(&session_all.lock);
 }
 
 bool session_attach(char *err, size_t errlen)
 {
-    pthread_mutex_lock(&sessions.lock);
-    bool ok = sessions.loaded;
+    pthread_mutex_lock(&session_all.lock);
+    bool ok = session_all.loaded;
     if (!ok) {
         jvmtiCapabilities caps = session_core_caps(true);
         if ((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps) != JVMTI_ERROR_NONE) {
@@ -464,20 +464,20 @@ bool session_attach(char *err, size_t errlen)
              jvmti_event(JVMTI_EVENT_THREAD_START, true) == JP_OK && jvmti_event(JVMTI_EVENT_THREAD_END, true) == JP_OK &&
              jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, true) == JP_OK;
         if (ok)
-            sessions.loaded = sessions.vm_started = true;
+            session_all.loaded = session_all.vm_started = true;
         else
             snprintf(err, errlen, "the JVM refused the agent's JVMTI events");
     }
-    pthread_mutex_unlock(&sessions.lock);
+    pthread_mutex_unlock(&session_all.lock);
     return ok;
 }
 
 bool session_describe(char *options, size_t cap, double *seconds)
 {
-    pthread_mutex_lock(&sessions.lock);
-    bool live = atomic_load(&sessions.live);
-    snprintf(options, cap, "%s", live ? sessions.cur->text : "");
-    *seconds = live ? (double)agent_now_ns() / 1e9 - sessions.cur->since : 0;
-    pthread_mutex_unlock(&sessions.lock);
+    pthread_mutex_lock(&session_all.lock);
+    bool live = atomic_load(&session_all.live);
+    snprintf(options, cap, "%s", live ? session_all.cur->text : "");
+    *seconds = live ? (double)agent_now_ns() / 1e9 - session_all.cur->since : 0;
+    pthread_mutex_unlock(&session_all.lock);
     return live;
 }
