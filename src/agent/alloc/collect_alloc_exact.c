@@ -168,7 +168,7 @@ typedef struct ax_young {
 
 typedef struct ax_table {
     struct ax_table *next_orphan;
-    struct ax_table *next_all;       /* every table ever made (never freed) */
+    struct ax_table *next_all;       /* every table the session made (freed at its end) */
     _Atomic bool young_held;         /* someone is using the nursery below */
     ax_young *young;
     uint32_t young_n, young_cap;
@@ -279,7 +279,7 @@ static ax_entry *ax_entry_new(ax_state *x, JNIEnv *jni, ax_table *t, jclass klas
     uint64_t id = atomic_fetch_add_explicit(&x->next_entry, 1, memory_order_relaxed) + 1;
     if (id > UINT32_MAX || !ax_dir_put(&x->entries, id, e))
         goto fail;   /* an id left unused: harmless */
-    e->id = (uint32_t)id;   /* in the directory from here on: never freed */
+    e->id = (uint32_t)id;   /* in the directory from here on: freed at the session's end */
     if (!ax_index_put(t, e))
         goto fail;   /* never registered, so never counted */
     if (ev) {
