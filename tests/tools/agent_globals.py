@@ -146,6 +146,10 @@ def classify(stmt):
         head = s[:s.index('{')]
         s = head + ' BODY ' + rest
         stmt = s
+    # a table declared by its macro (common/pub_table.h): one variable
+    m = re.match(r'^PUB_TABLE\(\s*(\w+)', s)
+    if m:
+        return [m.group(1)]
     # drop initializers at top level
     decl_parts = split_top(s)
     first = decl_parts[0]
