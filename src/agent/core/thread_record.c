@@ -41,6 +41,9 @@ void thread_record_end(void)
  * its tid there reads the rest after an acquire load. */
 #define THREAD_RECORD_FOREIGN 256u
 #define THREAD_RECORD_CLAIMED UINT32_MAX
+/* Global: a thread registered from outside keeps its slot for as long as it
+ * lives, across sessions, and the thread itself finds it with no session in
+ * hand (thread_record_adopt, from a signal handler's path). */
 static struct {
     _Atomic uint32_t tid;
     uint32_t serial;
