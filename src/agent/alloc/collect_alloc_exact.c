@@ -813,7 +813,7 @@ static bool ax_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     const ax_site_event *s = (const ax_site_event *)e;
     trace_id t;
-    if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, &t))
+    if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, agent_opts->lineno, &t))
         ax_register(m, jni, t, s);
     return false;
 }
