@@ -38,7 +38,7 @@ static struct {
     _Atomic uint64_t free;             /* tag << 32 | first free index + 1; low half 0: empty */
     _Atomic uint32_t live;
     vthread *_Atomic chunks[VT_CHUNKS];
-} vt = { .mount_index = -1, .unmount_index = -1 };
+} vt;
 
 bool vthreads_supported(void) { return vt.supported; }
 
@@ -272,6 +272,7 @@ void vthreads_granted(void)
         return;
     if (vt.supported)
         return;
+    vt.mount_index = vt.unmount_index = -1;
     jint n = 0;
     jvmtiExtensionEventInfo *ev = NULL;
     if ((*agent_jvmti)->GetExtensionEvents(agent_jvmti, &n, &ev) != JVMTI_ERROR_NONE)
