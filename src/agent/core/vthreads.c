@@ -34,10 +34,11 @@ static struct {
     bool on;                           /* the four events are on */
     jint mount_index, unmount_index;   /* the extension events' indexes */
     _Atomic(jfieldID) tid_field;       /* java.lang.Thread.tid */
+    vthread *_Atomic chunks[VT_CHUNKS];
+    /* written at every start and end: after the chunks, away from what every mount reads */
     _Atomic uint32_t bump;             /* records ever taken from the chunks */
     _Atomic uint64_t free;             /* tag << 32 | first free index + 1; low half 0: empty */
     _Atomic uint32_t live;
-    vthread *_Atomic chunks[VT_CHUNKS];
 } vt;
 
 bool vthreads_supported(void) { return vt.supported; }
