@@ -836,7 +836,7 @@ static bool ax_apply(model *m, JNIEnv *jni, eventq_event *e)
     const ax_site_event *s = (const ax_site_event *)e;
     ax_state *x = s->x;
     trace_id t;
-    if (symbols_trace(m, jni, s->frames, s->nframes, x->opts->thread ? e->thread : 0, &t))
+    if (symbols_trace(m, jni, s->frames, s->nframes, x->opts->thread ? e->thread : 0, x->opts->lineno, &t))
         ax_register(x, m, jni, t, s);
     return false;
 }

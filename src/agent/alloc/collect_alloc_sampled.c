@@ -362,7 +362,7 @@ static bool as_apply(model *m, JNIEnv *jni, eventq_event *e)
     if (jni)
         (*jni)->DeleteWeakGlobalRef(jni, a->cls);
     trace_id t;
-    if (symbols_trace(m, jni, a->frames, a->nframes, a->st->opts->thread ? e->thread : 0, &t))
+    if (symbols_trace(m, jni, a->frames, a->nframes, a->st->opts->thread ? e->thread : 0, a->st->opts->lineno, &t))
         as_record_site(m, t, a, sig);
     jvmti_free(sig);
     return false;

@@ -95,7 +95,7 @@ static void cj_sample(jp_session *session, JNIEnv *jni)
         cj_stacks_taken++;
         trace_id t;
         if (err == JVMTI_ERROR_NONE && count > 0 &&
-            symbols_trace(m, jni, cj_capture, (uint32_t)count, agent_opts->thread ? pick_serial : 0, &t))
+            symbols_trace(m, jni, cj_capture, (uint32_t)count, agent_opts->thread ? pick_serial : 0, agent_opts->lineno, &t))
         {
             model_trace_add_samples(m, t, (uint64_t)nrun);
             model_sample_time_add(m, t, SAMPLE_RUNNING, (uint32_t)nrun, agent_wall_ms() * 1000000u); /* jfr= */
