@@ -76,7 +76,8 @@ static void svt_attach(jp_session *session, JNIEnv *jni, vthread *v)
 {
     void *part = SVT_MARK;
     jthread self = NULL;
-    if (session->opts->wall_ms > 0 && (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self) == JVMTI_ERROR_NONE && self) {
+    bool refs = session->opts->wall_ms > 0; /* wall=: each virtual thread's weak reference is kept */
+    if (refs && (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self) == JVMTI_ERROR_NONE && self) {
         jweak w = (*jni)->NewWeakGlobalRef(jni, self);
         (*jni)->DeleteLocalRef(jni, self);
         if (w)
