@@ -121,7 +121,7 @@ static jp_status prof_write(const jp_format_ops *fmt, const report_opts *ro, con
     *bytes = sink_bytes(s);
     st = sink_commit(s, err, sizeof err);
     if (st == JP_OK && dump_jni) {
-        st = heap_dump_write_text_after(dump_jni, path, report.data, report.len, err, sizeof err);
+        st = heap_dump_write_after(dump_jni, agent_opts, path, report.data, report.len, err, sizeof err);
         if (st != JP_OK) {
             buf_free(&report);
             return jp_error(st, "heap dump failed: %s", err[0] ? err : jp_status_name(st));
@@ -161,7 +161,7 @@ jp_status profiler_dump(JNIEnv *jni)
     }
     if (!outs[0].format) { /* heap=dump alone */
         char err[1024];
-        jp_status st = heap_dump_write(jni, NULL, err, sizeof err);
+        jp_status st = heap_dump_write(jni, agent_opts, NULL, err, sizeof err);
         if (st != JP_OK)
             jp_log_error("heap dump failed: %s", err);
         return st;
@@ -185,7 +185,7 @@ jp_status profiler_dump(JNIEnv *jni)
     if (elsewhere)
         ;
     else if (outs[0].heap_dump_after) /* heap=all: the report and a heap dump in one file, named like heap=dump's */
-        heap_dump_next_path(path, sizeof path);
+        heap_dump_next_path(agent_opts->file, path, sizeof path);
     else
         prof_report_name(outs[0].path, n, path, sizeof path);
     uint64_t bytes = 0;
