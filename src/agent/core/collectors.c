@@ -23,6 +23,7 @@ static const collector *const collectors_all[] = {
     &alloc_sampled_collector,
     &alloc_exact_collector,
     &alloc_counts_collector,
+    &heap_dump_collector,
     &times_collector,
     &trace_collector,
 #ifdef JP_TEST_COLLECTORS
