@@ -39,9 +39,9 @@
  *                  other outputs: what the collector adds to the report (heap=dump: the heap dump is the
  *                  file; heap=all: the dump after the report, in the same file). On failure it has logged
  *                  why and returns the status: the report failed
- *   cost           after a report: the collector's part of the "cost:" line ("monitor callbacks 1.2 ms"),
- *                  put in out (joined with "; " after the agent thread's own)
  *   describe       after a report: its lines for the verbose log (jp_log_info)
+ *   cost           after a report's describe lines: the collector's part of the "cost:" line ("monitor
+ *                  callbacks 1.2 ms"), put in out (joined with "; " after the agent thread's own)
  *   interval_reset reset=y, agent thread, after a report (the model's counts are reset by the
  *                  model): what it counts outside the model starts again from 0
  *   stop           the session's stop (session_stop, VM death), before its last report: its events off
@@ -93,8 +93,8 @@ typedef struct collector {
     void (*drain)(jp_session *s, JNIEnv *jni);
     void (*before_report)(jp_session *s, JNIEnv *jni);
     jp_status (*report)(jp_session *s, JNIEnv *jni, struct jp_report *r);
-    void (*cost)(jp_session *s, char *out, size_t len);
     void (*describe)(jp_session *s);
+    void (*cost)(jp_session *s, char *out, size_t len);
     void (*interval_reset)(jp_session *s);
     void (*stop)(jp_session *s, JNIEnv *jni);
     void (*end)(jp_session *s, JNIEnv *jni);
