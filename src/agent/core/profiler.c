@@ -32,13 +32,14 @@
  * global because they have no session to reach it by, and the lock and the condition variable serve every
  * session of the JVM's life. lock guards only stop_requested and running (VM death waits on them) and
  * prof_requests.dump_to, never the model. */
-static struct {
+struct prof_thread_life {
     pthread_mutex_t lock;
     pthread_cond_t wake;       /* on CLOCK_MONOTONIC: made at the first profiler_init (wake_ready) */
     bool wake_ready;
     bool stop_requested, running, started;
     atomic_bool dumping;       /* the agent thread is writing a report: stopping waits for it */
-} prof_thread = { .lock = PTHREAD_MUTEX_INITIALIZER };
+};
+static struct prof_thread_life prof_thread = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* the JVM's one, see above */
 
 /* What other threads ask of the agent thread, and how many it did: global because the askers (SIGQUIT's
  * callback, Control.dump, VM death, the attach commands) have no session to reach it by. A request is a

@@ -114,10 +114,11 @@ typedef struct hd_state {
 /* Dumps come from any thread (the reports, Control.dumpHeap, jvmprof heapdump) and for the JVM's life:
  * one at a time (lock); and the reports' dumps to file= are numbered over the JVM's life (sequence,
  * under lock), so that a later session's first dump does not replace an earlier session's. */
-static struct {
+struct hd_serial_state {
     pthread_mutex_t lock;
     unsigned sequence;
-} hd_serial = { PTHREAD_MUTEX_INITIALIZER, 0 };
+};
+static struct hd_serial_state hd_serial = { PTHREAD_MUTEX_INITIALIZER, 0 }; /* the JVM's one, see above */
 
 void heap_dump_said(char *said, size_t len, const char *fmt, ...)
 {
