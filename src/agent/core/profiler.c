@@ -135,7 +135,8 @@ jp_status profiler_dump(JNIEnv *jni)
     jp_report r;
     pthread_mutex_lock(&prof_thread.lock);
     outputs_plan(o, &p->reports, prof_requests.dump_to, &r);
-    if (r.outs[0].format) /* taken */
+    const jp_format_ops *report = r.outs[0].format; /* NULL: nothing profiled, no report proper */
+    if (report) /* taken */
         prof_requests.dump_to[0] = '\0';
     pthread_mutex_unlock(&prof_thread.lock);
     /* file= first (written, or made in memory for a collector to write), then what the collectors add to the
@@ -143,12 +144,12 @@ jp_status profiler_dump(JNIEnv *jni)
     m->dump_time_ms = agent_wall_ms();
     report_opts ro = outputs_report_opts(o);
     jp_status st = JP_OK;
-    if (r.outs[0].format)
+    if (report)
         st = outputs_write(&r.outs[0], m, &ro, r.path, &r.bytes, r.outs[0].heap_dump_after ? &r.kept : NULL);
     if (st == JP_OK)
         st = collectors_report(jni, &r);
     buf_free(&r.kept);
-    if (st == JP_OK && r.outs[0].format)
+    if (st == JP_OK && report)
         net_stream_file(r.path);
     char what[256], extra_path[OPTIONS_PATH_MAX + 16];
     for (size_t i = 1; i < r.nout; i++) {
@@ -162,7 +163,7 @@ jp_status profiler_dump(JNIEnv *jni)
     }
     if (st != JP_OK)
         return st;
-    if (!r.outs[0].format) { /* nothing profiled: no report proper, and no lines of its own */
+    if (!report) { /* nothing profiled: no lines of a report's own */
         if (!r.collector_file) /* trace= alone (its file is written as it goes): the collectors' lines */
             collectors_describe();
         return JP_OK;
@@ -173,7 +174,7 @@ jp_status profiler_dump(JNIEnv *jni)
     }
     uint64_t resolved, unloaded;
     symbols_stats(&resolved, &unloaded);
-    r.outs[0].format->summary(m, what, sizeof what);
+    report->summary(m, what, sizeof what);
     jp_log_info("wrote %s (%llu bytes: %s%s%s)", r.path, (unsigned long long)r.bytes, what, r.line_also,
                 m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     collectors_describe();
