@@ -34,7 +34,14 @@
  *   poll           agent thread, each time it wakes (at least every 50 ms)
  *   drain          agent thread, once a period and before a report: what it gathered, into the model
  *   before_report  agent thread (or VM death), before a report is written: brings the model up to date
+ *   report         agent thread (or VM death), once file='s output of the report is made (outputs.h's
+ *                  jp_report: written, or kept in memory for a collector that writes the file), before the
+ *                  other outputs: what the collector adds to the report (heap=dump: the heap dump is the
+ *                  file; heap=all: the dump after the report, in the same file). On failure it has logged
+ *                  why and returns the status: the report failed
  *   describe       after a report: its lines for the verbose log (jp_log_info)
+ *   cost           after a report's describe lines: the collector's part of the "cost:" line ("monitor
+ *                  callbacks 1.2 ms"), put in out (joined with "; " after the agent thread's own)
  *   interval_reset reset=y, agent thread, after a report (the model's counts are reset by the
  *                  model): what it counts outside the model starts again from 0
  *   stop           the session's stop (session_stop, VM death), before its last report: its events off
@@ -62,6 +69,7 @@
 #include "session_ctx.h"
 
 struct vthread;
+struct jp_report;
 
 typedef struct collector {
     const char *name;          /* the option that turns it on: "cpu=times" */
@@ -84,7 +92,9 @@ typedef struct collector {
     void (*poll)(jp_session *s, JNIEnv *jni);
     void (*drain)(jp_session *s, JNIEnv *jni);
     void (*before_report)(jp_session *s, JNIEnv *jni);
+    jp_status (*report)(jp_session *s, JNIEnv *jni, struct jp_report *r);
     void (*describe)(jp_session *s);
+    void (*cost)(jp_session *s, char *out, size_t len);
     void (*interval_reset)(jp_session *s);
     void (*stop)(jp_session *s, JNIEnv *jni);
     void (*end)(jp_session *s, JNIEnv *jni);
@@ -102,5 +112,6 @@ extern const collector trace_collector;       /* trace= */
 extern const collector alloc_sampled_collector; /* heap=sites */
 extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
 extern const collector alloc_counts_collector; /* heap=sites,alloc_count=site (collect_alloc_counts.c) */
+extern const collector heap_dump_collector;   /* heap=dump, heap=all (heap/collect_heap_dump.c) */
 
 #endif

@@ -23,6 +23,7 @@ static const collector *const collectors_all[] = {
     &alloc_sampled_collector,
     &alloc_exact_collector,
     &alloc_counts_collector,
+    &heap_dump_collector,
     &times_collector,
     &trace_collector,
 #ifdef JP_TEST_COLLECTORS
@@ -206,11 +207,38 @@ void collectors_before_report(JNIEnv *jni)
     }
 }
 
+jp_status collectors_report(JNIEnv *jni, struct jp_report *r)
+{
+    jp_status st = JP_OK;
+    COLLECTORS_EACH(c) {
+        jp_status cst = c->report ? c->report(COLLECTORS_S, jni, r) : JP_OK;
+        if (st == JP_OK)
+            st = cst;
+    }
+    return st;
+}
+
 void collectors_describe(void)
 {
     COLLECTORS_EACH(c) {
         if (c->describe)
             c->describe(COLLECTORS_S);
+    }
+}
+
+void collectors_cost(char *out, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        out[0] = '\0';
+    COLLECTORS_EACH(c) {
+        char part[128] = "";
+        if (c->cost)
+            c->cost(COLLECTORS_S, part, sizeof part);
+        if (part[0] && used < len) {
+            int n = snprintf(out + used, len - used, "; %s", part);
+            used += n > 0 ? (size_t)n : 0;
+        }
     }
 }
 

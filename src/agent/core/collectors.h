@@ -39,7 +39,11 @@ void collectors_tick(JNIEnv *jni);
 void collectors_poll(JNIEnv *jni);
 void collectors_drain(JNIEnv *jni);
 void collectors_before_report(JNIEnv *jni);
+/* Each chosen collector's report hook, in order; the first failure's status (the others still run). */
+jp_status collectors_report(JNIEnv *jni, struct jp_report *r);
 void collectors_describe(void);
+/* The chosen collectors' parts of the cost line, each after "; ", in out ("" if none has one). */
+void collectors_cost(char *out, size_t len);
 void collectors_interval_reset(void);
 void collectors_stop(JNIEnv *jni);
 /* Each chosen collector's end, then none is chosen until collectors_choose. */

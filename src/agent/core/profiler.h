@@ -14,7 +14,8 @@
 #include "../../common/jp_error.h"
 #include "session_ctx.h"
 
-/* A session's model (s->model) and agent-thread state (session.c). */
+/* A session's model (s->model) and the agent thread's part of it
+ * (JP_PART_PROFILER); the agent thread runs for s until profiler_end. */
 jp_status profiler_init(jp_session *s);
 /* After a stopped session's last report: frees its model, the events queued
  * for it and the names resolved into it; profiler_init starts the next. */
@@ -45,7 +46,10 @@ bool profiler_final_request(void);
 bool profiler_dump_and_wait(const char *path, int timeout_ms);
 bool profiler_reset_and_wait(int timeout_ms);
 bool profiler_describe_and_wait(FILE *to, int timeout_ms);
-/* Writes the report now; only after profiler_stop (or from the agent thread). */
+/* Writes the report now, down one path for every mode: the collectors'
+ * before_report, file='s output, the collectors' report hooks (a heap
+ * dump), the other outputs, then the log lines (outputs.h, collector.h);
+ * only after profiler_stop (or from the agent thread). */
 jp_status profiler_dump(JNIEnv *jni);
 
 #endif

@@ -111,7 +111,14 @@ typedef struct hd_state {
     bool progress;
 } hd_state;
 
-static pthread_mutex_t hd_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Dumps come from any thread (the reports, Control.dumpHeap, jvmprof heapdump) and for the JVM's life:
+ * one at a time (lock); and the reports' dumps to file= are numbered over the JVM's life (sequence,
+ * under lock), so that a later session's first dump does not replace an earlier session's. */
+struct hd_serial_state {
+    pthread_mutex_t lock;
+    unsigned sequence;
+};
+static struct hd_serial_state hd_serial = { PTHREAD_MUTEX_INITIALIZER, 0 }; /* the JVM's one, see above */
 
 void heap_dump_said(char *said, size_t len, const char *fmt, ...)
 {
@@ -136,7 +143,6 @@ static void hd_log_said(const char *said)
         said += n + (end != NULL);
     }
 }
-static unsigned hd_sequence;
 
 #define HD_MAX_FRAMES 1024
 #define HD_MAX_VTHREADS 100000u /* virtual threads given their own thread and stack in a dump; more are left to
@@ -879,8 +885,8 @@ static void hd_write_classes(hd_state *s)
 }
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
-static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bool last, bool *retry, char *tmp,
-                            size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
+static jp_status hd_attempt(JNIEnv *jni, bool verbose, const char *base, const char *shown, bool last, bool *retry,
+                            char *tmp, size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
 {
     hd_state st_, *s = &st_;
     memset(s, 0, sizeof *s);
@@ -955,7 +961,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bo
         }
     }
     s->heap_used = heap_dump_heap_in_use(jni); /* for the progress line */
-    s->progress = agent_opts && agent_opts->verbose;
+    s->progress = verbose;
 
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
@@ -1012,7 +1018,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bo
     /* commit also when the sink failed: it removes the temporary file and says why (ENOSPC ...) */
     jp_status committed = sink_commit(out, errbuf, errlen);
     st = st != JP_OK && committed == JP_OK ? st : committed;
-    if (st == JP_OK && agent_opts->verbose)
+    if (st == JP_OK && verbose)
         heap_dump_said(said, saidlen,
                        "heap dump: wrote %s (%llu bytes: %llu instances, %llu object arrays, %llu primitive arrays, "
                        "%llu classes, %llu roots, %llu segments%s) in %.2f s", shown, (unsigned long long)bytes,
@@ -1023,7 +1029,7 @@ static jp_status hd_attempt(JNIEnv *jni, const char *base, const char *shown, bo
                        (double)(agent_now_ns() - s->t0) / 1e9);
     if (st != JP_OK && errbuf[0] == '\0')
         snprintf(errbuf, errlen, "cannot write %s: %s", shown, jp_status_name(st));
-    if (st == JP_OK && s->left_out && agent_opts->verbose)
+    if (st == JP_OK && s->left_out && verbose)
         heap_dump_said(said, saidlen,
                        "heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
                        "objects)%s: references to them are written as null", (unsigned long long)s->left_out,
@@ -1073,13 +1079,16 @@ static void hd_temp_base(const char *path, const out_target *t, char *out, size_
         snprintf(out, len, "%s/jvmprof-heap-dump", dir && *dir ? dir : "/tmp");
 }
 
-/* A complete binary dump in the temporary `tmp` given the name `path`:
- * renamed (a file replaced keeps its mode), or copied into a device or FIFO;
- * either way tmp is gone afterwards. */
-static jp_status hd_publish(const char *tmp, const char *path, const out_target *t, char *errbuf, size_t errlen)
+/* The one way a dump in the temporary `tmp` (complete, binary) gets its name `path`: as it is, renamed
+ * (a file replaced keeps its mode) or, onto a device or FIFO, copied into it; or, text, as HPROF's ASCII
+ * HEAP DUMP after `prefix` (heap=all's report), written 0600 through a temporary of its own. The binary
+ * temporary is removed as soon as it is mapped, before the text's own temporary is made, so that a
+ * process killed at any point leaves at most one temporary file. Either way tmp is gone afterwards. */
+static jp_status hd_publish(const char *tmp, const char *path, const out_target *t, bool text, const void *prefix,
+                            size_t prefix_len, char *errbuf, size_t errlen)
 {
     jp_status st = JP_ERR_IO;
-    if (t->kind != OUT_DIRECT) {
+    if (!text && t->kind != OUT_DIRECT) {
         st = out_file_publish(tmp, path, t, errbuf, errlen);
         if (st != JP_OK)
             unlink(tmp);
@@ -1092,8 +1101,17 @@ static jp_status hd_publish(const char *tmp, const char *path, const out_target 
         return JP_ERR_IO;
     sink *out = sink_open_file(path, SINK_PRIVATE, errbuf, errlen);
     if (out) {
-        sink_write(out, map, len);
-        st = sink_commit(out, errbuf, errlen);
+        if (prefix_len)
+            sink_write(out, prefix, prefix_len);
+        st = JP_OK;
+        if (text)
+            st = hprof_heap_text_write(map, len, out, errbuf, errlen);
+        else
+            sink_write(out, map, len);
+        if (st == JP_OK)
+            st = sink_commit(out, errbuf, errlen);
+        else
+            sink_abort(out);
     }
     file_unmap(map, len);
     return st;
@@ -1119,16 +1137,16 @@ static bool hd_can_collect(void)
  * HotSpot's (dumper=hotspot, the default; the walk when the JVM has no
  * HotSpot dumper and dumper= was not given), or the walk's. A class loaded
  * while the walk was prepared has no id: the walk is taken once more; the
- * second time it is written with those objects left out. Called with hd_lock
- * held. */
-static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen, char *said,
-                         size_t saidlen, char *errbuf, size_t errlen)
+ * second time it is written with those objects left out. Called with
+ * hd_serial.lock held. */
+static jp_status hd_take(JNIEnv *jni, const agent_options *o, const char *base, const char *shown, char *tmp,
+                         size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
 {
     jp_status st = JP_OK;
     said[0] = '\0';
-    if (agent_opts->dumper == 'h') {
-        st = heap_dump_hotspot(jni, base, shown, tmp, tmplen, said, saidlen, errbuf, errlen);
-        if (st != JP_ERR_JVMTI || agent_opts->dumper_named)
+    if (o->dumper == 'h') {
+        st = heap_dump_hotspot(jni, o, base, shown, tmp, tmplen, said, saidlen, errbuf, errlen);
+        if (st != JP_ERR_JVMTI || o->dumper_named)
             return st;
         /* the default, on a JVM without HotSpot's dumper: the walk */
         jp_log_info("heap dump: %s; taking the dump by JVMTI's heap walk (dumper=jvmti)", errbuf);
@@ -1145,7 +1163,8 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
         bool retry = false;
         errbuf[0] = '\0';
         said[0] = '\0';
-        st = hd_attempt(jni, base, shown, attempt == 1, &retry, tmp, tmplen, said, saidlen, errbuf, errlen);
+        st = hd_attempt(jni, o->verbose, base, shown, attempt == 1, &retry, tmp, tmplen, said, saidlen, errbuf,
+                        errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
@@ -1153,83 +1172,42 @@ static jp_status hd_take(JNIEnv *jni, const char *base, const char *shown, char 
     return st;
 }
 
-void heap_dump_next_path(char *out, size_t len)
+void heap_dump_next_path(const char *file, char *out, size_t len)
 {
-    pthread_mutex_lock(&hd_lock);
-    heap_dump_name(agent_opts->file, ++hd_sequence, out, len);
-    pthread_mutex_unlock(&hd_lock);
+    pthread_mutex_lock(&hd_serial.lock);
+    heap_dump_name(file, ++hd_serial.sequence, out, len);
+    pthread_mutex_unlock(&hd_serial.lock);
 }
 
-/* HPROF's ASCII heap dump, after `prefix` (heap=all's report), to path: a
- * binary dump in a temporary first, which is removed as soon as it is mapped,
- * before the text's own temporary is made, so that a process killed at any
- * point leaves at most one temporary file. Called with hd_lock held. */
-static jp_status hd_write_text(JNIEnv *jni, const char *path, const out_target *t, const void *prefix,
-                               size_t prefix_len, char *errbuf, size_t errlen)
-{
-    char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX], said[HEAP_DUMP_SAID_MAX];
-    hd_temp_base(path, t, base, sizeof base);
-    jp_status st = hd_take(jni, base, "the binary dump", tmp, sizeof tmp, said, sizeof said, errbuf, errlen);
-    hd_log_said(said);
-    if (st != JP_OK)
-        return st;
-    size_t len = 0;
-    const void *map = file_map(tmp, &len, errbuf, errlen);
-    unlink(tmp);
-    if (!map)
-        return JP_ERR_IO;
-    sink *out = sink_open_file(path, SINK_PRIVATE, errbuf, errlen);
-    if (!out) {
-        file_unmap(map, len);
-        return JP_ERR_IO;
-    }
-    sink_write(out, prefix, prefix_len);
-    st = hprof_heap_text_write(map, len, out, errbuf, errlen);
-    file_unmap(map, len);
-    if (st == JP_OK)
-        return sink_commit(out, errbuf, errlen);
-    sink_abort(out);
-    return st;
-}
-
-jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen)
+jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path, const void *prefix,
+                                size_t prefix_len, char *errbuf, size_t errlen)
 {
     errbuf[0] = '\0';
-    pthread_mutex_lock(&hd_lock);
-    char name[OPTIONS_PATH_MAX + 16];
-    if (!path) {
-        heap_dump_name(agent_opts->file, ++hd_sequence, name, sizeof name);
-        path = name;
-    }
+    /* HPROF ASCII with heap=dump,format=a or heap=all (format=a without heap=dump is the CPU report's format:
+     * dumps stay binary); after a report, always */
+    bool text = prefix || (o->heap_dump && o->format == 'a');
+    pthread_mutex_lock(&hd_serial.lock);
     out_target t;
     jp_status st = out_file_check(path, &t, errbuf, errlen);
-    if (st == JP_OK && !(agent_opts->heap_dump && agent_opts->format == 'a')) {
-        /* binary (format=a without heap=dump is the CPU report's format: dumps stay binary) */
+    if (st == JP_OK) {
         char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX], said[HEAP_DUMP_SAID_MAX];
         hd_temp_base(path, &t, base, sizeof base);
-        st = hd_take(jni, base, path, tmp, sizeof tmp, said, sizeof said, errbuf, errlen);
-        if (st == JP_OK)
-            st = hd_publish(tmp, path, &t, errbuf, errlen);
-        if (st == JP_OK) /* "wrote PATH" only once PATH has it all (a device may refuse it: /dev/full) */
+        st = hd_take(jni, o, base, text ? "the binary dump" : path, tmp, sizeof tmp, said, sizeof said, errbuf,
+                     errlen);
+        if (text) /* the binary dump the text is made from */
             hd_log_said(said);
-    } else if (st == JP_OK) {
-        st = hd_write_text(jni, path, &t, NULL, 0, errbuf, errlen);
-        if (st == JP_OK && agent_opts->verbose)
+        if (st == JP_OK)
+            st = hd_publish(tmp, path, &t, text, prefix, prefix_len, errbuf, errlen);
+        if (st == JP_OK && !text) /* "wrote PATH" only once PATH has it all (a device may refuse it: /dev/full) */
+            hd_log_said(said);
+        if (st == JP_OK && text && !prefix && o->verbose)
             jp_log_info("heap dump: wrote %s (HPROF ASCII, from the binary dump)", path);
     }
-    pthread_mutex_unlock(&hd_lock);
+    pthread_mutex_unlock(&hd_serial.lock);
     return st;
 }
 
-jp_status heap_dump_write_text_after(JNIEnv *jni, const char *path, const void *prefix, size_t prefix_len,
-                                     char *errbuf, size_t errlen)
+jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, char *errbuf, size_t errlen)
 {
-    errbuf[0] = '\0';
-    pthread_mutex_lock(&hd_lock);
-    out_target t;
-    jp_status st = out_file_check(path, &t, errbuf, errlen);
-    if (st == JP_OK)
-        st = hd_write_text(jni, path, &t, prefix, prefix_len, errbuf, errlen);
-    pthread_mutex_unlock(&hd_lock);
-    return st;
+    return heap_dump_write_after(jni, o, path, NULL, 0, errbuf, errlen);
 }

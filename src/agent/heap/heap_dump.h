@@ -15,20 +15,22 @@
 
 #include "../../common/jp_error.h"
 #include "../../format/sink.h"
+#include "../../options/options.h"
 
-/* Writes a dump to `path`, or when path is NULL to file= with %n replaced by
- * the dump's sequence number (1, 2, ...; without %n the first dump is file=
- * itself and the later ones file=.N). On failure errbuf holds one line. */
-jp_status heap_dump_write(JNIEnv *jni, const char *path, char *errbuf, size_t errlen);
+/* Writes a dump to `path` (Control.dumpHeap, jvmprof heapdump, a report's
+ * file=), taken as o says (dumper=, verbose=; heap=dump with format=a: as
+ * HPROF's ASCII HEAP DUMP, else binary). On failure errbuf holds one line. */
+jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, char *errbuf, size_t errlen);
+/* heap=all: the same, as HPROF's ASCII HEAP DUMP after `prefix` (the report)
+ * in one file (the dump taken as a binary one in a temporary file, removed
+ * after); prefix NULL: heap_dump_write. */
+jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path, const void *prefix,
+                                size_t prefix_len, char *errbuf, size_t errlen);
 /* The name of dump number seq (1, 2, ...) for file= f: %n replaced by seq;
  * without %n, f itself for the first dump and f.N (N = seq - 1) after. */
 void heap_dump_name(const char *f, unsigned seq, char *out, size_t len);
-/* heap=all (format=a): the name the next dump would get (as above, and it
- * counts as that dump). */
-void heap_dump_next_path(char *out, size_t len);
-/* heap=all: writes to path `prefix` (the report), then a dump as HPROF's
- * ASCII HEAP DUMP (taken as a binary one in a temporary file, removed after). */
-jp_status heap_dump_write_text_after(JNIEnv *jni, const char *path, const void *prefix, size_t prefix_len,
-                                     char *errbuf, size_t errlen);
+/* A report's dump (heap=dump, heap=all): the name the next one gets in file=
+ * f, numbered over the JVM's life (as above; it counts as that dump). */
+void heap_dump_next_path(const char *f, char *out, size_t len);
 
 #endif

@@ -186,7 +186,7 @@ static void hh_exception(JNIEnv *jni, char *out, size_t len)
 
 /* ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class) and its
  * dumpHeap(String, boolean); false with the reason in errbuf. */
-static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, size_t errlen)
+static bool hh_bean(JNIEnv *jni, bool dumper_named, jobject *bean, jmethodID *dump, char *errbuf, size_t errlen)
 {
     jclass mf = (*jni)->FindClass(jni, "java/lang/management/ManagementFactory");
     jclass hs = mf ? (*jni)->FindClass(jni, "com/sun/management/HotSpotDiagnosticMXBean") : NULL;
@@ -201,12 +201,12 @@ static bool hh_bean(JNIEnv *jni, jobject *bean, jmethodID *dump, char *errbuf, s
     if ((*jni)->ExceptionCheck(jni))
         hh_exception(jni, why, sizeof why);
     snprintf(errbuf, errlen, "HotSpot's dumper (HotSpotDiagnosticMXBean, module jdk.management) is not available "
-             "in this JVM (%s)%s", why, agent_opts->dumper_named ? "; use dumper=jvmti" : "");
+             "in this JVM (%s)%s", why, dumper_named ? "; use dumper=jvmti" : "");
     return false;
 }
 
-jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
-                            char *said, size_t saidlen, char *errbuf, size_t errlen)
+jp_status heap_dump_hotspot(JNIEnv *jni, const agent_options *o, const char *base, const char *shown, char *tmp,
+                            size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
 {
     /* dumpHeap wants a name ending in .hprof that does not exist yet, and creates it exclusively, 0600 */
     out_file_remove_stale(base);
@@ -220,7 +220,7 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, ch
     jobject bean;
     jmethodID dump;
     uint64_t t0 = agent_now_ns(), t1 = t0;
-    if (!hh_bean(jni, &bean, &dump, errbuf, errlen)) {
+    if (!hh_bean(jni, o->dumper_named, &bean, &dump, errbuf, errlen)) {
         st = JP_ERR_JVMTI;
         goto out;
     }
@@ -234,7 +234,7 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, ch
     hh_watch w = { .tmp = tmp, .t0 = t0, .fd = -1 };
     pthread_t watcher;
     bool watching = false;
-    if (agent_opts->verbose) {
+    if (o->verbose) {
         w.heap_used = heap_dump_heap_in_use(jni);
         pthread_mutex_init(&w.lock, NULL);
         pthread_cond_init(&w.wake, NULL);
@@ -249,7 +249,7 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, ch
         pthread_mutex_unlock(&w.lock);
         pthread_join(watcher, NULL);
     }
-    if (agent_opts->verbose) {
+    if (o->verbose) {
         pthread_mutex_destroy(&w.lock);
         pthread_cond_destroy(&w.wake);
     }
@@ -275,7 +275,7 @@ jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, ch
     if (checked != JP_OK)
         jp_log_error("heap dump: %s is written as HotSpot wrote it, unchecked: references to objects it left out "
                      "(class data sharing's archived objects) stay in it (%s)", shown, why);
-    if (agent_opts->verbose && checked == JP_OK) {
+    if (o->verbose && checked == JP_OK) {
         heap_dump_said(said, saidlen,
                        "heap dump: wrote %s (%zu bytes, %llu objects and classes) in %.2f s: HotSpot's dumper %.2f s, "
                        "then %.2f s to check %llu references", shown, len, (unsigned long long)fs.objects,

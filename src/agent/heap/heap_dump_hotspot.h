@@ -14,15 +14,16 @@
 #include <stdint.h>
 
 #include "../../common/jp_error.h"
+#include "../../options/options.h"
 
-/* Writes the dump, checked and mended, to a fresh temporary beside `base`
+/* Writes the dump (o: dumper=, verbose=), checked and mended, to a fresh temporary beside `base`
  * ("<base>.jvmprof-<pid>-<random>.tmp.hprof", 0600: HotSpot creates it
  * exclusively) and puts its name in tmp; the caller gives it its final name
  * (`shown` names it in messages) and then logs the lines put in said. On failure errbuf holds one line and no
  * file is left; JP_ERR_JVMTI means this JVM has no HotSpot dumper (nothing
  * was tried). */
-jp_status heap_dump_hotspot(JNIEnv *jni, const char *base, const char *shown, char *tmp, size_t tmplen,
-                            char *said, size_t saidlen, char *errbuf, size_t errlen);
+jp_status heap_dump_hotspot(JNIEnv *jni, const agent_options *o, const char *base, const char *shown, char *tmp,
+                            size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen);
 
 /* What a dump says once its file has its name and all its bytes (verbose=y:
  * "heap dump: wrote PATH ..."), not before: the caller logs it then (the

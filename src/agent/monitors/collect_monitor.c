@@ -242,11 +242,19 @@ static void monitor_end(jp_session *session, JNIEnv *jni)
     sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
 }
 
+/* its part of the cost line: the time spent recording */
+static void monitor_cost_line(jp_session *session, char *out, size_t len)
+{
+    (void)session;
+    snprintf(out, len, "monitor callbacks %.1f ms", (double)monitor_cost_ns() / 1e6);
+}
+
 const collector monitor_collector = {
     .name = "monitor=y",
     .wanted = monitor_wanted,
     .start = monitor_start,
     .stop = monitor_stop,
     .end = monitor_end,
+    .cost = monitor_cost_line,
     .vthread_mount = monitor_vthread_mount,
 };

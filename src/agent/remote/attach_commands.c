@@ -116,7 +116,7 @@ static bool atc_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, si
         return false;
     }
     char why[1024];
-    if (heap_dump_write(jni, file, why, sizeof why) != JP_OK) {
+    if (heap_dump_write(jni, agent_opts, file, why, sizeof why) != JP_OK) {
         snprintf(err, cap, "%s", out_file_reason(why, file));
         return false;
     }
