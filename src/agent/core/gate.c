@@ -1,6 +1,6 @@
-/* gate.c — the callback in-flight counter (see gate.h). Lock-free: one
+/* gate_state.c — the callback in-flight counter (see gate_state.h). Lock-free: one
  * atomic counter and one flag; gate_close polls with short sleeps. */
-#include "gate.h"
+#include "gate_state.h"
 
 #include <stdatomic.h>
 #include <time.h>
@@ -12,30 +12,30 @@
 static struct {
     atomic_int in_flight;
     atomic_bool closed;
-} gate;
+} gate_state;
 
 bool gate_enter(void)
 {
-    atomic_fetch_add_explicit(&gate.in_flight, 1, memory_order_acq_rel);
-    if (atomic_load_explicit(&gate.closed, memory_order_acquire)) {
-        atomic_fetch_sub_explicit(&gate.in_flight, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&gate_state.in_flight, 1, memory_order_acq_rel);
+    if (atomic_load_explicit(&gate_state.closed, memory_order_acquire)) {
+        atomic_fetch_sub_explicit(&gate_state.in_flight, 1, memory_order_acq_rel);
         return false;
     }
     return true;
 }
 
-void gate_leave(void) { atomic_fetch_sub_explicit(&gate.in_flight, 1, memory_order_acq_rel); }
+void gate_leave(void) { atomic_fetch_sub_explicit(&gate_state.in_flight, 1, memory_order_acq_rel); }
 
 bool gate_close(unsigned timeout_ms)
 {
-    atomic_store_explicit(&gate.closed, true, memory_order_release);
+    atomic_store_explicit(&gate_state.closed, true, memory_order_release);
     struct timespec ts = { 0, 1000000 };
     for (unsigned waited = 0; waited < timeout_ms; waited++) {
-        if (atomic_load_explicit(&gate.in_flight, memory_order_acquire) == 0)
+        if (atomic_load_explicit(&gate_state.in_flight, memory_order_acquire) == 0)
             return true;
         nanosleep(&ts, NULL);
     }
-    return atomic_load_explicit(&gate.in_flight, memory_order_acquire) == 0;
+    return atomic_load_explicit(&gate_state.in_flight, memory_order_acquire) == 0;
 }
 
-void gate_reopen(void) { atomic_store_explicit(&gate.closed, false, memory_order_release); }
+void gate_reopen(void) { atomic_store_explicit(&gate_state.closed, false, memory_order_release); }
