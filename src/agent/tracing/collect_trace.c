@@ -290,7 +290,8 @@ static jp_status tr_load(jp_session *session, char *err, size_t errlen)
 static jp_status tr_start(jp_session *session, JNIEnv *jni)
 {
     char err[OPTIONS_PATH_MAX + 256] = "";
-    if (!trace_session_is_open(session) && tr_load(session, err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
+    /* load ran in session_start, normally */
+    if (!trace_session_is_open(session) && tr_load(session, err, sizeof err) != JP_OK) {
         if (err[0])
             jp_log_error("%s", err);
         return JP_ERR_IO;

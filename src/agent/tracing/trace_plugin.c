@@ -416,7 +416,8 @@ jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
     tpl.shutdown = (tpl_void_fn)dlsym(tpl.lib, "jvmprof_plugin_shutdown");
     char why[160];
     if (!version)
-        return tpl_refuse(err, errlen, "it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
+        return tpl_refuse(err, errlen,
+                          "it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
     if (*version != JVMPROF_PLUGIN_API_VERSION && *version != 1) { /* 2 only added fields at the ends */
         snprintf(why, sizeof why, "built for plugin API version %d; this jvmprof has version %d (and loads 1)",
                  *version, JVMPROF_PLUGIN_API_VERSION);

@@ -53,7 +53,8 @@ typedef struct tss_part {
     _Atomic(tss_class_name *) class_names[TSS_CLASS_CHUNKS];
 } tss_part;
 
-trace_state *_Atomic trace_session_live; /* see trace_session.h: the hot paths' one pointer to the running trace's part */
+/* see trace_session.h: the hot paths' one pointer to the running trace's part */
+trace_state *_Atomic trace_session_live;
 
 /* What outlives a trace session, for the JVM's life: the sessions' numbers
  * (a thread's record keeps its producer from an earlier one, told apart by

@@ -3,9 +3,12 @@
  * Java thread's producer (made at its first event, reached through its
  * record), the producers of no Java thread (thread 0: collections, deaths;
  * the CPU samples'), and the names written once (strings, classes, methods,
- * threads). collect_trace.c (the collector: the file, the session's life,
- * method entries and exits) and trace_vm_events.c (what the JVM reports)
- * emit through it; neither knows the other's insides. */
+ * threads). All of it is the session's part JP_PART_TRACE_SESSION
+ * (trace_state, and trace_session.c's own after it), which the hot paths
+ * reach through one pointer (trace_session_live, read by trace_live).
+ * collect_trace.c (the collector: the file, the session's life, method
+ * entries and exits) and trace_vm_events.c (what the JVM reports) emit
+ * through it; neither knows the other's insides. */
 #ifndef TRACE_SESSION_H
 #define TRACE_SESSION_H
 

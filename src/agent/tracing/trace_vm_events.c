@@ -392,9 +392,10 @@ jp_status trace_vm_events_load(unsigned what, bool receivers)
                                                            "-agentpath)");
     /* allocations: the sampler at 0 and its event on now, before any thread has its first TLAB (a TLAB
      * made before is reported only once it is used up); the callback takes nothing until the trace starts */
+    jvmtiEnv *env = tv_jvm.env;
     if ((what & OPTIONS_TRACE_ALLOC) &&
-        (jvmti_check((*tv_jvm.env)->SetHeapSamplingInterval(tv_jvm.env, 0), "SetHeapSamplingInterval(trace)") != JP_OK ||
-         jvmti_check((*tv_jvm.env)->SetEventNotificationMode(tv_jvm.env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
+        (jvmti_check((*env)->SetHeapSamplingInterval(env, 0), "SetHeapSamplingInterval(trace)") != JP_OK ||
+         jvmti_check((*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
                      "SetEventNotificationMode(trace allocations)") != JP_OK))
         return JP_ERR_JVMTI;
     return JP_OK;
@@ -877,7 +878,8 @@ bool trace_object_references(JNIEnv *jni)
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.heap_reference_callback = tv_walk_ref;
-    bool ok = jvmti_check((*tv_jvm.env)->FollowReferences(tv_jvm.env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
+    jvmtiEnv *env = tv_jvm.env;
+    bool ok = jvmti_check((*env)->FollowReferences(env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
                   JP_OK && !w.oom;
     if (ok) {
         qsort(w.refs, w.nrefs, sizeof *w.refs, tv_ref_cmp);
