@@ -74,6 +74,7 @@ typedef void (*trace_consumer_fn)(uint32_t thread, unsigned type, uint64_t time_
 /* trace_vm_events.c's part of a trace session (what the JVM reports). */
 typedef struct trace_vm_run {
     bool cache_ok;                    /* objects move only in the pauses JVMTI reports (not ZGC, Shenandoah) */
+    uint64_t first;                   /* its first collection's pause number (trace_vm_events.c's tv_gc) */
     int64_t perf_seen[2];             /* the collectors' counts at the last pause's end (the VM's thread) */
 } trace_vm_run;
 

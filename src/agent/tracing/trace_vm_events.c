@@ -102,7 +102,6 @@ typedef struct tv_pause {
 typedef struct tv_gc_state {
     tv_pause pauses[TV_PAUSES];
     _Atomic uint64_t gcs;               /* pauses begun */
-    uint64_t first;                     /* the running session's first pause (set at its start) */
     _Atomic uint64_t epoch;             /* pause starts and ends: odd while one runs (receivers' caches) */
     pthread_mutex_t match_lock;
     uint64_t matched;                   /* the last pause a notification was joined to */
@@ -555,7 +554,7 @@ jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
                   !getenv("JVMPROF_TRACE_NO_RECEIVER_CACHE"); /* the test's knob: every receiver from its tag */
     if (what & OPTIONS_TRACE_GC) {
         tv_listen(jni);
-        tv_gc.first = atomic_load(&tv_gc.gcs) + 1;
+        ts->vm.first = atomic_load(&tv_gc.gcs) + 1;
         for (unsigned k = 0; tv_vm.perf && k < TV_KINDS; k++)
             ts->vm.perf_seen[k] = *tv_vm.perf_count[k];
     }
@@ -596,10 +595,10 @@ void trace_vm_events_end(void)
 static uint64_t tv_gap(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
 /* The pause of the young (0) or full (1) collection number id, or 0 (under tv_gc.match_lock). */
-static uint64_t tv_join_by_count(unsigned index, jlong id)
+static uint64_t tv_join_by_count(uint64_t first, unsigned index, jlong id)
 {
     uint64_t last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
-    for (uint64_t n = last; n && n >= tv_gc.first && n + TV_PAUSES > last; n--) {
+    for (uint64_t n = last; n && n >= first && n + TV_PAUSES > last; n--) {
         tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
         if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
             !atomic_load_explicit(&p->end_ns, memory_order_acquire))
@@ -645,8 +644,10 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
                                                          jlong after, jlong id)
 {
     (void)cls;
-    if (!trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
+    const trace_state *ts = trace_live();
+    if (!ts || !trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
         return;
+    uint64_t first = ts->vm.first;
     uint64_t ids[2] = { 0, 0 };
     jstring texts[2] = { collector, cause };
     for (int i = 0; i < 2; i++) {
@@ -663,7 +664,7 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
         (*jni)->ReleaseStringUTFChars(jni, texts[i], s);
     }
     pthread_mutex_lock(&tv_gc.match_lock);
-    uint64_t best = tv_vm.perf ? tv_join_by_count(major != 0, id) : tv_join_by_time(start_ms, end_ms);
+    uint64_t best = tv_vm.perf ? tv_join_by_count(first, major != 0, id) : tv_join_by_time(start_ms, end_ms);
     uint64_t used = TRACE_GC_USED_UNKNOWN;
     if (best) {
         atomic_fetch_add_explicit(&tv_gc.pauses[best % TV_PAUSES].told, 1, memory_order_release);
@@ -692,10 +693,10 @@ static uint64_t tv_expected(const tv_pause *p)
 }
 
 /* The pauses of the session still untold (up to TV_PAUSES back); 0 when all are. */
-static uint64_t tv_untold(uint64_t last, bool write)
+static uint64_t tv_untold(uint64_t first, uint64_t last, bool write)
 {
     uint64_t untold = 0;
-    for (uint64_t n = last; n && n >= tv_gc.first && n + TV_PAUSES > last; n--) {
+    for (uint64_t n = last; n && n >= first && n + TV_PAUSES > last; n--) {
         tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
         if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
             !atomic_load_explicit(&p->end_ns, memory_order_acquire) ||
@@ -722,13 +723,14 @@ static uint64_t tv_untold(uint64_t last, bool write)
 #define TV_SETTLE_MS 2000
 void trace_vm_events_settle(void)
 {
-    if (!tv_jvm.env || !trace_wants(OPTIONS_TRACE_GC))
+    const trace_state *ts = trace_live();
+    if (!tv_jvm.env || !ts || !trace_wants(OPTIONS_TRACE_GC))
         return;
-    uint64_t last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
-    for (int ms = 0; ms < TV_SETTLE_MS && tv_jvm.listening && tv_untold(last, false); ms += 2)
+    uint64_t first = ts->vm.first, last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
+    for (int ms = 0; ms < TV_SETTLE_MS && tv_jvm.listening && tv_untold(first, last, false); ms += 2)
         nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
     pthread_mutex_lock(&tv_gc.match_lock);
-    tv_untold(last, true);
+    tv_untold(first, last, true);
     pthread_mutex_unlock(&tv_gc.match_lock);
 }
 
