@@ -91,6 +91,8 @@ bool session_running(void) { return atomic_load(&session_all.live); }
 
 uint64_t session_number(void) { return atomic_load(&session_all.live_number); }
 
+const agent_options *session_options(void) { return agent_opts; }
+
 /* ---- the core's callbacks ---- */
 
 static void JNICALL session_cb_thread_start(jvmtiEnv *jv, JNIEnv *jni, jthread thread)

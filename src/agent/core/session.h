@@ -52,6 +52,10 @@ bool session_running(void);
 /* The running session's number: 1, 2, ... in the order sessions started in
  * this JVM; 0 when none runs. */
 uint64_t session_number(void);
+/* The options of the running session, or of the last one that ran; NULL
+ * while none has (the agent is not active: it could not start, or it was
+ * attached and no session started yet). */
+const agent_options *session_options(void);
 /* Agent_OnAttach, the first time (the agent loaded into a running JVM): the
  * core's callbacks and events, and the capability to re-instrument loaded
  * classes if the JVM grants it; then sessions start with session_start.

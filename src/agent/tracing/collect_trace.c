@@ -36,11 +36,17 @@
 #define TRACE_UNWIND_MAX 64u          /* how far down an exit looks for its frame */
 #define TRACE_USER_MAX 4096u          /* a user event's message is cut here */
 
-static int tr_fd = -1;
-static char tr_path[OPTIONS_PATH_MAX];
-static uint64_t tr_mintime;           /* mintime= in ns; 0: every entry and exit */
-static bool tr_receivers;             /* trace=exec without mintime=: instance methods' entries name the receiver */
-static trace_stream_stats tr_last;    /* the last session's, for describe */
+/* The collector's part of its session (JP_PART_TRACE): the trace file. What
+ * the hot paths read (trace=exec's mintime= and receivers) is the trace
+ * session's (trace_state, trace_session.h). */
+typedef struct tr_part {
+    int fd;                           /* the trace file (-1: closed) */
+    bool opened;                      /* fd set (0 is a file descriptor too) */
+    char path[OPTIONS_PATH_MAX];
+    trace_stream_stats last;          /* the stopped session's, for describe */
+} tr_part;
+
+static tr_part *tr_of(jp_session *s) { return session_part(s, JP_PART_TRACE, sizeof(tr_part)); }
 
 /* A virtual thread's part (vthreads.h): its open calls, lent to its carrier's producer while mounted. */
 typedef struct trace_vthread {
@@ -51,35 +57,36 @@ typedef struct trace_vthread {
 } trace_vthread;
 
 /* An event of t's thread, now, to the consumer and the file */
-static void tr_emit(trace_thread *t, unsigned type, const uint64_t *f)
+static void tr_emit(const trace_state *ts, trace_thread *t, unsigned type, const uint64_t *f)
 {
-    uint64_t now = trace_session_now();
-    trace_session_tap(trace_thread_id(t), type, now, f, NULL, 0);
+    uint64_t now = trace_session_now(ts);
+    trace_session_tap(ts, trace_thread_id(t), type, now, f, NULL, 0);
     trace_emit(&t->p, type, now, f, NULL, 0);
 }
 
 /* A method's entry, on the calling thread (self: its receiver, if it names one) */
 static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
 {
-    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+    trace_state *ts = trace_live();
+    if (!ts || !atomic_load_explicit(&ts->on, memory_order_relaxed))
         return;
-    trace_thread *t = trace_session_self(jni);
+    trace_thread *t = trace_session_self(ts, jni);
     if (!t)
         return;
     uint32_t k = (uint32_t)id;
     if (k >= BCI_IDS)
         return;
-    if (!trace_session_described_already(k))
-        trace_session_describe(k, tr_receivers);
+    if (!trace_session_described_already(ts, k))
+        trace_session_describe(ts, k, ts->receivers);
     if (t->calls.depth == t->calls.cap) {
         uint32_t cap = t->calls.cap ? t->calls.cap * 2 : 64;
         uint32_t *s = realloc(t->calls.stack, cap * sizeof *s);
         if (s)
             t->calls.stack = s;
-        uint64_t *st = s && tr_mintime ? realloc(t->calls.starts, cap * sizeof *st) : NULL;
+        uint64_t *st = s && ts->mintime_ns ? realloc(t->calls.starts, cap * sizeof *st) : NULL;
         if (st)
             t->calls.starts = st;
-        bool grown = s && (!tr_mintime || st);
+        bool grown = s && (!ts->mintime_ns || st);
         if (grown)
             t->calls.cap = cap;
         if (t->lent_to) /* a virtual thread's: they follow (so they are never freed twice) */
@@ -87,19 +94,19 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
         if (!grown)
             return; /* its exit will find no frame and be ignored */
     }
-    if (tr_mintime) { /* the call is written at its exit, if it lasted long enough */
-        t->calls.starts[t->calls.depth] = trace_session_now();
+    if (ts->mintime_ns) { /* the call is written at its exit, if it lasted long enough */
+        t->calls.starts[t->calls.depth] = trace_session_now(ts);
         t->calls.stack[t->calls.depth++] = k;
         return;
     }
     t->calls.stack[t->calls.depth++] = k;
-    uint64_t rid = self ? trace_receiver_id(self, &t->receivers) : 0, now = trace_session_now();
-    if (trace_session_consumer)
-        trace_session_tap(trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->calls.depth, rid }, NULL, 0);
+    uint64_t rid = self ? trace_receiver_id(ts, self, &t->receivers) : 0, now = trace_session_now(ts);
+    if (ts->consumer)
+        trace_session_tap(ts, trace_thread_id(t), TRACE_EV_ENTER, now, (uint64_t[]){ k, t->calls.depth, rid }, NULL, 0);
     if (self && rid != t->last_this) { /* a receiver other than the last one named: an enter-this */
         t->last_this = rid;
         trace_emit(&t->p, TRACE_EV_ENTER_THIS, now, (uint64_t[]){ k, rid }, NULL, 0);
-    } else if (trace_session_what & OPTIONS_TRACE_EXIT) {
+    } else if (ts->what & OPTIONS_TRACE_EXIT) {
         trace_emit_call(&t->p, TRACE_EV_ENTER, now, k);
     } else { /* exec:light: no exits to tell the depth from */
         trace_emit(&t->p, TRACE_EV_ENTER_AT, now, (uint64_t[]){ k, t->calls.depth }, NULL, 0);
@@ -107,11 +114,11 @@ static void tr_exec_enter(JNIEnv *jni, jint id, jobject self)
 }
 
 /* A frame closed (thrown: by an exception), to the consumer and the file */
-static void tr_exec_close(trace_thread *t, bool thrown)
+static void tr_exec_close(const trace_state *ts, trace_thread *t, bool thrown)
 {
-    uint64_t now = trace_session_now();
-    if (trace_session_consumer)
-        trace_session_tap(trace_thread_id(t), thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
+    uint64_t now = trace_session_now(ts);
+    if (ts->consumer)
+        trace_session_tap(ts, trace_thread_id(t), thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now,
                           (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth }, NULL, 0);
     trace_emit_call(&t->p, thrown ? TRACE_EV_EXIT_THROW : TRACE_EV_EXIT, now, 0);
 }
@@ -119,9 +126,10 @@ static void tr_exec_close(trace_thread *t, bool thrown)
 /* ... and its exit (thrown: by an exception) */
 static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
 {
-    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+    trace_state *ts = trace_live();
+    if (!ts || !atomic_load_explicit(&ts->on, memory_order_relaxed))
         return;
-    trace_thread *t = trace_session_self(jni);
+    trace_thread *t = trace_session_self(ts, jni);
     if (!t || t->calls.depth == 0)
         return;
     uint32_t k = (uint32_t)id;
@@ -130,38 +138,40 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
         at--;
     if (at == 0 || t->calls.stack[at - 1] != k)
         return; /* entered before tracing began */
-    bool exits = trace_session_what & OPTIONS_TRACE_EXIT;
-    if (tr_mintime) { /* each frame closed: a whole call, if it lasted mintime= */
-        uint64_t now = trace_session_now();
+    bool exits = ts->what & OPTIONS_TRACE_EXIT;
+    uint64_t mintime = ts->mintime_ns;
+    if (mintime) { /* each frame closed: a whole call, if it lasted mintime= */
+        uint64_t now = trace_session_now(ts);
         for (; t->calls.depth >= at; t->calls.depth--) {
             uint64_t took = now > t->calls.starts[t->calls.depth - 1] ? now - t->calls.starts[t->calls.depth - 1] : 0;
-            if (took >= tr_mintime)
-                tr_emit(t, TRACE_EV_CALL, (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth, took,
+            if (took >= mintime)
+                tr_emit(ts, t, TRACE_EV_CALL, (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth, took,
                                                         thrown || t->calls.depth > at });
         }
         return;
     }
     while (t->calls.depth > at) { /* frames whose exit never came: left by an exception */
         if (exits)
-            tr_exec_close(t, true);
+            tr_exec_close(ts, t, true);
         t->calls.depth--;
     }
     if (exits)
-        tr_exec_close(t, thrown);
+        tr_exec_close(ts, t, thrown);
     t->calls.depth--;
 }
 
 bool trace_user_event(JNIEnv *jni, jstring message)
 {
-    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed) || !(trace_session_what & OPTIONS_TRACE_USER) || !message)
+    trace_state *ts = trace_live();
+    if (!ts || !atomic_load_explicit(&ts->on, memory_order_relaxed) || !(ts->what & OPTIONS_TRACE_USER) || !message)
         return false;
-    trace_thread *t = trace_session_self(jni);
+    trace_thread *t = trace_session_self(ts, jni);
     const char *s = t ? (*jni)->GetStringUTFChars(jni, message, NULL) : NULL;
     if (!s)
         return false;
     size_t n = strlen(s) < TRACE_USER_MAX ? strlen(s) : TRACE_USER_MAX;
-    uint64_t now = trace_session_now();
-    trace_session_tap(trace_thread_id(t), TRACE_EV_USER, now, NULL, s, n);
+    uint64_t now = trace_session_now(ts);
+    trace_session_tap(ts, trace_thread_id(t), TRACE_EV_USER, now, NULL, s, n);
     bool ok = trace_emit(&t->p, TRACE_EV_USER, now, NULL, s, n);
     (*jni)->ReleaseStringUTFChars(jni, message, s);
     return ok;
@@ -196,18 +206,16 @@ static void JNICALL tr_native_exit_throw(JNIEnv *jni, jclass cls, jint id)
 
 static bool tr_wanted(const agent_options *o) { return o->trace != 0; }
 
-/* trace=exec: the classes pass through the rewriter (as for cpu=times) */
-static void tr_callbacks(jvmtiEventCallbacks *cb)
-{
-    if (agent_opts->trace & OPTIONS_TRACE_ENTRY)
-        cb->ClassFileLoadHook = bci_class_file_load_hook;
-}
+/* trace=exec: the classes pass through the rewriter (as for cpu=times). The
+ * hook is set whatever trace= is (this hook is given no session): it runs
+ * only once the rewriter enables its event (bci_vm_init), which trace= does
+ * for trace=exec alone. */
+static void tr_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
 /* Started late, the classes loaded before are retransformed to be instrumented. */
 static jp_status tr_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
-    (void)session;
-    if (agent_late_start && (agent_opts->trace & OPTIONS_TRACE_ENTRY)) {
+    if (agent_late_start && (session->opts->trace & OPTIONS_TRACE_ENTRY)) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
     }
@@ -221,74 +229,84 @@ static jp_status tr_capabilities(jp_session *session, jvmtiCapabilities *caps)
  * file there is replaced, never followed through a link. */
 static jp_status tr_load(jp_session *session, char *err, size_t errlen)
 {
-    (void)session;
+    const agent_options *o = session->opts;
+    tr_part *tr = tr_of(session);
+    if (!tr) {
+        snprintf(err, errlen, "out of memory");
+        return JP_ERR_NOMEM;
+    }
     char perr[OPTIONS_PATH_MAX + 256];
-    bool refused = agent_opts->plugin[0] && trace_plugin_load(agent_opts->plugin, perr, sizeof perr) != JP_OK;
+    bool refused = o->plugin[0] && trace_plugin_load(o->plugin, perr, sizeof perr) != JP_OK;
     if (refused)
         jp_log_error("%s", perr);
-    if (refused && !agent_opts->force)
+    if (refused && !o->force)
         return JP_ERR_ARG; /* force=n: the VM stops */
     /* with plugin= and no tracefile=, the events go to the plugin only (none if it was refused) */
-    bool file = !agent_opts->plugin[0] || options_given(agent_opts, OPTIONS_ID_TRACEFILE);
-    unsigned what = refused && !file ? 0u : agent_opts->trace;
-    snprintf(tr_path, sizeof tr_path, "%s", file ? agent_opts->tracefile : "/dev/null");
+    bool file = !o->plugin[0] || options_given(o, OPTIONS_ID_TRACEFILE);
+    unsigned what = refused && !file ? 0u : o->trace;
+    snprintf(tr->path, sizeof tr->path, "%s", file ? o->tracefile : "/dev/null");
     out_target target;
     char why[512];
+    int fd = -1;
     if (!file) {
-        tr_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
         snprintf(why, sizeof why, "%s", strerror(errno));
     } else {
-        if (out_file_check(tr_path, &target, why, sizeof why) != JP_OK) {
-            snprintf(err, errlen, "tracefile=%s: %s", tr_path, out_file_reason(why, tr_path));
+        if (out_file_check(tr->path, &target, why, sizeof why) != JP_OK) {
+            snprintf(err, errlen, "tracefile=%s: %s", tr->path, out_file_reason(why, tr->path));
             return JP_ERR_ARG;
         }
         if (target.kind == OUT_DIRECT) {
-            tr_fd = out_file_open_direct(tr_path, &target, why, sizeof why);
+            fd = out_file_open_direct(tr->path, &target, why, sizeof why);
         } else {
             if (target.kind == OUT_REPLACE)
-                unlink(tr_path);
-            tr_fd = open(tr_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                         target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
-            if (tr_fd < 0)
+                unlink(tr->path);
+            fd = open(tr->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                      target.kind == OUT_REPLACE ? target.mode : OUT_MODE_PUBLIC);
+            if (fd < 0)
                 snprintf(why, sizeof why, "%s", strerror(errno));
         }
     }
-    if (tr_fd < 0) {
-        snprintf(err, errlen, "tracefile=%s: %s", tr_path, why);
+    if (fd < 0) {
+        snprintf(err, errlen, "tracefile=%s: %s", tr->path, why);
         return JP_ERR_ARG;
     }
-    jp_status st = trace_session_open(tr_fd, agent_opts->tracelimit, what);
+    uint64_t mintime = o->mintime_ns;
+    bool receivers = (what & OPTIONS_TRACE_EXIT) && !mintime && o->receivers;
+    jp_status st = trace_session_open(session, fd, o->tracelimit, what, mintime, receivers);
     if (st != JP_OK) { /* the header could not be written (a full disk), or out of memory */
         int e = errno;
-        close(tr_fd);
-        tr_fd = -1;
-        snprintf(err, errlen, "tracefile=%s: %s", tr_path, st == JP_ERR_NOMEM ? "out of memory"
+        close(fd);
+        snprintf(err, errlen, "tracefile=%s: %s", tr->path, st == JP_ERR_NOMEM ? "out of memory"
                                                           : e == EFBIG ? "tracelimit= is below the header's 32 bytes"
                                                                        : strerror(e));
         return st == JP_ERR_NOMEM ? st : JP_ERR_ARG;
     }
-    tr_mintime = agent_opts->mintime_ns;
-    tr_receivers = (what & OPTIONS_TRACE_EXIT) && !tr_mintime && agent_opts->receivers;
-    return trace_vm_events_load(what) == JP_OK ? JP_OK : JP_ERR_JVMTI;
+    tr->fd = fd;
+    tr->opened = true;
+    return trace_vm_events_load(what, receivers) == JP_OK ? JP_OK : JP_ERR_JVMTI;
 }
 
 static jp_status tr_start(jp_session *session, JNIEnv *jni)
 {
     char err[OPTIONS_PATH_MAX + 256] = "";
-    if (!trace_session_stream && tr_load(session, err, sizeof err) != JP_OK) { /* load ran in session_start, normally */
+    /* load ran in session_start, normally */
+    if (!trace_session_is_open(session) && tr_load(session, err, sizeof err) != JP_OK) {
         if (err[0])
             jp_log_error("%s", err);
         return JP_ERR_IO;
     }
-    trace_session_start();
-    trace_plugin_begin(trace_session_what);
-    if (trace_session_what & OPTIONS_TRACE_PROBE)
+    trace_session_start(session);
+    trace_state *ts = trace_live();
+    unsigned what = ts ? ts->what : 0u;
+    trace_plugin_begin(what);
+    if (what & OPTIONS_TRACE_PROBE)
         probes_trace_listen(true);
-    if (trace_vm_events_start(jni, trace_session_what) != JP_OK)
+    if (trace_vm_events_start(jni, what) != JP_OK)
         return JP_ERR_JVMTI;
-    if (!(trace_session_what & OPTIONS_TRACE_ENTRY))
+    if (!(what & OPTIONS_TRACE_ENTRY))
         return JP_OK;
-    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, tr_receivers);
+    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, ts->receivers);
     return bci_vm_init(jni);
 }
 
@@ -297,23 +315,27 @@ static void tr_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
     (void)session;
     /* a carrier's producer is named at its start: its first event may be a virtual thread's, when the
      * current thread is that one (trace_session_self_slow names it then without a name) */
+    trace_state *ts = trace_live();
+    if (!ts)
+        return;
     if (!trace_wants(OPTIONS_TRACE_THREAD)) {
-        if (vthreads_supported() && atomic_load_explicit(&trace_session_on, memory_order_relaxed))
-            trace_session_self(jni);
+        if (vthreads_supported() && atomic_load_explicit(&ts->on, memory_order_relaxed))
+            trace_session_self(ts, jni);
         return;
     }
-    trace_thread *t = trace_session_self(jni);
+    trace_thread *t = trace_session_self(ts, jni);
     if (t)
-        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+        tr_emit(ts, t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
 }
 
 static void tr_thread_end(jp_session *session, JNIEnv *jni)
 {
     (void)session;
     (void)jni;
+    trace_state *ts = trace_live();
     trace_thread *t = thread_record_self.trace;
-    if (t && t->gen == trace_session_gen && trace_session_stream && trace_wants(OPTIONS_TRACE_THREAD))
-        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ t->p.thread });
+    if (trace_session_owns(ts, t) && trace_wants(OPTIONS_TRACE_THREAD))
+        tr_emit(ts, t, TRACE_EV_THREAD_END, (uint64_t[]){ t->p.thread });
     trace_session_thread_end();
 }
 
@@ -331,15 +353,15 @@ static void tr_unlend(trace_thread *t)
     t->last_this = 0;
 }
 
-/* The virtual thread's part for this session (begun again if an earlier session's), or NULL. */
-static trace_vthread *tr_vthread_part(vthread *v)
+/* The virtual thread's part for the session ts (begun again if an earlier session's), or NULL. */
+static trace_vthread *tr_vthread_part(const trace_state *ts, vthread *v)
 {
     trace_vthread *tv = v->trace;
     if (!tv && !(tv = v->trace = calloc(1, sizeof *tv)))
         return NULL;
-    if (tv->gen != trace_session_gen) {
+    if (tv->gen != ts->gen) {
         tv->calls.depth = 0;
-        tv->gen = trace_session_gen;
+        tv->gen = ts->gen;
         tv->named = tv->starting = false;
     }
     return tv;
@@ -347,20 +369,21 @@ static trace_vthread *tr_vthread_part(vthread *v)
 
 static void tr_vthread_start(jp_session *session, JNIEnv *jni, vthread *v)
 {
-    (void)session;
     (void)jni;
-    trace_vthread *tv = atomic_load_explicit(&trace_session_on, memory_order_relaxed) ? tr_vthread_part(v) : NULL;
+    trace_state *ts = trace_live();
+    trace_vthread *tv = ts && atomic_load_explicit(&ts->on, memory_order_relaxed) ? tr_vthread_part(ts, v) : NULL;
     if (tv)
-        tv->starting = agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD);
+        tv->starting = session->opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD);
 }
 
 static void tr_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
     (void)session;
-    if (!atomic_load_explicit(&trace_session_on, memory_order_relaxed))
+    trace_state *ts = trace_live();
+    if (!ts || !atomic_load_explicit(&ts->on, memory_order_relaxed))
         return;
-    trace_thread *t = trace_session_self(jni);
-    trace_vthread *tv = t ? tr_vthread_part(v) : NULL;
+    trace_thread *t = trace_session_self(ts, jni);
+    trace_vthread *tv = t ? tr_vthread_part(ts, v) : NULL;
     if (!tv)
         return;
     if (t->lent_to)
@@ -378,20 +401,20 @@ static void tr_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
     t->p.mounted = serial; /* its events say so (trace_emit): one mounted without any writes nothing */
     if (tv->starting) {
         tv->starting = false;
-        tr_emit(t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
+        tr_emit(ts, t, TRACE_EV_THREAD_START, (uint64_t[]){ serial });
     }
 }
 
 static void tr_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
 {
-    (void)session;
     (void)jni;
+    trace_state *ts = trace_live();
     trace_thread *t = thread_record_self.trace;
-    if (!t || t->gen != trace_session_gen || !trace_session_stream || !v->trace || t->lent_to != v->trace)
+    if (!trace_session_owns(ts, t) || !v->trace || t->lent_to != v->trace)
         return;
     uint32_t serial = t->p.mounted;
-    if (v->ending && agent_opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD))
-        tr_emit(t, TRACE_EV_THREAD_END, (uint64_t[]){ serial });
+    if (v->ending && session->opts->vthreads && trace_wants(OPTIONS_TRACE_THREAD))
+        tr_emit(ts, t, TRACE_EV_THREAD_END, (uint64_t[]){ serial });
     tr_unlend(t); /* (the carrier's next event says the unmount) */
 }
 
@@ -412,35 +435,46 @@ static void tr_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
 
 static void tr_poll(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    trace_session_write();
-    net_stream_grow(tr_path, tr_fd);
+    tr_part *tr = session_part_if(session, JP_PART_TRACE);
+    if (!tr || !tr->opened)
+        return;
+    trace_session_write(session);
+    net_stream_grow(tr->path, tr->fd);
+}
+
+/* The trace file closed. */
+static void tr_close_file(tr_part *tr)
+{
+    close(tr->fd);
+    tr->fd = -1;
+    tr->opened = false;
 }
 
 /* The session's end: no more events; the JVM's turned off, the stream
  * closed (trace_session_close), the file synced and closed. */
 static void tr_stop(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     trace_vm_events_settle(); /* the last collections' notifications, while the session still takes them */
-    atomic_store(&trace_session_on, false);
+    trace_state *ts = trace_live();
+    unsigned what = ts ? ts->what : 0u;
+    trace_session_pause(session);
     probes_trace_listen(false);
-    if (trace_session_what & OPTIONS_TRACE_ENTRY)
+    if (what & OPTIONS_TRACE_ENTRY)
         bci_vm_death(jni);
     trace_vm_events_stop(jni);
     trace_plugin_end();
     if (__atomic_load_n(&agent_vm_dying, __ATOMIC_ACQUIRE))
         trace_plugin_shutdown();
-    if (!trace_session_stream)
+    tr_part *tr = session_part_if(session, JP_PART_TRACE);
+    if (!tr || !trace_session_is_open(session))
         return;
-    trace_session_close(&tr_last);
-    if (fsync(tr_fd) != 0 && errno != EINVAL && errno != EROFS && !tr_last.write_errno)
-        tr_last.write_errno = errno;
-    net_stream_grow(tr_path, tr_fd);
+    trace_session_close(session, &tr->last);
+    if (fsync(tr->fd) != 0 && errno != EINVAL && errno != EROFS && !tr->last.write_errno)
+        tr->last.write_errno = errno;
+    net_stream_grow(tr->path, tr->fd);
     net_stream_grow_end();
-    close(tr_fd);
-    tr_fd = -1;
+    tr_close_file(tr);
 }
 
 /* After the stopped session's last report: what it held that a later
@@ -448,24 +482,25 @@ static void tr_stop(jp_session *session, JNIEnv *jni)
  * file of a session whose start failed after its load, closed. */
 static void tr_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
-    if (trace_session_stream) { /* loaded, never started */
+    tr_part *tr = session_part_if(session, JP_PART_TRACE);
+    if (tr && trace_session_is_open(session)) { /* loaded, never started */
         trace_vm_events_stop(jni);
-        trace_session_close(&tr_last);
-        close(tr_fd);
-        tr_fd = -1;
+        trace_session_close(session, &tr->last);
+        tr_close_file(tr);
     }
     trace_vm_events_end();
 }
 
 static void tr_describe_stats(jp_session *session)
 {
-    (void)session;
-    trace_stream_stats st = tr_last;
-    if (trace_session_stream)
-        trace_session_stats(&st);
+    tr_part *tr = session_part_if(session, JP_PART_TRACE);
+    if (!tr)
+        return;
+    trace_stream_stats st = tr->last;
+    if (trace_session_is_open(session))
+        trace_session_stats(session, &st);
     jp_log_info("trace: %llu events in %llu chunks to %s (%llu bytes, %.1f bytes per event)%s%s%s; %llu events "
-                "dropped", (unsigned long long)st.events, (unsigned long long)st.chunks, tr_path,
+                "dropped", (unsigned long long)st.events, (unsigned long long)st.chunks, tr->path,
                 (unsigned long long)st.bytes, st.events ? (double)st.bytes / (double)st.events : 0.0,
                 st.full && !st.write_errno ? "; tracelimit= reached" : "", st.write_errno ? "; writing failed: " : "",
                 st.write_errno ? strerror(st.write_errno) : "", (unsigned long long)st.dropped_events);

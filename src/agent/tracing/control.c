@@ -20,7 +20,7 @@
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
 {
     (void)jni, (void)cls;
-    if (!agent_opts)
+    if (!session_options())
         return JNI_FALSE;
     return profiler_request_dump() ? JNI_TRUE : JNI_FALSE;
 }
@@ -37,7 +37,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
 {
     (void)cls;
     char err[1024];
-    if (!agent_opts || !agent_jvmti)   /* loaded, but profiling was disabled at start (force=y) */
+    if (!session_options() || !agent_jvmti)   /* loaded, but profiling was disabled at start (force=y) */
         return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message "
                                          "at start-up)");
     const char *path = file ? (*jni)->GetStringUTFChars(jni, file, NULL) : NULL;
@@ -97,7 +97,7 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_running0(JNIEnv *jni, jclass cls
 JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingStartup0(JNIEnv *jni, jclass cls, jstring path)
 {
     (void)cls;
-    if (!agent_opts || !agent_jvmti)
+    if (!session_options() || !agent_jvmti)
         return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message at "
                                          "start-up)");
     const char *p = path ? (*jni)->GetStringUTFChars(jni, path, NULL) : NULL;
@@ -110,7 +110,9 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingStartup0(JNIEnv *jni, jcla
 }
 
 /* The number of the session tracingBegin started (session_number), until
- * tracingEnd; 0: none. */
+ * tracingEnd; 0: none. Global: Java's static calls (tracingBegin, End,
+ * Running) are given no session, and it must outlive the session it names
+ * (tracingRunning asks after it has stopped). */
 static _Atomic uint64_t control_tracing;
 
 /* jvmprof.Control.tracingBegin: a session with trace=classes to the
@@ -119,7 +121,7 @@ static _Atomic uint64_t control_tracing;
 JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingBegin0(JNIEnv *jni, jclass cls, jstring classes, jstring library)
 {
     (void)cls;
-    if (!agent_opts || !agent_jvmti)
+    if (!session_options() || !agent_jvmti)
         return (*jni)->NewStringUTF(jni, "the jvmprof agent is not active (it could not start; see its message at "
                                          "start-up)");
     const char *c = (*jni)->GetStringUTFChars(jni, classes, NULL);
@@ -131,11 +133,12 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_tracingBegin0(JNIEnv *jni, jclass
     }
     static char options[3 * OPTIONS_PREFIXES_MAX + OPTIONS_PATH_MAX];
     int n = snprintf(options, sizeof options, "trace=%s,plugin=%s", c, l);
-    bool exec = strstr(c, "exec") != NULL; /* include=/exclude= choose its classes */
-    if (exec && agent_opts->include[0])
-        n += snprintf(options + n, sizeof options - (size_t)n, ",include=%s", agent_opts->include);
-    if (exec && agent_opts->exclude[0] && (size_t)n < sizeof options)
-        snprintf(options + n, sizeof options - (size_t)n, ",exclude=%s", agent_opts->exclude);
+    bool exec = strstr(c, "exec") != NULL; /* include=/exclude= (the last session's) choose its classes */
+    const agent_options *last = session_options();
+    if (exec && last->include[0])
+        n += snprintf(options + n, sizeof options - (size_t)n, ",include=%s", last->include);
+    if (exec && last->exclude[0] && (size_t)n < sizeof options)
+        snprintf(options + n, sizeof options - (size_t)n, ",exclude=%s", last->exclude);
     (*jni)->ReleaseStringUTFChars(jni, classes, c);
     (*jni)->ReleaseStringUTFChars(jni, library, l);
     char err[1024];
@@ -179,12 +182,12 @@ JNIEXPORT void JNICALL Java_jvmprof_Control_tracingShutdown0(JNIEnv *jni, jclass
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_objectReferences0(JNIEnv *jni, jclass cls)
 {
     (void)cls;
-    return agent_opts && trace_object_references(jni) ? JNI_TRUE : JNI_FALSE;
+    return session_options() && trace_object_references(jni) ? JNI_TRUE : JNI_FALSE;
 }
 
 /* jvmprof.Control.userEvent: the message as a user event in the trace (trace=user). */
 JNIEXPORT jboolean JNICALL Java_jvmprof_Control_userEvent0(JNIEnv *jni, jclass cls, jstring message)
 {
     (void)cls;
-    return agent_opts && trace_user_event(jni, message) ? JNI_TRUE : JNI_FALSE;
+    return session_options() && trace_user_event(jni, message) ? JNI_TRUE : JNI_FALSE;
 }

@@ -31,12 +31,23 @@ typedef void (*tpl_event_fn)(const jvmprof_event *e);
 typedef void (*tpl_begin_fn)(unsigned flags);
 typedef void (*tpl_void_fn)(void);
 
-static void *tpl_lib;
-static char tpl_path[OPTIONS_PATH_MAX];
-static tpl_event_fn tpl_event;
-static tpl_begin_fn tpl_begin;
-static tpl_void_fn tpl_end, tpl_shutdown;
-static bool tpl_begun;
+/* The plugin, for the JVM's life: one library per JVM, loaded by the first
+ * session (or jvmprof.Control.tracingStartup) that names it and kept mapped
+ * (a thread may still be inside it); its begin and end bracket each trace
+ * session, its shutdown comes at VM death (or tracingShutdown), after which
+ * a later load starts it again. */
+static struct {
+    void *lib;
+    char path[OPTIONS_PATH_MAX];
+    tpl_event_fn event;                 /* NULL: none loaded, or shut down */
+    tpl_begin_fn begin;
+    tpl_void_fn end, shutdown;
+    bool begun;                         /* its begin called, its end not yet */
+    atomic_bool live;                   /* events go to the plugin (between its begin and its end) */
+    _Atomic unsigned inflight;          /* deliveries under way: its end waits for them */
+    pthread_key_t scratch_key;          /* each thread's tpl_scratch */
+    bool scratch_ready;
+} tpl;
 /* Each thread's room for the names it hands the plugin (valid during a
  * call): made at its first use, freed when the thread ends (a pthread key,
  * not thread-local storage, of which a library loaded late has little). */
@@ -47,21 +58,17 @@ typedef struct tpl_scratch {
     char s1[256], s2[256];              /* gc_info's collector and cause */
     char frames[TPL_FRAMES][3][128];    /* current_stack */
 } tpl_scratch;
-static pthread_key_t tpl_scratch_key;
-static bool tpl_scratch_ready;
 
 static tpl_scratch *tpl_room(void)
 {
-    tpl_scratch *r = tpl_scratch_ready ? pthread_getspecific(tpl_scratch_key) : NULL;
-    if (!r && tpl_scratch_ready && (r = malloc(sizeof *r)) && pthread_setspecific(tpl_scratch_key, r) != 0) {
+    tpl_scratch *r = tpl.scratch_ready ? pthread_getspecific(tpl.scratch_key) : NULL;
+    if (!r && tpl.scratch_ready && (r = malloc(sizeof *r)) && pthread_setspecific(tpl.scratch_key, r) != 0) {
         free(r);
         r = NULL;
     }
     return r;
 }
 
-static atomic_bool tpl_live;            /* events go to the plugin (between its begin and its end) */
-static _Atomic unsigned tpl_inflight;   /* deliveries under way: its end waits for them */
 
 /* ---- names ---- */
 
@@ -239,14 +246,14 @@ static bool tpl_probe(uint64_t key, const char *text, size_t len, jvmprof_probe 
 static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *f, const char *text,
                         size_t text_len)
 {
-    atomic_fetch_add_explicit(&tpl_inflight, 1, memory_order_acq_rel);
-    if (!atomic_load_explicit(&tpl_live, memory_order_acquire)) {
-        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+    atomic_fetch_add_explicit(&tpl.inflight, 1, memory_order_acq_rel);
+    if (!atomic_load_explicit(&tpl.live, memory_order_acquire)) {
+        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
         return;
     }
     tpl_scratch *r = tpl_room();
     if (!r) {
-        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
         return;
     }
     char *cls = r->cls, *s1 = r->s1, *s2 = r->s2;
@@ -351,116 +358,112 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
         break;
     case TRACE_EV_PROBE:
         if (!tpl_probe(f[1], text, text_len, &probe, args)) {
-            atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+            atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
             return;
         }
         e.u.probe.probe = &probe;
         e.u.probe.args = args;
         break;
     default:
-        atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
         return;
     }
-    tpl_event(&e);
-    atomic_fetch_sub_explicit(&tpl_inflight, 1, memory_order_release);
+    tpl.event(&e);
+    atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
 }
 
 /* ---- life ---- */
 
-static char *tpl_err;
-static size_t tpl_errlen;
-
-/* A refusal: "plugin=PATH: why" into the caller's buffer; the library unloaded. */
-static jp_status tpl_refuse(const char *why)
+/* A refusal: "plugin=PATH: why" into the caller's buffer err; the library unloaded. */
+static jp_status tpl_refuse(char *err, size_t errlen, const char *why)
 {
-    snprintf(tpl_err, tpl_errlen, "plugin=%s: %s", tpl_path, why);
-    if (tpl_lib)
-        dlclose(tpl_lib);
-    tpl_lib = NULL;
-    tpl_event = NULL;
+    snprintf(err, errlen, "plugin=%s: %s", tpl.path, why);
+    if (tpl.lib)
+        dlclose(tpl.lib);
+    tpl.lib = NULL;
+    tpl.event = NULL;
     return JP_ERR_ARG;
 }
 
 jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
 {
-    tpl_err = err;
-    tpl_errlen = errlen;
     const char *colon = strchr(spec, ':');
     size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *args = colon ? colon + 1 : "";
-    if (tpl_lib) { /* one per JVM: a later session keeps it; after its shutdown, a startup starts it again */
-        if (strlen(tpl_path) != n || strncmp(tpl_path, spec, n) != 0) {
+    if (tpl.lib) { /* one per JVM: a later session keeps it; after its shutdown, a startup starts it again */
+        if (strlen(tpl.path) != n || strncmp(tpl.path, spec, n) != 0) {
             snprintf(err, errlen, "plugin=%.*s: the plugin %s is loaded already, and a JVM has one", (int)n, spec,
-                     tpl_path);
+                     tpl.path);
             return JP_ERR_ARG;
         }
-        if (tpl_event)
+        if (tpl.event)
             return JP_OK;
     } else {
-        if (!tpl_scratch_ready)
-            tpl_scratch_ready = pthread_key_create(&tpl_scratch_key, free) == 0;
-        snprintf(tpl_path, sizeof tpl_path, "%.*s", (int)n, spec);
-        tpl_lib = dlopen(tpl_path, RTLD_NOW | RTLD_LOCAL);
-        if (!tpl_lib) {
+        if (!tpl.scratch_ready)
+            tpl.scratch_ready = pthread_key_create(&tpl.scratch_key, free) == 0;
+        snprintf(tpl.path, sizeof tpl.path, "%.*s", (int)n, spec);
+        tpl.lib = dlopen(tpl.path, RTLD_NOW | RTLD_LOCAL);
+        if (!tpl.lib) {
             const char *e = dlerror();
-            return tpl_refuse(e ? e : "cannot be loaded");
+            return tpl_refuse(err, errlen, e ? e : "cannot be loaded");
         }
     }
-    const int *version = (const int *)dlsym(tpl_lib, "jvmprof_plugin_api_version");
-    tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl_lib, "jvmprof_plugin_startup");
-    tpl_event = (tpl_event_fn)dlsym(tpl_lib, "jvmprof_plugin_event");
-    tpl_begin = (tpl_begin_fn)dlsym(tpl_lib, "jvmprof_plugin_begin");
-    tpl_end = (tpl_void_fn)dlsym(tpl_lib, "jvmprof_plugin_end");
-    tpl_shutdown = (tpl_void_fn)dlsym(tpl_lib, "jvmprof_plugin_shutdown");
+    const int *version = (const int *)dlsym(tpl.lib, "jvmprof_plugin_api_version");
+    tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl.lib, "jvmprof_plugin_startup");
+    tpl.event = (tpl_event_fn)dlsym(tpl.lib, "jvmprof_plugin_event");
+    tpl.begin = (tpl_begin_fn)dlsym(tpl.lib, "jvmprof_plugin_begin");
+    tpl.end = (tpl_void_fn)dlsym(tpl.lib, "jvmprof_plugin_end");
+    tpl.shutdown = (tpl_void_fn)dlsym(tpl.lib, "jvmprof_plugin_shutdown");
     char why[160];
     if (!version)
-        return tpl_refuse("it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
+        return tpl_refuse(err, errlen,
+                          "it does not export jvmprof_plugin_api_version (build it with include/jvmprof/plugin.h)");
     if (*version != JVMPROF_PLUGIN_API_VERSION && *version != 1) { /* 2 only added fields at the ends */
         snprintf(why, sizeof why, "built for plugin API version %d; this jvmprof has version %d (and loads 1)",
                  *version, JVMPROF_PLUGIN_API_VERSION);
-        return tpl_refuse(why);
+        return tpl_refuse(err, errlen, why);
     }
-    if (!startup || !tpl_event)
-        return tpl_refuse(!startup ? "it does not export jvmprof_plugin_startup, which a plugin must"
+    if (!startup || !tpl.event)
+        return tpl_refuse(err, errlen, !startup ? "it does not export jvmprof_plugin_startup, which a plugin must"
                                    : "it does not export jvmprof_plugin_event, which a plugin must");
     int rc = startup(args, &tpl_support);
     if (rc != 0) {
         snprintf(why, sizeof why, "its jvmprof_plugin_startup(\"%.60s\") returned %d: the plugin refused to start",
                  args, rc);
-        return tpl_refuse(why);
+        return tpl_refuse(err, errlen, why);
     }
     return JP_OK;
 }
 
 void trace_plugin_begin(unsigned what)
 {
-    if (!tpl_event)
+    if (!tpl.event)
         return;
-    if (tpl_begin)
-        tpl_begin(what);
-    tpl_begun = true;
-    atomic_store(&tpl_live, true);
-    trace_session_consumer = tpl_consume;
+    if (tpl.begin)
+        tpl.begin(what);
+    tpl.begun = true;
+    atomic_store(&tpl.live, true);
+    trace_session_set_consumer(tpl_consume);
 }
 
 /* Events stop, those under way are let finish (up to 2 s), then the plugin's end. */
 void trace_plugin_end(void)
 {
-    atomic_store(&tpl_live, false);
-    trace_session_consumer = NULL;
-    for (int i = 0; i < 2000 && atomic_load_explicit(&tpl_inflight, memory_order_acquire); i++)
+    atomic_store(&tpl.live, false);
+    trace_session_set_consumer(NULL);
+    for (int i = 0; i < 2000 && atomic_load_explicit(&tpl.inflight, memory_order_acquire); i++)
         nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-    if (tpl_begun && tpl_end)
-        tpl_end();
-    tpl_begun = false;
+    if (tpl.begun && tpl.end)
+        tpl.end();
+    tpl.begun = false;
 }
 
 void trace_plugin_shutdown(void)
 {
     trace_plugin_end();
-    if (tpl_event && tpl_shutdown)
-        tpl_shutdown();
-    tpl_event = NULL; /* the library stays mapped: a thread may still be inside it */
+    if (tpl.event && tpl.shutdown)
+        tpl.shutdown();
+    tpl.event = NULL; /* the library stays mapped: a thread may still be inside it */
 }
 
-bool trace_plugin_loaded(void) { return tpl_event != NULL; }
+bool trace_plugin_loaded(void) { return tpl.event != NULL; }

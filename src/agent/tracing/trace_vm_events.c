@@ -49,12 +49,17 @@
 #define TV_PAUSES 1024u                 /* pauses remembered for the notifications to find */
 #define TV_MATCH_NS 2500000u            /* a report's start and length (ms) are this close to its pause's */
 
-static jvmtiEnv *tv_env;
-static unsigned tv_what;                /* OPTIONS_TRACE_* of the session */
-static uint64_t tv_session;             /* 1, 2, ...: in a Class object's tag, so a later session names it again */
-static _Atomic uint64_t tv_next_object = 1;
-static bool tv_listening;               /* jvmprof.GcEvents registered (agent thread) */
-static _Thread_local bool tv_priming;   /* tv_prime runs on this thread */
+/* The trace's own JVMTI environment and its object ids, for the JVM's life:
+ * the environment is made once (its capabilities only grow), an object
+ * keeps its tag (its id) across sessions, and jvmprof.GcEvents, registered
+ * by the first session that traces collections, goes on notifying. */
+typedef struct tv_jvm_state {
+    jvmtiEnv *env;
+    _Atomic uint64_t next_object;       /* the next object id */
+    bool listening;                     /* jvmprof.GcEvents registered (agent thread) */
+} tv_jvm_state;
+static tv_jvm_state tv_jvm = { .next_object = 1 }; /* for the JVM's life: see above */
+static _Thread_local bool tv_priming;   /* tv_prime runs on this thread: a thread's own, outside any part */
 
 /* The collectors of Serial, Parallel and G1 as jstat counts them: counter
  * K of sun.gc.collector.K.invocations (0 young, 1 full) counts the
@@ -64,39 +69,46 @@ static _Thread_local bool tv_priming;   /* tv_prime runs on this thread */
  * and cleanup count in collector 2 and have no bean. */
 #define TV_KINDS 2u
 #define TV_CAUSE 64u
-static const volatile int64_t *tv_perf_count[TV_KINDS];
-static const volatile char *tv_perf_cause;      /* sun.gc.cause: the running collection's */
-static const volatile char *tv_perf_last_cause; /* sun.gc.lastCause: the last one's (its setter has ended) */
-static size_t tv_perf_cause_cap, tv_perf_last_cause_cap;
-static bool tv_perf;                            /* the counters are there and are the beans' */
-static int64_t tv_perf_seen[TV_KINDS];          /* the counts at the last pause's end (the VM's thread) */
-static char *tv_kind_names[TV_KINDS];           /* the young and the full collector's bean name (tv_match_lock) */
-
 /* ZGC's heap used, as its jstat counters give it (sun.gc.generation.G.space.0.used: the young (G 0,
  * generational ZGC only) and the old generation): ZGC sets them at the end of each of its pauses, before
  * JVMTI's GarbageCollectionFinish, and its pause notifications say nothing of the heap (ZGC records no
- * usage for its pauses' beans, only for its cycles'). NULL: not ZGC, or no counters. */
-static const volatile int64_t *tv_zgc_used_counter[2];
-static bool tv_zgc;
+ * usage for its pauses' beans, only for its cycles'). NULL: not ZGC, or no counters.
+ * These, the counters above and the beans' names are facts about the JVM, found by the first session
+ * that traces collections (tv_listen) and kept for the JVM's life. */
+static struct {
+    const volatile int64_t *perf_count[TV_KINDS];
+    const volatile char *perf_cause;      /* sun.gc.cause: the running collection's */
+    const volatile char *perf_last_cause; /* sun.gc.lastCause: the last one's (its setter has ended) */
+    size_t perf_cause_cap, perf_last_cause_cap;
+    bool perf;                            /* the counters are there and are the beans' */
+    char *kind_names[TV_KINDS];           /* the young and the full collector's bean name (tv_gc.match_lock) */
+    const volatile int64_t *zgc_used_counter[2];
+    bool zgc;
+} tv_vm;
 
 /* The pauses JVMTI reported, by number, for the notifications to find:
- * with tv_perf, each holds the collections counted in it (from, to] by
+ * with tv_vm.perf, each holds the collections counted in it (from, to] by
  * collector and the cause the JVM gave, written before end_ns (release). */
 typedef struct tv_pause {
     _Atomic uint64_t number, start_ns, end_ns;
     int64_t from[TV_KINDS], to[TV_KINDS];
     char cause[TV_CAUSE];
     uint64_t used;                              /* ZGC: its heap used at the pause's end (tv_zgc_used) */
-    _Atomic uint32_t told;                      /* its collections a notification told (under tv_match_lock) */
+    _Atomic uint32_t told;                      /* its collections a notification told (under tv_gc.match_lock) */
 } tv_pause;
-static tv_pause tv_pauses[TV_PAUSES];
-static _Atomic uint64_t tv_gcs;         /* pauses begun */
-static uint64_t tv_first;               /* the session's first pause */
-static _Atomic uint64_t tv_epoch;       /* pause starts and ends: odd while one runs (receivers' caches) */
-static bool tv_receivers;               /* trace=exec names receivers (GC events on for tv_epoch) */
-static bool tv_cache_ok;                /* objects move only in the pauses JVMTI reports (not ZGC, Shenandoah) */
-static pthread_mutex_t tv_match_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t tv_matched;             /* the last pause a notification was joined to */
+/* The collections, numbered for the JVM's life, and the join of GcEvents' notifications to them: the
+ * listener outlives the sessions (a notification may come after the session of its pause ended), and the
+ * pause numbers go on across sessions. */
+typedef struct tv_gc_state {
+    tv_pause pauses[TV_PAUSES];
+    _Atomic uint64_t gcs;               /* pauses begun */
+    _Atomic uint64_t epoch;             /* pause starts and ends: odd while one runs (receivers' caches) */
+    pthread_mutex_t match_lock;
+    uint64_t matched;                   /* the last pause a notification was joined to */
+    bool offset_known;
+    int64_t offset_ns;                  /* trace clock - the JVM's ms clock, from the last pause joined */
+} tv_gc_state;
+static tv_gc_state tv_gc = { .match_lock = PTHREAD_MUTEX_INITIALIZER }; /* for the JVM's life: see above */
 
 static const jvmtiEvent tv_events[] = {
     JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, JVMTI_EVENT_OBJECT_FREE,
@@ -105,12 +117,12 @@ static const jvmtiEvent tv_events[] = {
 };
 
 /* Whether event tv_events[i] serves what */
-static bool tv_event_wanted(size_t i, unsigned what)
+static bool tv_event_wanted(size_t i, unsigned what, bool receivers)
 {
     switch (tv_events[i]) {
     case JVMTI_EVENT_GARBAGE_COLLECTION_START:
     case JVMTI_EVENT_GARBAGE_COLLECTION_FINISH:
-        return (what & OPTIONS_TRACE_GC) || tv_receivers;
+        return (what & OPTIONS_TRACE_GC) || receivers;
     case JVMTI_EVENT_OBJECT_FREE:
         return what & (OPTIONS_TRACE_FREE | OPTIONS_TRACE_CLASS);
     case JVMTI_EVENT_SAMPLED_OBJECT_ALLOC:
@@ -124,24 +136,31 @@ static bool tv_event_wanted(size_t i, unsigned what)
 
 /* ---- ids ---- */
 
+/* The running trace session's number in a Class object's tag (so a later session names the class again). */
+static uint64_t tv_session_bits(void)
+{
+    const trace_state *ts = trace_live();
+    return ts ? ts->gen & 0xffffu : 0;
+}
+
 /* The class id a Class object's tag holds, if this session gave it; else 0. */
 static uint64_t tv_tag_class_id(jlong tag)
 {
     uint64_t t = (uint64_t)tag;
-    return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == (tv_session & 0xffffu) ? t & 0xffffffffu : 0;
+    return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == tv_session_bits() ? t & 0xffffffffu : 0;
 }
 
 /* The trace's id of a class, from its Class object's tag, or named and tagged now. */
 static uint64_t tv_class_of(jclass klass)
 {
     jlong tag = 0;
-    if (!klass || (*tv_env)->GetTag(tv_env, klass, &tag) != JVMTI_ERROR_NONE)
+    if (!klass || (*tv_jvm.env)->GetTag(tv_jvm.env, klass, &tag) != JVMTI_ERROR_NONE)
         return 0;
     uint64_t known = tv_tag_class_id(tag);
     if (known)
         return known;
     char *sig = NULL;
-    if ((*tv_env)->GetClassSignature(tv_env, klass, &sig, NULL) != JVMTI_ERROR_NONE || !sig)
+    if ((*tv_jvm.env)->GetClassSignature(tv_jvm.env, klass, &sig, NULL) != JVMTI_ERROR_NONE || !sig)
         return 0;
     size_t n = strlen(sig);
     const char *name = sig;
@@ -150,9 +169,9 @@ static uint64_t tv_class_of(jclass klass)
         n -= 2;
     }
     uint64_t id = trace_class_id(name, n);
-    (*tv_env)->Deallocate(tv_env, (unsigned char *)sig);
+    (*tv_jvm.env)->Deallocate(tv_jvm.env, (unsigned char *)sig);
     if (id && id <= 0xffffffffu)
-        (*tv_env)->SetTag(tv_env, klass, (jlong)(TV_CLASS_TAG | (tv_session & 0xffffu) << 32 | id));
+        (*tv_jvm.env)->SetTag(tv_jvm.env, klass, (jlong)(TV_CLASS_TAG | tv_session_bits() << 32 | id));
     return id;
 }
 
@@ -160,12 +179,12 @@ static uint64_t tv_class_of(jclass klass)
 static uint64_t tv_object_id(jobject object)
 {
     jlong tag = 0;
-    if (!object || (*tv_env)->GetTag(tv_env, object, &tag) != JVMTI_ERROR_NONE)
+    if (!object || (*tv_jvm.env)->GetTag(tv_jvm.env, object, &tag) != JVMTI_ERROR_NONE)
         return 0;
     if (tag)
         return (uint64_t)tag;
-    uint64_t id = atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
-    return (*tv_env)->SetTag(tv_env, object, (jlong)id) == JVMTI_ERROR_NONE ? id : 0;
+    uint64_t id = atomic_fetch_add_explicit(&tv_jvm.next_object, 1, memory_order_relaxed);
+    return (*tv_jvm.env)->SetTag(tv_jvm.env, object, (jlong)id) == JVMTI_ERROR_NONE ? id : 0;
 }
 
 /* ---- callbacks ---- */
@@ -174,12 +193,12 @@ static uint64_t tv_object_id(jobject object)
 static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
 {
     (void)jv;
-    atomic_fetch_add_explicit(&tv_epoch, 1, memory_order_acq_rel); /* first: the objects may move from now on */
+    atomic_fetch_add_explicit(&tv_gc.epoch, 1, memory_order_acq_rel); /* first: the objects may move from now on */
     if (!trace_wants(OPTIONS_TRACE_GC))
         return;
-    uint64_t n = atomic_fetch_add_explicit(&tv_gcs, 1, memory_order_relaxed) + 1;
+    uint64_t n = atomic_fetch_add_explicit(&tv_gc.gcs, 1, memory_order_relaxed) + 1;
     uint64_t now = trace_now_ns();
-    tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
     atomic_store_explicit(&p->end_ns, 0, memory_order_relaxed);
     atomic_store_explicit(&p->told, 0, memory_order_relaxed);
     p->used = TRACE_GC_USED_UNKNOWN;
@@ -188,7 +207,7 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
     trace_vm_event(TRACE_EV_GC_START, (uint64_t[]){ n });
 }
 
-/* The pause's end: with tv_perf, which collections the JVM counted in it
+/* The pause's end: with tv_vm.perf, which collections the JVM counted in it
  * (each collector's count since the last pause's end) and their cause, so
  * that a notification names its pause exactly (collector K's collection
  * number id is in the pause where K's count went past id), and a pause
@@ -196,31 +215,33 @@ static void JNICALL tv_cb_gc_start(jvmtiEnv *jv)
 static void JNICALL tv_cb_gc_finish(jvmtiEnv *jv)
 {
     (void)jv;
-    atomic_fetch_add_explicit(&tv_epoch, 1, memory_order_acq_rel);
-    if (!trace_wants(OPTIONS_TRACE_GC))
+    atomic_fetch_add_explicit(&tv_gc.epoch, 1, memory_order_acq_rel);
+    trace_state *ts = trace_live();
+    if (!ts || !trace_wants(OPTIONS_TRACE_GC))
         return;
-    uint64_t n = atomic_load_explicit(&tv_gcs, memory_order_relaxed);
+    int64_t *seen = ts->vm.perf_seen;
+    uint64_t n = atomic_load_explicit(&tv_gc.gcs, memory_order_relaxed);
     uint64_t now = trace_now_ns();
-    tv_pause *p = &tv_pauses[n % TV_PAUSES];
-    if (tv_zgc) {
+    tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
+    if (tv_vm.zgc) {
         int64_t used = 0;
         for (unsigned g = 0; g < 2; g++)
-            used += tv_zgc_used_counter[g] && *tv_zgc_used_counter[g] > 0 ? *tv_zgc_used_counter[g] : 0;
+            used += tv_vm.zgc_used_counter[g] && *tv_vm.zgc_used_counter[g] > 0 ? *tv_vm.zgc_used_counter[g] : 0;
         p->used = (uint64_t)used;
     }
-    if (tv_perf) {
+    if (tv_vm.perf) {
         for (unsigned k = 0; k < TV_KINDS; k++) {
-            int64_t c = *tv_perf_count[k];
-            p->from[k] = tv_perf_seen[k];
-            p->to[k] = c > tv_perf_seen[k] ? c : tv_perf_seen[k];
-            tv_perf_seen[k] = p->to[k];
+            int64_t c = *tv_vm.perf_count[k];
+            p->from[k] = seen[k];
+            p->to[k] = c > seen[k] ? c : seen[k];
+            seen[k] = p->to[k];
         }
         /* the cause is set around the pause (G1) or inside it (Parallel, Serial: over by now) */
-        const volatile char *cause = tv_perf_cause;
-        size_t cap = tv_perf_cause_cap, i = 0;
+        const volatile char *cause = tv_vm.perf_cause;
+        size_t cap = tv_vm.perf_cause_cap, i = 0;
         if (strncmp((const char *)cause, "No GC", cap) == 0) {
-            cause = tv_perf_last_cause;
-            cap = tv_perf_last_cause_cap;
+            cause = tv_vm.perf_last_cause;
+            cap = tv_vm.perf_last_cause_cap;
         }
         for (; i + 1 < TV_CAUSE && i + 1 < cap && cause[i]; i++)
             p->cause[i] = cause[i];
@@ -256,12 +277,12 @@ static void JNICALL tv_cb_alloc(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobje
     if (!trace_wants(OPTIONS_TRACE_ALLOC) || !trace_thread_followed(jni) || !gate_enter())
         return;
     uint64_t cls = tv_class_of(klass);
-    uint64_t id = atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
-    if ((*tv_env)->SetTag(tv_env, object, (jlong)id) != JVMTI_ERROR_NONE)
+    uint64_t id = atomic_fetch_add_explicit(&tv_jvm.next_object, 1, memory_order_relaxed);
+    if ((*tv_jvm.env)->SetTag(tv_jvm.env, object, (jlong)id) != JVMTI_ERROR_NONE)
         id = 0;
     jboolean array = JNI_FALSE;
     uint64_t length = 0;
-    if ((*tv_env)->IsArrayClass(tv_env, klass, &array) == JVMTI_ERROR_NONE && array)
+    if ((*tv_jvm.env)->IsArrayClass(tv_jvm.env, klass, &array) == JVMTI_ERROR_NONE && array)
         length = (uint64_t)(*jni)->GetArrayLength(jni, (jarray)object) + 1;
     trace_thread_event(jni, TRACE_EV_ALLOC, (uint64_t[]){ id, cls, (uint64_t)size, length });
     gate_leave();
@@ -319,10 +340,10 @@ static void JNICALL tv_cb_waited(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobj
 /* The trace's own JVMTI environment, made (with its callbacks) the first time */
 static jp_status tv_env_get(void)
 {
-    if (tv_env)
+    if (tv_jvm.env)
         return JP_OK;
-    if ((*agent_vm)->GetEnv(agent_vm, (void **)&tv_env, JVMTI_VERSION_11) != JNI_OK) {
-        tv_env = NULL;
+    if ((*agent_vm)->GetEnv(agent_vm, (void **)&tv_jvm.env, JVMTI_VERSION_11) != JNI_OK) {
+        tv_jvm.env = NULL;
         return jp_error(JP_ERR_JVMTI, "trace=: no JVMTI environment for the JVM's events");
     }
     jvmtiEventCallbacks cb;
@@ -336,7 +357,7 @@ static jp_status tv_env_get(void)
     cb.MonitorContendedEntered = tv_cb_entered;
     cb.MonitorWait = tv_cb_wait;
     cb.MonitorWaited = tv_cb_waited;
-    return jvmti_check((*tv_env)->SetEventCallbacks(tv_env, &cb, (jint)sizeof cb), "SetEventCallbacks(trace)");
+    return jvmti_check((*tv_jvm.env)->SetEventCallbacks(tv_jvm.env, &cb, (jint)sizeof cb), "SetEventCallbacks(trace)");
 }
 
 jp_status trace_vm_events_sampler_check(char *why, size_t len)
@@ -345,10 +366,10 @@ jp_status trace_vm_events_sampler_check(char *why, size_t len)
         snprintf(why, len, "trace=: no JVMTI environment for the JVM's events");
         return JP_ERR_JVMTI;
     }
-    return jvmti_sampler_check(tv_env, "trace=alloc", why, len);
+    return jvmti_sampler_check(tv_jvm.env, "trace=alloc", why, len);
 }
 
-jp_status trace_vm_events_load(unsigned what)
+jp_status trace_vm_events_load(unsigned what, bool receivers)
 {
     jvmtiPhase phase = JVMTI_PHASE_LIVE;
     (*agent_jvmti)->GetPhase(agent_jvmti, &phase);
@@ -357,23 +378,23 @@ jp_status trace_vm_events_load(unsigned what)
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_tag_objects = 1;
-    tv_receivers = (what & OPTIONS_TRACE_EXIT) && !agent_opts->mintime_ns && agent_opts->receivers;
-    caps.can_generate_garbage_collection_events = (what & OPTIONS_TRACE_GC) || tv_receivers;
+    caps.can_generate_garbage_collection_events = (what & OPTIONS_TRACE_GC) || receivers;
     caps.can_generate_object_free_events = (what & (OPTIONS_TRACE_FREE | OPTIONS_TRACE_CLASS)) != 0;
     caps.can_generate_sampled_object_alloc_events = (what & OPTIONS_TRACE_ALLOC) != 0;
     caps.can_generate_monitor_events = (what & OPTIONS_TRACE_MONITOR) != 0;
-    jvmtiError e = (*tv_env)->AddCapabilities(tv_env, &caps);
+    jvmtiError e = (*tv_jvm.env)->AddCapabilities(tv_jvm.env, &caps);
     if (e == JVMTI_ERROR_NONE && caps.can_generate_sampled_object_alloc_events)
-        jvmti_sampler_taken(tv_env, "trace=alloc");
+        jvmti_sampler_taken(tv_jvm.env, "trace=alloc");
     if (e != JVMTI_ERROR_NONE)
         return jp_error(JP_ERR_JVMTI, "trace=: the JVM refused the JVMTI capabilities of these event classes%s",
                         phase == JVMTI_PHASE_ONLOAD ? "" : " (some are granted only at start-up: give trace= in "
                                                            "-agentpath)");
     /* allocations: the sampler at 0 and its event on now, before any thread has its first TLAB (a TLAB
      * made before is reported only once it is used up); the callback takes nothing until the trace starts */
+    jvmtiEnv *env = tv_jvm.env;
     if ((what & OPTIONS_TRACE_ALLOC) &&
-        (jvmti_check((*tv_env)->SetHeapSamplingInterval(tv_env, 0), "SetHeapSamplingInterval(trace)") != JP_OK ||
-         jvmti_check((*tv_env)->SetEventNotificationMode(tv_env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
+        (jvmti_check((*env)->SetHeapSamplingInterval(env, 0), "SetHeapSamplingInterval(trace)") != JP_OK ||
+         jvmti_check((*env)->SetEventNotificationMode(env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL),
                      "SetEventNotificationMode(trace allocations)") != JP_OK))
         return JP_ERR_JVMTI;
     return JP_OK;
@@ -392,8 +413,8 @@ jp_status trace_vm_events_load(unsigned what)
 static void tv_prime(JNIEnv *jni)
 {
     jthread self = NULL;
-    if ((*tv_env)->GetCurrentThread(tv_env, &self) != JVMTI_ERROR_NONE ||
-        (*tv_env)->SetEventNotificationMode(tv_env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, self) !=
+    if ((*tv_jvm.env)->GetCurrentThread(tv_jvm.env, &self) != JVMTI_ERROR_NONE ||
+        (*tv_jvm.env)->SetEventNotificationMode(tv_jvm.env, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, self) !=
             JVMTI_ERROR_NONE)
         return;
     if (self)
@@ -419,57 +440,57 @@ static void tv_tag_loaded(JNIEnv *jni, bool all)
 {
     jint n = 0;
     jclass *classes = NULL;
-    if ((*tv_env)->GetLoadedClasses(tv_env, &n, &classes) != JVMTI_ERROR_NONE)
+    if ((*tv_jvm.env)->GetLoadedClasses(tv_jvm.env, &n, &classes) != JVMTI_ERROR_NONE)
         return;
     for (jint i = 0; i < n; i++) {
         jint status = 0;
-        if ((*tv_env)->GetClassStatus(tv_env, classes[i], &status) == JVMTI_ERROR_NONE &&
+        if ((*tv_jvm.env)->GetClassStatus(tv_jvm.env, classes[i], &status) == JVMTI_ERROR_NONE &&
             (all || ((status & JVMTI_CLASS_STATUS_PREPARED) &&
                      !(status & (JVMTI_CLASS_STATUS_ARRAY | JVMTI_CLASS_STATUS_PRIMITIVE)))))
             tv_class_of(classes[i]);
         (*jni)->DeleteLocalRef(jni, classes[i]);
     }
-    (*tv_env)->Deallocate(tv_env, (unsigned char *)classes);
+    (*tv_jvm.env)->Deallocate(tv_jvm.env, (unsigned char *)classes);
 }
 
 /* jstat's collector counters, if they are the beans' young (0) and full (1) collector. */
 static void tv_perf_find(void)
 {
     size_t cap = 0;
-    tv_perf_cause = vm_perf_string("sun.gc.cause", &tv_perf_cause_cap);
-    tv_perf_last_cause = vm_perf_string("sun.gc.lastCause", &tv_perf_last_cause_cap);
-    bool ok = tv_perf_cause && tv_perf_last_cause;
+    tv_vm.perf_cause = vm_perf_string("sun.gc.cause", &tv_vm.perf_cause_cap);
+    tv_vm.perf_last_cause = vm_perf_string("sun.gc.lastCause", &tv_vm.perf_last_cause_cap);
+    bool ok = tv_vm.perf_cause && tv_vm.perf_last_cause;
     for (unsigned k = 0; ok && k < TV_KINDS; k++) {
         char name[64];
         snprintf(name, sizeof name, "sun.gc.collector.%u.invocations", k);
-        tv_perf_count[k] = vm_perf_long(name);
+        tv_vm.perf_count[k] = vm_perf_long(name);
         snprintf(name, sizeof name, "sun.gc.collector.%u.name", k);
         const volatile char *what = vm_perf_string(name, &cap);
         char text[128] = "";
         for (size_t i = 0; what && i + 1 < sizeof text && i < cap && what[i]; i++)
             text[i] = what[i];
-        ok = tv_perf_count[k] && strstr(text, k == 0 ? " young collection" : " full collection");
+        ok = tv_vm.perf_count[k] && strstr(text, k == 0 ? " young collection" : " full collection");
     }
-    tv_perf = ok;
+    tv_vm.perf = ok;
     if (!ok)
         jp_log_debug("trace=mem: no jstat collector counters (-XX:-UsePerfData, or a collector other than Serial, "
                      "Parallel and G1): collections are joined to their notifications by time");
 }
 
-/* ZGC's heap counters (tv_zgc_used_counter), when the JVM runs ZGC. */
+/* ZGC's heap counters (tv_vm.zgc_used_counter), when the JVM runs ZGC. */
 static void tv_zgc_find(void)
 {
-    tv_zgc = false;
+    tv_vm.zgc = false;
     if (vmstructs_flag_bool("UseZGC") != 1)
         return;
-    tv_zgc_used_counter[0] = vm_perf_long("sun.gc.generation.0.space.0.used");
-    tv_zgc_used_counter[1] = vm_perf_long("sun.gc.generation.1.space.0.used");
-    tv_zgc = tv_zgc_used_counter[0] || tv_zgc_used_counter[1];
-    if (!tv_zgc)
+    tv_vm.zgc_used_counter[0] = vm_perf_long("sun.gc.generation.0.space.0.used");
+    tv_vm.zgc_used_counter[1] = vm_perf_long("sun.gc.generation.1.space.0.used");
+    tv_vm.zgc = tv_vm.zgc_used_counter[0] || tv_vm.zgc_used_counter[1];
+    if (!tv_vm.zgc)
         jp_log_debug("trace=mem: no ZGC heap counters (-XX:-UsePerfData?): its pauses come without heap sizes");
 }
 
-/* The beans' names of the collectors of tv_perf (HotSpot's), until a notification tells them */
+/* The beans' names of the collectors of tv_vm.perf (HotSpot's), until a notification tells them */
 static const char *const tv_young_names[] = { "G1 Young Generation", "PS Scavenge", "Copy", NULL };
 static const char *const tv_full_names[] = { "G1 Old Generation", "PS MarkSweep", "MarkSweepCompact", NULL };
 
@@ -477,8 +498,8 @@ static void tv_name_kind(const char *name)
 {
     for (unsigned k = 0; k < TV_KINDS; k++)
         for (const char *const *n = k ? tv_full_names : tv_young_names; *n; n++)
-            if (strcmp(name, *n) == 0 && !tv_kind_names[k])
-                tv_kind_names[k] = strdup(name);
+            if (strcmp(name, *n) == 0 && !tv_vm.kind_names[k])
+                tv_vm.kind_names[k] = strdup(name);
 }
 
 /* The listener of jvmprof.GcEvents, registered once per JVM (it stays, and
@@ -487,12 +508,12 @@ static void tv_name_kind(const char *name)
  * reports from then on. It gives the beans' names. */
 static void tv_listen(JNIEnv *jni)
 {
-    if (tv_listening || !jni)
+    if (tv_jvm.listening || !jni)
         return;
-    tv_listening = true;
-    pthread_mutex_lock(&tv_match_lock);
-    tv_matched = atomic_load(&tv_gcs);
-    pthread_mutex_unlock(&tv_match_lock);
+    tv_jvm.listening = true;
+    pthread_mutex_lock(&tv_gc.match_lock);
+    tv_gc.matched = atomic_load(&tv_gc.gcs);
+    pthread_mutex_unlock(&tv_gc.match_lock);
     jclass c = (*jni)->FindClass(jni, "jvmprof/GcEvents");
     jmethodID m = c ? (*jni)->GetStaticMethodID(jni, c, "start", "()[Ljava/lang/String;") : NULL;
     jobjectArray names = m ? (jobjectArray)(*jni)->CallStaticObjectMethod(jni, c, m) : NULL;
@@ -503,9 +524,9 @@ static void tv_listen(JNIEnv *jni)
         jstring name = (jstring)(*jni)->GetObjectArrayElement(jni, names, i);
         const char *u = name ? (*jni)->GetStringUTFChars(jni, name, NULL) : NULL;
         if (u) {
-            pthread_mutex_lock(&tv_match_lock);
+            pthread_mutex_lock(&tv_gc.match_lock);
             tv_name_kind(u);
-            pthread_mutex_unlock(&tv_match_lock);
+            pthread_mutex_unlock(&tv_gc.match_lock);
             (*jni)->ReleaseStringUTFChars(jni, name, u);
         }
         if (name)
@@ -524,26 +545,26 @@ static void tv_listen(JNIEnv *jni)
 
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
 {
-    tv_what = what;
-    if (!tv_env)
+    trace_state *ts = trace_live();
+    if (!tv_jvm.env || !ts)
         return JP_OK;
-    tv_session++;
+    bool receivers = ts->receivers;
     /* a cached address holds until the next pause; ZGC and Shenandoah move objects while threads run */
-    tv_cache_ok = tv_receivers && vmstructs_flag_bool("UseZGC") == 0 && vmstructs_flag_bool("UseShenandoahGC") != 1 &&
+    ts->vm.cache_ok = receivers && vmstructs_flag_bool("UseZGC") == 0 && vmstructs_flag_bool("UseShenandoahGC") != 1 &&
                   !getenv("JVMPROF_TRACE_NO_RECEIVER_CACHE"); /* the test's knob: every receiver from its tag */
     if (what & OPTIONS_TRACE_GC) {
         tv_listen(jni);
-        tv_first = atomic_load(&tv_gcs) + 1;
-        for (unsigned k = 0; tv_perf && k < TV_KINDS; k++)
-            tv_perf_seen[k] = *tv_perf_count[k];
+        ts->vm.first = atomic_load(&tv_gc.gcs) + 1;
+        for (unsigned k = 0; tv_vm.perf && k < TV_KINDS; k++)
+            ts->vm.perf_seen[k] = *tv_vm.perf_count[k];
     }
     if (what & OPTIONS_TRACE_CLASS)
         tv_tag_loaded(jni, false);
     if (what & OPTIONS_TRACE_ALLOC)
         tv_prime(jni);
     for (size_t i = 0; i < sizeof tv_events / sizeof tv_events[0]; i++)
-        if (tv_event_wanted(i, what) &&
-            jvmti_check((*tv_env)->SetEventNotificationMode(tv_env, JVMTI_ENABLE, tv_events[i], NULL),
+        if (tv_event_wanted(i, what, receivers) &&
+            jvmti_check((*tv_jvm.env)->SetEventNotificationMode(tv_jvm.env, JVMTI_ENABLE, tv_events[i], NULL),
                         "SetEventNotificationMode(trace)") != JP_OK)
             return JP_ERR_JVMTI;
     return JP_OK;
@@ -552,36 +573,33 @@ jp_status trace_vm_events_start(JNIEnv *jni, unsigned what)
 void trace_vm_events_stop(JNIEnv *jni)
 {
     (void)jni;
-    if (!tv_env)
+    if (!tv_jvm.env)
         return;
     for (size_t i = 0; i < sizeof tv_events / sizeof tv_events[0]; i++)
-        (*tv_env)->SetEventNotificationMode(tv_env, JVMTI_DISABLE, tv_events[i], NULL);
-    tv_what = 0;
+        (*tv_jvm.env)->SetEventNotificationMode(tv_jvm.env, JVMTI_DISABLE, tv_events[i], NULL);
 }
 
 void trace_vm_events_end(void)
 {
-    if (tv_env)
-        jvmti_sampler_give_back(tv_env);
+    if (tv_jvm.env)
+        jvmti_sampler_give_back(tv_jvm.env);
 }
 
 /* jvmprof.GcEvents: one collection, as the JVM's GarbageCollectorMXBean
  * reports it, some time after its pause (on the JVM's notification thread).
- * With tv_perf it names its pause exactly: the one in which the count of
+ * With tv_vm.perf it names its pause exactly: the one in which the count of
  * its kind of collection (young or full) went past its number (id).
  * Without, by time (tv_join_by_time). */
 #define TV_SKIP_MAX 4u
-static bool tv_offset_known;
-static int64_t tv_offset_ns;            /* trace clock - the JVM's ms clock, from the last pause joined */
 
 static uint64_t tv_gap(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
-/* The pause of the young (0) or full (1) collection number id, or 0 (under tv_match_lock). */
-static uint64_t tv_join_by_count(unsigned index, jlong id)
+/* The pause of the young (0) or full (1) collection number id, or 0 (under tv_gc.match_lock). */
+static uint64_t tv_join_by_count(uint64_t first, unsigned index, jlong id)
 {
-    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
-    for (uint64_t n = last; n && n >= tv_first && n + TV_PAUSES > last; n--) {
-        tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    uint64_t last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
+    for (uint64_t n = last; n && n >= first && n + TV_PAUSES > last; n--) {
+        tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
         if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
             !atomic_load_explicit(&p->end_ns, memory_order_acquire))
             continue;
@@ -594,7 +612,7 @@ static uint64_t tv_join_by_count(unsigned index, jlong id)
 }
 
 /* By time, without the counters: reports come in the order of the
- * collections, from the first after the listener began (tv_matched then),
+ * collections, from the first after the listener began (tv_gc.matched then),
  * so the next report is the next pause; a pause whose length or start (the
  * JVM's ms moved to the trace's clock by the last pause joined) differs by
  * more than TV_MATCH_NS had no report (a G1 remark or cleanup) and is
@@ -602,20 +620,20 @@ static uint64_t tv_join_by_count(unsigned index, jlong id)
 static uint64_t tv_join_by_time(jlong start_ms, jlong end_ms)
 {
     uint64_t length = (uint64_t)(end_ms - start_ms) * 1000000u;
-    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
-    for (uint64_t n = tv_matched + 1; n <= last && n <= tv_matched + 1 + TV_SKIP_MAX; n++) {
-        tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    uint64_t last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
+    for (uint64_t n = tv_gc.matched + 1; n <= last && n <= tv_gc.matched + 1 + TV_SKIP_MAX; n++) {
+        tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
         uint64_t s = atomic_load_explicit(&p->start_ns, memory_order_relaxed);
         uint64_t e = atomic_load_explicit(&p->end_ns, memory_order_acquire);
         if (atomic_load_explicit(&p->number, memory_order_acquire) != n || !e)
             break;
         /* ms truncated: a length or a start may be off by up to 1 ms each way */
         if (tv_gap(e - s, length) > TV_MATCH_NS ||
-            (tv_offset_known && tv_gap(s, (uint64_t)(start_ms * 1000000 + tv_offset_ns)) > TV_MATCH_NS))
+            (tv_gc.offset_known && tv_gap(s, (uint64_t)(start_ms * 1000000 + tv_gc.offset_ns)) > TV_MATCH_NS))
             continue;
-        tv_offset_ns = (int64_t)s - start_ms * 1000000;
-        tv_offset_known = true;
-        tv_matched = n;
+        tv_gc.offset_ns = (int64_t)s - start_ms * 1000000;
+        tv_gc.offset_known = true;
+        tv_gc.matched = n;
         return n;
     }
     return 0;
@@ -626,8 +644,10 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
                                                          jlong after, jlong id)
 {
     (void)cls;
-    if (!trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
+    const trace_state *ts = trace_live();
+    if (!ts || !trace_wants(OPTIONS_TRACE_GC) || end_ms < start_ms)
         return;
+    uint64_t first = ts->vm.first;
     uint64_t ids[2] = { 0, 0 };
     jstring texts[2] = { collector, cause };
     for (int i = 0; i < 2; i++) {
@@ -635,22 +655,22 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
         if (!s)
             continue;
         ids[i] = trace_string_id(s, strlen(s));
-        if (i == 0 && !tv_kind_names[major != 0]) {
-            pthread_mutex_lock(&tv_match_lock);
-            if (!tv_kind_names[major != 0])
-                tv_kind_names[major != 0] = strdup(s);
-            pthread_mutex_unlock(&tv_match_lock);
+        if (i == 0 && !tv_vm.kind_names[major != 0]) {
+            pthread_mutex_lock(&tv_gc.match_lock);
+            if (!tv_vm.kind_names[major != 0])
+                tv_vm.kind_names[major != 0] = strdup(s);
+            pthread_mutex_unlock(&tv_gc.match_lock);
         }
         (*jni)->ReleaseStringUTFChars(jni, texts[i], s);
     }
-    pthread_mutex_lock(&tv_match_lock);
-    uint64_t best = tv_perf ? tv_join_by_count(major != 0, id) : tv_join_by_time(start_ms, end_ms);
+    pthread_mutex_lock(&tv_gc.match_lock);
+    uint64_t best = tv_vm.perf ? tv_join_by_count(first, major != 0, id) : tv_join_by_time(start_ms, end_ms);
     uint64_t used = TRACE_GC_USED_UNKNOWN;
     if (best) {
-        atomic_fetch_add_explicit(&tv_pauses[best % TV_PAUSES].told, 1, memory_order_release);
-        used = tv_pauses[best % TV_PAUSES].used; /* written before its end_ns, which the join saw (acquire) */
+        atomic_fetch_add_explicit(&tv_gc.pauses[best % TV_PAUSES].told, 1, memory_order_release);
+        used = tv_gc.pauses[best % TV_PAUSES].used; /* written before its end_ns, which the join saw (acquire) */
     }
-    pthread_mutex_unlock(&tv_match_lock);
+    pthread_mutex_unlock(&tv_gc.match_lock);
     if (!best)
         return; /* not a pause JVMTI reported to this trace */
     /* a notification without heap sizes (GcEvents: -1; ZGC's pauses): ZGC's counters at the pause's end, for
@@ -660,11 +680,11 @@ JNIEXPORT void JNICALL Java_jvmprof_GcEvents_collected0(JNIEnv *jni, jclass cls,
 }
 
 /* How many collections pause p holds that a notification should tell: with
- * tv_perf, those the counters saw (0 for a G1 remark or cleanup); without,
+ * tv_vm.perf, those the counters saw (0 for a G1 remark or cleanup); without,
  * one unless a notification told it. */
 static uint64_t tv_expected(const tv_pause *p)
 {
-    if (!tv_perf)
+    if (!tv_vm.perf)
         return 1;
     uint64_t n = 0;
     for (unsigned k = 0; k < TV_KINDS; k++)
@@ -673,11 +693,11 @@ static uint64_t tv_expected(const tv_pause *p)
 }
 
 /* The pauses of the session still untold (up to TV_PAUSES back); 0 when all are. */
-static uint64_t tv_untold(uint64_t last, bool write)
+static uint64_t tv_untold(uint64_t first, uint64_t last, bool write)
 {
     uint64_t untold = 0;
-    for (uint64_t n = last; n && n >= tv_first && n + TV_PAUSES > last; n--) {
-        tv_pause *p = &tv_pauses[n % TV_PAUSES];
+    for (uint64_t n = last; n && n >= first && n + TV_PAUSES > last; n--) {
+        tv_pause *p = &tv_gc.pauses[n % TV_PAUSES];
         if (atomic_load_explicit(&p->number, memory_order_acquire) != n ||
             !atomic_load_explicit(&p->end_ns, memory_order_acquire) ||
             atomic_load_explicit(&p->told, memory_order_acquire) > 0 || !tv_expected(p))
@@ -686,10 +706,10 @@ static uint64_t tv_untold(uint64_t last, bool write)
         if (!write)
             continue;
         /* what the counters knew of it; the heap used is the notification's only (ZGC's: its counters') */
-        unsigned kind = !tv_perf ? TRACE_GC_UNKNOWN : p->to[1] > p->from[1] ? TRACE_GC_FULL : TRACE_GC_YOUNG;
-        const char *name = kind == TRACE_GC_UNKNOWN ? NULL : tv_kind_names[kind == TRACE_GC_FULL];
+        unsigned kind = !tv_vm.perf ? TRACE_GC_UNKNOWN : p->to[1] > p->from[1] ? TRACE_GC_FULL : TRACE_GC_YOUNG;
+        const char *name = kind == TRACE_GC_UNKNOWN ? NULL : tv_vm.kind_names[kind == TRACE_GC_FULL];
         uint64_t collector = name ? trace_string_id(name, strlen(name)) : 0;
-        uint64_t cause = tv_perf && p->cause[0] ? trace_string_id(p->cause, strlen(p->cause)) : 0;
+        uint64_t cause = tv_vm.perf && p->cause[0] ? trace_string_id(p->cause, strlen(p->cause)) : 0;
         atomic_store_explicit(&p->told, (uint32_t)tv_expected(p), memory_order_release);
         trace_meta(TRACE_EV_GC, (uint64_t[]){ n, kind, collector, cause, p->used, p->used });
     }
@@ -703,24 +723,25 @@ static uint64_t tv_untold(uint64_t last, bool write)
 #define TV_SETTLE_MS 2000
 void trace_vm_events_settle(void)
 {
-    if (!tv_env || !(tv_what & OPTIONS_TRACE_GC) || !trace_wants(OPTIONS_TRACE_GC))
+    const trace_state *ts = trace_live();
+    if (!tv_jvm.env || !ts || !trace_wants(OPTIONS_TRACE_GC))
         return;
-    uint64_t last = atomic_load_explicit(&tv_gcs, memory_order_acquire);
-    for (int ms = 0; ms < TV_SETTLE_MS && tv_listening && tv_untold(last, false); ms += 2)
+    uint64_t first = ts->vm.first, last = atomic_load_explicit(&tv_gc.gcs, memory_order_acquire);
+    for (int ms = 0; ms < TV_SETTLE_MS && tv_jvm.listening && tv_untold(first, last, false); ms += 2)
         nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
-    pthread_mutex_lock(&tv_match_lock);
-    tv_untold(last, true);
-    pthread_mutex_unlock(&tv_match_lock);
+    pthread_mutex_lock(&tv_gc.match_lock);
+    tv_untold(first, last, true);
+    pthread_mutex_unlock(&tv_gc.match_lock);
 }
 
 /* ---- receivers ---- */
 
-uint64_t trace_receiver_id(jobject self, trace_receivers *c)
+uint64_t trace_receiver_id(const trace_state *ts, jobject self, trace_receivers *c)
 {
-    if (!self || !tv_env)
+    if (!self || !tv_jvm.env)
         return 0;
-    uint64_t e1 = atomic_load_explicit(&tv_epoch, memory_order_acquire);
-    if (!tv_cache_ok || (e1 & 1))
+    uint64_t e1 = atomic_load_explicit(&tv_gc.epoch, memory_order_acquire);
+    if (!ts->vm.cache_ok || (e1 & 1))
         return tv_object_id(self);
     if (c->epoch != e1) { /* a collection since: the addresses may name other objects now */
         memset(c->addr, 0, sizeof c->addr);
@@ -732,13 +753,13 @@ uint64_t trace_receiver_id(jobject self, trace_receivers *c)
     if (a && c->addr[h] == a) {
         uint64_t id = c->id[h];
         atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&tv_epoch, memory_order_relaxed) == e1)
+        if (atomic_load_explicit(&tv_gc.epoch, memory_order_relaxed) == e1)
             return id; /* no pause began since the address was read */
         return tv_object_id(self);
     }
     uint64_t id = tv_object_id(self);
     atomic_thread_fence(memory_order_acquire);
-    if (id && a && atomic_load_explicit(&tv_epoch, memory_order_relaxed) == e1) {
+    if (id && a && atomic_load_explicit(&tv_gc.epoch, memory_order_relaxed) == e1) {
         c->addr[h] = a;
         c->id[h] = id;
     }
@@ -813,7 +834,7 @@ static jint JNICALL tv_walk_ref(jvmtiHeapReferenceKind kind, const jvmtiHeapRefe
     if (w->oom)
         return JVMTI_VISIT_ABORT;
     if (!*tag_ptr)
-        *tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
+        *tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_jvm.next_object, 1, memory_order_relaxed);
     uint64_t id = (uint64_t)*tag_ptr;
     if (tv_seen_add(w, id)) {
         if (w->nobjs == w->objs_cap && !tv_grow((void **)&w->objs, &w->objs_cap, sizeof *w->objs)) {
@@ -829,7 +850,7 @@ static jint JNICALL tv_walk_ref(jvmtiHeapReferenceKind kind, const jvmtiHeapRefe
     if (!referrer_tag_ptr || kind > JVMTI_HEAP_REFERENCE_SUPERCLASS)
         return w->oom ? JVMTI_VISIT_ABORT : JVMTI_VISIT_OBJECTS; /* a root */
     if (!*referrer_tag_ptr) /* not reached yet as a referee: the callback names it when it is */
-        *referrer_tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_next_object, 1, memory_order_relaxed);
+        *referrer_tag_ptr = (jlong)atomic_fetch_add_explicit(&tv_jvm.next_object, 1, memory_order_relaxed);
     uint32_t index = kind == JVMTI_HEAP_REFERENCE_FIELD || kind == JVMTI_HEAP_REFERENCE_STATIC_FIELD
                          ? (uint32_t)info->field.index
                      : kind == JVMTI_HEAP_REFERENCE_ARRAY_ELEMENT ? (uint32_t)info->array.index
@@ -851,7 +872,7 @@ static int tv_ref_cmp(const void *a, const void *b)
 
 bool trace_object_references(JNIEnv *jni)
 {
-    if (!tv_env || !trace_thread_followed(jni))
+    if (!tv_jvm.env || !trace_thread_followed(jni))
         return false;
     tv_tag_loaded(jni, true); /* every object's class named */
     tv_walk w;
@@ -859,7 +880,8 @@ bool trace_object_references(JNIEnv *jni)
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.heap_reference_callback = tv_walk_ref;
-    bool ok = jvmti_check((*tv_env)->FollowReferences(tv_env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
+    jvmtiEnv *env = tv_jvm.env;
+    bool ok = jvmti_check((*env)->FollowReferences(env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
                   JP_OK && !w.oom;
     if (ok) {
         qsort(w.refs, w.nrefs, sizeof *w.refs, tv_ref_cmp);

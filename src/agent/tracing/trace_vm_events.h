@@ -12,15 +12,18 @@
 #include "../../common/jp_error.h"
 #include "trace_session.h"
 
-/* At a session's load (Agent_OnLoad for the one given there): the trace's
- * own JVMTI environment with what `what` (OPTIONS_TRACE_*) needs. */
-jp_status trace_vm_events_load(unsigned what);
+/* At a session's load (Agent_OnLoad for the one given there), its trace
+ * open: the trace's own JVMTI environment with what `what`
+ * (OPTIONS_TRACE_*) and trace=exec's receivers (the collections' epoch)
+ * need. */
+jp_status trace_vm_events_load(unsigned what, bool receivers);
 /* Before a session with trace=alloc is set up: JP_OK if the trace's
  * environment can have JVMTI's allocation sampler; else why not (who holds
  * it) in one line. */
 jp_status trace_vm_events_sampler_check(char *why, size_t len);
-/* The session's start and stop: the events on and off (the start of the
- * first that traces collections registers jvmprof.GcEvents). */
+/* The session's start (its trace open: trace_live) and stop: the events on
+ * and off (the start of the first that traces collections registers
+ * jvmprof.GcEvents). */
 jp_status trace_vm_events_start(JNIEnv *jni, unsigned what);
 void trace_vm_events_stop(JNIEnv *jni);
 /* After a stopped session's last report, no callback in flight: what the
@@ -33,7 +36,7 @@ void trace_vm_events_settle(void);
 /* An instance method's receiver (trace=exec): its object id, from the
  * cache when no collection can have moved it since, else its tag (given one
  * if it has none). 0 if it cannot be named. */
-uint64_t trace_receiver_id(jobject self, trace_receivers *c);
+uint64_t trace_receiver_id(const trace_state *ts, jobject self, trace_receivers *c);
 
 /* jvmprof.Control.objectReferences, on the calling thread: every object
  * reachable from the roots, with its references, into the trace. false if
