@@ -1,5 +1,5 @@
-/* eventq_q.c — lock-free MPSC hand-off of events (see eventq_q.h). */
-#include "eventq_q.h"
+/* eventq.c — lock-free MPSC hand-off of events (see eventq.h). */
+#include "eventq.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* gate_state.c — the callback in-flight counter (see gate_state.h). Lock-free: one
+/* gate.c — the callback in-flight counter (see gate.h). Lock-free: one
  * atomic counter and one flag; gate_close polls with short sleeps. */
-#include "gate_state.h"
+#include "gate.h"
 
 #include <stdatomic.h>
 #include <time.h>
