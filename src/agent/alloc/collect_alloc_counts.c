@@ -635,7 +635,7 @@ static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
         cnt_flags = f;
         cnt_dyn = d;
     }
-    bci_use_alloc_counter(&cnt_counter);
+    bci_use_alloc_counter(session, &cnt_counter);
     return JP_OK;
 }
 
@@ -644,7 +644,7 @@ static jp_status cnt_start(jp_session *session, JNIEnv *jni)
     (void)session;
     jp_status st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
     if (st == JP_OK)
-        st = bci_vm_init(jni);
+        st = bci_vm_init(session, jni);
     if (st == JP_OK)
         vm_allocs_start(jni, cnt_skip, (int)(sizeof cnt_skip / sizeof cnt_skip[0]));
     return st;
@@ -654,7 +654,7 @@ static void cnt_describe(jp_session *session)
 {
     (void)session;
     bci_stats b;
-    bci_get_stats(&b);
+    bci_get_stats(session, &b);
     jp_log_info("alloc_count=site: %llu sites in %llu classes rewritten (%llu failed, %llu methods left as they were) "
                 "in %.1f ms; %llu classes loaded before VM init retransformed in %.1f ms; %llu objects counted, %llu "
                 "of them allocated by the VM itself",

@@ -695,7 +695,6 @@ static void times_end(jp_session *session, JNIEnv *jni)
     sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
     atomic_fetch_add(&times_gen, 1);
     times_count_rebase(); /* the next session counts from here */
-    bci_reset_stats();
 }
 
 /* What the agent's own part of one timed call costs, measured once per
@@ -747,8 +746,8 @@ static jp_status times_start(jp_session *session, JNIEnv *jni)
 {
     (void)session;
     times_calibrate();
-    bci_use_calls(times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
-    jp_status st = bci_vm_init(jni);
+    bci_use_calls(session, times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
+    jp_status st = bci_vm_init(session, jni);
     /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
     jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
     jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;
@@ -796,7 +795,7 @@ static void times_describe(jp_session *session)
     (void)session;
     bci_stats b;
     times_stats ts;
-    bci_get_stats(&b);
+    bci_get_stats(session, &b);
     times_get_stats(&ts);
     jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods timed, %llu "
                 "counted, %llu left unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu "
