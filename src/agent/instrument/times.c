@@ -88,7 +88,7 @@ typedef struct times_thread {
     uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
     /* a carrier's: while a virtual thread is mounted on it, stack is that thread's (lent_to) and
-     * its own waits in own (times_vthread_mount) */
+     * its own waits in own (times_run_mount) */
     struct times_vstack *lent_to;
     times_stack own;
 } times_thread;
