@@ -132,8 +132,24 @@ def classify(stmt):
     s = ' '.join(stmt.split())
     if not s or s.startswith(('typedef', 'extern ')) or s.startswith('_Static_assert') or s.startswith('static_assert'):
         return []
-    if re.match(r'^(static\s+)?(inline\s+)?(struct|union|enum)\s+\w*\s*\{.*\}\s*$', s):
-        return []  # a type only
+    if re.match(r'^(static\s+|_Thread_local\s+|__thread\s+|_Atomic\s+|volatile\s+|const\s+)*(struct|union|enum)\s+\w*\s*\{', s):
+        # a struct/union/enum body: what follows its closing brace declares the variables, if any
+        depth, k = 0, s.index('{')
+        for k in range(s.index('{'), len(s)):
+            depth += s[k] == '{'
+            depth -= s[k] == '}'
+            if depth == 0:
+                break
+        rest = s[k + 1:].strip()
+        if not rest:
+            return []  # a type only
+        head = s[:s.index('{')]
+        s = head + ' BODY ' + rest
+        stmt = s
+    # a table declared by its macro (common/pub_table.h): one variable
+    m = re.match(r'^PUB_TABLE\(\s*(\w+)', s)
+    if m:
+        return [m.group(1)]
     # drop initializers at top level
     decl_parts = split_top(s)
     first = decl_parts[0]

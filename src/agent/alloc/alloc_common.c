@@ -8,10 +8,10 @@
 #include "../core/jvmti_util.h"
 #include "../core/symbols.h"
 
-static _Atomic uint64_t ac_gc_count, ac_gc_ns, ac_gc_started;
-static void (*ac_on_gc_finish)(void);
-
-uint64_t alloc_common_gc_count(void) { return atomic_load_explicit(&ac_gc_count, memory_order_relaxed); }
+/* The running session's GC counters (its collector's part), for the GC
+ * callbacks, which get no session: set as its events go on, cleared as they
+ * go off. The callbacks pass no gate (restricted mode): one acquire load. */
+static alloc_gc *_Atomic ac_gc;
 
 void alloc_common_capabilities(jvmtiCapabilities *caps)
 {
@@ -24,25 +24,29 @@ void alloc_common_capabilities(jvmtiCapabilities *caps)
 static void JNICALL ac_cb_gc_start(jvmtiEnv *jv)
 {
     (void)jv;
-    atomic_store_explicit(&ac_gc_started, agent_now_ns(), memory_order_relaxed);
+    alloc_gc *g = atomic_load_explicit(&ac_gc, memory_order_acquire);
+    if (g)
+        atomic_store_explicit(&g->started, agent_now_ns(), memory_order_relaxed);
 }
 
 static void JNICALL ac_cb_gc_finish(jvmtiEnv *jv)
 {
     (void)jv;
-    uint64_t t0 = atomic_load_explicit(&ac_gc_started, memory_order_relaxed);
-    atomic_fetch_add_explicit(&ac_gc_count, 1, memory_order_relaxed);
+    alloc_gc *g = atomic_load_explicit(&ac_gc, memory_order_acquire);
+    if (!g)
+        return;
+    uint64_t t0 = atomic_load_explicit(&g->started, memory_order_relaxed);
+    atomic_fetch_add_explicit(&g->count, 1, memory_order_relaxed);
     if (t0)
-        atomic_fetch_add_explicit(&ac_gc_ns, agent_now_ns() - t0, memory_order_relaxed);
-    if (ac_on_gc_finish)
-        ac_on_gc_finish();
+        atomic_fetch_add_explicit(&g->ns, agent_now_ns() - t0, memory_order_relaxed);
+    if (g->on_finish)
+        g->on_finish();
 }
 
-void alloc_common_callbacks(jvmtiEventCallbacks *cb, void (*on_gc_finish)(void))
+void alloc_common_callbacks(jvmtiEventCallbacks *cb)
 {
     cb->GarbageCollectionStart = ac_cb_gc_start;
     cb->GarbageCollectionFinish = ac_cb_gc_finish;
-    ac_on_gc_finish = on_gc_finish;
 }
 
 jp_status alloc_common_set_interval(uint64_t bytes)
@@ -52,13 +56,20 @@ jp_status alloc_common_set_interval(uint64_t bytes)
                        "SetHeapSamplingInterval");
 }
 
-jp_status alloc_common_events(bool on)
+void alloc_common_model(jp_session *s)
 {
-    if (!on) { /* ObjectFree stays on: the last frees still reach their records */
-        jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_START, false);
-        jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, false);
-        return JP_OK;
-    }
+    const agent_options *o = s->opts;
+    model *m = s->model;
+    m->alloc_interval = o->alloc_interval;
+    m->sites_exact = o->alloc_interval == 0;
+    /* exact mode's nursery (the sampler's hook) says which live objects no collection has seen */
+    m->sites_young = m->sites_exact && o->alloc_hook != 'b';
+    m->lifetimes = o->lifetimes;
+}
+
+jp_status alloc_common_events_on(alloc_gc *g)
+{
+    atomic_store_explicit(&ac_gc, g, memory_order_release);
     jp_status st = jvmti_event(JVMTI_EVENT_OBJECT_FREE, true);
     if (st == JP_OK)
         st = jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_START, true);
@@ -67,22 +78,22 @@ jp_status alloc_common_events(bool on)
     return st;
 }
 
-void alloc_common_reset(void)
+void alloc_common_events_off(void)
 {
-    atomic_store(&ac_gc_count, 0);
-    atomic_store(&ac_gc_ns, 0);
-    atomic_store(&ac_gc_started, 0);
+    jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_START, false);
+    jvmti_event(JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, false);
+    atomic_store_explicit(&ac_gc, NULL, memory_order_release);
 }
 
-void alloc_common_drain(model *m)
+void alloc_common_drain(model *m, const alloc_gc *g)
 {
     /* a collection seen: each site notes its floor since the previous one
      * (model_sites_gc: the frees come late, from the JVM's service thread) */
-    uint64_t gcs = atomic_load_explicit(&ac_gc_count, memory_order_relaxed);
+    uint64_t gcs = alloc_common_gc_count(g);
     if (m->lifetimes && gcs != m->gc_count)
         model_sites_gc(m);
     m->gc_count = gcs;
-    m->gc_ns = atomic_load_explicit(&ac_gc_ns, memory_order_relaxed);
+    m->gc_ns = atomic_load_explicit(&g->ns, memory_order_relaxed);
 }
 
 bool alloc_common_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)

@@ -15,7 +15,12 @@
  * and line) and the class; a plain object's bytes are its count times its
  * class's instance size (class_sizes.c). The callers
  * of each site come from the allocation sampler (collect_alloc_sampled.c), which runs
- * beside this and fills the model's sampled sites. */
+ * beside this and fills the model's sampled sites.
+ *
+ * The counters, the sites and AllocCounts' classes are the JVM's (cnt_jvm,
+ * cnt_sites): the rewritten classes keep their site numbers and addresses.
+ * What a report has taken from them so far is the session's part
+ * (JP_PART_ALLOC_COUNTS, cnt_state). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +59,26 @@ typedef struct cnt_site {
     char *owner;               /* clone() by invokespecial: the class it names (internal), else NULL */
 } cnt_site;
 
-static unsigned char *cnt_counts, *cnt_flags, *cnt_dyn; /* mmap'ed once, never unmapped: compiled code holds the addresses */
-PUB_TABLE(cnt_sites, CNT_SITES);
-static atomic_uint cnt_next = 1;
-static atomic_ullong cnt_sites_lost; /* sites past CNT_SITES, or out of memory: uncounted */
-static jlong cnt_alignment = 8;
+/* What the rewritten classes and AllocCounts hold on to for the JVM's life
+ * (the bytecode injected stays, and alloc_count=site runs only in the session
+ * given at load): the counters' memory, the site numbers given, the classes
+ * AllocCounts numbered, and the facts measured once at VM init. */
+static struct {
+    unsigned char *counts, *flags, *dyn; /* mmap'ed once, never unmapped: compiled code holds the addresses */
+    atomic_uint given;                   /* site numbers given so far (from 1) */
+    pub_table sites;                     /* the sites by number (set up at load, in sites_chunks) */
+    _Atomic(pub_slot *) sites_chunks[(CNT_SITES + PUB_CHUNK - 1) / PUB_CHUNK];
+    atomic_ullong sites_lost;            /* sites past CNT_SITES, or out of memory: uncounted */
+    jlong alignment;                     /* the JVM's object alignment (measured before AllocCounts asks) */
+    jmethodID skip[5];                   /* set by cnt_ready, handed to vm_allocs at the start */
+    /* AllocCounts' classes by number: signature (NULL unknown) and instance size (-1: an array, or unknown) */
+    char *_Atomic class_sig[1u << CNT_CLASS_BITS];
+    long class_size[1u << CNT_CLASS_BITS];
+} cnt_jvm;
 
 /* ---- the sites, numbered as classes are rewritten ---- */
 
-static const cnt_site *cnt_site_get(uint32_t id) { return id < CNT_SITES ? pub_get(&cnt_sites, id) : NULL; }
+static const cnt_site *cnt_site_get(uint32_t id) { return id < CNT_SITES ? pub_get(&cnt_jvm.sites, id) : NULL; }
 
 typedef struct cnt_class_ctx {
     cnt_class *cls;
@@ -189,14 +205,14 @@ static uint32_t cnt_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         if (!mn || !ms) {
             free(mn);
             free(ms);
-            atomic_fetch_add(&cnt_sites_lost, 1);
+            atomic_fetch_add(&cnt_jvm.sites_lost, 1);
             return 0;
         }
         x->method = mn;
         x->sig = ms;
         x->last_method = m->index;
     }
-    uint32_t id = atomic_fetch_add_explicit(&cnt_next, 1, memory_order_relaxed);
+    uint32_t id = atomic_fetch_add_explicit(&cnt_jvm.given, 1, memory_order_relaxed) + 1;
     cnt_site *s = id < CNT_SITES ? calloc(1, sizeof *s) : NULL;
     if (s) {
         s->cls = x->cls;
@@ -206,17 +222,17 @@ static uint32_t cnt_alloc(void *vctx, const cf_alloc_view *a, cf_alloc_how *how)
         s->type = type[0] ? strdup(type) : NULL;
         s->owner = h == CF_ALLOC_CLONE && flag == 0 ? strdup(a->type) : NULL;
     }
-    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !pub_put(&cnt_sites, id, s)) {
+    if (!s || (type[0] && !s->type) || (h == CF_ALLOC_CLONE && flag == 0 && !s->owner) || !pub_put(&cnt_jvm.sites, id, s)) {
         if (s) {
             free(s->type);
             free(s->owner);
         }
         free(s);
-        atomic_fetch_add(&cnt_sites_lost, 1);
+        atomic_fetch_add(&cnt_jvm.sites_lost, 1);
         return 0;
     }
     if (h == CF_ALLOC_CLONE)
-        atomic_store_explicit((_Atomic unsigned char *)&cnt_flags[id], flag, memory_order_release);
+        atomic_store_explicit((_Atomic unsigned char *)&cnt_jvm.flags[id], flag, memory_order_release);
     x->sites++;
     *how = h;
     return id;
@@ -285,7 +301,7 @@ static jbyte JNICALL cnt_clone_site0(JNIEnv *jni, jclass self, jobject receiver,
         if (hit) {
             jbyte f = cnt_clone_from(jni, k);
             (*jni)->DeleteLocalRef(jni, k);
-            atomic_store_explicit((_Atomic unsigned char *)&cnt_flags[site], (unsigned char)f, memory_order_release);
+            atomic_store_explicit((_Atomic unsigned char *)&cnt_jvm.flags[site], (unsigned char)f, memory_order_release);
             return f;
         }
         jclass up = (*jni)->GetSuperclass(jni, k);
@@ -295,44 +311,44 @@ static jbyte JNICALL cnt_clone_site0(JNIEnv *jni, jclass self, jobject receiver,
     return 2; /* an override returned an object of another class: not Object.clone's */
 }
 
-static jlong JNICALL cnt_alignment0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return cnt_alignment; }
-static jlong JNICALL cnt_counts0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_counts; }
-static jlong JNICALL cnt_flags0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_flags; }
-static jlong JNICALL cnt_dyn0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_dyn; }
+static jlong JNICALL cnt_alignment0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return cnt_jvm.alignment; }
+static jlong JNICALL cnt_counts0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_jvm.counts; }
+static jlong JNICALL cnt_flags0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_jvm.flags; }
+static jlong JNICALL cnt_dyn0(JNIEnv *jni, jclass self) { (void)jni; (void)self; return (jlong)(uintptr_t)cnt_jvm.dyn; }
 
 /* ---- the classes of the sites known when they run ---- */
 
-/* AllocCounts' classes by number: signature (NULL unknown) and instance size (-1: an array, or unknown) */
-static char *_Atomic cnt_class_sig[1u << CNT_CLASS_BITS];
-static long cnt_class_size[1u << CNT_CLASS_BITS];
 
 /* AllocCounts, on the program's thread, the first time a class is counted at a dynamic site */
 static void JNICALL cnt_class_added0(JNIEnv *jni, jclass self, jint n, jclass c)
 {
     (void)self;
-    if (n <= 0 || n > (jint)(1u << CNT_CLASS_BITS) || !c || atomic_load(&cnt_class_sig[n - 1]))
+    if (n <= 0 || n > (jint)(1u << CNT_CLASS_BITS) || !c || atomic_load(&cnt_jvm.class_sig[n - 1]))
         return;
     char *sig = NULL;
     if ((*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
-        cnt_class_size[n - 1] = sig[0] == 'L' ? class_sizes_of(jni, c) : -1;
-        atomic_store_explicit(&cnt_class_sig[n - 1], strdup(sig), memory_order_release);
+        cnt_jvm.class_size[n - 1] = sig[0] == 'L' ? class_sizes_of(jni, c) : -1;
+        atomic_store_explicit(&cnt_jvm.class_sig[n - 1], strdup(sig), memory_order_release);
     }
     jvmti_free(sig);
 }
 
 /* ---- into the model ---- */
 
-/* what each counter held at the last report, to add only what came since */
-static uint64_t (*cnt_prev)[2];      /* [site]: objects, bytes */
-static uint64_t (*cnt_now)[2];       /* [site]: the same, summed over the stripes for this report */
-static site_id *cnt_msite;           /* [site]: its model site, 0 not made yet */
-static uint32_t cnt_prev_cap;
-static uint64_t (*cnt_dyn_prev)[2];  /* [entry] */
-static site_id *cnt_dyn_msite;
-
-static uint64_t cnt_vm_prev[VM_ALLOCS_CLASSES][2];
-static site_id cnt_vm_msite[VM_ALLOCS_CLASSES];
-static uint64_t cnt_total_objs, cnt_vm_objs;
+/* A session's part (agent thread only): what each counter held at the last
+ * report, to add only what came since. */
+typedef struct cnt_state {
+    const agent_options *opts;  /* the session's */
+    uint64_t (*prev)[2];        /* [site]: objects, bytes */
+    uint64_t (*now)[2];         /* [site]: the same, summed over the stripes for this report */
+    site_id *msite;             /* [site]: its model site, 0 not made yet */
+    uint32_t prev_cap;
+    uint64_t (*dyn_prev)[2];    /* [entry] */
+    site_id *dyn_msite;
+    uint64_t vm_prev[VM_ALLOCS_CLASSES][2];
+    site_id vm_msite[VM_ALLOCS_CLASSES];
+    uint64_t total_objs, vm_objs;
+} cnt_state;
 
 /* What a pair of counters (objects, bytes) gained since prev, which moves up
  * to them; false, prev kept, when no object was counted (an array's bytes
@@ -348,33 +364,33 @@ static bool cnt_gained(uint64_t prev[2], uint64_t objs, uint64_t bytes, uint64_t
     return true;
 }
 
-static bool cnt_grow(uint32_t n)
+static bool cnt_grow(cnt_state *st, uint32_t n)
 {
-    if (n <= cnt_prev_cap)
+    if (n <= st->prev_cap)
         return true;
-    uint32_t cap = cnt_prev_cap ? cnt_prev_cap : 4096;
+    uint32_t cap = st->prev_cap ? st->prev_cap : 4096;
     while (cap < n)
         cap *= 2;
-    uint64_t(*p)[2] = realloc(cnt_prev, cap * sizeof *p);
+    uint64_t(*p)[2] = realloc(st->prev, cap * sizeof *p);
     if (!p)
         return false;
-    cnt_prev = p;
-    p = realloc(cnt_now, cap * sizeof *p);
+    st->prev = p;
+    p = realloc(st->now, cap * sizeof *p);
     if (!p)
         return false;
-    cnt_now = p;
-    site_id *q = realloc(cnt_msite, cap * sizeof *q);
+    st->now = p;
+    site_id *q = realloc(st->msite, cap * sizeof *q);
     if (!q)
         return false;
-    cnt_msite = q;
-    memset(cnt_prev + cnt_prev_cap, 0, (cap - cnt_prev_cap) * sizeof *cnt_prev);
-    memset(cnt_msite + cnt_prev_cap, 0, (cap - cnt_prev_cap) * sizeof *cnt_msite);
-    cnt_prev_cap = cap;
+    st->msite = q;
+    memset(st->prev + st->prev_cap, 0, (cap - st->prev_cap) * sizeof *st->prev);
+    memset(st->msite + st->prev_cap, 0, (cap - st->prev_cap) * sizeof *st->msite);
+    st->prev_cap = cap;
     return true;
 }
 
 /* The counted site of site s (its method and line) allocating class sig ("" for "not recorded"). */
-static site_id cnt_model_site(model *m, const cnt_site *s, const char *sig)
+static site_id cnt_model_site(const cnt_state *st, model *m, const cnt_site *s, const char *sig)
 {
     char cname[1024], owner[1024];
     symbols_class_name(sig[0] ? sig : "L(class not recorded);", cname, sizeof cname);
@@ -384,7 +400,7 @@ static site_id cnt_model_site(model *m, const cnt_site *s, const char *sig)
     const char *src = atomic_load_explicit(&((cnt_class *)s->cls)->source, memory_order_acquire);
     class_id oc = model_class_intern(m, model_cstring(m, owner), src ? model_cstring(m, src) : (str_id){ 0 });
     method_id me = model_method_intern(m, oc, model_cstring(m, s->method), model_cstring(m, s->sig));
-    int32_t line = agent_opts->lineno ? (s->line > 0 ? s->line : FRAME_LINE_UNKNOWN) : FRAME_LINE_UNKNOWN;
+    int32_t line = st->opts->lineno ? (s->line > 0 ? s->line : FRAME_LINE_UNKNOWN) : FRAME_LINE_UNKNOWN;
     frame_id f = model_frame_intern(m, me, line);
     trace_id t = model_trace_intern(m, 0, &f, 1);
     class_id c = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
@@ -395,30 +411,31 @@ static site_id cnt_model_site(model *m, const cnt_site *s, const char *sig)
 static const char *cnt_dyn_class(uint32_t n, long *size)
 {
     *size = -1;
-    const char *sig = n && n <= (1u << CNT_CLASS_BITS) ? atomic_load_explicit(&cnt_class_sig[n - 1], memory_order_acquire)
+    const char *sig = n && n <= (1u << CNT_CLASS_BITS) ? atomic_load_explicit(&cnt_jvm.class_sig[n - 1], memory_order_acquire)
                                                        : NULL;
     if (!sig)
         return "";
-    *size = cnt_class_size[n - 1];
+    *size = cnt_jvm.class_size[n - 1];
     return sig;
 }
 
-static void cnt_add(model *m, site_id id, uint64_t objs, uint64_t bytes)
+static void cnt_add(cnt_state *st, model *m, site_id id, uint64_t objs, uint64_t bytes)
 {
     model_site_alloc(m, id, (double)objs, (double)bytes, false);
-    cnt_total_objs += objs;
+    st->total_objs += objs;
 }
 
 static void cnt_before_report(jp_session *session, JNIEnv *jni)
 {
     model *m = session->model;
-    if (!cnt_counts)
+    cnt_state *st = session_part_if(session, JP_PART_ALLOC_COUNTS);
+    if (!cnt_jvm.counts || !st)
         return;
     m->sites_counted = true;
-    uint32_t n = atomic_load(&cnt_next);
+    uint32_t n = atomic_load(&cnt_jvm.given) + 1;
     if (n > CNT_SITES)
         n = CNT_SITES;
-    if (!cnt_grow(n)) {
+    if (!cnt_grow(st, n)) {
         jp_log_error("alloc_count=site: out of memory for the report's counts");
         return;
     }
@@ -428,41 +445,41 @@ static void cnt_before_report(jp_session *session, JNIEnv *jni)
         const cnt_site *s = cnt_site_get(id);
         uint64_t objs = 0, bytes = 0;
         for (uint32_t k = 0; s && k < CNT_STRIPES; k++) {
-            const _Atomic uint64_t *p = (const _Atomic uint64_t *)(cnt_counts + k * CNT_STRIPE_BYTES + ((size_t)id << 4));
+            const _Atomic uint64_t *p = (const _Atomic uint64_t *)(cnt_jvm.counts + k * CNT_STRIPE_BYTES + ((size_t)id << 4));
             objs += atomic_load_explicit(p, memory_order_relaxed);
             bytes += atomic_load_explicit(p + 1, memory_order_relaxed);
         }
-        cnt_now[id][0] = objs;
-        cnt_now[id][1] = bytes;
-        if (objs != cnt_prev[id][0] && s->type && s->type[0] == 'L')
+        st->now[id][0] = objs;
+        st->now[id][1] = bytes;
+        if (objs != st->prev[id][0] && s->type && s->type[0] == 'L')
             class_sizes_by_name(s->type);
     }
     class_sizes_resolve(jni);
     for (uint32_t id = 1; id < n; id++) {
         uint64_t d_objs, d_bytes;
-        if (!cnt_gained(cnt_prev[id], cnt_now[id][0], cnt_now[id][1], &d_objs, &d_bytes))
+        if (!cnt_gained(st->prev[id], st->now[id][0], st->now[id][1], &d_objs, &d_bytes))
             continue;
         const cnt_site *s = cnt_site_get(id);
         if (s->type && s->type[0] == 'L') {
             long size = class_sizes_by_name(s->type);
             d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
         }
-        if (!cnt_msite[id].v)
-            cnt_msite[id] = cnt_model_site(m, s, s->type ? s->type : "");
-        cnt_add(m, cnt_msite[id], d_objs, d_bytes);
+        if (!st->msite[id].v)
+            st->msite[id] = cnt_model_site(st, m, s, s->type ? s->type : "");
+        cnt_add(st, m, st->msite[id], d_objs, d_bytes);
     }
     /* the sites whose class is known when they run */
-    if (!cnt_dyn_prev) {
-        cnt_dyn_prev = calloc(CNT_DYN, sizeof *cnt_dyn_prev);
-        cnt_dyn_msite = calloc(CNT_DYN, sizeof *cnt_dyn_msite);
+    if (!st->dyn_prev) {
+        st->dyn_prev = calloc(CNT_DYN, sizeof *st->dyn_prev);
+        st->dyn_msite = calloc(CNT_DYN, sizeof *st->dyn_msite);
     }
-    for (uint32_t i = 0; cnt_dyn_prev && cnt_dyn_msite && i < CNT_DYN; i++) {
-        const _Atomic uint64_t *e = (const _Atomic uint64_t *)(cnt_dyn + ((size_t)i << 5));
+    for (uint32_t i = 0; st->dyn_prev && st->dyn_msite && i < CNT_DYN; i++) {
+        const _Atomic uint64_t *e = (const _Atomic uint64_t *)(cnt_jvm.dyn + ((size_t)i << 5));
         uint64_t key = atomic_load_explicit(e, memory_order_acquire);
         if (!key)
             continue;
         uint64_t d_objs, d_bytes;
-        if (!cnt_gained(cnt_dyn_prev[i], atomic_load_explicit(e + 1, memory_order_relaxed),
+        if (!cnt_gained(st->dyn_prev[i], atomic_load_explicit(e + 1, memory_order_relaxed),
                         atomic_load_explicit(e + 2, memory_order_relaxed), &d_objs, &d_bytes))
             continue;
         const cnt_site *s = cnt_site_get((uint32_t)(key >> CNT_CLASS_BITS));
@@ -472,38 +489,37 @@ static void cnt_before_report(jp_session *session, JNIEnv *jni)
         const char *sig = cnt_dyn_class((uint32_t)(key & ((1u << CNT_CLASS_BITS) - 1)), &size);
         if (sig[0] == 'L')
             d_bytes = size > 0 ? d_objs * (uint64_t)size : 0;
-        if (!cnt_dyn_msite[i].v)
-            cnt_dyn_msite[i] = cnt_model_site(m, s, sig);
-        cnt_add(m, cnt_dyn_msite[i], d_objs, d_bytes);
+        if (!st->dyn_msite[i].v)
+            st->dyn_msite[i] = cnt_model_site(st, m, s, sig);
+        cnt_add(st, m, st->dyn_msite[i], d_objs, d_bytes);
     }
     /* what the VM and JNI allocated: per class and caller (its one frame), or with no frame */
     for (uint32_t i = 0; i < VM_ALLOCS_CLASSES; i++) {
         uint64_t objs, bytes;
         jmethodID caller = NULL;
         jlocation where = -1;
-        const char *sig = vm_allocs_entry(i, &objs, &bytes, &caller, &where);
+        const char *sig = vm_allocs_entry(session, i, &objs, &bytes, &caller, &where);
         uint64_t d_objs, d_bytes;
-        if (!sig || !cnt_gained(cnt_vm_prev[i], objs, bytes, &d_objs, &d_bytes))
+        if (!sig || !cnt_gained(st->vm_prev[i], objs, bytes, &d_objs, &d_bytes))
             continue;
-        if (!cnt_vm_msite[i].v) {
+        if (!st->vm_msite[i].v) {
             char cname[1024];
             symbols_class_name(sig, cname, sizeof cname);
             class_id c = model_class_intern(m, model_cstring(m, cname), (str_id){ 0 });
-            frame_id f = caller ? symbols_frame(m, jni, caller, where, agent_opts->lineno) : (frame_id){ 0 };
+            frame_id f = caller ? symbols_frame(m, jni, caller, where, st->opts->lineno) : (frame_id){ 0 };
             trace_id t = model_trace_intern(m, 0, &f, f.v ? 1 : 0);
-            cnt_vm_msite[i] = model_site_intern_counted(m, t, c, sig[0] == '[');
+            st->vm_msite[i] = model_site_intern_counted(m, t, c, sig[0] == '[');
         }
-        cnt_add(m, cnt_vm_msite[i], d_objs, d_bytes);
-        cnt_vm_objs += d_objs;
+        cnt_add(st, m, st->vm_msite[i], d_objs, d_bytes);
+        st->vm_objs += d_objs;
     }
     model_count_set(m, "alloc_count=site: allocation sites not counted (out of site numbers or memory)",
-                    atomic_load(&cnt_sites_lost));
-    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", vm_allocs_lost());
+                    atomic_load(&cnt_jvm.sites_lost));
+    model_count_set(m, "alloc_count=site: VM allocations not counted (too many classes)", vm_allocs_lost(session));
 }
 
 /* ---- the collector ---- */
 
-static jmethodID cnt_skip[5]; /* set by cnt_ready, handed to vm_allocs at the start */
 
 static const cf_alloc_tracker cnt_tracker = {
     "jvmprof/AllocCounts",
@@ -552,8 +568,8 @@ static jmethodID cnt_method(JNIEnv *jni, const char *cls, const char *name, cons
  * and would otherwise run in the first thread that counts). */
 static jp_status cnt_ready(JNIEnv *jni)
 {
-    cnt_alignment = cnt_measure_alignment(jni);
-    jmethodID *skip = cnt_skip; /* VMObjectAlloc from these is counted at their calls */
+    cnt_jvm.alignment = cnt_measure_alignment(jni);
+    jmethodID *skip = cnt_jvm.skip; /* VMObjectAlloc from these is counted at their calls */
     skip[0] = cnt_method(jni, "java/lang/Object", "clone", "()Ljava/lang/Object;", false);
     skip[1] = cnt_method(jni, "jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
                            false);
@@ -620,7 +636,7 @@ static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
 {
     (void)session;
     (void)err, (void)errlen;
-    if (!cnt_counts) {
+    if (!cnt_jvm.counts) {
         void *c = mmap(NULL, CNT_STRIPES * CNT_STRIPE_BYTES, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         void *f = c == MAP_FAILED ? MAP_FAILED
@@ -631,9 +647,10 @@ static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
                                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (d == MAP_FAILED)
             return jp_error(JP_ERR_NOMEM, "alloc_count=site: cannot reserve memory for the counts");
-        cnt_counts = c;
-        cnt_flags = f;
-        cnt_dyn = d;
+        cnt_jvm.counts = c;
+        cnt_jvm.flags = f;
+        cnt_jvm.dyn = d;
+        cnt_jvm.sites = (pub_table){ cnt_jvm.sites_chunks, (uint32_t)(sizeof cnt_jvm.sites_chunks / sizeof cnt_jvm.sites_chunks[0]) };
     }
     bci_use_alloc_counter(session, &cnt_counter);
     return JP_OK;
@@ -641,18 +658,21 @@ static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
 
 static jp_status cnt_start(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
+    cnt_state *p = session_part(session, JP_PART_ALLOC_COUNTS, sizeof(cnt_state));
+    if (!p)
+        return jp_error(JP_ERR_NOMEM, "alloc_count=site: out of memory");
+    p->opts = session->opts;
     jp_status st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
     if (st == JP_OK)
         st = bci_vm_init(session, jni);
     if (st == JP_OK)
-        vm_allocs_start(jni, cnt_skip, (int)(sizeof cnt_skip / sizeof cnt_skip[0]));
+        st = vm_allocs_start(session, jni, cnt_jvm.skip, (int)(sizeof cnt_jvm.skip / sizeof cnt_jvm.skip[0]));
     return st;
 }
 
 static void cnt_describe(jp_session *session)
 {
-    (void)session;
+    const cnt_state *st = session_part_if(session, JP_PART_ALLOC_COUNTS);
     bci_stats b;
     bci_get_stats(session, &b);
     jp_log_info("alloc_count=site: %llu sites in %llu classes rewritten (%llu failed, %llu methods left as they were) "
@@ -661,7 +681,7 @@ static void cnt_describe(jp_session *session)
                 (unsigned long long)b.alloc_counts, (unsigned long long)b.classes_rewritten,
                 (unsigned long long)b.classes_failed, (unsigned long long)b.methods_unchanged,
                 (double)b.rewrite_ns / 1e6, (unsigned long long)b.retransformed, (double)b.retransform_ns / 1e6,
-                (unsigned long long)cnt_total_objs, (unsigned long long)cnt_vm_objs);
+                (unsigned long long)(st ? st->total_objs : 0), (unsigned long long)(st ? st->vm_objs : 0));
 }
 
 static void cnt_stop(jp_session *session, JNIEnv *jni)
@@ -669,6 +689,24 @@ static void cnt_stop(jp_session *session, JNIEnv *jni)
     (void)session;
     jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
     bci_vm_death(jni);
+}
+
+/* After the session's last report (no callback in flight): the VM's
+ * allocations are counted no more, and what the part points to is freed
+ * (the session frees the part). The counters stay, with the code that
+ * counts into them. */
+static void cnt_end(jp_session *session, JNIEnv *jni)
+{
+    (void)jni;
+    vm_allocs_end(session);
+    cnt_state *st = session_part_if(session, JP_PART_ALLOC_COUNTS);
+    if (!st)
+        return;
+    free(st->prev);
+    free(st->now);
+    free(st->msite);
+    free(st->dyn_prev);
+    free(st->dyn_msite);
 }
 
 const collector alloc_counts_collector = {
@@ -684,4 +722,5 @@ const collector alloc_counts_collector = {
     .before_report = cnt_before_report,
     .describe = cnt_describe,
     .stop = cnt_stop,
+    .end = cnt_end,
 };

@@ -32,11 +32,16 @@
  * "?"); its counters are read by the agent thread (died before allocated, so
  * it never sees more dead than allocated). A thread's table outlives it: at
  * ThreadEnd it is left for the next thread that allocates, with its pages
- * (one mutex, taken once per thread, never per allocation). */
+ * (one mutex, taken once per thread, never per allocation).
+ *
+ * All of it is the session's part (JP_PART_ALLOC_EXACT, ax_state), freed at
+ * its end; the callbacks and the Tracker's natives reach it through ax_live. */
 #include "collect_alloc_exact.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +51,7 @@
 #include "alloc_common.h"
 #include "../instrument/bci.h"
 #include "../core/collector.h"
+#include "../core/eventq.h"
 #include "../core/gate.h"
 #include "../core/jvmti_util.h"
 #include "../core/profiler.h"
@@ -58,6 +64,7 @@
  * class's weak reference) and its stack, top first. */
 typedef struct ax_site_event {
     eventq_event head;
+    struct ax_state *x;              /* the session's part (the events are applied before it ends) */
     uint32_t entry;
     uint32_t nframes;
     jvmtiFrameInfo frames[];
@@ -161,7 +168,7 @@ typedef struct ax_young {
 
 typedef struct ax_table {
     struct ax_table *next_orphan;
-    struct ax_table *next_all;       /* every table ever made (never freed) */
+    struct ax_table *next_all;       /* every table the session made (freed at its end) */
     _Atomic bool young_held;         /* someone is using the nursery below */
     ax_young *young;
     uint32_t young_n, young_cap;
@@ -181,15 +188,29 @@ typedef struct ax_table {
     jvmtiFrameInfo frames[];         /* depth= + AX_CTOR_FRAMES of them: the stack being looked up */
 } ax_table;
 
-static ax_dir ax_entries, ax_pages;
-static _Atomic uint64_t ax_next_entry, ax_next_page;
-static _Atomic uint64_t ax_untracked, ax_pages_bytes, ax_entries_bytes;
-static _Atomic uint64_t ax_young_bytes, ax_young_died, ax_young_tagged;
-static _Atomic(ax_table *) ax_all;
-static uint64_t ax_allocs, ax_frees, ax_live_peak;   /* agent thread: sums over the entries at the last drain */
-static bool ax_primed;
-static pthread_mutex_t ax_orphans_lock = PTHREAD_MUTEX_INITIALIZER;
-static ax_table *ax_orphans;
+/* A session's part (JP_PART_ALLOC_EXACT): the directories of entries and
+ * pages, the counters, every table made and those waiting for a thread. */
+typedef struct ax_state {
+    const agent_options *opts;       /* the session's */
+    bool bci;                        /* alloc_hook=bci */
+    alloc_gc gc;                     /* its collections */
+    ax_dir entries, pages;
+    _Atomic uint64_t next_entry, next_page;
+    _Atomic uint64_t untracked, pages_bytes, entries_bytes;
+    _Atomic uint64_t young_bytes, young_died, young_tagged;
+    _Atomic(ax_table *) all;
+    uint64_t allocs, frees, live_peak;   /* agent thread: sums over the entries at the last drain */
+    bool primed;
+    pthread_mutex_t orphans_lock;
+    ax_table *orphans;
+    uint64_t swept_gcs, seen_gcs, seen_ns;   /* alloc_exact_sweep's: agent thread only (or a report, the agent stopped) */
+} ax_state;
+
+/* The running session's part, for the allocation, VMObjectAlloc and
+ * ObjectFree callbacks and the Tracker's natives (one acquire load each,
+ * behind the gate): set at its start, cleared at its end, before the part is
+ * freed. */
+static ax_state *_Atomic ax_live;
 
 static uint32_t ax_hash(const jvmtiFrameInfo *f, jint n)
 {
@@ -232,7 +253,7 @@ static bool ax_index_put(ax_table *t, ax_entry *e)
 /* A new entry: registered, and (unless it is jvmprof's own) sent to the
  * agent thread with its stack, which names its class from the entry's weak
  * reference. NULL when out of memory or ids. */
-static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n,
+static ax_entry *ax_entry_new(ax_state *x, JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n,
                               uint32_t hash)
 {
     ax_entry *e = calloc(1, sizeof *e + (size_t)n * sizeof e->frames[0]);
@@ -253,18 +274,19 @@ static ax_entry *ax_entry_new(JNIEnv *jni, ax_table *t, jclass klass, const jvmt
             goto fail;
         memcpy(ev->frames, frames, bytes);
         ev->nframes = (uint32_t)n;
+        ev->x = x;
     }
-    uint64_t id = atomic_fetch_add_explicit(&ax_next_entry, 1, memory_order_relaxed) + 1;
-    if (id > UINT32_MAX || !ax_dir_put(&ax_entries, id, e))
+    uint64_t id = atomic_fetch_add_explicit(&x->next_entry, 1, memory_order_relaxed) + 1;
+    if (id > UINT32_MAX || !ax_dir_put(&x->entries, id, e))
         goto fail;   /* an id left unused: harmless */
-    e->id = (uint32_t)id;   /* in the directory from here on: never freed */
+    e->id = (uint32_t)id;   /* in the directory from here on: freed at the session's end */
     if (!ax_index_put(t, e))
         goto fail;   /* never registered, so never counted */
     if (ev) {
         ev->entry = (uint32_t)id;
         eventq_push(&ev->head);
     }
-    atomic_fetch_add_explicit(&ax_entries_bytes, sizeof *e + (size_t)n * sizeof e->frames[0], memory_order_relaxed);
+    atomic_fetch_add_explicit(&x->entries_bytes, sizeof *e + (size_t)n * sizeof e->frames[0], memory_order_relaxed);
     return e;
 fail:
     free(ev);
@@ -276,7 +298,7 @@ fail:
     return NULL;
 }
 
-static ax_entry *ax_entry_of(JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n)
+static ax_entry *ax_entry_of(ax_state *x, JNIEnv *jni, ax_table *t, jclass klass, const jvmtiFrameInfo *frames, jint n)
 {
     uint32_t hash = ax_hash(frames, n);
     if (t->index_cap) {
@@ -288,11 +310,11 @@ static ax_entry *ax_entry_of(JNIEnv *jni, ax_table *t, jclass klass, const jvmti
                 return e;
         }
     }
-    return ax_entry_new(jni, t, klass, frames, n, hash);
+    return ax_entry_new(x, jni, t, klass, frames, n, hash);
 }
 
 /* A free record slot of t's pages: a freed one, a never-used one, or a new page. */
-static bool ax_slot(ax_table *t, ax_page **pp, uint32_t *slot)
+static bool ax_slot(ax_state *x, ax_table *t, ax_page **pp, uint32_t *slot)
 {
     if (!t->fhead && !(t->bump && t->bump_next < AX_PAGE_RECS)) {
         /* look at up to 8 pages (round robin) for slots ObjectFree handed back */
@@ -314,13 +336,13 @@ static bool ax_slot(ax_table *t, ax_page **pp, uint32_t *slot)
         return true;
     }
     if (!t->bump || t->bump_next >= AX_PAGE_RECS) {
-        uint64_t id = atomic_fetch_add_explicit(&ax_next_page, 1, memory_order_relaxed) + 1;
+        uint64_t id = atomic_fetch_add_explicit(&x->next_page, 1, memory_order_relaxed) + 1;
         if (id > UINT64_MAX / AX_PAGE_RECS - 1)
             return false;
         ax_page *p = calloc(1, sizeof *p);
         if (!p)
             return false;
-        if (!ax_dir_put(&ax_pages, id, p)) {
+        if (!ax_dir_put(&x->pages, id, p)) {
             free(p);
             return false;
         }
@@ -329,7 +351,7 @@ static bool ax_slot(ax_table *t, ax_page **pp, uint32_t *slot)
         t->pages = p;
         t->bump = p;
         t->bump_next = 0;
-        atomic_fetch_add_explicit(&ax_pages_bytes, sizeof *p, memory_order_relaxed);
+        atomic_fetch_add_explicit(&x->pages_bytes, sizeof *p, memory_order_relaxed);
     }
     *pp = t->bump;
     *slot = t->bump_next++;
@@ -347,34 +369,34 @@ static void ax_slot_free(ax_page *p, uint32_t slot)
                                                     memory_order_relaxed));
 }
 
-static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
+static ax_table *ax_table_for(ax_state *x, JNIEnv *jni, jthread thread)
 {
-    pthread_mutex_lock(&ax_orphans_lock);
-    ax_table *t = ax_orphans;
+    pthread_mutex_lock(&x->orphans_lock);
+    ax_table *t = x->orphans;
     if (t)
-        ax_orphans = t->next_orphan;
-    pthread_mutex_unlock(&ax_orphans_lock);
+        x->orphans = t->next_orphan;
+    pthread_mutex_unlock(&x->orphans_lock);
     if (!t) {
-        t = calloc(1, sizeof *t + (agent_opts->depth + AX_CTOR_FRAMES) * sizeof t->frames[0]);
+        t = calloc(1, sizeof *t + (x->opts->depth + AX_CTOR_FRAMES) * sizeof t->frames[0]);
         if (!t)
             return NULL;
-        t->young_gcs = alloc_common_gc_count();
-        t->next_all = atomic_load_explicit(&ax_all, memory_order_relaxed);
-        while (!atomic_compare_exchange_weak_explicit(&ax_all, &t->next_all, t, memory_order_release,
+        t->young_gcs = alloc_common_gc_count(&x->gc);
+        t->next_all = atomic_load_explicit(&x->all, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&x->all, &t->next_all, t, memory_order_release,
                                                       memory_order_relaxed))
             ;
-    } else if (agent_opts->thread && t->index) {
+    } else if (x->opts->thread && t->index) {
         /* its entries carry the old thread's serial: found no more (they still count) */
         memset(t->index, 0, t->index_cap * sizeof t->index[0]);
         t->entries = 0;
     }
-    if (!t->methods && agent_opts->alloc_hook == 'b' && !(t->methods = calloc(AX_METHOD_CACHE, sizeof *t->methods))) {
+    if (!t->methods && x->opts->alloc_hook == 'b' && !(t->methods = calloc(AX_METHOD_CACHE, sizeof *t->methods))) {
         free(t->index);
         free(t);   /* a fresh one: an adopted table has its cache */
         return NULL;
     }
     t->next_orphan = NULL;
-    t->serial = agent_opts->thread ? thread_registry_serial(NULL) : 0;
+    t->serial = x->opts->thread ? thread_registry_serial(NULL) : 0;
     jthread self = NULL;
     if (!thread && (*agent_jvmti)->GetCurrentThread(agent_jvmti, &self) == JVMTI_ERROR_NONE)
         thread = self;
@@ -384,19 +406,19 @@ static ax_table *ax_table_for(JNIEnv *jni, jthread thread)
     return t;
 }
 
-void alloc_exact_thread_end(void)
+static void alloc_exact_thread_end(ax_state *x)
 {
     ax_table *t = thread_record_self.alloc.table;
     if (!t)
         return;
     thread_record_self.alloc.table = NULL;
-    pthread_mutex_lock(&ax_orphans_lock);
-    t->next_orphan = ax_orphans;
-    ax_orphans = t;
-    pthread_mutex_unlock(&ax_orphans_lock);
+    pthread_mutex_lock(&x->orphans_lock);
+    t->next_orphan = x->orphans;
+    x->orphans = t;
+    pthread_mutex_unlock(&x->orphans_lock);
 }
 
-void alloc_exact_prime(JNIEnv *jni)
+static void alloc_exact_prime(ax_state *x, JNIEnv *jni)
 {
     bool *priming = &thread_record_self.alloc.priming;
     *priming = true;
@@ -408,30 +430,30 @@ void alloc_exact_prime(JNIEnv *jni)
         }
         (*jni)->DeleteLocalRef(jni, a);
     }
-    ax_primed = !*priming;
+    x->primed = !*priming;
     *priming = false;
 }
 
 /* The calling thread's table (made or adopted on its first allocation). */
-static ax_table *ax_table_here(JNIEnv *jni, jthread thread)
+static ax_table *ax_table_here(ax_state *x, JNIEnv *jni, jthread thread)
 {
     ax_table *t = thread_record_self.alloc.table;
-    if (!t && !(t = thread_record_self.alloc.table = ax_table_for(jni, thread)))
-        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+    if (!t && !(t = thread_record_self.alloc.table = ax_table_for(x, jni, thread)))
+        atomic_fetch_add_explicit(&x->untracked, 1, memory_order_relaxed);
     return t;
 }
 
-static bool ax_tag(jobject object, ax_page *p, uint32_t slot);
-static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot);
+static bool ax_tag(ax_state *x, jobject object, ax_page *p, uint32_t slot);
+static void ax_young_add(ax_state *x, JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot);
 
 /* Counts one allocation whose stack is t->frames[skip .. skip + n) and tags
  * the object, or with `young` (the caller holds t's nursery) puts it there. */
-static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, jint skip, jint n,
+static void ax_count(ax_state *x, JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlong size, jint skip, jint n,
                      bool young)
 {
-    ax_entry *e = ax_entry_of(jni, t, klass, t->frames + skip, n);
+    ax_entry *e = ax_entry_of(x, jni, t, klass, t->frames + skip, n);
     if (!e) {
-        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&x->untracked, 1, memory_order_relaxed);
         return;
     }
     if (e->own)
@@ -444,16 +466,16 @@ static void ax_count(JNIEnv *jni, ax_table *t, jclass klass, jobject object, jlo
                           memory_order_release);
     ax_page *p;
     uint32_t slot;
-    if (!ax_slot(t, &p, &slot)) {
-        atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);   /* counted live for good */
+    if (!ax_slot(x, t, &p, &slot)) {
+        atomic_fetch_add_explicit(&x->untracked, 1, memory_order_relaxed);   /* counted live for good */
         return;
     }
     p->rec[slot] = (ax_rec){ e->id, (uint32_t)((uint64_t)size / 8u > UINT32_MAX ? UINT32_MAX : (uint64_t)size / 8u),
-                             (uint32_t)alloc_common_gc_count(), agent_opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
+                             (uint32_t)alloc_common_gc_count(&x->gc), x->opts->lifetimes ? (uint32_t)(agent_now_ns() / 1000000u) : 0 };
     if (young)
-        ax_young_add(jni, t, object, p, slot);
+        ax_young_add(x, jni, t, object, p, slot);
     else
-        ax_tag(object, p, slot);
+        ax_tag(x, object, p, slot);
 }
 
 /* The calling thread's stack from `skip` frames down, up to `max` frames, into t->frames. */
@@ -465,17 +487,17 @@ static jint ax_stack(ax_table *t, jint skip, jint max)
     return n;
 }
 
-void alloc_exact_allocated(JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size)
+static void alloc_exact_allocated(ax_state *x, JNIEnv *jni, jthread thread, jclass klass, jobject object, jlong size)
 {
     if (thread_record_self.alloc.priming) {
         thread_record_self.alloc.priming = false;   /* the sampler is at interval 0 on this thread from now on */
         return;
     }
-    ax_table *t = ax_table_here(jni, thread);
+    ax_table *t = ax_table_here(x, jni, thread);
     if (!t || t->agent)
         return;   /* out of memory, or jvmprof's own thread */
     bool young = !atomic_exchange_explicit(&t->young_held, true, memory_order_acquire);
-    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth), young);
+    ax_count(x, jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)x->opts->depth), young);
     if (young)
         atomic_store_explicit(&t->young_held, false, memory_order_release);
 }
@@ -515,7 +537,8 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
 {
     if (!gate_enter())
         return;
-    ax_table *t = ax_table_here(jni, NULL);
+    ax_state *x = atomic_load_explicit(&ax_live, memory_order_acquire);
+    ax_table *t = x ? ax_table_here(x, jni, NULL) : NULL;
     /* An object Unsafe.allocateInstance made (the method handles behind Constructor.newInstance from JDK
      * 18, MethodHandles' constructors) was counted at the VM's event, before its constructor ran: its
      * Object.<init>, on the same thread soon after, finds it tagged and counts it no more. Other
@@ -532,7 +555,7 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
         jclass cls = (*jni)->GetObjectClass(jni, object);
         jlong size = 0;
         (*agent_jvmti)->GetObjectSize(agent_jvmti, object, &size);
-        jint depth = (jint)agent_opts->depth, n = 0, skip = 0;
+        jint depth = (jint)x->opts->depth, n = 0, skip = 0;
         if (array) {
             n = ax_stack(t, 2, depth);
         } else {
@@ -547,7 +570,7 @@ static void ax_tracked(JNIEnv *jni, jobject object, bool array)
             }
             n = n - skip < depth ? n - skip : depth;
         }
-        ax_count(jni, t, cls, object, size, skip, n, false);
+        ax_count(x, jni, t, cls, object, size, skip, n, false);
         (*jni)->DeleteLocalRef(jni, cls);
     }
     gate_leave();
@@ -565,27 +588,27 @@ void JNICALL alloc_exact_new_array(JNIEnv *jni, jclass tracker, jobject array)
     ax_tracked(jni, array, true);
 }
 
-void alloc_exact_vm_object(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+static void alloc_exact_vm_object(ax_state *x, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
     jlong tag = 0;
     if ((*agent_jvmti)->GetTag(agent_jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
         return;   /* its constructor ran first: counted at Object.<init> */
-    ax_table *t = ax_table_here(jni, thread);
+    ax_table *t = ax_table_here(x, jni, thread);
     if (!t || t->agent)
         return;
-    ax_count(jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)agent_opts->depth), false);
-    if (agent_opts->alloc_hook == 'b')
+    ax_count(x, jni, t, klass, object, size, 0, ax_stack(t, 0, (jint)x->opts->depth), false);
+    if (x->opts->alloc_hook == 'b')
         t->vm_uninit = 16; /* its constructor may be still to run (ax_tracked) */
 }
 
 /* The object of record `slot` of page p died, seen with `gcs` collections
  * finished: counted on its entry, the slot handed back. Atomics only. */
-static void ax_died(ax_page *p, uint32_t slot, uint64_t gcs)
+static void ax_died(ax_state *x, ax_page *p, uint32_t slot, uint64_t gcs)
 {
     ax_rec r = p->rec[slot];
-    ax_entry *e = r.entry ? ax_dir_get(&ax_entries, r.entry) : NULL;
+    ax_entry *e = r.entry ? ax_dir_get(&x->entries, r.entry) : NULL;
     if (e) {
-        if (agent_opts->lifetimes) {
+        if (x->opts->lifetimes) {
             uint32_t d = (uint32_t)gcs - r.gcs;   /* mod 2^32, as stored; the collection that freed it is one */
             uint64_t survived = d ? d - 1u : 0;
             uint32_t age = (uint32_t)(agent_now_ns() / 1000000u) - r.ms;
@@ -598,33 +621,33 @@ static void ax_died(ax_page *p, uint32_t slot, uint64_t gcs)
     ax_slot_free(p, slot);
 }
 
-void alloc_exact_freed(jlong tag)
+static void alloc_exact_freed(ax_state *x, jlong tag)
 {
     uint64_t rid = (uint64_t)tag - 1;
-    ax_page *p = ax_dir_get(&ax_pages, rid / AX_PAGE_RECS);
+    ax_page *p = ax_dir_get(&x->pages, rid / AX_PAGE_RECS);
     if (p)
-        ax_died(p, (uint32_t)(rid % AX_PAGE_RECS), alloc_common_gc_count());
+        ax_died(x, p, (uint32_t)(rid % AX_PAGE_RECS), alloc_common_gc_count(&x->gc));
 }
 
 /* ---------------------------------------------------------------- nursery */
 
 /* Tags record rid's object; false (the record handed back, the object
  * counted live for good) if the JVM would not. */
-static bool ax_tag(jobject object, ax_page *p, uint32_t slot)
+static bool ax_tag(ax_state *x, jobject object, ax_page *p, uint32_t slot)
 {
     jlong tag = (jlong)((uint64_t)p->id * AX_PAGE_RECS + slot + 1);
     if ((*agent_jvmti)->SetTag(agent_jvmti, object, tag) == JVMTI_ERROR_NONE)
         return true;
     ax_slot_free(p, slot);
-    atomic_fetch_add_explicit(&ax_untracked, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&x->untracked, 1, memory_order_relaxed);
     return false;
 }
 
 /* By whoever holds the nursery: record `slot` of page p's object came in
  * (+1) or left (-1); load and store, as only the holder writes. */
-static void ax_young_count(ax_page *p, uint32_t slot, int delta)
+static void ax_young_count(ax_state *x, ax_page *p, uint32_t slot, int delta)
 {
-    ax_entry *e = p && p->rec[slot].entry ? ax_dir_get(&ax_entries, p->rec[slot].entry) : NULL;
+    ax_entry *e = p && p->rec[slot].entry ? ax_dir_get(&x->entries, p->rec[slot].entry) : NULL;
     if (e)
         atomic_store_explicit(&e->young_objs,
                               atomic_load_explicit(&e->young_objs, memory_order_relaxed) + (uint64_t)(int64_t)delta,
@@ -633,21 +656,21 @@ static void ax_young_count(ax_page *p, uint32_t slot, int delta)
 
 /* By whoever holds t's nursery, `gcs` collections finished: each object in
  * it is dead (counted so) or tagged. */
-static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
+static void ax_young_sweep(ax_state *x, JNIEnv *jni, ax_table *t, uint64_t gcs)
 {
     uint64_t died = 0, tagged = 0;
     for (uint32_t i = 0; i < t->young_n; i++) {
         ax_young *y = &t->young[i];
-        ax_page *p = ax_dir_get(&ax_pages, y->rid / AX_PAGE_RECS);
+        ax_page *p = ax_dir_get(&x->pages, y->rid / AX_PAGE_RECS);
         uint32_t slot = (uint32_t)(y->rid % AX_PAGE_RECS);
         jobject o = (*jni)->NewLocalRef(jni, y->ref);
-        ax_young_count(p, slot, -1);   /* before ax_died hands the slot back */
+        ax_young_count(x, p, slot, -1);   /* before ax_died hands the slot back */
         if (!o) {
             if (p)
-                ax_died(p, slot, gcs);
+                ax_died(x, p, slot, gcs);
             died++;
         } else {
-            if (p && ax_tag(o, p, slot))
+            if (p && ax_tag(x, o, p, slot))
                 tagged++;
             (*jni)->DeleteLocalRef(jni, o);
         }
@@ -657,29 +680,29 @@ static void ax_young_sweep(JNIEnv *jni, ax_table *t, uint64_t gcs)
         uint32_t cap = t->young_cap / 2;
         ax_young *y = realloc(t->young, cap * sizeof *y);
         if (y) {
-            atomic_fetch_sub_explicit(&ax_young_bytes, (t->young_cap - cap) * sizeof *y, memory_order_relaxed);
+            atomic_fetch_sub_explicit(&x->young_bytes, (t->young_cap - cap) * sizeof *y, memory_order_relaxed);
             t->young = y;
             t->young_cap = cap;
         }
     }
     t->young_n = 0;
     t->young_gcs = gcs;
-    atomic_fetch_add_explicit(&ax_young_died, died, memory_order_relaxed);
-    atomic_fetch_add_explicit(&ax_young_tagged, tagged, memory_order_relaxed);
+    atomic_fetch_add_explicit(&x->young_died, died, memory_order_relaxed);
+    atomic_fetch_add_explicit(&x->young_tagged, tagged, memory_order_relaxed);
 }
 
 /* Follows record `slot` of page p's new object by weak reference, or (the
  * nursery full, or no memory) tags it at once. The caller holds t's nursery. */
-static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot)
+static void ax_young_add(ax_state *x, JNIEnv *jni, ax_table *t, jobject object, ax_page *p, uint32_t slot)
 {
-    uint64_t gcs = alloc_common_gc_count();
+    uint64_t gcs = alloc_common_gc_count(&x->gc);
     if (gcs != t->young_gcs)
-        ax_young_sweep(jni, t, gcs);
+        ax_young_sweep(x, jni, t, gcs);
     if (t->young_n == t->young_cap && t->young_cap < AX_YOUNG_MAX) {
         uint32_t cap = t->young_cap ? t->young_cap * 2 : 1024;
         ax_young *y = realloc(t->young, cap * sizeof *y);
         if (y) {
-            atomic_fetch_add_explicit(&ax_young_bytes, (cap - t->young_cap) * sizeof *y, memory_order_relaxed);
+            atomic_fetch_add_explicit(&x->young_bytes, (cap - t->young_cap) * sizeof *y, memory_order_relaxed);
             t->young = y;
             t->young_cap = cap;
         }
@@ -688,63 +711,62 @@ static void ax_young_add(JNIEnv *jni, ax_table *t, jobject object, ax_page *p, u
     if (!ref) {
         if ((*jni)->ExceptionCheck(jni))
             (*jni)->ExceptionClear(jni);   /* out of memory for the handle: tagged instead */
-        ax_tag(object, p, slot);
+        ax_tag(x, object, p, slot);
         return;
     }
     t->young[t->young_n++] = (ax_young){ ref, (uint64_t)p->id * AX_PAGE_RECS + slot };
-    ax_young_count(p, slot, 1);
+    ax_young_count(x, p, slot, 1);
 }
 
-void alloc_exact_sweep(JNIEnv *jni, bool now)
+static void alloc_exact_sweep(ax_state *x, JNIEnv *jni, bool now)
 {
-    static uint64_t swept_gcs, seen_gcs, seen_ns;   /* agent thread only (or a report, the agent stopped) */
-    uint64_t gcs = alloc_common_gc_count();
-    if (gcs == swept_gcs)
+    uint64_t gcs = alloc_common_gc_count(&x->gc);
+    if (gcs == x->swept_gcs)
         return;
     if (!now) {
         /* an allocating thread sweeps its own nursery at once; while the
          * agent thread holds it, the thread would tag its new objects */
-        if (gcs != seen_gcs) {
-            seen_gcs = gcs;
-            seen_ns = agent_now_ns();
+        if (gcs != x->seen_gcs) {
+            x->seen_gcs = gcs;
+            x->seen_ns = agent_now_ns();
             return;
         }
-        if (agent_now_ns() - seen_ns < AX_SWEEP_DELAY_NS)
+        if (agent_now_ns() - x->seen_ns < AX_SWEEP_DELAY_NS)
             return;
     }
     bool all = true;
-    for (ax_table *t = atomic_load_explicit(&ax_all, memory_order_acquire); t; t = t->next_all) {
+    for (ax_table *t = atomic_load_explicit(&x->all, memory_order_acquire); t; t = t->next_all) {
         if (atomic_exchange_explicit(&t->young_held, true, memory_order_acquire)) {
             all = false;   /* its thread is allocating: it sweeps it itself, or next time */
             continue;
         }
         if (t->young_n && t->young_gcs != gcs)
-            ax_young_sweep(jni, t, gcs);
+            ax_young_sweep(x, jni, t, gcs);
         atomic_store_explicit(&t->young_held, false, memory_order_release);
     }
     if (all)
-        swept_gcs = gcs;
+        x->swept_gcs = gcs;
 }
 
 /* ---------------------------------------------------------------- agent thread */
 
 /* The entry's site; its class named now (NULL, unknown, if it has been
  * unloaded since). */
-static void ax_register(model *m, JNIEnv *jni, trace_id trace, const ax_site_event *e)
+static void ax_register(ax_state *x, model *m, JNIEnv *jni, trace_id trace, const ax_site_event *e)
 {
-    ax_entry *x = ax_dir_get(&ax_entries, e->entry);
-    if (!x)
+    ax_entry *en = ax_dir_get(&x->entries, e->entry);
+    if (!en)
         return;
-    char *sig = symbols_class_signature(jni, x->cls);
-    x->site = alloc_common_site_of(m, trace, sig);
+    char *sig = symbols_class_signature(jni, en->cls);
+    en->site = alloc_common_site_of(m, trace, sig);
     jvmti_free(sig);
 }
 
-void alloc_exact_drain(model *m)
+static void alloc_exact_drain(ax_state *x, model *m)
 {
-    uint64_t n = atomic_load_explicit(&ax_next_entry, memory_order_acquire), allocs = 0, frees = 0;
+    uint64_t n = atomic_load_explicit(&x->next_entry, memory_order_acquire), allocs = 0, frees = 0;
     for (uint64_t id = 1; id <= n; id++) {
-        ax_entry *e = ax_dir_get(&ax_entries, id);
+        ax_entry *e = ax_dir_get(&x->entries, id);
         if (!e || !e->site.v)
             continue;
         /* deaths first: every death read here had its allocation counted before it */
@@ -785,36 +807,37 @@ void alloc_exact_drain(model *m)
         allocs += aobjs;
         frees += dobjs;
     }
-    ax_allocs = allocs;
-    ax_frees = frees;
-    if (allocs - frees > ax_live_peak)
-        ax_live_peak = allocs - frees;
+    x->allocs = allocs;
+    x->frees = frees;
+    if (allocs - frees > x->live_peak)
+        x->live_peak = allocs - frees;
     if (m->sites_young)
         model_sites_floor(m);
 }
 
-static void ax_describe_counts(void)
+static void ax_describe_counts(ax_state *x)
 {
-    uint64_t recs = atomic_load(&ax_pages_bytes) + atomic_load(&ax_young_bytes);
+    uint64_t recs = atomic_load(&x->pages_bytes) + atomic_load(&x->young_bytes);
     jp_log_info("heap=sites: %llu allocations counted (exact%s), %llu seen freed (%llu of them before their "
              "first collection was swept, %llu tagged), %llu not followed to their death; %llu sites (%llu KiB); "
              "%llu objects tracked live (%llu at most) in %llu KiB of records (%.0f bytes each at the most)",
-             (unsigned long long)ax_allocs,
-             ax_primed || agent_opts->alloc_hook == 'b' ? "" : "; the main thread's first allocations may be missing",
-             (unsigned long long)ax_frees, (unsigned long long)atomic_load(&ax_young_died),
-             (unsigned long long)atomic_load(&ax_young_tagged), (unsigned long long)atomic_load(&ax_untracked),
-             (unsigned long long)atomic_load(&ax_next_entry), (unsigned long long)(atomic_load(&ax_entries_bytes) / 1024),
-             (unsigned long long)(ax_allocs - ax_frees), (unsigned long long)ax_live_peak,
-             (unsigned long long)(recs / 1024), ax_live_peak ? (double)recs / (double)ax_live_peak : 0.0);
+             (unsigned long long)x->allocs,
+             x->primed || x->opts->alloc_hook == 'b' ? "" : "; the main thread's first allocations may be missing",
+             (unsigned long long)x->frees, (unsigned long long)atomic_load(&x->young_died),
+             (unsigned long long)atomic_load(&x->young_tagged), (unsigned long long)atomic_load(&x->untracked),
+             (unsigned long long)atomic_load(&x->next_entry), (unsigned long long)(atomic_load(&x->entries_bytes) / 1024),
+             (unsigned long long)(x->allocs - x->frees), (unsigned long long)x->live_peak,
+             (unsigned long long)(recs / 1024), x->live_peak ? (double)recs / (double)x->live_peak : 0.0);
 }
 
 /* Agent thread: a new site's stack, into the model. */
 static bool ax_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     const ax_site_event *s = (const ax_site_event *)e;
+    ax_state *x = s->x;
     trace_id t;
-    if (symbols_trace(m, jni, s->frames, s->nframes, agent_opts->thread ? e->thread : 0, &t))
-        ax_register(m, jni, t, s);
+    if (symbols_trace(m, jni, s->frames, s->nframes, x->opts->thread ? e->thread : 0, x->opts->lineno, &t))
+        ax_register(x, m, jni, t, s);
     return false;
 }
 
@@ -825,7 +848,9 @@ static void JNICALL ax_cb_sampled(jvmtiEnv *jv, JNIEnv *jni, jthread thread, job
     (void)jv;
     if (!gate_enter())
         return;
-    alloc_exact_allocated(jni, thread, klass, object, size);
+    ax_state *x = atomic_load_explicit(&ax_live, memory_order_acquire);
+    if (x)
+        alloc_exact_allocated(x, jni, thread, klass, object, size);
     gate_leave();
 }
 
@@ -835,7 +860,9 @@ static void JNICALL ax_cb_vm_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, j
     (void)jv;
     if (!gate_enter())
         return;
-    alloc_exact_vm_object(jni, thread, object, klass, size);
+    ax_state *x = atomic_load_explicit(&ax_live, memory_order_acquire);
+    if (x)
+        alloc_exact_vm_object(x, jni, thread, object, klass, size);
     gate_leave();
 }
 
@@ -844,19 +871,20 @@ static void JNICALL ax_cb_free(jvmtiEnv *jv, jlong tag)
     (void)jv;
     if (!gate_enter())
         return;
-    alloc_exact_freed(tag);
+    ax_state *x = atomic_load_explicit(&ax_live, memory_order_acquire);
+    if (x)
+        alloc_exact_freed(x, tag);
     gate_leave();
 }
 
 static bool ax_wanted(const agent_options *o) { return options_alloc_exact(o); }
 
-static bool ax_bci(void) { return agent_opts->alloc_hook == 'b'; }
+static bool ax_bci(const agent_options *o) { return o->alloc_hook == 'b'; }
 
 static jp_status ax_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
-    (void)session;
     alloc_common_capabilities(caps);
-    if (ax_bci()) {
+    if (ax_bci(session->opts)) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
         caps->can_generate_vm_object_alloc_events = 1;
@@ -869,72 +897,91 @@ static jp_status ax_capabilities(jp_session *session, jvmtiCapabilities *caps)
 /* after each collection: the agent thread sweeps the nurseries of the threads that are not allocating */
 static void ax_gc_finished(void) { profiler_wake(); }
 
+/* Both hooks' callbacks (this hook is given no session): the events of the
+ * hook the session chose are the only ones turned on (ax_vm_init), and the
+ * other's capability is not even asked for. */
 static void ax_callbacks(jvmtiEventCallbacks *cb)
 {
-    alloc_common_callbacks(cb, ax_bci() ? NULL : ax_gc_finished);
+    alloc_common_callbacks(cb);
     cb->ObjectFree = ax_cb_free;
-    if (ax_bci()) {
-        cb->VMObjectAlloc = ax_cb_vm_object;
-        cb->ClassFileLoadHook = bci_class_file_load_hook;
-    } else {
-        cb->SampledObjectAlloc = ax_cb_sampled;
-    }
+    cb->VMObjectAlloc = ax_cb_vm_object;               /* alloc_hook=bci */
+    cb->ClassFileLoadHook = bci_class_file_load_hook;  /* alloc_hook=bci */
+    cb->SampledObjectAlloc = ax_cb_sampled;            /* alloc_hook=sampler */
 }
 
 /* JVMTI's sampler at interval 0 reports every allocation (alloc_hook=bci uses no sampler) */
 static jp_status ax_load(jp_session *session, char *err, size_t errlen)
 {
-    (void)session;
     (void)err, (void)errlen;
-    return ax_bci() ? JP_OK : alloc_common_set_interval(0);
+    return ax_bci(session->opts) ? JP_OK : alloc_common_set_interval(0);
 }
 
 static jp_status ax_vm_init(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
-    jp_status st = alloc_common_events(true);
-    if (st == JP_OK && ax_bci()) {
+    alloc_common_model(session);
+    ax_state *x = session_part(session, JP_PART_ALLOC_EXACT, sizeof(ax_state));
+    if (!x)
+        return jp_error(JP_ERR_NOMEM, "heap=sites: out of memory");
+    x->opts = session->opts;
+    x->bci = ax_bci(session->opts);
+    x->gc.on_finish = x->bci ? NULL : ax_gc_finished;
+    pthread_mutex_init(&x->orphans_lock, NULL);
+    atomic_store_explicit(&ax_live, x, memory_order_release);
+    jp_status st = alloc_common_events_on(&x->gc);
+    if (st == JP_OK && x->bci) {
         st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
         return st == JP_OK ? bci_vm_init(session, jni) : st; /* the Tracker calls, and the classes loaded so far retransformed */
     }
     if (st == JP_OK)
         st = jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true);
     if (st == JP_OK)
-        alloc_exact_prime(jni);
+        alloc_exact_prime(x, jni);
     return st;
 }
 
 static void ax_thread_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    alloc_exact_thread_end();
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
+    if (x)
+        alloc_exact_thread_end(x);
 }
 
-static void ax_poll(jp_session *session, JNIEnv *jni) { (void)session; alloc_exact_sweep(jni, false); }      /* after a collection: idle threads' young objects */
+/* after a collection: idle threads' young objects */
+static void ax_poll(jp_session *session, JNIEnv *jni)
+{
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
+    if (x)
+        alloc_exact_sweep(x, jni, false);
+}
 
 static void ax_before_report(jp_session *session, JNIEnv *jni)
 {
-    model *m = session->model;
-    (void)m;
-    alloc_exact_sweep(jni, true);
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
+    if (x)
+        alloc_exact_sweep(x, jni, true);
 }
 
 static void ax_drain(jp_session *session, JNIEnv *jni)
 {
     model *m = session->model;
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
     (void)jni;
+    if (!x)
+        return;   /* it did not start */
     model_count_set(m, "heap=sites: allocations not followed to their death",
-                    atomic_load_explicit(&ax_untracked, memory_order_relaxed));
-    alloc_exact_drain(m);
-    alloc_common_drain(m);
+                    atomic_load_explicit(&x->untracked, memory_order_relaxed));
+    alloc_exact_drain(x, m);
+    alloc_common_drain(m, &x->gc);
 }
 
 static void ax_describe(jp_session *session)
 {
-    (void)session;
-    ax_describe_counts();
-    if (!ax_bci())
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
+    if (!x)
+        return;
+    ax_describe_counts(x);
+    if (!x->bci)
         return;
     bci_stats b;
     bci_get_stats(session, &b);
@@ -947,23 +994,71 @@ static void ax_describe(jp_session *session)
 
 static void ax_stop(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
-    if (ax_bci()) {
+    if (ax_bci(session->opts)) {
         jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, false);
         bci_vm_death(jni);
     } else {
         jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false);
     }
-    alloc_common_events(false);
+    alloc_common_events_off();
 }
 
-/* After the session's last report: JVMTI's allocation sampler given back (alloc_hook=sampler), so that
- * trace=alloc in a later session may take it */
+/* Frees a table made by ax_table_for, with its nursery's references, its
+ * constructor cache's and its pages. */
+static void ax_table_free(JNIEnv *jni, ax_table *t)
+{
+    for (uint32_t i = 0; i < t->young_n; i++)
+        (*jni)->DeleteWeakGlobalRef(jni, t->young[i].ref);
+    for (uint32_t i = 0; t->methods && i < AX_METHOD_CACHE; i++)
+        if (t->methods[i].decl)
+            (*jni)->DeleteGlobalRef(jni, t->methods[i].decl);
+    for (ax_page *p = t->pages, *next; p; p = next) {
+        next = p->next;
+        free(p);
+    }
+    free(t->young);
+    free(t->index);
+    free(t->methods);
+    free(t);
+}
+
+/* Frees a directory's chunks and (with free_entries) the entries in them. */
+static void ax_dir_free(JNIEnv *jni, ax_dir *d, bool free_entries)
+{
+    for (uint32_t hi = 0; hi < AX_DIR_SIZE; hi++) {
+        _Atomic(void *) *c = atomic_load(&d->chunk[hi]);
+        if (!c)
+            continue;
+        for (uint32_t lo = 0; free_entries && lo < AX_DIR_SIZE; lo++) {
+            ax_entry *e = atomic_load(&c[lo]);
+            if (e && e->cls)
+                (*jni)->DeleteWeakGlobalRef(jni, e->cls);
+            free(e);
+        }
+        free(c);
+    }
+}
+
+/* After the session's last report (no callback in flight; exact counts run
+ * only in the session given at load, so no thread's record is read for its
+ * table again): the callbacks find no part, what it points to is freed (the
+ * session frees the part), and JVMTI's allocation sampler is given back
+ * (alloc_hook=sampler), so that trace=alloc in a later session may take it. */
 static void ax_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
-    (void)jni;
-    if (!ax_bci())
+    atomic_store_explicit(&ax_live, NULL, memory_order_release);
+    ax_state *x = session_part_if(session, JP_PART_ALLOC_EXACT);
+    if (x) {
+        thread_record_self.alloc.table = NULL;
+        for (ax_table *t = atomic_load(&x->all), *next; t; t = next) {
+            next = t->next_all;
+            ax_table_free(jni, t);
+        }
+        ax_dir_free(jni, &x->entries, true);
+        ax_dir_free(jni, &x->pages, false);   /* the pages went with their tables */
+        pthread_mutex_destroy(&x->orphans_lock);
+    }
+    if (!ax_bci(session->opts))
         jvmti_sampler_give_back(agent_jvmti);
 }
 

@@ -16,7 +16,11 @@
  *
  * The callback captures the object's class as a JNI weak global reference;
  * the agent thread names it when it applies the event (a class unloaded by
- * then is named as an unknown class: "?"). */
+ * then is named as an unknown class: "?").
+ *
+ * What a session gathers (the ring, the table of live samples, the counts)
+ * is its part (JP_PART_ALLOC_SAMPLED, as_state); the callbacks reach it
+ * through as_live. Only the tags' sequence outlives a session. */
 #include "collect_alloc_sampled.h"
 
 #include <math.h>
@@ -46,15 +50,14 @@ typedef struct as_slot {
     uint64_t gcs;
 } as_slot;
 
-static as_slot as_ring[AS_RING_SIZE];
-static _Atomic uint64_t as_head;
-static uint64_t as_tail;              /* agent thread only */
-static atomic_bool as_ring_ready;
-static _Atomic uint64_t as_next_tag, as_samples, as_frees_dropped, as_sample_errors;
-static _Atomic uint64_t as_callback_ns;   /* CPU time spent in the allocation callback, for the cost line */
-/* Tags up to this one were given in earlier sessions: the objects keep them
- * (tags outlive a session), and their deaths are not this session's. */
-static _Atomic uint64_t as_tag_floor;
+/* The tags given to sampled objects, for the JVM's life: the objects keep
+ * them after their session ends (tags outlive a session), so numbering goes
+ * on from one session to the next, and tags up to floor were given in
+ * earlier sessions: their deaths are not this session's. */
+static struct {
+    _Atomic uint64_t next;
+    _Atomic uint64_t floor;
+} as_tags;
 
 /* The calling thread's CPU clock: the callback's cost without the time the
  * thread spent descheduled in it (4 busy threads on 2 cores tripled a wall
@@ -84,14 +87,32 @@ typedef struct as_entry {
     as_record rec;
 } as_entry;
 #define AS_GONE UINT64_MAX
-static as_entry *as_table;
-static uint64_t as_table_cap, as_table_used, as_table_gone, as_frees_seen;
+
+/* A session's part. */
+typedef struct as_state {
+    const agent_options *opts;            /* the session's */
+    alloc_gc gc;                          /* its collections */
+    _Atomic uint64_t head;                /* the ring's next slot to claim (ObjectFree) */
+    uint64_t tail;                        /* the ring's next slot to take: agent thread only */
+    _Atomic uint64_t samples, frees_dropped, sample_errors;
+    _Atomic uint64_t callback_ns;         /* CPU time spent in the allocation callback, for the cost line */
+    /* agent thread only: the live samples by tag */
+    as_entry *table;
+    uint64_t table_cap, table_used, table_gone, frees_seen;
+    as_slot ring[AS_RING_SIZE];           /* the frees ObjectFree reported, for the agent thread */
+} as_state;
+
+/* The running session's part, for the allocation and ObjectFree callbacks
+ * (one acquire load each, behind the gate): set at its start once the ring is
+ * ready, cleared at its end, before the part is freed. */
+static as_state *_Atomic as_live;
 
 /* A sampled allocation: the object's size, the tag it got (ObjectFree
  * reports it), when (agent_now_ns) and after how many finished collections,
  * its class (a weak global reference the event owns) and where, top first. */
 typedef struct as_event {
     eventq_event head;
+    as_state *st;            /* the session's part (the events are applied before it ends) */
     uint64_t size, tag, ns, gcs;
     jweak cls;
     uint32_t nframes;
@@ -100,22 +121,24 @@ typedef struct as_event {
 
 static bool as_apply(model *m, JNIEnv *jni, eventq_event *e);
 
-static void as_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+static void as_sampled(as_state *st, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
     jvmtiEnv *jv = agent_jvmti;
     if (agent_is_own_thread(jni, thread))
         return;   /* jvmprof's own allocations are never tracked */
     uint64_t t0 = as_thread_cpu_ns();
-    uint32_t serial = agent_opts->thread ? thread_registry_serial(thread) : 0;
-    as_event *e = (as_event *)eventq_new(sizeof(as_event) + (size_t)agent_opts->depth * sizeof(jvmtiFrameInfo),
+    const agent_options *o = st->opts;
+    uint32_t serial = o->thread ? thread_registry_serial(thread) : 0;
+    as_event *e = (as_event *)eventq_new(sizeof(as_event) + (size_t)o->depth * sizeof(jvmtiFrameInfo),
                                          as_apply, serial);
     if (!e) {
-        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&st->sample_errors, 1, memory_order_relaxed);
         return;
     }
+    e->st = st;
     jint n = 0;
-    if (agent_opts->depth > 0 &&
-        (*jv)->GetStackTrace(jv, thread, 0, (jint)agent_opts->depth, e->frames, &n) != JVMTI_ERROR_NONE)
+    if (o->depth > 0 &&
+        (*jv)->GetStackTrace(jv, thread, 0, (jint)o->depth, e->frames, &n) != JVMTI_ERROR_NONE)
         n = 0;
     e->nframes = (uint32_t)n;
     if (alloc_common_own_code(jni, e->frames, n)) {
@@ -127,45 +150,44 @@ static void as_sampled(JNIEnv *jni, jthread thread, jobject object, jclass klass
         if ((*jni)->ExceptionCheck(jni))
             (*jni)->ExceptionClear(jni);
         free(e);
-        atomic_fetch_add_explicit(&as_sample_errors, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&st->sample_errors, 1, memory_order_relaxed);
         return;
     }
     e->size = (uint64_t)size;
     e->ns = agent_now_ns();
-    e->gcs = alloc_common_gc_count();
-    e->tag = atomic_fetch_add_explicit(&as_next_tag, 1, memory_order_relaxed) + 1;
+    e->gcs = alloc_common_gc_count(&st->gc);
+    e->tag = atomic_fetch_add_explicit(&as_tags.next, 1, memory_order_relaxed) + 1;
     if ((*jv)->SetTag(jv, object, (jlong)e->tag) != JVMTI_ERROR_NONE)
         e->tag = 0;   /* its death will not be seen: counted as allocated and live */
-    atomic_fetch_add_explicit(&as_samples, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st->samples, 1, memory_order_relaxed);
     eventq_push(&e->head);
-    atomic_fetch_add_explicit(&as_callback_ns, as_thread_cpu_ns() - t0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st->callback_ns, as_thread_cpu_ns() - t0, memory_order_relaxed);
 }
 
 /* Restricted mode: no allocation, no JNI; one CAS to claim a slot. */
-static void as_object_free(jlong tag)
+static void as_object_free(as_state *st, jlong tag)
 {
-    if (!atomic_load_explicit(&as_ring_ready, memory_order_acquire) ||
-        (uint64_t)tag <= atomic_load_explicit(&as_tag_floor, memory_order_relaxed))
+    if ((uint64_t)tag <= atomic_load_explicit(&as_tags.floor, memory_order_relaxed))
         return;
-    uint64_t pos = atomic_load_explicit(&as_head, memory_order_relaxed);
+    uint64_t pos = atomic_load_explicit(&st->head, memory_order_relaxed);
     for (;;) {
-        as_slot *s = &as_ring[pos & (AS_RING_SIZE - 1)];
+        as_slot *s = &st->ring[pos & (AS_RING_SIZE - 1)];
         uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
         int64_t dif = (int64_t)(seq - pos);
         if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(&as_head, &pos, pos + 1, memory_order_relaxed,
+            if (atomic_compare_exchange_weak_explicit(&st->head, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed)) {
                 s->tag = (uint64_t)tag;
                 s->ns = agent_now_ns();   /* clock_gettime: no allocation */
-                s->gcs = alloc_common_gc_count();
+                s->gcs = alloc_common_gc_count(&st->gc);
                 atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
                 return;
             }
         } else if (dif < 0) {
-            atomic_fetch_add_explicit(&as_frees_dropped, 1, memory_order_relaxed);   /* full */
+            atomic_fetch_add_explicit(&st->frees_dropped, 1, memory_order_relaxed);   /* full */
             return;
         } else {
-            pos = atomic_load_explicit(&as_head, memory_order_relaxed);
+            pos = atomic_load_explicit(&st->head, memory_order_relaxed);
         }
     }
 }
@@ -182,7 +204,7 @@ static uint64_t as_survived(uint64_t alloc_gcs, uint64_t free_gcs)
 static size_t as_slot_of(uint64_t tag, uint64_t cap) { return (size_t)(id_map_hash(tag) % cap); }
 
 /* Rebuilds the table 65% full for `live` entries, without removed ones. */
-static bool as_table_rebuild(uint64_t live)
+static bool as_table_rebuild(as_state *st, uint64_t live)
 {
     uint64_t cap = live * 20 / 13 + 1;
     if (cap < AS_TABLE_MIN)
@@ -190,60 +212,62 @@ static bool as_table_rebuild(uint64_t live)
     as_entry *t = calloc(cap, sizeof *t);
     if (!t)
         return false;
-    for (uint64_t i = 0; i < as_table_cap; i++) {
-        uint64_t tag = as_table[i].tag;
+    for (uint64_t i = 0; i < st->table_cap; i++) {
+        uint64_t tag = st->table[i].tag;
         if (tag == 0 || tag == AS_GONE)
             continue;
         size_t j = as_slot_of(tag, cap);
         while (t[j].tag)
             j = j + 1 == cap ? 0 : j + 1;
-        t[j] = as_table[i];
+        t[j] = st->table[i];
     }
-    free(as_table);
-    as_table = t;
-    as_table_cap = cap;
-    as_table_gone = 0;
+    free(st->table);
+    st->table = t;
+    st->table_cap = cap;
+    st->table_gone = 0;
     return true;
 }
 
 /* The entry of tag, added (UNSEEN) if absent and add is set; NULL if absent
  * (or out of memory). */
-static as_record *as_lookup(uint64_t tag, bool add)
+static as_record *as_lookup(as_state *st, uint64_t tag, bool add)
 {
     if (tag == 0 || tag == AS_GONE)
         return NULL;
-    if (add && (as_table_used + as_table_gone + 1) * 5 > as_table_cap * 4 && !as_table_rebuild(as_table_used + 1))
+    if (add && (st->table_used + st->table_gone + 1) * 5 > st->table_cap * 4 &&
+        !as_table_rebuild(st, st->table_used + 1))
         return NULL;
-    if (!as_table_cap)
+    if (!st->table_cap)
         return NULL;
-    size_t j = as_slot_of(tag, as_table_cap), gone = SIZE_MAX;
-    while (as_table[j].tag) {
-        if (as_table[j].tag == tag)
-            return &as_table[j].rec;
-        if (as_table[j].tag == AS_GONE && gone == SIZE_MAX)
+    as_entry *table = st->table;
+    size_t j = as_slot_of(tag, st->table_cap), gone = SIZE_MAX;
+    while (table[j].tag) {
+        if (table[j].tag == tag)
+            return &table[j].rec;
+        if (table[j].tag == AS_GONE && gone == SIZE_MAX)
             gone = j;
-        j = j + 1 == as_table_cap ? 0 : j + 1;
+        j = j + 1 == st->table_cap ? 0 : j + 1;
     }
     if (!add)
         return NULL;
     if (gone != SIZE_MAX) {
         j = gone;
-        as_table_gone--;
+        st->table_gone--;
     }
-    as_table[j].tag = tag;
-    as_table[j].rec = (as_record){ 0 };
-    as_table_used++;
-    return &as_table[j].rec;
+    table[j].tag = tag;
+    table[j].rec = (as_record){ 0 };
+    st->table_used++;
+    return &table[j].rec;
 }
 
-static void as_forget(as_record *r)
+static void as_forget(as_state *st, as_record *r)
 {
     as_entry *e = (as_entry *)((char *)r - offsetof(as_entry, rec));
     e->tag = AS_GONE;
-    as_table_used--;
-    as_table_gone++;
-    if (as_table_cap > AS_TABLE_MIN && as_table_used * 2 < as_table_cap)
-        as_table_rebuild(as_table_used);   /* on failure the bigger table stays */
+    st->table_used--;
+    st->table_gone++;
+    if (st->table_cap > AS_TABLE_MIN && st->table_used * 2 < st->table_cap)
+        as_table_rebuild(st, st->table_used);   /* on failure the bigger table stays */
 }
 
 /* An estimate cut to 17 significant bits. Estimates are at least 1 (bytes at
@@ -261,11 +285,12 @@ static double as_coarse(double v)
 /* sig: the class's signature, NULL when unknown */
 static void as_record_site(model *m, trace_id trace, const as_event *e, const char *sig)
 {
+    as_state *st = e->st;
     site_id site = alloc_common_site_of(m, trace, sig);
-    double size = (double)e->size, interval = (double)agent_opts->alloc_interval;
+    double size = (double)e->size, interval = (double)st->opts->alloc_interval;
     double p = -expm1(-size / interval);   /* chance an object of this size is sampled */
     double objs = as_coarse(p > 0 ? 1.0 / p : 1.0), bytes = as_coarse(size * objs);
-    as_record *r = as_lookup(e->tag, true);
+    as_record *r = as_lookup(st, e->tag, true);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
     if (!r)
@@ -274,7 +299,7 @@ static void as_record_site(model *m, trace_id trace, const as_event *e, const ch
     if (freed) {   /* r holds when it was freed */
         if (m->lifetimes)
             model_site_died_at(m, site, objs, as_survived(e->gcs, r->gcs), (uint32_t)(r->ms - ms));
-        as_forget(r);
+        as_forget(st, r);
         return;
     }
     *r = (as_record){ site, AS_LIVE, (float)objs, (float)bytes, (uint32_t)e->gcs, ms };
@@ -283,47 +308,50 @@ static void as_record_site(model *m, trace_id trace, const as_event *e, const ch
 static void as_drain(jp_session *session, JNIEnv *jni)
 {
     model *m = session->model;
+    as_state *st = session_part_if(session, JP_PART_ALLOC_SAMPLED);
     (void)jni;
-    model_count_set(m, "heap=sites: frees dropped (queue full)", atomic_load_explicit(&as_frees_dropped, memory_order_relaxed));
-    model_count_set(m, "heap=sites: samples lost", atomic_load_explicit(&as_sample_errors, memory_order_relaxed));
-    if (atomic_load_explicit(&as_ring_ready, memory_order_acquire)) {
-        for (;;) {
-            as_slot *s = &as_ring[as_tail & (AS_RING_SIZE - 1)];
-            if (atomic_load_explicit(&s->seq, memory_order_acquire) != as_tail + 1)
-                break;
-            uint64_t tag = s->tag, free_ns = s->ns, free_gcs = s->gcs;
-            atomic_store_explicit(&s->seq, as_tail + AS_RING_SIZE, memory_order_release);
-            as_tail++;
-            as_frees_seen++;
-            as_record *r = as_lookup(tag, false);
-            if (r && r->state == AS_LIVE) {
-                model_site_free(m, r->site, r->objs, r->bytes);
-                if (m->lifetimes)
-                    model_site_died_at(m, r->site, r->objs, as_survived(r->gcs, free_gcs),
-                                       (uint32_t)((uint32_t)(free_ns / 1000000u) - r->ms));
-                as_forget(r);
-            } else if (!r && (r = as_lookup(tag, true)) != NULL) {
-                /* before its allocation event: keep when it died for it */
-                *r = (as_record){ .state = AS_FREED_EARLY, .gcs = (uint32_t)free_gcs,
-                                  .ms = (uint32_t)(free_ns / 1000000u) };
-            }
+    if (!st)
+        return;   /* it did not start */
+    model_count_set(m, "heap=sites: frees dropped (queue full)", atomic_load_explicit(&st->frees_dropped, memory_order_relaxed));
+    model_count_set(m, "heap=sites: samples lost", atomic_load_explicit(&st->sample_errors, memory_order_relaxed));
+    for (;;) {
+        as_slot *s = &st->ring[st->tail & (AS_RING_SIZE - 1)];
+        if (atomic_load_explicit(&s->seq, memory_order_acquire) != st->tail + 1)
+            break;
+        uint64_t tag = s->tag, free_ns = s->ns, free_gcs = s->gcs;
+        atomic_store_explicit(&s->seq, st->tail + AS_RING_SIZE, memory_order_release);
+        st->tail++;
+        st->frees_seen++;
+        as_record *r = as_lookup(st, tag, false);
+        if (r && r->state == AS_LIVE) {
+            model_site_free(m, r->site, r->objs, r->bytes);
+            if (m->lifetimes)
+                model_site_died_at(m, r->site, r->objs, as_survived(r->gcs, free_gcs),
+                                   (uint32_t)((uint32_t)(free_ns / 1000000u) - r->ms));
+            as_forget(st, r);
+        } else if (!r && (r = as_lookup(st, tag, true)) != NULL) {
+            /* before its allocation event: keep when it died for it */
+            *r = (as_record){ .state = AS_FREED_EARLY, .gcs = (uint32_t)free_gcs,
+                              .ms = (uint32_t)(free_ns / 1000000u) };
         }
     }
-    alloc_common_drain(m);
+    alloc_common_drain(m, &st->gc);
 }
 
 static void as_describe(jp_session *session)
 {
-    (void)session;
+    as_state *st = session_part_if(session, JP_PART_ALLOC_SAMPLED);
+    if (!st)
+        return;
     jp_log_info("heap=sites: %llu allocations sampled (every %llu bytes on average), %llu of them seen "
                 "freed; %llu frees dropped (queue full), %llu samples lost; %llu sampled objects tracked live in "
                 "%llu KiB (%.0f bytes each); allocation callbacks %.1f ms",
-                (unsigned long long)atomic_load(&as_samples), (unsigned long long)agent_opts->alloc_interval,
-                (unsigned long long)as_frees_seen, (unsigned long long)atomic_load(&as_frees_dropped),
-                (unsigned long long)atomic_load(&as_sample_errors), (unsigned long long)as_table_used,
-                (unsigned long long)(as_table_cap * sizeof(as_entry) / 1024),
-                as_table_used ? (double)(as_table_cap * sizeof(as_entry)) / (double)as_table_used : 0.0,
-                (double)atomic_load(&as_callback_ns) / 1e6);
+                (unsigned long long)atomic_load(&st->samples), (unsigned long long)session->opts->alloc_interval,
+                (unsigned long long)st->frees_seen, (unsigned long long)atomic_load(&st->frees_dropped),
+                (unsigned long long)atomic_load(&st->sample_errors), (unsigned long long)st->table_used,
+                (unsigned long long)(st->table_cap * sizeof(as_entry) / 1024),
+                st->table_used ? (double)(st->table_cap * sizeof(as_entry)) / (double)st->table_used : 0.0,
+                (double)atomic_load(&st->callback_ns) / 1e6);
 }
 
 /* Agent thread: a sampled allocation, into the model. */
@@ -334,7 +362,7 @@ static bool as_apply(model *m, JNIEnv *jni, eventq_event *e)
     if (jni)
         (*jni)->DeleteWeakGlobalRef(jni, a->cls);
     trace_id t;
-    if (symbols_trace(m, jni, a->frames, a->nframes, agent_opts->thread ? e->thread : 0, &t))
+    if (symbols_trace(m, jni, a->frames, a->nframes, a->st->opts->thread ? e->thread : 0, a->st->opts->lineno, &t))
         as_record_site(m, t, a, sig);
     jvmti_free(sig);
     return false;
@@ -348,7 +376,9 @@ static void JNICALL as_cb_sampled(jvmtiEnv *jv, JNIEnv *jni, jthread thread, job
     (void)jv;
     if (!gate_enter())
         return;
-    as_sampled(jni, thread, object, klass, size);
+    as_state *st = atomic_load_explicit(&as_live, memory_order_acquire);
+    if (st)
+        as_sampled(st, jni, thread, object, klass, size);
     gate_leave();
 }
 
@@ -357,7 +387,9 @@ static void JNICALL as_cb_free(jvmtiEnv *jv, jlong tag)
     (void)jv;
     if (!gate_enter())
         return;
-    as_object_free(tag);
+    as_state *st = atomic_load_explicit(&as_live, memory_order_acquire);
+    if (st)
+        as_object_free(st, tag);
     gate_leave();
 }
 
@@ -373,7 +405,7 @@ static jp_status as_capabilities(jp_session *session, jvmtiCapabilities *caps)
 
 static void as_callbacks(jvmtiEventCallbacks *cb)
 {
-    alloc_common_callbacks(cb, NULL);
+    alloc_common_callbacks(cb);
     cb->SampledObjectAlloc = as_cb_sampled;
     cb->ObjectFree = as_cb_free;
 }
@@ -382,19 +414,22 @@ static void as_callbacks(jvmtiEventCallbacks *cb)
  * point from the default 512 KiB */
 static jp_status as_load(jp_session *session, char *err, size_t errlen)
 {
-    (void)session;
     (void)err, (void)errlen;
-    return alloc_common_set_interval(agent_opts->alloc_interval);
+    return alloc_common_set_interval(session->opts->alloc_interval);
 }
 
 static jp_status as_vm_init(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
+    alloc_common_model(session);
+    as_state *p = session_part(session, JP_PART_ALLOC_SAMPLED, sizeof(as_state));
+    if (!p)
+        return jp_error(JP_ERR_NOMEM, "heap=sites: out of memory");
+    p->opts = session->opts;
     for (uint64_t i = 0; i < AS_RING_SIZE; i++)
-        atomic_store_explicit(&as_ring[i].seq, i, memory_order_relaxed);
-    atomic_store(&as_ring_ready, true);
-    jp_status st = alloc_common_events(true);
+        atomic_store_explicit(&p->ring[i].seq, i, memory_order_relaxed);
+    atomic_store_explicit(&as_live, p, memory_order_release);
+    jp_status st = alloc_common_events_on(&p->gc);
     st = st == JP_OK ? jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true) : st;
     /* started in a running JVM: each thread's allocation buffer in use now would go unsampled until
      * it is full (the sampler sets its next sample when a buffer begins), a few MB missed per thread;
@@ -409,29 +444,24 @@ static void as_stop(jp_session *session, JNIEnv *jni)
     (void)session;
     (void)jni;
     jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, false);
-    alloc_common_events(false);
+    alloc_common_events_off();
 }
 
-/* After the session's last report: its records and counts go, the ring is
- * empty, the tags given so far are below the floor, and JVMTI's allocation
- * sampler is given back. */
+/* After the session's last report (no callback in flight): the callbacks
+ * find no part, the tags given so far are below the floor, the table of live
+ * samples goes (the session frees the part), and JVMTI's allocation sampler
+ * is given back. */
 static void as_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
     jvmti_event(JVMTI_EVENT_OBJECT_FREE, false);
-    atomic_store(&as_ring_ready, false);
-    atomic_store(&as_tag_floor, atomic_load(&as_next_tag));
-    atomic_store(&as_head, 0);
-    as_tail = 0;
-    atomic_store(&as_samples, 0);
-    atomic_store(&as_frees_dropped, 0);
-    atomic_store(&as_sample_errors, 0);
-    atomic_store(&as_callback_ns, 0);
-    free(as_table);
-    as_table = NULL;
-    as_table_cap = as_table_used = as_table_gone = as_frees_seen = 0;
-    alloc_common_reset();
+    atomic_store_explicit(&as_live, NULL, memory_order_release);
+    atomic_store(&as_tags.floor, atomic_load(&as_tags.next));
+    as_state *st = session_part_if(session, JP_PART_ALLOC_SAMPLED);
+    if (st) {
+        free(st->table);
+        st->table = NULL;
+    }
     jvmti_sampler_give_back(agent_jvmti); /* trace=alloc in a later session may take it */
 }
 

@@ -1,7 +1,9 @@
 /* vm_allocs.c — see vm_allocs.h. The table: VM_ALLOCS_CLASSES entries by
  * a 64-bit hash of the class signature, claimed with a compare-and-swap
  * (the signature copied in just after), counted with atomic adds: no lock
- * on any callback. */
+ * on any callback. The table is the session's part (JP_PART_VM_ALLOCS,
+ * va_state), which the callbacks reach through va_live; JNI's function
+ * table, once intercepted, stays so for the JVM's life (va_jvm). */
 #include "vm_allocs.h"
 
 #include <stdarg.h>
@@ -14,9 +16,6 @@
 #include "../core/jvmti_util.h"
 #include "../../common/jp_log.h"
 
-static jmethodID va_skip[8];
-static int va_nskip;
-
 typedef struct va_vm_entry {
     _Atomic uint64_t hash;     /* of the class signature and the caller, | 1; 0: free */
     _Atomic uint64_t objs, bytes;
@@ -25,8 +24,35 @@ typedef struct va_vm_entry {
     char *_Atomic sig;         /* set just after the hash is claimed */
 } va_vm_entry;
 
-static va_vm_entry va_vm[VM_ALLOCS_CLASSES];
-static atomic_ullong va_vm_lost;
+/* A session's part. */
+typedef struct va_state {
+    jmethodID skip[8];         /* the natives whose allocations VMObjectAlloc does not count */
+    int nskip;
+    atomic_ullong lost;        /* objects not counted: the table full */
+    va_vm_entry vm[VM_ALLOCS_CLASSES];
+} va_state;
+
+/* The running session's part, for VMObjectAlloc and the intercepted JNI
+ * functions (one acquire load each, behind the gate): set at its start,
+ * cleared at its end, before the part is freed. */
+static va_state *_Atomic va_live;
+
+/* JNI's function table as the JVM made it (the interception calls these),
+ * and String's value field: the interception is never undone (other code
+ * may have copied the table since), so they are kept for the JVM's life. */
+static struct {
+    struct JNINativeInterface_ jni;
+    jfieldID string_value;
+    bool intercepted;
+} va_jvm;
+
+/* Per thread, for its life (a thread-local: no other way to it from a callback):
+ * kind: 0 not known yet, 1 the program's, 2 jvmprof's own;
+ * in_jni: >0 while the thread is inside an intercepted JNI allocation (counted there). */
+static _Thread_local struct {
+    int kind;
+    int in_jni;
+} va_thread;
 
 static uint64_t va_fnv(const char *s)
 {
@@ -36,11 +62,11 @@ static uint64_t va_fnv(const char *s)
     return h | 1;
 }
 
-static void va_vm_add(const char *sig, jlong size, jmethodID method, jlocation location)
+static void va_vm_add(va_state *st, const char *sig, jlong size, jmethodID method, jlocation location)
 {
     uint64_t h = (va_fnv(sig) ^ ((uint64_t)(uintptr_t)method * 0x9E3779B97F4A7C15ull)) | 1;
     for (uint32_t i = 0; i < 64; i++) {
-        va_vm_entry *e = &va_vm[(h + i) & (VM_ALLOCS_CLASSES - 1)];
+        va_vm_entry *e = &st->vm[(h + i) & (VM_ALLOCS_CLASSES - 1)];
         uint64_t k = atomic_load_explicit(&e->hash, memory_order_acquire);
         if (k == 0) {
             uint64_t zero = 0;
@@ -59,45 +85,41 @@ static void va_vm_add(const char *sig, jlong size, jmethodID method, jlocation l
             return;
         }
     }
-    atomic_fetch_add_explicit(&va_vm_lost, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&st->lost, 1, memory_order_relaxed);
 }
-
-static _Thread_local int va_thread_kind; /* 0 not known yet, 1 the program's, 2 jvmprof's own */
 
 /* Whether the current thread is one of the program's (jvmprof's own is never counted); asked once a thread. */
 static bool va_program_thread(JNIEnv *env)
 {
-    if (!va_thread_kind) {
+    if (!va_thread.kind) {
         jthread t = NULL;
-        va_thread_kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
+        va_thread.kind = (*agent_jvmti)->GetCurrentThread(agent_jvmti, &t) == JVMTI_ERROR_NONE && t &&
                                  agent_is_own_thread(env, t) ? 2 : 1;
         if (t)
             (*env)->DeleteLocalRef(env, t);
     }
-    return va_thread_kind == 1;
+    return va_thread.kind == 1;
 }
-
-/* >0 while this thread is inside an intercepted JNI allocation (counted there) */
-static _Thread_local int va_in_jni;
 
 void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass,
                                     jlong size)
 {
     (void)object;
-    if (va_in_jni || !gate_enter())
+    if (va_thread.in_jni || !gate_enter())
         return;
-    if (va_program_thread(jni)) {
+    va_state *st = atomic_load_explicit(&va_live, memory_order_acquire);
+    if (st && va_program_thread(jni)) {
         jmethodID m = NULL;
         jlocation loc = -1;
         bool skip = false;
         if ((*jv)->GetFrameLocation(jv, thread, 0, &m, &loc) == JVMTI_ERROR_NONE)
-            for (int i = 0; i < va_nskip; i++)
-                skip |= m && m == va_skip[i];
+            for (int i = 0; i < st->nskip; i++)
+                skip |= m && m == st->skip[i];
         else
             m = NULL;
         char *sig = NULL;
         if (!skip && (*jv)->GetClassSignature(jv, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig)
-            va_vm_add(sig, size, m, loc);
+            va_vm_add(st, sig, size, m, loc);
         jvmti_free(sig);
     }
     gate_leave();
@@ -107,8 +129,6 @@ void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject
  * HotSpot posts no VMObjectAlloc for: its function table intercepted, as
  * JVMTI suggests; each new object counted per class with the VM's. */
 
-static struct JNINativeInterface_ va_jni; /* the JVM's own functions */
-static jfieldID va_string_value;
 
 static void va_jni_count(JNIEnv *env, jobject o)
 {
@@ -116,7 +136,12 @@ static void va_jni_count(JNIEnv *env, jobject o)
         return;
     if (!va_program_thread(env) || !gate_enter())
         return;
-    jclass c = va_jni.GetObjectClass(env, o);
+    va_state *st = atomic_load_explicit(&va_live, memory_order_acquire);
+    if (!st) {
+        gate_leave();
+        return;
+    }
+    jclass c = va_jvm.jni.GetObjectClass(env, o);
     char *sig = NULL;
     jlong size = 0;
     jmethodID m = NULL; /* the native method that called JNI */
@@ -125,27 +150,27 @@ static void va_jni_count(JNIEnv *env, jobject o)
         m = NULL;
     if (c && (*agent_jvmti)->GetClassSignature(agent_jvmti, c, &sig, NULL) == JVMTI_ERROR_NONE && sig &&
         (*agent_jvmti)->GetObjectSize(agent_jvmti, o, &size) == JVMTI_ERROR_NONE) {
-        va_vm_add(sig, size, m, loc);
-        if (va_string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
-            jobject v = va_jni.GetObjectField(env, o, va_string_value);
+        va_vm_add(st, sig, size, m, loc);
+        if (va_jvm.string_value && strcmp(sig, "Ljava/lang/String;") == 0) { /* and the array of its characters */
+            jobject v = va_jvm.jni.GetObjectField(env, o, va_jvm.string_value);
             jlong vs = 0;
             if (v && (*agent_jvmti)->GetObjectSize(agent_jvmti, v, &vs) == JVMTI_ERROR_NONE)
-                va_vm_add("[B", vs, m, loc);
+                va_vm_add(st, "[B", vs, m, loc);
             if (v)
-                va_jni.DeleteLocalRef(env, v);
+                va_jvm.jni.DeleteLocalRef(env, v);
         }
     }
     jvmti_free(sig);
     if (c)
-        va_jni.DeleteLocalRef(env, c);
+        va_jvm.jni.DeleteLocalRef(env, c);
     gate_leave();
 }
 
 #define VA_JNI_COUNTED(call) \
     do { \
-        va_in_jni++; \
+        va_thread.in_jni++; \
         r = call; \
-        va_in_jni--; \
+        va_thread.in_jni--; \
         va_jni_count(env, r); \
         return r; \
     } while (0)
@@ -153,12 +178,12 @@ static void va_jni_count(JNIEnv *env, jobject o)
 static jobject JNICALL va_jni_alloc_object(JNIEnv *env, jclass c)
 {
     jobject r;
-    VA_JNI_COUNTED(va_jni.AllocObject(env, c));
+    VA_JNI_COUNTED(va_jvm.jni.AllocObject(env, c));
 }
 static jobject JNICALL va_jni_new_object_v(JNIEnv *env, jclass c, jmethodID m, va_list args)
 {
     jobject r;
-    VA_JNI_COUNTED(va_jni.NewObjectV(env, c, m, args));
+    VA_JNI_COUNTED(va_jvm.jni.NewObjectV(env, c, m, args));
 }
 static jobject JNICALL va_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...)
 {
@@ -171,28 +196,28 @@ static jobject JNICALL va_jni_new_object(JNIEnv *env, jclass c, jmethodID m, ...
 static jobject JNICALL va_jni_new_object_a(JNIEnv *env, jclass c, jmethodID m, const jvalue *args)
 {
     jobject r;
-    VA_JNI_COUNTED(va_jni.NewObjectA(env, c, m, args));
+    VA_JNI_COUNTED(va_jvm.jni.NewObjectA(env, c, m, args));
 }
 static jobjectArray JNICALL va_jni_new_object_array(JNIEnv *env, jsize n, jclass c, jobject init)
 {
     jobjectArray r;
-    VA_JNI_COUNTED(va_jni.NewObjectArray(env, n, c, init));
+    VA_JNI_COUNTED(va_jvm.jni.NewObjectArray(env, n, c, init));
 }
 static jstring JNICALL va_jni_new_string(JNIEnv *env, const jchar *u, jsize n)
 {
     jstring r;
-    VA_JNI_COUNTED(va_jni.NewString(env, u, n));
+    VA_JNI_COUNTED(va_jvm.jni.NewString(env, u, n));
 }
 static jstring JNICALL va_jni_new_string_utf(JNIEnv *env, const char *u)
 {
     jstring r;
-    VA_JNI_COUNTED(va_jni.NewStringUTF(env, u));
+    VA_JNI_COUNTED(va_jvm.jni.NewStringUTF(env, u));
 }
 #define VA_JNI_NEW_ARRAY(fn, type, field) \
     static type JNICALL fn(JNIEnv *env, jsize n) \
     { \
         type r; \
-        VA_JNI_COUNTED(va_jni.field(env, n)); \
+        VA_JNI_COUNTED(va_jvm.jni.field(env, n)); \
     }
 VA_JNI_NEW_ARRAY(va_jni_new_booleans, jbooleanArray, NewBooleanArray)
 VA_JNI_NEW_ARRAY(va_jni_new_bytes, jbyteArray, NewByteArray)
@@ -210,9 +235,9 @@ static void va_jni_intercept(JNIEnv *jni)
         jp_log_info("alloc_count=site: JNI's functions cannot be intercepted; objects made by JNI are not counted");
         return;
     }
-    va_jni = *t;
+    va_jvm.jni = *t;
     jclass sc = (*jni)->FindClass(jni, "java/lang/String");
-    va_string_value = sc ? (*jni)->GetFieldID(jni, sc, "value", "[B") : NULL;
+    va_jvm.string_value = sc ? (*jni)->GetFieldID(jni, sc, "value", "[B") : NULL;
     (*jni)->ExceptionClear(jni);
     t->AllocObject = va_jni_alloc_object;
     t->NewObject = va_jni_new_object;
@@ -234,25 +259,46 @@ static void va_jni_intercept(JNIEnv *jni)
     jvmti_free(t);
 }
 
-void vm_allocs_start(JNIEnv *jni, const jmethodID *skip, int nskip)
+jp_status vm_allocs_start(jp_session *s, JNIEnv *jni, const jmethodID *skip, int nskip)
 {
-    va_nskip = 0;
-    for (int i = 0; i < nskip && va_nskip < (int)(sizeof va_skip / sizeof va_skip[0]); i++)
+    va_state *st = session_part(s, JP_PART_VM_ALLOCS, sizeof(va_state));
+    if (!st)
+        return jp_error(JP_ERR_NOMEM, "alloc_count=site: out of memory");
+    for (int i = 0; i < nskip && st->nskip < (int)(sizeof st->skip / sizeof st->skip[0]); i++)
         if (skip[i])
-            va_skip[va_nskip++] = skip[i];
-    va_jni_intercept(jni);
+            st->skip[st->nskip++] = skip[i];
+    atomic_store_explicit(&va_live, st, memory_order_release);
+    if (!va_jvm.intercepted) { /* once: a second time would intercept the interception */
+        va_jvm.intercepted = true;
+        va_jni_intercept(jni);
+    }
+    return JP_OK;
 }
 
-const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method, jlocation *location)
+void vm_allocs_end(jp_session *s)
 {
-    const char *sig = i < VM_ALLOCS_CLASSES ? atomic_load_explicit(&va_vm[i].sig, memory_order_acquire) : NULL;
+    atomic_store_explicit(&va_live, NULL, memory_order_release);
+    va_state *st = session_part_if(s, JP_PART_VM_ALLOCS);
+    for (uint32_t i = 0; st && i < VM_ALLOCS_CLASSES; i++)
+        free(atomic_load(&st->vm[i].sig));
+}
+
+const char *vm_allocs_entry(jp_session *s, uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method,
+                            jlocation *location)
+{
+    const va_state *st = session_part_if(s, JP_PART_VM_ALLOCS);
+    const char *sig = st && i < VM_ALLOCS_CLASSES ? atomic_load_explicit(&st->vm[i].sig, memory_order_acquire) : NULL;
     if (sig) {
-        *objs = atomic_load_explicit(&va_vm[i].objs, memory_order_relaxed);
-        *bytes = atomic_load_explicit(&va_vm[i].bytes, memory_order_relaxed);
-        *method = va_vm[i].method;
-        *location = va_vm[i].location;
+        *objs = atomic_load_explicit(&st->vm[i].objs, memory_order_relaxed);
+        *bytes = atomic_load_explicit(&st->vm[i].bytes, memory_order_relaxed);
+        *method = st->vm[i].method;
+        *location = st->vm[i].location;
     }
     return sig;
 }
 
-uint64_t vm_allocs_lost(void) { return atomic_load(&va_vm_lost); }
+uint64_t vm_allocs_lost(jp_session *s)
+{
+    va_state *st = session_part_if(s, JP_PART_VM_ALLOCS);
+    return st ? atomic_load(&st->lost) : 0;
+}

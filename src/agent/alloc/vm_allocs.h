@@ -15,18 +15,26 @@
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "../../common/jp_error.h"
+#include "../core/session_ctx.h"
+
 #define VM_ALLOCS_CLASSES 4096u
 
 /* The VMObjectAlloc callback (its event on: the caller's). */
 void JNICALL vm_allocs_object(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size);
-/* VM init: the natives whose allocations VMObjectAlloc must not count (NULLs
- * ignored; 8 at the most), and JNI's allocating functions intercepted. */
-void vm_allocs_start(JNIEnv *jni, const jmethodID *skip, int nskip);
+/* The session's start (VM init): its table made (JP_PART_VM_ALLOCS), the
+ * natives whose allocations VMObjectAlloc must not count (NULLs ignored; 8
+ * at the most), and JNI's allocating functions intercepted (once per JVM). */
+jp_status vm_allocs_start(jp_session *s, JNIEnv *jni, const jmethodID *skip, int nskip);
+/* The session's end (no callback in flight): nothing is counted any more,
+ * and what its table points to is freed (the session frees the table). */
+void vm_allocs_end(jp_session *s);
 /* Agent thread: the class signature of entry i (below VM_ALLOCS_CLASSES),
  * its objects and bytes so far, and its caller (NULL: no Java frame) and
  * where in it; NULL for an unused entry. */
-const char *vm_allocs_entry(uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method, jlocation *location);
+const char *vm_allocs_entry(jp_session *s, uint32_t i, uint64_t *objs, uint64_t *bytes, jmethodID *method,
+                            jlocation *location);
 /* Objects not counted: more classes than the table holds. */
-uint64_t vm_allocs_lost(void);
+uint64_t vm_allocs_lost(jp_session *s);
 
 #endif

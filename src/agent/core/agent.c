@@ -30,11 +30,23 @@
 #include "ticks.h"
 #include "../instrument/tracker.h"
 
-static agent_options agent_options_storage;
+/* How this library was loaded. Global, for the JVM's life: the JVM calls
+ * the entry points with nothing to keep between them, and the session given
+ * at load points at its options for as long as the JVM runs (a late Tracker
+ * call may read them). */
+static struct {
+    agent_options at_load;   /* the options given at load */
+    /* Loaded twice (agent_loaded_twice): whether Agent_OnLoad ran, and with which options. */
+    bool onload_called;
+    char *first_options;     /* the first load's, for the example (NULL: none) */
+    /* Attached (Agent_OnAttach): 0 not yet made ready; 1 ready (or loaded at start-up); -1 could not be */
+    int attach_state;
+    pthread_mutex_t attach_lock;   /* the JVM has one attach listener; to be sure */
+} agent_loads = { .attach_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static jint agent_load(JavaVM *vm, const char *text)
 {
-    agent_options *o = &agent_options_storage;
+    agent_options *o = &agent_loads.at_load;
     char err[1024];
     char *all = options_join(text, getenv("JVMPROF_OPTIONS"));
     if (!all)
@@ -79,8 +91,6 @@ static jint agent_load(JavaVM *vm, const char *text)
  * the first among the loaded objects by its exported Control native. The JVM
  * loads agents one after the other, so the one that finds another is the
  * second; it is refused before it changes anything, and the JVM stops. */
-static bool agent_onload_called;
-static char *agent_first_options;   /* the first load's, for the example (NULL: none) */
 
 static int agent_other_copy(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -103,14 +113,14 @@ static int agent_other_copy(struct dl_phdr_info *info, size_t size, void *data)
  * parser takes them so (each option once). */
 static void agent_suggest(const char *second, char *out, size_t len)
 {
-    char *both = options_join(agent_first_options, second);
+    char *both = options_join(agent_loads.first_options, second);
     agent_options *o = malloc(sizeof *o);
     char err[1024];
     snprintf(out, len, "give one -agentpath with all the options, each once");
     if (both && o) {
-        if (agent_first_options && !both[0])
+        if (agent_loads.first_options && !both[0])
             snprintf(out, len, "give -agentpath once");
-        else if (agent_first_options && options_parse(both, (long)getpid(), o, err, sizeof err) == JP_OK)
+        else if (agent_loads.first_options && options_parse(both, (long)getpid(), o, err, sizeof err) == JP_OK)
             snprintf(out, len, "give one -agentpath with all the options, e.g. %s", both);
     }
     free(both);
@@ -127,13 +137,13 @@ static bool agent_loaded_twice(const char *options)
         snprintf(what, sizeof what, "the second (without options) is refused");
     Dl_info self;
     const char *path = dladdr((void *)agent_other_copy, &self) && self.dli_fname ? self.dli_fname : "libjvmprof.so";
-    if (agent_onload_called) {
+    if (agent_loads.onload_called) {
         agent_suggest(text, advice, sizeof advice);
         fprintf(stderr, "jvmprof: loaded twice in one JVM (-agentpath:%s given twice); %s: %s\n", path, what, advice);
         return true;
     }
-    agent_onload_called = true;
-    agent_first_options = strdup(text);
+    agent_loads.onload_called = true;
+    agent_loads.first_options = strdup(text);
     char first[OPTIONS_PATH_MAX] = "";
     if (!dl_iterate_phdr(agent_other_copy, first))
         return false;
@@ -181,18 +191,17 @@ static int agent_attach_init(JavaVM *vm)
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the JVM has one attach listener; to be sure */
-    pthread_mutex_lock(&lock);
-    static int state; /* 0: not yet made ready; 1: ready (or loaded at start-up); -1: could not be */
+    pthread_mutex_lock(&agent_loads.attach_lock);
+    int state = agent_loads.attach_state;
     if (state == 0)
-        state = agent_onload_called ? 1 : agent_attach_init(vm);
+        state = agent_loads.attach_state = agent_loads.onload_called ? 1 : agent_attach_init(vm);
     JNIEnv *jni = NULL;
     jint rc = JNI_ERR;
     if (state == 0) /* answered, and loaded still (a failed Agent_OnAttach may unload the library) */
         rc = attach_refuse(options, ATTACH_STARTING);
     else if (state == 1 && (*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) == JNI_OK)
         rc = attach_command(jni, options);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&agent_loads.attach_lock);
     return rc;
 }
 

@@ -10,12 +10,11 @@
 
 #include "../../common/jp_log.h"
 
-JavaVM *agent_vm;
-jvmtiEnv *agent_jvmti;
+/* see agent_env.h: the agent in this JVM, for the JVM's life */
+struct agent_jvm agent_jvm;
+/* The running session's options (session.c sets them), for the modules not
+ * yet handed the session: to go once none reads them. */
 const agent_options *agent_opts;
-bool agent_late_start;
-bool agent_vm_dying;
-static jobject agent_env_own_thread;
 
 void agent_set_log_level(const agent_options *o)
 {
@@ -36,19 +35,18 @@ uint64_t agent_wall_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-void agent_set_own_thread(jobject thread) { agent_env_own_thread = thread; }
+void agent_set_own_thread(jobject thread) { agent_jvm.own_thread = thread; }
 
 bool agent_is_own_thread(JNIEnv *jni, jthread thread)
 {
-    return agent_env_own_thread && (*jni)->IsSameObject(jni, thread, agent_env_own_thread);
+    return agent_jvm.own_thread && (*jni)->IsSameObject(jni, thread, agent_jvm.own_thread);
 }
 
 void agent_add_jar(void)
 {
-    static bool added;
-    if (added || !agent_jvmti)
+    if (agent_jvm.jar_added || !agent_jvm.jvmti)
         return;
-    added = true;
+    agent_jvm.jar_added = true;
     Dl_info info;
     if (!dladdr((void *)agent_add_jar, &info) || !info.dli_fname)
         return;

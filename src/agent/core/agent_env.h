@@ -1,8 +1,9 @@
-/* agent_env.h — what the agent's modules share after load: the JVMTI
- * environment and the options, both fixed once Agent_OnLoad has returned,
- * the agent's own thread (never sampled, registered or counted), and the
- * monotonic and wall clocks every collector uses. It depends on nothing else
- * of the agent, so every module may use it. */
+/* agent_env.h — what the agent's modules share for the JVM's life (the JVM,
+ * the agent's JVMTI environment, whether a session started late, whether
+ * VM death has begun, the agent's own thread, never sampled, registered or
+ * counted), the running session's options for the modules not yet handed the
+ * session, and the monotonic and wall clocks every collector uses. It
+ * depends on nothing else of the agent, so every module may use it. */
 #ifndef AGENT_ENV_H
 #define AGENT_ENV_H
 
@@ -13,18 +14,31 @@
 
 #include "../../options/options.h"
 
-extern JavaVM *agent_vm;
-extern jvmtiEnv *agent_jvmti;
+/* The agent in this JVM. Global, for the JVM's life: set at load (or at the
+ * first attach) and by the sessions, and read by every module, from JVMTI
+ * callbacks, hooks and the agent thread that no session is handed to. */
+extern struct agent_jvm {
+    JavaVM *vm;
+    jvmtiEnv *jvmti;       /* the agent's JVMTI environment */
+    /* True for a session started in a running JVM (session_start), false for the
+     * one given at load, which starts at VM init: a collector that starts late
+     * finds classes loaded and threads running that it never saw begin. Once
+     * true it stays so: every later session starts late (jp_session.at_load). */
+    bool late_start;
+    /* True once VM death has begun (HotSpot has already stopped its concurrent
+     * collectors' threads by then): set by the session, read with acquire. */
+    bool vm_dying;
+    jobject own_thread;    /* the agent thread (a global reference), the latest session's */
+    bool jar_added;        /* jvmprof.jar is on the boot class path (agent_add_jar) */
+} agent_jvm;
+
+/* The names the modules read them by. */
+#define agent_vm (agent_jvm.vm)
+#define agent_jvmti (agent_jvm.jvmti)
+#define agent_late_start (agent_jvm.late_start)
+#define agent_vm_dying (agent_jvm.vm_dying)
+
 extern const agent_options *agent_opts;
-
-/* True for a session started in a running JVM (session_start), false for the
- * one given at load, which starts at VM init: a collector that starts late
- * finds classes loaded and threads running that it never saw begin. */
-extern bool agent_late_start;
-
-/* True once VM death has begun (HotSpot has already stopped its concurrent
- * collectors' threads by then): set by the session, read with acquire. */
-extern bool agent_vm_dying;
 
 /* The log level a session's options ask for (verbose=y: its info lines),
  * JVMPROF_DEBUG in the environment adding the debug ones. */

@@ -16,27 +16,43 @@
 typedef void(JNICALL *blocking_park_fn)(JNIEnv *jni, jobject unsafe, jboolean absolute, jlong time);
 typedef void(JNICALL *blocking_sleep_fn)(JNIEnv *jni, jclass cls, jlong time);
 
-static jvmtiEnv *blocking_env;
-static _Atomic int blocking_users;
-static _Atomic(blocking_listener) blocking_hook;
 typedef void (*blocking_wait_fn)(uint64_t ticks);
-static _Atomic(blocking_wait_fn) blocking_wait_hook;
-/* The JVM's functions behind the natives, set once each, before the native is bound to its wrapper. */
-static blocking_park_fn blocking_park_jvm;
-static blocking_sleep_fn blocking_sleep_jvm;
-static _Atomic(jfieldID) blocking_blocker_field;   /* java.lang.Thread.parkBlocker, found on first use */
-static _Atomic bool blocking_no_blocker_field;
 
-bool blocking_hooks_ready(void) { return blocking_park_jvm && blocking_sleep_jvm; }
+/* The hook environment and what it found in the JVM. Global, for the JVM's
+ * life: made once in Agent_OnLoad (or the first attach), a native is bound to
+ * its wrapper once, and the wrappers and monitor callbacks run on the
+ * program's threads with no session. */
+static struct {
+    jvmtiEnv *env;
+    /* The JVM's functions behind the natives, set once each, before the native is bound to its wrapper. */
+    blocking_park_fn park;
+    blocking_sleep_fn sleep;
+    _Atomic(jfieldID) blocker_field;   /* java.lang.Thread.parkBlocker, found on first use */
+    _Atomic bool no_blocker_field;
+} blocking_jvm;
 
-void blocking_listen(blocking_listener l) { atomic_store_explicit(&blocking_hook, l, memory_order_release); }
+/* Whom the waits are told to: set by the running session's collectors at
+ * their start and cleared at their stop. Global because the hooks that read
+ * them run on the program's threads with no session to ask. */
+static struct {
+    _Atomic int users;                    /* collectors that want the monitor events on */
+    _Atomic(blocking_listener) listener;  /* monitor=y */
+    _Atomic(blocking_wait_fn) on_wait;    /* cpu=times */
+} blocking_told;
 
-void blocking_on_wait(void (*fn)(uint64_t ticks)) { atomic_store_explicit(&blocking_wait_hook, fn, memory_order_release); }
+bool blocking_hooks_ready(void) { return blocking_jvm.park && blocking_jvm.sleep; }
+
+void blocking_listen(blocking_listener l) { atomic_store_explicit(&blocking_told.listener, l, memory_order_release); }
+
+void blocking_on_wait(void (*fn)(uint64_t ticks))
+{
+    atomic_store_explicit(&blocking_told.on_wait, fn, memory_order_release);
+}
 
 /* The calling thread waited `ticks`: told to cpu=times. */
 static void blocking_count(uint64_t ticks)
 {
-    blocking_wait_fn fn = atomic_load_explicit(&blocking_wait_hook, memory_order_acquire);
+    blocking_wait_fn fn = atomic_load_explicit(&blocking_told.on_wait, memory_order_acquire);
     if (fn)
         fn(ticks);
 }
@@ -49,10 +65,10 @@ static void blocking_done(JNIEnv *jni, jthread thread, jobject object, blocking_
 {
     if (!(kind == BLOCKING_ENTER && thread_record_self.blocking.wait_at))
         blocking_count(end - begin);
-    blocking_listener l = atomic_load_explicit(&blocking_hook, memory_order_acquire);
+    blocking_listener l = atomic_load_explicit(&blocking_told.listener, memory_order_acquire);
     if (!l || !gate_enter())
         return;
-    l = atomic_load_explicit(&blocking_hook, memory_order_acquire); /* a stop may have cleared it meanwhile */
+    l = atomic_load_explicit(&blocking_told.listener, memory_order_acquire); /* a stop may have cleared it meanwhile */
     if (l)
         l(jni, thread, object, kind, begin, end);
     gate_leave();
@@ -62,10 +78,10 @@ static void blocking_done(JNIEnv *jni, jthread thread, jobject object, blocking_
 static jobject blocking_park_blocker(JNIEnv *jni)
 {
     jthread self = NULL;
-    if (atomic_load_explicit(&blocking_no_blocker_field, memory_order_relaxed) ||
-        (*blocking_env)->GetCurrentThread(blocking_env, &self) != JVMTI_ERROR_NONE || !self)
+    if (atomic_load_explicit(&blocking_jvm.no_blocker_field, memory_order_relaxed) ||
+        (*blocking_jvm.env)->GetCurrentThread(blocking_jvm.env, &self) != JVMTI_ERROR_NONE || !self)
         return NULL;
-    jfieldID f = atomic_load_explicit(&blocking_blocker_field, memory_order_relaxed);
+    jfieldID f = atomic_load_explicit(&blocking_jvm.blocker_field, memory_order_relaxed);
     if (!f) {
         jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
         f = tc ? (*jni)->GetFieldID(jni, tc, "parkBlocker", "Ljava/lang/Object;") : NULL;
@@ -73,10 +89,10 @@ static jobject blocking_park_blocker(JNIEnv *jni)
             (*jni)->DeleteLocalRef(jni, tc);
         if (!f) {
             (*jni)->ExceptionClear(jni);
-            atomic_store(&blocking_no_blocker_field, true);
+            atomic_store(&blocking_jvm.no_blocker_field, true);
             jp_log_debug("java.lang.Thread has no parkBlocker field: parks are reported without their lock");
         } else {
-            atomic_store_explicit(&blocking_blocker_field, f, memory_order_relaxed);
+            atomic_store_explicit(&blocking_jvm.blocker_field, f, memory_order_relaxed);
         }
     }
     jobject blocker = f ? (*jni)->GetObjectField(jni, self, f) : NULL;
@@ -88,13 +104,14 @@ static jobject blocking_park_blocker(JNIEnv *jni)
 static void JNICALL blocking_park(JNIEnv *jni, jobject unsafe, jboolean absolute, jlong time)
 {
     uint64_t begin = ticks_now();
-    blocking_park_jvm(jni, unsafe, absolute, time);
+    blocking_jvm.park(jni, unsafe, absolute, time);
     uint64_t end = ticks_now();
     if ((*jni)->ExceptionCheck(jni)) {   /* never, today; then it is the program's, untouched */
         blocking_count(end - begin);
         return;
     }
-    jobject blocker = atomic_load_explicit(&blocking_hook, memory_order_relaxed) ? blocking_park_blocker(jni) : NULL;
+    jobject blocker =
+        atomic_load_explicit(&blocking_told.listener, memory_order_relaxed) ? blocking_park_blocker(jni) : NULL;
     blocking_done(jni, NULL, blocker, BLOCKING_PARK, begin, end);
     if (blocker)
         (*jni)->DeleteLocalRef(jni, blocker);
@@ -105,20 +122,22 @@ static void JNICALL blocking_park(JNIEnv *jni, jobject unsafe, jboolean absolute
 static void JNICALL blocking_sleep(JNIEnv *jni, jclass cls, jlong time)
 {
     uint64_t begin = ticks_now();
-    blocking_sleep_jvm(jni, cls, time);
+    blocking_jvm.sleep(jni, cls, time);
     blocking_count(ticks_now() - begin);
 }
 
-/* The natives to hook: class, name, signature, where the JVM's function goes, the wrapper. */
-static const struct {
+/* A native to hook: class, name, signature, where the JVM's function goes, the wrapper. */
+typedef struct blocking_native {
     const char *cls, *name, *sig;
     void **jvm;
     void *wrapper;
-} blocking_natives[] = {
-    { "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V", (void **)&blocking_park_jvm, (void *)blocking_park },
-    { "Ljava/lang/Thread;", "sleep", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
-    { "Ljava/lang/Thread;", "sleep0", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
-    { "Ljava/lang/Thread;", "sleepNanos0", "(J)V", (void **)&blocking_sleep_jvm, (void *)blocking_sleep },
+} blocking_native;
+
+static const blocking_native blocking_natives[] = {
+    { "Ljdk/internal/misc/Unsafe;", "park", "(ZJ)V", (void **)&blocking_jvm.park, (void *)blocking_park },
+    { "Ljava/lang/Thread;", "sleep", "(J)V", (void **)&blocking_jvm.sleep, (void *)blocking_sleep },
+    { "Ljava/lang/Thread;", "sleep0", "(J)V", (void **)&blocking_jvm.sleep, (void *)blocking_sleep },
+    { "Ljava/lang/Thread;", "sleepNanos0", "(J)V", (void **)&blocking_jvm.sleep, (void *)blocking_sleep },
 };
 #define BLOCKING_NATIVES (sizeof blocking_natives / sizeof blocking_natives[0])
 
@@ -188,31 +207,31 @@ static const jvmtiEvent blocking_monitor_events[] = {
 
 void blocking_use(bool on)
 {
-    if (!blocking_env)
+    if (!blocking_jvm.env)
         return;
-    int before = atomic_fetch_add(&blocking_users, on ? 1 : -1);
+    int before = atomic_fetch_add(&blocking_told.users, on ? 1 : -1);
     if (on ? before != 0 : before != 1)
         return;
     for (size_t i = 0; i < sizeof blocking_monitor_events / sizeof blocking_monitor_events[0]; i++)
-        jvmti_check((*blocking_env)->SetEventNotificationMode(blocking_env, on ? JVMTI_ENABLE : JVMTI_DISABLE,
-                                                              blocking_monitor_events[i], NULL),
+        jvmti_check((*blocking_jvm.env)->SetEventNotificationMode(blocking_jvm.env, on ? JVMTI_ENABLE : JVMTI_DISABLE,
+                                                                  blocking_monitor_events[i], NULL),
                     "SetEventNotificationMode(monitor events)");
 }
 
 void blocking_load(JavaVM *vm)
 {
-    if ((*vm)->GetEnv(vm, (void **)&blocking_env, JVMTI_VERSION_11) != JNI_OK) {
-        blocking_env = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&blocking_jvm.env, JVMTI_VERSION_11) != JNI_OK) {
+        blocking_jvm.env = NULL;
         return;
     }
-    jvmtiEnv *jv = blocking_env;
+    jvmtiEnv *jv = blocking_jvm.env;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_generate_monitor_events = 1;
     if ((*jv)->AddCapabilities(jv, &caps) != JVMTI_ERROR_NONE) {
         jp_log_debug("the JVM refused monitor events: monitor=y and the waits of cpu=times are off");
         (*jv)->DisposeEnvironment(jv);
-        blocking_env = NULL;
+        blocking_jvm.env = NULL;
         return;
     }
     jvmtiEventCallbacks cb;

@@ -32,6 +32,8 @@ static const collector *const collectors_all[] = {
 
 #define COLLECTORS_MAX (sizeof collectors_all / sizeof collectors_all[0])
 
+/* The collectors the current session chose (collectors_choose), in the list's order: global with
+ * collectors_session below, for the callbacks that reach them */
 static const collector *collectors_on[COLLECTORS_MAX];
 static size_t collectors_n;
 /* The session whose collectors are chosen (collectors_choose to collectors_end): global because the

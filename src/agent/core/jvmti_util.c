@@ -42,9 +42,13 @@ jp_status jvmti_event(jvmtiEvent ev, bool on)
 /* ---- JVMTI's allocation sampler, one environment at a time ---- */
 
 /* Which of jvmprof's environments holds the sampler, and for which option
- * (both set and read under the session's lock, session.c) */
-static jvmtiEnv *jvmti_sampler_env;
-static const char *jvmti_sampler_option;
+ * (both set and read under the session's lock, session.c). Global: the
+ * environments live as long as the JVM, and one session's collector may keep
+ * holding it while the next session asks for it. */
+static struct {
+    jvmtiEnv *env;
+    const char *option;
+} jvmti_sampler;
 
 jp_status jvmti_sampler_check(jvmtiEnv *env, const char *option, char *why, size_t len)
 {
@@ -56,10 +60,10 @@ jp_status jvmti_sampler_check(jvmtiEnv *env, const char *option, char *why, size
     if ((*env)->GetPotentialCapabilities(env, &could) == JVMTI_ERROR_NONE &&
         could.can_generate_sampled_object_alloc_events)
         return JP_OK;
-    if (jvmti_sampler_env && jvmti_sampler_env != env)
+    if (jvmti_sampler.env && jvmti_sampler.env != env)
         snprintf(why, len, "%s: JVMTI's allocation sampler (can_generate_sampled_object_alloc_events), which one "
                  "JVMTI environment holds at a time, is held by jvmprof's %s, whose session has not ended; "
-                 "stop it first", option, jvmti_sampler_option);
+                 "stop it first", option, jvmti_sampler.option);
     else
         snprintf(why, len, "%s: JVMTI's allocation sampler (can_generate_sampled_object_alloc_events), which one "
                  "JVMTI environment holds at a time, is held by another JVMTI agent in this JVM; %s cannot run "
@@ -69,8 +73,8 @@ jp_status jvmti_sampler_check(jvmtiEnv *env, const char *option, char *why, size
 
 void jvmti_sampler_taken(jvmtiEnv *env, const char *option)
 {
-    jvmti_sampler_env = env;
-    jvmti_sampler_option = option;
+    jvmti_sampler.env = env;
+    jvmti_sampler.option = option;
 }
 
 void jvmti_sampler_give_back(jvmtiEnv *env)
@@ -79,6 +83,6 @@ void jvmti_sampler_give_back(jvmtiEnv *env)
     memset(&caps, 0, sizeof caps);
     caps.can_generate_sampled_object_alloc_events = 1;
     jvmti_check((*env)->RelinquishCapabilities(env, &caps), "RelinquishCapabilities(allocation sampler)");
-    if (jvmti_sampler_env == env)
-        jvmti_sampler_env = NULL, jvmti_sampler_option = NULL;
+    if (jvmti_sampler.env == env)
+        jvmti_sampler.env = NULL, jvmti_sampler.option = NULL;
 }

@@ -4,7 +4,7 @@
  * collectors; SIGQUIT asks for a report; VM death stops the session and
  * writes its last report), and a session's start and stop at run time.
  *
- * Starting and stopping are serialized by session_lock (Control calls from
+ * Starting and stopping are serialized by session_all.lock (Control calls from
  * any thread, VM death); no callback takes it. A stop turns the collectors'
  * events off, closes the gate until the callbacks in flight have left, stops
  * the agent thread, writes the report and has each collector free what the
@@ -36,17 +36,20 @@
 #include "../tracing/trace_vm_events.h"
 #include "vthreads.h"
 
-static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool session_loaded;           /* the agent is active: the session given at load passed its checks */
-static atomic_bool session_live;      /* a session runs */
-static bool session_vm_started;       /* VM init has run: sessions start at once */
-static bool session_dead;             /* VM death has begun: no session starts any more */
-static char session_text[1024];       /* the running session's options, as given */
-static double session_since;          /* when it started (agent_now_ns, in s) */
-static uint64_t session_count;        /* sessions started so far */
-static _Atomic uint64_t session_live_number; /* the running session's number (1, 2, ...); 0: none */
-static jp_session *session_cur;       /* the session being prepared or running, or the last one (its options
-                                       * are kept: a late Tracker call may read them); under session_lock */
+/* The agent's sessions, one at a time, for the JVM's life: global because JVMTI's callbacks (VM
+ * init and death, data dump requests), the control API and the attach commands all reach them
+ * without a session in hand. Starting and stopping take lock; no callback does. */
+static struct {
+    pthread_mutex_t lock;
+    bool loaded;                /* the agent is active: the session given at load passed its checks */
+    atomic_bool live;           /* a session runs */
+    bool vm_started;            /* VM init has run: sessions start at once */
+    bool dead;                  /* VM death has begun: no session starts any more */
+    uint64_t count;             /* sessions started so far */
+    _Atomic uint64_t live_number; /* the running session's number (1, 2, ...); 0: none */
+    jp_session *cur;            /* the session being prepared or running, or the last one (its options
+                                 * are kept: a late Tracker call may read them) */
+} session_all = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 void *session_part(jp_session *s, jp_part slot, size_t size)
 {
@@ -63,7 +66,7 @@ void *session_part(jp_session *s, jp_part slot, size_t size)
     return mine;
 }
 
-/* After the collectors' end hooks: the session's parts freed (its options stay, see session_cur). */
+/* After the collectors' end hooks: the session's parts freed (its options stay, see session_all.cur). */
 static void session_free_parts(jp_session *s)
 {
     for (int i = 0; i < JP_PARTS; i++)
@@ -72,20 +75,21 @@ static void session_free_parts(jp_session *s)
 
 /* A new session of options o (kept for the JVM's life, as the session object itself: a few hundred
  * bytes each), made the current one. NULL: out of memory. */
-static jp_session *session_new(const agent_options *o, bool at_load)
+static jp_session *session_new(const agent_options *o, const char *text, bool at_load)
 {
     jp_session *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->opts = o;
+    snprintf(s->text, sizeof s->text, "%s", text ? text : "");
     s->at_load = at_load;
-    session_cur = s;
+    session_all.cur = s;
     return s;
 }
 
-bool session_running(void) { return atomic_load(&session_live); }
+bool session_running(void) { return atomic_load(&session_all.live); }
 
-uint64_t session_number(void) { return atomic_load(&session_live_number); }
+uint64_t session_number(void) { return atomic_load(&session_all.live_number); }
 
 /* ---- the core's callbacks ---- */
 
@@ -120,7 +124,7 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
  * now are registered (and announced to the new model) first. */
 static void session_run(JNIEnv *jni)
 {
-    session_since = (double)agent_now_ns() / 1e9;
+    session_all.cur->since = (double)agent_now_ns() / 1e9;
     if (agent_opts->net[0])
         net_stream_start(agent_opts->net);
     collectors_admit_threads(); /* the session is prepared: what threads' own starts arm is ready */
@@ -131,9 +135,9 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
-    session_cur->number = session_count + 1;
-    atomic_store(&session_live_number, ++session_count);
-    atomic_store(&session_live, true);
+    session_all.cur->number = session_all.count + 1;
+    atomic_store(&session_all.live_number, ++session_all.count);
+    atomic_store(&session_all.live, true);
 }
 
 static void JNICALL session_cb_vm_init(jvmtiEnv *jv, JNIEnv *jni, jthread thread)
@@ -220,9 +224,9 @@ static jvmtiCapabilities session_core_caps(bool retransform)
 
 /* The collectors of o chosen, their capabilities added, the callbacks set,
  * their load run and a model made: everything but starting. */
-static jp_status session_prepare(const agent_options *o, bool at_load, char *err, size_t errlen)
+static jp_status session_prepare(const agent_options *o, const char *text, bool at_load, char *err, size_t errlen)
 {
-    jp_session *s = session_new(o, at_load);
+    jp_session *s = session_new(o, text, at_load);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return JP_ERR_NOMEM;
@@ -278,7 +282,6 @@ static jp_status session_prepare(const agent_options *o, bool at_load, char *err
 
 jp_status session_load(agent_options *o, const char *text, char *err, size_t errlen)
 {
-    snprintf(session_text, sizeof session_text, "%s", text ? text : "");
     const char *bad = NULL;
     jp_status st;
     /* force=y: a flame graph or collapsed stacks that cannot be written are left out, not the profile */
@@ -290,7 +293,7 @@ jp_status session_load(agent_options *o, const char *text, char *err, size_t err
     if (st != JP_OK)
         return st;
     agent_opts = o;
-    st = session_prepare(o, true, err, errlen);
+    st = session_prepare(o, text, true, err, errlen);
     if (st != JP_OK)
         return st;
     st = jvmti_event(JVMTI_EVENT_VM_INIT, true);
@@ -300,16 +303,16 @@ jp_status session_load(agent_options *o, const char *text, char *err, size_t err
         snprintf(err, errlen, "cannot enable the VM init and death events");
         return st;
     }
-    session_loaded = true;
+    session_all.loaded = true;
     return JP_OK;
 }
 
 void session_begin(JNIEnv *jni)
 {
-    pthread_mutex_lock(&session_lock);
-    session_vm_started = true;
+    pthread_mutex_lock(&session_all.lock);
+    session_all.vm_started = true;
     session_run(jni);
-    pthread_mutex_unlock(&session_lock);
+    pthread_mutex_unlock(&session_all.lock);
 }
 
 jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
@@ -319,15 +322,15 @@ jp_status session_start(JNIEnv *jni, const char *text, char *err, size_t errlen)
 
 jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number, char *err, size_t errlen)
 {
-    pthread_mutex_lock(&session_lock);
+    pthread_mutex_lock(&session_all.lock);
     jp_status st = JP_ERR_JVMTI; /* the state does not allow it; JP_ERR_ARG: the options do not */
     agent_options *o = NULL;
     const collector *once = NULL;
-    if (!session_loaded || !agent_jvmti) {
+    if (!session_all.loaded || !agent_jvmti) {
         snprintf(err, errlen, "the jvmprof agent is not active (it could not start; see its message at start-up)");
-    } else if (session_dead || !session_vm_started) {
-        snprintf(err, errlen, "the JVM is %s", session_dead ? "shutting down" : "not started yet");
-    } else if (atomic_load(&session_live)) {
+    } else if (session_all.dead || !session_all.vm_started) {
+        snprintf(err, errlen, "the JVM is %s", session_all.dead ? "shutting down" : "not started yet");
+    } else if (atomic_load(&session_all.live)) {
         snprintf(err, errlen,
                  "a profiling session is running; stop it first (jvmprof.Control.stop() in the program, or "
                  "jvmprof stop PID)");
@@ -347,28 +350,32 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
         if (o->cpu == OPTIONS_CPU_TIMES || o->trace)
             agent_add_jar(); /* the Tracker, GcEvents */
         const agent_options *before = agent_opts;
-        snprintf(session_text, sizeof session_text, "%s", text ? text : "");
+        jp_session *before_s = session_all.cur;
         agent_opts = o;
         agent_late_start = true;
         agent_set_log_level(o);
-        st = session_prepare(o, false, err, errlen);
+        st = session_prepare(o, text, false, err, errlen);
         if (st == JP_OK) {
             session_run(jni);
-            if (!atomic_load(&session_live)) {
+            if (!atomic_load(&session_all.live)) {
                 snprintf(err, errlen, "the agent thread could not start");
                 st = JP_ERR_JVMTI;
             }
         } else {
             collectors_end(jni);
-            session_free_parts(session_cur);
+            if (session_all.cur != before_s) { /* made, and refused: the one before is the last again */
+                session_free_parts(session_all.cur);
+                free(session_all.cur);
+                session_all.cur = before_s;
+            }
             agent_opts = before;
         }
     }
     if (st != JP_OK)
         free(o);
     if (number)
-        *number = st == JP_OK ? atomic_load(&session_live_number) : 0;
-    pthread_mutex_unlock(&session_lock);
+        *number = st == JP_OK ? atomic_load(&session_all.live_number) : 0;
+    pthread_mutex_unlock(&session_all.lock);
     return st;
 }
 
@@ -376,17 +383,17 @@ bool session_stop(JNIEnv *jni, char *err, size_t errlen) { return session_stop_n
 
 bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errlen)
 {
-    pthread_mutex_lock(&session_lock);
-    if (!atomic_load(&session_live) || (number && atomic_load(&session_live_number) != number)) {
-        snprintf(err, errlen, !session_loaded ? "the jvmprof agent is not active (it could not start; see its message "
+    pthread_mutex_lock(&session_all.lock);
+    if (!atomic_load(&session_all.live) || (number && atomic_load(&session_all.live_number) != number)) {
+        snprintf(err, errlen, !session_all.loaded ? "the jvmprof agent is not active (it could not start; see its message "
                                                 "at start-up)"
-                              : atomic_load(&session_live) ? "the session meant has stopped already; another runs"
+                              : atomic_load(&session_all.live) ? "the session meant has stopped already; another runs"
                                                            : "no profiling session is running");
-        pthread_mutex_unlock(&session_lock);
+        pthread_mutex_unlock(&session_all.lock);
         return false;
     }
-    atomic_store(&session_live, false);
-    atomic_store(&session_live_number, 0);
+    atomic_store(&session_all.live, false);
+    atomic_store(&session_all.live_number, 0);
     collectors_stop(jni);
     vthreads_events(jni, false);
     bool quiet = gate_close(5000);
@@ -403,26 +410,26 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     if (quiet && stopped) {
         collectors_end(jni);
         profiler_end();
-        session_cur->model = NULL;
-        session_free_parts(session_cur);
+        session_all.cur->model = NULL;
+        session_free_parts(session_all.cur);
     } else {
         /* a callback still in flight, or an agent thread still running, may use the session's state */
         jp_log_error("the stopped session's state is kept (%s); no new session can start in this JVM",
                      quiet ? "the agent thread did not stop" : "callbacks still running after 5 s");
-        session_loaded = false;
+        session_all.loaded = false;
     }
     gate_reopen();
-    pthread_mutex_unlock(&session_lock);
+    pthread_mutex_unlock(&session_all.lock);
     return ok;
 }
 
 void session_vm_death(JNIEnv *jni)
 {
-    pthread_mutex_lock(&session_lock);
-    session_dead = true;
+    pthread_mutex_lock(&session_all.lock);
+    session_all.dead = true;
     __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
-    bool live = atomic_exchange(&session_live, false);
-    atomic_store(&session_live_number, 0);
+    bool live = atomic_exchange(&session_all.live, false);
+    atomic_store(&session_all.live_number, 0);
     if (live)
         collectors_stop(jni);
     vthreads_events(jni, false);
@@ -439,13 +446,13 @@ void session_vm_death(JNIEnv *jni)
     }
     if (live)
         net_stream_stop(3000);
-    pthread_mutex_unlock(&session_lock);
+    pthread_mutex_unlock(&session_all.lock);
 }
 
 bool session_attach(char *err, size_t errlen)
 {
-    pthread_mutex_lock(&session_lock);
-    bool ok = session_loaded;
+    pthread_mutex_lock(&session_all.lock);
+    bool ok = session_all.loaded;
     if (!ok) {
         jvmtiCapabilities caps = session_core_caps(true);
         if ((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps) != JVMTI_ERROR_NONE) {
@@ -457,20 +464,20 @@ bool session_attach(char *err, size_t errlen)
              jvmti_event(JVMTI_EVENT_THREAD_START, true) == JP_OK && jvmti_event(JVMTI_EVENT_THREAD_END, true) == JP_OK &&
              jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, true) == JP_OK;
         if (ok)
-            session_loaded = session_vm_started = true;
+            session_all.loaded = session_all.vm_started = true;
         else
             snprintf(err, errlen, "the JVM refused the agent's JVMTI events");
     }
-    pthread_mutex_unlock(&session_lock);
+    pthread_mutex_unlock(&session_all.lock);
     return ok;
 }
 
 bool session_describe(char *options, size_t cap, double *seconds)
 {
-    pthread_mutex_lock(&session_lock);
-    bool live = atomic_load(&session_live);
-    snprintf(options, cap, "%s", live ? session_text : "");
-    *seconds = live ? (double)agent_now_ns() / 1e9 - session_since : 0;
-    pthread_mutex_unlock(&session_lock);
+    pthread_mutex_lock(&session_all.lock);
+    bool live = atomic_load(&session_all.live);
+    snprintf(options, cap, "%s", live ? session_all.cur->text : "");
+    *seconds = live ? (double)agent_now_ns() / 1e9 - session_all.cur->since : 0;
+    pthread_mutex_unlock(&session_all.lock);
     return live;
 }

@@ -50,6 +50,8 @@ typedef struct jp_session {
     model *model;              /* its model (profiler.c), from its preparation to its end */
     uint64_t number;           /* 1, 2, ... in the order sessions started in this JVM; 0 until it starts */
     bool at_load;              /* the session given at load (-agentpath, JVMPROF_OPTIONS) */
+    char text[1024];           /* its options as given ("" for the defaults) */
+    double since;              /* when it started (agent_now_ns, in s) */
     void *_Atomic part[JP_PARTS]; /* session_part's */
 } jp_session;
 

@@ -14,6 +14,8 @@
  * at start-up, a few hundred bytes shared by every library loaded late. */
 _Static_assert(sizeof(thread_record) <= 128, "thread_record lives in static TLS: keep it small");
 
+/* Each thread's own record: thread-local, so the thread and the signal handlers that interrupt it read it
+ * with no call and no lock; it begins and ends with the thread, whatever the sessions. */
 _Thread_local thread_record thread_record_self __attribute__((tls_model("initial-exec")));
 
 void thread_record_begin(uint32_t serial, uint32_t tid, JNIEnv *jni)
@@ -41,6 +43,9 @@ void thread_record_end(void)
  * its tid there reads the rest after an acquire load. */
 #define THREAD_RECORD_FOREIGN 256u
 #define THREAD_RECORD_CLAIMED UINT32_MAX
+/* Global: a thread registered from outside keeps its slot for as long as it
+ * lives, across sessions, and the thread itself finds it with no session in
+ * hand (thread_record_adopt, from a signal handler's path). */
 static struct {
     _Atomic uint32_t tid;
     uint32_t serial;

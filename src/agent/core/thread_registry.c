@@ -25,7 +25,13 @@
 #include "thread_record.h"
 #include "../hotspot/vmstructs.h"
 
-static atomic_uint_fast32_t thread_next_serial = 1;
+/* Global, for the JVM's life: a serial names a thread in every session
+ * (its JVMTI storage word is set once at its start and never changed), so
+ * serials are never reused; and the VM structures are read once. */
+static struct {
+    atomic_uint_fast32_t serials;   /* serials given (the last one given) */
+    bool vmstructs_read;
+} thread_registry;
 
 /* The storage word: serial in the low 32 bits, OS thread id in the high. */
 static uint64_t thread_word(jthread thread)
@@ -101,7 +107,7 @@ uint32_t thread_registry_tid(jthread thread)
     return word & THREAD_REGISTRY_VTHREAD ? 0 : (uint32_t)(word >> 32);
 }
 
-uint32_t thread_registry_new_serial(void) { return (uint32_t)atomic_fetch_add(&thread_next_serial, 1); }
+uint32_t thread_registry_new_serial(void) { return (uint32_t)atomic_fetch_add(&thread_registry.serials, 1) + 1; }
 
 void thread_registry_announce(uint32_t serial, const char *name, const char *group)
 {
@@ -133,7 +139,7 @@ static void thread_registry_add(JNIEnv *jni, jthread thread, bool on_thread, boo
     if (!fresh && !announce && !begin)
         return;
     if (fresh)
-        serial = (uint32_t)atomic_fetch_add(&thread_next_serial, 1);
+        serial = (uint32_t)atomic_fetch_add(&thread_registry.serials, 1) + 1;
     if (fresh || begin) {
         uint64_t tid = on_thread ? (uint64_t)syscall(SYS_gettid) : 0;
         uint32_t their_tid = 0;
@@ -197,10 +203,9 @@ void thread_registry_end(JNIEnv *jni, jthread thread)
 
 void thread_registry_existing(JNIEnv *jni)
 {
-    static bool vmstructs_read;
-    if (!vmstructs_read)
+    if (!thread_registry.vmstructs_read)
         vmstructs_init(jni);
-    vmstructs_read = true;
+    thread_registry.vmstructs_read = true;
     jint n = 0;
     jthread *threads = NULL;
     if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)

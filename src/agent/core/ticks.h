@@ -14,7 +14,13 @@
 #define TICKS_HAVE_TSC 1
 #endif
 
-extern bool ticks_tsc;
+/* The clock chosen and where its rate is measured from, set once by
+ * ticks_init and read by every stamp: for the JVM's life, since a thread's
+ * stamps and the rate are compared across sessions. */
+extern struct ticks_clock {
+    bool tsc;            /* the time-stamp counter, else CLOCK_MONOTONIC */
+    uint64_t tsc0, ns0;  /* a stamp and CLOCK_MONOTONIC at ticks_init */
+} ticks_clock;
 
 /* Once, in Agent_OnLoad, before any stamp is taken. */
 void ticks_init(void);
@@ -29,7 +35,7 @@ static inline uint64_t ticks_mono_ns(void)
 static inline uint64_t ticks_now(void)
 {
 #ifdef TICKS_HAVE_TSC
-    if (ticks_tsc)
+    if (ticks_clock.tsc)
         return __rdtsc();
 #endif
     return ticks_mono_ns();

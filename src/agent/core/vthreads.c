@@ -24,31 +24,39 @@
 #define VT_CHUNK 4096u
 #define VT_CHUNKS 4096u   /* 16M virtual threads alive at once */
 
-static vthread *_Atomic vt_chunks[VT_CHUNKS];
-static _Atomic uint32_t vt_bump;       /* records ever taken from the chunks */
-static _Atomic uint64_t vt_free;       /* tag << 32 | first free index + 1; low half 0: empty */
-static _Atomic uint32_t vt_live_count;
-static bool vt_supported;              /* can_support_virtual_threads granted */
-static bool vt_on;                     /* the four events are on */
-static jint vt_mount_index = -1, vt_unmount_index = -1;  /* the extension events' indexes */
-static _Atomic(jfieldID) vt_tid_field; /* java.lang.Thread.tid */
+/* The JVM's virtual threads: what it offers for them and the records of
+ * those alive. Global, for the JVM's life: a record belongs to its virtual
+ * thread from the thread's start to its end whatever sessions run meanwhile
+ * (the thread's storage word names it), the chunks are never freed, and the
+ * events' callbacks run on the carriers with no session to ask. */
+static struct {
+    bool supported;                    /* can_support_virtual_threads granted */
+    bool on;                           /* the four events are on */
+    jint mount_index, unmount_index;   /* the extension events' indexes */
+    _Atomic(jfieldID) tid_field;       /* java.lang.Thread.tid */
+    vthread *_Atomic chunks[VT_CHUNKS];
+    /* written at every start and end: after the chunks, away from what every mount reads */
+    _Atomic uint32_t bump;             /* records ever taken from the chunks */
+    _Atomic uint64_t free;             /* tag << 32 | first free index + 1; low half 0: empty */
+    _Atomic uint32_t live;
+} vt;
 
-bool vthreads_supported(void) { return vt_supported; }
+bool vthreads_supported(void) { return vt.supported; }
 
-uint32_t vthreads_live(void) { return atomic_load_explicit(&vt_live_count, memory_order_relaxed); }
+uint32_t vthreads_live(void) { return atomic_load_explicit(&vt.live, memory_order_relaxed); }
 
 vthread *vthreads_at(uint32_t index)
 {
     if (index >= VT_CHUNK * VT_CHUNKS)
         return NULL;
-    vthread *c = atomic_load_explicit(&vt_chunks[index / VT_CHUNK], memory_order_acquire);
+    vthread *c = atomic_load_explicit(&vt.chunks[index / VT_CHUNK], memory_order_acquire);
     return c ? &c[index % VT_CHUNK] : NULL;
 }
 
 vthread *vthreads_of(jthread thread)
 {
     void *p = NULL;
-    if (!vt_supported || !thread ||
+    if (!vt.supported || !thread ||
         (*agent_jvmti)->GetThreadLocalStorage(agent_jvmti, thread, &p) != JVMTI_ERROR_NONE)
         return NULL;
     uint64_t word = (uint64_t)(uintptr_t)p;
@@ -66,7 +74,7 @@ vthread *vthreads_of(jthread thread)
 static vthread *vt_current(jthread thread)
 {
     void *p = NULL;
-    if (vt_supported && (*agent_jvmti)->GetThreadLocalStorage(agent_jvmti, NULL, &p) == JVMTI_ERROR_NONE) {
+    if (vt.supported && (*agent_jvmti)->GetThreadLocalStorage(agent_jvmti, NULL, &p) == JVMTI_ERROR_NONE) {
         uint64_t word = (uint64_t)(uintptr_t)p;
         vthread *v = word & THREAD_REGISTRY_VTHREAD ? vthreads_at((uint32_t)(word >> 32) & 0x7fffffffu) : NULL;
         if (v && atomic_load_explicit(&v->serial, memory_order_relaxed) == (uint32_t)word)
@@ -86,28 +94,28 @@ const char *vthreads_name(const vthread *v, char *buf, size_t cap)
 /* A zeroed record (its index set), or NULL when all are taken or out of memory. */
 static vthread *vt_take(void)
 {
-    uint64_t head = atomic_load_explicit(&vt_free, memory_order_acquire);
+    uint64_t head = atomic_load_explicit(&vt.free, memory_order_acquire);
     while ((uint32_t)head) {
         vthread *v = vthreads_at((uint32_t)head - 1);
         uint64_t next = ((head >> 32) + 1) << 32 | atomic_load_explicit(&v->free_next, memory_order_relaxed);
-        if (atomic_compare_exchange_weak_explicit(&vt_free, &head, next, memory_order_acq_rel,
+        if (atomic_compare_exchange_weak_explicit(&vt.free, &head, next, memory_order_acq_rel,
                                                   memory_order_acquire)) {
             atomic_store_explicit(&v->free_next, 0, memory_order_relaxed);
-            atomic_fetch_add_explicit(&vt_live_count, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&vt.live, 1, memory_order_relaxed);
             return v;
         }
     }
-    uint32_t i = atomic_fetch_add_explicit(&vt_bump, 1, memory_order_relaxed);
+    uint32_t i = atomic_fetch_add_explicit(&vt.bump, 1, memory_order_relaxed);
     if (i >= VT_CHUNK * VT_CHUNKS)
         return NULL;
-    vthread *c = atomic_load_explicit(&vt_chunks[i / VT_CHUNK], memory_order_acquire);
+    vthread *c = atomic_load_explicit(&vt.chunks[i / VT_CHUNK], memory_order_acquire);
     if (!c) {
         vthread *mine = calloc(VT_CHUNK, sizeof *mine), *none = NULL;
         if (!mine)
             return NULL;   /* that index is lost; so is the thread's record */
         for (uint32_t k = 0; k < VT_CHUNK; k++)
             mine[k].index = (i / VT_CHUNK) * VT_CHUNK + k;
-        if (atomic_compare_exchange_strong_explicit(&vt_chunks[i / VT_CHUNK], &none, mine, memory_order_acq_rel,
+        if (atomic_compare_exchange_strong_explicit(&vt.chunks[i / VT_CHUNK], &none, mine, memory_order_acq_rel,
                                                     memory_order_acquire))
             c = mine;
         else {
@@ -115,7 +123,7 @@ static vthread *vt_take(void)
             c = none;
         }
     }
-    atomic_fetch_add_explicit(&vt_live_count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&vt.live, 1, memory_order_relaxed);
     return &c[i % VT_CHUNK];
 }
 
@@ -134,13 +142,13 @@ static void vt_give_back(vthread *v)
     v->times = NULL;
     v->trace = NULL;
     v->sampler = NULL;
-    uint64_t head = atomic_load_explicit(&vt_free, memory_order_acquire), next;
+    uint64_t head = atomic_load_explicit(&vt.free, memory_order_acquire), next;
     do {
         atomic_store_explicit(&v->free_next, (uint32_t)head, memory_order_relaxed);
         next = ((head >> 32) + 1) << 32 | (index + 1);
-    } while (!atomic_compare_exchange_weak_explicit(&vt_free, &head, next, memory_order_acq_rel,
+    } while (!atomic_compare_exchange_weak_explicit(&vt.free, &head, next, memory_order_acq_rel,
                                                     memory_order_acquire));
-    atomic_fetch_sub_explicit(&vt_live_count, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&vt.live, 1, memory_order_relaxed);
 }
 
 /* The virtual thread's record: found in its storage, or made (serial, id, name, storage). NULL: none to be had. */
@@ -158,7 +166,7 @@ static vthread *vt_record(JNIEnv *jni, jthread thread)
         return NULL;
     }
     atomic_store_explicit(&v->serial, serial, memory_order_relaxed);
-    jfieldID f = atomic_load_explicit(&vt_tid_field, memory_order_relaxed);
+    jfieldID f = atomic_load_explicit(&vt.tid_field, memory_order_relaxed);
     if (!f && jni) {
         jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
         f = tc ? (*jni)->GetFieldID(jni, tc, "tid", "J") : NULL;
@@ -166,7 +174,7 @@ static vthread *vt_record(JNIEnv *jni, jthread thread)
             (*jni)->DeleteLocalRef(jni, tc);
         if (!f)
             (*jni)->ExceptionClear(jni);
-        atomic_store_explicit(&vt_tid_field, f, memory_order_relaxed);
+        atomic_store_explicit(&vt.tid_field, f, memory_order_relaxed);
     }
     v->java_id = f ? (uint64_t)(*jni)->GetLongField(jni, thread, f) : 0;
     jvmtiThreadInfo info = { 0 };
@@ -263,17 +271,18 @@ void vthreads_granted(void)
     memset(&has, 0, sizeof has);
     if ((*agent_jvmti)->GetCapabilities(agent_jvmti, &has) != JVMTI_ERROR_NONE || !jvmti_vthreads_cap(&has))
         return;
-    if (vt_supported)
+    if (vt.supported)
         return;
+    vt.mount_index = vt.unmount_index = -1;
     jint n = 0;
     jvmtiExtensionEventInfo *ev = NULL;
     if ((*agent_jvmti)->GetExtensionEvents(agent_jvmti, &n, &ev) != JVMTI_ERROR_NONE)
         return;
     for (jint i = 0; i < n; i++) {
         if (strcmp(ev[i].id, JVMTI_VTHREADS_MOUNT_ID) == 0)
-            vt_mount_index = ev[i].extension_event_index;
+            vt.mount_index = ev[i].extension_event_index;
         else if (strcmp(ev[i].id, JVMTI_VTHREADS_UNMOUNT_ID) == 0)
-            vt_unmount_index = ev[i].extension_event_index;
+            vt.unmount_index = ev[i].extension_event_index;
         jvmti_free(ev[i].id);
         jvmti_free(ev[i].short_description);
         for (jint p = 0; p < ev[i].param_count; p++)
@@ -281,14 +290,14 @@ void vthreads_granted(void)
         jvmti_free(ev[i].params);
     }
     jvmti_free(ev);
-    vt_supported = vt_mount_index >= 0 && vt_unmount_index >= 0;
-    if (!vt_supported)
+    vt.supported = vt.mount_index >= 0 && vt.unmount_index >= 0;
+    if (!vt.supported)
         jp_log_info("this JVM has virtual threads but no mount and unmount events: they are seen as their carriers");
 }
 
 void vthreads_callbacks(jvmti_vthreads_callbacks *cb)
 {
-    if (!vt_supported)
+    if (!vt.supported)
         return;
     cb->VirtualThreadStart = vt_cb_start;
     cb->VirtualThreadEnd = vt_cb_end;
@@ -297,7 +306,7 @@ void vthreads_callbacks(jvmti_vthreads_callbacks *cb)
 void vthreads_events(JNIEnv *jni, bool on)
 {
     (void)jni;
-    if (!vt_supported || on == vt_on)
+    if (!vt.supported || on == vt.on)
         return;
     jvmtiEnv *jv = agent_jvmti;
     jvmtiEventMode mode = on ? JVMTI_ENABLE : JVMTI_DISABLE;
@@ -305,14 +314,14 @@ void vthreads_events(JNIEnv *jni, bool on)
     jvmti_check((*jv)->SetEventNotificationMode(jv, mode, JVMTI_VTHREADS_EVENT_END, NULL), "VirtualThreadEnd");
     /* an extension event takes its callback, and then its enabling like any other */
     if (on) {
-        jvmti_check((*jv)->SetExtensionEventCallback(jv, vt_mount_index,
+        jvmti_check((*jv)->SetExtensionEventCallback(jv, vt.mount_index,
                                                      (jvmtiExtensionEvent)(void (*)(void))vt_cb_mount),
                     "SetExtensionEventCallback(VirtualThreadMount)");
-        jvmti_check((*jv)->SetExtensionEventCallback(jv, vt_unmount_index,
+        jvmti_check((*jv)->SetExtensionEventCallback(jv, vt.unmount_index,
                                                      (jvmtiExtensionEvent)(void (*)(void))vt_cb_unmount),
                     "SetExtensionEventCallback(VirtualThreadUnmount)");
     }
-    jvmti_check((*jv)->SetEventNotificationMode(jv, mode, (jvmtiEvent)vt_mount_index, NULL), "VirtualThreadMount");
-    jvmti_check((*jv)->SetEventNotificationMode(jv, mode, (jvmtiEvent)vt_unmount_index, NULL), "VirtualThreadUnmount");
-    vt_on = on;
+    jvmti_check((*jv)->SetEventNotificationMode(jv, mode, (jvmtiEvent)vt.mount_index, NULL), "VirtualThreadMount");
+    jvmti_check((*jv)->SetEventNotificationMode(jv, mode, (jvmtiEvent)vt.unmount_index, NULL), "VirtualThreadUnmount");
+    vt.on = on;
 }

@@ -169,7 +169,7 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
         (*jni)->DeleteWeakGlobalRef(jni, me->cls);
     uint32_t serial = !ms->thread ? 0 : me->virt ? sampler_vthreads_serial(m, &me->who, me->vname) : e->thread;
     trace_id t;
-    if (symbols_trace(m, jni, frames, n, serial, &t)) {
+    if (symbols_trace(m, jni, frames, n, serial, agent_opts->lineno, &t)) {
         char cname[1024];
         if (me->pinned)
             snprintf(cname, sizeof cname, "<pinned>");

@@ -7,7 +7,15 @@
  * of D. Vyukov's: each slot carries a sequence number), lets
  * AsyncGetCallTrace write the frames straight into the slot and publishes
  * it. No lock, no malloc, no I/O; when the ring is full the sample is
- * counted as dropped. The agent thread is the only consumer. */
+ * counted as dropped. The agent thread is the only consumer.
+ *
+ * State: the session's part (asy_state, JP_PART_ASYNC_SAMPLER, made by
+ * whichever of cpu=samples and wall= is prepared) holds what the hooks and
+ * the agent thread keep; what the handler and the ClassPrepare callback
+ * touch is one block with the ring (asy_hot) that the part owns and that
+ * they reach through asy_live, one load. Only what outlives a session is
+ * global (asy_proc: AsyncGetCallTrace, the timer kind, the handlers-inside
+ * count, two jmethodIDs). */
 #include "async_sampler.h"
 
 #include <dlfcn.h>
@@ -92,42 +100,8 @@ typedef struct asy_slot {
     uint32_t carrier;          /* taken on this carrier (0: unmounted, wall=), its record (vthreads_at) */
     uint32_t vindex;           /* and Thread.threadId() */
     uint64_t vjava_id;
-    asy_call_frame frames[];   /* asy_depth of them */
+    asy_call_frame frames[];   /* asy_hot.depth of them */
 } asy_slot;
-
-static asy_agct_fn asy_agct;
-static unsigned char *asy_ring;
-static size_t asy_slot_size;
-static uint64_t asy_mask;
-static uint32_t asy_depth;             /* frames captured per sample */
-static _Atomic uint64_t asy_enqueue;
-static frame_id *asy_scratch_frames;   /* agent thread: one sample's trace, asy_depth long */
-static buf asy_trace_text;             /* agent thread: a sample's stack for trace= */
-static uint32_t *asy_scratch_kframes;  /* agent thread: one sample's stack, asy_depth long */
-static uint64_t asy_dequeue;           /* agent thread only */
-static atomic_bool asy_active;
-static atomic_bool asy_cpu_timers;     /* cpu=samples: each thread's CPU timer */
-static bool asy_perf_timers;           /* ... a perf_event task clock, not a POSIX CPU timer */
-static char asy_perf_refused[96];      /* why not: perf_event_open's error */
-static _Atomic uint64_t asy_perf_fallbacks; /* threads given a POSIX timer all the same */
-static bool asy_want_stacks;           /* flame= / collapsed=: full stacks in the model */
-static bool asy_code_kinds;            /* CompiledMethodLoad events on (code_kinds.h) */
-static int asy_debug_flag_was;         /* DebugNonSafepoints before the session: 1, 0, -1 unknown */
-
-/* counters the handler bumps (relaxed atomics are lock-free here) */
-static _Atomic uint64_t asy_signals, asy_dropped, asy_no_env, asy_foreign, asy_timer_failed;
-/* what sampling costs on the program's threads: time inside the handler and
- * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
-static _Atomic uint64_t asy_handler_ns, asy_prepare_ns, asy_prepared;
-
-static uint64_t asy_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-/* the agent thread's own tallies */
-static uint64_t asy_recorded, asy_stacks, asy_failed[ASY_AGCT_CODES + 1], asy_wall_signals, asy_wall_failed;
 
 /* Samples the ring had no room for, by thread and state, so that they still
  * count (under <unknown frame>.ring_full): an open-addressed table a handler
@@ -138,18 +112,97 @@ static uint64_t asy_recorded, asy_stacks, asy_failed[ASY_AGCT_CODES + 1], asy_wa
 typedef struct asy_drop {
     _Atomic uint64_t key, weight;
 } asy_drop;
-static asy_drop asy_drops[ASY_DROP_SLOTS + 1];
-static uint64_t asy_dropped_samples;   /* agent thread: dropped samples recorded */
-static asy_slot *asy_vslot;               /* the agent thread's: one unmounted virtual thread's sample */
-static jvmtiFrameInfo *asy_vframes;        /* ... its frames from JVMTI, asy_depth of them */
-static uint64_t asy_vthread_samples;       /* unmounted virtual threads' stacks taken (their weight: asy_recorded) */
 
-static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
+/* What the signal handler and the ClassPrepare callback touch: one block with
+ * the ring's slots after it (slots), made by a session's init and owned by its
+ * part (asy_state.ring), freed at its end once no handler is inside (kept for
+ * good if one is stuck there, so that it never writes into freed memory). */
+typedef struct asy_hot {
+    unsigned char *slots;      /* the ring: mask + 1 slots of slot_size bytes each */
+    size_t slot_size;
+    uint64_t mask;
+    uint32_t depth;            /* frames captured per sample */
+    atomic_bool active;        /* samples are recorded: from the session's start to its stop */
+    _Atomic uint64_t enqueue;
+    /* counters the handler bumps (relaxed atomics are lock-free here) */
+    _Atomic uint64_t signals, dropped, no_env, foreign;
+    /* what sampling costs on the program's threads: time inside the handler and
+     * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
+    _Atomic uint64_t handler_ns, prepare_ns, prepared;
+    /* the walks jvmprof took where AsyncGetCallTrace alone would not */
+    _Atomic uint64_t recovered, recovered_top, recovered_interp, recovered_vm, in_other_handler, from_leaf;
+    asy_drop drops[ASY_DROP_SLOTS + 1];
+} asy_hot;
+
+/* ---- CPU timers, one per Java thread, kept by serial (see asy_timer_slot) */
+#define ASY_TIMER_CHUNK 1024u
+#define ASY_TIMER_CHUNKS 1024u   /* serials up to about a million */
+
+/* The engine's part of the session (JP_PART_ASYNC_SAMPLER), made by whichever
+ * of cpu=samples and wall= comes first (they never run together) and used by
+ * both: what the session's hooks and the agent thread keep. */
+typedef struct asy_state {
+    const agent_options *opts;  /* the session's */
+    asy_hot *ring;              /* the handler's block, asy_live while the session samples */
+    atomic_bool cpu_timers;     /* cpu=samples: each thread's CPU timer */
+    _Atomic uint64_t perf_fallbacks; /* threads given a POSIX timer all the same */
+    _Atomic uint64_t timer_failed;   /* threads without a CPU timer */
+    atomic_uint not_ours;       /* timers not armed: the handler was not ours */
+    bool want_stacks;           /* flame= / collapsed=: full stacks in the model */
+    bool code_kinds;            /* CompiledMethodLoad events on (code_kinds.h) */
+    int debug_flag_was;         /* DebugNonSafepoints before the session: 1, 0, -1 unknown */
+    frame_id *scratch_frames;   /* agent thread: one sample's trace, depth long */
+    buf trace_text;             /* agent thread: a sample's stack for trace= */
+    uint32_t *scratch_kframes;  /* agent thread: one sample's stack, depth long */
+    uint64_t dequeue;           /* agent thread only */
+    /* the agent thread's own tallies */
+    uint64_t recorded, stacks, failed[ASY_AGCT_CODES + 1], wall_signals, wall_failed;
+    uint64_t dropped_samples;   /* agent thread: dropped samples recorded */
+    asy_slot *vslot;            /* the agent thread's: one unmounted virtual thread's sample */
+    jvmtiFrameInfo *vframes;    /* ... its frames from JVMTI, depth of them */
+    uint64_t vthread_samples;   /* unmounted virtual threads' stacks taken (their weight: recorded) */
+    uint32_t wall_turn;         /* wall=: where the previous period stopped */
+    /* the threads' CPU timers, by serial: chunks made as serials come, freed at the end */
+    _Atomic(_Atomic uintptr_t *) timer_chunks[ASY_TIMER_CHUNKS];
+} asy_state;
+
+/* The running session's handler block, for the signal handler and the
+ * ClassPrepare callback (which get no session): set by the session's init,
+ * cleared at its end before the block is freed. One load per signal. */
+static asy_hot *_Atomic asy_live;
+
+/* Process-lifetime, not a session's: the JVM's AsyncGetCallTrace (looked up
+ * once, for the handler installed for the JVM's life), the kind of CPU timer
+ * this kernel gives (probed at a cpu=samples session's init; the handler reads
+ * it), the count of handlers running, which a session's end waits on before it
+ * frees the block they write to (so it cannot live in that block), and two
+ * jmethodIDs looked up once (valid for the JVM's life). */
+static struct {
+    asy_agct_fn agct;
+    bool perf_timers;           /* a perf_event task clock, not a POSIX CPU timer */
+    char perf_refused[96];      /* why not: perf_event_open's error */
+    atomic_int in_handler;      /* handlers running now */
+    jmethodID enter_special;    /* Continuation.enterSpecial: where a mounted virtual thread's frames end */
+    bool enter_special_looked;
+    jmethodID vthread_sleep;    /* VirtualThread.sleepNanos: a virtual thread in Thread.sleep */
+    bool vthread_sleep_looked;
+} asy_proc;
+
+static asy_state *asy_of(jp_session *session) { return session_part_if(session, JP_PART_ASYNC_SAMPLER); }
+
+static uint64_t asy_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void asy_count_drop(asy_hot *r, uint32_t serial, uint8_t state, uint32_t weight)
 {
     uint64_t key = ((uint64_t)serial << 8 | state) + 1;
     uint32_t h = (serial * 2654435761u) ^ state;
     for (uint32_t i = 0; i < ASY_DROP_SLOTS; i++) {
-        asy_drop *d = &asy_drops[(h + i) & (ASY_DROP_SLOTS - 1)];
+        asy_drop *d = &r->drops[(h + i) & (ASY_DROP_SLOTS - 1)];
         uint64_t k = atomic_load_explicit(&d->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong_explicit(&d->key, &k, key, memory_order_acq_rel,
                                                               memory_order_acquire))
@@ -159,25 +212,26 @@ static void asy_count_drop(uint32_t serial, uint8_t state, uint32_t weight)
             return;
         }
     }
-    asy_drop *full = &asy_drops[ASY_DROP_SLOTS];
+    asy_drop *full = &r->drops[ASY_DROP_SLOTS];
     uint64_t none = 0;
     atomic_compare_exchange_strong_explicit(&full->key, &none, (uint64_t)state + 1, memory_order_acq_rel,
                                             memory_order_acquire);
     atomic_fetch_add_explicit(&full->weight, weight, memory_order_relaxed);
 }
 
-static asy_slot *asy_slot_at(uint64_t pos) { return (asy_slot *)(asy_ring + (size_t)(pos & asy_mask) * asy_slot_size); }
+static asy_slot *asy_slot_at(const asy_hot *r, uint64_t pos)
+{
+    return (asy_slot *)(r->slots + (size_t)(pos & r->mask) * r->slot_size);
+}
 
-static void asy_sample(siginfo_t *si, void *ucontext);
-static void asy_timers_for_running(JNIEnv *jni);
-static void asy_choose_timer(void);
+static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext);
+static void asy_timers_for_running(asy_state *as, JNIEnv *jni);
+static void asy_choose_timer(unsigned interval_ms);
 
 #define ASY_UNKNOWN_NOT_JAVA (-3)
 #define ASY_NOT_WALKABLE_NOT_JAVA (-4)
 #define ASY_UNKNOWN_JAVA (-5)
 #define ASY_NOT_WALKABLE_JAVA (-6)
-static _Atomic uint64_t asy_recovered, asy_recovered_top, asy_recovered_interp, asy_recovered_vm, asy_in_other_handler,
-    asy_from_leaf;
 
 /* AsyncGetCallTrace gives up ("unknown Java") when the thread was stopped
  * where its top frame cannot be walked: the first or last instructions of a
@@ -211,7 +265,7 @@ static bool asy_retry_from_caller_sp(asy_call_trace *trace, void *ucontext, uint
     if (fp)
         r[REG_RBP] = (greg_t)fp;
     trace->num_frames = 0;
-    asy_agct(trace, (jint)depth, &uc);
+    asy_proc.agct(trace, (jint)depth, &uc);
     return trace->num_frames > 0;
 #else
     (void)trace, (void)ucontext, (void)depth, (void)ret_at, (void)fp, (void)caller_sp;
@@ -333,7 +387,7 @@ static bool asy_retry_from_native(asy_call_trace *trace, void *ucontext, uint32_
  * its frame pointer's caller; in a compiled method, whose frame is complete,
  * from the return address at the top of its frame; in native code, up its
  * frame pointers. */
-static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable)
+static void asy_recover(asy_hot *hot, asy_call_trace *trace, void *ucontext, bool not_walkable)
 {
 #if defined(__x86_64__)
     const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
@@ -348,9 +402,9 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     bool interpreted = not_walkable && kind == VM_CODE_INTERPRETER;
     if (kind != VM_CODE_COMPILED && kind != VM_CODE_INTERPRETER)
         top = NULL;
-    uint32_t skip = top && asy_depth > 1 ? 1 : 0;
+    uint32_t skip = top && hot->depth > 1 ? 1 : 0;
     asy_call_trace rest = { trace->env_id, 0, trace->frames + skip };
-    uint32_t depth = asy_depth - skip;
+    uint32_t depth = hot->depth - skip;
     bool ok;
     if (interpreted) {
         ok = top && asy_retry_from_interpreted(&rest, ucontext, depth, sp, fp);
@@ -383,12 +437,12 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
     if (skip) {
         trace->frames[0].lineno = -1; /* where in the method is not known */
         trace->frames[0].method_id = top;
-        atomic_fetch_add_explicit(&asy_recovered_top, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&hot->recovered_top, 1, memory_order_relaxed);
     }
     trace->num_frames = rest.num_frames + (jint)skip;
-    atomic_fetch_add_explicit(not_walkable ? &asy_recovered_interp : &asy_recovered, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(not_walkable ? &hot->recovered_interp : &hot->recovered, 1, memory_order_relaxed);
 #else
-    (void)trace, (void)ucontext, (void)not_walkable;
+    (void)hot, (void)trace, (void)ucontext, (void)not_walkable;
 #endif
 }
 
@@ -402,21 +456,21 @@ static void asy_recover(asy_call_trace *trace, void *ucontext, bool not_walkable
  * frame size says where its return address and saved rbp are); the walk
  * runs; the anchor is put back. Only in the VM (or on the way out of it):
  * no other thread walks or changes this thread's anchor then. */
-static bool asy_walk_anchor(asy_call_trace *trace, JNIEnv *jni, void *ucontext, const vm_code_anchor *walk,
+static bool asy_walk_anchor(asy_hot *r, asy_call_trace *trace, JNIEnv *jni, void *ucontext, const vm_code_anchor *walk,
                             const vm_code_anchor *was)
 {
     asy_call_trace again = { trace->env_id, 0, trace->frames };
     vm_code_anchor_set(jni, walk);
-    asy_agct(&again, (jint)asy_depth, ucontext);
+    asy_proc.agct(&again, (jint)r->depth, ucontext);
     vm_code_anchor_set(jni, was);
     if (again.num_frames <= 0)
         return false;
     trace->num_frames = again.num_frames;
-    atomic_fetch_add_explicit(&asy_recovered_vm, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->recovered_vm, 1, memory_order_relaxed);
     return true;
 }
 
-static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+static void asy_recover_in_vm(asy_hot *r, asy_call_trace *trace, JNIEnv *jni, void *ucontext)
 {
     vm_code_anchor was, walk;
     if (!vm_code_anchor_get(jni, &was) || !was.sp || (was.sp & 7) != 0)
@@ -424,7 +478,7 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
     walk = was;
     if (!walk.pc && (!vm_code_word(walk.sp - sizeof(uintptr_t), &walk.pc) || !walk.pc))
         return;
-    if (walk.pc != was.pc && asy_walk_anchor(trace, jni, ucontext, &walk, &was))
+    if (walk.pc != was.pc && asy_walk_anchor(r, trace, jni, ucontext, &walk, &was))
         return;
     jmethodID method;
     uint32_t frame_words = 0;
@@ -434,7 +488,7 @@ static void asy_recover_in_vm(asy_call_trace *trace, JNIEnv *jni, void *ucontext
         !asy_stub_caller(walk.sp, frame_words, &ret_at, &walk.fp) || !vm_code_word(ret_at, &walk.pc) || !walk.pc)
         return;
     walk.sp = ret_at + sizeof(uintptr_t);
-    asy_walk_anchor(trace, jni, ucontext, &walk, &was);
+    asy_walk_anchor(r, trace, jni, ucontext, &walk, &was);
 }
 
 /* A thread stopped inside another signal handler (JFR's sampler holds
@@ -497,7 +551,7 @@ static void *asy_interrupted_context(JNIEnv *jni, void *ucontext)
  * the compiled caller is looked for in the first words above sp, and the
  * walk is taken from there; when none is found the sample counts under
  * <unknown frame>.JVM_leaf. True when it decided the walk. */
-static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontext)
+static bool asy_walk_from_leaf(asy_hot *hot, asy_call_trace *trace, JNIEnv *jni, void *ucontext)
 {
 #if defined(__x86_64__)
     const greg_t *r = ((const ucontext_t *)ucontext)->uc_mcontext.gregs;
@@ -511,8 +565,8 @@ static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontex
         uintptr_t at = sp + k * sizeof(uintptr_t);
         if (!vm_code_word(at, &ret))
             break;
-        if (vm_code_in_code_cache(ret) && asy_retry_from_caller(trace, ucontext, asy_depth, at, 0)) {
-            atomic_fetch_add_explicit(&asy_from_leaf, 1, memory_order_relaxed);
+        if (vm_code_in_code_cache(ret) && asy_retry_from_caller(trace, ucontext, hot->depth, at, 0)) {
+            atomic_fetch_add_explicit(&hot->from_leaf, 1, memory_order_relaxed);
             return true;
         }
     }
@@ -520,7 +574,7 @@ static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontex
     trace->num_frames = ASY_JVM_LEAF;
     return true;
 #else
-    (void)trace, (void)jni, (void)ucontext;
+    (void)hot, (void)trace, (void)jni, (void)ucontext;
 #endif
     return false;
 }
@@ -534,36 +588,40 @@ static bool asy_walk_from_leaf(asy_call_trace *trace, JNIEnv *jni, void *ucontex
  * byte back, the debug information found is the one that ends at the pc:
  * the instruction just run. A pc at the very start of its code has nothing
  * before it of the same code: when that walk fails, the pc itself. */
-static void asy_walk_at_previous(asy_call_trace *trace, void *ucontext)
+static void asy_walk_at_previous(const asy_hot *r, asy_call_trace *trace, void *ucontext)
 {
 #if defined(__x86_64__)
     ucontext_t uc = *(ucontext_t *)ucontext;
     uc.uc_mcontext.gregs[REG_RIP] -= 1;
-    asy_agct(trace, (jint)asy_depth, &uc);
+    asy_proc.agct(trace, (jint)r->depth, &uc);
     if (trace->num_frames > 0)
         return;
     trace->num_frames = 0;
 #endif
-    asy_agct(trace, (jint)asy_depth, ucontext);
+    asy_proc.agct(trace, (jint)r->depth, ucontext);
 }
 
-/* Handlers running now: a session's end waits for none before it frees the ring. */
-static atomic_int asy_in_handler;
-
+/* The handler: counted in asy_proc.in_handler (a session's end waits for none
+ * before it frees the block), then the session's block from asy_live (both
+ * sequentially consistent: the end either sees the handler counted or the
+ * handler sees the block gone). No session: the signal is ignored. */
 static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
 {
     (void)sig;
     int saved_errno = errno;
-    atomic_fetch_add(&asy_in_handler, 1);
-    uint64_t t0 = asy_now_ns();
-    asy_sample(si, ucontext);
-    atomic_fetch_add_explicit(&asy_handler_ns, asy_now_ns() - t0, memory_order_relaxed);
-    atomic_fetch_sub(&asy_in_handler, 1);
+    atomic_fetch_add(&asy_proc.in_handler, 1);
+    asy_hot *r = atomic_load(&asy_live);
+    if (r) {
+        uint64_t t0 = asy_now_ns();
+        asy_sample(r, si, ucontext);
+        atomic_fetch_add_explicit(&r->handler_ns, asy_now_ns() - t0, memory_order_relaxed);
+    }
+    atomic_fetch_sub(&asy_proc.in_handler, 1);
     errno = saved_errno;
 }
 
 /* The handler's work; returns early when there is nothing to record. */
-static void asy_sample(siginfo_t *si, void *ucontext)
+static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
 {
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
@@ -571,45 +629,45 @@ static void asy_sample(siginfo_t *si, void *ucontext)
         state = (uint8_t)(si->si_value.sival_int & 0xff & ~ASY_WALL_ON_CPU);
         weight = ((unsigned)si->si_value.sival_int >> 8) & ASY_WALL_WEIGHT_MAX;
         if (state >= SAMPLE_STATES || weight == 0) {
-            atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&r->foreign, 1, memory_order_relaxed);
             return;
         }
         /* a carrier running a virtual thread: running if the kernel had it running, else waiting */
         if (vthreads_mounted())
             state = (si->si_value.sival_int & ASY_WALL_ON_CPU) ? SAMPLE_RUNNING : SAMPLE_WAITING;
-    } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_perf_timers) {
+    } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_proc.perf_timers) {
         /* a task clock's overflow: one interval of the thread's CPU time */
     } else if (si->si_code == SI_TIMER) {
         /* timer expirations that came while the signal was pending */
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
     } else {
-        atomic_fetch_add_explicit(&asy_foreign, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&r->foreign, 1, memory_order_relaxed);
         return;
     }
-    atomic_fetch_add_explicit(&asy_signals, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->signals, 1, memory_order_relaxed);
     JNIEnv *jni = thread_record_self.jni;
     if (!jni && thread_record_adopt()) /* a thread registered from outside, signalled for the first time */
         jni = thread_record_self.jni;
-    if (!jni || !atomic_load_explicit(&asy_active, memory_order_acquire)) {
-        atomic_fetch_add_explicit(&asy_no_env, 1, memory_order_relaxed);
+    if (!jni || !atomic_load_explicit(&r->active, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&r->no_env, 1, memory_order_relaxed);
         return;
     }
-    uint64_t pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
+    uint64_t pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
     asy_slot *slot;
     for (;;) {
-        slot = asy_slot_at(pos);
+        slot = asy_slot_at(r, pos);
         uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
         int64_t dif = (int64_t)(seq - pos);
         if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(&asy_enqueue, &pos, pos + 1, memory_order_relaxed,
+            if (atomic_compare_exchange_weak_explicit(&r->enqueue, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed))
                 break;
         } else if (dif < 0) {
-            atomic_fetch_add_explicit(&asy_dropped, 1, memory_order_relaxed);
-            asy_count_drop(thread_record_self.serial, state, weight);
+            atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+            asy_count_drop(r, thread_record_self.serial, state, weight);
             return;
         } else {
-            pos = atomic_load_explicit(&asy_enqueue, memory_order_relaxed);
+            pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
         }
     }
     /* a carrier: the sample is the virtual thread's, mounted on it now */
@@ -630,37 +688,40 @@ static void asy_sample(siginfo_t *si, void *ucontext)
     void *inner = asy_interrupted_context(jni, ucontext);
     if (inner) {
         ucontext = inner;
-        atomic_fetch_add_explicit(&asy_in_other_handler, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&r->in_other_handler, 1, memory_order_relaxed);
     }
-    if (!asy_walk_from_leaf(&trace, jni, ucontext))
-        asy_walk_at_previous(&trace, ucontext);
+    if (!asy_walk_from_leaf(r, &trace, jni, ucontext))
+        asy_walk_at_previous(r, &trace, ucontext);
     if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA && vm_code_has_java_frame(jni) == 0)
         trace.num_frames = 0; /* a thread that runs only the JVM's own code: no Java frame, not an unknown one */
     else if (trace.num_frames == ASY_UNKNOWN_NOT_JAVA || trace.num_frames == ASY_NOT_WALKABLE_NOT_JAVA)
-        asy_recover_in_vm(&trace, jni, ucontext);
+        asy_recover_in_vm(r, &trace, jni, ucontext);
     else if (trace.num_frames == ASY_UNKNOWN_JAVA)
-        asy_recover(&trace, ucontext, false);
+        asy_recover(r, &trace, ucontext, false);
     else if (trace.num_frames == ASY_NOT_WALKABLE_JAVA)
-        asy_recover(&trace, ucontext, true);
+        asy_recover(r, &trace, ucontext, true);
     slot->nframes = trace.num_frames;
     atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
 }
 
 jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
 {
-    (void)session;
-    asy_agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
-    if (!asy_agct)
+    asy_proc.agct = (asy_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (!asy_proc.agct)
         return jp_error(JP_ERR_JVMTI, "this JVM does not export AsyncGetCallTrace; use sampler=jvmti");
-    asy_cpu_timers = false; /* no timer is armed before the handler is installed, below */
-    asy_want_stacks = agent_opts->flame[0] || agent_opts->collapsed[0];
-    asy_depth = agent_opts->depth ? agent_opts->depth : 1;
-    if (asy_want_stacks && asy_depth < ASY_MAX_DEPTH)
-        asy_depth = ASY_MAX_DEPTH;
-    asy_slot_size = (sizeof(asy_slot) + (size_t)asy_depth * sizeof(asy_call_frame) + 63) & ~(size_t)63;
+    asy_state *as = session_part(session, JP_PART_ASYNC_SAMPLER, sizeof *as);
+    if (!as)
+        return jp_error(JP_ERR_NOMEM, "out of memory at start");
+    as->opts = session->opts;
+    as->cpu_timers = false; /* no timer is armed before the handler is installed, below */
+    as->want_stacks = as->opts->flame[0] || as->opts->collapsed[0];
+    uint32_t depth = as->opts->depth ? as->opts->depth : 1;
+    if (as->want_stacks && depth < ASY_MAX_DEPTH)
+        depth = ASY_MAX_DEPTH;
+    size_t slot_size = (sizeof(asy_slot) + (size_t)depth * sizeof(asy_call_frame) + 63) & ~(size_t)63;
     /* room for about 64 MiB at most, and at least 64 samples */
     size_t slots = 4096;
-    while (slots > 64 && slots * asy_slot_size > ((size_t)64 << 20))
+    while (slots > 64 && slots * slot_size > ((size_t)64 << 20))
         slots /= 2;
     /* a smaller ring on request: how the tests make samples drop */
     const char *ring = getenv("JVMPROF_SAMPLE_RING");
@@ -672,15 +733,22 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
                             slots);
         slots = want;
     }
-    asy_ring = aligned_alloc(64, slots * asy_slot_size);
-    asy_scratch_frames = calloc(asy_depth, sizeof *asy_scratch_frames);
-    asy_scratch_kframes = calloc(asy_depth, sizeof *asy_scratch_kframes);
-    if (!asy_ring || !asy_scratch_frames || !asy_scratch_kframes)
-        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * asy_slot_size);
-    memset(asy_ring, 0, slots * asy_slot_size);
-    asy_mask = slots - 1;
+    /* the handler's block, its slots from the first 64-byte boundary after it */
+    size_t head = (sizeof(asy_hot) + 63) & ~(size_t)63;
+    asy_hot *r = aligned_alloc(64, head + slots * slot_size);
+    as->ring = r;
+    as->scratch_frames = calloc(depth, sizeof *as->scratch_frames);
+    as->scratch_kframes = calloc(depth, sizeof *as->scratch_kframes);
+    if (!r || !as->scratch_frames || !as->scratch_kframes)
+        return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * slot_size);
+    memset(r, 0, head + slots * slot_size);
+    r->slots = (unsigned char *)r + head;
+    r->slot_size = slot_size;
+    r->depth = depth;
+    r->mask = slots - 1;
     for (uint64_t i = 0; i < slots; i++)
-        atomic_store_explicit(&asy_slot_at(i)->seq, i, memory_order_relaxed);
+        atomic_store_explicit(&asy_slot_at(r, i)->seq, i, memory_order_relaxed);
+    atomic_store(&asy_live, r);
     /* HotSpot must record debug information at every pc of the code it
      * compiles, not only at calls and safepoints, so that a sample names the
      * method, inlined or not, whose code it landed in, not the next one that
@@ -690,10 +758,10 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
      * (HotSpot builds each compiled method's address map and inlining
      * records for them: 0.9 s of CPU on a 22 s javac run), so they are on
      * only for those outputs, or where the flag cannot be set. */
-    asy_debug_flag_was = vmstructs_flag_bool("DebugNonSafepoints");
-    asy_code_kinds = asy_want_stacks || asy_debug_flag_was < 0 ||
+    as->debug_flag_was = vmstructs_flag_bool("DebugNonSafepoints");
+    as->code_kinds = as->want_stacks || as->debug_flag_was < 0 ||
                      !vmstructs_flag_set_bool("DebugNonSafepoints", true);
-    if (asy_code_kinds && code_kinds_init(caps) != JP_OK)
+    if (as->code_kinds && code_kinds_init(caps) != JP_OK)
         return JP_ERR_JVMTI;
 
     struct sigaction sa, old;
@@ -707,33 +775,36 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
                                     : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
         jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
     /* only now, with the handler in place: the probe of the perf_event clock arms one for a moment */
-    if (agent_opts->wall_ms == 0)
-        asy_choose_timer();
-    asy_cpu_timers = agent_opts->wall_ms == 0;
+    if (as->opts->wall_ms == 0)
+        asy_choose_timer(as->opts->interval_ms);
+    as->cpu_timers = as->opts->wall_ms == 0;
     return JP_OK;
 }
 
 /* jmethodIDs are created lazily by the JVM; AsyncGetCallTrace can only name
  * a method whose jmethodID exists, so each class's are made up front. */
-void async_sampler_class_prepare(JNIEnv *jni, jclass klass)
+static void asy_class_prepare(asy_hot *r, jclass klass)
 {
     uint64_t t0 = asy_now_ns();
     jint n = 0;
     jmethodID *methods = NULL;
     if ((*agent_jvmti)->GetClassMethods(agent_jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
         jvmti_free(methods);
-    (void)jni;
-    atomic_fetch_add_explicit(&asy_prepared, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&asy_prepare_ns, asy_now_ns() - t0, memory_order_relaxed);
+    if (!r)
+        return;
+    atomic_fetch_add_explicit(&r->prepared, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&r->prepare_ns, asy_now_ns() - t0, memory_order_relaxed);
 }
 
-void async_sampler_cost(char *out, size_t len)
+/* One line for the verbose log: the time the handler and the ClassPrepare
+ * callback took on the program's threads. */
+static void asy_cost(const asy_hot *r, char *out, size_t len)
 {
-    uint64_t sig = atomic_load(&asy_signals) + atomic_load(&asy_foreign);
-    double h_ms = (double)atomic_load(&asy_handler_ns) / 1e6, p_ms = (double)atomic_load(&asy_prepare_ns) / 1e6;
+    uint64_t sig = atomic_load(&r->signals) + atomic_load(&r->foreign);
+    double h_ms = (double)atomic_load(&r->handler_ns) / 1e6, p_ms = (double)atomic_load(&r->prepare_ns) / 1e6;
     snprintf(out, len, "sampler cost: signal handlers %.1f ms in %llu signals (%.1f us each); class-prepare callbacks "
              "%.1f ms for %llu classes", h_ms, (unsigned long long)sig, sig ? h_ms * 1000 / (double)sig : 0.0, p_ms,
-             (unsigned long long)atomic_load(&asy_prepared));
+             (unsigned long long)atomic_load(&r->prepared));
 }
 
 /* AsyncGetCallTrace works only while ClassLoad events are enabled. */
@@ -744,10 +815,10 @@ static void JNICALL asy_cb_ClassLoad(jvmtiEnv *jv, JNIEnv *jni, jthread thread, 
 
 static void JNICALL asy_cb_ClassPrepare(jvmtiEnv *jv, JNIEnv *jni, jthread thread, jclass klass)
 {
-    (void)jv, (void)thread;
+    (void)jv, (void)jni, (void)thread;
     if (!gate_enter())
         return;
-    async_sampler_class_prepare(jni, klass);
+    asy_class_prepare(atomic_load_explicit(&asy_live, memory_order_acquire), klass);
     gate_leave();
 }
 
@@ -777,36 +848,42 @@ void async_sampler_callbacks(jvmtiEventCallbacks *cb)
     cb->CompiledMethodUnload = asy_cb_CompiledMethodUnload;
 }
 
+static void asy_describe(const asy_state *as, char *out, size_t len);
+
 void async_sampler_log(jp_session *session)
 {
-    (void)session;
+    asy_state *as = asy_of(session);
+    if (!as || !as->ring)
+        return;
     char line[1024];
-    async_sampler_describe(line, sizeof line);
+    asy_describe(as, line, sizeof line);
     jp_log_info("%s", line);
-    async_sampler_cost(line, sizeof line);
+    asy_cost(as->ring, line, sizeof line);
     jp_log_info("%s", line);
 }
 
 jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
+    asy_state *as = asy_of(session);
+    if (!as || !as->ring)
+        return JP_ERR_NOMEM;
     jvmti_event(JVMTI_EVENT_CLASS_LOAD, true);
     jvmti_event(JVMTI_EVENT_CLASS_PREPARE, true);
     jint n = 0;
     jclass *classes = NULL;
     if (jvmti_check((*agent_jvmti)->GetLoadedClasses(agent_jvmti, &n, &classes), "GetLoadedClasses") == JP_OK) {
         for (jint i = 0; i < n; i++) {
-            async_sampler_class_prepare(jni, classes[i]);
+            asy_class_prepare(as->ring, classes[i]);
             (*jni)->DeleteLocalRef(jni, classes[i]);
         }
         jvmti_free(classes);
     }
-    if (asy_code_kinds)
+    if (as->code_kinds)
         code_kinds_vm_init();
     vm_code_init();
-    if (asy_cpu_timers) /* threads running already: a late session's, and those started before VM init */
-        asy_timers_for_running(jni);
-    atomic_store_explicit(&asy_active, true, memory_order_release);
+    if (as->cpu_timers) /* threads running already: a late session's, and those started before VM init */
+        asy_timers_for_running(as, jni);
+    atomic_store_explicit(&as->ring->active, true, memory_order_release);
     return JP_OK;
 }
 
@@ -815,22 +892,19 @@ jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni)
  * session started late, by the starting thread for each thread running then
  * (on that thread's CPU clock, by its OS thread id). Whoever takes a slot's
  * timer out (the thread as it ends, the session's end) deletes it, so each
- * timer is deleted once; no lock. */
-#define ASY_TIMER_CHUNK 1024u
-#define ASY_TIMER_CHUNKS 1024u   /* serials up to about a million */
-static _Atomic(_Atomic uintptr_t *) asy_timer_chunks[ASY_TIMER_CHUNKS];
-
-static _Atomic uintptr_t *asy_timer_slot(uint32_t serial)
+ * timer is deleted once; no lock. The chunks of slots are the session's
+ * (asy_state.timer_chunks), freed at its end. */
+static _Atomic uintptr_t *asy_timer_slot(asy_state *as, uint32_t serial)
 {
     uint32_t c = serial / ASY_TIMER_CHUNK;
     if (serial == 0 || c >= ASY_TIMER_CHUNKS)
         return NULL;
-    _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+    _Atomic uintptr_t *chunk = atomic_load(&as->timer_chunks[c]);
     if (!chunk) {
         _Atomic uintptr_t *fresh = calloc(ASY_TIMER_CHUNK, sizeof *fresh);
         if (!fresh)
             return NULL;
-        if (!atomic_compare_exchange_strong(&asy_timer_chunks[c], &chunk, fresh))
+        if (!atomic_compare_exchange_strong(&as->timer_chunks[c], &chunk, fresh))
             free(fresh);   /* another thread's chunk: chunk holds it */
         else
             chunk = fresh;
@@ -855,14 +929,14 @@ static void asy_timer_delete_word(uintptr_t w)
  * only (every 4 ms on a 250 Hz kernel): interval=1 then gives one signal
  * per tick standing for the expirations since (its overruns), four times
  * fewer samples with four times the weight each. */
-static int asy_perf_open(pid_t tid)
+static int asy_perf_open(pid_t tid, unsigned interval_ms)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
     a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.sample_period = (uint64_t)agent_opts->interval_ms * 1000000u;
+    a.sample_period = (uint64_t)interval_ms * 1000000u;
     a.disabled = 1;
     a.wakeup_events = 1;
     a.exclude_hv = 1;
@@ -883,14 +957,14 @@ static int asy_perf_open(pid_t tid)
  * an unprivileged user under kernel.perf_event_paranoid >= 2, nor under a
  * seccomp profile that refuses the call) without counting only user time,
  * which would leave system time unsampled. */
-static void asy_choose_timer(void)
+static void asy_choose_timer(unsigned interval_ms)
 {
-    int fd = asy_perf_open((pid_t)syscall(SYS_gettid));
-    asy_perf_timers = fd >= 0;
+    int fd = asy_perf_open((pid_t)syscall(SYS_gettid), interval_ms);
+    asy_proc.perf_timers = fd >= 0;
     if (fd >= 0)
         close(fd);
     else
-        snprintf(asy_perf_refused, sizeof asy_perf_refused, "%s", strerror(-fd));
+        snprintf(asy_proc.perf_refused, sizeof asy_proc.perf_refused, "%s", strerror(-fd));
 }
 
 /* Whether ASY_SIGNAL's disposition is our handler now. A timer's signal
@@ -902,22 +976,20 @@ static bool asy_handler_installed(void)
     return sigaction(ASY_SIGNAL, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == asy_on_signal;
 }
 
-static atomic_uint asy_not_ours;         /* timers not armed: the handler was not ours */
-
 /* A CPU timer for OS thread tid, every interval= ms, kept under serial: a
  * perf_event task clock, or a POSIX timer on clock. */
-static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
+static void asy_timer_arm(asy_state *as, uint32_t serial, pid_t tid, clockid_t clock)
 {
-    _Atomic uintptr_t *slot = asy_timer_slot(serial);
-    if (!slot || atomic_load(slot) || !asy_cpu_timers)
+    _Atomic uintptr_t *slot = asy_timer_slot(as, serial);
+    if (!slot || atomic_load(slot) || !as->cpu_timers)
         return;
     if (!asy_handler_installed()) {
-        if (atomic_fetch_add_explicit(&asy_not_ours, 1, memory_order_relaxed) == 0)
+        if (atomic_fetch_add_explicit(&as->not_ours, 1, memory_order_relaxed) == 0)
             jp_log_error("the SIGPROF handler is no longer jvmprof's: threads are not sampled");
         return;
     }
-    if (asy_perf_timers) {
-        int fd = asy_perf_open(tid);
+    if (asy_proc.perf_timers) {
+        int fd = asy_perf_open(tid, as->opts->interval_ms);
         uintptr_t none = 0;
         if (fd >= 0) {
             if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2))
@@ -925,7 +997,7 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
             return;
         }
         /* out of file descriptors, say: this thread gets a POSIX timer */
-        if (atomic_fetch_add_explicit(&asy_perf_fallbacks, 1, memory_order_relaxed) == 0)
+        if (atomic_fetch_add_explicit(&as->perf_fallbacks, 1, memory_order_relaxed) == 0)
             jp_log_info("cannot open a perf_event CPU clock for a thread (%s): it gets a POSIX CPU timer",
                         strerror(-fd));
     }
@@ -936,11 +1008,11 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
     sev._sigev_un._tid = tid; /* sigev_notify_thread_id */
     timer_t t;
     if (timer_create(clock, &sev, &t) != 0) {
-        if (atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed) == 0)
+        if (atomic_fetch_add_explicit(&as->timer_failed, 1, memory_order_relaxed) == 0)
             jp_log_error("cannot create a CPU timer for a thread: %s; that thread is not sampled", strerror(errno));
         return;
     }
-    unsigned ms = agent_opts->interval_ms;
+    unsigned ms = as->opts->interval_ms;
     struct itimerspec its;
     its.it_interval.tv_sec = ms / 1000;
     its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000L;
@@ -948,7 +1020,7 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
     uintptr_t none = 0, w = ((uintptr_t)t << 1) | 1;
     if (timer_settime(t, 0, &its, NULL) != 0) {
         timer_delete(t);
-        atomic_fetch_add_explicit(&asy_timer_failed, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&as->timer_failed, 1, memory_order_relaxed);
     } else if (!atomic_compare_exchange_strong(slot, &none, w)) {
         timer_delete(t);   /* the thread made its own meanwhile */
     }
@@ -956,17 +1028,17 @@ static void asy_timer_arm(uint32_t serial, pid_t tid, clockid_t clock)
 
 void async_sampler_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
 {
-    (void)session;
     (void)jni;
-    if (asy_cpu_timers)
-        asy_timer_arm(serial, (pid_t)thread_record_self.tid, CLOCK_THREAD_CPUTIME_ID);
+    asy_state *as = asy_of(session);
+    if (as && as->cpu_timers)
+        asy_timer_arm(as, serial, (pid_t)thread_record_self.tid, CLOCK_THREAD_CPUTIME_ID);
 }
 
 void async_sampler_thread_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    _Atomic uintptr_t *slot = asy_timer_slot(thread_record_self.serial);
+    asy_state *as = asy_of(session);
+    _Atomic uintptr_t *slot = as ? asy_timer_slot(as, thread_record_self.serial) : NULL;
     if (slot)
         asy_timer_delete_word(atomic_exchange(slot, 0));
 }
@@ -975,7 +1047,7 @@ void async_sampler_thread_end(jp_session *session, JNIEnv *jni)
  * that has none yet: at a late session's start, every thread; at VM init,
  * those registered from outside (thread_registry.c) and not the VMInit thread,
  * which made its own. */
-static void asy_timers_for_running(JNIEnv *jni)
+static void asy_timers_for_running(asy_state *as, JNIEnv *jni)
 {
     jint n = 0;
     jthread *threads = NULL;
@@ -984,68 +1056,53 @@ static void asy_timers_for_running(JNIEnv *jni)
     for (jint i = 0; i < n; i++) {
         uint32_t serial = thread_registry_serial(threads[i]), tid = thread_registry_tid(threads[i]);
         if (serial && tid && !agent_is_own_thread(jni, threads[i])) /* the thread's CPU clock (glibc's pthread_getcpuclockid) */
-            asy_timer_arm(serial, (pid_t)tid, (clockid_t)((~(clockid_t)tid << 3) | 6));
+            asy_timer_arm(as, serial, (pid_t)tid, (clockid_t)((~(clockid_t)tid << 3) | 6));
         (*jni)->DeleteLocalRef(jni, threads[i]);
     }
     jvmti_free(threads);
 }
 
-/* The session's end: every timer deleted, no handler left inside, the ring
- * and the counts freed and zeroed. */
+/* The session's end: every timer deleted, no handler left inside, then what
+ * the part points to freed (the session frees the part, and the counts in it). */
 void async_sampler_end(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    asy_cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
+    asy_state *as = asy_of(session);
+    if (!as)
+        return;
+    as->cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
     for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
-        _Atomic uintptr_t *chunk = atomic_load(&asy_timer_chunks[c]);
+        _Atomic uintptr_t *chunk = atomic_exchange(&as->timer_chunks[c], NULL);
         for (uint32_t i = 0; chunk && i < ASY_TIMER_CHUNK; i++)
             asy_timer_delete_word(atomic_exchange(&chunk[i], 0));
+        free(chunk);
     }
-    struct timespec ms = { 0, 1000000 };
-    for (int waited = 0; atomic_load(&asy_in_handler) != 0 && waited < 1000; waited++)
-        nanosleep(&ms, NULL);
-    if (atomic_load(&asy_in_handler) != 0)
-        return;   /* a handler stuck inside: the ring stays (never seen) */
-    free(asy_ring);
-    free(asy_scratch_frames);
-    free(asy_scratch_kframes);
-    free(asy_vslot);
-    free(asy_vframes);
-    asy_vslot = NULL;
-    asy_vframes = NULL;
-    asy_vthread_samples = 0;
+    free(as->scratch_frames);
+    free(as->scratch_kframes);
+    free(as->vslot);
+    free(as->vframes);
+    buf_free(&as->trace_text);
+    as->scratch_frames = NULL;
+    as->scratch_kframes = NULL;
+    as->vslot = NULL;
+    as->vframes = NULL;
     sampler_vthreads_end();
-    asy_ring = NULL;
-    asy_scratch_frames = NULL;
-    asy_scratch_kframes = NULL;
-    atomic_store(&asy_enqueue, 0);
-    asy_dequeue = 0;
-    atomic_store(&asy_signals, 0);
-    atomic_store(&asy_dropped, 0);
-    atomic_store(&asy_no_env, 0);
-    atomic_store(&asy_foreign, 0);
-    atomic_store(&asy_timer_failed, 0);
-    atomic_store(&asy_perf_fallbacks, 0);
-    atomic_store(&asy_not_ours, 0);
-    atomic_store(&asy_handler_ns, 0);
-    atomic_store(&asy_prepare_ns, 0);
-    atomic_store(&asy_prepared, 0);
-    atomic_store(&asy_recovered, 0);
-    atomic_store(&asy_recovered_top, 0);
-    atomic_store(&asy_recovered_interp, 0);
-    atomic_store(&asy_recovered_vm, 0);
-    atomic_store(&asy_in_other_handler, 0);
-    atomic_store(&asy_from_leaf, 0);
-    asy_recorded = asy_stacks = asy_wall_signals = asy_wall_failed = asy_dropped_samples = 0;
-    for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
-        atomic_store(&asy_drops[i].key, 0);
-        atomic_store(&asy_drops[i].weight, 0);
-    }
-    memset(asy_failed, 0, sizeof asy_failed);
-    if (asy_code_kinds)
+    asy_hot *r = as->ring;
+    as->ring = NULL;
+    if (!r)
+        return;
+    /* no handler finds the block from now on; one inside may still write to it */
+    if (atomic_load(&asy_live) == r)
+        atomic_store(&asy_live, NULL);
+    struct timespec ms = { 0, 1000000 };
+    for (int waited = 0; atomic_load(&asy_proc.in_handler) != 0 && waited < 1000; waited++)
+        nanosleep(&ms, NULL);
+    if (atomic_load(&asy_proc.in_handler) != 0)
+        return;   /* a handler stuck inside: the block stays (never seen again) */
+    free(r);
+    if (as->code_kinds)
         code_kinds_end();
-    else if (asy_debug_flag_was == 0)
+    else if (as->debug_flag_was == 0)
         vmstructs_flag_set_bool("DebugNonSafepoints", false);
 }
 
@@ -1062,19 +1119,20 @@ static sample_state asy_state_of(jint st)
     return SAMPLE_RUNNING;
 }
 
-static void asy_wall_vthreads(model *m, JNIEnv *jni);
+static void asy_wall_vthreads(jp_session *session, asy_state *as, JNIEnv *jni);
 
 void async_sampler_wall_tick(jp_session *session, JNIEnv *jni)
 {
-    model *m = session->model;
-    static uint32_t turn;                 /* where the previous period stopped */
+    asy_state *as = asy_of(session);
+    if (!as || !as->ring)
+        return;
     jvmtiEnv *jv = agent_jvmti;
     jthread *threads = NULL;
     jint n = 0;
     if ((*jni)->PushLocalFrame(jni, 16) != 0)
         return;
     if ((*jv)->GetAllThreads(jv, &n, &threads) != JVMTI_ERROR_NONE) {
-        asy_wall_failed++;
+        as->wall_failed++;
         (*jni)->PopLocalFrame(jni, NULL);
         return;
     }
@@ -1095,7 +1153,7 @@ void async_sampler_wall_tick(jp_session *session, JNIEnv *jni)
     pid_t pid = getpid();
     uid_t uid = getuid();
     for (uint32_t k = 0; k < take; k++) {
-        uint32_t i = (turn + k) % live;
+        uint32_t i = (as->wall_turn + k) % live;
         /* live threads shared out over the take samples: each stands for 1 or more */
         uint32_t weight = live / take + (k < live % take ? 1 : 0);
         if (weight > ASY_WALL_WEIGHT_MAX)
@@ -1118,12 +1176,12 @@ void async_sampler_wall_tick(jp_session *session, JNIEnv *jni)
             state |= ASY_WALL_ON_CPU;
         si.si_value.sival_int = (int)((uint32_t)ASY_WALL_TAG << 24 | weight << 8 | state);
         if (syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)tids[i], ASY_SIGNAL, &si) == 0)
-            asy_wall_signals++;
+            as->wall_signals++;
         else
-            asy_wall_failed++;
+            as->wall_failed++;
     }
     if (live)
-        turn = (turn + take) % live;
+        as->wall_turn = (as->wall_turn + take) % live;
     free(tids);
     free(states);
     for (jint i = 0; i < n; i++)
@@ -1131,7 +1189,7 @@ void async_sampler_wall_tick(jp_session *session, JNIEnv *jni)
     jvmti_free(threads);
     (*jni)->PopLocalFrame(jni, NULL);
     if (vthreads_supported())
-        asy_wall_vthreads(m, jni);
+        asy_wall_vthreads(session, as, jni);
 }
 
 /* One sample's trace (its top depth= frames) and, for flame= and collapsed=,
@@ -1163,9 +1221,9 @@ static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t ser
 
 /* The model thread a sample counts in with thread=y (0 without): its thread's,
  * or for a virtual thread's, the one of that virtual thread on that carrier. */
-static uint32_t asy_model_serial(model *m, JNIEnv *jni, const asy_slot *s)
+static uint32_t asy_model_serial(const asy_state *as, model *m, JNIEnv *jni, const asy_slot *s)
 {
-    if (!agent_opts->thread)
+    if (!as->opts->thread)
         return 0;
     if (!s->virt)
         return s->serial;
@@ -1200,28 +1258,22 @@ static jmethodID asy_method_named(JNIEnv *jni, const char *cls, const char *meth
 }
 
 /* Continuation.enterSpecial: where a mounted virtual thread's frames end and its carrier's begin */
-static jmethodID asy_enter_special;
-static bool asy_enter_special_looked;
-
 static jmethodID asy_continuation_entry(JNIEnv *jni)
 {
-    if (!asy_enter_special_looked)
-        asy_enter_special = asy_method_named(jni, "jdk/internal/vm/Continuation", "enterSpecial");
-    asy_enter_special_looked = true;
-    return asy_enter_special;
+    if (!asy_proc.enter_special_looked)
+        asy_proc.enter_special = asy_method_named(jni, "jdk/internal/vm/Continuation", "enterSpecial");
+    asy_proc.enter_special_looked = true;
+    return asy_proc.enter_special;
 }
 
 /* VirtualThread.sleepNanos: a virtual thread in Thread.sleep, which JVMTI calls parked (waiting) */
-static jmethodID asy_vthread_sleep;
-static bool asy_vthread_sleep_looked;
-
 static bool asy_vthread_sleeping(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)
 {
-    if (!asy_vthread_sleep_looked)
-        asy_vthread_sleep = asy_method_named(jni, "java/lang/VirtualThread", "sleepNanos");
-    asy_vthread_sleep_looked = true;
-    for (jint i = 0; asy_vthread_sleep && i < n && i < 8; i++)
-        if (frames[i].method == asy_vthread_sleep)
+    if (!asy_proc.vthread_sleep_looked)
+        asy_proc.vthread_sleep = asy_method_named(jni, "java/lang/VirtualThread", "sleepNanos");
+    asy_proc.vthread_sleep_looked = true;
+    for (jint i = 0; asy_proc.vthread_sleep && i < n && i < 8; i++)
+        if (frames[i].method == asy_proc.vthread_sleep)
             return true;
     return false;
 }
@@ -1240,25 +1292,26 @@ static uint32_t asy_virtual_frames(JNIEnv *jni, const asy_slot *s, uint32_t n)
     return n;
 }
 
-static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
+static void asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s)
 {
-    frame_id *frames = asy_scratch_frames;
-    uint32_t *kframes = asy_scratch_kframes;
+    uint32_t depth = as->ring->depth;
+    frame_id *frames = as->scratch_frames;
+    uint32_t *kframes = as->scratch_kframes;
     uint32_t n = (uint32_t)s->nframes;
-    if (n > asy_depth)
-        n = asy_depth;
+    if (n > depth)
+        n = depth;
     n = asy_virtual_frames(jni, s, n);
-    uint32_t keep = n < agent_opts->depth ? n : agent_opts->depth;
-    uint32_t serial = asy_model_serial(m, jni, s);
+    uint32_t keep = n < as->opts->depth ? n : as->opts->depth;
+    uint32_t serial = asy_model_serial(as, m, jni, s);
     for (uint32_t k = 0; k < keep; k++) {
-        frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, agent_opts->lineno);
+        frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, as->opts->lineno);
         if (frames[k].v == 0)
             return;
     }
     trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, keep);
     if (m->sample_times_max)
         model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
-    if (!asy_want_stacks)
+    if (!as->want_stacks)
         return;
     for (uint32_t k = 0; k < n; k++) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
@@ -1275,36 +1328,40 @@ static void asy_record(model *m, JNIEnv *jni, const asy_slot *s)
 /* A walked sample, into a trace= of the same run: its thread, time and
  * stack ("pkg.Class.method;..." from the root), so `jvmprof trace
  * --slowest` shows what ran inside a slow call. */
-static void asy_trace_sample(model *m, JNIEnv *jni, const asy_slot *s)
+static void asy_trace_sample(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s)
 {
-    uint32_t n = (uint32_t)s->nframes < asy_depth ? (uint32_t)s->nframes : asy_depth;
+    uint32_t depth = as->ring->depth;
+    uint32_t n = (uint32_t)s->nframes < depth ? (uint32_t)s->nframes : depth;
     n = asy_virtual_frames(jni, s, n);
-    buf_reset(&asy_trace_text);
+    buf_reset(&as->trace_text);
     for (uint32_t k = n; k-- > 0;) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
         const model_frame *mf = model_frame_get(m, f);
         if (!mf)
             return;
         if (k + 1 < n)
-            buf_put(&asy_trace_text, ";", 1);
-        collapsed_frame_name(m, (collapsed_frame){ FRAME_KIND_JIT, mf->method.v }, &asy_trace_text);
+            buf_put(&as->trace_text, ";", 1);
+        collapsed_frame_name(m, (collapsed_frame){ FRAME_KIND_JIT, mf->method.v }, &as->trace_text);
     }
-    if (!asy_trace_text.failed)
-        trace_sample(s->serial, s->ticks, (const char *)asy_trace_text.data, asy_trace_text.len);
+    if (!as->trace_text.failed)
+        trace_sample(s->serial, s->ticks, (const char *)as->trace_text.data, as->trace_text.len);
 }
 
 /* A sample whose stack could not be walked still counts, in its thread and
  * state, under one frame that says why ("<unknown frame>.not_walkable_Java"),
  * so the shares of the threads and states stay right. */
-static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why);
+static void asy_record_unknown_in(const asy_state *as, model *m, uint32_t weight, uint8_t state, uint32_t serial,
+                                  const char *why);
 
-static void asy_record_unknown(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
+static void asy_record_unknown(const asy_state *as, model *m, uint32_t weight, uint8_t state, uint32_t serial,
+                               const char *why)
 {
-    asy_record_unknown_in(m, weight, state, agent_opts->thread ? serial : 0, why);
+    asy_record_unknown_in(as, m, weight, state, as->opts->thread ? serial : 0, why);
 }
 
 /* ... counted in model thread serial (0: not per thread) */
-static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint32_t serial, const char *why)
+static void asy_record_unknown_in(const asy_state *as, model *m, uint32_t weight, uint8_t state, uint32_t serial,
+                                  const char *why)
 {
     char name[64];
     size_t i = 0;
@@ -1316,51 +1373,52 @@ static void asy_record_unknown_in(model *m, uint32_t weight, uint8_t state, uint
     frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
     if (f.v == 0)
         return;
-    asy_add_trace(m, weight, state, serial, &f, agent_opts->depth ? 1 : 0);
+    asy_add_trace(m, weight, state, serial, &f, as->opts->depth ? 1 : 0);
     uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
-    if (asy_want_stacks)
+    if (as->want_stacks)
         asy_add_stack(m, weight, state, serial, &kf, 1);
 }
 
 /* One taken sample into the model: its stack, or (no frames) its weight under <unknown frame>, named by
  * why the walk failed (code: AsyncGetCallTrace's, negated). */
-static void asy_take(model *m, JNIEnv *jni, const asy_slot *s, int code)
+static void asy_take(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, int code)
 {
     if (s->nframes > 0) {
-        asy_recorded += s->weight;
-        asy_stacks++;
-        asy_record(m, jni, s);
+        as->recorded += s->weight;
+        as->stacks++;
+        asy_record(as, m, jni, s);
         if (trace_samples_wanted())
-            asy_trace_sample(m, jni, s);
+            asy_trace_sample(as, m, jni, s);
         return;
     }
-    asy_failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
-    asy_record_unknown_in(m, s->weight, s->state, asy_model_serial(m, jni, s),
+    as->failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
+    asy_record_unknown_in(as, m, s->weight, s->state, asy_model_serial(as, m, jni, s),
                           code < ASY_AGCT_CODES ? asy_agct_names[code] : "other");
 }
 
 /* The samples the ring had no room for since the last drain, each thread's and
  * state's under <unknown frame>.ring_full. */
-static void asy_record_drops(model *m)
+static void asy_record_drops(asy_state *as, model *m)
 {
+    asy_hot *r = as->ring;
     for (uint32_t i = 0; i <= ASY_DROP_SLOTS; i++) {
-        asy_drop *d = &asy_drops[i];
+        asy_drop *d = &r->drops[i];
         uint64_t key = atomic_load_explicit(&d->key, memory_order_acquire);
         uint64_t w = key ? atomic_exchange_explicit(&d->weight, 0, memory_order_relaxed) : 0;
         for (; w; w -= w > UINT32_MAX ? UINT32_MAX : w) {
             uint32_t part = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
-            asy_dropped_samples += part;
-            asy_record_unknown(m, part, (uint8_t)((key - 1) & 0xff), (uint32_t)((key - 1) >> 8), "ring full");
+            as->dropped_samples += part;
+            asy_record_unknown(as, m, part, (uint8_t)((key - 1) & 0xff), (uint32_t)((key - 1) >> 8), "ring full");
         }
     }
 }
 
 /* The samples lost, by cause, in the report's COUNTS. */
-static void asy_count_losses(model *m)
+static void asy_count_losses(const asy_state *as, model *m)
 {
     uint64_t unwalkable = 0;
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
-        unwalkable += asy_failed[i];
+        unwalkable += as->failed[i];
     model_count_set(m, "samples not walkable (counted under <unknown frame>)", unwalkable);
     /* and by cause, the frame each is counted under */
     static const char *const by_cause[ASY_AGCT_CODES + 1] = {
@@ -1373,14 +1431,14 @@ static void asy_count_losses(model *m)
         "  of which <unknown frame>.other",
     };
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
-        if (asy_failed[i])
-            model_count_set(m, by_cause[i], asy_failed[i]);
-    model_count_set(m, "samples dropped (ring full; counted under <unknown frame>.ring_full)", asy_dropped_samples);
-    model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&asy_no_env, memory_order_relaxed));
-    if (!agent_opts->wall_ms)
-        model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&asy_timer_failed, memory_order_relaxed));
+        if (as->failed[i])
+            model_count_set(m, by_cause[i], as->failed[i]);
+    model_count_set(m, "samples dropped (ring full; counted under <unknown frame>.ring_full)", as->dropped_samples);
+    model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&as->ring->no_env, memory_order_relaxed));
+    if (!as->opts->wall_ms)
+        model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&as->timer_failed, memory_order_relaxed));
     else
-        model_count_set(m, "wall signals that could not be sent", asy_wall_failed);
+        model_count_set(m, "wall signals that could not be sent", as->wall_failed);
 }
 
 /* wall=: the virtual threads unmounted now (waiting for I/O, a lock, a
@@ -1391,37 +1449,39 @@ static void asy_count_losses(model *m)
  * carrier, so waiting). Each stands for live / taken of them, so the
  * period's weight is the number that were unmounted, as wall= does for
  * platform threads. A mounted one is its carrier's sample. */
-static void asy_wall_vthreads(model *m, JNIEnv *jni)
+static void asy_wall_vthreads(jp_session *session, asy_state *as, JNIEnv *jni)
 {
+    model *m = session->model;
+    uint32_t depth = as->ring->depth;
     enum { MAX = ASY_WALL_VTHREADS_PER_TICK };
     jthread refs[MAX];
     sampler_vthread who[MAX];
     uint32_t live = 0;
-    if (!asy_vslot) {
-        asy_vslot = calloc(1, asy_slot_size);
-        asy_vframes = calloc(asy_depth, sizeof *asy_vframes);
-        if (!asy_vslot || !asy_vframes) {
-            free(asy_vslot);
-            free(asy_vframes);
-            asy_vslot = NULL;
-            asy_vframes = NULL;
+    if (!as->vslot) {
+        as->vslot = calloc(1, as->ring->slot_size);
+        as->vframes = calloc(depth, sizeof *as->vframes);
+        if (!as->vslot || !as->vframes) {
+            free(as->vslot);
+            free(as->vframes);
+            as->vslot = NULL;
+            as->vframes = NULL;
             return;
         }
     }
     if ((*jni)->PushLocalFrame(jni, MAX + 8) != 0)
         return;
-    uint32_t taken = sampler_vthreads_unmounted(jni, MAX, refs, who, &live);
+    uint32_t taken = sampler_vthreads_unmounted(session, jni, MAX, refs, who, &live);
     jvmtiEnv *jv = agent_jvmti;
     for (uint32_t k = 0; k < taken; k++) {
         jint st = 0, n = 0;
-        asy_slot *s = asy_vslot;
+        asy_slot *s = as->vslot;
         if ((*jv)->GetThreadState(jv, refs[k], &st) != JVMTI_ERROR_NONE || !(st & JVMTI_THREAD_STATE_ALIVE) ||
-            (*jv)->GetStackTrace(jv, refs[k], 0, (jint)asy_depth, asy_vframes, &n) != JVMTI_ERROR_NONE)
+            (*jv)->GetStackTrace(jv, refs[k], 0, (jint)depth, as->vframes, &n) != JVMTI_ERROR_NONE)
             continue;
         sample_state state = asy_state_of(st);
         if (state == SAMPLE_RUNNING)
             state = SAMPLE_WAITING;   /* runnable, unmounted: waiting for a carrier */
-        else if (state == SAMPLE_WAITING && asy_vthread_sleeping(jni, asy_vframes, n))
+        else if (state == SAMPLE_WAITING && asy_vthread_sleeping(jni, as->vframes, n))
             state = SAMPLE_SLEEPING;  /* Thread.sleep, as a platform thread's */
         s->state = (uint8_t)state;
         s->weight = live / taken + (k < live % taken ? 1 : 0);
@@ -1435,11 +1495,11 @@ static void asy_wall_vthreads(model *m, JNIEnv *jni)
         s->ticks = ticks_now();
         s->nframes = n;
         for (jint i = 0; i < n; i++) {
-            s->frames[i].method_id = asy_vframes[i].method;
-            s->frames[i].lineno = asy_vframes[i].location < 0 ? -3 : (jint)asy_vframes[i].location;
+            s->frames[i].method_id = as->vframes[i].method;
+            s->frames[i].lineno = as->vframes[i].location < 0 ? -3 : (jint)as->vframes[i].location;
         }
-        asy_vthread_samples++;
-        asy_take(m, jni, s, 0);
+        as->vthread_samples++;
+        asy_take(as, m, jni, s, 0);
     }
     (*jni)->PopLocalFrame(jni, NULL);
 }
@@ -1447,34 +1507,37 @@ static void asy_wall_vthreads(model *m, JNIEnv *jni)
 void async_sampler_drain(jp_session *session, JNIEnv *jni)
 {
     model *m = session->model;
-    if (!asy_ring)
+    asy_state *as = asy_of(session);
+    asy_hot *r = as ? as->ring : NULL;
+    if (!r)
         return;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
         return;
     for (;;) {
-        asy_slot *s = asy_slot_at(asy_dequeue);
+        asy_slot *s = asy_slot_at(r, as->dequeue);
         uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-        if (seq != asy_dequeue + 1)
+        if (seq != as->dequeue + 1)
             break;
-        asy_take(m, jni, s, -s->nframes);
-        atomic_store_explicit(&s->seq, asy_dequeue + asy_mask + 1, memory_order_release);
-        asy_dequeue++;
+        asy_take(as, m, jni, s, -s->nframes);
+        atomic_store_explicit(&s->seq, as->dequeue + r->mask + 1, memory_order_release);
+        as->dequeue++;
     }
-    asy_record_drops(m);
+    asy_record_drops(as, m);
     (*jni)->PopLocalFrame(jni, NULL);
-    asy_count_losses(m);
+    asy_count_losses(as, m);
 }
 
 void async_sampler_stop(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    atomic_store_explicit(&asy_active, false, memory_order_release);
+    asy_state *as = asy_of(session);
+    if (as && as->ring)
+        atomic_store_explicit(&as->ring->active, false, memory_order_release);
 }
 
 void async_sampler_unload(void)
 {
-    if (!asy_agct)
+    if (!asy_proc.agct)
         return;   /* never installed */
     /* threads' CPU timers may still fire while the JVM shuts down; nothing
      * may jump into this library once it could be unmapped */
@@ -1498,8 +1561,10 @@ static void asy_appendf(char *out, size_t len, size_t *used, const char *fmt, ..
     *used = w > 0 && (size_t)w < len - *used ? *used + (size_t)w : len;
 }
 
-void async_sampler_describe(char *out, size_t len)
+/* One line for the verbose log: samples taken, and every failure by reason. */
+static void asy_describe(const asy_state *as, char *out, size_t len)
 {
+    const asy_hot *r = as->ring;
     size_t used = 0;
     if (len)
         out[0] = '\0';
@@ -1507,24 +1572,24 @@ void async_sampler_describe(char *out, size_t len)
      * not sampled (or one still in the ring); a stack stands for one sample or more (the timer's
      * overruns; wall=: the threads a signal stands for) */
     asy_appendf(out, len, &used, "%s sampler: %llu signals: %llu stacks recorded (%llu samples%s)",
-               agent_opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&asy_signals),
-               (unsigned long long)asy_stacks, (unsigned long long)asy_recorded,
-               agent_opts->wall_ms   ? ", each stack standing for the threads it was taken for"
-               : asy_perf_timers     ? ", one per signal of a perf_event task clock"
+               as->opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&r->signals),
+               (unsigned long long)as->stacks, (unsigned long long)as->recorded,
+               as->opts->wall_ms   ? ", each stack standing for the threads it was taken for"
+               : asy_proc.perf_timers     ? ", one per signal of a perf_event task clock"
                                      : ", with the overruns of POSIX CPU timers");
-    if (!agent_opts->wall_ms && asy_perf_timers && atomic_load(&asy_perf_fallbacks))
+    if (!as->opts->wall_ms && asy_proc.perf_timers && atomic_load(&as->perf_fallbacks))
         asy_appendf(out, len, &used, ", %llu threads on POSIX CPU timers (no perf_event clock could be opened for them)",
-                    (unsigned long long)atomic_load(&asy_perf_fallbacks));
-    if (!agent_opts->wall_ms && !asy_perf_timers)
+                    (unsigned long long)atomic_load(&as->perf_fallbacks));
+    if (!as->opts->wall_ms && !asy_proc.perf_timers)
         asy_appendf(out, len, &used, ", perf_event_open refused (%s): POSIX timers are checked at the scheduler "
                     "tick, so an interval below it gives fewer stacks, each standing for several samples",
-                    asy_perf_refused);
+                    asy_proc.perf_refused);
     for (int i = 0; i <= ASY_AGCT_CODES; i++)
-        if (asy_failed[i])
-            asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)asy_failed[i],
+        if (as->failed[i])
+            asy_appendf(out, len, &used, ", %llu samples not walkable (%s)", (unsigned long long)as->failed[i],
                        i < ASY_AGCT_CODES ? asy_agct_names[i] : "other");
-    uint64_t extra[4] = { atomic_load(&asy_dropped), atomic_load(&asy_no_env), atomic_load(&asy_foreign),
-                          atomic_load(&asy_timer_failed) };
+    uint64_t extra[4] = { atomic_load(&r->dropped), atomic_load(&r->no_env), atomic_load(&r->foreign),
+                          atomic_load(&as->timer_failed) };
     static const char *const what[4] = { "signals dropped (ring full)", "on threads not sampled", "foreign SIGPROF ignored",
                                          "threads without a CPU timer" };
     for (int i = 0; i < 4; i++)
@@ -1532,10 +1597,10 @@ void async_sampler_describe(char *out, size_t len)
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)extra[i], what[i]);
     if (extra[0])
         asy_appendf(out, len, &used, " (%llu samples, counted under <unknown frame>.ring_full)",
-                    (unsigned long long)asy_dropped_samples);
+                    (unsigned long long)as->dropped_samples);
     /* the walks jvmprof took where AsyncGetCallTrace alone would not */
-    uint64_t walked[4] = { atomic_load(&asy_in_other_handler), atomic_load(&asy_from_leaf),
-                           atomic_load(&asy_recovered_vm), atomic_load(&asy_recovered_interp) };
+    uint64_t walked[4] = { atomic_load(&r->in_other_handler), atomic_load(&r->from_leaf),
+                           atomic_load(&r->recovered_vm), atomic_load(&r->recovered_interp) };
     static const char *const how[4] = {
         "taken in another signal handler (walked from the context it interrupted)",
         "in a leaf call into the JVM (walked from its compiled caller)",
@@ -1545,14 +1610,14 @@ void async_sampler_describe(char *out, size_t len)
     for (int i = 0; i < 4; i++)
         if (walked[i])
             asy_appendf(out, len, &used, ", %llu %s", (unsigned long long)walked[i], how[i]);
-    uint64_t rec = atomic_load(&asy_recovered), top = atomic_load(&asy_recovered_top);
+    uint64_t rec = atomic_load(&r->recovered), top = atomic_load(&r->recovered_top);
     if (rec)
         asy_appendf(out, len, &used, ", %llu walked from the caller (unknown Java at the top; %llu of them named the "
                     "method at the pc from the code cache)", (unsigned long long)rec, (unsigned long long)top);
-    if (agent_opts->wall_ms)
-        asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)asy_wall_signals,
-                   (unsigned long long)asy_wall_failed);
-    if (agent_opts->wall_ms && asy_vthread_samples)
+    if (as->opts->wall_ms)
+        asy_appendf(out, len, &used, "; %llu wall signals sent, %llu failed", (unsigned long long)as->wall_signals,
+                   (unsigned long long)as->wall_failed);
+    if (as->opts->wall_ms && as->vthread_samples)
         asy_appendf(out, len, &used, "; %llu stacks of unmounted virtual threads (JVMTI)",
-                    (unsigned long long)asy_vthread_samples);
+                    (unsigned long long)as->vthread_samples);
 }

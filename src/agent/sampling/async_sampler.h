@@ -17,8 +17,10 @@
 #include "../../model/model.h"
 #include "../core/session_ctx.h"
 
-/* Agent_OnLoad: finds AsyncGetCallTrace, allocates the ring, installs the
- * signal handler and requests the class events AsyncGetCallTrace needs. */
+/* The session's preparation (capabilities): finds AsyncGetCallTrace, makes
+ * the engine's part of the session (JP_PART_ASYNC_SAMPLER) and its ring,
+ * installs the signal handler and requests the class events
+ * AsyncGetCallTrace needs. */
 jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps);
 /* Agent_OnLoad: the class and compiled-code callbacks it needs. */
 void async_sampler_callbacks(jvmtiEventCallbacks *cb);
@@ -30,24 +32,20 @@ jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni);
 void async_sampler_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial);
 /* On a Java thread itself, when it ends: disarms and deletes its timer. */
 void async_sampler_thread_end(jp_session *session, JNIEnv *jni);
-/* ClassPrepare: creates the class's jmethodIDs so a sample can name them. */
-void async_sampler_class_prepare(JNIEnv *jni, jclass klass);
 /* The agent thread, every wall= period: signals every Java thread once. */
 void async_sampler_wall_tick(jp_session *session, JNIEnv *jni);
 /* The agent thread: moves the ring's samples into the model. */
 void async_sampler_drain(jp_session *session, JNIEnv *jni);
 /* VM death: the handler stops recording (timers may still fire; they are ignored). */
 void async_sampler_stop(jp_session *session, JNIEnv *jni);
-/* After the session's last report: the threads' CPU timers deleted, the ring freed, the counts zeroed. */
+/* After the session's last report: the threads' CPU timers deleted, the ring and the part's buffers
+ * freed (the session frees the part, with its counts). */
 void async_sampler_end(jp_session *session, JNIEnv *jni);
 /* Agent_OnUnload: SIGPROF is ignored from now on. */
 void async_sampler_unload(void);
-/* Its two lines in the verbose log (describe, then cost). */
+/* Its two lines in the verbose log: samples taken and every failure by
+ * reason, then the time the handler and the ClassPrepare callback took on
+ * the program's threads. */
 void async_sampler_log(jp_session *session);
-/* One line for the verbose log: samples taken, and every failure by reason. */
-void async_sampler_describe(char *out, size_t len);
-/* One line for the verbose log: the time the handler and the ClassPrepare
- * callback took on the program's threads. */
-void async_sampler_cost(char *out, size_t len);
 
 #endif

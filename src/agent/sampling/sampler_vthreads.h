@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../core/session_ctx.h"
 
 /* Who a sample was taken for: the virtual thread's serial, record index and
  * Thread.threadId(), and the carrier's serial (0: it was unmounted). */
@@ -29,11 +30,11 @@ typedef struct sampler_vthread {
 uint32_t sampler_vthreads_serial(model *m, const sampler_vthread *who, const char *name);
 
 /* The agent thread, for wall=: the unmounted virtual threads now, at most
- * max of them (taking turns from one call to the next), each as a local
- * reference in refs[] and who[]; *live: how many were unmounted, which the
- * ones taken stand for. Returns how many were taken. */
-uint32_t sampler_vthreads_unmounted(JNIEnv *jni, uint32_t max, jthread *refs, sampler_vthread *who,
-                                    uint32_t *live);
+ * max of them (taking turns from one call to the next of the session), each
+ * as a local reference in refs[] and who[]; *live: how many were unmounted,
+ * which the ones taken stand for. Returns how many were taken. */
+uint32_t sampler_vthreads_unmounted(jp_session *session, JNIEnv *jni, uint32_t max, jthread *refs,
+                                    sampler_vthread *who, uint32_t *live);
 
 /* A session's end: the pairs forgotten (a new session's model names them anew). */
 void sampler_vthreads_end(void);
