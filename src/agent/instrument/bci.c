@@ -52,7 +52,9 @@ void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int
     bci_jvm.native_count = count;
 }
 
-PUB_TABLE(bci_methods, BCI_IDS); /* up to 64M instrumented methods */
+/* The method registry (up to 64M instrumented methods): global, its records live as long as the
+ * process (see above), as the number each call carries. */
+PUB_TABLE(bci_methods, BCI_IDS);
 /* The next method number: global, as the registry, because the classes a
  * session instrumented keep calling with theirs after it ended (until they
  * are restored, or for good if they cannot be): a number is never given twice. */

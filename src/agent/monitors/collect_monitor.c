@@ -45,6 +45,7 @@ typedef struct monitor_state {
     double ns_per_tick;
     uint32_t depth;             /* depth= */
     bool thread;                /* thread=y */
+    bool lineno;                /* lineno=y */
 } monitor_state;
 
 /* The running session's part, for what no hook hands the session: blocking.c's listener
@@ -169,7 +170,7 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
         (*jni)->DeleteWeakGlobalRef(jni, me->cls);
     uint32_t serial = !ms->thread ? 0 : me->virt ? sampler_vthreads_serial(m, &me->who, me->vname) : e->thread;
     trace_id t;
-    if (symbols_trace(m, jni, frames, n, serial, agent_opts->lineno, &t)) {
+    if (symbols_trace(m, jni, frames, n, serial, ms->lineno, &t)) {
         char cname[1024];
         if (me->pinned)
             snprintf(cname, sizeof cname, "<pinned>");
@@ -243,6 +244,7 @@ static jp_status monitor_start(jp_session *session, JNIEnv *jni)
         return JP_ERR_NOMEM;
     ms->depth = session->opts->depth;
     ms->thread = session->opts->thread;
+    ms->lineno = session->opts->lineno;
     ms->ns_per_tick = ticks_ns_per_tick();
     ms->started = ticks_now();
     atomic_store_explicit(&monitor_live, ms, memory_order_release);
