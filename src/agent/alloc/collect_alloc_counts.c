@@ -652,7 +652,7 @@ static jp_status cnt_load(jp_session *session, char *err, size_t errlen)
         cnt_jvm.dyn = d;
         cnt_jvm.sites = (pub_table){ cnt_jvm.sites_chunks, (uint32_t)(sizeof cnt_jvm.sites_chunks / sizeof cnt_jvm.sites_chunks[0]) };
     }
-    bci_use_alloc_counter(&cnt_counter);
+    bci_use_alloc_counter(session, &cnt_counter);
     return JP_OK;
 }
 
@@ -664,7 +664,7 @@ static jp_status cnt_start(jp_session *session, JNIEnv *jni)
     p->opts = session->opts;
     jp_status st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
     if (st == JP_OK)
-        st = bci_vm_init(jni);
+        st = bci_vm_init(session, jni);
     if (st == JP_OK)
         st = vm_allocs_start(session, jni, cnt_jvm.skip, (int)(sizeof cnt_jvm.skip / sizeof cnt_jvm.skip[0]));
     return st;
@@ -674,7 +674,7 @@ static void cnt_describe(jp_session *session)
 {
     const cnt_state *st = session_part_if(session, JP_PART_ALLOC_COUNTS);
     bci_stats b;
-    bci_get_stats(&b);
+    bci_get_stats(session, &b);
     jp_log_info("alloc_count=site: %llu sites in %llu classes rewritten (%llu failed, %llu methods left as they were) "
                 "in %.1f ms; %llu classes loaded before VM init retransformed in %.1f ms; %llu objects counted, %llu "
                 "of them allocated by the VM itself",

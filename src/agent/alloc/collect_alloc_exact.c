@@ -930,7 +930,7 @@ static jp_status ax_vm_init(jp_session *session, JNIEnv *jni)
     jp_status st = alloc_common_events_on(&x->gc);
     if (st == JP_OK && x->bci) {
         st = jvmti_event(JVMTI_EVENT_VM_OBJECT_ALLOC, true);
-        return st == JP_OK ? bci_vm_init(jni) : st; /* the Tracker calls, and the classes loaded so far retransformed */
+        return st == JP_OK ? bci_vm_init(session, jni) : st; /* the Tracker calls, and the classes loaded so far retransformed */
     }
     if (st == JP_OK)
         st = jvmti_event(JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, true);
@@ -984,7 +984,7 @@ static void ax_describe(jp_session *session)
     if (!x->bci)
         return;
     bci_stats b;
-    bci_get_stats(&b);
+    bci_get_stats(session, &b);
     jp_log_info("alloc_hook=bci: %llu classes rewritten (%llu failed) in %.1f ms; %llu classes loaded before VM "
                 "init retransformed (%llu could not be) in %.1f ms", (unsigned long long)b.classes_rewritten,
                 (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,

@@ -4,7 +4,9 @@
  * class (Object.<init> and array allocations: also the classes loaded
  * before VM init, retransformed then), the rules that pick which methods get entry/exit calls, the
  * registry that maps the method number the injected calls carry back to
- * names, and the jvmprof.Tracker natives and engaged flag. */
+ * names, and the jvmprof.Tracker natives and engaged flag. What a session
+ * chose is its part (JP_PART_BCI): the functions that set or read it take
+ * the session. */
 #ifndef BCI_H
 #define BCI_H
 
@@ -15,6 +17,8 @@
 
 #include "../../classfile/classfile.h"
 #include "../../common/jp_error.h"
+
+struct jp_session; /* session_ctx.h */
 
 typedef struct bci_class {
     char *name;          /* dotted: java.util.HashMap */
@@ -40,20 +44,22 @@ void bci_set_tracker(const cf_tracker *spec, const JNINativeMethod *natives, int
 /* A session's start: natives and module reads (once), engage, start
  * rewriting; with alloc_hook=bci, or in a later session, also retransforms
  * the classes already loaded. */
-jp_status bci_vm_init(JNIEnv *jni);
+jp_status bci_vm_init(struct jp_session *s, JNIEnv *jni);
+/* A session's stop (the first of its collectors that instrument): rewriting off, the Tracker
+ * disengaged, and (unless alloc_hook=bci, or the JVM is dying) the classes restored. */
 void bci_vm_death(JNIEnv *jni);
 /* The natives behind the Tracker's enter0, exit0 and exitThrow0 that the
- * next bci_vm_init binds, before it engages the Tracker (cpu=times' or
+ * session's bci_vm_init binds, before it engages the Tracker (cpu=times' or
  * trace=exec's: a session sets its own, so the calls pay no dispatch). */
 typedef void(JNICALL *bci_call_fn)(JNIEnv *jni, jclass cls, jint id);
 typedef void(JNICALL *bci_this_fn)(JNIEnv *jni, jclass cls, jobject self, jint id);
 /* enter_this: Tracker.enterThis0, an instance method's entry with its
  * receiver; receivers: the classes rewritten from then on call enterThis
  * (trace=exec), not enter, at an instance method's entry. */
-void bci_use_calls(bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw, bci_this_fn enter_this,
-                   bool receivers);
+void bci_use_calls(struct jp_session *s, bci_call_fn enter, bci_call_fn exit, bci_call_fn exit_throw,
+                   bci_this_fn enter_this, bool receivers);
 /* The Tracker class (a global reference) once the first session set it up, else NULL. */
-jclass bci_tracker_class_ref(void);      /* a session's stop: disengage; the Tracker calls stop reaching the agent */
+jclass bci_tracker_class_ref(void);
 void JNICALL bci_class_file_load_hook(jvmtiEnv *jv, JNIEnv *jni, jclass redefined, jobject loader, const char *name,
                                       jobject protection_domain, jint len, const unsigned char *data, jint *new_len,
                                       unsigned char **new_data);
@@ -73,8 +79,8 @@ typedef struct bci_alloc_counter {
     void (*class_end)(void *ctx, const char *source_file);
     jp_status (*ready)(JNIEnv *jni);
 } bci_alloc_counter;
-/* Agent_OnLoad (or NULL: off). */
-void bci_use_alloc_counter(const bci_alloc_counter *c);
+/* The session's load (not called: off). */
+void bci_use_alloc_counter(struct jp_session *s, const bci_alloc_counter *c);
 
 typedef struct bci_stats {
     uint64_t classes_seen, classes_rewritten, classes_failed, methods_instrumented, methods_unchanged;
@@ -83,8 +89,7 @@ typedef struct bci_stats {
     uint64_t retransformed, retransform_failed, retransform_ns;   /* alloc_hook=bci, at VM init */
     uint64_t alloc_counts;        /* alloc_count=site: counts injected */
 } bci_stats;
-/* After a session: the counts of classes seen, rewritten and retransformed start again at 0. */
-void bci_reset_stats(void);
-void bci_get_stats(bci_stats *out);
+/* The session's counts (its part's: each session's start at 0); all 0 if it did not instrument. */
+void bci_get_stats(struct jp_session *s, bci_stats *out);
 
 #endif

@@ -1,9 +1,10 @@
-/* times.c — cpu=times (see times.h). Each Java thread owns a shadow stack
+/* times.c — cpu=times' engine (see times.h; the collector that runs it is
+ * collect_times.c). Each Java thread owns a shadow stack
  * of the instrumented methods it is in and a table of call paths (the top
  * depth= methods, top first) with their calls and self time, made at its
  * first entry and reached through its record (thread_record.h: one
  * initial-exec load per entry and exit); the tables outlive their threads on
- * times_threads, for the session's reports (a stopped session's are freed
+ * their session's times_run, for the session's reports (a stopped session's are freed
  * at the end of the next one; a new session's calls go to new tables). Only the
  * owning thread writes its table: counters are relaxed atomics written with
  * plain load+store (no locked instruction), new paths are filled in and then
@@ -24,11 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/jp_log.h"
-#include "../core/agent_env.h"
 #include "bci.h"
-#include "../core/blocking.h"
-#include "../core/collector.h"
 #include "../sampling/sampler_vthreads.h"
 #include "../core/thread_record.h"
 #include "../core/ticks.h"
@@ -81,6 +78,7 @@ typedef struct times_stack {
 typedef struct times_thread {
     struct times_thread *next;
     uint32_t serial;
+    uint32_t depth;                /* its session's depth=: the keys a path holds */
     times_stack stack;             /* by value: the calls reach its frames with one load, as before */
     _Atomic uint32_t npaths;
     times_chunk *_Atomic chunks[TIMES_CHUNKS];
@@ -90,7 +88,7 @@ typedef struct times_thread {
     uint32_t edges_cap, edges_used;
     _Atomic uint64_t unmatched, unwound, dropped;
     /* a carrier's: while a virtual thread is mounted on it, stack is that thread's (lent_to) and
-     * its own waits in own (times_vthread_mount) */
+     * its own waits in own (times_run_mount) */
     struct times_vstack *lent_to;
     times_stack own;
 } times_thread;
@@ -114,36 +112,42 @@ typedef struct times_vname {
     uint64_t java_id;
     char name[];
 } times_vname;
+/* A session's tables (times.h): made at its load, retired at its end. */
+struct times_run {
+    uint32_t depth;                       /* depth= */
+    bool thread;                          /* thread=y */
+    _Atomic(times_thread *) threads;      /* the threads' tables, pushed by each at its first call */
+    _Atomic(times_vname *) vnames;        /* thread=y: the virtual threads' names */
+};
 
-static _Atomic(times_thread *) times_threads;
-static _Atomic(times_vname *) times_vnames;
-static times_vname *times_vnames_retired;
 /* The session's number: a thread's table is the session's when its record
- * says so (thread_record_self.times_gen); an earlier session's is replaced
- * at the thread's first call in this one, and freed at the end of the
- * session after (a Tracker call in flight at a stop may still touch it). */
+ * says so (thread_record_self.times_gen): the one value the Tracker natives
+ * load on every call. An earlier session's table is replaced at the
+ * thread's first call in this one, and freed at the end of the session
+ * after (a Tracker call in flight at a stop may still touch it). Global, for
+ * the JVM's life: the threads' records keep the number of their last table,
+ * so a number is never used twice. */
 static _Atomic uint32_t times_gen = 1;
-static bool times_waits_counted;   /* the session's start asked blocking.c for the monitor events */
-static times_thread *times_retired;
-static uint32_t times_depth;
+/* The running session's tables, for a Tracker call that makes its thread's
+ * first table in the session (the natives get no session; they load this
+ * only then, not per call): set at the load, cleared at the end. */
+static times_run *_Atomic times_live;
+/* The last session's tables, kept until the next session's end: a Tracker
+ * call in flight at its stop may still touch them (the natives pass no gate). */
+static times_run *times_retired;
 
 static inline void relaxed_add(_Atomic uint64_t *p, uint64_t v)
 {
     atomic_store_explicit(p, atomic_load_explicit(p, memory_order_relaxed) + v, memory_order_relaxed);
 }
 
-jp_status times_init(void)
-{
-    times_depth = agent_opts->depth;
-    return JP_OK;
-}
-
 /* A table with its stack's root frame, on no list. */
-static times_thread *times_thread_make(void)
+static times_thread *times_thread_make(uint32_t depth)
 {
     times_thread *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
+    t->depth = depth;
     t->stack.cap = 256;
     t->stack.frames = malloc(t->stack.cap * sizeof *t->stack.frames);
     t->index_cap = 1024;
@@ -162,17 +166,18 @@ static times_thread *times_thread_make(void)
     return t;
 }
 
-/* The calling thread's table for this session, on times_threads. */
+/* The calling thread's table for this session, on its run; NULL when none runs (a call after its end). */
 static times_thread *times_thread_new(void)
 {
-    times_thread *t = times_thread_make();
+    times_run *r = atomic_load_explicit(&times_live, memory_order_acquire);
+    times_thread *t = r ? times_thread_make(r->depth) : NULL;
     if (!t)
         return NULL;
     t->serial = thread_registry_serial(NULL);
-    times_thread *head = atomic_load(&times_threads);
+    times_thread *head = atomic_load(&r->threads);
     do
         t->next = head;
-    while (!atomic_compare_exchange_weak(&times_threads, &head, t));
+    while (!atomic_compare_exchange_weak(&r->threads, &head, t));
     thread_record_self.times = t;
     thread_record_self.times_gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
     return t;
@@ -191,7 +196,7 @@ static inline const uint64_t *path_keys(times_thread *t, uint32_t path, uint32_t
     }
     times_chunk *c = chunk_of(t, path);
     *len = c->len[path % TIMES_CHUNK];
-    return c->keys + (size_t)(path % TIMES_CHUNK) * times_depth;
+    return c->keys + (size_t)(path % TIMES_CHUNK) * t->depth;
 }
 
 static inline uint64_t times_mix(uint64_t h, uint64_t k)
@@ -259,12 +264,12 @@ static uint32_t path_find(times_thread *t, uint64_t key, const uint64_t *pk, uin
         return TIMES_NO_PATH;
     times_chunk *c = chunk_of(t, n);
     if (!c) {
-        c = calloc(1, sizeof *c + (size_t)TIMES_CHUNK * times_depth * sizeof(uint64_t));
+        c = calloc(1, sizeof *c + (size_t)TIMES_CHUNK * t->depth * sizeof(uint64_t));
         if (!c)
             return TIMES_NO_PATH;
         atomic_store_explicit(&t->chunks[n / TIMES_CHUNK], c, memory_order_release);
     }
-    uint64_t *k = c->keys + (size_t)(n % TIMES_CHUNK) * times_depth;
+    uint64_t *k = c->keys + (size_t)(n % TIMES_CHUNK) * t->depth;
     if (len) {
         k[0] = key;
         memcpy(k + 1, pk, (size_t)(len - 1) * sizeof *k);
@@ -283,7 +288,7 @@ static uint32_t path_of(times_thread *t, uint32_t parent, uint64_t key)
 {
     uint32_t plen;
     const uint64_t *pk = path_keys(t, parent, &plen);
-    uint32_t len = times_depth == 0 ? 0 : (plen + 1 < times_depth ? plen + 1 : times_depth);
+    uint32_t len = t->depth == 0 ? 0 : (plen + 1 < t->depth ? plen + 1 : t->depth);
     return path_find(t, key, pk, len, path_owner(t, parent));
 }
 
@@ -345,7 +350,7 @@ static inline void times_pop(times_thread *t, uint64_t now)
  * open frame's start moves on by it, and it is the top frame's self time
  * waiting. Waits are rare and slow next to calls: the walk over the open
  * frames costs nothing the Tracker calls would pay. */
-static void times_waited(uint64_t ticks)
+void times_waited(uint64_t ticks)
 {
     times_thread *t = thread_record_self.times;
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) || t->stack.sp < 2)
@@ -434,7 +439,7 @@ void JNICALL times_exit(JNIEnv *jni, jclass cls, jint id)
     relaxed_add(&t->unmatched, 1); /* entered before tracking began, or dropped */
 }
 
-static method_id times_method_of(model *m, uint64_t key)
+method_id times_method_of(model *m, uint64_t key)
 {
     const bci_method *me0 = bci_method_get((uint32_t)key);
     const bci_class *c = me0 ? me0->cls : NULL;
@@ -459,17 +464,17 @@ typedef struct times_vname_index {
 
 static uint32_t vname_slot(uint32_t serial, uint32_t mask) { return (uint32_t)((serial * 0x9E3779B97F4A7C15ull) >> 32) & mask; }
 
-static bool vname_index_make(times_vname_index *ix)
+static bool vname_index_make(times_run *r, times_vname_index *ix)
 {
     uint32_t n = 0;
-    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next)
+    for (const times_vname *v = atomic_load(&r->vnames); v; v = v->next)
         n++;
     ix->cap = 16;
     while (ix->cap < 2 * n)
         ix->cap *= 2;
     if (!(ix->slots = calloc(ix->cap, sizeof *ix->slots)))
         return false;
-    for (const times_vname *v = atomic_load(&times_vnames); v; v = v->next) {
+    for (const times_vname *v = atomic_load(&r->vnames); v; v = v->next) {
         uint32_t i = vname_slot(v->serial, ix->cap - 1);
         while (ix->slots[i] && ix->slots[i]->serial != v->serial)
             i = (i + 1) & (ix->cap - 1);
@@ -495,18 +500,18 @@ static uint32_t times_vthread_serial(model *m, const times_vname_index *ix, uint
     return sampler_vthreads_serial(m, &who, v ? v->name : NULL);
 }
 
-void times_collect(model *m)
+void times_collect(times_run *r, model *m)
 {
     model_times_reset(m);
     double ns_per_tick = ticks_ns_per_tick();
-    frame_id *frames = calloc(times_depth + 1, sizeof *frames);
+    frame_id *frames = calloc(r->depth + 1, sizeof *frames);
     times_vname_index vnames = { 0 };
-    if (!frames || (agent_opts->thread && !vname_index_make(&vnames))) {
+    if (!frames || (r->thread && !vname_index_make(r, &vnames))) {
         free(frames);
         m->oom = true;
         return;
     }
-    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+    for (times_thread *t = atomic_load(&r->threads); t; t = t->next) {
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         for (uint32_t p = 0; p < n; p++) {
             times_counts *c = &chunk_of(t, p)->counts[p % TIMES_CHUNK];
@@ -521,7 +526,7 @@ void times_collect(model *m)
             for (uint32_t i = 0; i < len; i++)
                 frames[i] = times_frame_of(m, k[i]);
             uint32_t owner = chunk_of(t, p)->owner[p % TIMES_CHUNK], thread = 0;
-            if (agent_opts->thread)
+            if (r->thread)
                 thread = owner ? times_vthread_serial(m, &vnames, owner, t) : t->serial;
             trace_id tr = model_trace_intern(m, thread, frames, len);
             model_trace_add_time(m, tr, (uint64_t)((double)ticks * ns_per_tick), calls);
@@ -532,87 +537,9 @@ void times_collect(model *m)
     free(vnames.slots);
 }
 
-/* ---- the counted methods: their calls are counted by Tracker.count, in
- * Java arrays; the agent sums them through Tracker.countTotals before a
- * report. Those totals only grow: a report shows them less the base taken
- * at the last reset=y report or session end. */
-static uint64_t *times_count_last; /* the last totals collected, by method number */
-static uint64_t *times_count_base; /* ... at the last reset or session end */
-static uint32_t times_count_cap;
-static uint64_t times_counted_calls, times_counted_methods; /* in the last report */
-
-static bool times_count_room(uint32_t id)
+void times_run_rebase(times_run *r)
 {
-    if (id < times_count_cap)
-        return true;
-    uint32_t cap = times_count_cap ? times_count_cap : 4096;
-    while (cap <= id)
-        cap *= 2;
-    uint64_t *last = realloc(times_count_last, cap * sizeof *last);
-    if (last)
-        times_count_last = last;
-    uint64_t *base = last ? realloc(times_count_base, cap * sizeof *base) : NULL;
-    if (!base)
-        return false;
-    times_count_base = base;
-    memset(last + times_count_cap, 0, (cap - times_count_cap) * sizeof *last);
-    memset(base + times_count_cap, 0, (cap - times_count_cap) * sizeof *base);
-    times_count_cap = cap;
-    return true;
-}
-
-/* Tracker.countTotals(), or NULL (no Tracker yet; an exception, out of memory, cleared). */
-static jlongArray times_count_totals(JNIEnv *jni)
-{
-    jclass tc = bci_tracker_class_ref();
-    jmethodID mid = jni && tc ? (*jni)->GetStaticMethodID(jni, tc, "countTotals", "()[J") : NULL;
-    jlongArray r = mid ? (*jni)->CallStaticObjectMethod(jni, tc, mid) : NULL;
-    if (jni && (*jni)->ExceptionCheck(jni)) {
-        (*jni)->ExceptionClear(jni);
-        jp_log_debug("cpu=times: Tracker.countTotals failed");
-    }
-    return r;
-}
-
-/* Into the model: each counted method's calls since the base. */
-static void times_collect_counts(model *m, JNIEnv *jni)
-{
-    jlongArray pairs = times_count_totals(jni);
-    jsize n = pairs ? (*jni)->GetArrayLength(jni, pairs) : 0;
-    jlong *p = n ? (*jni)->GetLongArrayElements(jni, pairs, NULL) : NULL;
-    times_counted_calls = times_counted_methods = 0;
-    for (jsize i = 0; p && i + 1 < n; i += 2) {
-        uint32_t id = (uint32_t)p[i];
-        if (!times_count_room(id)) {
-            m->oom = true;
-            break;
-        }
-        times_count_last[id] = (uint64_t)p[i + 1];
-        uint64_t calls = times_count_last[id] - times_count_base[id];
-        if (!calls)
-            continue;
-        model_method_add_counted(m, times_method_of(m, id), calls);
-        times_counted_calls += calls;
-        times_counted_methods++;
-    }
-    if (p)
-        (*jni)->ReleaseLongArrayElements(jni, pairs, p, JNI_ABORT);
-    if (pairs)
-        (*jni)->DeleteLocalRef(jni, pairs);
-}
-
-static void times_count_rebase(void)
-{
-    if (times_count_cap)
-        memcpy(times_count_base, times_count_last, times_count_cap * sizeof *times_count_base);
-}
-
-
-/* reset=y, after a report: the counts so far become the base the next report subtracts. */
-static void times_interval_reset(jp_session *session)
-{
-    (void)session;
-    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+    for (times_thread *t = atomic_load(&r->threads); t; t = t->next) {
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         for (uint32_t p = 0; p < n; p++) {
             times_chunk *ch = chunk_of(t, p);
@@ -623,14 +550,13 @@ static void times_interval_reset(jp_session *session)
             base[2] = atomic_load_explicit(&c->waited, memory_order_relaxed);
         }
     }
-    times_count_rebase();
 }
 
-void times_get_stats(times_stats *o)
+void times_get_stats(times_run *r, times_stats *o)
 {
     memset(o, 0, sizeof *o);
     o->clock = ticks_clock_name();
-    for (times_thread *t = atomic_load(&times_threads); t; t = t->next) {
+    for (times_thread *t = atomic_load(&r->threads); t; t = t->next) {
         uint32_t n = atomic_load_explicit(&t->npaths, memory_order_acquire);
         o->threads++;
         o->paths += n;
@@ -641,24 +567,6 @@ void times_get_stats(times_stats *o)
         o->dropped += atomic_load_explicit(&t->dropped, memory_order_relaxed);
     }
 }
-
-/* ---- the cpu=times collector ---- */
-
-static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TIMES; }
-
-static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
-
-/* Started late, the classes loaded before are retransformed to be instrumented. */
-static jp_status times_capabilities(jp_session *session, jvmtiCapabilities *caps)
-{
-    (void)session;
-    if (agent_late_start) {
-        caps->can_retransform_classes = 1;
-        caps->can_retransform_any_class = 1;
-    }
-    return JP_OK;
-}
-
 static void times_free(times_thread *t)
 {
     while (t) {
@@ -673,8 +581,6 @@ static void times_free(times_thread *t)
     }
 }
 
-/* After the session: its tables leave the list (freed at the next session's
- * end), and the threads make new ones at their next call. */
 static void times_vnames_free(times_vname *v)
 {
     while (v) {
@@ -683,31 +589,38 @@ static void times_vnames_free(times_vname *v)
         v = next;
     }
 }
-
-static void times_end(jp_session *session, JNIEnv *jni)
+times_run *times_run_new(uint32_t depth, bool thread)
 {
-    (void)session;
-    (void)jni;
-    times_free(times_retired);
-    times_retired = atomic_exchange(&times_threads, NULL);
-    times_vnames_free(times_vnames_retired);
-    times_vnames_retired = atomic_exchange(&times_vnames, NULL);
-    sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
-    atomic_fetch_add(&times_gen, 1);
-    times_count_rebase(); /* the next session counts from here */
-    bci_reset_stats();
+    times_run *r = calloc(1, sizeof *r);
+    if (r) {
+        r->depth = depth;
+        r->thread = thread;
+    }
+    return r;
 }
 
-/* What the agent's own part of one timed call costs, measured once per
- * session on the starting thread: enter and exit of one key, on a table of
- * their own, many times over (the JNI calls around them, a few ns each, are
- * not in it). times_calls_ns: per call, the best of the rounds;
- * times_empty_ns: what such an empty call records as its own time. */
-static double times_calls_ns, times_empty_ns;
+void times_run_begin(times_run *r) { atomic_store_explicit(&times_live, r, memory_order_release); }
 
-static void times_calibrate(void)
+static void times_run_free(times_run *r)
 {
-    times_thread *scratch = times_thread_make(), *was = thread_record_self.times;
+    if (!r)
+        return;
+    times_free(atomic_load(&r->threads));
+    times_vnames_free(atomic_load(&r->vnames));
+    free(r);
+}
+
+void times_run_retire(times_run *r)
+{
+    atomic_store(&times_live, NULL);
+    times_run_free(times_retired);
+    times_retired = r;
+    atomic_fetch_add(&times_gen, 1); /* the threads make new tables at their next call */
+}
+
+void times_calibrate(times_run *run, double *calls_ns, double *empty_ns)
+{
+    times_thread *scratch = times_thread_make(run->depth), *was = thread_record_self.times;
     uint32_t gen_was = thread_record_self.times_gen;
     if (!scratch)
         return;
@@ -734,86 +647,12 @@ static void times_calibrate(void)
         }
         recorded_before = recorded;
     }
-    times_calls_ns = best;
-    times_empty_ns = best_empty;
+    *calls_ns = best;
+    *empty_ns = best_empty;
     thread_record_self.times = was;
     thread_record_self.times_gen = gen_was;
     times_free(scratch);
 }
-
-/* The session's start: the cost of a call calibrated, the classes
- * instrumented, and the waits counted (blocking.h). */
-static jp_status times_start(jp_session *session, JNIEnv *jni)
-{
-    (void)session;
-    times_calibrate();
-    bci_use_calls(times_enter, times_exit, times_exit, times_enter_this, false); /* an earlier session may have bound trace=exec's */
-    jp_status st = bci_vm_init(jni);
-    /* the Tracker's Unsafe (initialized here, after bci_vm_init opened jdk.internal.misc to it) */
-    jclass fast = st == JP_OK ? (*jni)->FindClass(jni, "jvmprof/Tracker$Fast") : NULL;
-    jfieldID uf = fast ? (*jni)->GetStaticFieldID(jni, fast, "U", "Ljdk/internal/misc/Unsafe;") : NULL;
-    if (st == JP_OK && (!uf || !(*jni)->GetStaticObjectField(jni, fast, uf))) {
-        (*jni)->ExceptionClear(jni);
-        jp_log_info("cpu=times: the Tracker has no Unsafe: counted calls take a lock");
-    }
-    if (fast)
-        (*jni)->DeleteLocalRef(jni, fast);
-    if (st == JP_OK) {
-        blocking_on_wait(times_waited);
-        blocking_use(true);
-        times_waits_counted = true;
-        if (!blocking_hooks_ready())
-            jp_log_info("cpu=times: parks and sleeps cannot be seen in this JVM: their time counts as running");
-    }
-    return st;
-}
-
-static void times_stop(jp_session *session, JNIEnv *jni)
-{
-    (void)session;
-    if (times_waits_counted) {
-        blocking_use(false);
-        blocking_on_wait(NULL);
-    }
-    times_waits_counted = false;
-    bci_vm_death(jni);
-}
-
-static void times_before_report(jp_session *session, JNIEnv *jni)
-{
-    model *m = session->model;
-    times_collect(m);
-    times_collect_counts(m, jni);
-    times_stats ts;
-    times_get_stats(&ts);
-    model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
-    model_count_set(m, "cpu=times: exits without their entry", ts.unmatched_exits);
-    model_count_set(m, "cpu=times: frames closed by a later exit", ts.unwound);
-}
-
-static void times_describe(jp_session *session)
-{
-    (void)session;
-    bci_stats b;
-    times_stats ts;
-    bci_get_stats(&b);
-    times_get_stats(&ts);
-    jp_log_info("cpu=times: %llu of %llu classes loaded after VM init instrumented (%llu methods timed, %llu "
-                "counted, %llu left unchanged, %llu classes failed), rewriting took %.1f ms (%.1f us per class); %llu "
-                "timed calls in %llu call paths on %llu threads, %llu counted calls of %llu methods, clock: %s; %llu exits without their entry, %llu frames closed by a "
-                "later exit, %llu calls not recorded; bookkeeping %.1f ns per call (calibrated at the start, without "
-                "the two JNI calls to it), about %.1f s of CPU in all; an empty method records %.1f ns per call",
-                (unsigned long long)b.classes_rewritten, (unsigned long long)b.classes_seen,
-                (unsigned long long)b.methods_instrumented, (unsigned long long)b.methods_counted,
-                (unsigned long long)b.methods_unchanged,
-                (unsigned long long)b.classes_failed, (double)b.rewrite_ns / 1e6,
-                b.classes_seen ? (double)b.rewrite_ns / 1e3 / (double)b.classes_seen : 0.0,
-                (unsigned long long)ts.calls, (unsigned long long)ts.paths, (unsigned long long)ts.threads,
-                (unsigned long long)times_counted_calls, (unsigned long long)times_counted_methods, ts.clock,
-                (unsigned long long)ts.unmatched_exits, (unsigned long long)ts.unwound,
-                (unsigned long long)ts.dropped, times_calls_ns, times_calls_ns * (double)ts.calls / 1e9, times_empty_ns);
-}
-
 /* ---- virtual threads: one shadow stack each, lent to the carrier's table while mounted ---- */
 
 /* The calling carrier's table for this session, or NULL (out of memory). */
@@ -843,7 +682,7 @@ static uint32_t times_vroot(times_thread *t, vthread *v)
 }
 
 /* thread=y, at v's first mount in the session: its name kept for the reports (on failure it is virtual-<id>) */
-static void times_vname_keep(vthread *v)
+static void times_vname_keep(times_run *r, vthread *v)
 {
     char buf[64];
     const char *name = vthreads_name(v, buf, sizeof buf);
@@ -854,16 +693,14 @@ static void times_vname_keep(vthread *v)
     k->serial = atomic_load_explicit(&v->serial, memory_order_relaxed);
     k->java_id = v->java_id;
     memcpy(k->name, name, n + 1);
-    times_vname *head = atomic_load(&times_vnames);
+    times_vname *head = atomic_load(&r->vnames);
     do
         k->next = head;
-    while (!atomic_compare_exchange_weak(&times_vnames, &head, k));
+    while (!atomic_compare_exchange_weak(&r->vnames, &head, k));
 }
 
-static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
+void times_run_mount(times_run *r, vthread *v)
 {
-    (void)session;
-    (void)jni;
     uint32_t gen = atomic_load_explicit(&times_gen, memory_order_relaxed);
     times_thread *t = times_carrier();
     if (!t)
@@ -882,12 +719,12 @@ static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
     }
     if (vs->gen != gen) { /* new, or left from an earlier session: begun again */
         vs->stack.frames[0] = (times_frame){ .key = TIMES_NO_KEY, .last_key = TIMES_NO_KEY,
-                                             .path = agent_opts->thread ? times_vroot(t, v) : TIMES_ROOT };
+                                             .path = r->thread ? times_vroot(t, v) : TIMES_ROOT };
         vs->stack.sp = 1;
         vs->table = t;
         vs->gen = gen;
-        if (agent_opts->thread)
-            times_vname_keep(v);
+        if (r->thread)
+            times_vname_keep(r, v);
     }
     uint64_t now = v->mounted_at ? v->mounted_at : ticks_now(); /* vthreads.c's, just taken: one clock read less */
     /* unmounted, it waited: no frame's running time, the top frame's time waiting (as times_waited) */
@@ -896,7 +733,7 @@ static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
     if (waited || moved) {
         /* the open frames' starts on by the wait; on another carrier, their paths in its table */
         vs->stack.frames[0].last_key = TIMES_NO_KEY;
-        if (moved && agent_opts->thread)
+        if (moved && r->thread)
             vs->stack.frames[0].path = times_vroot(t, v);
         for (uint32_t i = 1; i < vs->stack.sp; i++) {
             times_frame *f = &vs->stack.frames[i];
@@ -916,10 +753,8 @@ static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
     t->lent_to = vs;
 }
 
-static void times_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
+void times_run_unmount(vthread *v)
 {
-    (void)session;
-    (void)jni;
     times_thread *t = thread_record_self.times;
     if (!t || thread_record_self.times_gen != atomic_load_explicit(&times_gen, memory_order_relaxed) ||
         !v->times || t->lent_to != v->times)
@@ -930,10 +765,8 @@ static void times_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
         t->stack.frames[t->stack.sp - 1].child += v->unmounted_at - v->mounted_at;
 }
 
-static void times_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
+void times_vthread_free(vthread *v)
 {
-    (void)session;
-    (void)jni;
     times_vstack *vs = v->times;
     if (!vs)
         return;
@@ -943,28 +776,3 @@ static void times_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
     free(vs);
     v->times = NULL;
 }
-
-static jp_status times_load(jp_session *session, char *err, size_t errlen)
-{
-    (void)session;
-    (void)err, (void)errlen;
-    return times_init();
-}
-
-const collector times_collector = {
-    .name = "cpu=times",
-    .engine = "bytecode instrumentation",
-    .wanted = times_wanted,
-    .capabilities = times_capabilities,
-    .callbacks = times_callbacks,
-    .load = times_load,
-    .start = times_start,
-    .before_report = times_before_report,
-    .describe = times_describe,
-    .interval_reset = times_interval_reset,
-    .vthread_mount = times_vthread_mount,
-    .vthread_unmount = times_vthread_unmount,
-    .vthread_end = times_vthread_end,
-    .stop = times_stop,
-    .end = times_end,
-};

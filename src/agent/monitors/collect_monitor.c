@@ -38,11 +38,27 @@
 
 #define MONITOR_PARK_EXTRA 8u
 
-static _Atomic uint64_t monitor_cost;   /* ns spent in monitor_record, all threads */
-static uint64_t monitor_started;        /* the session's start, in ticks: a wait begun before is not ours */
-static double monitor_ns_per_tick;
+/* The session's part (JP_PART_MONITOR). */
+typedef struct monitor_state {
+    _Atomic uint64_t cost;      /* ns spent in monitor_record, all threads */
+    uint64_t started;           /* the session's start, in ticks: a wait begun before is not ours */
+    double ns_per_tick;
+    uint32_t depth;             /* depth= */
+    bool thread;                /* thread=y */
+    bool lineno;                /* lineno=y */
+} monitor_state;
 
-uint64_t monitor_cost_ns(void) { return atomic_load_explicit(&monitor_cost, memory_order_relaxed); }
+/* The running session's part, for what no hook hands the session: blocking.c's listener
+ * (monitor_record, on the thread that waited), the events' apply on the agent thread and
+ * monitor_cost_ns (the report's cost line). Set at start, cleared at end (the listener is
+ * off since stop, and the gate has let the last one leave). */
+static monitor_state *_Atomic monitor_live;
+
+uint64_t monitor_cost_ns(void)
+{
+    monitor_state *ms = atomic_load_explicit(&monitor_live, memory_order_acquire);
+    return ms ? atomic_load_explicit(&ms->cost, memory_order_relaxed) : 0;
+}
 
 /* One contention, wait or park: how long, the class of the monitor or
  * blocker (a weak global reference, NULL when there was none or it could not
@@ -130,6 +146,12 @@ static bool monitor_vthread_frame(jmethodID method)
 static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
     monitor_event *me = (monitor_event *)e;
+    const monitor_state *ms = atomic_load_explicit(&monitor_live, memory_order_acquire);
+    if (!ms) { /* (never: the events are applied before the session's end) */
+        if (me->cls && jni)
+            (*jni)->DeleteWeakGlobalRef(jni, me->cls);
+        return false;
+    }
     char *sig = symbols_class_signature(jni, me->cls);
     model_monitor_kind kind = me->kind == BLOCKING_ENTER ? MONITOR_BLOCKED : MONITOR_WAITING;
     const jvmtiFrameInfo *frames = me->frames;
@@ -139,16 +161,16 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
             kind = MONITOR_BLOCKED;
         while (n > 1 && (monitor_park_frame(frames[0].method) || (me->pinned && monitor_vthread_frame(frames[0].method))))
             frames++, n--;
-        if (n > agent_opts->depth)
-            n = agent_opts->depth;
+        if (n > ms->depth)
+            n = ms->depth;
     }
     if (me->pinned)
         kind = MONITOR_BLOCKED; /* its carrier was */
     if (me->cls && jni)
         (*jni)->DeleteWeakGlobalRef(jni, me->cls);
-    uint32_t serial = !agent_opts->thread ? 0 : me->virt ? sampler_vthreads_serial(m, &me->who, me->vname) : e->thread;
+    uint32_t serial = !ms->thread ? 0 : me->virt ? sampler_vthreads_serial(m, &me->who, me->vname) : e->thread;
     trace_id t;
-    if (symbols_trace(m, jni, frames, n, serial, agent_opts->lineno, &t)) {
+    if (symbols_trace(m, jni, frames, n, serial, ms->lineno, &t)) {
         char cname[1024];
         if (me->pinned)
             snprintf(cname, sizeof cname, "<pinned>");
@@ -167,14 +189,15 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
 static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking_kind kind, uint64_t begin,
                            uint64_t end)
 {
-    if (begin < monitor_started)
+    monitor_state *ms = atomic_load_explicit(&monitor_live, memory_order_acquire);
+    if (!ms || begin < ms->started)
         return; /* it began before we were listening */
     jvmtiEnv *jv = agent_jvmti;
     uint64_t now = agent_now_ns();
     /* a virtual thread's wait, pinned when it never left its carrier */
     vthread *v = vthreads_mounted();
     bool pinned = v && v->mounted_at && v->mounted_at <= begin;
-    uint32_t depth = agent_opts->depth + (kind == BLOCKING_PARK && agent_opts->depth ? MONITOR_PARK_EXTRA : 0);
+    uint32_t depth = ms->depth + (kind == BLOCKING_PARK && ms->depth ? MONITOR_PARK_EXTRA : 0);
     monitor_event *e = (monitor_event *)eventq_new(sizeof(monitor_event) + (size_t)depth * sizeof(jvmtiFrameInfo),
                                                    monitor_apply, thread_registry_serial(thread));
     if (!e)
@@ -199,9 +222,9 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking
         char buf[64];
         snprintf(e->vname, sizeof e->vname, "%s", vthreads_name(v, buf, sizeof buf));
     }
-    e->duration_ns = (uint64_t)((double)(end - begin) * monitor_ns_per_tick);
+    e->duration_ns = (uint64_t)((double)(end - begin) * ms->ns_per_tick);
     eventq_push(&e->head);
-    atomic_fetch_add_explicit(&monitor_cost, agent_now_ns() - now, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ms->cost, agent_now_ns() - now, memory_order_relaxed);
 }
 
 static bool monitor_wanted(const agent_options *o) { return o->monitor; }
@@ -215,10 +238,16 @@ static void monitor_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 
 static jp_status monitor_start(jp_session *session, JNIEnv *jni)
 {
-    (void)session;
     (void)jni;
-    monitor_ns_per_tick = ticks_ns_per_tick();
-    monitor_started = ticks_now();
+    monitor_state *ms = session_part(session, JP_PART_MONITOR, sizeof *ms);
+    if (!ms)
+        return JP_ERR_NOMEM;
+    ms->depth = session->opts->depth;
+    ms->thread = session->opts->thread;
+    ms->lineno = session->opts->lineno;
+    ms->ns_per_tick = ticks_ns_per_tick();
+    ms->started = ticks_now();
+    atomic_store_explicit(&monitor_live, ms, memory_order_release);
     blocking_listen(monitor_record);
     blocking_use(true);
     if (!blocking_hooks_ready())
@@ -230,6 +259,8 @@ static void monitor_stop(jp_session *session, JNIEnv *jni)
 {
     (void)session;
     (void)jni;
+    if (!atomic_load(&monitor_live))
+        return; /* it did not start */
     blocking_use(false);
     blocking_listen(NULL);
 }
@@ -238,7 +269,7 @@ static void monitor_end(jp_session *session, JNIEnv *jni)
 {
     (void)session;
     (void)jni;
-    atomic_store(&monitor_cost, 0);
+    atomic_store(&monitor_live, NULL); /* the session frees its part */
     sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
 }
 

@@ -306,8 +306,8 @@ static jp_status tr_start(jp_session *session, JNIEnv *jni)
         return JP_ERR_JVMTI;
     if (!(what & OPTIONS_TRACE_ENTRY))
         return JP_OK;
-    bci_use_calls(tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, ts->receivers);
-    return bci_vm_init(jni);
+    bci_use_calls(session, tr_native_enter, tr_native_exit, tr_native_exit_throw, tr_native_enter_this, ts->receivers);
+    return bci_vm_init(session, jni);
 }
 
 static void tr_thread_start(jp_session *session, JNIEnv *jni, uint32_t serial)
