@@ -49,6 +49,7 @@ static struct {
     _Atomic uint64_t live_number; /* the running session's number (1, 2, ...); 0: none */
     jp_session *cur;            /* the session being prepared or running, or the last one (its options
                                  * are kept: a late Tracker call may read them) */
+    void *retired[JP_PARTS];    /* the parts of the session that ended before the last (session_free_parts) */
 } session_all = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 void *session_part(jp_session *s, jp_part slot, size_t size)
@@ -66,11 +67,19 @@ void *session_part(jp_session *s, jp_part slot, size_t size)
     return mine;
 }
 
-/* After the collectors' end hooks: the session's parts freed (its options stay, see session_all.cur). */
+/* After the collectors' end hooks: the session's parts are retired, and those retired by the session
+ * before are freed. A hot path that gets no session (an injected native, a callback that passes no
+ * gate) loads its collector's pointer to its part, which the collector clears at its stop or end; a
+ * thread that loaded it just before and was descheduled then may still read the part while the
+ * session stops. Its block stays allocated until the next session's end, so such a read never
+ * touches freed memory (the blocks are small; what they point to their collector frees at end,
+ * after its hot paths stopped). Its options stay too (see session_all.cur). */
 static void session_free_parts(jp_session *s)
 {
-    for (int i = 0; i < JP_PARTS; i++)
-        free(atomic_exchange(&s->part[i], NULL));
+    for (int i = 0; i < JP_PARTS; i++) {
+        free(session_all.retired[i]);
+        session_all.retired[i] = atomic_exchange(&s->part[i], NULL);
+    }
 }
 
 /* A new session of options o (kept for the JVM's life, as the session object itself: a few hundred

@@ -40,30 +40,30 @@ static struct {
     uint64_t *last;    /* the last totals collected, by method number */
     uint64_t *base;    /* ... at the last reset or session end */
     uint32_t cap;
-} times_counted;
+} ctm_counted;
 
-static bool times_count_room(uint32_t id)
+static bool ctm_count_room(uint32_t id)
 {
-    if (id < times_counted.cap)
+    if (id < ctm_counted.cap)
         return true;
-    uint32_t cap = times_counted.cap ? times_counted.cap : 4096;
+    uint32_t cap = ctm_counted.cap ? ctm_counted.cap : 4096;
     while (cap <= id)
         cap *= 2;
-    uint64_t *last = realloc(times_counted.last, cap * sizeof *last);
+    uint64_t *last = realloc(ctm_counted.last, cap * sizeof *last);
     if (last)
-        times_counted.last = last;
-    uint64_t *base = last ? realloc(times_counted.base, cap * sizeof *base) : NULL;
+        ctm_counted.last = last;
+    uint64_t *base = last ? realloc(ctm_counted.base, cap * sizeof *base) : NULL;
     if (!base)
         return false;
-    times_counted.base = base;
-    memset(last + times_counted.cap, 0, (cap - times_counted.cap) * sizeof *last);
-    memset(base + times_counted.cap, 0, (cap - times_counted.cap) * sizeof *base);
-    times_counted.cap = cap;
+    ctm_counted.base = base;
+    memset(last + ctm_counted.cap, 0, (cap - ctm_counted.cap) * sizeof *last);
+    memset(base + ctm_counted.cap, 0, (cap - ctm_counted.cap) * sizeof *base);
+    ctm_counted.cap = cap;
     return true;
 }
 
 /* Tracker.countTotals(), or NULL (no Tracker yet; an exception, out of memory, cleared). */
-static jlongArray times_count_totals(JNIEnv *jni)
+static jlongArray ctm_count_totals(JNIEnv *jni)
 {
     jclass tc = bci_tracker_class_ref();
     jmethodID mid = jni && tc ? (*jni)->GetStaticMethodID(jni, tc, "countTotals", "()[J") : NULL;
@@ -76,20 +76,20 @@ static jlongArray times_count_totals(JNIEnv *jni)
 }
 
 /* Into the model: each counted method's calls since the base. */
-static void times_collect_counts(times_part *tp, model *m, JNIEnv *jni)
+static void ctm_collect_counts(times_part *tp, model *m, JNIEnv *jni)
 {
-    jlongArray pairs = times_count_totals(jni);
+    jlongArray pairs = ctm_count_totals(jni);
     jsize n = pairs ? (*jni)->GetArrayLength(jni, pairs) : 0;
     jlong *p = n ? (*jni)->GetLongArrayElements(jni, pairs, NULL) : NULL;
     tp->counted_calls = tp->counted_methods = 0;
     for (jsize i = 0; p && i + 1 < n; i += 2) {
         uint32_t id = (uint32_t)p[i];
-        if (!times_count_room(id)) {
+        if (!ctm_count_room(id)) {
             m->oom = true;
             break;
         }
-        times_counted.last[id] = (uint64_t)p[i + 1];
-        uint64_t calls = times_counted.last[id] - times_counted.base[id];
+        ctm_counted.last[id] = (uint64_t)p[i + 1];
+        uint64_t calls = ctm_counted.last[id] - ctm_counted.base[id];
         if (!calls)
             continue;
         model_method_add_counted(m, times_method_of(m, id), calls);
@@ -102,23 +102,23 @@ static void times_collect_counts(times_part *tp, model *m, JNIEnv *jni)
         (*jni)->DeleteLocalRef(jni, pairs);
 }
 
-static void times_count_rebase(void)
+static void ctm_count_rebase(void)
 {
-    if (times_counted.cap)
-        memcpy(times_counted.base, times_counted.last, times_counted.cap * sizeof *times_counted.base);
+    if (ctm_counted.cap)
+        memcpy(ctm_counted.base, ctm_counted.last, ctm_counted.cap * sizeof *ctm_counted.base);
 }
 
 /* ---- the collector ---- */
 
 /* The session's part; NULL only when the load ran out of memory (then no other hook runs but end). */
-static times_part *times_part_of(jp_session *session) { return session_part_if(session, JP_PART_TIMES); }
+static times_part *ctm_part_of(jp_session *session) { return session_part_if(session, JP_PART_TIMES); }
 
-static bool times_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TIMES; }
+static bool ctm_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TIMES; }
 
-static void times_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
+static void ctm_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
 /* Started late, the classes loaded before are retransformed to be instrumented. */
-static jp_status times_capabilities(jp_session *session, jvmtiCapabilities *caps)
+static jp_status ctm_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
     if (!session->at_load) {
         caps->can_retransform_classes = 1;
@@ -128,7 +128,7 @@ static jp_status times_capabilities(jp_session *session, jvmtiCapabilities *caps
 }
 
 /* The session's tables (depth=, thread=y), which the natives record into from now on. */
-static jp_status times_load(jp_session *session, char *err, size_t errlen)
+static jp_status ctm_load(jp_session *session, char *err, size_t errlen)
 {
     times_part *tp = session_part(session, JP_PART_TIMES, sizeof *tp);
     if (!tp || !(tp->run = times_run_new(session->opts->depth, session->opts->thread))) {
@@ -141,9 +141,9 @@ static jp_status times_load(jp_session *session, char *err, size_t errlen)
 
 /* The session's start: the cost of a call calibrated, the classes
  * instrumented, and the waits counted (blocking.h). */
-static jp_status times_start(jp_session *session, JNIEnv *jni)
+static jp_status ctm_start(jp_session *session, JNIEnv *jni)
 {
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (!tp)
         return JP_ERR_NOMEM;
     times_calibrate(tp->run, &tp->calls_ns, &tp->empty_ns);
@@ -169,9 +169,9 @@ static jp_status times_start(jp_session *session, JNIEnv *jni)
     return st;
 }
 
-static void times_stop(jp_session *session, JNIEnv *jni)
+static void ctm_stop(jp_session *session, JNIEnv *jni)
 {
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (tp && tp->waits_counted) {
         blocking_use(false);
         blocking_on_wait(NULL);
@@ -180,14 +180,14 @@ static void times_stop(jp_session *session, JNIEnv *jni)
     bci_vm_death(jni);
 }
 
-static void times_before_report(jp_session *session, JNIEnv *jni)
+static void ctm_before_report(jp_session *session, JNIEnv *jni)
 {
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (!tp)
         return;
     model *m = session->model;
     times_collect(tp->run, m);
-    times_collect_counts(tp, m, jni);
+    ctm_collect_counts(tp, m, jni);
     times_stats ts;
     times_get_stats(tp->run, &ts);
     model_count_set(m, "cpu=times: calls not recorded (out of memory)", ts.dropped);
@@ -195,9 +195,9 @@ static void times_before_report(jp_session *session, JNIEnv *jni)
     model_count_set(m, "cpu=times: frames closed by a later exit", ts.unwound);
 }
 
-static void times_describe(jp_session *session)
+static void ctm_describe(jp_session *session)
 {
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (!tp)
         return;
     bci_stats b;
@@ -221,30 +221,30 @@ static void times_describe(jp_session *session)
 }
 
 /* reset=y, after a report: the counts so far become the base the next report subtracts. */
-static void times_interval_reset(jp_session *session)
+static void ctm_interval_reset(jp_session *session)
 {
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (tp)
         times_run_rebase(tp->run);
-    times_count_rebase();
+    ctm_count_rebase();
 }
 
-static void times_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
+static void ctm_vthread_mount(jp_session *session, JNIEnv *jni, vthread *v)
 {
     (void)jni;
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     if (tp)
         times_run_mount(tp->run, v);
 }
 
-static void times_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
+static void ctm_vthread_unmount(jp_session *session, JNIEnv *jni, vthread *v)
 {
     (void)session;
     (void)jni;
     times_run_unmount(v);
 }
 
-static void times_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
+static void ctm_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
 {
     (void)session;
     (void)jni;
@@ -253,29 +253,29 @@ static void times_vthread_end(jp_session *session, JNIEnv *jni, vthread *v)
 
 /* After the session: its tables retired (freed at the next session's end), the threads make new ones
  * at their next call in a later session. */
-static void times_end(jp_session *session, JNIEnv *jni)
+static void ctm_end(jp_session *session, JNIEnv *jni)
 {
     (void)jni;
-    times_part *tp = times_part_of(session);
+    times_part *tp = ctm_part_of(session);
     times_run_retire(tp ? tp->run : NULL);
     sampler_vthreads_end(); /* the virtual threads' model threads were this session's model's */
-    times_count_rebase(); /* the next session counts from here */
+    ctm_count_rebase(); /* the next session counts from here */
 }
 
 const collector times_collector = {
     .name = "cpu=times",
     .engine = "bytecode instrumentation",
-    .wanted = times_wanted,
-    .capabilities = times_capabilities,
-    .callbacks = times_callbacks,
-    .load = times_load,
-    .start = times_start,
-    .before_report = times_before_report,
-    .describe = times_describe,
-    .interval_reset = times_interval_reset,
-    .vthread_mount = times_vthread_mount,
-    .vthread_unmount = times_vthread_unmount,
-    .vthread_end = times_vthread_end,
-    .stop = times_stop,
-    .end = times_end,
+    .wanted = ctm_wanted,
+    .capabilities = ctm_capabilities,
+    .callbacks = ctm_callbacks,
+    .load = ctm_load,
+    .start = ctm_start,
+    .before_report = ctm_before_report,
+    .describe = ctm_describe,
+    .interval_reset = ctm_interval_reset,
+    .vthread_mount = ctm_vthread_mount,
+    .vthread_unmount = ctm_vthread_unmount,
+    .vthread_end = ctm_vthread_end,
+    .stop = ctm_stop,
+    .end = ctm_end,
 };

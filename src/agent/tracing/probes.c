@@ -104,29 +104,29 @@ typedef struct pr_table {
     char base[460];                         /* DIR/jvmprof-PID once made ... */
     pid_t base_pid;                         /* ... by this process (not a child forked since) */
 } pr_table;
-static pr_table pr = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* for the process's life: see above */
+static pr_table pr_all = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* for the process's life: see above */
 
 static bool pr_init_locked(void)
 {
-    if (pr.ready)
+    if (pr_all.ready)
         return true;
-    pr.slots = calloc(PR_SLOTS, sizeof *pr.slots);
-    pr.free = malloc(PR_SLOTS * sizeof *pr.free);
-    void *w = mmap(NULL, PR_SLOTS * sizeof *pr.words, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (!pr.slots || !pr.free || w == MAP_FAILED) {
-        free(pr.slots);
-        free(pr.free);
+    pr_all.slots = calloc(PR_SLOTS, sizeof *pr_all.slots);
+    pr_all.free = malloc(PR_SLOTS * sizeof *pr_all.free);
+    void *w = mmap(NULL, PR_SLOTS * sizeof *pr_all.words, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!pr_all.slots || !pr_all.free || w == MAP_FAILED) {
+        free(pr_all.slots);
+        free(pr_all.free);
         if (w != MAP_FAILED)
-            munmap(w, PR_SLOTS * sizeof *pr.words);
-        pr.slots = NULL;
-        pr.free = NULL;
+            munmap(w, PR_SLOTS * sizeof *pr_all.words);
+        pr_all.slots = NULL;
+        pr_all.free = NULL;
         return false;
     }
-    pr.words = w;
+    pr_all.words = w;
     atexit(probes_exit);
-    arena_init(&pr.arena);
-    intern_init(&pr.names, &pr.arena);
-    pr.ready = true;
+    arena_init(&pr_all.arena);
+    intern_init(&pr_all.names, &pr_all.arena);
+    pr_all.ready = true;
     return true;
 }
 
@@ -134,26 +134,26 @@ static bool pr_init_locked(void)
 static const char *pr_keep(const char *s)
 {
     bool added;
-    uint32_t id = intern_put(&pr.names, s, (uint32_t)strlen(s) + 1, &added);
-    return id ? intern_key(&pr.names, id, &(uint32_t){ 0 }) : NULL;
+    uint32_t id = intern_put(&pr_all.names, s, (uint32_t)strlen(s) + 1, &added);
+    return id ? intern_key(&pr_all.names, id, &(uint32_t){ 0 }) : NULL;
 }
 
 static bool pr_slot_alloc(uint32_t *out)
 {
-    if (pr.free_count) {
-        *out = pr.free[--pr.free_count];
+    if (pr_all.free_count) {
+        *out = pr_all.free[--pr_all.free_count];
         return true;
     }
-    if (pr.high == PR_SLOTS)
+    if (pr_all.high == PR_SLOTS)
         return false;
-    *out = pr.high++;
+    *out = pr_all.high++;
     return true;
 }
 
 static uint32_t pr_listeners(const pr_slot *s)
 {
-    return (s->sem && *s->sem ? PR_USDT : 0) | (atomic_load(&pr.fixed_on) && s->system ? PR_FIXED : 0) |
-           (pr.tracing ? PR_TRACE : 0);
+    return (s->sem && *s->sem ? PR_USDT : 0) | (atomic_load(&pr_all.fixed_on) && s->system ? PR_FIXED : 0) |
+           (pr_all.tracing ? PR_TRACE : 0);
 }
 
 /* ---- the shared objects ---- */
@@ -210,7 +210,7 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
         goto out;
     }
     for (uint32_t i = 0; i < p->n; i++) {
-        pr_slot *s = &pr.slots[p->slots[i]];
+        pr_slot *s = &pr_all.slots[p->slots[i]];
         char *text = args + (size_t)i * PR_ARGS_TEXT;
         size_t at = 0;
         for (size_t j = 0; s->kinds[j]; j++) {
@@ -228,8 +228,8 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
         snprintf(why, cap, "%s", img.why);
         goto out;
     }
-    if (pr.base[0]) { /* the directory the first shared object could be loaded from */
-        p->dl = pr_load_in(pr.base, p, module, &img, why, cap);
+    if (pr_all.base[0]) { /* the directory the first shared object could be loaded from */
+        p->dl = pr_load_in(pr_all.base, p, module, &img, why, cap);
     } else { /* the first that works; nothing left in the others */
         const char *env = getenv("TMPDIR");
         const char *bases[] = { env && env[0] == '/' ? env : NULL, "/tmp", "/var/tmp", "/dev/shm" };
@@ -244,8 +244,8 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
                 continue;
             p->dl = pr_load_in(top, p, module, &img, w, wcap);
             if (p->dl) {
-                snprintf(pr.base, sizeof pr.base, "%s", top);
-                pr.base_pid = getpid();
+                snprintf(pr_all.base, sizeof pr_all.base, "%s", top);
+                pr_all.base_pid = getpid();
             }
             else
                 probe_dir_remove(top);
@@ -265,7 +265,7 @@ static bool pr_usdt(pr_provider *p, const char *module, char *why, size_t cap)
         goto out;
     }
     for (uint32_t i = 0; i < p->n; i++) {
-        pr_slot *s = &pr.slots[p->slots[i]];
+        pr_slot *s = &pr_all.slots[p->slots[i]];
         s->site = (void (*)(const int64_t *))(uintptr_t)(lm->l_addr + place[i].site);
         s->sem = (volatile uint16_t *)(uintptr_t)(lm->l_addr + place[i].semaphore);
     }
@@ -286,12 +286,12 @@ out:
 
 /* ---- the poller: semaphores into words ---- */
 
-/* Every live probe's word, from what listens now; under pr.lock. */
+/* Every live probe's word, from what listens now; under pr_all.lock. */
 static void pr_words_locked(void)
 {
-    for (pr_provider *p = pr.providers; p; p = p->next)
+    for (pr_provider *p = pr_all.providers; p; p = p->next)
         for (uint32_t i = 0; i < p->n; i++)
-            atomic_store(&pr.words[p->slots[i]], pr_listeners(&pr.slots[p->slots[i]]));
+            atomic_store(&pr_all.words[p->slots[i]], pr_listeners(&pr_all.slots[p->slots[i]]));
 }
 
 static void *pr_poll(void *arg)
@@ -301,20 +301,20 @@ static void *pr_poll(void *arg)
     for (;;) {
         struct timespec ts = { 0, PR_POLL_MS * 1000000L };
         nanosleep(&ts, NULL);
-        pthread_mutex_lock(&pr.lock);
-        atomic_store(&pr.fixed_on, jvmprof_probe_semaphore != 0);
+        pthread_mutex_lock(&pr_all.lock);
+        atomic_store(&pr_all.fixed_on, jvmprof_probe_semaphore != 0);
         pr_words_locked();
-        pthread_mutex_unlock(&pr.lock);
+        pthread_mutex_unlock(&pr_all.lock);
     }
     return NULL;
 }
 
 void probes_trace_listen(bool on)
 {
-    pthread_mutex_lock(&pr.lock);
-    pr.tracing = on;
+    pthread_mutex_lock(&pr_all.lock);
+    pr_all.tracing = on;
     pr_words_locked();
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
 }
 
 /* ---- a provider's life ---- */
@@ -344,18 +344,18 @@ static const char *pr_keep_java(JNIEnv *jni, jobjectArray a, jsize i)
 static void pr_release_locked(pr_provider *p)
 {
     for (uint32_t i = 0; i < p->n; i++) {
-        pr_slot *s = &pr.slots[p->slots[i]];
+        pr_slot *s = &pr_all.slots[p->slots[i]];
         atomic_fetch_add(&s->gen, 1);
         s->live = false;
-        atomic_store(&pr.words[p->slots[i]], 0);
+        atomic_store(&pr_all.words[p->slots[i]], 0);
     }
     for (uint32_t i = 0; i < p->n; i++) { /* a firing inside the shared object leaves it first */
-        pr_slot *s = &pr.slots[p->slots[i]];
+        pr_slot *s = &pr_all.slots[p->slots[i]];
         while (atomic_load(&s->inflight))
             sched_yield();
         s->site = NULL;
         s->sem = NULL;
-        pr.free[pr.free_count++] = p->slots[i];
+        pr_all.free[pr_all.free_count++] = p->slots[i];
     }
     if (p->dl) {
         dlclose(p->dl);
@@ -377,14 +377,14 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
          *attributes = pr_jstring(jni, jattributes);
     const char *error = NULL;
     pr_provider *p = NULL;
-    pthread_mutex_lock(&pr.lock);
+    pthread_mutex_lock(&pr_all.lock);
     if (!provider || !module || !attributes || !pr_init_locked() || !(p = calloc(1, sizeof *p)) ||
         !(p->slots = calloc((size_t)n + 1, sizeof *p->slots))) {
         free(p);
         error = "out of memory";
         goto out;
     }
-    p->id = ++pr.next_id;
+    p->id = ++pr_all.next_id;
     const char *kprovider = pr_keep(provider), *kmodule = pr_keep(module), *kattributes = pr_keep(attributes);
     for (jsize i = 0; i < n; i++) {
         uint32_t slot;
@@ -393,7 +393,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
             break;
         }
         p->slots[p->n++] = slot;
-        pr_slot *s = &pr.slots[slot];
+        pr_slot *s = &pr_all.slots[slot];
         const char *name = pr_keep_java(jni, jnames, i), *function = pr_keep_java(jni, jfunctions, i),
                    *kinds = pr_keep_java(jni, jkinds, i);
         if (!kprovider || !kmodule || !kattributes || !name || !function || !kinds || !probe_kinds_valid(kinds)) {
@@ -407,7 +407,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
         s->function = function;
         snprintf(s->kinds, sizeof s->kinds, "%s", kinds);
         s->provider_id = p->id;
-        s->trace_id = ++pr.next_probe;
+        s->trace_id = ++pr_all.next_probe;
         s->system = usdt;
         atomic_store(&s->described, 0);
         s->site = NULL;
@@ -418,12 +418,12 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
         if (!pr_usdt(p, module[0] ? module : provider, why, sizeof why))
             jp_log_error("provider %s: no USDT probes of its own (%s); its probes still reach jvmprof:probe and "
                          "the trace", provider, why);
-        if (!pr.poller) { /* semaphores into words from now on */
+        if (!pr_all.poller) { /* semaphores into words from now on */
             pthread_t t;
             pthread_attr_t at;
             pthread_attr_init(&at);
             pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-            pr.poller = pthread_create(&t, &at, pr_poll, NULL) == 0;
+            pr_all.poller = pthread_create(&t, &at, pr_poll, NULL) == 0;
             pthread_attr_destroy(&at);
         }
     }
@@ -441,19 +441,19 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_create0(JNIEnv *jni, jclass 
     }
     out[0] = p->id;
     for (uint32_t i = 0; i < p->n; i++) {
-        pr_slot *s = &pr.slots[p->slots[i]];
+        pr_slot *s = &pr_all.slots[p->slots[i]];
         uint32_t gen = atomic_fetch_add(&s->gen, 1) + 1;
         s->live = true;
-        atomic_store(&pr.words[p->slots[i]], pr_listeners(s));
+        atomic_store(&pr_all.words[p->slots[i]], pr_listeners(s));
         out[1 + i] = (jlong)((uint64_t)gen << 32 | p->slots[i]);
-        out[1 + (uint32_t)n + i] = (jlong)(uintptr_t)&pr.words[p->slots[i]];
+        out[1 + (uint32_t)n + i] = (jlong)(uintptr_t)&pr_all.words[p->slots[i]];
     }
     (*jni)->SetLongArrayRegion(jni, jout, 0, 1 + 2 * n, out);
     free(out);
-    p->next = pr.providers;
-    pr.providers = p;
+    p->next = pr_all.providers;
+    pr_all.providers = p;
 out:
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
     free(provider);
     free(module);
     free(attributes);
@@ -464,26 +464,26 @@ JNIEXPORT void JNICALL Java_jvmprof_ProbeRuntime_dispose0(JNIEnv *jni, jclass cl
 {
     (void)jni;
     (void)cls;
-    pthread_mutex_lock(&pr.lock);
-    for (pr_provider **pp = &pr.providers; *pp; pp = &(*pp)->next)
+    pthread_mutex_lock(&pr_all.lock);
+    for (pr_provider **pp = &pr_all.providers; *pp; pp = &(*pp)->next)
         if ((*pp)->id == (uint32_t)handle) {
             pr_provider *p = *pp;
             *pp = p->next;
             pr_release_locked(p);
             break;
         }
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
 }
 
 JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_file0(JNIEnv *jni, jclass cls, jlong handle)
 {
     (void)cls;
     char path[560] = "";
-    pthread_mutex_lock(&pr.lock);
-    for (pr_provider *p = pr.providers; p; p = p->next)
+    pthread_mutex_lock(&pr_all.lock);
+    for (pr_provider *p = pr_all.providers; p; p = p->next)
         if (p->id == (uint32_t)handle && p->dl)
             snprintf(path, sizeof path, "%.559s", p->path);
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
     return path[0] ? (*jni)->NewStringUTF(jni, path) : NULL;
 }
 
@@ -491,9 +491,9 @@ JNIEXPORT jstring JNICALL Java_jvmprof_ProbeRuntime_file0(JNIEnv *jni, jclass cl
 static pr_slot *pr_slot_of(uint64_t key)
 {
     uint32_t slot = (uint32_t)key;
-    if (!pr.ready || slot >= PR_SLOTS)
+    if (!pr_all.ready || slot >= PR_SLOTS)
         return NULL;
-    pr_slot *s = &pr.slots[slot];
+    pr_slot *s = &pr_all.slots[slot];
     return atomic_load(&s->gen) == (uint32_t)(key >> 32) ? s : NULL;
 }
 
@@ -501,15 +501,15 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_ProbeRuntime_enabled0(JNIEnv *jni, jclas
 {
     (void)jni;
     (void)cls;
-    pthread_mutex_lock(&pr.lock);
+    pthread_mutex_lock(&pr_all.lock);
     pr_slot *s = pr_slot_of((uint64_t)key);
     uint32_t w = 0;
     if (s && s->live) {
-        atomic_store(&pr.fixed_on, jvmprof_probe_semaphore != 0);
+        atomic_store(&pr_all.fixed_on, jvmprof_probe_semaphore != 0);
         w = pr_listeners(s);
-        atomic_store(&pr.words[(uint32_t)key], w);
+        atomic_store(&pr_all.words[(uint32_t)key], w);
     }
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
     return w != 0;
 }
 
@@ -570,10 +570,10 @@ static bool pr_describe(const trace_state *ts, pr_slot *s, uint64_t key)
     uint32_t gen = ts->gen;
     if (atomic_load_explicit(&s->described, memory_order_acquire) == gen)
         return true;
-    pthread_mutex_lock(&pr.lock);
+    pthread_mutex_lock(&pr_all.lock);
     bool ok = pr_slot_of(key) == s;
     if (ok && atomic_load(&s->described) != gen) {
-        pr_provider *p = pr.providers;
+        pr_provider *p = pr_all.providers;
         while (p && p->id != s->provider_id)
             p = p->next;
         if (p && p->described != gen) { /* its provider, once */
@@ -589,7 +589,7 @@ static bool pr_describe(const trace_state *ts, pr_slot *s, uint64_t key)
         trace_meta(TRACE_EV_PROBE_INFO, (uint64_t[]){ s->trace_id, s->provider_id, name, function, kinds });
         atomic_store_explicit(&s->described, gen, memory_order_release);
     }
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
     return ok;
 }
 
@@ -622,7 +622,7 @@ JNIEXPORT void JNICALL Java_jvmprof_ProbeRuntime_fire(JNIEnv *jni, jclass cls, j
     size_t n = strlen(kinds);
     if ((size_t)(*jni)->GetArrayLength(jni, jvalues) < n)
         return;
-    uint32_t word = atomic_load_explicit(&pr.words[(uint32_t)key], memory_order_relaxed);
+    uint32_t word = atomic_load_explicit(&pr_all.words[(uint32_t)key], memory_order_relaxed);
     trace_state *ts = word & PR_TRACE ? trace_live() : NULL;
     bool tracing = ts && atomic_load_explicit(&ts->on, memory_order_relaxed) && (ts->what & OPTIONS_TRACE_PROBE);
     bool fixed = (word & PR_FIXED) && jvmprof_probe_semaphore;
@@ -668,14 +668,14 @@ JNIEXPORT void JNICALL Java_jvmprof_ProbeRuntime_fire(JNIEnv *jni, jclass cls, j
 
 void probes_exit(void)
 {
-    pthread_mutex_lock(&pr.lock);
-    if (pr.base[0] && pr.base_pid == getpid()) { /* a forked child's exit leaves its parent's files */
-        for (pr_provider *p = pr.providers; p; p = p->next)
+    pthread_mutex_lock(&pr_all.lock);
+    if (pr_all.base[0] && pr_all.base_pid == getpid()) { /* a forked child's exit leaves its parent's files */
+        for (pr_provider *p = pr_all.providers; p; p = p->next)
             if (p->dl) {
                 unlink(p->path);
                 rmdir(p->dir);
             }
-        probe_dir_remove(pr.base);
+        probe_dir_remove(pr_all.base);
     }
-    pthread_mutex_unlock(&pr.lock);
+    pthread_mutex_unlock(&pr_all.lock);
 }

@@ -47,7 +47,7 @@ static struct {
     _Atomic unsigned inflight;          /* deliveries under way: its end waits for them */
     pthread_key_t scratch_key;          /* each thread's tpl_scratch */
     bool scratch_ready;
-} tpl;
+} tpl_all;
 /* Each thread's room for the names it hands the plugin (valid during a
  * call): made at its first use, freed when the thread ends (a pthread key,
  * not thread-local storage, of which a library loaded late has little). */
@@ -61,8 +61,8 @@ typedef struct tpl_scratch {
 
 static tpl_scratch *tpl_room(void)
 {
-    tpl_scratch *r = tpl.scratch_ready ? pthread_getspecific(tpl.scratch_key) : NULL;
-    if (!r && tpl.scratch_ready && (r = malloc(sizeof *r)) && pthread_setspecific(tpl.scratch_key, r) != 0) {
+    tpl_scratch *r = tpl_all.scratch_ready ? pthread_getspecific(tpl_all.scratch_key) : NULL;
+    if (!r && tpl_all.scratch_ready && (r = malloc(sizeof *r)) && pthread_setspecific(tpl_all.scratch_key, r) != 0) {
         free(r);
         r = NULL;
     }
@@ -246,14 +246,14 @@ static bool tpl_probe(uint64_t key, const char *text, size_t len, jvmprof_probe 
 static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const uint64_t *f, const char *text,
                         size_t text_len)
 {
-    atomic_fetch_add_explicit(&tpl.inflight, 1, memory_order_acq_rel);
-    if (!atomic_load_explicit(&tpl.live, memory_order_acquire)) {
-        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
+    atomic_fetch_add_explicit(&tpl_all.inflight, 1, memory_order_acq_rel);
+    if (!atomic_load_explicit(&tpl_all.live, memory_order_acquire)) {
+        atomic_fetch_sub_explicit(&tpl_all.inflight, 1, memory_order_release);
         return;
     }
     tpl_scratch *r = tpl_room();
     if (!r) {
-        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&tpl_all.inflight, 1, memory_order_release);
         return;
     }
     char *cls = r->cls, *s1 = r->s1, *s2 = r->s2;
@@ -358,18 +358,18 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
         break;
     case TRACE_EV_PROBE:
         if (!tpl_probe(f[1], text, text_len, &probe, args)) {
-            atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
+            atomic_fetch_sub_explicit(&tpl_all.inflight, 1, memory_order_release);
             return;
         }
         e.u.probe.probe = &probe;
         e.u.probe.args = args;
         break;
     default:
-        atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
+        atomic_fetch_sub_explicit(&tpl_all.inflight, 1, memory_order_release);
         return;
     }
-    tpl.event(&e);
-    atomic_fetch_sub_explicit(&tpl.inflight, 1, memory_order_release);
+    tpl_all.event(&e);
+    atomic_fetch_sub_explicit(&tpl_all.inflight, 1, memory_order_release);
 }
 
 /* ---- life ---- */
@@ -377,11 +377,11 @@ static void tpl_consume(uint32_t thread, unsigned type, uint64_t time_ns, const 
 /* A refusal: "plugin=PATH: why" into the caller's buffer err; the library unloaded. */
 static jp_status tpl_refuse(char *err, size_t errlen, const char *why)
 {
-    snprintf(err, errlen, "plugin=%s: %s", tpl.path, why);
-    if (tpl.lib)
-        dlclose(tpl.lib);
-    tpl.lib = NULL;
-    tpl.event = NULL;
+    snprintf(err, errlen, "plugin=%s: %s", tpl_all.path, why);
+    if (tpl_all.lib)
+        dlclose(tpl_all.lib);
+    tpl_all.lib = NULL;
+    tpl_all.event = NULL;
     return JP_ERR_ARG;
 }
 
@@ -390,30 +390,30 @@ jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
     const char *colon = strchr(spec, ':');
     size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *args = colon ? colon + 1 : "";
-    if (tpl.lib) { /* one per JVM: a later session keeps it; after its shutdown, a startup starts it again */
-        if (strlen(tpl.path) != n || strncmp(tpl.path, spec, n) != 0) {
+    if (tpl_all.lib) { /* one per JVM: a later session keeps it; after its shutdown, a startup starts it again */
+        if (strlen(tpl_all.path) != n || strncmp(tpl_all.path, spec, n) != 0) {
             snprintf(err, errlen, "plugin=%.*s: the plugin %s is loaded already, and a JVM has one", (int)n, spec,
-                     tpl.path);
+                     tpl_all.path);
             return JP_ERR_ARG;
         }
-        if (tpl.event)
+        if (tpl_all.event)
             return JP_OK;
     } else {
-        if (!tpl.scratch_ready)
-            tpl.scratch_ready = pthread_key_create(&tpl.scratch_key, free) == 0;
-        snprintf(tpl.path, sizeof tpl.path, "%.*s", (int)n, spec);
-        tpl.lib = dlopen(tpl.path, RTLD_NOW | RTLD_LOCAL);
-        if (!tpl.lib) {
+        if (!tpl_all.scratch_ready)
+            tpl_all.scratch_ready = pthread_key_create(&tpl_all.scratch_key, free) == 0;
+        snprintf(tpl_all.path, sizeof tpl_all.path, "%.*s", (int)n, spec);
+        tpl_all.lib = dlopen(tpl_all.path, RTLD_NOW | RTLD_LOCAL);
+        if (!tpl_all.lib) {
             const char *e = dlerror();
             return tpl_refuse(err, errlen, e ? e : "cannot be loaded");
         }
     }
-    const int *version = (const int *)dlsym(tpl.lib, "jvmprof_plugin_api_version");
-    tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl.lib, "jvmprof_plugin_startup");
-    tpl.event = (tpl_event_fn)dlsym(tpl.lib, "jvmprof_plugin_event");
-    tpl.begin = (tpl_begin_fn)dlsym(tpl.lib, "jvmprof_plugin_begin");
-    tpl.end = (tpl_void_fn)dlsym(tpl.lib, "jvmprof_plugin_end");
-    tpl.shutdown = (tpl_void_fn)dlsym(tpl.lib, "jvmprof_plugin_shutdown");
+    const int *version = (const int *)dlsym(tpl_all.lib, "jvmprof_plugin_api_version");
+    tpl_startup_fn startup = (tpl_startup_fn)dlsym(tpl_all.lib, "jvmprof_plugin_startup");
+    tpl_all.event = (tpl_event_fn)dlsym(tpl_all.lib, "jvmprof_plugin_event");
+    tpl_all.begin = (tpl_begin_fn)dlsym(tpl_all.lib, "jvmprof_plugin_begin");
+    tpl_all.end = (tpl_void_fn)dlsym(tpl_all.lib, "jvmprof_plugin_end");
+    tpl_all.shutdown = (tpl_void_fn)dlsym(tpl_all.lib, "jvmprof_plugin_shutdown");
     char why[160];
     if (!version)
         return tpl_refuse(err, errlen,
@@ -423,7 +423,7 @@ jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
                  *version, JVMPROF_PLUGIN_API_VERSION);
         return tpl_refuse(err, errlen, why);
     }
-    if (!startup || !tpl.event)
+    if (!startup || !tpl_all.event)
         return tpl_refuse(err, errlen, !startup ? "it does not export jvmprof_plugin_startup, which a plugin must"
                                    : "it does not export jvmprof_plugin_event, which a plugin must");
     int rc = startup(args, &tpl_support);
@@ -437,33 +437,33 @@ jp_status trace_plugin_load(const char *spec, char *err, size_t errlen)
 
 void trace_plugin_begin(unsigned what)
 {
-    if (!tpl.event)
+    if (!tpl_all.event)
         return;
-    if (tpl.begin)
-        tpl.begin(what);
-    tpl.begun = true;
-    atomic_store(&tpl.live, true);
+    if (tpl_all.begin)
+        tpl_all.begin(what);
+    tpl_all.begun = true;
+    atomic_store(&tpl_all.live, true);
     trace_session_set_consumer(tpl_consume);
 }
 
 /* Events stop, those under way are let finish (up to 2 s), then the plugin's end. */
 void trace_plugin_end(void)
 {
-    atomic_store(&tpl.live, false);
+    atomic_store(&tpl_all.live, false);
     trace_session_set_consumer(NULL);
-    for (int i = 0; i < 2000 && atomic_load_explicit(&tpl.inflight, memory_order_acquire); i++)
+    for (int i = 0; i < 2000 && atomic_load_explicit(&tpl_all.inflight, memory_order_acquire); i++)
         nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
-    if (tpl.begun && tpl.end)
-        tpl.end();
-    tpl.begun = false;
+    if (tpl_all.begun && tpl_all.end)
+        tpl_all.end();
+    tpl_all.begun = false;
 }
 
 void trace_plugin_shutdown(void)
 {
     trace_plugin_end();
-    if (tpl.event && tpl.shutdown)
-        tpl.shutdown();
-    tpl.event = NULL; /* the library stays mapped: a thread may still be inside it */
+    if (tpl_all.event && tpl_all.shutdown)
+        tpl_all.shutdown();
+    tpl_all.event = NULL; /* the library stays mapped: a thread may still be inside it */
 }
 
-bool trace_plugin_loaded(void) { return tpl.event != NULL; }
+bool trace_plugin_loaded(void) { return tpl_all.event != NULL; }
