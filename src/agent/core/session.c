@@ -136,8 +136,7 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
 static void session_run(JNIEnv *jni)
 {
     session_all.cur->since = (double)agent_now_ns() / 1e9;
-    if (agent_opts->net[0])
-        net_stream_start(agent_opts->net);
+    net_stream_start(session_all.cur); /* net=: the outputs streamed */
     collectors_admit_threads(); /* the session is prepared: what threads' own starts arm is ready */
     thread_registry_existing(jni);
     collectors_start(jni);

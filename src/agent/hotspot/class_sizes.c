@@ -17,22 +17,27 @@
 #include "../core/jvmti_util.h"
 #include "vmstructs.h"
 
-static jbyteArray cs_pin; /* global ref */
-static long cs_klass_off = -1, cs_lh_off = -1;
+/* How to read a class's instance size (class_sizes_init, once): HotSpot's
+ * offsets, and the array whose critical section holds the collector off (a
+ * global ref). The JVM's, for its whole life and every session. */
+static struct {
+    jbyteArray pin;
+    long klass_off, lh_off;
+} cs_layout = { NULL, -1, -1 };
 
 bool class_sizes_init(JNIEnv *jni)
 {
-    if (cs_pin)
-        return cs_klass_off >= 0 && cs_lh_off >= 0;
+    if (cs_layout.pin)
+        return cs_layout.klass_off >= 0 && cs_layout.lh_off >= 0;
     int *p = vmstructs_static("java_lang_Class", "_klass_offset");
-    cs_klass_off = p ? *p : -1;
-    cs_lh_off = vmstructs_offset("Klass", "_layout_helper");
+    cs_layout.klass_off = p ? *p : -1;
+    cs_layout.lh_off = vmstructs_offset("Klass", "_layout_helper");
     jbyteArray a = (*jni)->NewByteArray(jni, 1);
-    cs_pin = a ? (*jni)->NewGlobalRef(jni, a) : NULL;
+    cs_layout.pin = a ? (*jni)->NewGlobalRef(jni, a) : NULL;
     if (a)
         (*jni)->DeleteLocalRef(jni, a);
     (*jni)->ExceptionClear(jni);
-    bool ok = cs_pin && cs_klass_off >= 0 && cs_lh_off >= 0;
+    bool ok = cs_layout.pin && cs_layout.klass_off >= 0 && cs_layout.lh_off >= 0;
     if (!ok)
         jp_log_info("HotSpot's Klass layout is not described here: instance sizes are not known");
     return ok;
@@ -40,56 +45,61 @@ bool class_sizes_init(JNIEnv *jni)
 
 long class_sizes_of(JNIEnv *jni, jclass c)
 {
-    if (cs_klass_off < 0 || cs_lh_off < 0 || !cs_pin || !c || ((uintptr_t)c & 1) /* a weak global ref */)
+    if (cs_layout.klass_off < 0 || cs_layout.lh_off < 0 || !cs_layout.pin || !c ||
+        ((uintptr_t)c & 1) /* a weak global ref */)
         return -1;
-    void *crit = (*jni)->GetPrimitiveArrayCritical(jni, cs_pin, NULL);
+    void *crit = (*jni)->GetPrimitiveArrayCritical(jni, cs_layout.pin, NULL);
     if (!crit)
         return -1;
     const char *mirror = *(const char *const *)c;
-    const char *klass = mirror ? *(const char *const *)(mirror + cs_klass_off) : NULL;
-    jint lh = klass ? *(const jint *)(klass + cs_lh_off) : 0;
-    (*jni)->ReleasePrimitiveArrayCritical(jni, cs_pin, crit, JNI_ABORT);
+    const char *klass = mirror ? *(const char *const *)(mirror + cs_layout.klass_off) : NULL;
+    jint lh = klass ? *(const jint *)(klass + cs_layout.lh_off) : 0;
+    (*jni)->ReleasePrimitiveArrayCritical(jni, cs_layout.pin, crit, JNI_ABORT);
     return lh > 0 ? (long)(lh & ~7) : -1;
 }
 
-/* sizes by class signature (agent thread only) */
-static intern_table cs_names;
-static arena cs_arena;
-static bool cs_names_ready;
-static long *cs_sizes; /* [id - 1]: bytes, -1 unknown, -2 not looked for yet */
-static uint32_t cs_cap;
+/* Sizes by class signature (agent thread only): kept for the JVM's life, as
+ * a class's instance size never changes, so that a later session does not
+ * look again for what an earlier one found. */
+static struct {
+    intern_table names;
+    arena arena;
+    bool ready;
+    long *sizes; /* [id - 1]: bytes, -1 unknown, -2 not looked for yet */
+    uint32_t cap;
+} cs_by_name;
 
 long class_sizes_by_name(const char *sig)
 {
-    if (!cs_names_ready) {
-        arena_init(&cs_arena);
-        intern_init(&cs_names, &cs_arena);
-        cs_names_ready = true;
+    if (!cs_by_name.ready) {
+        arena_init(&cs_by_name.arena);
+        intern_init(&cs_by_name.names, &cs_by_name.arena);
+        cs_by_name.ready = true;
     }
     bool added;
-    uint32_t id = intern_put(&cs_names, sig, (uint32_t)strlen(sig), &added);
+    uint32_t id = intern_put(&cs_by_name.names, sig, (uint32_t)strlen(sig), &added);
     if (!id)
         return -1;
-    if (id > cs_cap) {
-        uint32_t cap = cs_cap ? cs_cap * 2 : 1024;
+    if (id > cs_by_name.cap) {
+        uint32_t cap = cs_by_name.cap ? cs_by_name.cap * 2 : 1024;
         while (cap < id)
             cap *= 2;
-        long *p = realloc(cs_sizes, cap * sizeof *p);
+        long *p = realloc(cs_by_name.sizes, cap * sizeof *p);
         if (!p)
             return -1;
-        for (uint32_t i = cs_cap; i < cap; i++)
+        for (uint32_t i = cs_by_name.cap; i < cap; i++)
             p[i] = -2;
-        cs_sizes = p;
-        cs_cap = cap;
+        cs_by_name.sizes = p;
+        cs_by_name.cap = cap;
     }
-    return cs_sizes[id - 1];
+    return cs_by_name.sizes[id - 1];
 }
 
 void class_sizes_resolve(JNIEnv *jni)
 {
     bool missing = false;
-    for (uint32_t i = 0; cs_names_ready && i < intern_count(&cs_names) && !missing; i++)
-        missing = cs_sizes[i] == -2;
+    for (uint32_t i = 0; cs_by_name.ready && i < intern_count(&cs_by_name.names) && !missing; i++)
+        missing = cs_by_name.sizes[i] == -2;
     if (!missing)
         return;
     jint n = 0;
@@ -100,15 +110,15 @@ void class_sizes_resolve(JNIEnv *jni)
         char *sig = NULL;
         if ((*agent_jvmti)->GetClassSignature(agent_jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig &&
             sig[0] == 'L') {
-            uint32_t id = intern_find(&cs_names, sig, (uint32_t)strlen(sig));
-            if (id && cs_sizes[id - 1] == -2)
-                cs_sizes[id - 1] = class_sizes_of(jni, all[i]);
+            uint32_t id = intern_find(&cs_by_name.names, sig, (uint32_t)strlen(sig));
+            if (id && cs_by_name.sizes[id - 1] == -2)
+                cs_by_name.sizes[id - 1] = class_sizes_of(jni, all[i]);
         }
         jvmti_free(sig);
         (*jni)->DeleteLocalRef(jni, all[i]);
     }
     jvmti_free(all);
-    for (uint32_t i = 0; i < intern_count(&cs_names); i++)
-        if (cs_sizes[i] == -2)
-            cs_sizes[i] = -1; /* not loaded (any more): not looked for again */
+    for (uint32_t i = 0; i < intern_count(&cs_by_name.names); i++)
+        if (cs_by_name.sizes[i] == -2)
+            cs_by_name.sizes[i] = -1; /* not loaded (any more): not looked for again */
 }

@@ -18,7 +18,7 @@
 
 /* An nmethod loaded: its code's address, its method, and the distinct
  * (caller, callee) pairs its inlining records name, sorted. The agent thread
- * keeps it (in ck_code) until the nmethod unloads. */
+ * keeps it (in ck.code) until the nmethod unloads. */
 typedef struct ck_load_event {
     eventq_event head;
     const void *code;
@@ -49,10 +49,18 @@ typedef struct ck_map {
     size_t mask, used;
 } ck_map;
 
-static ck_map ck_methods;     /* (method, 0) -> loaded nmethods of method */
-static ck_map ck_inlines;     /* (caller, callee) -> loaded nmethods inlining callee into caller */
-static ck_map ck_code;        /* (code address, method) -> its load event */
-static bool ck_ready;
+/* The JVM's loaded nmethods, as the JIT's events tell them (agent thread
+ * only): a mirror of the JVM's code, the same whichever session asks, so
+ * not a session's part; the queued events' apply functions (eventq) and the
+ * sampler's code_kinds_of reach it with no session at hand. Filled from
+ * code_kinds_vm_init (which replays the code loaded before) and emptied by
+ * code_kinds_end, as it cannot be kept current while no session listens. */
+static struct {
+    ck_map methods;           /* (method, 0) -> loaded nmethods of method */
+    ck_map inlines;           /* (caller, callee) -> loaded nmethods inlining callee into caller */
+    ck_map code;              /* (code address, method) -> its load event */
+    bool ready;               /* the events are on */
+} ck;
 
 static size_t ck_hash(uintptr_t a, uintptr_t b)
 {
@@ -121,19 +129,19 @@ void code_kinds_vm_init(void)
         jvmti_check((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL),
                     "SetEventNotificationMode") != JP_OK)
         return;
-    ck_ready = true;
+    ck.ready = true;
     jvmti_check((*jv)->GenerateEvents(jv, JVMTI_EVENT_COMPILED_METHOD_LOAD), "GenerateEvents");
 }
 
 void code_kinds_end(void)
 {
     jvmtiEnv *jv = agent_jvmti;
-    ck_ready = false;
+    ck.ready = false;
     (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
     (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL);
-    for (size_t i = 0; ck_code.slots && i <= ck_code.mask; i++)
-        free(ck_code.slots[i].edges);
-    ck_map *maps[] = { &ck_methods, &ck_inlines, &ck_code };
+    for (size_t i = 0; ck.code.slots && i <= ck.code.mask; i++)
+        free(ck.code.slots[i].edges);
+    ck_map *maps[] = { &ck.methods, &ck.inlines, &ck.code };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         free(maps[i]->slots);
         *maps[i] = (ck_map){ 0 };
@@ -212,11 +220,11 @@ void JNICALL code_kinds_compiled_method_unload(jvmtiEnv *jv, jmethodID method, c
 /* The counts of a load event's method and pairs, up (+1) or down (-1). */
 static void ck_count(const ck_load_event *e, int64_t delta)
 {
-    ck_entry *me = ck_find(&ck_methods, (uintptr_t)e->method, 0, true);
+    ck_entry *me = ck_find(&ck.methods, (uintptr_t)e->method, 0, true);
     if (me)
         me->count += delta;
     for (uint32_t i = 0; i < e->npairs; i++) {
-        ck_entry *in = ck_find(&ck_inlines, (uintptr_t)e->pairs[2 * i], (uintptr_t)e->pairs[2 * i + 1], true);
+        ck_entry *in = ck_find(&ck.inlines, (uintptr_t)e->pairs[2 * i], (uintptr_t)e->pairs[2 * i + 1], true);
         if (in)
             in->count += delta;
     }
@@ -226,7 +234,7 @@ static bool ck_apply_load(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)m, (void)jni;
     ck_load_event *l = (ck_load_event *)e;
-    ck_entry *c = ck_find(&ck_code, (uintptr_t)l->code, (uintptr_t)l->method, true);
+    ck_entry *c = ck_find(&ck.code, (uintptr_t)l->code, (uintptr_t)l->method, true);
     if (!c)
         return false;
     if (c->edges) { /* the same address loaded again without an unload: replace */
@@ -243,7 +251,7 @@ static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)m, (void)jni;
     const ck_unload_event *u = (const ck_unload_event *)e;
-    ck_entry *c = ck_find(&ck_code, (uintptr_t)u->code, (uintptr_t)u->method, false);
+    ck_entry *c = ck_find(&ck.code, (uintptr_t)u->code, (uintptr_t)u->method, false);
     if (c && c->edges) {
         ck_count(c->edges, -1);
         free(c->edges);
@@ -255,13 +263,13 @@ static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e)
 
 frame_kind code_kinds_of(jmethodID method, jmethodID caller)
 {
-    if (!ck_ready)
+    if (!ck.ready)
         return FRAME_KIND_UNKNOWN;
     if (caller) {
-        ck_entry *in = ck_find(&ck_inlines, (uintptr_t)caller, (uintptr_t)method, false);
+        ck_entry *in = ck_find(&ck.inlines, (uintptr_t)caller, (uintptr_t)method, false);
         if (in && in->count > 0)
             return FRAME_KIND_INLINED;
     }
-    ck_entry *me = ck_find(&ck_methods, (uintptr_t)method, 0, false);
+    ck_entry *me = ck_find(&ck.methods, (uintptr_t)method, 0, false);
     return me && me->count > 0 ? FRAME_KIND_JIT : FRAME_KIND_INTERPRETED;
 }

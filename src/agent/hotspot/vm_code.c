@@ -22,25 +22,56 @@ typedef struct {
     int log2_segment;
 } vmc_heap;
 
-static vmc_heap vmc_heaps[VMC_MAX_HEAPS];
-static int vmc_nheaps;
-static uintptr_t vmc_low, vmc_high;  /* CodeCache's bounds: no heap outside */
-static pid_t vmc_pid;
-static uint64_t vmc_block_header;    /* sizeof(HeapBlock): the blob follows it */
-static long vmc_header_used;         /* HeapBlock::Header::_used */
-static long vmc_blob_name, vmc_frame_size, vmc_frame_complete, vmc_code_begin, vmc_code_end, vmc_cm_method;
-static bool vmc_code_relative;       /* JDK 23+: the code's bounds are int offsets from the blob (_code_offset,
-                                      * _data_offset), not addresses (_code_begin, _code_end) */
-static int vmc_frame_complete_size;  /* sizeof _frame_complete_offset: int (4), int16_t (2) from JDK 23 */
-static long vmc_const_method, vmc_constants, vmc_pool_holder, vmc_jmethod_ids, vmc_idnum;
-static bool vmc_ready;
-static uintptr_t vmc_jvm_low, vmc_jvm_high; /* libjvm.so's executable segment */
-static long vmc_anchor_sp, vmc_anchor_pc, vmc_anchor_fp, vmc_state; /* from the JNIEnv (either side of it) */
-static bool vmc_anchor_known;
-static int32_t vmc_in_vm = -1, vmc_in_vm_trans = -1; /* _thread_in_vm, _thread_in_vm_trans */
-static int32_t vmc_in_java = -1, vmc_in_java_trans = -1; /* _thread_in_Java, _thread_in_Java_trans */
-static _Atomic uintptr_t vmc_ids[1u << VMC_IDS_LOG2]; /* jmethodIDs found, by Method* */
-static _Atomic uintptr_t vmc_name_nmethod, vmc_name_interpreter;
+/* What follows describes the JVM, read once (vm_code_init, on the first
+ * session's start) and the same for its whole life and every session after:
+ * the signal handler reads it as plain fields (nothing here is written once
+ * vm_code_init has returned, but for the two caches at the end, which are
+ * atomic). */
+
+/* This process and libjvm.so's executable segment (pid 0: vm_code_init has
+ * not run, the reads are refused). */
+static struct {
+    pid_t pid;
+    uintptr_t low, high;
+} vmc_jvm;
+
+/* The code cache: its bounds, its heaps and how a blob in it is laid out;
+ * ready once all of it was read and process_vm_readv proved to work. */
+static struct {
+    vmc_heap heaps[VMC_MAX_HEAPS];
+    int nheaps;
+    uintptr_t low, high;              /* CodeCache's bounds: no heap outside */
+    uint64_t block_header;            /* sizeof(HeapBlock): the blob follows it */
+    long header_used;                 /* HeapBlock::Header::_used */
+    long blob_name, frame_size, frame_complete, code_begin, code_end, cm_method;
+    bool code_relative;               /* JDK 23+: the code's bounds are int offsets from the blob (_code_offset,
+                                       * _data_offset), not addresses (_code_begin, _code_end) */
+    int frame_complete_size;          /* sizeof _frame_complete_offset: int (4), int16_t (2) from JDK 23 */
+    bool ready;
+} vmc_cache;
+
+/* From a Method* to its jmethodID: the offsets on the way (Method,
+ * ConstMethod, ConstantPool, InstanceKlass). */
+static struct {
+    long const_method, constants, pool_holder, jmethod_ids, idnum;
+} vmc_method;
+
+/* A thread's frame anchor and state, as offsets from its JNIEnv (either
+ * side of it), and the states' values; known: all of them were found. */
+static struct {
+    long anchor_sp, anchor_pc, anchor_fp, state;
+    bool known;
+    int32_t in_vm, in_vm_trans;       /* _thread_in_vm, _thread_in_vm_trans */
+    int32_t in_java, in_java_trans;   /* _thread_in_Java, _thread_in_Java_trans */
+} vmc_thread = { .in_vm = -1, .in_vm_trans = -1, .in_java = -1, .in_java_trans = -1 };
+
+/* What the signal handler found and keeps for the JVM's life (HotSpot
+ * never frees a jmethodID's memory, and blob names are constant strings in
+ * libjvm): jmethodIDs by Method*, and the addresses of the names it knows. */
+static struct {
+    _Atomic uintptr_t ids[1u << VMC_IDS_LOG2];
+    _Atomic uintptr_t name_nmethod, name_interpreter;
+} vmc_seen;
 
 /* n bytes at addr, or false: never faults, whatever addr is */
 static bool vmc_read(uintptr_t addr, void *buf, size_t n)
@@ -48,12 +79,12 @@ static bool vmc_read(uintptr_t addr, void *buf, size_t n)
     if (addr < 4096)
         return false;
     struct iovec local = { buf, n }, remote = { (void *)addr, n };
-    return process_vm_readv(vmc_pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+    return process_vm_readv(vmc_jvm.pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
 }
 
 static bool vmc_word(uintptr_t addr, uintptr_t *out) { return vmc_read(addr, out, sizeof *out); }
 
-bool vm_code_word(uintptr_t addr, uintptr_t *out) { return vmc_pid && vmc_word(addr, out); }
+bool vm_code_word(uintptr_t addr, uintptr_t *out) { return vmc_jvm.pid && vmc_word(addr, out); }
 
 /* a word at offset `at` of a copied blob header */
 static uintptr_t vmc_field(const uint8_t *blob, long at)
@@ -66,7 +97,7 @@ static uintptr_t vmc_field(const uint8_t *blob, long at)
 /* where the code of a copied blob (at `at`) begins or ends: a field holding the address, or an int offset */
 static uintptr_t vmc_code_bound(const uint8_t *blob, uintptr_t at, long field)
 {
-    if (!vmc_code_relative)
+    if (!vmc_cache.code_relative)
         return vmc_field(blob, field);
     int32_t off;
     memcpy(&off, blob + field, sizeof off);
@@ -82,17 +113,17 @@ static int vmc_find_jvm(struct dl_phdr_info *info, size_t size, void *data)
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
         if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && probe >= lo && probe < hi) {
-            vmc_jvm_low = lo;
-            vmc_jvm_high = hi;
+            vmc_jvm.low = lo;
+            vmc_jvm.high = hi;
             return 1;
         }
     }
     return 0;
 }
 
-bool vm_code_in_jvm(uintptr_t pc) { return pc >= vmc_jvm_low && pc < vmc_jvm_high; }
+bool vm_code_in_jvm(uintptr_t pc) { return pc >= vmc_jvm.low && pc < vmc_jvm.high; }
 
-bool vm_code_in_code_cache(uintptr_t pc) { return vmc_ready && pc >= vmc_low && pc < vmc_high; }
+bool vm_code_in_code_cache(uintptr_t pc) { return vmc_cache.ready && pc >= vmc_cache.low && pc < vmc_cache.high; }
 
 bool vm_code_is_sigreturn(uintptr_t pc)
 {
@@ -118,7 +149,7 @@ static bool vmc_init(void)
     void *probe = dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM");
     if (probe)
         dl_iterate_phdr(vmc_find_jvm, probe);
-    vmc_pid = getpid();
+    vmc_jvm.pid = getpid();
     char **heaps = vmstructs_static("CodeCache", "_heaps");
     uintptr_t *low = vmstructs_static("CodeCache", "_low_bound");
     uintptr_t *high = vmstructs_static("CodeCache", "_high_bound");
@@ -127,95 +158,97 @@ static bool vmc_init(void)
     long log2 = vmstructs_offset("CodeHeap", "_log2_segment_size");
     long vs_low = vmstructs_offset("VirtualSpace", "_low");
     long vs_high_b = vmstructs_offset("VirtualSpace", "_high_boundary");
-    vmc_block_header = vmstructs_sizeof("HeapBlock");
-    vmc_header_used = vmstructs_offset("HeapBlock::Header", "_used");
-    vmc_blob_name = vmstructs_offset("CodeBlob", "_name");
-    vmc_code_begin = vmstructs_offset("CodeBlob", "_code_begin");
-    vmc_code_end = vmstructs_offset("CodeBlob", "_code_end");
-    if (vmc_code_begin < 0 && vmc_code_end < 0) { /* JDK 23+ */
-        vmc_code_begin = vmstructs_offset("CodeBlob", "_code_offset");
-        vmc_code_end = vmstructs_offset("CodeBlob", "_data_offset");
-        vmc_code_relative = true;
+    vmc_cache.block_header = vmstructs_sizeof("HeapBlock");
+    vmc_cache.header_used = vmstructs_offset("HeapBlock::Header", "_used");
+    vmc_cache.blob_name = vmstructs_offset("CodeBlob", "_name");
+    vmc_cache.code_begin = vmstructs_offset("CodeBlob", "_code_begin");
+    vmc_cache.code_end = vmstructs_offset("CodeBlob", "_code_end");
+    if (vmc_cache.code_begin < 0 && vmc_cache.code_end < 0) { /* JDK 23+ */
+        vmc_cache.code_begin = vmstructs_offset("CodeBlob", "_code_offset");
+        vmc_cache.code_end = vmstructs_offset("CodeBlob", "_data_offset");
+        vmc_cache.code_relative = true;
     }
-    vmc_frame_size = vmstructs_offset("CodeBlob", "_frame_size");
-    vmc_frame_complete = vmstructs_offset("CodeBlob", "_frame_complete_offset");
-    vmc_frame_complete_size = (int)vmstructs_field_size("CodeBlob", "_frame_complete_offset");
-    vmc_cm_method = vmstructs_offset("CompiledMethod", "_method");
-    if (vmc_cm_method < 0) /* JDK 23+: CompiledMethod is folded into nmethod */
-        vmc_cm_method = vmstructs_offset("nmethod", "_method");
-    vmc_const_method = vmstructs_offset("Method", "_constMethod");
-    vmc_constants = vmstructs_offset("ConstMethod", "_constants");
-    vmc_idnum = vmstructs_offset("ConstMethod", "_method_idnum");
-    vmc_pool_holder = vmstructs_offset("ConstantPool", "_pool_holder");
-    vmc_jmethod_ids = vmstructs_offset("InstanceKlass", "_methods_jmethod_ids");
+    vmc_cache.frame_size = vmstructs_offset("CodeBlob", "_frame_size");
+    vmc_cache.frame_complete = vmstructs_offset("CodeBlob", "_frame_complete_offset");
+    vmc_cache.frame_complete_size = (int)vmstructs_field_size("CodeBlob", "_frame_complete_offset");
+    vmc_cache.cm_method = vmstructs_offset("CompiledMethod", "_method");
+    if (vmc_cache.cm_method < 0) /* JDK 23+: CompiledMethod is folded into nmethod */
+        vmc_cache.cm_method = vmstructs_offset("nmethod", "_method");
+    vmc_method.const_method = vmstructs_offset("Method", "_constMethod");
+    vmc_method.constants = vmstructs_offset("ConstMethod", "_constants");
+    vmc_method.idnum = vmstructs_offset("ConstMethod", "_method_idnum");
+    vmc_method.pool_holder = vmstructs_offset("ConstantPool", "_pool_holder");
+    vmc_method.jmethod_ids = vmstructs_offset("InstanceKlass", "_methods_jmethod_ids");
     long anchor = vmstructs_offset("JavaThread", "_anchor"), env = vmstructs_jni_env_offset();
     long a_sp = vmstructs_offset("JavaFrameAnchor", "_last_Java_sp");
     long a_pc = vmstructs_offset("JavaFrameAnchor", "_last_Java_pc");
     long a_fp = vmstructs_offset("JavaFrameAnchor", "_last_Java_fp");
     long state = vmstructs_offset("JavaThread", "_thread_state");
     if (anchor >= 0 && env >= 0 && a_sp >= 0 && a_pc >= 0 && a_fp >= 0 && state >= 0 &&
-        vmstructs_int_constant("_thread_in_vm", &vmc_in_vm) &&
-        vmstructs_int_constant("_thread_in_vm_trans", &vmc_in_vm_trans) &&
-        vmstructs_int_constant("_thread_in_Java", &vmc_in_java) &&
-        vmstructs_int_constant("_thread_in_Java_trans", &vmc_in_java_trans)) {
-        vmc_anchor_sp = anchor + a_sp - env;
-        vmc_anchor_pc = anchor + a_pc - env;
-        vmc_anchor_fp = anchor + a_fp - env;
-        vmc_state = state - env;
-        vmc_anchor_known = true;
+        vmstructs_int_constant("_thread_in_vm", &vmc_thread.in_vm) &&
+        vmstructs_int_constant("_thread_in_vm_trans", &vmc_thread.in_vm_trans) &&
+        vmstructs_int_constant("_thread_in_Java", &vmc_thread.in_java) &&
+        vmstructs_int_constant("_thread_in_Java_trans", &vmc_thread.in_java_trans)) {
+        vmc_thread.anchor_sp = anchor + a_sp - env;
+        vmc_thread.anchor_pc = anchor + a_pc - env;
+        vmc_thread.anchor_fp = anchor + a_fp - env;
+        vmc_thread.state = state - env;
+        vmc_thread.known = true;
     }
     if (!heaps || !*heaps || !low || !high || len < 0 || data < 0 || memory < 0 || segmap < 0 || log2 < 0 ||
-        vs_low < 0 || vs_high_b < 0 || !vmc_block_header || vmc_header_used < 0 || vmc_blob_name < 0 ||
-        vmc_frame_size < 0 || vmc_frame_complete < 0 || vmc_code_begin < 0 || vmc_code_end < 0 || vmc_cm_method < 0 ||
-        vmc_const_method < 0 || vmc_constants < 0 || vmc_idnum < 0 || vmc_pool_holder < 0 || vmc_jmethod_ids < 0 ||
-        (vmc_frame_complete_size != 2 && vmc_frame_complete_size != 4)) {
+        vs_low < 0 || vs_high_b < 0 || !vmc_cache.block_header || vmc_cache.header_used < 0 ||
+        vmc_cache.blob_name < 0 || vmc_cache.frame_size < 0 || vmc_cache.frame_complete < 0 ||
+        vmc_cache.code_begin < 0 || vmc_cache.code_end < 0 || vmc_cache.cm_method < 0 ||
+        vmc_method.const_method < 0 || vmc_method.constants < 0 || vmc_method.idnum < 0 ||
+        vmc_method.pool_holder < 0 || vmc_method.jmethod_ids < 0 ||
+        (vmc_cache.frame_complete_size != 2 && vmc_cache.frame_complete_size != 4)) {
         jp_log_debug("HotSpot does not describe its code cache: samples in compiled methods' prologues stay on the "
                      "caller");
         return false;
     }
-    long most = vmc_blob_name > vmc_cm_method ? vmc_blob_name : vmc_cm_method;
-    if (most < vmc_code_end)
-        most = vmc_code_end;
-    if (most + 8 > VMC_BLOB_BYTES || vmc_frame_size + 4 > VMC_BLOB_BYTES ||
-        vmc_frame_complete + vmc_frame_complete_size > VMC_BLOB_BYTES ||
-        vmc_header_used >= (long)vmc_block_header) {
+    long most = vmc_cache.blob_name > vmc_cache.cm_method ? vmc_cache.blob_name : vmc_cache.cm_method;
+    if (most < vmc_cache.code_end)
+        most = vmc_cache.code_end;
+    if (most + 8 > VMC_BLOB_BYTES || vmc_cache.frame_size + 4 > VMC_BLOB_BYTES ||
+        vmc_cache.frame_complete + vmc_cache.frame_complete_size > VMC_BLOB_BYTES ||
+        vmc_cache.header_used >= (long)vmc_cache.block_header) {
         jp_log_debug("HotSpot's code blobs are laid out unlike what the sampler reads");
         return false;
     }
-    vmc_low = *low;
-    vmc_high = *high;
+    vmc_cache.low = *low;
+    vmc_cache.high = *high;
     char *arr = *heaps;
     int n = *(int *)(arr + len);
     char **elems = *(char ***)(arr + data);
-    for (int i = 0; i < n && vmc_nheaps < VMC_MAX_HEAPS; i++) {
+    for (int i = 0; i < n && vmc_cache.nheaps < VMC_MAX_HEAPS; i++) {
         char *h = elems[i];
-        vmc_heap *v = &vmc_heaps[vmc_nheaps];
+        vmc_heap *v = &vmc_cache.heaps[vmc_cache.nheaps];
         v->low = *(uintptr_t *)(h + memory + vs_low);
         v->high = *(uintptr_t *)(h + memory + vs_high_b);
         v->segmap = *(uintptr_t *)(h + segmap + vs_low);
         v->log2_segment = *(int *)(h + log2);
         if (v->low && v->high > v->low && v->segmap && v->log2_segment > 0 && v->log2_segment < 16)
-            vmc_nheaps++;
+            vmc_cache.nheaps++;
     }
     /* the reads go through process_vm_readv, which a container's seccomp
      * profile may refuse: without it, AsyncGetCallTrace alone */
-    uintptr_t probe_word = 0, here = (uintptr_t)&vmc_heaps[0].low;
-    if (!vmc_word(here, &probe_word) || probe_word != vmc_heaps[0].low) {
+    uintptr_t probe_word = 0, here = (uintptr_t)&vmc_cache.heaps[0].low;
+    if (!vmc_word(here, &probe_word) || probe_word != vmc_cache.heaps[0].low) {
         jp_log_info("process_vm_readv is not allowed here: the sampler walks stacks with AsyncGetCallTrace alone");
         return false;
     }
-    vmc_ready = vmc_nheaps > 0;
-    return vmc_ready;
+    vmc_cache.ready = vmc_cache.nheaps > 0;
+    return vmc_cache.ready;
 }
 
 /* The blob whose code holds pc: copies its first VMC_BLOB_BYTES into blob
  * and returns its address, or 0 */
 static uintptr_t vmc_blob_at(uintptr_t pc, uint8_t *blob)
 {
-    if (pc < vmc_low || pc >= vmc_high)
+    if (pc < vmc_cache.low || pc >= vmc_cache.high)
         return 0;
-    for (int i = 0; i < vmc_nheaps; i++) {
-        const vmc_heap *h = &vmc_heaps[i];
+    for (int i = 0; i < vmc_cache.nheaps; i++) {
+        const vmc_heap *h = &vmc_cache.heaps[i];
         if (pc < h->low || pc >= h->high)
             continue;
         /* the segment map: 0 where a block starts, else how many segments
@@ -232,12 +265,13 @@ static uintptr_t vmc_blob_at(uintptr_t pc, uint8_t *blob)
         /* the block's header (is it in use?) and the blob after it, in one read */
         uintptr_t block = h->low + (seg << h->log2_segment);
         uint8_t buf[VMC_BLOB_BYTES + 64];
-        if (vmc_block_header > 64 || !vmc_read(block, buf, vmc_block_header + VMC_BLOB_BYTES) ||
-            !buf[vmc_header_used])
+        if (vmc_cache.block_header > 64 || !vmc_read(block, buf, vmc_cache.block_header + VMC_BLOB_BYTES) ||
+            !buf[vmc_cache.header_used])
             return 0;
-        memcpy(blob, buf + vmc_block_header, VMC_BLOB_BYTES);
-        uintptr_t at = block + vmc_block_header;
-        uintptr_t begin = vmc_code_bound(blob, at, vmc_code_begin), end = vmc_code_bound(blob, at, vmc_code_end);
+        memcpy(blob, buf + vmc_cache.block_header, VMC_BLOB_BYTES);
+        uintptr_t at = block + vmc_cache.block_header;
+        uintptr_t begin = vmc_code_bound(blob, at, vmc_cache.code_begin);
+        uintptr_t end = vmc_code_bound(blob, at, vmc_cache.code_end);
         return begin && pc >= begin && pc < end ? at : 0;
     }
     return 0;
@@ -252,15 +286,17 @@ static jmethodID vmc_method_id(uintptr_t method)
 {
     if (!method)
         return NULL;
-    _Atomic uintptr_t *slot = &vmc_ids[((method >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - VMC_IDS_LOG2)];
+    _Atomic uintptr_t *slot = &vmc_seen.ids[((method >> 3) * 0x9E3779B97F4A7C15ull) >> (64 - VMC_IDS_LOG2)];
     uintptr_t kept = atomic_load_explicit(slot, memory_order_acquire);
     if (kept && *(const uintptr_t *)kept == method)
         return (jmethodID)kept;
     uintptr_t cm, cp, ik, ids, count, id, back;
     uint16_t idnum;
-    if (!vmc_word(method + (uintptr_t)vmc_const_method, &cm) || !vmc_word(cm + (uintptr_t)vmc_constants, &cp) ||
-        !vmc_word(cp + (uintptr_t)vmc_pool_holder, &ik) || !vmc_word(ik + (uintptr_t)vmc_jmethod_ids, &ids) ||
-        !vmc_read(cm + (uintptr_t)vmc_idnum, &idnum, sizeof idnum) || !vmc_word(ids, &count))
+    if (!vmc_word(method + (uintptr_t)vmc_method.const_method, &cm) ||
+        !vmc_word(cm + (uintptr_t)vmc_method.constants, &cp) ||
+        !vmc_word(cp + (uintptr_t)vmc_method.pool_holder, &ik) ||
+        !vmc_word(ik + (uintptr_t)vmc_method.jmethod_ids, &ids) ||
+        !vmc_read(cm + (uintptr_t)vmc_method.idnum, &idnum, sizeof idnum) || !vmc_word(ids, &count))
         return NULL;
     if (idnum >= count || !vmc_word(ids + (1 + (uintptr_t)idnum) * sizeof(uintptr_t), &id) || !vmc_word(id, &back) ||
         back != method)
@@ -273,19 +309,19 @@ static jmethodID vmc_method_id(uintptr_t method)
  * strings in libjvm, so each is compared once and its address kept */
 static vm_code_kind vmc_kind_of(uintptr_t name_at)
 {
-    if (name_at && name_at == atomic_load_explicit(&vmc_name_nmethod, memory_order_relaxed))
+    if (name_at && name_at == atomic_load_explicit(&vmc_seen.name_nmethod, memory_order_relaxed))
         return VM_CODE_COMPILED;
-    if (name_at && name_at == atomic_load_explicit(&vmc_name_interpreter, memory_order_relaxed))
+    if (name_at && name_at == atomic_load_explicit(&vmc_seen.name_interpreter, memory_order_relaxed))
         return VM_CODE_INTERPRETER;
     char name[16] = { 0 };
     if (!vmc_read(name_at, name, sizeof name - 1))
         return VM_CODE_UNKNOWN;
     if (strcmp(name, "nmethod") == 0) {
-        atomic_store_explicit(&vmc_name_nmethod, name_at, memory_order_relaxed);
+        atomic_store_explicit(&vmc_seen.name_nmethod, name_at, memory_order_relaxed);
         return VM_CODE_COMPILED;
     }
     if (strcmp(name, "Interpreter") == 0) {
-        atomic_store_explicit(&vmc_name_interpreter, name_at, memory_order_relaxed);
+        atomic_store_explicit(&vmc_seen.name_interpreter, name_at, memory_order_relaxed);
         return VM_CODE_INTERPRETER;
     }
     return VM_CODE_STUB;
@@ -299,24 +335,24 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
     *complete = false;
     uint8_t blob[VMC_BLOB_BYTES];
     uintptr_t at;
-    if (!vmc_ready || !(at = vmc_blob_at(pc, blob)))
+    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
         return VM_CODE_UNKNOWN;
-    vm_code_kind kind = vmc_kind_of(vmc_field(blob, vmc_blob_name));
+    vm_code_kind kind = vmc_kind_of(vmc_field(blob, vmc_cache.blob_name));
     int32_t words;
-    memcpy(&words, blob + vmc_frame_size, sizeof words);
+    memcpy(&words, blob + vmc_cache.frame_size, sizeof words);
     if (words > 0 && words < 65536)
         *frame_words = (uint32_t)words;
     int32_t done;
-    if (vmc_frame_complete_size == 2) {
+    if (vmc_cache.frame_complete_size == 2) {
         int16_t d16;
-        memcpy(&d16, blob + vmc_frame_complete, sizeof d16);
+        memcpy(&d16, blob + vmc_cache.frame_complete, sizeof d16);
         done = d16;
     } else {
-        memcpy(&done, blob + vmc_frame_complete, sizeof done);
+        memcpy(&done, blob + vmc_cache.frame_complete, sizeof done);
     }
-    *complete = done >= 0 && pc >= vmc_code_bound(blob, at, vmc_code_begin) + (uintptr_t)done;
+    *complete = done >= 0 && pc >= vmc_code_bound(blob, at, vmc_cache.code_begin) + (uintptr_t)done;
     if (kind == VM_CODE_COMPILED) {
-        *method = vmc_method_id(vmc_field(blob, vmc_cm_method));
+        *method = vmc_method_id(vmc_field(blob, vmc_cache.cm_method));
     } else if (kind == VM_CODE_INTERPRETER) {
         /* an interpreted frame keeps its Method* three words below fp
          * (frame::interpreter_frame_method_offset on x86-64) */
@@ -333,42 +369,42 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
 /* The calling thread's JavaThreadState (jni: its JNIEnv), or -1 when its layout is not known. */
 static int32_t vmc_thread_state(JNIEnv *jni)
 {
-    if (!vmc_ready || !vmc_anchor_known || !jni)
+    if (!vmc_cache.ready || !vmc_thread.known || !jni)
         return -1;
-    return __atomic_load_n((const int32_t *)((const char *)jni + vmc_state), __ATOMIC_ACQUIRE);
+    return __atomic_load_n((const int32_t *)((const char *)jni + vmc_thread.state), __ATOMIC_ACQUIRE);
 }
 
 bool vm_code_anchor_get(JNIEnv *jni, vm_code_anchor *anchor)
 {
     int32_t state = vmc_thread_state(jni);
-    if (state < 0 || (state != vmc_in_vm && state != vmc_in_vm_trans))
+    if (state < 0 || (state != vmc_thread.in_vm && state != vmc_thread.in_vm_trans))
         return false;
     const char *t = (const char *)jni;
-    anchor->sp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_sp), __ATOMIC_RELAXED);
-    anchor->pc = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_pc), __ATOMIC_RELAXED);
-    anchor->fp = __atomic_load_n((const uintptr_t *)(t + vmc_anchor_fp), __ATOMIC_RELAXED);
+    anchor->sp = __atomic_load_n((const uintptr_t *)(t + vmc_thread.anchor_sp), __ATOMIC_RELAXED);
+    anchor->pc = __atomic_load_n((const uintptr_t *)(t + vmc_thread.anchor_pc), __ATOMIC_RELAXED);
+    anchor->fp = __atomic_load_n((const uintptr_t *)(t + vmc_thread.anchor_fp), __ATOMIC_RELAXED);
     return true;
 }
 
 int vm_code_has_java_frame(JNIEnv *jni)
 {
-    if (!vmc_anchor_known || !jni)
+    if (!vmc_thread.known || !jni)
         return -1;
-    return __atomic_load_n((const uintptr_t *)((const char *)jni + vmc_anchor_sp), __ATOMIC_RELAXED) != 0;
+    return __atomic_load_n((const uintptr_t *)((const char *)jni + vmc_thread.anchor_sp), __ATOMIC_RELAXED) != 0;
 }
 
 void vm_code_anchor_set(JNIEnv *jni, const vm_code_anchor *anchor)
 {
     char *t = (char *)jni;
     /* sp last: the JVM takes a frame to be there once sp is set */
-    __atomic_store_n((uintptr_t *)(t + vmc_anchor_sp), (uintptr_t)0, __ATOMIC_RELEASE);
-    __atomic_store_n((uintptr_t *)(t + vmc_anchor_fp), anchor->fp, __ATOMIC_RELEASE);
-    __atomic_store_n((uintptr_t *)(t + vmc_anchor_pc), anchor->pc, __ATOMIC_RELEASE);
-    __atomic_store_n((uintptr_t *)(t + vmc_anchor_sp), anchor->sp, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_thread.anchor_sp), (uintptr_t)0, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_thread.anchor_fp), anchor->fp, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_thread.anchor_pc), anchor->pc, __ATOMIC_RELEASE);
+    __atomic_store_n((uintptr_t *)(t + vmc_thread.anchor_sp), anchor->sp, __ATOMIC_RELEASE);
 }
 
 bool vm_code_in_java(JNIEnv *jni)
 {
     int32_t state = vmc_thread_state(jni);
-    return state >= 0 && (state == vmc_in_java || state == vmc_in_java_trans);
+    return state >= 0 && (state == vmc_thread.in_java || state == vmc_thread.in_java_trans);
 }

@@ -6,17 +6,27 @@
 
 #include "../../common/jp_log.h"
 
-static char *vmstructs_table;          /* gHotSpotVMStructs: entries of vmstructs_stride bytes */
-static uint64_t vmstructs_stride, vmstructs_type_at, vmstructs_field_at, vmstructs_static_at, vmstructs_offset_at,
-    vmstructs_address_at, vmstructs_type_string_at;
-static char *vmstructs_types;          /* gHotSpotVMTypes: entries of vmstructs_types_stride bytes */
-static uint64_t vmstructs_types_stride, vmstructs_types_name_at, vmstructs_types_size_at;
-static char *vmstructs_ints;           /* gHotSpotVMIntConstants: entries of vmstructs_ints_stride bytes */
-static uint64_t vmstructs_ints_stride, vmstructs_ints_name_at, vmstructs_ints_value_at;
-static jfieldID vmstructs_eetop;        /* java.lang.Thread.eetop: its JavaThread* */
-static long vmstructs_osthread = -1;    /* JavaThread::_osthread (Thread::_osthread in some JDKs) */
-static long vmstructs_thread_id = -1;   /* OSThread::_thread_id (an int, the kernel's tid on Linux) */
-static long vmstructs_jni_env = -1;     /* JNIEnv's offset in JavaThread, measured on the calling thread */
+/* HotSpot's three tables, as libjvm.so exports them (read once, at the first
+ * lookup): facts about the JVM, the same for every session of its life.
+ * NULL table: not read yet (or not there); NULL types or ints: those are not
+ * exported. Each entry is `stride` bytes, its fields at the *_at offsets. */
+static struct {
+    char *table;                /* gHotSpotVMStructs */
+    uint64_t stride, type_at, field_at, static_at, offset_at, address_at, type_string_at;
+    char *types;                /* gHotSpotVMTypes */
+    uint64_t types_stride, types_name_at, types_size_at;
+    char *ints;                 /* gHotSpotVMIntConstants */
+    uint64_t ints_stride, ints_name_at, ints_value_at;
+} vmstructs;
+
+/* Where a Java thread keeps its OS thread id and JNIEnv (vmstructs_init,
+ * once, on VM init): the JVM's layout, for its whole life and every session. */
+static struct {
+    jfieldID eetop;             /* java.lang.Thread.eetop: its JavaThread* */
+    long osthread;              /* JavaThread::_osthread (Thread::_osthread in some JDKs) */
+    long thread_id;             /* OSThread::_thread_id (an int, the kernel's tid on Linux) */
+    long jni_env;               /* JNIEnv's offset in JavaThread, measured on the calling thread */
+} vmstructs_threads = { NULL, -1, -1, -1 };
 
 static void *vmstructs_sym(void *h, const char *name)
 {
@@ -49,39 +59,39 @@ static bool vmstructs_tables(void)
         !type_string)
         return false;
     if (types && *types && types_stride && *types_stride && types_name && types_size) {
-        vmstructs_types = *types;
-        vmstructs_types_stride = *types_stride;
-        vmstructs_types_name_at = *types_name;
-        vmstructs_types_size_at = *types_size;
+        vmstructs.types = *types;
+        vmstructs.types_stride = *types_stride;
+        vmstructs.types_name_at = *types_name;
+        vmstructs.types_size_at = *types_size;
     }
     if (ints && *ints && ints_stride && *ints_stride && ints_name && ints_value) {
-        vmstructs_ints = *ints;
-        vmstructs_ints_stride = *ints_stride;
-        vmstructs_ints_name_at = *ints_name;
-        vmstructs_ints_value_at = *ints_value;
+        vmstructs.ints = *ints;
+        vmstructs.ints_stride = *ints_stride;
+        vmstructs.ints_name_at = *ints_name;
+        vmstructs.ints_value_at = *ints_value;
     }
-    vmstructs_address_at = *address;
-    vmstructs_type_string_at = *type_string;
-    vmstructs_table = *table;
-    vmstructs_stride = *stride;
-    vmstructs_type_at = *type;
-    vmstructs_field_at = *field;
-    vmstructs_static_at = *is_static;
-    vmstructs_offset_at = *offset;
+    vmstructs.address_at = *address;
+    vmstructs.type_string_at = *type_string;
+    vmstructs.table = *table;
+    vmstructs.stride = *stride;
+    vmstructs.type_at = *type;
+    vmstructs.field_at = *field;
+    vmstructs.static_at = *is_static;
+    vmstructs.offset_at = *offset;
     return true;
 }
 
 /* The entry for type::field, static or not, or NULL */
 static const char *vmstructs_entry(const char *type, const char *field, bool is_static)
 {
-    if (!vmstructs_table && !vmstructs_tables())
+    if (!vmstructs.table && !vmstructs_tables())
         return NULL;
-    for (const char *e = vmstructs_table;; e += vmstructs_stride) {
-        const char *t = *(const char *const *)(e + vmstructs_type_at);
-        const char *f = *(const char *const *)(e + vmstructs_field_at);
+    for (const char *e = vmstructs.table;; e += vmstructs.stride) {
+        const char *t = *(const char *const *)(e + vmstructs.type_at);
+        const char *f = *(const char *const *)(e + vmstructs.field_at);
         if (!t)
             return NULL; /* the table ends with an empty entry */
-        bool entry_static = *(const int32_t *)(e + vmstructs_static_at) != 0;
+        bool entry_static = *(const int32_t *)(e + vmstructs.static_at) != 0;
         if (f && entry_static == is_static && strcmp(t, type) == 0 && strcmp(f, field) == 0)
             return e;
     }
@@ -90,39 +100,39 @@ static const char *vmstructs_entry(const char *type, const char *field, bool is_
 long vmstructs_offset(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, false);
-    return e ? (long)*(const uint64_t *)(e + vmstructs_offset_at) : -1;
+    return e ? (long)*(const uint64_t *)(e + vmstructs.offset_at) : -1;
 }
 
 void *vmstructs_static(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, true);
-    return e ? *(void *const *)(e + vmstructs_address_at) : NULL;
+    return e ? *(void *const *)(e + vmstructs.address_at) : NULL;
 }
 
 uint64_t vmstructs_sizeof(const char *type)
 {
-    if ((!vmstructs_table && !vmstructs_tables()) || !vmstructs_types)
+    if ((!vmstructs.table && !vmstructs_tables()) || !vmstructs.types)
         return 0;
-    for (char *e = vmstructs_types;; e += vmstructs_types_stride) {
-        const char *t = *(const char **)(e + vmstructs_types_name_at);
+    for (char *e = vmstructs.types;; e += vmstructs.types_stride) {
+        const char *t = *(const char **)(e + vmstructs.types_name_at);
         if (!t)
             return 0;
         if (strcmp(t, type) == 0)
-            return *(uint64_t *)(e + vmstructs_types_size_at);
+            return *(uint64_t *)(e + vmstructs.types_size_at);
     }
 }
 
 uint64_t vmstructs_field_size(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, false);
-    const char *t = e ? *(const char *const *)(e + vmstructs_type_string_at) : NULL;
+    const char *t = e ? *(const char *const *)(e + vmstructs.type_string_at) : NULL;
     return t ? vmstructs_sizeof(t) : 0;
 }
 
 /* Where a flag's value is, from HotSpot's flag table; NULL when the flag or the tables are not there. */
 static void *vmstructs_flag_address(const char *name)
 {
-    if (!vmstructs_table && !vmstructs_tables())
+    if (!vmstructs.table && !vmstructs_tables())
         return NULL;
     char **flags = vmstructs_static("JVMFlag", "flags");
     size_t *count = vmstructs_static("JVMFlag", "numFlags");
@@ -157,7 +167,8 @@ bool vmstructs_flag_set_bool(const char *name, bool value)
 
 static char *vmstructs_java_thread(JNIEnv *jni, jthread thread)
 {
-    return vmstructs_eetop && thread ? (char *)(intptr_t)(*jni)->GetLongField(jni, thread, vmstructs_eetop) : NULL;
+    jfieldID eetop = vmstructs_threads.eetop;
+    return eetop && thread ? (char *)(intptr_t)(*jni)->GetLongField(jni, thread, eetop) : NULL;
 }
 
 bool vmstructs_init(JNIEnv *jni)
@@ -166,13 +177,13 @@ bool vmstructs_init(JNIEnv *jni)
         jp_log_debug("libjvm.so exports no gHotSpotVMStructs: threads started before the agent are not sampled");
         return false;
     }
-    vmstructs_osthread = vmstructs_offset("JavaThread", "_osthread"); /* JDK 17; in Thread on others */
-    if (vmstructs_osthread < 0)
-        vmstructs_osthread = vmstructs_offset("Thread", "_osthread");
-    vmstructs_thread_id = vmstructs_offset("OSThread", "_thread_id");
+    vmstructs_threads.osthread = vmstructs_offset("JavaThread", "_osthread"); /* JDK 17; in Thread on others */
+    if (vmstructs_threads.osthread < 0)
+        vmstructs_threads.osthread = vmstructs_offset("Thread", "_osthread");
+    vmstructs_threads.thread_id = vmstructs_offset("OSThread", "_thread_id");
     jclass tc = (*jni)->FindClass(jni, "java/lang/Thread");
-    vmstructs_eetop = tc ? (*jni)->GetFieldID(jni, tc, "eetop", "J") : NULL;
-    if (!vmstructs_eetop)
+    vmstructs_threads.eetop = tc ? (*jni)->GetFieldID(jni, tc, "eetop", "J") : NULL;
+    if (!vmstructs_threads.eetop)
         (*jni)->ExceptionClear(jni);
     jthread self = NULL;
     jmethodID current = tc ? (*jni)->GetStaticMethodID(jni, tc, "currentThread", "()Ljava/lang/Thread;") : NULL;
@@ -182,30 +193,31 @@ bool vmstructs_init(JNIEnv *jni)
         (*jni)->ExceptionClear(jni);
     char *jt = vmstructs_java_thread(jni, self);
     if (jt && (char *)jni > jt && (char *)jni - jt < 4096)
-        vmstructs_jni_env = (long)((char *)jni - jt);
+        vmstructs_threads.jni_env = (long)((char *)jni - jt);
     if (self)
         (*jni)->DeleteLocalRef(jni, self);
     if (tc)
         (*jni)->DeleteLocalRef(jni, tc);
-    bool ok = vmstructs_osthread >= 0 && vmstructs_thread_id >= 0 && vmstructs_eetop && vmstructs_jni_env >= 0;
+    bool ok = vmstructs_threads.osthread >= 0 && vmstructs_threads.thread_id >= 0 && vmstructs_threads.eetop &&
+              vmstructs_threads.jni_env >= 0;
     if (!ok)
         jp_log_debug("HotSpot's tables lack a thread's OS id or JNIEnv: threads started before the agent are not "
                      "sampled");
     return ok;
 }
 
-long vmstructs_jni_env_offset(void) { return vmstructs_jni_env; }
+long vmstructs_jni_env_offset(void) { return vmstructs_threads.jni_env; }
 
 bool vmstructs_int_constant(const char *name, int32_t *value)
 {
-    if ((!vmstructs_table && !vmstructs_tables()) || !vmstructs_ints)
+    if ((!vmstructs.table && !vmstructs_tables()) || !vmstructs.ints)
         return false;
-    for (char *e = vmstructs_ints;; e += vmstructs_ints_stride) {
-        const char *n = *(const char **)(e + vmstructs_ints_name_at);
+    for (char *e = vmstructs.ints;; e += vmstructs.ints_stride) {
+        const char *n = *(const char **)(e + vmstructs.ints_name_at);
         if (!n)
             return false;
         if (strcmp(n, name) == 0) {
-            *value = *(int32_t *)(e + vmstructs_ints_value_at);
+            *value = *(int32_t *)(e + vmstructs.ints_value_at);
             return true;
         }
     }
@@ -213,18 +225,18 @@ bool vmstructs_int_constant(const char *name, int32_t *value)
 
 bool vmstructs_thread(JNIEnv *jni, jthread thread, uint32_t *tid, JNIEnv **env)
 {
-    if (vmstructs_osthread < 0 || vmstructs_thread_id < 0 || vmstructs_jni_env < 0)
+    if (vmstructs_threads.osthread < 0 || vmstructs_threads.thread_id < 0 || vmstructs_threads.jni_env < 0)
         return false;
     char *jt = vmstructs_java_thread(jni, thread);
     if (!jt)
         return false;
-    char *os = *(char **)(jt + vmstructs_osthread);
+    char *os = *(char **)(jt + vmstructs_threads.osthread);
     if (!os)
         return false;
-    int32_t id = *(int32_t *)(os + vmstructs_thread_id);
+    int32_t id = *(int32_t *)(os + vmstructs_threads.thread_id);
     if (id <= 0)
         return false;
     *tid = (uint32_t)id;
-    *env = (JNIEnv *)(jt + vmstructs_jni_env);
+    *env = (JNIEnv *)(jt + vmstructs_threads.jni_env);
     return true;
 }

@@ -10,7 +10,6 @@
 
 #include "../../common/out_file.h"
 #include "../../options/options.h"
-#include "../core/agent_env.h"
 #include "../heap/heap_dump.h"
 #include "../core/outputs.h"
 #include "../core/profiler.h"
@@ -47,7 +46,7 @@ static bool atc_start(JNIEnv *jni, const char *options, FILE *out, char *err, si
 
 static bool atc_stop(JNIEnv *jni, FILE *out, char *err, size_t cap)
 {
-    const agent_options *o = agent_opts; /* a session's options stay allocated (session.c) */
+    const agent_options *o = session_options(); /* a session's options stay allocated (session.c) */
     if (!session_stop(jni, err, cap))
         return false;
     fprintf(out, "stopped\n");
@@ -65,7 +64,7 @@ static bool atc_status(FILE *out, char *err, size_t cap)
     }
     fprintf(out, "jvmprof %s: a session runs since %.1f s: %s\n", JP_VERSION, seconds,
             options[0] ? options : "(the defaults)");
-    atc_report_line(out, "output:", agent_opts);
+    atc_report_line(out, "output:", session_options());
     fflush(out);
     if (!profiler_describe_and_wait(out, ATC_WAIT_MS)) {
         snprintf(err, cap, "the agent thread did not answer");
@@ -94,7 +93,7 @@ static bool atc_dump(const char *file, FILE *out, char *err, size_t cap)
     if (file[0])
         fprintf(out, "written: %s\n", file);
     else
-        atc_report_line(out, "written:", agent_opts);
+        atc_report_line(out, "written:", session_options());
     return true;
 }
 
@@ -116,7 +115,7 @@ static bool atc_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, si
         return false;
     }
     char why[1024];
-    if (heap_dump_write(jni, agent_opts, file, why, sizeof why) != JP_OK) {
+    if (heap_dump_write(jni, session_options(), file, why, sizeof why) != JP_OK) {
         snprintf(err, cap, "%s", out_file_reason(why, file));
         return false;
     }

@@ -2,7 +2,7 @@
  * them: after the 8-byte magic "JPNET 2\n", each is a type byte, a 32-bit
  * file id and a 32-bit payload length (little-endian), then the payload.
  * The callers (the agent thread's reports, the trace's writes) queue whole
- * frames under ns_lock and never wait; the sender thread takes them off and
+ * frames under ns->lock and never wait; the sender thread takes them off and
  * sends them with blocking writes. A whole file is queued all or nothing; a
  * growing file that loses a piece sends nothing more (its copy ends there,
  * which the trace's chunks make readable to the last whole one). A stream
@@ -15,6 +15,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "../../common/fd_write.h"
 #include "../../common/jp_log.h"
 #include "../core/agent_env.h"
+#include "../core/session_ctx.h"
 
 enum { NS_HELLO = 1, NS_BEGIN = 2, NS_DATA = 3, NS_END = 4, NS_BYE = 5, NS_PING = 6 };
 #define NS_HEADER 9u
@@ -40,27 +42,40 @@ typedef struct ns_frame {
     uint8_t data[];
 } ns_frame;
 
-static pthread_mutex_t ns_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t ns_cond = PTHREAD_COND_INITIALIZER;
-static ns_frame *ns_head, *ns_tail;
-static size_t ns_queued;
-static bool ns_on, ns_closing, ns_broken, ns_thread_made;
-static pthread_t ns_thread;
-static char ns_endpoint[OPTIONS_NET_MAX];
-static uint64_t ns_sent, ns_dropped, ns_files;
-static uint64_t ns_acked;           /* what the front end says it has received (its acks), magic included */
-static int ns_fd = -1;               /* the connection, for net_stream_stop to cut a send that hangs */
-static uint32_t ns_next_id;
-static char ns_broken_name[400];     /* the count that says why the stream broke, and when */
-static uint64_t ns_broken_at_s, ns_start_ns;
-/* the growing file (the trace): its id, what was read of it so far, whether it lost a piece, whether it
- * ended; under ns_grow_lock, as the agent thread's polls and the session's end both send its new bytes */
-static pthread_mutex_t ns_grow_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool ns_grow_ended;
-static uint32_t ns_grow_id;
-static int ns_grow_fd = -1;
-static uint64_t ns_grow_offset;
-static bool ns_grow_lost;
+/* A session's stream: its part (JP_PART_NET), made by net_stream_start and
+ * freed by the session after net_stream_stop has joined its sender thread. */
+typedef struct ns_state {
+    pthread_mutex_t lock;            /* what follows, up to the growing file's (thread: the starter's and stopper's) */
+    pthread_cond_t cond;
+    ns_frame *head, *tail;
+    size_t queued;
+    bool on, closing, broken, thread_made;
+    pthread_t thread;
+    char endpoint[OPTIONS_NET_MAX];
+    uint64_t sent, dropped, files;
+    uint64_t acked;                  /* what the front end says it has received (its acks), magic included */
+    int fd;                          /* the connection, for net_stream_stop to cut a send that hangs */
+    uint32_t next_id;
+    char broken_name[400];           /* the count that says why the stream broke, and when */
+    uint64_t broken_at_s, start_ns;
+    /* the report's counts' names (the model keeps them, and is freed before the part) */
+    char got_name[OPTIONS_NET_MAX + 64], flight_name[OPTIONS_NET_MAX + 100], lost_name[OPTIONS_NET_MAX + 100];
+    /* the growing file (the trace): its id, what was read of it so far, whether it lost a piece, whether it
+     * ended; under grow_lock, as the agent thread's polls and the session's end both send its new bytes */
+    pthread_mutex_t grow_lock;
+    bool grow_ended;
+    uint32_t grow_id;
+    int grow_fd;
+    uint64_t grow_offset;
+    bool grow_lost;
+} ns_state;
+
+/* The running session's stream, for the callers that get no session (the
+ * reports' net_stream_file and net_stream_counts, the trace's
+ * net_stream_grow): set by net_stream_start, cleared by net_stream_stop
+ * once its sender thread is joined (none of them runs then: the collectors
+ * and the agent thread have stopped; the session frees the part later). */
+static ns_state *_Atomic ns_live;
 
 /* A frame; its payload copied from payload, or left for the caller (payload NULL). */
 static ns_frame *ns_make(unsigned type, uint32_t id, const void *payload, uint32_t len)
@@ -91,42 +106,42 @@ static ns_frame *ns_read(uint32_t id, int fd, uint64_t off, uint32_t len)
     return f;
 }
 
-/* Marks the stream broken (why, at the time) and drops what is queued; under ns_lock. */
-static void ns_break_locked(const char *why)
+/* Marks the stream broken (why, at the time) and drops what is queued; under ns->lock. */
+static void ns_break_locked(ns_state *ns, const char *why)
 {
-    if (!ns_broken) {
-        ns_broken = true;
-        ns_broken_at_s = (agent_now_ns() - ns_start_ns) / 1000000000u;
-        snprintf(ns_broken_name, sizeof ns_broken_name, "net=%s: stream broken at this second of the session (%s)",
-                 ns_endpoint, why);
+    if (!ns->broken) {
+        ns->broken = true;
+        ns->broken_at_s = (agent_now_ns() - ns->start_ns) / 1000000000u;
+        snprintf(ns->broken_name, sizeof ns->broken_name, "net=%s: stream broken at this second of the session (%s)",
+                 ns->endpoint, why);
     }
-    while (ns_head) {
-        ns_frame *f = ns_head;
-        ns_head = f->next;
-        ns_dropped += f->len;
+    while (ns->head) {
+        ns_frame *f = ns->head;
+        ns->head = f->next;
+        ns->dropped += f->len;
         free(f);
     }
-    ns_tail = NULL;
-    ns_queued = 0;
+    ns->tail = NULL;
+    ns->queued = 0;
 }
 
 /* Queues frames (a list, all or nothing); false (and counted as dropped) if they do not fit. */
-static bool ns_queue(ns_frame *first, ns_frame *last, size_t bytes)
+static bool ns_queue(ns_state *ns, ns_frame *first, ns_frame *last, size_t bytes)
 {
-    pthread_mutex_lock(&ns_lock);
-    bool ok = ns_on && !ns_broken && ns_queued + bytes <= NET_QUEUE_MAX;
+    pthread_mutex_lock(&ns->lock);
+    bool ok = ns->on && !ns->broken && ns->queued + bytes <= NET_QUEUE_MAX;
     if (ok) {
-        if (ns_tail)
-            ns_tail->next = first;
+        if (ns->tail)
+            ns->tail->next = first;
         else
-            ns_head = first;
-        ns_tail = last;
-        ns_queued += bytes;
-        pthread_cond_signal(&ns_cond);
+            ns->head = first;
+        ns->tail = last;
+        ns->queued += bytes;
+        pthread_cond_signal(&ns->cond);
     } else {
-        ns_dropped += bytes;
+        ns->dropped += bytes;
     }
-    pthread_mutex_unlock(&ns_lock);
+    pthread_mutex_unlock(&ns->lock);
     if (!ok)
         while (first) {
             ns_frame *next = first->next;
@@ -136,22 +151,22 @@ static bool ns_queue(ns_frame *first, ns_frame *last, size_t bytes)
     return ok;
 }
 
-static bool ns_queue_one(unsigned type, uint32_t id, const void *payload, uint32_t len)
+static bool ns_queue_one(ns_state *ns, unsigned type, uint32_t id, const void *payload, uint32_t len)
 {
     ns_frame *f = ns_make(type, id, payload, len);
     if (!f) {
-        pthread_mutex_lock(&ns_lock);
-        ns_dropped += NS_HEADER + len;
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
+        ns->dropped += NS_HEADER + len;
+        pthread_mutex_unlock(&ns->lock);
         return false;
     }
-    return ns_queue(f, f, f->len);
+    return ns_queue(ns, f, f, f->len);
 }
 
-static int ns_connect(char *why, size_t cap)
+static int ns_connect(ns_state *ns, char *why, size_t cap)
 {
     char host[OPTIONS_NET_MAX];
-    snprintf(host, sizeof host, "%s", ns_endpoint);
+    snprintf(host, sizeof host, "%s", ns->endpoint);
     char *colon = strrchr(host, ':');
     *colon = '\0';
     const char *port = colon + 1;
@@ -199,7 +214,7 @@ static int ns_connect(char *why, size_t cap)
 
 /* The front end's acks (each the 8-byte count of bytes it has received) read without waiting (wait_ms 0) or
  * until one comes (up to wait_ms); under no lock. */
-static void ns_read_acks(int fd, int wait_ms)
+static void ns_read_acks(ns_state *ns, int fd, int wait_ms)
 {
     uint8_t b[64];
     for (;;) {
@@ -215,57 +230,57 @@ static void ns_read_acks(int fd, int wait_ms)
         uint64_t v = 0;
         for (int i = 0; i < 8; i++)
             v |= (uint64_t)b[(size_t)r - 8 + (size_t)i] << (8 * i);
-        pthread_mutex_lock(&ns_lock);
-        if (v > ns_acked)
-            ns_acked = v;
-        pthread_cond_broadcast(&ns_cond);
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
+        if (v > ns->acked)
+            ns->acked = v;
+        pthread_cond_broadcast(&ns->cond);
+        pthread_mutex_unlock(&ns->lock);
     }
 }
 
 static void *ns_sender(void *arg)
 {
-    (void)arg;
+    ns_state *ns = arg;
     pthread_setname_np(pthread_self(), "jvmprof-net");
     char why[200];
-    int fd = ns_connect(why, sizeof why);
+    int fd = ns_connect(ns, why, sizeof why);
     if (fd < 0) {
-        pthread_mutex_lock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
         char line[300];
         snprintf(line, sizeof line, "could not connect: %s", why);
-        ns_break_locked(line);
-        pthread_mutex_unlock(&ns_lock);
-        jp_log_error("net=%s: could not connect (%s): the outputs are written here only", ns_endpoint, why);
+        ns_break_locked(ns, line);
+        pthread_mutex_unlock(&ns->lock);
+        jp_log_error("net=%s: could not connect (%s): the outputs are written here only", ns->endpoint, why);
     } else if (!fd_send_all(fd, (const uint8_t *)"JPNET 2\n", 8)) {
-        pthread_mutex_lock(&ns_lock);
-        ns_break_locked(strerror(errno));
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
+        ns_break_locked(ns, strerror(errno));
+        pthread_mutex_unlock(&ns->lock);
     } else {
-        pthread_mutex_lock(&ns_lock);
-        ns_sent += 8;
-        ns_fd = fd;
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
+        ns->sent += 8;
+        ns->fd = fd;
+        pthread_mutex_unlock(&ns->lock);
     }
     static const uint8_t ping[NS_HEADER] = { NS_PING }; /* no file, no payload */
     uint64_t sent_ns = agent_now_ns();
-    pthread_mutex_lock(&ns_lock);
+    pthread_mutex_lock(&ns->lock);
     for (;;) {
         bool pinging = false;
-        while (!ns_head && !ns_closing) {
-            bool live = fd >= 0 && !ns_broken;
+        while (!ns->head && !ns->closing) {
+            bool live = fd >= 0 && !ns->broken;
             uint64_t now = agent_now_ns();
             if (live && now - sent_ns >= NS_PING_NS) {
                 pinging = true;
                 break;
             }
-            if (live && ns_acked < ns_sent) { /* idle: the acks of what was sent */
-                pthread_mutex_unlock(&ns_lock);
-                ns_read_acks(fd, 50);
-                pthread_mutex_lock(&ns_lock);
+            if (live && ns->acked < ns->sent) { /* idle: the acks of what was sent */
+                pthread_mutex_unlock(&ns->lock);
+                ns_read_acks(ns, fd, 50);
+                pthread_mutex_lock(&ns->lock);
                 continue;
             }
             if (!live) {
-                pthread_cond_wait(&ns_cond, &ns_lock);
+                pthread_cond_wait(&ns->cond, &ns->lock);
                 continue;
             }
             struct timespec until; /* until the ping is due, or something is queued */
@@ -277,87 +292,91 @@ static void *ns_sender(void *arg)
                 until.tv_sec++;
                 until.tv_nsec -= 1000000000L;
             }
-            pthread_cond_timedwait(&ns_cond, &ns_lock, &until);
+            pthread_cond_timedwait(&ns->cond, &ns->lock, &until);
         }
-        if (!ns_head && !pinging && ns_closing)
+        if (!ns->head && !pinging && ns->closing)
             break;
         ns_frame *f = NULL;
         if (!pinging) {
-            f = ns_head;
-            ns_head = f->next;
-            if (!ns_head)
-                ns_tail = NULL;
-            ns_queued -= f->len;
+            f = ns->head;
+            ns->head = f->next;
+            if (!ns->head)
+                ns->tail = NULL;
+            ns->queued -= f->len;
         }
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_unlock(&ns->lock);
         const uint8_t *data = f ? f->data : ping;
         uint32_t len = f ? f->len : NS_HEADER;
         bool ok = fd >= 0 && fd_send_all(fd, data, len);
         int e = errno;
         if (ok) {
             sent_ns = agent_now_ns();
-            ns_read_acks(fd, 0);
+            ns_read_acks(ns, fd, 0);
         }
-        pthread_mutex_lock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
         if (ok) {
-            ns_sent += len;
+            ns->sent += len;
         } else {
-            ns_dropped += len;
-            if (!ns_broken) {
+            ns->dropped += len;
+            if (!ns->broken) {
                 char line[300];
                 snprintf(line, sizeof line, "connection lost: %s", strerror(e));
-                jp_log_error("net=%s: %s; the outputs are written here only from now on", ns_endpoint, line);
-                ns_break_locked(line);
+                jp_log_error("net=%s: %s; the outputs are written here only from now on", ns->endpoint, line);
+                ns_break_locked(ns, line);
             }
         }
         free(f);
-        pthread_cond_broadcast(&ns_cond);
+        pthread_cond_broadcast(&ns->cond);
     }
-    bool wait_acks = fd >= 0 && !ns_broken;
-    pthread_mutex_unlock(&ns_lock);
+    bool wait_acks = fd >= 0 && !ns->broken;
+    pthread_mutex_unlock(&ns->lock);
     /* what was sent is only as good as what the front end says it received: its last acks, 1 s at most */
     for (int waited = 0; wait_acks && waited < 1000; waited += 100) {
-        pthread_mutex_lock(&ns_lock);
-        bool all = ns_acked >= ns_sent;
-        pthread_mutex_unlock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
+        bool all = ns->acked >= ns->sent;
+        pthread_mutex_unlock(&ns->lock);
         if (all)
             break;
-        ns_read_acks(fd, 100);
+        ns_read_acks(ns, fd, 100);
     }
-    pthread_mutex_lock(&ns_lock);
-    ns_fd = -1;
-    pthread_mutex_unlock(&ns_lock);
+    pthread_mutex_lock(&ns->lock);
+    ns->fd = -1;
+    pthread_mutex_unlock(&ns->lock);
     if (fd >= 0)
         close(fd);
     return NULL;
 }
 
-void net_stream_start(const char *endpoint)
+void net_stream_start(jp_session *session)
 {
-    pthread_mutex_lock(&ns_lock);
-    snprintf(ns_endpoint, sizeof ns_endpoint, "%s", endpoint);
-    ns_on = true;
-    ns_closing = ns_broken = false;
-    ns_sent = ns_dropped = ns_files = ns_acked = 0;
-    ns_next_id = 0;
-    pthread_mutex_unlock(&ns_lock);
-    pthread_mutex_lock(&ns_grow_lock);
-    ns_grow_id = 0;
-    ns_grow_offset = 0;
-    ns_grow_lost = ns_grow_ended = false;
-    pthread_mutex_unlock(&ns_grow_lock);
-    pthread_mutex_lock(&ns_lock);
-    ns_start_ns = agent_now_ns();
-    pthread_mutex_unlock(&ns_lock);
+    const char *endpoint = session->opts->net;
+    if (!endpoint[0])
+        return;
+    ns_state *ns = session_part(session, JP_PART_NET, sizeof *ns);
+    if (!ns) {
+        jp_log_error("net=%s: out of memory: the outputs are written here only", endpoint);
+        return;
+    }
+    if (ns->on) /* started already */
+        return;
+    pthread_mutex_init(&ns->lock, NULL);
+    pthread_cond_init(&ns->cond, NULL);
+    pthread_mutex_init(&ns->grow_lock, NULL);
+    snprintf(ns->endpoint, sizeof ns->endpoint, "%s", endpoint);
+    ns->on = true;
+    ns->fd = -1;
+    ns->grow_fd = -1;
+    ns->start_ns = agent_now_ns();
+    atomic_store_explicit(&ns_live, ns, memory_order_release);
     char hello[256], host[128] = "?";
     gethostname(host, sizeof host - 1);
     int n = snprintf(hello, sizeof hello, "%ld%c%s%c%s", (long)getpid(), '\0', host, '\0', JP_VERSION);
-    ns_queue_one(NS_HELLO, 0, hello, (uint32_t)n + 1);
-    ns_thread_made = pthread_create(&ns_thread, NULL, ns_sender, NULL) == 0;
-    if (!ns_thread_made) {
-        pthread_mutex_lock(&ns_lock);
-        ns_break_locked("no sender thread");
-        pthread_mutex_unlock(&ns_lock);
+    ns_queue_one(ns, NS_HELLO, 0, hello, (uint32_t)n + 1);
+    ns->thread_made = pthread_create(&ns->thread, NULL, ns_sender, ns) == 0;
+    if (!ns->thread_made) {
+        pthread_mutex_lock(&ns->lock);
+        ns_break_locked(ns, "no sender thread");
+        pthread_mutex_unlock(&ns->lock);
     }
 }
 
@@ -377,7 +396,8 @@ static ns_frame *ns_begin(uint32_t id, char mode, const char *path)
 
 void net_stream_file(const char *path)
 {
-    if (!ns_on)
+    ns_state *ns = atomic_load_explicit(&ns_live, memory_order_acquire);
+    if (!ns || !ns->on)
         return;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -388,12 +408,12 @@ void net_stream_file(const char *path)
     }
     size_t size = (size_t)st.st_size, pieces = (size + NS_PIECE - 1) / NS_PIECE;
     size_t bytes = size + (pieces + 2) * NS_HEADER + 512;
-    pthread_mutex_lock(&ns_lock);
-    uint32_t id = ++ns_next_id;
-    bool room = !ns_broken && ns_queued + bytes <= NET_QUEUE_MAX;
+    pthread_mutex_lock(&ns->lock);
+    uint32_t id = ++ns->next_id;
+    bool room = !ns->broken && ns->queued + bytes <= NET_QUEUE_MAX;
     if (!room)
-        ns_dropped += bytes;
-    pthread_mutex_unlock(&ns_lock);
+        ns->dropped += bytes;
+    pthread_mutex_unlock(&ns->lock);
     if (!room) {
         close(fd);
         return;
@@ -417,10 +437,10 @@ void net_stream_file(const char *path)
         last->next = end;
         last = end;
         total += end->len;
-        if (ns_queue(first, last, total)) {
-            pthread_mutex_lock(&ns_lock);
-            ns_files++;
-            pthread_mutex_unlock(&ns_lock);
+        if (ns_queue(ns, first, last, total)) {
+            pthread_mutex_lock(&ns->lock);
+            ns->files++;
+            pthread_mutex_unlock(&ns->lock);
         }
         return;
     }
@@ -429,83 +449,91 @@ void net_stream_file(const char *path)
         free(first);
         first = next;
     }
-    pthread_mutex_lock(&ns_lock);
-    ns_dropped += size;
-    pthread_mutex_unlock(&ns_lock);
+    pthread_mutex_lock(&ns->lock);
+    ns->dropped += size;
+    pthread_mutex_unlock(&ns->lock);
 }
 
-static void ns_grow_locked(const char *path, int written)
+static void ns_grow_locked(ns_state *ns, const char *path, int written)
 {
     struct stat st;
-    if (!ns_on || ns_grow_ended || written < 0 || fstat(written, &st) != 0 || !S_ISREG(st.st_mode)) /* /dev/null: nothing */
+    if (!ns->on || ns->grow_ended || written < 0 || fstat(written, &st) != 0 ||
+        !S_ISREG(st.st_mode)) /* /dev/null: nothing */
         return;
-    if (ns_grow_fd < 0 && (ns_grow_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) /* the writer's is write-only */
+    if (ns->grow_fd < 0 && (ns->grow_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) /* the writer's is write-only */
         return;
-    int fd = ns_grow_fd;
-    if (!ns_grow_id) {
-        pthread_mutex_lock(&ns_lock);
-        ns_grow_id = ++ns_next_id;
-        pthread_mutex_unlock(&ns_lock);
-        ns_frame *b = ns_begin(ns_grow_id, 'A', path);
-        ns_grow_lost = !b || !ns_queue(b, b, b->len);
+    int fd = ns->grow_fd;
+    if (!ns->grow_id) {
+        pthread_mutex_lock(&ns->lock);
+        ns->grow_id = ++ns->next_id;
+        pthread_mutex_unlock(&ns->lock);
+        ns_frame *b = ns_begin(ns->grow_id, 'A', path);
+        ns->grow_lost = !b || !ns_queue(ns, b, b, b->len);
     }
-    while (ns_grow_offset < (uint64_t)st.st_size) {
-        uint32_t len = (uint32_t)((uint64_t)st.st_size - ns_grow_offset < NS_PIECE ? (uint64_t)st.st_size - ns_grow_offset
-                                                                                  : NS_PIECE);
-        if (ns_grow_lost) { /* its copy ended at the first piece lost */
-            pthread_mutex_lock(&ns_lock);
-            ns_dropped += len;
-            pthread_mutex_unlock(&ns_lock);
+    while (ns->grow_offset < (uint64_t)st.st_size) {
+        uint64_t left = (uint64_t)st.st_size - ns->grow_offset;
+        uint32_t len = (uint32_t)(left < NS_PIECE ? left : NS_PIECE);
+        if (ns->grow_lost) { /* its copy ended at the first piece lost */
+            pthread_mutex_lock(&ns->lock);
+            ns->dropped += len;
+            pthread_mutex_unlock(&ns->lock);
         } else {
-            ns_frame *f = ns_read(ns_grow_id, fd, ns_grow_offset, len);
+            ns_frame *f = ns_read(ns->grow_id, fd, ns->grow_offset, len);
             if (f) {
-                ns_grow_lost = !ns_queue(f, f, f->len);
+                ns->grow_lost = !ns_queue(ns, f, f, f->len);
             } else {
-                ns_grow_lost = true;
-                pthread_mutex_lock(&ns_lock);
-                ns_dropped += len;
-                pthread_mutex_unlock(&ns_lock);
+                ns->grow_lost = true;
+                pthread_mutex_lock(&ns->lock);
+                ns->dropped += len;
+                pthread_mutex_unlock(&ns->lock);
             }
         }
-        ns_grow_offset += len;
+        ns->grow_offset += len;
     }
 }
 
 void net_stream_grow(const char *path, int written)
 {
-    pthread_mutex_lock(&ns_grow_lock);
-    ns_grow_locked(path, written);
-    pthread_mutex_unlock(&ns_grow_lock);
+    ns_state *ns = atomic_load_explicit(&ns_live, memory_order_acquire);
+    if (!ns)
+        return;
+    pthread_mutex_lock(&ns->grow_lock);
+    ns_grow_locked(ns, path, written);
+    pthread_mutex_unlock(&ns->grow_lock);
 }
 
 void net_stream_grow_end(void)
 {
-    pthread_mutex_lock(&ns_grow_lock);
-    ns_grow_ended = true; /* an agent thread's poll after this sends nothing more */
-    if (ns_on && ns_grow_id) {
-        ns_queue_one(NS_END, ns_grow_id, NULL, 0);
-        pthread_mutex_lock(&ns_lock);
-        ns_files += !ns_grow_lost;
-        pthread_mutex_unlock(&ns_lock);
-        ns_grow_id = 0;
+    ns_state *ns = atomic_load_explicit(&ns_live, memory_order_acquire);
+    if (!ns)
+        return;
+    pthread_mutex_lock(&ns->grow_lock);
+    ns->grow_ended = true; /* an agent thread's poll after this sends nothing more */
+    if (ns->on && ns->grow_id) {
+        ns_queue_one(ns, NS_END, ns->grow_id, NULL, 0);
+        pthread_mutex_lock(&ns->lock);
+        ns->files += !ns->grow_lost;
+        pthread_mutex_unlock(&ns->lock);
+        ns->grow_id = 0;
     }
-    if (ns_grow_fd >= 0) {
-        close(ns_grow_fd);
-        ns_grow_fd = -1;
+    if (ns->grow_fd >= 0) {
+        close(ns->grow_fd);
+        ns->grow_fd = -1;
     }
-    pthread_mutex_unlock(&ns_grow_lock);
+    pthread_mutex_unlock(&ns->grow_lock);
 }
 
 void net_stream_stop(int timeout_ms)
 {
-    if (!ns_on)
+    ns_state *ns = atomic_load_explicit(&ns_live, memory_order_acquire);
+    if (!ns || !ns->on)
         return;
     char bye[200];
-    pthread_mutex_lock(&ns_lock);
-    int n = snprintf(bye, sizeof bye, "files %llu, bytes dropped %llu", (unsigned long long)ns_files,
-                     (unsigned long long)ns_dropped);
-    pthread_mutex_unlock(&ns_lock);
-    ns_queue_one(NS_BYE, 0, bye, (uint32_t)n);
+    pthread_mutex_lock(&ns->lock);
+    int n = snprintf(bye, sizeof bye, "files %llu, bytes dropped %llu", (unsigned long long)ns->files,
+                     (unsigned long long)ns->dropped);
+    pthread_mutex_unlock(&ns->lock);
+    ns_queue_one(ns, NS_BYE, 0, bye, (uint32_t)n);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += timeout_ms / 1000;
@@ -514,58 +542,65 @@ void net_stream_stop(int timeout_ms)
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
-    pthread_mutex_lock(&ns_lock);
-    while (ns_head && !ns_broken && pthread_cond_timedwait(&ns_cond, &ns_lock, &until) == 0)
+    pthread_mutex_lock(&ns->lock);
+    while (ns->head && !ns->broken && pthread_cond_timedwait(&ns->cond, &ns->lock, &until) == 0)
         ;
-    if (ns_head) /* not sent in time: the front end is slow */
-        ns_break_locked("the front end did not take the last outputs in time");
-    ns_closing = true;
-    pthread_cond_broadcast(&ns_cond);
-    pthread_mutex_unlock(&ns_lock);
-    if (ns_thread_made) { /* a send that hangs (a front end that stopped reading) is cut after 1 s more */
+    if (ns->head) /* not sent in time: the front end is slow */
+        ns_break_locked(ns, "the front end did not take the last outputs in time");
+    ns->closing = true;
+    pthread_cond_broadcast(&ns->cond);
+    pthread_mutex_unlock(&ns->lock);
+    if (ns->thread_made) { /* a send that hangs (a front end that stopped reading) is cut after 1 s more */
         until.tv_sec += 1;
-        if (pthread_timedjoin_np(ns_thread, NULL, &until) != 0) {
-            pthread_mutex_lock(&ns_lock);
-            if (ns_fd >= 0)
-                shutdown(ns_fd, SHUT_RDWR);
-            pthread_mutex_unlock(&ns_lock);
-            pthread_join(ns_thread, NULL);
+        if (pthread_timedjoin_np(ns->thread, NULL, &until) != 0) {
+            pthread_mutex_lock(&ns->lock);
+            if (ns->fd >= 0)
+                shutdown(ns->fd, SHUT_RDWR);
+            pthread_mutex_unlock(&ns->lock);
+            pthread_join(ns->thread, NULL);
         }
     }
-    ns_thread_made = false;
-    pthread_mutex_lock(&ns_lock);
-    ns_on = false;
-    uint64_t lost = ns_sent + ns_dropped - (ns_acked < ns_sent ? ns_acked : ns_sent), got = ns_acked;
-    pthread_mutex_unlock(&ns_lock);
+    ns->thread_made = false;
+    pthread_mutex_lock(&ns->lock);
+    ns->on = false;
+    uint64_t lost = ns->sent + ns->dropped - (ns->acked < ns->sent ? ns->acked : ns->sent), got = ns->acked;
+    pthread_mutex_unlock(&ns->lock);
     if (lost)
         jp_log_error("net=%s: the front end received %llu bytes; %llu were lost (the files here are whole)",
-                     ns_endpoint, (unsigned long long)got, (unsigned long long)lost);
+                     ns->endpoint, (unsigned long long)got, (unsigned long long)lost);
+    pthread_mutex_lock(&ns->grow_lock); /* a growing file the trace did not end: its descriptor goes with the part */
+    if (ns->grow_fd >= 0) {
+        close(ns->grow_fd);
+        ns->grow_fd = -1;
+    }
+    pthread_mutex_unlock(&ns->grow_lock);
+    atomic_store_explicit(&ns_live, NULL, memory_order_release);
 }
 
 void net_stream_counts(model *m)
 {
-    static char got_name[OPTIONS_NET_MAX + 64], flight_name[OPTIONS_NET_MAX + 100],
-        lost_name[OPTIONS_NET_MAX + 100];
-    if (!ns_on)
+    ns_state *ns = atomic_load_explicit(&ns_live, memory_order_acquire);
+    if (!ns || !ns->on)
         return;
     /* what was queued before this report, sent and acknowledged first (1 s at most: the agent thread waits) */
-    pthread_mutex_lock(&ns_lock);
-    for (int waited = 0; waited < 1000 && !ns_broken && (ns_head || ns_acked < ns_sent); waited += 10) {
-        pthread_mutex_unlock(&ns_lock);
+    pthread_mutex_lock(&ns->lock);
+    for (int waited = 0; waited < 1000 && !ns->broken && (ns->head || ns->acked < ns->sent); waited += 10) {
+        pthread_mutex_unlock(&ns->lock);
         struct timespec ts = { 0, 10000000L };
         nanosleep(&ts, NULL);
-        pthread_mutex_lock(&ns_lock);
+        pthread_mutex_lock(&ns->lock);
     }
-    snprintf(got_name, sizeof got_name, "net=%s: bytes the front end received", ns_endpoint);
-    snprintf(flight_name, sizeof flight_name, "net=%s: bytes sent, not yet acknowledged", ns_endpoint);
-    snprintf(lost_name, sizeof lost_name, "net=%s: bytes lost (front end slow, gone or never there)", ns_endpoint);
-    uint64_t acked = ns_acked < ns_sent ? ns_acked : ns_sent, unacked = ns_sent - acked;
-    uint64_t lost = ns_dropped + (ns_broken ? unacked : 0), at = ns_broken_at_s;
-    bool broken = ns_broken;
-    pthread_mutex_unlock(&ns_lock);
-    model_count_set(m, got_name, acked);
-    model_count_set(m, flight_name, broken ? 0 : unacked);
-    model_count_set(m, lost_name, lost);
+    snprintf(ns->got_name, sizeof ns->got_name, "net=%s: bytes the front end received", ns->endpoint);
+    snprintf(ns->flight_name, sizeof ns->flight_name, "net=%s: bytes sent, not yet acknowledged", ns->endpoint);
+    snprintf(ns->lost_name, sizeof ns->lost_name, "net=%s: bytes lost (front end slow, gone or never there)",
+             ns->endpoint);
+    uint64_t acked = ns->acked < ns->sent ? ns->acked : ns->sent, unacked = ns->sent - acked;
+    uint64_t lost = ns->dropped + (ns->broken ? unacked : 0), at = ns->broken_at_s;
+    bool broken = ns->broken;
+    pthread_mutex_unlock(&ns->lock);
+    model_count_set(m, ns->got_name, acked);
+    model_count_set(m, ns->flight_name, broken ? 0 : unacked);
+    model_count_set(m, ns->lost_name, lost);
     if (broken)
-        model_count_set(m, ns_broken_name, at);
+        model_count_set(m, ns->broken_name, at);
 }

@@ -12,11 +12,14 @@
 #include <stdint.h>
 
 #include "../../model/model.h"
+#include "../core/session_ctx.h"
 
 #define NET_QUEUE_MAX (32u << 20)
 
-/* A session with net= begins: the sender thread starts and connects (in the background). */
-void net_stream_start(const char *endpoint);
+/* A session begins: with net=, its stream (its part JP_PART_NET) and sender thread start, and the thread
+ * connects (in the background); nothing without net=. The calls below act on that session's stream, until
+ * net_stream_stop (without one: nothing). */
+void net_stream_start(jp_session *session);
 /* A whole output file just written (a report, a flame graph): sent whole, replacing the one of its name. */
 void net_stream_file(const char *path);
 /* A file that grows (the trace, written through the descriptor written): what it has gained since the
@@ -24,7 +27,8 @@ void net_stream_file(const char *path);
 void net_stream_grow(const char *path, int written);
 /* The growing file is complete. */
 void net_stream_grow_end(void);
-/* The session ends: what is queued sent (waiting up to timeout_ms), then the connection closed. */
+/* The session ends: what is queued sent (waiting up to timeout_ms), then the connection closed and the
+ * sender thread joined; the session may then free its part. */
 void net_stream_stop(int timeout_ms);
 /* The stream's counts into a report (bytes sent, dropped; why, if it broke). */
 void net_stream_counts(model *m);
