@@ -18,7 +18,7 @@
 
 /* An nmethod loaded: its code's address, its method, and the distinct
  * (caller, callee) pairs its inlining records name, sorted. The agent thread
- * keeps it (in ck.code) until the nmethod unloads. */
+ * keeps it (in ck_code.code) until the nmethod unloads. */
 typedef struct ck_load_event {
     eventq_event head;
     const void *code;
@@ -60,7 +60,7 @@ static struct {
     ck_map inlines;           /* (caller, callee) -> loaded nmethods inlining callee into caller */
     ck_map code;              /* (code address, method) -> its load event */
     bool ready;               /* the events are on */
-} ck;
+} ck_code;
 
 static size_t ck_hash(uintptr_t a, uintptr_t b)
 {
@@ -129,19 +129,19 @@ void code_kinds_vm_init(void)
         jvmti_check((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL),
                     "SetEventNotificationMode") != JP_OK)
         return;
-    ck.ready = true;
+    ck_code.ready = true;
     jvmti_check((*jv)->GenerateEvents(jv, JVMTI_EVENT_COMPILED_METHOD_LOAD), "GenerateEvents");
 }
 
 void code_kinds_end(void)
 {
     jvmtiEnv *jv = agent_jvmti;
-    ck.ready = false;
+    ck_code.ready = false;
     (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
     (*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL);
-    for (size_t i = 0; ck.code.slots && i <= ck.code.mask; i++)
-        free(ck.code.slots[i].edges);
-    ck_map *maps[] = { &ck.methods, &ck.inlines, &ck.code };
+    for (size_t i = 0; ck_code.code.slots && i <= ck_code.code.mask; i++)
+        free(ck_code.code.slots[i].edges);
+    ck_map *maps[] = { &ck_code.methods, &ck_code.inlines, &ck_code.code };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         free(maps[i]->slots);
         *maps[i] = (ck_map){ 0 };
@@ -220,11 +220,11 @@ void JNICALL code_kinds_compiled_method_unload(jvmtiEnv *jv, jmethodID method, c
 /* The counts of a load event's method and pairs, up (+1) or down (-1). */
 static void ck_count(const ck_load_event *e, int64_t delta)
 {
-    ck_entry *me = ck_find(&ck.methods, (uintptr_t)e->method, 0, true);
+    ck_entry *me = ck_find(&ck_code.methods, (uintptr_t)e->method, 0, true);
     if (me)
         me->count += delta;
     for (uint32_t i = 0; i < e->npairs; i++) {
-        ck_entry *in = ck_find(&ck.inlines, (uintptr_t)e->pairs[2 * i], (uintptr_t)e->pairs[2 * i + 1], true);
+        ck_entry *in = ck_find(&ck_code.inlines, (uintptr_t)e->pairs[2 * i], (uintptr_t)e->pairs[2 * i + 1], true);
         if (in)
             in->count += delta;
     }
@@ -234,7 +234,7 @@ static bool ck_apply_load(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)m, (void)jni;
     ck_load_event *l = (ck_load_event *)e;
-    ck_entry *c = ck_find(&ck.code, (uintptr_t)l->code, (uintptr_t)l->method, true);
+    ck_entry *c = ck_find(&ck_code.code, (uintptr_t)l->code, (uintptr_t)l->method, true);
     if (!c)
         return false;
     if (c->edges) { /* the same address loaded again without an unload: replace */
@@ -251,7 +251,7 @@ static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e)
 {
     (void)m, (void)jni;
     const ck_unload_event *u = (const ck_unload_event *)e;
-    ck_entry *c = ck_find(&ck.code, (uintptr_t)u->code, (uintptr_t)u->method, false);
+    ck_entry *c = ck_find(&ck_code.code, (uintptr_t)u->code, (uintptr_t)u->method, false);
     if (c && c->edges) {
         ck_count(c->edges, -1);
         free(c->edges);
@@ -263,13 +263,13 @@ static bool ck_apply_unload(model *m, JNIEnv *jni, eventq_event *e)
 
 frame_kind code_kinds_of(jmethodID method, jmethodID caller)
 {
-    if (!ck.ready)
+    if (!ck_code.ready)
         return FRAME_KIND_UNKNOWN;
     if (caller) {
-        ck_entry *in = ck_find(&ck.inlines, (uintptr_t)caller, (uintptr_t)method, false);
+        ck_entry *in = ck_find(&ck_code.inlines, (uintptr_t)caller, (uintptr_t)method, false);
         if (in && in->count > 0)
             return FRAME_KIND_INLINED;
     }
-    ck_entry *me = ck_find(&ck.methods, (uintptr_t)method, 0, false);
+    ck_entry *me = ck_find(&ck_code.methods, (uintptr_t)method, 0, false);
     return me && me->count > 0 ? FRAME_KIND_JIT : FRAME_KIND_INTERPRETED;
 }

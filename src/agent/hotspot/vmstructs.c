@@ -17,7 +17,7 @@ static struct {
     uint64_t types_stride, types_name_at, types_size_at;
     char *ints;                 /* gHotSpotVMIntConstants */
     uint64_t ints_stride, ints_name_at, ints_value_at;
-} vmstructs;
+} vmstructs_jvm;
 
 /* Where a Java thread keeps its OS thread id and JNIEnv (vmstructs_init,
  * once, on VM init): the JVM's layout, for its whole life and every session. */
@@ -59,39 +59,39 @@ static bool vmstructs_tables(void)
         !type_string)
         return false;
     if (types && *types && types_stride && *types_stride && types_name && types_size) {
-        vmstructs.types = *types;
-        vmstructs.types_stride = *types_stride;
-        vmstructs.types_name_at = *types_name;
-        vmstructs.types_size_at = *types_size;
+        vmstructs_jvm.types = *types;
+        vmstructs_jvm.types_stride = *types_stride;
+        vmstructs_jvm.types_name_at = *types_name;
+        vmstructs_jvm.types_size_at = *types_size;
     }
     if (ints && *ints && ints_stride && *ints_stride && ints_name && ints_value) {
-        vmstructs.ints = *ints;
-        vmstructs.ints_stride = *ints_stride;
-        vmstructs.ints_name_at = *ints_name;
-        vmstructs.ints_value_at = *ints_value;
+        vmstructs_jvm.ints = *ints;
+        vmstructs_jvm.ints_stride = *ints_stride;
+        vmstructs_jvm.ints_name_at = *ints_name;
+        vmstructs_jvm.ints_value_at = *ints_value;
     }
-    vmstructs.address_at = *address;
-    vmstructs.type_string_at = *type_string;
-    vmstructs.table = *table;
-    vmstructs.stride = *stride;
-    vmstructs.type_at = *type;
-    vmstructs.field_at = *field;
-    vmstructs.static_at = *is_static;
-    vmstructs.offset_at = *offset;
+    vmstructs_jvm.address_at = *address;
+    vmstructs_jvm.type_string_at = *type_string;
+    vmstructs_jvm.table = *table;
+    vmstructs_jvm.stride = *stride;
+    vmstructs_jvm.type_at = *type;
+    vmstructs_jvm.field_at = *field;
+    vmstructs_jvm.static_at = *is_static;
+    vmstructs_jvm.offset_at = *offset;
     return true;
 }
 
 /* The entry for type::field, static or not, or NULL */
 static const char *vmstructs_entry(const char *type, const char *field, bool is_static)
 {
-    if (!vmstructs.table && !vmstructs_tables())
+    if (!vmstructs_jvm.table && !vmstructs_tables())
         return NULL;
-    for (const char *e = vmstructs.table;; e += vmstructs.stride) {
-        const char *t = *(const char *const *)(e + vmstructs.type_at);
-        const char *f = *(const char *const *)(e + vmstructs.field_at);
+    for (const char *e = vmstructs_jvm.table;; e += vmstructs_jvm.stride) {
+        const char *t = *(const char *const *)(e + vmstructs_jvm.type_at);
+        const char *f = *(const char *const *)(e + vmstructs_jvm.field_at);
         if (!t)
             return NULL; /* the table ends with an empty entry */
-        bool entry_static = *(const int32_t *)(e + vmstructs.static_at) != 0;
+        bool entry_static = *(const int32_t *)(e + vmstructs_jvm.static_at) != 0;
         if (f && entry_static == is_static && strcmp(t, type) == 0 && strcmp(f, field) == 0)
             return e;
     }
@@ -100,39 +100,39 @@ static const char *vmstructs_entry(const char *type, const char *field, bool is_
 long vmstructs_offset(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, false);
-    return e ? (long)*(const uint64_t *)(e + vmstructs.offset_at) : -1;
+    return e ? (long)*(const uint64_t *)(e + vmstructs_jvm.offset_at) : -1;
 }
 
 void *vmstructs_static(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, true);
-    return e ? *(void *const *)(e + vmstructs.address_at) : NULL;
+    return e ? *(void *const *)(e + vmstructs_jvm.address_at) : NULL;
 }
 
 uint64_t vmstructs_sizeof(const char *type)
 {
-    if ((!vmstructs.table && !vmstructs_tables()) || !vmstructs.types)
+    if ((!vmstructs_jvm.table && !vmstructs_tables()) || !vmstructs_jvm.types)
         return 0;
-    for (char *e = vmstructs.types;; e += vmstructs.types_stride) {
-        const char *t = *(const char **)(e + vmstructs.types_name_at);
+    for (char *e = vmstructs_jvm.types;; e += vmstructs_jvm.types_stride) {
+        const char *t = *(const char **)(e + vmstructs_jvm.types_name_at);
         if (!t)
             return 0;
         if (strcmp(t, type) == 0)
-            return *(uint64_t *)(e + vmstructs.types_size_at);
+            return *(uint64_t *)(e + vmstructs_jvm.types_size_at);
     }
 }
 
 uint64_t vmstructs_field_size(const char *type, const char *field)
 {
     const char *e = vmstructs_entry(type, field, false);
-    const char *t = e ? *(const char *const *)(e + vmstructs.type_string_at) : NULL;
+    const char *t = e ? *(const char *const *)(e + vmstructs_jvm.type_string_at) : NULL;
     return t ? vmstructs_sizeof(t) : 0;
 }
 
 /* Where a flag's value is, from HotSpot's flag table; NULL when the flag or the tables are not there. */
 static void *vmstructs_flag_address(const char *name)
 {
-    if (!vmstructs.table && !vmstructs_tables())
+    if (!vmstructs_jvm.table && !vmstructs_tables())
         return NULL;
     char **flags = vmstructs_static("JVMFlag", "flags");
     size_t *count = vmstructs_static("JVMFlag", "numFlags");
@@ -210,14 +210,14 @@ long vmstructs_jni_env_offset(void) { return vmstructs_threads.jni_env; }
 
 bool vmstructs_int_constant(const char *name, int32_t *value)
 {
-    if ((!vmstructs.table && !vmstructs_tables()) || !vmstructs.ints)
+    if ((!vmstructs_jvm.table && !vmstructs_tables()) || !vmstructs_jvm.ints)
         return false;
-    for (char *e = vmstructs.ints;; e += vmstructs.ints_stride) {
-        const char *n = *(const char **)(e + vmstructs.ints_name_at);
+    for (char *e = vmstructs_jvm.ints;; e += vmstructs_jvm.ints_stride) {
+        const char *n = *(const char **)(e + vmstructs_jvm.ints_name_at);
         if (!n)
             return false;
         if (strcmp(n, name) == 0) {
-            *value = *(int32_t *)(e + vmstructs.ints_value_at);
+            *value = *(int32_t *)(e + vmstructs_jvm.ints_value_at);
             return true;
         }
     }
