@@ -208,6 +208,6 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
-    if (agent_opts)
+    if (session_options()) /* a session was loaded */
         collectors_unload();
 }

@@ -12,10 +12,6 @@
 
 /* see agent_env.h: the agent in this JVM, for the JVM's life */
 struct agent_jvm agent_jvm;
-/* The running session's options (session.c sets them), for the modules not
- * yet handed the session: to go once none reads them. */
-const agent_options *agent_opts;
-
 void agent_set_log_level(const agent_options *o)
 {
     jp_log_set_level(getenv("JVMPROF_DEBUG") ? JP_LOG_DEBUG : o->verbose ? JP_LOG_INFO : JP_LOG_ERROR);

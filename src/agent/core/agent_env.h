@@ -38,7 +38,6 @@ extern struct agent_jvm {
 #define agent_late_start (agent_jvm.late_start)
 #define agent_vm_dying (agent_jvm.vm_dying)
 
-extern const agent_options *agent_opts;
 
 /* The log level a session's options ask for (verbose=y: its info lines),
  * JVMPROF_DEBUG in the environment adding the debug ones. */

@@ -100,7 +100,7 @@ bool session_running(void) { return atomic_load(&session_all.live); }
 
 uint64_t session_number(void) { return atomic_load(&session_all.live_number); }
 
-const agent_options *session_options(void) { return agent_opts; }
+const agent_options *session_options(void) { return session_all.cur ? session_all.cur->opts : NULL; }
 
 /* ---- the core's callbacks ---- */
 
@@ -302,7 +302,6 @@ jp_status session_load(agent_options *o, const char *text, char *err, size_t err
     }
     if (st != JP_OK)
         return st;
-    agent_opts = o;
     st = session_prepare(o, text, true, err, errlen);
     if (st != JP_OK)
         return st;
@@ -359,9 +358,7 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
     } else if ((st = session_check_outputs(o, NULL, err, errlen)) == JP_OK) {
         if (o->cpu == OPTIONS_CPU_TIMES || o->trace)
             agent_add_jar(); /* the Tracker, GcEvents */
-        const agent_options *before = agent_opts;
         jp_session *before_s = session_all.cur;
-        agent_opts = o;
         agent_late_start = true;
         agent_set_log_level(o);
         st = session_prepare(o, text, false, err, errlen);
@@ -378,7 +375,6 @@ jp_status session_start_numbered(JNIEnv *jni, const char *text, uint64_t *number
                 free(session_all.cur);
                 session_all.cur = before_s;
             }
-            agent_opts = before;
         }
     }
     if (st != JP_OK)
@@ -451,7 +447,7 @@ void session_vm_death(JNIEnv *jni)
     /* the final report (doe=y), or one asked for just before exit that the agent thread did not take */
     if (live && profiler_stop(jni)) {
         bool asked = profiler_final_request();
-        if (agent_opts->doe || asked)
+        if (session_all.cur->opts->doe || asked)
             profiler_dump(jni);
     }
     if (live)

@@ -3,7 +3,7 @@
  * JVMPROF_OPTIONS) starts at VM init and, unless stopped before, ends at VM
  * death with the last report; once a session is stopped, another may start
  * in the same JVM with other options (jvmprof.Control.start and stop). The
- * session owns its options (agent_opts points at them while it runs), the
+ * session owns its options (session_ctx.h: handed to every collector hook), the
  * collectors they turn on (collectors.h), its model and its agent thread
  * (profiler.h). */
 #ifndef SESSION_H
