@@ -63,6 +63,10 @@ report_opts outputs_report_opts(const agent_options *o)
 
 void outputs_prepare_model(const agent_options *o, model *m)
 {
+    /* how the reports describe the sampling the options ask for (the binary report's header records the
+     * interval whatever collected; the text and flame graph say wall-clock or CPU) */
+    m->wall = o->wall_ms > 0;
+    m->interval_us = (o->wall_ms ? o->wall_ms : o->interval_ms) * 1000u;
     /* jfr=: the samples' real times, 16 bytes each, at most 8 MiB; later samples are spread evenly */
     m->sample_times_max = o->jfr[0] ? 1u << 19 : 0;
 }

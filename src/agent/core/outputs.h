@@ -56,7 +56,8 @@ void outputs_plan(const agent_options *o, unsigned *reports, const char *to, jp_
 bool outputs_want_site_stacks(const agent_options *o);
 /* What the HPROF report of o holds (its sections, cutoff=). */
 report_opts outputs_report_opts(const agent_options *o);
-/* What the outputs of o need the model to keep as it is filled (jfr=: the samples' times). */
+/* What the outputs of o need the model to say and keep as it is filled (the sampling's interval and
+ * kind, as the reports describe them; jfr=: the samples' times). */
 void outputs_prepare_model(const agent_options *o, model *m);
 /* Writes output out of m with its format to path: to a temporary name, renamed when complete; or, with kept
  * not NULL, into kept (for a collector to write the file). Its size in *bytes. On failure the line is logged. */

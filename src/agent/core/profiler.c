@@ -90,17 +90,8 @@ jp_status profiler_init(jp_session *s)
     prof_session = s;
     m->start_time_ms = agent_wall_ms();
     p->start_ns = agent_now_ns();
-    m->depth = o->depth;
-    m->wall = o->wall_ms > 0;
-    m->interval_us = (o->wall_ms ? o->wall_ms : o->interval_ms) * 1000u;
+    m->depth = o->depth; /* every collector's stacks (the allocation collectors set up their own fields) */
     outputs_prepare_model(o, m);
-    if (o->heap_sites) {
-        m->alloc_interval = o->alloc_interval;
-        m->sites_exact = o->alloc_interval == 0;
-        /* exact mode's nursery (the sampler's hook) says which live objects no collection has seen */
-        m->sites_young = m->sites_exact && o->alloc_hook != 'b';
-        m->lifetimes = o->lifetimes;
-    }
     return JP_OK;
 }
 

@@ -140,18 +140,6 @@ static jp_status cj_load(jp_session *session, char *err, size_t errlen)
     return cj->capture ? JP_OK : jp_error(JP_ERR_NOMEM, "out of memory at start");
 }
 
-/* The session's start: what the model says of its samples. */
-static jp_status cj_start(jp_session *session, JNIEnv *jni)
-{
-    (void)jni;
-    const agent_options *o = session->opts;
-    model *m = session->model;
-    m->depth = o->depth;
-    m->wall = o->wall_ms > 0;
-    m->interval_us = (o->wall_ms ? o->wall_ms : o->interval_ms) * 1000u;
-    return JP_OK;
-}
-
 static unsigned cj_period(const jp_session *session) { return session->opts->interval_ms; }
 
 /* After the session: its scratch and the CPU times seen go (the session frees the part, and the counts with it). */
@@ -183,7 +171,6 @@ const collector cpu_jvmti_collector = {
     .wanted = cj_wanted,
     .capabilities = cj_capabilities,
     .load = cj_load,
-    .start = cj_start,
     .period_ms = cj_period,
     .tick = cj_sample,
     .describe = cj_describe,

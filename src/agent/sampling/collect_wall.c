@@ -10,23 +10,12 @@ static unsigned wall_period(const jp_session *session) { return session->opts->w
 
 static void wall_tick(jp_session *session, JNIEnv *jni) { async_sampler_wall_tick(session, jni); }
 
-/* The session's start: what the model says of its samples, then the engine's start. */
-static jp_status wall_start(jp_session *session, JNIEnv *jni)
-{
-    const agent_options *o = session->opts;
-    model *m = session->model;
-    m->depth = o->depth;
-    m->wall = o->wall_ms > 0;
-    m->interval_us = (o->wall_ms ? o->wall_ms : o->interval_ms) * 1000u;
-    return async_sampler_vm_init(session, jni);
-}
-
 const collector wall_collector = {
     .name = "wall=",
     .wanted = wall_wanted,
     .capabilities = async_sampler_init,
     .callbacks = async_sampler_callbacks,
-    .start = wall_start,
+    .start = async_sampler_vm_init,
     .thread_start = async_sampler_thread_start,
     .thread_end = async_sampler_thread_end,
     .period_ms = wall_period,
