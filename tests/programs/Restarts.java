@@ -3,7 +3,7 @@
 // session's report can be compared with a fresh JVM's (t9012). Each kind of
 // session has its fixed workload, whose calls, allocations and contention are
 // known exactly:
-//   spin  the main thread computes for 60 ms of its CPU time (cpu=samples)
+//   spin  the main thread computes for 30 ms of its CPU time (cpu=samples)
 //   wall  the main thread computes for 200 ms of wall time (wall=)
 //   calls Restarts$Calls: fib(15), 1973 calls of fib; 10 calls of outer, each
 //         making 100 of inner; 1000 of leaf through a method reference
@@ -135,7 +135,7 @@ public class Restarts {
 
     static void work(String kind) {
         switch (kind) {
-        case "spin": sink += spin(60); break;
+        case "spin": sink += spin(30); break;
         case "wall": sink += wallSpin(200); break;
         case "calls": sink += Calls.run(); break;
         case "alloc": alloc(); break;
