@@ -102,7 +102,7 @@ def report(path):
     serial = None
     for ln in lines:
         m = re.match(r'^([A-Z][A-Za-z ()]*?) (BEGIN|END)\b', ln)
-        if m:
+        if m and not ln.startswith('THREAD '):         # a section, not THREAD END (id = N)
             r['sections'].append(m.group(1) + ' ' + m.group(2))
             sec = m.group(1) if m.group(2) == 'BEGIN' else None
             r['rows'].setdefault(sec, []) if sec else None
