@@ -109,7 +109,8 @@ def report(path):
         if m and not ln.startswith('THREAD '):         # a section, not THREAD END (id = N)
             r['sections'].append(m.group(1) + ' ' + m.group(2))
             sec = m.group(1) if m.group(2) == 'BEGIN' else None
-            r['rows'].setdefault(sec, []) if sec else None
+            if sec:
+                r['rows'].setdefault(sec, [])
             serial = None
             continue
         m = re.match(r'^TRACE (\d+):', ln)
