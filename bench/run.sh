@@ -142,21 +142,24 @@ rm -f "$OUT"/logs/*.log
 
 # agent option string -> JVM option (empty for none); $2 = report file
 agent_opt() {
-    local cfg=$1 report=$2
+    local cfg=$1 report=$2 agent=$AGENT
+    if [[ $cfg == base:* ]]; then # another build, with the same rules for its options
+        agent=${BASE_AGENT:?base:OPTS needs BASE_AGENT}
+        cfg=${cfg#base:}
+    fi
     case $cfg in
         none) ;;
-        -) printf -- '-agentpath:%s' "$AGENT" ;;
+        -) printf -- '-agentpath:%s' "$agent" ;;
         jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
         floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
-        base:*) printf -- '-agentpath:%s=%s,file=%s' "${BASE_AGENT:?base:OPTS needs BASE_AGENT}" "${cfg#base:}" "$report" ;;
         # trace= alone writes no report (file= is refused with it): its trace goes beside the report
         trace=*) if [[ $cfg == *,cpu=* || $cfg == *,heap=* || $cfg == *,monitor=* || $cfg == *,wall=* ]]; then
-                printf -- '-agentpath:%s=%s,file=%s,tracefile=%s.trace' "$AGENT" "$cfg" "$report" "$report"
+                printf -- '-agentpath:%s=%s,file=%s,tracefile=%s.trace' "$agent" "$cfg" "$report" "$report"
             else
-                printf -- '-agentpath:%s=%s,tracefile=%s.trace' "$AGENT" "$cfg" "$report"
+                printf -- '-agentpath:%s=%s,tracefile=%s.trace' "$agent" "$cfg" "$report"
             fi ;;
-        *) printf -- '-agentpath:%s=%s,file=%s' "$AGENT" "$cfg" "$report" ;;
+        *) printf -- '-agentpath:%s=%s,file=%s' "$agent" "$cfg" "$report" ;;
     esac
 }
 
@@ -309,7 +312,7 @@ for wl in $WORKLOADS; do
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
             out_file=$report
-            [[ $cfg == trace=* && ! -e $report ]] && out_file=$report.trace # trace= alone: the trace only
+            [[ ${cfg#base:} == trace=* && ! -e $report ]] && out_file=$report.trace # trace= alone: the trace only
             if [[ $cfg != none && $cfg != floor=* && ! -s $out_file ]]; then
                 log "  WARNING: agent wrote no report to $out_file"
                 MISSING_REPORTS+=("$wl:$cfg")
