@@ -193,8 +193,10 @@ jp_status out_file_publish(const char *tmp, const char *path, const out_target *
     return JP_OK;
 }
 
-/* Whether name (an entry of path's directory) is "<base>.jvmprof-<pid>-<hex>.tmp"
- * or "...tmp.hprof"; its pid in *pid. */
+/* Whether name (an entry of path's directory) is "<base>.jvmprof-<pid>-<hex>.tmp",
+ * "...tmp.hprof", or one of the segments HotSpot's parallel heap dumper (JDK 21
+ * and later) writes beside that before it joins them, "...tmp.hprof.p<N>"; its
+ * pid in *pid. */
 static bool out_is_temp_of(const char *name, const char *base, long *pid)
 {
     size_t bl = strlen(base), tl = strlen(OUT_TAG);
@@ -208,7 +210,12 @@ static bool out_is_temp_of(const char *name, const char *base, long *pid)
         return false;
     p = end + 1;
     size_t hex = strspn(p, "0123456789abcdef");
-    if (hex != 16 || (strcmp(p + hex, ".tmp") != 0 && strcmp(p + hex, ".tmp.hprof") != 0))
+    const char *rest = p + hex;
+    if (hex != 16)
+        return false;
+    if (strncmp(rest, ".tmp.hprof.p", 12) == 0 && rest[12] && strspn(rest + 12, "0123456789") == strlen(rest + 12))
+        rest = ".tmp.hprof"; /* a segment of HotSpot's parallel dumper */
+    if (strcmp(rest, ".tmp") != 0 && strcmp(rest, ".tmp.hprof") != 0)
         return false;
     *pid = v;
     return true;
