@@ -145,7 +145,6 @@ static void session_run(JNIEnv *jni)
         jp_log_error("profiling disabled: the agent thread could not start");
         return;
     }
-    session_all.cur->number = session_all.count + 1;
     atomic_store(&session_all.live_number, ++session_all.count);
     atomic_store(&session_all.live, true);
 }

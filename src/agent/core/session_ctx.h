@@ -23,8 +23,6 @@
 
 /* One slot per collector and per engine that keeps session state. */
 typedef enum jp_part {
-    JP_PART_CPU_ASYNC,
-    JP_PART_WALL,
     JP_PART_SAMPLED_VTHREADS,
     JP_PART_CPU_JVMTI,
     JP_PART_MONITOR,
@@ -33,10 +31,7 @@ typedef enum jp_part {
     JP_PART_ALLOC_COUNTS,
     JP_PART_TIMES,
     JP_PART_TRACE,
-    JP_PART_HEAP_DUMP,
-    JP_PART_TEST,             /* tests/collectors' */
-    /* engines that several collectors share */
-    JP_PART_ASYNC_SAMPLER,    /* sampling/async_sampler.c: cpu=samples and wall= */
+    JP_PART_ASYNC_SAMPLER,    /* sampling/async_sampler.c: the engine of cpu=samples and wall= */
     JP_PART_BCI,              /* instrument/bci.c: cpu=times and trace=exec */
     JP_PART_TRACE_SESSION,    /* tracing/trace_session.c: the trace file, the stream, plugins */
     JP_PART_VM_ALLOCS,        /* alloc/vm_allocs.c */
@@ -48,7 +43,6 @@ typedef enum jp_part {
 typedef struct jp_session {
     const agent_options *opts; /* its options, as parsed (kept for the JVM's life: a late Tracker call may read them) */
     model *model;              /* its model (profiler.c), from its preparation to its end */
-    uint64_t number;           /* 1, 2, ... in the order sessions started in this JVM; 0 until it starts */
     bool at_load;              /* the session given at load (-agentpath, JVMPROF_OPTIONS) */
     char text[1024];           /* its options as given ("" for the defaults) */
     double since;              /* when it started (agent_now_ns, in s) */
