@@ -348,6 +348,17 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
         return options_set_events(d, value, (unsigned *)field, err, errlen);
     case OPTIONS_KIND_ENDPOINT:
         return options_set_endpoint(d, value, field, err, errlen);
+    case OPTIONS_KIND_NAME: {
+        size_t n = strlen(value);
+        bool ok = n > 0 && n < d->size;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = (value[i] >= 'a' && value[i] <= 'z') || (value[i] >= 'A' && value[i] <= 'Z') ||
+                 (value[i] >= '0' && value[i] <= '9') || strchr("_:.-", value[i]) != NULL;
+        if (!ok)
+            return options_bad(err, errlen, d, value);
+        memcpy(field, value, n + 1);
+        return JP_OK;
+    }
     case OPTIONS_KIND_PATH:
         if (!*value) {
             snprintf(err, errlen, "%s=: empty file name; expected %s=<path>", d->name, d->name);
@@ -455,6 +466,8 @@ bool options_async_sampling(const agent_options *o)
 {
     return o->wall_ms > 0 || (o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_ASYNC);
 }
+
+bool options_event_is_cpu(const agent_options *o) { return !o->event[0] || strcmp(o->event, "cpu") == 0; }
 
 bool options_alloc_exact(const agent_options *o) { return o->heap_sites && o->alloc_interval == 0; }
 

@@ -26,6 +26,12 @@ typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU
  * each thread's CPU timer (no safepoint bias), or JVMTI GetStackTrace. */
 typedef enum options_sampler { OPTIONS_SAMPLER_ASYNC = 0, OPTIONS_SAMPLER_JVMTI } options_sampler;
 
+/* cstack=: the frames of a sample besides Java's: native code (C/C++ of the
+ * JVM, libc, JNI libraries) above the Java frames, and the kernel's on top */
+typedef enum options_cstack { OPTIONS_CSTACK_MIXED = 0, OPTIONS_CSTACK_NATIVE, OPTIONS_CSTACK_JAVA } options_cstack;
+
+#define OPTIONS_EVENT_MAX 64      /* event=NAME, NUL included */
+
 /* trace=: the classes of events traced */
 enum {
     OPTIONS_TRACE_ENTRY = 1,      /* exec, exec:light: method entries */
@@ -81,6 +87,9 @@ typedef enum options_id {
     OPTIONS_ID_VTHREADS,
     OPTIONS_ID_PLUGIN,
     OPTIONS_ID_NET,
+    OPTIONS_ID_CSTACK,
+    OPTIONS_ID_THREADS,
+    OPTIONS_ID_EVENT,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
 } options_id;
@@ -122,6 +131,9 @@ typedef struct agent_options {
     bool vthreads;                    /* trace=thread: virtual threads' starts and ends too */
     char plugin[OPTIONS_PATH_MAX];    /* trace=: PATH[:ARGS] of a plugin library ("" = none) */
     char net[OPTIONS_NET_MAX];        /* net=: HOST:PORT of a jvmprof serve to stream the outputs to ("" = none) */
+    options_cstack cstack;            /* cpu=samples, wall=: native and kernel frames (mixed), native only, or Java only */
+    bool threads_all;                 /* threads=all: cpu=samples also samples the JVM's own threads (GC, compilers, VM) */
+    char event[OPTIONS_EVENT_MAX];    /* event=: what cpu=samples samples on ("cpu": each thread's CPU clock) */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -138,6 +150,7 @@ typedef enum options_kind {
     OPTIONS_KIND_DURATION, /* a time min..max in ns, with ns, us, ms or s */
     OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
     OPTIONS_KIND_ENDPOINT, /* HOST:PORT ([IPv6]:PORT) */
+    OPTIONS_KIND_NAME,     /* a name: letters, digits and _ : . - (event=) */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;
 
@@ -198,6 +211,8 @@ bool options_given(const agent_options *o, options_id id);
 /* True when stacks are sampled by the signal handler (cpu=samples with
  * sampler=async, or wall=). */
 bool options_async_sampling(const agent_options *o);
+/* True when cpu=samples samples on each thread's CPU clock (event=cpu, the default). */
+bool options_event_is_cpu(const agent_options *o);
 /* True for heap=sites,alloc_interval=0 (every allocation counted), and for
  * that with alloc_hook=bci (counted through the Tracker calls). */
 bool options_alloc_exact(const agent_options *o);

@@ -253,6 +253,34 @@ static bool options_rules_interval(const agent_options *o, char *err, size_t err
                                 "off; add cpu=samples or drop interval=", modes);
 }
 
+/* interval= is in ms of CPU time for event=cpu (at most a minute), in
+ * events for any other event=. */
+static bool options_rules_interval_range(const agent_options *o, char *err, size_t errlen)
+{
+    if (options_event_is_cpu(o) && o->interval_ms > 60000)
+        return options_rules_refuse(err, errlen, "interval=%u: with event=cpu the interval is in ms, 1..60000; "
+                                    "interval= counts events only with another event=", o->interval_ms);
+    return false;
+}
+
+/* cstack=, threads= and event= shape what the async sampler takes. */
+static bool options_rules_native(const agent_options *o, char *err, size_t errlen)
+{
+    bool async_cpu = o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_ASYNC;
+    if (options_given(o, OPTIONS_ID_CSTACK) && !options_async_sampling(o))
+        return options_rules_refuse(err, errlen, "cstack= chooses the frames the async sampler takes; it applies to "
+                                    "cpu=samples (sampler=async) and wall=; add one or drop cstack=");
+    if (o->threads_all && !async_cpu)
+        return options_rules_refuse(err, errlen, "threads=all samples the JVM's own threads on their CPU clocks: it "
+                                    "needs cpu=samples with sampler=async%s; add it or drop threads=",
+                                    o->wall_ms ? " (wall= samples Java threads only)" : "");
+    if (options_given(o, OPTIONS_ID_EVENT) && !async_cpu)
+        return options_rules_refuse(err, errlen, "event= chooses what cpu=samples samples on; it needs cpu=samples "
+                                    "with sampler=async%s; add it or drop event=",
+                                    o->wall_ms ? " (wall= samples on the wall clock)" : "");
+    return false;
+}
+
 /* Options a heap dump alone has no use for, and why (the dump is the only
  * output: see heap_dump.c; its thread stacks have a fixed depth). */
 static const struct { options_id id; const char *why; } options_rules_not_for_dump[] = {
@@ -348,6 +376,8 @@ static options_rule *const options_rules_table[] = {
     options_rules_wall_or_cpu,
     options_rules_sampler,
     options_rules_interval,
+    options_rules_interval_range,
+    options_rules_native,
     options_rules_report_only,
     options_rules_stacks,
     options_rules_reset,

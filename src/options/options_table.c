@@ -32,6 +32,11 @@ static const options_choice options_table_dumper[] = { { "hotspot", 'h', NULL },
 static const options_choice options_table_alloc_count[] = {
     { "sampled", 's', NULL }, { "site", 'c', NULL }, { NULL, 0, NULL },
 };
+static const options_choice options_table_cstack[] = {
+    { "mixed", OPTIONS_CSTACK_MIXED, NULL }, { "native", OPTIONS_CSTACK_NATIVE, NULL }, { "java", OPTIONS_CSTACK_JAVA, NULL },
+    { "y", OPTIONS_CSTACK_MIXED, NULL }, { "n", OPTIONS_CSTACK_JAVA, NULL }, { NULL, 0, NULL },
+};
+static const options_choice options_table_threads[] = { { "java", 0, NULL }, { "all", 1, NULL }, { NULL, 0, NULL } };
 static const options_choice options_table_alloc_hook[] = {
     { "sampler", 's', NULL }, { "bci", 'b', NULL }, { NULL, 0, NULL },
 };
@@ -62,8 +67,8 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                           .owner = OPTIONS_FOR_OUTPUT },
     [OPTIONS_ID_DEPTH] = { "depth", OPTIONS_KIND_UINT, "0..2048", "4", NULL, "stack trace depth",
                            OPTIONS_TABLE_AT(depth), 0, 2048, .owner = OPTIONS_FOR_GENERAL },
-    [OPTIONS_ID_INTERVAL] = { "interval", OPTIONS_KIND_UINT, "1..60000", "10", NULL, "sample interval in ms",
-                              OPTIONS_TABLE_AT(interval_ms), 1, 60000, .owner = OPTIONS_FOR_CPU_SAMPLES },
+    [OPTIONS_ID_INTERVAL] = { "interval", OPTIONS_KIND_UINT, "1..60000", "10", NULL,
+                              "sample interval in ms (event=: in events, 1..1e9)", OPTIONS_TABLE_AT(interval_ms), 1, 1000000000, .owner = OPTIONS_FOR_CPU_SAMPLES },
     [OPTIONS_ID_CUTOFF] = { "cutoff", OPTIONS_KIND_DOUBLE, "0..1", "0.0001", NULL,
                             "output cutoff point (share of the total)", OPTIONS_TABLE_AT(cutoff),
                             .owner = OPTIONS_FOR_OUTPUT },
@@ -156,6 +161,17 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_NET] = { "net", OPTIONS_KIND_ENDPOINT, "<host>:<port>", NULL, "off",
                          "also stream the outputs (report, flame graph, trace) to a jvmprof serve there",
                          OPTIONS_TABLE_AT(net), .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_CSTACK] = { "cstack", OPTIONS_KIND_ENUM, "mixed|native|java", "mixed", NULL,
+                            "samples: with native (C/C++) and kernel frames, native only, or Java only",
+                            OPTIONS_TABLE_AT(cstack), .choices = options_table_cstack, .owner = OPTIONS_FOR_CPU_SAMPLES },
+    [OPTIONS_ID_THREADS] = { "threads", OPTIONS_KIND_ENUM, "java|all", "java", NULL,
+                             "cpu=samples: Java threads, or the JVM's own too (GC, JIT, VM)",
+                             OPTIONS_TABLE_AT(threads_all), .choices = options_table_threads,
+                             .owner = OPTIONS_FOR_CPU_SAMPLES },
+    [OPTIONS_ID_EVENT] = { "event", OPTIONS_KIND_NAME,
+                           "cpu|<perf event>|<sys>:<tracepoint>|<function>",
+                           "cpu", NULL, "cpu=samples: a sample every interval= such events",
+                           OPTIONS_TABLE_AT(event), .owner = OPTIONS_FOR_CPU_SAMPLES },
     [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
                          .owner = OPTIONS_FOR_GENERAL },
 };

@@ -27,5 +27,5 @@ grep -rnE '0\.0001\b' src --include='*.c' --include='*.h' | grep -v "^$TABLE:" |
 # the table does hold them, and help shows them
 grep -q '"interval", OPTIONS_KIND_UINT, "1..60000", "10"' "$TABLE" || fail "$TABLE lacks interval='s default"
 "$JVMPROF" options >"$T/help" || fail "jvmprof options failed"
-grep -Eq '^interval=1\.\.60000 +sample interval in ms +10$' "$T/help" || fail "help lacks interval='s default"
+grep -Eq '^interval=1\.\.60000 +sample interval in ms \(event=: in events, 1\.\.1e9\) +10$' "$T/help" || fail "help lacks interval='s default"
 grep -Eq '^cutoff=0\.\.1 .* 0\.0001$' "$T/help" || fail "help lacks cutoff='s default"
