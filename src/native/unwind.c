@@ -1,0 +1,60 @@
+/* unwind.c — see unwind.h. Owns the step rule: the CFA from the CFI rule (or
+ * rbp + 16 on the frame pointer chain), the return address at CFA-8, the
+ * caller's rbp where the rule says it was saved, and the checks that keep a
+ * walk of a corrupt or foreign stack from reading outside its bounds or
+ * looping. */
+#include "unwind.h"
+
+#include <ucontext.h>
+
+/* The 8-byte word at addr when it lies, aligned, inside [lo, hi). */
+static bool uw_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if ((addr & 7) || addr < lo || addr >= hi || hi - addr < 8)
+        return false;
+    *out = *(const uint64_t *)(uintptr_t)addr;
+    return true;
+}
+
+bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi)
+{
+    const code_lib *lib = code_map_find(m, r->pc);
+    if (!lib || r->pc == 0)
+        return false;
+    /* a return address may be the first byte after a call at a function's end: look up the call itself */
+    uint64_t at = leaf ? r->pc : r->pc - 1;
+    cfi_rule rule;
+    uint64_t cfa, fp = r->fp, pc;
+    if (lib->cfi && dwarf_cfi_find(lib->cfi, at - lib->load_bias, &rule)) {
+        switch (rule.cfa_reg) {
+        case CFI_REG_SP: cfa = r->sp + (uint64_t)(int64_t)rule.cfa_off; break;
+        case CFI_REG_FP: cfa = r->fp + (uint64_t)(int64_t)rule.cfa_off; break;
+        case CFI_REG_PLT: cfa = r->sp + ((int64_t)(at & 15) >= rule.cfa_off ? 16 : 8); break;
+        default: return false;   /* CFI_END: the outermost frame */
+        }
+        if (rule.fp_off != CFI_FP_SAME && !uw_read(cfa + (uint64_t)(int64_t)rule.fp_off, stack_lo, stack_hi, &fp))
+            return false;
+    } else {
+        /* the frame pointer chain: [rbp] = the caller's rbp, [rbp + 8] = the return address */
+        if (r->fp < r->sp || r->fp >= stack_hi || (r->fp & 7) || !uw_read(r->fp, stack_lo, stack_hi, &fp))
+            return false;
+        cfa = r->fp + 16;
+    }
+    /* the caller's frame lies above this one (the return address at CFA-8 at or above sp) */
+    if (cfa - 8 < r->sp || cfa <= r->sp || !uw_read(cfa - 8, stack_lo, stack_hi, &pc))
+        return false;
+    if (pc == 0 || !code_map_find(m, pc))
+        return false;
+    r->pc = pc;
+    r->sp = cfa;
+    r->fp = fp;
+    return true;
+}
+
+void unwind_regs_from_ucontext(const void *ucontext, unwind_regs *r)
+{
+    const ucontext_t *uc = ucontext;
+    r->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    r->sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    r->fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+}
