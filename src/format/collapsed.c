@@ -1,6 +1,7 @@
 /* collapsed.c — the collapsed-stack format that flamegraph.pl and speedscope
  * read: one line per distinct stack, "root;...;leaf count", frames named
- * "pkg.Class.method" plus async-profiler's kind suffixes, and the frame names
+ * "pkg.Class.method" plus async-profiler's kind suffixes (native C/C++ frames
+ * the bare symbol, kernel frames the symbol with "_[k]"), and the frame names
  * flame_html.c shows too. Different stacks can give the same line (methods that
  * differ only in signature, or in line in traces): lines are sorted by text
  * and identical lines merged, so the output is deterministic. The stacks come
@@ -60,6 +61,11 @@ void collapsed_frame_name(const model *m, collapsed_frame f, buf *out)
         return;
     }
     const model_class *c = model_class_get(m, me->cls);
+    if (f.kind == FRAME_KIND_CPP || f.kind == FRAME_KIND_KERNEL || (c && c->code != MODEL_CODE_JAVA)) {
+        s = model_string_get(m, me->name, &len);
+        collapsed_put_clean(out, s, len);
+        return;
+    }
     if (!c) {
         buf_put(out, "<unknown class>.", 16);
     } else {
@@ -80,6 +86,7 @@ const char *collapsed_kind_suffix(uint32_t kind)
     case FRAME_KIND_INLINED: return "_[i]";
     case FRAME_KIND_INTERPRETED: return "_[0]";
     case FRAME_KIND_NATIVE: return "_[n]";
+    case FRAME_KIND_KERNEL: return "_[k]";
     default: return "";
     }
 }
@@ -111,7 +118,7 @@ static jp_status collapsed_add(const collapsed_frame *fr, uint32_t k, uint64_t c
         if (i)
             buf_put(&cl->text, ";", 1);
         collapsed_frame_name(cl->m, fr[i], &cl->text);
-        if (fr[i].kind < COLLAPSED_KIND_THREAD)
+        if (fr[i].kind <= FRAME_KIND_KERNEL)
             buf_printf(&cl->text, "%s", collapsed_kind_suffix(fr[i].kind));
     }
     buf_put(&cl->text, "", 1);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..4, thread 5, state 6, allocated class 8 */
+enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..6, allocated class 8, thread 9, state 10 */
 #define FH_KIND_BITS 4u
 
 /* The call tree: node 0 is the root; children found by a hash on (parent, key). */
@@ -37,6 +37,9 @@ typedef struct fh_names {
     uint32_t state[SAMPLE_STATES];
     uint32_t empty;
     buf tmp;
+    buf libs;                         /* "index":"library" pairs of native frames' names, for the tooltip */
+    uint8_t *lib_done;                /* [name index]: its library is in libs */
+    uint32_t lib_done_cap;
 } fh_names;
 
 static uint32_t fh_hash(uint32_t parent, uint32_t key)
@@ -137,6 +140,22 @@ static uint32_t fh_name_put(fh_names *nm, const void *s, size_t len)
     return len < UINT32_MAX ? intern_put(&nm->tab, s, (uint32_t)len, NULL) : 0;
 }
 
+static void fh_json_string(buf *out, const char *str, size_t len);
+
+/* Notes the library of a native frame's name (the first seen, when one symbol is in several). */
+static void fh_name_lib(const model *m, fh_names *nm, uint32_t index, method_id me)
+{
+    const model_method *mm = model_method_get(m, me);
+    const model_class *c = mm ? model_class_get(m, mm->cls) : NULL;
+    if (!c || !model_grow((void **)&nm->lib_done, &nm->lib_done_cap, index + 1, 1) || nm->lib_done[index])
+        return;
+    size_t len;
+    const char *lib = model_string_get(m, c->name, &len);
+    nm->lib_done[index] = 1;
+    buf_printf(&nm->libs, "%s\"%u\":", nm->libs.len ? "," : "", index);
+    fh_json_string(&nm->libs, lib, len);
+}
+
 /* The name index + 1 of a frame (0 when out of memory). */
 static uint32_t fh_name(const model *m, fh_names *nm, collapsed_frame f)
 {
@@ -165,6 +184,8 @@ static uint32_t fh_name(const model *m, fh_names *nm, collapsed_frame f)
             return 0;
         *slot = fh_name_put(nm, nm->tmp.data ? (const char *)nm->tmp.data : "", nm->tmp.len);
     }
+    if (*slot && (f.kind == FRAME_KIND_CPP || f.kind == FRAME_KIND_KERNEL) && f.ref)
+        fh_name_lib(m, nm, *slot - 1, (method_id){ f.ref });
     return *slot;
 }
 
@@ -405,6 +426,7 @@ static jp_status fh_write_page(const model *m, const model *before, const report
     buf_init(&out);
     buf_init(&before_out);
     buf_init(&nm.tmp);
+    buf_init(&nm.libs);
     arena_init(&nm.mem);
     intern_init(&nm.tab, &nm.mem);
     jp_status st = JP_ERR_NOMEM;
@@ -489,6 +511,13 @@ static jp_status fh_write_page(const model *m, const model *before, const report
     } else {
         fh_puts(&out, "]");
     }
+    if (nm.libs.len) {
+        fh_puts(&out, ",\n\"libs\": {");
+        buf_put(&out, nm.libs.data, nm.libs.len);
+        fh_puts(&out, "}");
+    }
+    if (nm.libs.failed)
+        out.failed = true;
     fh_puts(&out, m->stacks_alloc ? ",\n\"unit\": \"bytes\"};\n</script>\n<script>\n"
                   : m->stacks_ns  ? ",\n\"unit\": \"ns\"};\n</script>\n<script>\n"
                                   : "};\n</script>\n<script>\n");
@@ -502,6 +531,8 @@ out:
     buf_free(&out);
     buf_free(&before_out);
     buf_free(&nm.tmp);
+    buf_free(&nm.libs);
+    free(nm.lib_done);
     free(nm.method);
     free(nm.cls);
     free(nm.thread);

@@ -79,9 +79,9 @@ jp_status jfr_write_trace(const void *data, size_t len, sink *s, char *why, size
  * outermost first, a state frame "[sleeping]" when samples are wall-clock;
  * a lone "<empty>" frame (a method frame with method id 0) when that leaves
  * nothing. Both flame graph writers use it, so they show the same frames. */
-/* after the frame_kind values; 7 is the flame graph's root; CLASS: the class
- * an allocation stack's top frame allocated (ref: its class id) */
-enum { COLLAPSED_KIND_THREAD = 5, COLLAPSED_KIND_STATE = 6, COLLAPSED_KIND_CLASS = 8 };
+/* after the frame_kind values (0..6); 7 is the flame graph's root; CLASS: the
+ * class an allocation stack's top frame allocated (ref: its class id) */
+enum { COLLAPSED_KIND_CLASS = 8, COLLAPSED_KIND_THREAD = 9, COLLAPSED_KIND_STATE = 10 };
 typedef struct collapsed_frame {
     uint32_t kind;        /* a frame_kind, or COLLAPSED_KIND_THREAD / _STATE */
     uint32_t ref;         /* method id, thread serial or sample_state */
@@ -94,10 +94,12 @@ uint32_t collapsed_frames(const model *m, const model_stack *st, collapsed_frame
 typedef jp_status (*stack_walk_fn)(const collapsed_frame *frames, uint32_t n, uint64_t samples, void *ctx);
 jp_status stack_walk(const model *m, stack_walk_fn fn, void *ctx);
 /* collapsed.c: appends the frame's name without kind suffix: "pkg.Class.method" (just
- * "method" when the class name is empty), "[thread name]" ("[thread N]" when
+ * "method" when the class name is empty; a native frame, CPP or KERNEL: the bare
+ * symbol, its library not named), "[thread name]" ("[thread N]" when
  * the thread is unknown), "[state]". ';' and line breaks become '_'. */
 void collapsed_frame_name(const model *m, collapsed_frame f, buf *out);
-/* "_[j]" (JIT), "_[i]" (inlined), "_[0]" (interpreted), "_[n]" (native), "" otherwise. */
+/* "_[j]" (JIT), "_[i]" (inlined), "_[0]" (interpreted), "_[n]" (native method), "_[k]" (kernel),
+ * "" otherwise (C/C++ frames too, as flamegraph.pl and async-profiler write them). */
 const char *collapsed_kind_suffix(uint32_t kind);
 
 /* collapsed_read.c: parses collapsed stacks (ours, async-profiler's,

@@ -1,7 +1,8 @@
 /* trace_stacks.c — gives a model read from an HPROF file a stack table, so
  * it can become a flame graph or collapsed stacks: each trace with CPU
  * samples becomes a stack of its methods (cut to the depth= the agent used),
- * NATIVE where HPROF says "Native method", UNKNOWN otherwise (HPROF does not
+ * CPP or KERNEL when the method's class is a library or the kernel, NATIVE
+ * where HPROF says "Native method", UNKNOWN otherwise (HPROF does not
  * record how a frame ran). Traces that differ only in line numbers become
  * the same stack and their samples add up. Wall-clock samples read with their
  * states (WALL STATES) keep them: a stack per trace and state. */
@@ -30,7 +31,9 @@ jp_status trace_stacks_build(model *m)
         for (uint32_t i = 0; i < tr.nframes; i++) {
             const model_frame *fr = model_frame_get(m, tr.frames[i]);
             method_id me = fr ? fr->method : (method_id){ 0 };
-            frame_kind k = fr && fr->line == FRAME_LINE_NATIVE ? FRAME_KIND_NATIVE : FRAME_KIND_UNKNOWN;
+            frame_kind k = model_method_native_kind(m, me);
+            if (k == FRAME_KIND_UNKNOWN && fr && fr->line == FRAME_LINE_NATIVE)
+                k = FRAME_KIND_NATIVE;
             frames[i] = me.v <= UINT32_MAX >> FRAME_KIND_BITS ? stack_frame_pack(me, k) : 0;
         }
         for (uint32_t st = 0; st < (states ? SAMPLE_STATES : 1u); st++) {

@@ -81,7 +81,9 @@ jp_status site_stacks_build(model *m)
         for (uint32_t k = 0; k < tr.nframes; k++) {
             const model_frame *fr = model_frame_get(m, tr.frames[k]);
             method_id me = fr ? fr->method : (method_id){ 0 };
-            frame_kind kind = fr && fr->line == FRAME_LINE_NATIVE ? FRAME_KIND_NATIVE : FRAME_KIND_UNKNOWN;
+            frame_kind kind = model_method_native_kind(m, me);
+            if (kind == FRAME_KIND_UNKNOWN && fr && fr->line == FRAME_LINE_NATIVE)
+                kind = FRAME_KIND_NATIVE;
             frames[k + 1] = me.v <= UINT32_MAX >> FRAME_KIND_BITS ? stack_frame_pack(me, kind) : 0;
         }
         model_stack_add(m, model_stack_intern(m, tr.thread, SAMPLE_RUNNING, frames, tr.nframes + 1), bytes);

@@ -30,9 +30,16 @@ enum {
     FRAME_LINE_NATIVE = -3,
 };
 
+/* What a class stands for: a Java class, or the code of a native library
+ * (its frames are C/C++ functions named from ELF symbols), or the kernel. */
+enum { MODEL_CODE_JAVA = 0, MODEL_CODE_NATIVE = 1, MODEL_CODE_KERNEL = 2 };
+
 typedef struct model_class {
-    str_id name;          /* dotted: java.lang.String */
-    str_id source_file;   /* 0 if unknown */
+    str_id name;          /* dotted: java.lang.String; a library's file name: libc.so.6, "kernel" */
+    str_id source_file;   /* 0 if unknown; a library: its name; the kernel: "vmlinux" */
+    uint8_t code;         /* MODEL_CODE_* */
+    str_id path;          /* a library's full path (0: unknown); the kernel: "[kernel.kallsyms]" */
+    str_id build_id;      /* a library's GNU build id in hex (0: unknown) */
 } model_class;
 
 typedef struct model_method {
@@ -58,6 +65,9 @@ typedef enum frame_kind {
     FRAME_KIND_JIT = 2,           /* compiled code of that method */
     FRAME_KIND_INLINED = 3,       /* inlined into its caller's compiled code */
     FRAME_KIND_NATIVE = 4,        /* a native method */
+    FRAME_KIND_CPP = 5,           /* native code of a library (C/C++: the JVM's own, libc, a JNI library);
+                                   * its method's class is the library (model_class_intern_lib) */
+    FRAME_KIND_KERNEL = 6,        /* kernel code (a perf_events callchain); its class is the "kernel" one */
 } frame_kind;
 #define FRAME_KIND_BITS 3u
 
@@ -93,7 +103,20 @@ typedef struct model_thread {
     str_id name, group, parent_group;
     bool virtual_thread;  /* a virtual thread (JDK 21+) */
     uint32_t carrier;     /* a virtual thread's: the serial of the carrier it ran on then; 0: none */
+    bool jvm_internal;    /* a thread of the JVM with no java.lang.Thread (GC, compiler, VM thread): no
+                           * object id; its name is the OS name (/proc/self/task/TID/comm, 15 chars) */
 } model_thread;
+
+/* What a thread is, for the share of samples each kind took (thread_kinds.c). */
+typedef enum thread_kind {
+    THREAD_KIND_JAVA = 0,         /* a java.lang.Thread (any thread not jvm_internal) */
+    THREAD_KIND_GC,               /* "GC Thread#0", "G1 Conc#0", "G1 Refine#0", "G1 Main Marker", "ZWorker#0", ... */
+    THREAD_KIND_COMPILER,         /* "C1 CompilerThre", "C2 CompilerThre", "Sweeper thread" */
+    THREAD_KIND_VM,               /* "VM Thread", "VM Periodic Tas" */
+    THREAD_KIND_JVM_OTHER,        /* any other thread of the JVM's own */
+    THREAD_KINDS
+} thread_kind;
+extern const char *const thread_kind_names[THREAD_KINDS]; /* "java", "gc", "compiler", "vm", "jvm other" */
 
 typedef enum model_thread_event_kind { MODEL_THREAD_START, MODEL_THREAD_END } model_thread_event_kind;
 typedef struct model_thread_event {
@@ -239,6 +262,24 @@ static inline uint32_t model_string_count(const model *m) { return intern_count(
 
 /* classes.c, methods.c, frames.c */
 class_id model_class_intern(model *m, str_id name, str_id source_file);
+/* A library (code MODEL_CODE_NATIVE: name its file name, "libc.so.6") or the
+ * kernel (MODEL_CODE_KERNEL: name "kernel"), as the class of its native
+ * frames: source_file is the name ("vmlinux" for the kernel), path and
+ * build_id as given (0: unknown; the kernel's path, if 0, "[kernel.kallsyms]").
+ * Keyed by name like any class: a class of that name interned before gets
+ * the library's code, path and build id. A native frame is then
+ * model_frame_intern(model_method_intern(lib, symbol, empty sig), FRAME_LINE_NATIVE)
+ * and is CPP or KERNEL in stacks; a frame with no symbol is named
+ * "<library name>+0x<offset in hex>" ("libfoo.so+0x1a2b"), see
+ * model_native_unnamed. */
+class_id model_class_intern_lib(model *m, str_id name, uint8_t code, str_id path, str_id build_id);
+/* Whether a native frame's method name is of the unnamed form "lib+0x<hex>". */
+bool model_native_unnamed(const char *name, size_t len);
+/* The code of a method's class (MODEL_CODE_JAVA if unknown), and the kind its
+ * frames have in stacks when it is native (FRAME_KIND_CPP / _KERNEL), else
+ * FRAME_KIND_UNKNOWN. */
+uint8_t model_method_code(const model *m, method_id me);
+frame_kind model_method_native_kind(const model *m, method_id me);
 const model_class *model_class_get(const model *m, class_id id);
 static inline uint32_t model_class_count(const model *m) { return intern_count(&m->classes); }
 method_id model_method_intern(model *m, class_id cls, str_id name, str_id sig);
@@ -284,10 +325,21 @@ void model_stacks_reset(model *m);
 /* threads.c */
 void model_thread_start(model *m, uint32_t serial, uint64_t object_id, str_id name, str_id group,
                         str_id parent_group);
+/* A thread of the JVM with no java.lang.Thread (GC, compiler, VM thread):
+ * object id 0, group "jvm", jvm_internal set; name its OS name. */
+void model_thread_start_jvm(model *m, uint32_t serial, str_id name);
+/* Marks a started thread jvm_internal (a reader restoring it). */
+void model_thread_set_jvm_internal(model *m, uint32_t serial);
 void model_thread_end(model *m, uint32_t serial);
 /* serial is a virtual thread's, as it ran on carrier (a platform thread's serial; 0: unmounted). */
 void model_thread_set_virtual(model *m, uint32_t serial, uint32_t carrier);
 const model_thread *model_thread_get(const model *m, uint32_t serial);
+/* thread_kinds.c: the kind of a thread: JAVA unless jvm_internal, then by its
+ * OS name; unknown serials are JAVA. thread_kind_of_name classifies a name. */
+thread_kind model_thread_kind(const model *m, uint32_t serial);
+thread_kind thread_kind_of_name(const char *name, size_t len);
+/* Whether any thread is jvm_internal. */
+bool model_has_jvm_threads(const model *m);
 
 /* monitors.c */
 monitor_id model_monitor_intern(model *m, trace_id trace, str_id class_name, model_monitor_kind kind);

@@ -7,12 +7,15 @@ var KINDS = [
   { name: 'JIT-compiled', hue: 115, sat: 55 },
   { name: 'inlined', hue: 180, sat: 60 },
   { name: 'native', hue: 8, sat: 80 },
-  { name: 'thread', hue: 0, sat: 0 },
-  { name: 'thread state', hue: 25, sat: 22 },
+  { name: 'C/C++', hue: 58, sat: 85 },
+  { name: 'kernel', hue: 28, sat: 95 },
   { name: 'all', hue: 0, sat: 0 },
-  { name: 'allocated class', hue: 280, sat: 55 }
+  { name: 'allocated class', hue: 280, sat: 55 },
+  { name: 'thread', hue: 0, sat: 0 },
+  { name: 'thread state', hue: 25, sat: 22 }
 ];
 var UNIT = D.unit || 'samples';
+var LIBS = D.libs || {};   /* name index -> the library (or "kernel") of a native frame's name */
 var names = D.names, raw = D.nodes, n = raw.length / 3;
 var nameOf = new Int32Array(n), kindOf = new Uint8Array(n), total = new Float64Array(n);
 var depth = new Int32Array(n), parent = new Int32Array(n), end = new Int32Array(n);
@@ -52,7 +55,9 @@ function colour(i) {
 }
 function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }
 function describe(i) {
-  var text = names[nameOf[i]] + '  (' + KINDS[kindOf[i]].name + ')  ' + total[i] + ' ' + UNIT + ', ' + pct(total[i]);
+  var lib = LIBS[nameOf[i]], k = kindOf[i];
+  var text = names[nameOf[i]] + ((k === 5 || k === 6) && lib !== undefined ? ' in ' + lib : '') +
+             '  (' + KINDS[k].name + ')  ' + total[i] + ' ' + UNIT + ', ' + pct(total[i]);
   if (BEFORE) {
     var d = 100 * delta(i);
     text += '; before: ' + BEFORE[i] + ' ' + UNIT + ', ' + (BT ? 100 * BEFORE[i] / BT : 0).toFixed(2) + '%; ' +
@@ -187,9 +192,11 @@ if (BEFORE) {
     legend.appendChild(sw);
     legend.appendChild(document.createTextNode(c[0]));
   });
-} else (D.unit === 'bytes' ? [8, 0, 5] : [2, 3, 1, 4, 0, 5, 6]).forEach(function (k) {
+} else (D.unit === 'bytes' ? [8, 0, 9] : [2, 3, 1, 4, 5, 6, 0, 9, 10]).filter(function (k) {
+  return (k !== 5 && k !== 6) || kindOf.indexOf(k) >= 0;   /* C/C++ and kernel: when drawn */
+}).forEach(function (k) {
   var sw = document.createElement('span');
-  sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 5 ? 75 : 66) + '%)';
+  sw.style.backgroundColor = 'hsl(' + KINDS[k].hue + ',' + KINDS[k].sat + '%,' + (k === 9 ? 75 : 66) + '%)';
   legend.appendChild(sw);
   legend.appendChild(document.createTextNode(KINDS[k].name));
 });
