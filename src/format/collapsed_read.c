@@ -2,8 +2,8 @@
  * first: ours, async-profiler's, any flamegraph.pl input) into a fresh
  * model's stack table, so any of them can become an HTML flame graph. The
  * inverse of collapsed.c: a frame splits at its last '.' before any '(' into
- * class and method, a kind suffix (_[j] _[i] _[0] _[n]) becomes the frame
- * kind, a "[x]" root frame a thread named x, a "[state]" leaf frame with a
+ * class and method, a kind suffix (_[j] _[i] _[0] _[n] _[k]) becomes the frame
+ * kind, a frame with no suffix that is no Java name (cr_is_cpp) a C/C++ one, a "[x]" root frame a thread named x, a "[state]" leaf frame with a
  * known state name the sample state (and marks the samples wall-clock).
  * Blank lines (also of spaces, tabs or a lone CR: CRLF files) are skipped,
  * and the last line needs no line break. Strict about every other line: a
@@ -78,8 +78,33 @@ static bool cr_push(creader *r, uint32_t *n, uint32_t v)
     return true;
 }
 
-/* The method a frame text (kind suffix removed) names. */
-static method_id cr_method(creader *r, const char *s, size_t len)
+/* Whether a frame with no kind suffix is native C/C++ code, which
+ * flamegraph.pl input and ours write as a bare symbol: a Java frame is
+ * "class.method" and a Java method name is an identifier (or <init>), so a
+ * name with no '.', with "::" (C++), of the unnamed form "lib.so+0x1a2b", or
+ * whose part after the last '.' is no identifier (GCC's clones
+ * "foo.part.0", "foo.cold") is native. "[x]" and "<empty>" are not. */
+static bool cr_is_cpp(const char *s, size_t len)
+{
+    if (len == 0 || s[0] == '[' || s[0] == '<' || (len >= 2 && memcmp(s + len - 2, "[]", 2) == 0))
+        return false;
+    if (model_native_unnamed(s, len) || memmem(s, len, "::", 2))
+        return true;
+    const char *paren = memchr(s, '(', len);
+    size_t end = paren ? (size_t)(paren - s) : len, dot = end;
+    while (dot > 0 && s[dot - 1] != '.')
+        dot--;
+    if (dot == 0)
+        return true;
+    if (end - dot == 4 && memcmp(s + dot, "cold", 4) == 0)
+        return true;
+    return dot < end && s[dot] >= '0' && s[dot] <= '9';
+}
+
+/* The method a frame text (kind suffix removed) names; a native one's class
+ * is a library: "kernel" for kernel frames, the library an unnamed frame
+ * "libfoo.so+0x1a2b" names, else "[native]" (collapsed stacks do not say). */
+static method_id cr_method(creader *r, const char *s, size_t len, frame_kind kind)
 {
     model *m = r->m;
     str_id whole = model_string(m, s, len);
@@ -87,6 +112,19 @@ static method_id cr_method(creader *r, const char *s, size_t len)
         return (method_id){ 0 };
     if (r->method_of[whole.v - 1].v)
         return r->method_of[whole.v - 1];
+    if (kind == FRAME_KIND_CPP || kind == FRAME_KIND_KERNEL) {
+        str_id lib;
+        const char *plus = kind == FRAME_KIND_CPP && model_native_unnamed(s, len) ? memrchr(s, '+', len) : NULL;
+        if (kind == FRAME_KIND_KERNEL)
+            lib = model_cstring(m, "kernel");
+        else
+            lib = plus ? model_string(m, s, (size_t)(plus - s)) : model_cstring(m, "[native]");
+        class_id c = model_class_intern_lib(m, lib, kind == FRAME_KIND_KERNEL ? MODEL_CODE_KERNEL : MODEL_CODE_NATIVE,
+                                            (str_id){ 0 }, (str_id){ 0 });
+        method_id me = c.v ? model_method_intern(m, c, whole, model_string(m, "", 0)) : (method_id){ 0 };
+        r->method_of[whole.v - 1] = me;
+        return me;
+    }
     const char *paren = memchr(s, '(', len);
     size_t end = paren ? (size_t)(paren - s) : len, dot = end;
     while (dot > 0 && s[dot - 1] != '.')
@@ -123,10 +161,11 @@ static frame_kind cr_kind(const char *s, size_t *len)
 {
     static const struct { char c; frame_kind k; } suffixes[] = {
         { 'j', FRAME_KIND_JIT }, { 'i', FRAME_KIND_INLINED }, { '0', FRAME_KIND_INTERPRETED }, { 'n', FRAME_KIND_NATIVE },
+        { 'k', FRAME_KIND_KERNEL },
     };
     size_t n = *len;
     if (n < 4 || memcmp(s + n - 4, "_[", 2) != 0 || s[n - 1] != ']')
-        return FRAME_KIND_UNKNOWN;
+        return cr_is_cpp(s, n) ? FRAME_KIND_CPP : FRAME_KIND_UNKNOWN;
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
         if (s[n - 2] == suffixes[i].c) {
             *len = n - 4;
@@ -189,7 +228,7 @@ static bool cr_line(creader *r, const char *p, size_t len)
         const char *e = memchr(f, ';', (size_t)(stop - f));
         size_t flen = e ? (size_t)(e - f) : (size_t)(stop - f);
         frame_kind kind = cr_kind(f, &flen);
-        method_id me = cr_method(r, f, flen);
+        method_id me = cr_method(r, f, flen, kind);
         if (!me.v || me.v > UINT32_MAX >> FRAME_KIND_BITS || !cr_push(r, &n, stack_frame_pack(me, kind)))
             return cr_oom(r);
         f = e ? e + 1 : stop;
