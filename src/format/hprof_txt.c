@@ -80,6 +80,11 @@ static void txt_write_trace(const model *m, trace_id t, sink *s)
 
 static void txt_write_header(const model *m, sink *s)
 {
+    /* native frames and the JVM's threads are explained only where there are some: reports of Java
+     * frames alone stay as they were */
+    bool native = model_has_jvm_threads(m);
+    for (uint32_t i = 1; i <= model_class_count(m) && !native; i++)
+        native = model_class_get(m, (class_id){ i })->code != MODEL_CODE_JAVA;
     char when[64];
     hprof_txt_time(m->start_time_ms, when);
     sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\n", when);
@@ -104,6 +109,7 @@ static void txt_write_header(const model *m, sink *s)
                 "WALL SAMPLES: wall=, in place of CPU SAMPLES: every thread sampled every wall= ms whatever it\n"
                 "  was doing; a row is a trace and the state its thread was in (running, native, sleeping,\n"
                 "  waiting, blocked).\n"
+                "%s"
                 "CPU TIME (ms): cpu=times, measured by bytecode instrumentation: self is the share of the\n"
                 "  total time running spent in the trace's top method itself (callees excluded; time it\n"
                 "  waited is not running: see CPU WAIT TIME), count is the exact number of calls; a trace\n"
@@ -126,7 +132,12 @@ static void txt_write_header(const model *m, sink *s)
                 "  most N bytes that make calls, whose time, and their counted callees', goes to their\n"
                 "  caller without a bound. All threads and call paths together; rows below cutoff= of all\n"
                 "  counted calls omitted.\n"
-                "\n--------\n\n");
+                "\n--------\n\n",
+                native ? "  A frame of native code (C/C++: the JVM's own, libc, a JNI library) is library.symbol\n"
+                         "  (library:Native method), a kernel frame kernel.symbol(vmlinux:Native method).\n"
+                         "THREAD KINDS: not HPROF's; when the JVM's own threads (GC, compiler, VM thread: kind= in\n"
+                         "  their THREAD START) were sampled too, each kind's share of the samples.\n"
+                       : "");
 }
 
 /* The rows of a CPU SAMPLES, CPU TIME or WALL SAMPLES table: self and accum
@@ -259,6 +270,23 @@ static void txt_write_lifetimes(const model *m, const site_row *rows, uint32_t n
     sink_printf(s, "LIFETIMES END\n");
 }
 
+/* THREAD KINDS, after the CPU or WALL SAMPLES, when the JVM's own threads
+ * (GC, compilers, VM thread) were sampled too: each kind's share of the samples. */
+static void txt_write_thread_kinds(const model *m, const char *when, sink *s)
+{
+    uint64_t by[THREAD_KINDS], total = 0;
+    if (!model_thread_kind_samples(m, by))
+        return;
+    for (unsigned k = 0; k < THREAD_KINDS; k++)
+        total += by[k];
+    sink_printf(s, "THREAD KINDS BEGIN (total = %llu) %s\n", (unsigned long long)total, when);
+    for (unsigned k = 0; k < THREAD_KINDS; k++)
+        if (by[k])
+            sink_printf(s, "%-9s %5.1f%% (%llu)\n", thread_kind_names[k], 100.0 * (double)by[k] / (double)total,
+                        (unsigned long long)by[k]);
+    sink_printf(s, "THREAD KINDS END\n");
+}
+
 static jp_status txt_write(const model *m, const report_opts *o, sink *s)
 {
     char when[64];
@@ -273,6 +301,11 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
                         (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
                         model_string_get(m, t->name, NULL), model_string_get(m, t->group, NULL),
                         HPROF_SERIAL_THREAD + t->carrier);
+        else if (e->kind == MODEL_THREAD_START && t->jvm_internal) /* the JVM's own: GC, compiler, VM thread */
+            sink_printf(s, "THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\", kind=%s)\n",
+                        (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
+                        model_string_get(m, t->name, NULL), model_string_get(m, t->group, NULL),
+                        thread_kind_names[model_thread_kind(m, e->thread)]);
         else if (e->kind == MODEL_THREAD_START)
             sink_printf(s, "THREAD START (obj=%llx, id = %u, name=\"%s\", group=\"%s\")\n",
                         (unsigned long long)t->object_id, HPROF_SERIAL_THREAD + e->thread,
@@ -391,6 +424,8 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, false, s);
         sink_printf(s, "CPU SAMPLES END\n");
     }
+    if (o->cpu_samples)
+        txt_write_thread_kinds(m, when, s);
     if (o->cpu_times) {
         sink_printf(s, "CPU TIME (ms) BEGIN (total = %llu) %s\n", (unsigned long long)(m->total_time_ns / 1000000u),
                     when);

@@ -338,6 +338,9 @@ const model_thread *model_thread_get(const model *m, uint32_t serial);
  * OS name; unknown serials are JAVA. thread_kind_of_name classifies a name. */
 thread_kind model_thread_kind(const model *m, uint32_t serial);
 thread_kind thread_kind_of_name(const char *name, size_t len);
+/* The samples (CPU or wall) of each kind of thread, from the traces' (the
+ * stacks' when there is no trace); true when any is of a jvm_internal thread. */
+bool model_thread_kind_samples(const model *m, uint64_t out[THREAD_KINDS]);
 /* Whether any thread is jvm_internal. */
 bool model_has_jvm_threads(const model *m);
 

@@ -45,3 +45,31 @@ thread_kind model_thread_kind(const model *m, uint32_t serial)
     const char *name = model_string_get(m, t->name, &len);
     return thread_kind_of_name(name, len);
 }
+
+bool model_thread_kind_samples(const model *m, uint64_t out[THREAD_KINDS])
+{
+    bool jvm = false;
+    for (unsigned k = 0; k < THREAD_KINDS; k++)
+        out[k] = 0;
+    uint32_t n = model_trace_count(m);
+    for (uint32_t t = 1; t <= n; t++) {
+        uint64_t c = model_trace_samples(m, (trace_id){ t });
+        if (!c)
+            continue;
+        thread_kind k = model_thread_kind(m, model_trace_get(m, (trace_id){ t }).thread);
+        out[k] += c;
+        jvm |= k != THREAD_KIND_JAVA;
+    }
+    if (jvm || n > 0)
+        return jvm;
+    n = model_stack_count(m); /* a model of stacks alone (read from collapsed stacks) */
+    for (uint32_t i = 1; i <= n; i++) {
+        uint64_t c = model_stack_samples(m, (stack_id){ i });
+        if (!c)
+            continue;
+        thread_kind k = model_thread_kind(m, model_stack_get(m, (stack_id){ i }).thread);
+        out[k] += c;
+        jvm |= k != THREAD_KIND_JAVA;
+    }
+    return jvm;
+}
