@@ -4,6 +4,7 @@
  * as UTF8, LOAD CLASS, START/END THREAD in event order, FRAME, TRACE, ALLOC
  * SITES and CPU SAMPLES; then jvmprof's own records of what HPROF's binary
  * format had none for (hprof_bin.h): VIRTUAL THREADS (after the threads),
+ * NATIVE (after the frames: which classes are libraries, which threads the JVM's own),
  * WALL STATES, CPU TIMES, MONITORS and COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
  * model with the same ids and `jvmprof report` prints the same serials and
  * sections. Each record body is built in memory first, for its length prefix. */
@@ -164,6 +165,34 @@ static void bin_virtual_threads(bin_writer *w, const model *m)
     bin_record(w, HPROF_TAG_JVMPROF_VIRTUAL_THREADS);
 }
 
+/* which classes are native libraries or the kernel (their path and build id), and which threads are the
+ * JVM's own: HPROF's LOAD CLASS and START THREAD have no field for either; written only when there is one */
+static void bin_native(bin_writer *w, const model *m)
+{
+    uint32_t nlibs = 0, nthreads = 0, nclasses = model_class_count(m);
+    for (uint32_t i = 1; i <= nclasses; i++)
+        nlibs += model_class_get(m, (class_id){ i })->code != MODEL_CODE_JAVA;
+    for (uint32_t i = 0; i < m->threads_cap; i++)
+        nthreads += m->threads[i].known && m->threads[i].jvm_internal;
+    if (!nlibs && !nthreads)
+        return;
+    buf_put_u4(&w->body, nlibs);
+    for (uint32_t i = 1; i <= nclasses; i++) {
+        const model_class *c = model_class_get(m, (class_id){ i });
+        if (c->code == MODEL_CODE_JAVA)
+            continue;
+        buf_put_u4(&w->body, HPROF_SERIAL_CLASS + i);
+        buf_put_u1(&w->body, c->code);
+        buf_put_u8(&w->body, c->path.v);
+        buf_put_u8(&w->body, c->build_id.v);
+    }
+    buf_put_u4(&w->body, nthreads);
+    for (uint32_t i = 0; i < m->threads_cap; i++)
+        if (m->threads[i].known && m->threads[i].jvm_internal)
+            buf_put_u4(&w->body, HPROF_SERIAL_THREAD + i + 1);
+    bin_record(w, HPROF_TAG_JVMPROF_NATIVE);
+}
+
 /* what collectors counted besides their tables (the ASCII report's COUNTS) */
 static void bin_counts(bin_writer *w, const model *m)
 {
@@ -243,6 +272,7 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
         buf_put_u4(&w.body, (uint32_t)f->line);
         bin_record(&w, HPROF_TAG_FRAME);
     }
+    bin_native(&w, m);
     uint32_t ntraces = model_trace_count(m);
     for (uint32_t i = 1; i <= ntraces; i++) {
         model_trace t = model_trace_get(m, (trace_id){ i });

@@ -42,6 +42,13 @@ enum hprof_bin_tag {
     HPROF_TAG_JVMPROF_MONITORS = 0xA5,
     HPROF_TAG_JVMPROF_COUNTS = 0xA6,
     HPROF_TAG_JVMPROF_VIRTUAL_THREADS = 0xA7,
+    /* jvmprof's own, after the FRAME records, when a class is a native library or the kernel, or a thread
+     * is one of the JVM's own (GC, compiler, VM thread: no java.lang.Thread): u4 libraries, each u4 class
+     * serial (a LOAD CLASS's: its name the library's file name, "libc.so.6", or "kernel"), u1 code (1 a
+     * native library, 2 the kernel), id path, id build id (hex) (UTF8 ids, 0: unknown); then u4 threads,
+     * each u4 thread serial (a START THREAD's). A native frame is a FRAME of such a class, its method name
+     * the symbol ("libfoo.so+0x1a2b" when it has none), its line -3 (native). */
+    HPROF_TAG_JVMPROF_NATIVE = 0xA8,
 };
 
 enum { HPROF_SAMPLING_CPU = 0, HPROF_SAMPLING_WALL = 1 };

@@ -2,7 +2,7 @@
  * ids, ours or another producer's) into a model: strings, classes, frames,
  * traces, threads, CPU samples and allocation sites, and jvmprof's own records
  * (hprof_bin.h): SAMPLING (the interval, absent from other producers' files:
- * then 0, unknown), VIRTUAL THREADS, WALL STATES, CPU TIMES, MONITORS and
+ * then 0, unknown), VIRTUAL THREADS, NATIVE (libraries, the JVM's threads), WALL STATES, CPU TIMES, MONITORS and
  * COUNTS. Heap dump and other records are skipped
  * by length. Every read is bounds-checked; a truncated or corrupt file gives
  * a one-line error, never a crash. Producer ids are mapped to model ids
@@ -223,6 +223,47 @@ static bool rd_virtual_threads(reader *r, buf_rd *b)
     return true;
 }
 
+/* NATIVE: the classes that are native libraries or the kernel, and the JVM's own threads */
+static bool rd_native(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * (5 + 2 * r->idsize) > buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t cserial = buf_get_u4(b);
+        uint8_t code = buf_get_u1(b);
+        uint64_t path = rd_id(r, b), build_id = rd_id(r, b);
+        str_id cname = { rd_map_get(&r->class_names, cserial) };
+        if (cname.v == 0) {
+            snprintf(r->err, r->errlen, "NATIVE refers to an unknown class %u", cserial);
+            return false;
+        }
+        if (code != MODEL_CODE_NATIVE && code != MODEL_CODE_KERNEL) {
+            snprintf(r->err, r->errlen, "NATIVE: class %u has code %u (expected 1 a library or 2 the kernel)", cserial,
+                     code);
+            return false;
+        }
+        str_id p = path ? rd_known_string(r, path, "NATIVE") : (str_id){ 0 };
+        str_id bid = build_id ? rd_known_string(r, build_id, "NATIVE") : (str_id){ 0 };
+        if ((path && !p.v) || (build_id && !bid.v))
+            return false;
+        if (!model_class_intern_lib(r->m, cname, code, p, bid).v)
+            return false;
+    }
+    n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 4 != buf_rd_left(b))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t serial = buf_get_u4(b);
+        if (!model_thread_get(r->m, rd_thread_serial(serial))) {
+            snprintf(r->err, r->errlen, "NATIVE refers to thread %u, which no START THREAD before it started", serial);
+            return false;
+        }
+        model_thread_set_jvm_internal(r->m, rd_thread_serial(serial));
+    }
+    return true;
+}
+
 /* COUNTS: each name is kept as a model string, whose storage lives as long as the model */
 static bool rd_counts(reader *r, buf_rd *b)
 {
@@ -401,6 +442,8 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, rd_saw *saw)
         return rd_counts(r, b);
     case HPROF_TAG_JVMPROF_VIRTUAL_THREADS:
         return rd_virtual_threads(r, b);
+    case HPROF_TAG_JVMPROF_NATIVE:
+        return rd_native(r, b);
     default:
         return true; /* records this reader does not model (heap dumps) */
     }

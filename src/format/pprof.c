@@ -9,7 +9,10 @@
  * or waited). A location is a trace frame (method and line); a function is
  * a method, named pkg.Class.method, its file the class's source file under
  * its package's directory. Traces of one thread (thread=y) are labelled
- * with its name. A model with stacks and no traces (collapsed stacks read
+ * with its name. A native frame (C/C++, kernel) is a function named by its
+ * symbol, its file the library's path, and its location is in the library's
+ * Mapping (filename the path, the build id; the kernel's "[kernel.kallsyms]").
+ * A model with stacks and no traces (collapsed stacks read
  * back) gives one sample per stack instead, its frames methods without
  * lines, its thread and state frames labels. The protobuf is encoded here (a few dozen lines: no
  * library needed for writing it); zlib gzips it. */
@@ -56,6 +59,7 @@ typedef struct pp_ctx {
     uint64_t *method_location_of; /* stacks: [method id] -> location id (after the frames') */
     uint64_t *class_location_of;  /* stacks: [class id] -> location id of the allocated class (its function's
                                    * id follows the methods') */
+    uint8_t *mapping_done;        /* [class id]: the Mapping of a library (id: the class id) is written */
     int ntypes;
     int col_samples, col_ns, col_calls, col_time, col_contentions, col_delay, col_alloc_objs, col_alloc_bytes,
         col_inuse_objs, col_inuse_bytes;
@@ -102,12 +106,47 @@ static int pp_column(pp_ctx *c, bool present, const char *type, const char *unit
 
 /* ---- functions and locations ---- */
 
+/* The Mapping of a native frame's library (or the kernel's, "[kernel.kallsyms]"): its id, the class id; 0
+ * for a Java frame. Its filename is the library's path (its name when the path is unknown), its build id
+ * the library's; has_functions, so pprof does not look for symbols in a file of this machine. */
+static uint64_t pp_mapping(pp_ctx *c, method_id id)
+{
+    const model_method *mm = model_method_get(c->m, id);
+    const model_class *mc = mm ? model_class_get(c->m, mm->cls) : NULL;
+    if (!mc || mc->code == MODEL_CODE_JAVA)
+        return 0;
+    if (!c->mapping_done[mm->cls.v]) {
+        buf mp;
+        buf_init(&mp);
+        pp_uint(&mp, 1, mm->cls.v);
+        pp_uint(&mp, 5, pp_model_string(c, mc->path.v ? mc->path : mc->name));
+        pp_uint(&mp, 6, pp_model_string(c, mc->build_id));
+        pp_uint(&mp, 7, 1);
+        pp_message(&c->out, 3, &mp);
+        buf_free(&mp);
+        c->mapping_done[mm->cls.v] = 1;
+    }
+    return mm->cls.v;
+}
+
 static uint64_t pp_function(pp_ctx *c, method_id id)
 {
     if (c->function_of[id.v])
         return c->function_of[id.v];
     const model_method *mm = model_method_get(c->m, id);
     const model_class *mc = mm ? model_class_get(c->m, mm->cls) : NULL;
+    if (mc && mc->code != MODEL_CODE_JAVA) { /* a native frame: the symbol, in the library's file */
+        uint64_t sym = pp_model_string(c, mm->name);
+        buf f;
+        buf_init(&f);
+        pp_uint(&f, 1, id.v);
+        pp_uint(&f, 2, sym);
+        pp_uint(&f, 3, sym);
+        pp_uint(&f, 4, pp_model_string(c, mc->path.v ? mc->path : mc->name));
+        pp_message(&c->out, 5, &f);
+        buf_free(&f);
+        return c->function_of[id.v] = id.v;
+    }
     size_t cn = 0, mn = 0, sn = 0, fn = 0;
     const char *cls = mc ? model_string_get(c->m, mc->name, &cn) : "", *meth = mm ? model_string_get(c->m, mm->name, &mn)
                                                                                   : "?";
@@ -151,13 +190,14 @@ static uint64_t pp_location(pp_ctx *c, frame_id id)
     if (c->location_of[id.v])
         return c->location_of[id.v];
     const model_frame *fr = model_frame_get(c->m, id);
-    uint64_t fn = pp_function(c, fr->method);
+    uint64_t fn = pp_function(c, fr->method), mapping = pp_mapping(c, fr->method);
     buf line, loc;
     buf_init(&line);
     buf_init(&loc);
     pp_uint(&line, 1, fn);
     pp_uint(&line, 2, fr->line > 0 ? (uint64_t)fr->line : 0);
     pp_uint(&loc, 1, id.v);
+    pp_uint(&loc, 2, mapping);
     pp_message(&loc, 4, &line);
     pp_message(&c->out, 4, &loc);
     buf_free(&line);
@@ -217,11 +257,13 @@ static uint64_t pp_method_location(pp_ctx *c, uint32_t method)
 {
     if (!c->method_location_of[method]) {
         uint64_t id = (uint64_t)model_frame_count(c->m) + method, fn = pp_function(c, (method_id){ method });
+        uint64_t mapping = pp_mapping(c, (method_id){ method });
         buf line, loc;
         buf_init(&line);
         buf_init(&loc);
         pp_uint(&line, 1, fn);
         pp_uint(&loc, 1, id);
+        pp_uint(&loc, 2, mapping);
         pp_message(&loc, 4, &line);
         pp_message(&c->out, 4, &loc);
         buf_free(&line);
@@ -464,7 +506,9 @@ static jp_status pp_write(const model *m, const report_opts *o, sink *s)
     c.location_of = calloc((size_t)model_frame_count(m) + 1, sizeof *c.location_of);
     c.method_location_of = calloc((size_t)intern_count(&m->methods) + 1, sizeof *c.method_location_of);
     c.class_location_of = calloc((size_t)model_class_count(m) + 1, sizeof *c.class_location_of);
-    jp_status st = c.model_str && c.function_of && c.location_of && c.method_location_of && c.class_location_of
+    c.mapping_done = calloc((size_t)model_class_count(m) + 1, 1);
+    jp_status st = c.model_str && c.function_of && c.location_of && c.method_location_of && c.class_location_of &&
+                           c.mapping_done
                        ? pp_build(&c, o)
                        : JP_ERR_NOMEM;
     if (st == JP_OK)
@@ -474,6 +518,7 @@ static jp_status pp_write(const model *m, const report_opts *o, sink *s)
     free(c.location_of);
     free(c.method_location_of);
     free(c.class_location_of);
+    free(c.mapping_done);
     buf_free(&c.out);
     return st;
 }
