@@ -307,7 +307,12 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, rd_saw *saw)
         uint64_t name = rd_id(r, b);
         if (b->overrun)
             return false;
-        return rd_map_set(&r->class_names, serial, rd_dotted(r, rd_string(r, name)).v);
+        /* interned in the file's order, so a file we wrote gives back the class ids it was written with (the
+         * source file comes with the class's first FRAME) */
+        str_id dotted = rd_dotted(r, rd_string(r, name));
+        if (dotted.v && !model_class_intern(m, dotted, (str_id){ 0 }).v)
+            return false;
+        return rd_map_set(&r->class_names, serial, dotted.v);
     }
     case HPROF_TAG_FRAME: {
         uint64_t fid = rd_id(r, b), mname = rd_id(r, b), msig = rd_id(r, b), src = rd_id(r, b);

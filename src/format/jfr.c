@@ -10,7 +10,10 @@
  * kept with their times (jfr=: model sample_times, bounded) are at the time
  * they were taken; the others (past the bound, or a report read back, which
  * counts samples and does not time them) are spread evenly over the
- * recording, in trace order. Stack traces, methods, classes, packages,
+ * recording, in trace order. A native frame (C/C++, kernel) is of frame type
+ * "Native", its class the library ("libc.so.6", "kernel"), its method the
+ * symbol; wall samples in native code are jdk.NativeMethodSample events; a
+ * thread of the JVM's own has no Java name or id. Stack traces, methods, classes, packages,
  * symbols, threads and states are in one checkpoint's constant pools, the
  * event types in the metadata, both written here byte by byte (LEB128
  * integers, strings as UTF-8 with their length). */
@@ -577,14 +580,19 @@ static void jw_pools(jw_ctx *c)
             }
             /* a virtual thread has no OS thread (JFR: osName null, osThreadId 0); JFR does not name its carrier */
             bool virt = i && i <= m->threads_cap && m->threads[i - 1].virtual_thread;
+            /* a thread of the JVM's own (GC, compiler) has no Java thread: javaName null, javaThreadId 0 */
+            bool jvm = i && i <= m->threads_cap && m->threads[i - 1].jvm_internal;
             jw_long(b, (uint64_t)i + 1);
             if (virt)
                 buf_put_u1(b, 0); /* null */
             else
                 jw_string(b, name, n);
             jw_long(b, virt ? 0 : (uint64_t)i + 1);
-            jw_string(b, name, n);
-            jw_long(b, i);
+            if (jvm)
+                buf_put_u1(b, 0); /* null */
+            else
+                jw_string(b, name, n);
+            jw_long(b, jvm ? 0 : i);
             buf_put_u1(b, virt ? 1 : 0);
         }
     }
