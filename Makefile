@@ -50,9 +50,14 @@ asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 # the example plugins (examples/plugins/*.c), built against include/jvmprof/plugin.h
 EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(wildcard examples/plugins/*.c))
 
-.PHONY: all demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite bench clean deps install
+# the JNI libraries the integration tests profile (tests/native/), in build/it/native/: the same
+# source with frame pointers (_fp) and without (_nofp, where only .eh_frame tells how to unwind)
+NATIVE_CC   := $(CC) -std=c11 -D_GNU_SOURCE $(WARN) -g -O2 -fPIC -shared $(JNI_INC)
+NATIVE_LIBS := $(BUILD)/it/native/libjpnative_fp.so $(BUILD)/it/native/libjpnative_nofp.so
+
+.PHONY: all native-libs demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite bench clean deps install
 .SECONDARY:
-all: deps $(BUILD)/libjvmprof.so $(BUILD)/libhprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof
+all: deps $(BUILD)/libjvmprof.so $(BUILD)/libhprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof $(NATIVE_LIBS)
 
 deps:
 	@tools/deps.sh
@@ -88,6 +93,17 @@ $(BUILD)/test/%.o: tests/collectors/%.c $(HEADERS)
 $(BUILD)/test/libjvmprof.so: $(filter-out $(BUILD)/obj/agent/core/collectors.o,$(call obj,$(PURE_SRC) $(AGENT_SRC))) $(BUILD)/test/collectors.o $(patsubst tests/collectors/%.c,$(BUILD)/test/%.o,$(TEST_COLLECTORS)) src/agent/exports.map $(BUILD)/jvmprof.jar
 	$(CC) -shared -o $@ $(filter %.o,$^) -Wl,--version-script=src/agent/exports.map -Wl,-z,defs -lpthread -lm -lz
 	cp $(BUILD)/jvmprof.jar $(BUILD)/test/jvmprof.jar
+
+# the JNI libraries the integration tests profile (NATIVE_LIBS, tests/native/jpnative.c)
+native-libs: $(NATIVE_LIBS)
+
+$(BUILD)/it/native/libjpnative_fp.so: tests/native/jpnative.c
+	@mkdir -p $(dir $@)
+	$(NATIVE_CC) -fno-omit-frame-pointer -o $@ $<
+
+$(BUILD)/it/native/libjpnative_nofp.so: tests/native/jpnative.c
+	@mkdir -p $(dir $@)
+	$(NATIVE_CC) -fomit-frame-pointer -fasynchronous-unwind-tables -o $@ $<
 
 $(BUILD)/jvmprof: $(call obj,$(PURE_SRC) $(CLI_SRC))
 	$(CC) -o $@ $^ -lpthread -lz
@@ -134,17 +150,17 @@ $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(
 $(BUILD)/asan/jvmprof: $(call asan_obj,$(PURE_SRC) $(CLI_SRC))
 	$(CC) $(SAN) -o $@ $^ -lpthread -lz
 
-test: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+test: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@tests/run.sh
 
 # everything, with the rewriter checked on every JDK class instead of a sample
-test-full: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+test-full: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so
+test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@tests/run.sh it
 
 # fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:

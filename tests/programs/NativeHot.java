@@ -1,0 +1,32 @@
+// NativeHot: java NativeHot <library> <spin|deep> <seconds>: System.load()s the JNI library
+// (build/it/native/libjpnative_fp.so or libjpnative_nofp.so, from tests/native/jpnative.c), then
+// for <seconds> of wall time calls its native method from callNative(), 10 ms of CPU a call:
+// spin() burns the CPU in jp_hot_loop, deep() in jp_deep_c under jp_deep_b under jp_deep_a.
+// Prints one line at the end, "NativeHot <mode>: <N> calls".
+public class NativeHot {
+    static native long spin(long millis);
+    static native long deep(long millis);
+
+    static volatile long sink;
+
+    static long callNative(boolean deep, long millis) {
+        return deep ? deep(millis) : spin(millis);
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 3 || !(args[1].equals("spin") || args[1].equals("deep"))) {
+            System.err.println("usage: java NativeHot <library> <spin|deep> <seconds>");
+            System.exit(2);
+        }
+        System.load(args[0]);
+        boolean deep = args[1].equals("deep");
+        long end = System.nanoTime() + (long) (Double.parseDouble(args[2]) * 1e9);
+        long calls = 0, acc = 0;
+        do {
+            acc += callNative(deep, 10);
+            calls++;
+        } while (System.nanoTime() < end);
+        sink = acc;
+        System.out.println("NativeHot " + args[1] + ": " + calls + " calls");
+    }
+}
