@@ -194,7 +194,9 @@ void perf_spec_attr(const perf_spec *spec, uint64_t period, struct perf_event_at
 
 bool perf_spec_user_only_ok(const perf_spec *spec)
 {
-    return spec->type != PERF_TYPE_TRACEPOINT;
+    /* a clock counting user time only would miss every sample in a system call: the sampler takes a POSIX
+     * CPU timer instead, which counts both */
+    return spec->type != PERF_TYPE_TRACEPOINT && !spec->time_based;
 }
 
 static int ps_paranoid(void)
@@ -263,4 +265,16 @@ bool perf_spec_probe(const perf_spec *spec, char *why, size_t whylen)
     else
         snprintf(why, whylen, "%s: %s (perf_event_open: %s)", spec->name, what, strerror(e));
     return false;
+}
+
+uint64_t perf_spec_default_period(const perf_spec *spec)
+{
+    if (spec->time_based)
+        return 10000000u; /* 10 ms */
+    if (spec->type == PERF_TYPE_HARDWARE)
+        return spec->config == PERF_COUNT_HW_CACHE_MISSES || spec->config == PERF_COUNT_HW_BRANCH_MISSES ||
+                       spec->config == PERF_COUNT_HW_CACHE_REFERENCES
+                   ? 10000u
+                   : 1000000u;
+    return 1u; /* the kernel's software events, tracepoints, breakpoints: each one */
 }

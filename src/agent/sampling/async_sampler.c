@@ -49,8 +49,12 @@
 #include "../core/thread_registry.h"
 #include "../core/ticks.h"
 #include "../tracing/trace_session.h"
+#include "jvm_threads.h"
+#include "native_frames.h"
 #include "sampler_vthreads.h"
 #include "../core/vthreads.h"
+#include "../../native/perf_spec.h"
+#include "../../native/perf_thread.h"
 
 /* AsyncGetCallTrace's interface, as HotSpot exports it (forte.cpp). */
 typedef struct {
@@ -88,6 +92,11 @@ static const char *const asy_agct_names[ASY_AGCT_CODES] = {
  * on each from the agent thread), taking turns in the same way */
 #define ASY_WALL_VTHREADS_PER_TICK 16
 #define ASY_MAX_DEPTH 2048u             /* frames kept for flame graphs */
+/* cstack=: the kernel's frames and the native ones kept per sample */
+#define ASY_KERNEL_FRAMES 48u
+#define ASY_NATIVE_FRAMES 96u
+/* perf events by file descriptor, for the handler (the signal carries its fd) */
+#define ASY_PERF_FDS 65536u
 
 typedef struct asy_slot {
     _Atomic uint64_t seq;
@@ -100,6 +109,8 @@ typedef struct asy_slot {
     uint32_t carrier;          /* taken on this carrier (0: unmounted, wall=), its record (vthreads_at) */
     uint32_t vindex;           /* and Thread.threadId() */
     uint64_t vjava_id;
+    bool jvm;                  /* threads=all: a thread of the JVM's own (serial from jvm_threads.h), no Java frames */
+    uint16_t nkernel, nnative; /* cstack=: kernel frames, then native frames, at asy_hot.cpcs_off (leaf first) */
     asy_call_frame frames[];   /* asy_hot.depth of them */
 } asy_slot;
 
@@ -122,6 +133,9 @@ typedef struct asy_hot {
     size_t slot_size;
     uint64_t mask;
     uint32_t depth;            /* frames captured per sample */
+    size_t cpcs_off;           /* cstack=: where a slot's kernel and native pcs are (0: none) */
+    bool native, kernel;       /* cstack=: walk the native frames; read the kernel's */
+    bool jvm_threads;          /* threads=all */
     atomic_bool active;        /* samples are recorded: from the session's start to its stop */
     _Atomic uint64_t enqueue;
     /* counters the handler bumps (relaxed atomics are lock-free here) */
@@ -131,6 +145,7 @@ typedef struct asy_hot {
     _Atomic uint64_t handler_ns, prepare_ns, prepared;
     /* the walks jvmprof took where AsyncGetCallTrace alone would not */
     _Atomic uint64_t recovered, recovered_top, recovered_interp, recovered_vm, in_other_handler, from_leaf;
+    _Atomic uint64_t jvm_samples, native_walks;
     asy_drop drops[ASY_DROP_SLOTS + 1];
 } asy_hot;
 
@@ -162,6 +177,14 @@ typedef struct asy_state {
     jvmtiFrameInfo *vframes;    /* ... its frames from JVMTI, depth of them */
     uint64_t vthread_samples;   /* unmounted virtual threads' stacks taken (their weight: recorded) */
     uint32_t wall_turn;         /* wall=: where the previous period stopped */
+    perf_spec spec;             /* event=: what the threads' perf events count */
+    uint64_t period;            /* ... every so many (ns for a clock) */
+    bool event_other;           /* event= other than cpu: weight per sample, the report's header */
+    bool event_off;             /* event= this machine cannot count: no timers */
+    native_frames_names *names; /* cstack=: the native frames' names in the model */
+    uint32_t *java_tids;        /* threads=all: the Java threads' OS ids, each scan */
+    uint32_t java_tids_cap;
+    uint64_t kernel_samples, native_samples, unnamed_samples; /* samples with kernel, native, unnamed frames */
     /* the threads' CPU timers, by serial: chunks made as serials come, freed at the end */
     _Atomic(_Atomic uintptr_t *) timer_chunks[ASY_TIMER_CHUNKS];
 } asy_state;
@@ -181,6 +204,9 @@ static struct {
     asy_agct_fn agct;
     bool perf_timers;           /* a perf_event task clock, not a POSIX CPU timer */
     char perf_refused[96];      /* why not: perf_event_open's error */
+    int kernel_refused;         /* errno of the kernel's refusal of kernel callchains (0: given) */
+    bool kernel_said;
+    _Atomic(perf_thread *) by_fd[ASY_PERF_FDS]; /* Java threads' perf events, for the handler */
     atomic_int in_handler;      /* handlers running now */
     jmethodID enter_special;    /* Continuation.enterSpecial: where a mounted virtual thread's frames end */
     bool enter_special_looked;
@@ -226,7 +252,8 @@ static asy_slot *asy_slot_at(const asy_hot *r, uint64_t pos)
 
 static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext);
 static void asy_timers_for_running(asy_state *as, JNIEnv *jni);
-static void asy_choose_timer(unsigned interval_ms);
+static void asy_choose_timer(asy_state *as);
+static jp_status asy_event_init(asy_state *as);
 
 #define ASY_UNKNOWN_NOT_JAVA (-3)
 #define ASY_NOT_WALKABLE_NOT_JAVA (-4)
@@ -620,11 +647,37 @@ static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
     errno = saved_errno;
 }
 
+/* A slot of the ring for a sample (NULL: the ring is full, the sample counted as dropped), at *pos. */
+static asy_slot *asy_claim(asy_hot *r, uint32_t serial, uint8_t state, uint32_t weight, uint64_t *pos_out)
+{
+    uint64_t pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
+    for (;;) {
+        asy_slot *slot = asy_slot_at(r, pos);
+        uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        int64_t dif = (int64_t)(seq - pos);
+        if (dif == 0) {
+            if (atomic_compare_exchange_weak_explicit(&r->enqueue, &pos, pos + 1, memory_order_relaxed,
+                                                      memory_order_relaxed)) {
+                *pos_out = pos;
+                return slot;
+            }
+        } else if (dif < 0) {
+            atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
+            asy_count_drop(r, serial, state, weight);
+            return NULL;
+        } else {
+            pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
+        }
+    }
+}
+
 /* The handler's work; returns early when there is nothing to record. */
 static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
 {
     uint8_t state = SAMPLE_RUNNING;
     uint32_t weight = 1;
+    perf_thread *pt = NULL;
+    uint32_t jvm_serial = 0;
     if (si->si_code == SI_QUEUE && ((unsigned)si->si_value.sival_int >> 24) == ASY_WALL_TAG) {
         state = (uint8_t)(si->si_value.sival_int & 0xff & ~ASY_WALL_ON_CPU);
         weight = ((unsigned)si->si_value.sival_int >> 8) & ASY_WALL_WEIGHT_MAX;
@@ -636,10 +689,16 @@ static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
         if (vthreads_mounted())
             state = (si->si_value.sival_int & ASY_WALL_ON_CPU) ? SAMPLE_RUNNING : SAMPLE_WAITING;
     } else if ((si->si_code == POLL_IN || si->si_code == POLL_HUP) && asy_proc.perf_timers) {
-        /* a task clock's overflow: one interval of the thread's CPU time */
+        /* a perf event's overflow: one interval of the thread's CPU time (or interval= events) */
+        if (si->si_fd >= 0 && (unsigned)si->si_fd < ASY_PERF_FDS)
+            pt = atomic_load_explicit(&asy_proc.by_fd[si->si_fd], memory_order_acquire);
+        if (!pt && r->jvm_threads)
+            jvm_serial = jvm_threads_of_signal(si, &pt);
     } else if (si->si_code == SI_TIMER) {
         /* timer expirations that came while the signal was pending */
         weight += si->si_overrun > 0 && si->si_overrun < 1000000 ? (uint32_t)si->si_overrun : 0;
+        if (r->jvm_threads)
+            jvm_serial = jvm_threads_of_signal(si, &pt);
     } else {
         atomic_fetch_add_explicit(&r->foreign, 1, memory_order_relaxed);
         return;
@@ -648,27 +707,42 @@ static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
     JNIEnv *jni = thread_record_self.jni;
     if (!jni && thread_record_adopt()) /* a thread registered from outside, signalled for the first time */
         jni = thread_record_self.jni;
-    if (!jni || !atomic_load_explicit(&r->active, memory_order_acquire)) {
+    if (jvm_serial && jni) {
+        /* a Java thread's signal from a JVM thread's timer (taken for one before it registered): not a sample */
+        atomic_fetch_add_explicit(&r->foreign, 1, memory_order_relaxed);
+        return;
+    }
+    if ((!jni && !jvm_serial) || !atomic_load_explicit(&r->active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&r->no_env, 1, memory_order_relaxed);
         return;
     }
-    uint64_t pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
-    asy_slot *slot;
-    for (;;) {
-        slot = asy_slot_at(r, pos);
-        uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
-        int64_t dif = (int64_t)(seq - pos);
-        if (dif == 0) {
-            if (atomic_compare_exchange_weak_explicit(&r->enqueue, &pos, pos + 1, memory_order_relaxed,
-                                                      memory_order_relaxed))
-                break;
-        } else if (dif < 0) {
-            atomic_fetch_add_explicit(&r->dropped, 1, memory_order_relaxed);
-            asy_count_drop(r, thread_record_self.serial, state, weight);
-            return;
-        } else {
-            pos = atomic_load_explicit(&r->enqueue, memory_order_relaxed);
+    uint64_t pos;
+    asy_slot *slot = asy_claim(r, jvm_serial ? jvm_serial : thread_record_self.serial, state, weight, &pos);
+    if (!slot)
+        return;
+    slot->nkernel = slot->nnative = 0;
+    slot->jvm = jvm_serial != 0;
+    if (r->cpcs_off) {
+        uint64_t *cp = (uint64_t *)((unsigned char *)slot + r->cpcs_off);
+        if (pt && r->kernel)
+            slot->nkernel = (uint16_t)perf_thread_kernel_frames(pt, cp, (int)ASY_KERNEL_FRAMES);
+        if (r->native) {
+            slot->nnative = (uint16_t)native_frames_walk(ucontext, jvm_serial == 0, cp + slot->nkernel,
+                                                         ASY_NATIVE_FRAMES);
+            atomic_fetch_add_explicit(&r->native_walks, 1, memory_order_relaxed);
         }
+    }
+    if (jvm_serial) {
+        slot->serial = jvm_serial;
+        slot->carrier = 0;
+        slot->virt = false;
+        slot->weight = weight;
+        slot->state = state;
+        slot->ticks = ticks_now();
+        slot->nframes = 0;
+        atomic_fetch_add_explicit(&r->jvm_samples, 1, memory_order_relaxed);
+        atomic_store_explicit(&slot->seq, pos + 1, memory_order_release);
+        return;
     }
     /* a carrier: the sample is the virtual thread's, mounted on it now */
     vthread *v = vthreads_mounted();
@@ -718,7 +792,10 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
     uint32_t depth = as->opts->depth ? as->opts->depth : 1;
     if (as->want_stacks && depth < ASY_MAX_DEPTH)
         depth = ASY_MAX_DEPTH;
-    size_t slot_size = (sizeof(asy_slot) + (size_t)depth * sizeof(asy_call_frame) + 63) & ~(size_t)63;
+    bool cstack = as->opts->cstack != OPTIONS_CSTACK_JAVA;
+    size_t cpcs_off = (sizeof(asy_slot) + (size_t)depth * sizeof(asy_call_frame) + 7) & ~(size_t)7;
+    size_t slot_size = cpcs_off + (cstack ? (ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES) * sizeof(uint64_t) : 0);
+    slot_size = (slot_size + 63) & ~(size_t)63;
     /* room for about 64 MiB at most, and at least 64 samples */
     size_t slots = 4096;
     while (slots > 64 && slots * slot_size > ((size_t)64 << 20))
@@ -737,8 +814,10 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
     size_t head = (sizeof(asy_hot) + 63) & ~(size_t)63;
     asy_hot *r = aligned_alloc(64, head + slots * slot_size);
     as->ring = r;
-    as->scratch_frames = calloc(depth, sizeof *as->scratch_frames);
-    as->scratch_kframes = calloc(depth, sizeof *as->scratch_kframes);
+    /* a sample's frames: its Java ones, its native and kernel ones, and one that says why the Java ones are missing */
+    size_t room = (size_t)depth + ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES + 1;
+    as->scratch_frames = calloc(room, sizeof *as->scratch_frames);
+    as->scratch_kframes = calloc(room, sizeof *as->scratch_kframes);
     if (!r || !as->scratch_frames || !as->scratch_kframes)
         return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * slot_size);
     memset(r, 0, head + slots * slot_size);
@@ -746,6 +825,14 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
     r->slot_size = slot_size;
     r->depth = depth;
     r->mask = slots - 1;
+    r->cpcs_off = cstack ? cpcs_off : 0;
+    r->native = cstack;
+    r->jvm_threads = as->opts->threads_all;
+    if (cstack && !(as->names = native_frames_names_new()))
+        return jp_error(JP_ERR_NOMEM, "out of memory at start");
+    jp_status est = asy_event_init(as);
+    if (est != JP_OK)
+        return est;
     for (uint64_t i = 0; i < slots; i++)
         atomic_store_explicit(&asy_slot_at(r, i)->seq, i, memory_order_relaxed);
     atomic_store(&asy_live, r);
@@ -775,9 +862,64 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
                                     : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
         jp_log_info("a SIGPROF handler was already installed; jvmprof's sampler replaces it");
     /* only now, with the handler in place: the probe of the perf_event clock arms one for a moment */
-    if (as->opts->wall_ms == 0)
-        asy_choose_timer(as->opts->interval_ms);
+    if (as->opts->wall_ms == 0 && as->event_off) {
+        as->cpu_timers = false;
+        return JP_OK;
+    }
+    if (as->opts->wall_ms == 0) {
+        asy_choose_timer(as);
+        if (as->event_other && !asy_proc.perf_timers) {
+            jp_log_error("event=%s: perf_events refused (%s): cpu=samples is off; the program runs on",
+                         as->spec.name, asy_proc.perf_refused);
+            as->cpu_timers = false;
+            return JP_OK;
+        }
+        r->kernel = as->opts->cstack == OPTIONS_CSTACK_MIXED && asy_proc.perf_timers;
+        if (as->opts->cstack == OPTIONS_CSTACK_MIXED && !asy_proc.perf_timers)
+            jp_log_info("cstack=mixed: no kernel frames: they come with perf_events, which this process may not "
+                        "use (%s; kernel.perf_event_paranoid, CAP_PERFMON)", asy_proc.perf_refused);
+    }
     as->cpu_timers = as->opts->wall_ms == 0;
+    return JP_OK;
+}
+
+/* event=: what each thread's perf event counts and how often; an event the
+ * machine cannot count stops the session's start with one line. */
+static jp_status asy_event_init(asy_state *as)
+{
+    char err[256];
+    const char *ev = as->opts->event[0] ? as->opts->event : "cpu";
+    int rc = perf_spec_parse(ev, &as->spec, err, sizeof err);
+    if (rc < 0)
+        return jp_error(JP_ERR_ARG, "%s", err);
+    if (rc > 0) {
+        /* a function: a hardware breakpoint at its address */
+        native_frames_refresh();
+        uint64_t addr = native_frames_function(ev);
+        if (!addr)
+            return jp_error(JP_ERR_ARG, "event=%s: no such event, and no function of that name in the process's "
+                            "libraries; accepted: cpu, cycles, instructions, cache-misses, cache-references, "
+                            "branch-misses, branches, page-faults, minor-faults, major-faults, context-switches, "
+                            "cpu-migrations, SYS:TRACEPOINT, or a native function's name", ev);
+        perf_spec_breakpoint(&as->spec, ev, addr);
+    }
+    as->event_other = !as->spec.time_based;
+    unsigned iv = as->opts->interval_ms;
+    if (as->spec.time_based) {
+        as->period = (uint64_t)iv * 1000000u;
+    } else if (options_given(as->opts, OPTIONS_ID_INTERVAL)) {
+        as->period = iv;
+    } else {
+        as->period = perf_spec_default_period(&as->spec);
+    }
+    if (as->event_other) {
+        char why[256];
+        if (!perf_spec_probe(&as->spec, why, sizeof why)) {
+            /* the machine cannot count it: said once, and the program runs on unsampled */
+            jp_log_error("%s; cpu=samples takes no samples, the program runs on", why);
+            as->event_off = true;
+        }
+    }
     return JP_OK;
 }
 
@@ -860,6 +1002,20 @@ void async_sampler_log(jp_session *session)
     jp_log_info("%s", line);
     asy_cost(as->ring, line, sizeof line);
     jp_log_info("%s", line);
+    if (as->names) {
+        uint64_t named = 0, unnamed = 0;
+        native_frames_counts(as->names, &named, &unnamed);
+        char jvm[96] = "";
+        if (as->opts->threads_all) {
+            uint32_t seen = 0, armed = 0;
+            jvm_threads_counts(&seen, &armed);
+            snprintf(jvm, sizeof jvm, "; JVM threads seen %u, sampled now %u", seen, armed);
+        }
+        jp_log_info("native frames: %llu addresses named, %llu without a symbol; samples with native frames %llu, "
+                    "with kernel frames %llu, with an unnamed frame %llu%s", (unsigned long long)named,
+                    (unsigned long long)unnamed, (unsigned long long)as->native_samples,
+                    (unsigned long long)as->kernel_samples, (unsigned long long)as->unnamed_samples, jvm);
+    }
 }
 
 jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni)
@@ -883,6 +1039,9 @@ jp_status async_sampler_vm_init(jp_session *session, JNIEnv *jni)
     vm_code_init();
     if (as->cpu_timers) /* threads running already: a late session's, and those started before VM init */
         asy_timers_for_running(as, jni);
+    if (as->cpu_timers && as->opts->threads_all)
+        jvm_threads_begin(&as->spec, as->period, asy_proc.perf_timers, as->ring->kernel, ASY_SIGNAL,
+                          as->opts->interval_ms);
     atomic_store_explicit(&as->ring->active, true, memory_order_release);
     return JP_OK;
 }
@@ -914,57 +1073,99 @@ static _Atomic uintptr_t *asy_timer_slot(asy_state *as, uint32_t serial)
 
 /* A slot holds (timer << 1) | 1 (a timer_t may be 0), or a perf event's
  * (fd << 2) | 2. */
-static void asy_timer_delete_word(uintptr_t w)
-{
-    if (w & 1)
-        timer_delete((timer_t)(w >> 1));
-    else if (w & 2)
-        close((int)(w >> 2));
-}
 
-/* A perf_event task clock on OS thread tid that sends it ASY_SIGNAL after
- * every interval= ms of its CPU time: an fd, or -errno. The kernel counts the
- * thread's time with a high-resolution timer, so the signals come at the
- * interval asked for. A POSIX CPU timer is checked at the scheduler tick
- * only (every 4 ms on a 250 Hz kernel): interval=1 then gives one signal
- * per tick standing for the expirations since (its overruns), four times
- * fewer samples with four times the weight each. */
-static int asy_perf_open(pid_t tid, unsigned interval_ms)
+/* A perf event on OS thread tid (a task clock every interval= ms of its CPU
+ * time, or every interval= events of event=) that sends it ASY_SIGNAL, with
+ * a ring the handler reads the kernel's frames from (cstack=mixed): a
+ * perf_thread, or NULL with *err (-errno). The kernel counts the thread's
+ * time with a high-resolution timer, so the signals come at the interval
+ * asked for. A POSIX CPU timer is checked at the scheduler tick only (every 4
+ * ms on a 250 Hz kernel): interval=1 then gives one signal per tick standing
+ * for the expirations since (its overruns), four times fewer samples with
+ * four times the weight each. */
+static perf_thread *asy_perf_open(const asy_state *as, pid_t tid, int *err)
 {
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.size = sizeof a;
-    a.type = PERF_TYPE_SOFTWARE;
-    a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.sample_period = (uint64_t)interval_ms * 1000000u;
-    a.disabled = 1;
-    a.wakeup_events = 1;
-    a.exclude_hv = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd < 0)
-        return -errno;
-    struct f_owner_ex owner = { F_OWNER_TID, tid };
-    if (fcntl(fd, F_SETFL, O_ASYNC) != 0 || fcntl(fd, F_SETSIG, ASY_SIGNAL) != 0 ||
-        fcntl(fd, F_SETOWN_EX, &owner) != 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        int e = errno;
-        close(fd);
-        return -e;
+    perf_thread *pt = calloc(1, sizeof *pt);
+    if (!pt) {
+        *err = -ENOMEM;
+        return NULL;
     }
-    return fd;
+    int refused = 0;
+    bool kernel = as->opts->cstack == OPTIONS_CSTACK_MIXED;
+    int rc = perf_thread_open(pt, tid, &as->spec, as->period, ASY_SIGNAL, kernel, &refused);
+    if (rc != 0) {
+        free(pt);
+        *err = rc;
+        return NULL;
+    }
+    if (refused && !asy_proc.kernel_refused)
+        asy_proc.kernel_refused = refused;
+    if ((unsigned)pt->fd < ASY_PERF_FDS)
+        atomic_store_explicit(&asy_proc.by_fd[pt->fd], pt, memory_order_release);
+    return pt;
 }
 
-/* Whether the perf_event task clock can be used here: it must open (not for
- * an unprivileged user under kernel.perf_event_paranoid >= 2, nor under a
- * seccomp profile that refuses the call) without counting only user time,
- * which would leave system time unsampled. */
-static void asy_choose_timer(unsigned interval_ms)
+/* A perf event taken out of its slot: no handler finds it any more, it sends no more signals, and it is
+ * closed (its ring unmapped) once no handler can be reading it: now when on its own thread (thread end),
+ * else after the session's end waited for the handlers inside (asy_perf_later). */
+static void asy_perf_close(perf_thread *pt)
 {
-    int fd = asy_perf_open((pid_t)syscall(SYS_gettid), interval_ms);
-    asy_proc.perf_timers = fd >= 0;
-    if (fd >= 0)
-        close(fd);
+    if ((unsigned)pt->fd < ASY_PERF_FDS)
+        atomic_store_explicit(&asy_proc.by_fd[pt->fd], NULL, memory_order_release);
+    perf_thread_close(pt);
+    free(pt);
+}
+
+/* A slot's timer deleted: a POSIX timer, or a perf event closed now (on its
+ * own thread) or, with later, stopped now and kept in *later (n of them) to
+ * be closed once no handler is inside. */
+static void asy_timer_delete_word(uintptr_t w, perf_thread ***later, size_t *n, size_t *cap)
+{
+    if (w & 1) {
+        timer_delete((timer_t)(w >> 1));
+        return;
+    }
+    perf_thread *pt = (perf_thread *)(w & ~(uintptr_t)3);
+    if (!(w & 2) || !pt)
+        return;
+    if (!later) {
+        asy_perf_close(pt);
+        return;
+    }
+    if ((unsigned)pt->fd < ASY_PERF_FDS)
+        atomic_store_explicit(&asy_proc.by_fd[pt->fd], NULL, memory_order_release);
+    ioctl(pt->fd, PERF_EVENT_IOC_DISABLE, 0);
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 64;
+        perf_thread **grown = realloc(*later, ncap * sizeof *grown);
+        if (!grown) {
+            close(pt->fd); /* no more signals; the ring is left mapped rather than unmapped under a handler */
+            return;
+        }
+        *later = grown;
+        *cap = ncap;
+    }
+    (*later)[(*n)++] = pt;
+}
+
+/* Whether perf events can be used here: one must open (not for an
+ * unprivileged user under kernel.perf_event_paranoid >= 2 with Debian's 3,
+ * nor under a seccomp profile that refuses the call). */
+static void asy_choose_timer(asy_state *as)
+{
+    int err = 0;
+    perf_thread *pt = asy_perf_open(as, (pid_t)syscall(SYS_gettid), &err);
+    asy_proc.perf_timers = pt != NULL;
+    if (pt)
+        asy_perf_close(pt);
     else
-        snprintf(asy_proc.perf_refused, sizeof asy_proc.perf_refused, "%s", strerror(-fd));
+        snprintf(asy_proc.perf_refused, sizeof asy_proc.perf_refused, "%s", strerror(-err));
+    if (pt && asy_proc.kernel_refused && as->opts->cstack == OPTIONS_CSTACK_MIXED && !asy_proc.kernel_said) {
+        asy_proc.kernel_said = true;
+        jp_log_info("cstack=mixed: no kernel frames: the kernel refuses this process its callchains (%s; root, "
+                    "kernel.perf_event_paranoid <= 1 or CAP_PERFMON gives them); native and Java frames are kept",
+                    strerror(asy_proc.kernel_refused));
+    }
 }
 
 /* Whether ASY_SIGNAL's disposition is our handler now. A timer's signal
@@ -989,17 +1190,24 @@ static void asy_timer_arm(asy_state *as, uint32_t serial, pid_t tid, clockid_t c
         return;
     }
     if (asy_proc.perf_timers) {
-        int fd = asy_perf_open(tid, as->opts->interval_ms);
+        int err = 0;
+        perf_thread *pt = asy_perf_open(as, tid, &err);
         uintptr_t none = 0;
-        if (fd >= 0) {
-            if (!atomic_compare_exchange_strong(slot, &none, ((uintptr_t)fd << 2) | 2))
-                close(fd);   /* the thread made its own meanwhile */
+        if (pt) {
+            if (!atomic_compare_exchange_strong(slot, &none, (uintptr_t)pt | 2))
+                asy_perf_close(pt);   /* the thread made its own meanwhile (no signal of this one yet) */
+            return;
+        }
+        if (as->event_other) {
+            if (atomic_fetch_add_explicit(&as->timer_failed, 1, memory_order_relaxed) == 0)
+                jp_log_error("event=%s: cannot open it for a thread (%s); that thread is not sampled", as->spec.name,
+                             strerror(-err));
             return;
         }
         /* out of file descriptors, say: this thread gets a POSIX timer */
         if (atomic_fetch_add_explicit(&as->perf_fallbacks, 1, memory_order_relaxed) == 0)
             jp_log_info("cannot open a perf_event CPU clock for a thread (%s): it gets a POSIX CPU timer",
-                        strerror(-fd));
+                        strerror(-err));
     }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -1040,7 +1248,7 @@ void async_sampler_thread_end(jp_session *session, JNIEnv *jni)
     asy_state *as = asy_of(session);
     _Atomic uintptr_t *slot = as ? asy_timer_slot(as, thread_record_self.serial) : NULL;
     if (slot)
-        asy_timer_delete_word(atomic_exchange(slot, 0));
+        asy_timer_delete_word(atomic_exchange(slot, 0), NULL, NULL, NULL);
 }
 
 /* A timer for each Java thread running now whose OS thread id is known and
@@ -1071,16 +1279,25 @@ void async_sampler_end(jp_session *session, JNIEnv *jni)
     if (!as)
         return;
     as->cpu_timers = false; /* the handler stays: a signal sent before its timer went is taken, not fatal */
+    perf_thread **later = NULL;
+    size_t nlater = 0, caplater = 0;
+    if (as->opts->threads_all)
+        jvm_threads_stop();
     for (uint32_t c = 0; c < ASY_TIMER_CHUNKS; c++) {
         _Atomic uintptr_t *chunk = atomic_exchange(&as->timer_chunks[c], NULL);
         for (uint32_t i = 0; chunk && i < ASY_TIMER_CHUNK; i++)
-            asy_timer_delete_word(atomic_exchange(&chunk[i], 0));
+            asy_timer_delete_word(atomic_exchange(&chunk[i], 0), &later, &nlater, &caplater);
         free(chunk);
     }
     free(as->scratch_frames);
     free(as->scratch_kframes);
     free(as->vslot);
     free(as->vframes);
+    free(as->java_tids);
+    as->java_tids = NULL;
+    as->java_tids_cap = 0;
+    native_frames_names_free(as->names);
+    as->names = NULL;
     buf_free(&as->trace_text);
     as->scratch_frames = NULL;
     as->scratch_kframes = NULL;
@@ -1089,15 +1306,23 @@ void async_sampler_end(jp_session *session, JNIEnv *jni)
     sampler_vthreads_end();
     asy_hot *r = as->ring;
     as->ring = NULL;
-    if (!r)
-        return;
     /* no handler finds the block from now on; one inside may still write to it */
-    if (atomic_load(&asy_live) == r)
+    if (r && atomic_load(&asy_live) == r)
         atomic_store(&asy_live, NULL);
     struct timespec ms = { 0, 1000000 };
     for (int waited = 0; atomic_load(&asy_proc.in_handler) != 0 && waited < 1000; waited++)
         nanosleep(&ms, NULL);
-    if (atomic_load(&asy_proc.in_handler) != 0)
+    bool stuck = atomic_load(&asy_proc.in_handler) != 0;
+    for (size_t i = 0; i < nlater; i++) {
+        if (stuck)
+            close(later[i]->fd); /* the ring stays mapped: a handler may be reading it */
+        else
+            asy_perf_close(later[i]);
+    }
+    free(later);
+    if (as->opts->threads_all && !stuck)
+        jvm_threads_free();
+    if (!r || stuck)
         return;   /* a handler stuck inside: the block stays (never seen again) */
     free(r);
     if (as->code_kinds)
@@ -1292,37 +1517,88 @@ static uint32_t asy_virtual_frames(JNIEnv *jni, const asy_slot *s, uint32_t n)
     return n;
 }
 
-static void asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s)
+/* cstack=: a sample's kernel frames then its native frames, top first, as
+ * frames (for its trace) and packed (for its stack), without jvmprof's own;
+ * how many. */
+static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, frame_id *frames, uint32_t *packed)
+{
+    if (!as->ring->cpcs_off || !as->names)
+        return 0;
+    const uint64_t *cp = (const uint64_t *)((const unsigned char *)s + as->ring->cpcs_off);
+    uint32_t n = 0, all = (uint32_t)s->nkernel + s->nnative;
+    bool any_unnamed = false;
+    for (uint32_t i = 0; i < all; i++) {
+        bool kernel = i < s->nkernel, unnamed = false;
+        bool leaf = i == 0 || i == s->nkernel;
+        if (native_frames_frame(as->names, m, cp[i], leaf, kernel, &frames[n], &packed[n], &unnamed))
+            n++;
+        any_unnamed |= unnamed;
+    }
+    as->kernel_samples += s->nkernel > 0;
+    as->native_samples += s->nnative > 0;
+    as->unnamed_samples += any_unnamed;
+    return n;
+}
+
+/* A sample into the model: its native and kernel frames (cstack=) above its
+ * Java frames, or above the frame that says why the Java frames could not be
+ * had (why: NULL when there are none to have, a thread of the JVM's own or
+ * one with no Java frame yet). False when there was nothing to record. */
+static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, const char *why)
 {
     uint32_t depth = as->ring->depth;
     frame_id *frames = as->scratch_frames;
     uint32_t *kframes = as->scratch_kframes;
-    uint32_t n = (uint32_t)s->nframes;
+    uint32_t nc = asy_cframes(as, m, s, frames, kframes);
+    uint32_t n = s->nframes > 0 ? (uint32_t)s->nframes : 0;
     if (n > depth)
         n = depth;
     n = asy_virtual_frames(jni, s, n);
-    uint32_t keep = n < as->opts->depth ? n : as->opts->depth;
+    if (nc + n > depth) /* a stack holds depth frames at most, from the top: the native ones first */
+        n = depth > nc ? depth - nc : 0;
+    if (n == 0 && nc == 0)
+        return false;
     uint32_t serial = asy_model_serial(as, m, jni, s);
-    for (uint32_t k = 0; k < keep; k++) {
-        frames[k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, as->opts->lineno);
+    if (s->jvm) /* the JVM's own threads keep theirs, thread=n or not: THREAD KINDS counts by thread */
+        serial = s->serial;
+    if (n == 0 && why) {
+        /* the Java part that could not be walked, under the native frames */
+        char name[64];
+        size_t i = 0;
+        for (; why[i] && i + 1 < sizeof name; i++)
+            name[i] = why[i] == ' ' ? '_' : why[i];
+        name[i] = '\0';
+        class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
+        method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
+        frames[nc] = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+        if (frames[nc].v == 0)
+            return true;
+        kframes[nc] = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
+        nc++;
+    }
+    uint32_t total = nc + n;
+    uint32_t keep = total < as->opts->depth ? total : as->opts->depth;
+    for (uint32_t k = nc; k < keep; k++) {
+        frames[k] = symbols_frame(m, jni, s->frames[k - nc].method_id, s->frames[k - nc].lineno, as->opts->lineno);
         if (frames[k].v == 0)
-            return;
+            return true;
     }
     trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, keep);
     if (m->sample_times_max)
         model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
     if (!as->want_stacks)
-        return;
+        return true;
     for (uint32_t k = 0; k < n; k++) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
         const model_frame *mf = model_frame_get(m, f);
         if (!mf)
-            return;
+            return true;
         frame_kind kind = s->frames[k].lineno == -3 ? FRAME_KIND_NATIVE
                           : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
-        kframes[k] = stack_frame_pack(mf->method, kind);
+        kframes[nc + k] = stack_frame_pack(mf->method, kind);
     }
-    asy_add_stack(m, s->weight, s->state, serial, kframes, n);
+    asy_add_stack(m, s->weight, s->state, serial, kframes, total);
+    return true;
 }
 
 /* A walked sample, into a trace= of the same run: its thread, time and
@@ -1383,12 +1659,22 @@ static void asy_record_unknown_in(const asy_state *as, model *m, uint32_t weight
  * why the walk failed (code: AsyncGetCallTrace's, negated). */
 static void asy_take(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, int code)
 {
-    if (s->nframes > 0) {
+    if (s->nframes > 0 || s->jvm) {
         as->recorded += s->weight;
         as->stacks++;
-        asy_record(as, m, jni, s);
-        if (trace_samples_wanted())
+        if (!asy_record(as, m, jni, s, NULL) && s->jvm)
+            asy_record_unknown_in(as, m, s->weight, s->state, s->serial, "no native frame");
+        if (s->nframes > 0 && trace_samples_wanted())
             asy_trace_sample(as, m, jni, s);
+        return;
+    }
+    /* no Java frame: the native frames alone (a thread with none yet), or above the reason */
+    if (s->nkernel + s->nnative > 0 &&
+        asy_record(as, m, jni, s, code == 0 ? NULL : code < ASY_AGCT_CODES ? asy_agct_names[code] : "other")) {
+        as->recorded += s->weight;
+        as->stacks++;
+        if (code) /* its Java part is under <unknown frame> */
+            as->failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
         return;
     }
     as->failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
@@ -1434,6 +1720,14 @@ static void asy_count_losses(const asy_state *as, model *m)
         if (as->failed[i])
             model_count_set(m, by_cause[i], as->failed[i]);
     model_count_set(m, "samples dropped (ring full; counted under <unknown frame>.ring_full)", as->dropped_samples);
+    if (as->ring->cpcs_off) {
+        model_count_set(m, "samples with native frames (cstack=)", as->native_samples);
+        model_count_set(m, "samples with kernel frames (cstack=mixed)", as->kernel_samples);
+        model_count_set(m, "samples with a native frame without a symbol", as->unnamed_samples);
+    }
+    if (as->opts->threads_all)
+        model_count_set(m, "samples of the JVM's own threads (threads=all)",
+                        atomic_load_explicit(&as->ring->jvm_samples, memory_order_relaxed));
     model_count_set(m, "samples on threads not sampled", atomic_load_explicit(&as->ring->no_env, memory_order_relaxed));
     if (!as->opts->wall_ms)
         model_count_set(m, "threads without a CPU timer", atomic_load_explicit(&as->timer_failed, memory_order_relaxed));
@@ -1504,6 +1798,40 @@ static void asy_wall_vthreads(jp_session *session, asy_state *as, JNIEnv *jni)
     (*jni)->PopLocalFrame(jni, NULL);
 }
 
+/* threads=all: the Java threads' OS ids now, sorted, for jvm_threads_scan */
+static int asy_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void asy_scan_jvm_threads(asy_state *as, model *m, JNIEnv *jni)
+{
+    jint n = 0;
+    jthread *threads = NULL;
+    if (jvmti_check((*agent_jvmti)->GetAllThreads(agent_jvmti, &n, &threads), "GetAllThreads") != JP_OK)
+        return;
+    if ((uint32_t)n > as->java_tids_cap) {
+        uint32_t *grown = realloc(as->java_tids, (size_t)n * 2 * sizeof *grown);
+        if (!grown) {
+            jvmti_free(threads);
+            return;
+        }
+        as->java_tids = grown;
+        as->java_tids_cap = (uint32_t)n * 2;
+    }
+    uint32_t k = 0;
+    for (jint i = 0; i < n; i++) {
+        uint32_t tid = thread_registry_tid(threads[i]);
+        if (tid)
+            as->java_tids[k++] = tid;
+        (*jni)->DeleteLocalRef(jni, threads[i]);
+    }
+    jvmti_free(threads);
+    qsort(as->java_tids, k, sizeof *as->java_tids, asy_cmp_u32);
+    jvm_threads_scan(m, as->java_tids, k);
+}
+
 void async_sampler_drain(jp_session *session, JNIEnv *jni)
 {
     model *m = session->model;
@@ -1513,6 +1841,10 @@ void async_sampler_drain(jp_session *session, JNIEnv *jni)
         return;
     if ((*jni)->PushLocalFrame(jni, 64) != 0)
         return;
+    if (r->native)
+        native_frames_refresh();
+    if (r->jvm_threads && as->cpu_timers && jvm_threads_due())
+        asy_scan_jvm_threads(as, m, jni);
     for (;;) {
         asy_slot *s = asy_slot_at(r, as->dequeue);
         uint64_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);

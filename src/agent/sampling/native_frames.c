@@ -1,0 +1,243 @@
+/* native_frames.c — the native and kernel frames of samples (see
+ * native_frames.h).
+ *
+ * Process-lifetime state (nf_proc): the libraries seen (code_libs: only
+ * grows, so a map's pointers stay good), the current map the handler reads
+ * (nf_live), the maps replaced and not yet freed, the count of walks inside
+ * (a replaced map is freed when none is), the count of walks that met an
+ * unknown pc (the agent thread reads the map again), and the kernel's
+ * symbols. A session's names (native_frames_names) map an address to its
+ * frame in that session's model. */
+#include "native_frames.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include "../../common/id_map.h"
+#include "../../common/jp_log.h"
+#include "../../native/code_map.h"
+#include "../../native/elf_symbols.h"
+#include "../../native/kallsyms.h"
+#include "../../native/unwind.h"
+#include "../hotspot/vm_code.h"
+
+/* stack words a walk may read above the interrupted sp */
+#define NF_STACK_SPAN ((uint64_t)8 << 20)
+#define NF_RETIRED_MAX 64
+
+static struct {
+    code_libs *libs;
+    code_map *_Atomic live;
+    code_map *retired[NF_RETIRED_MAX];
+    unsigned nretired;
+    atomic_int walking;           /* walks inside a map now */
+    _Atomic uint64_t misses;      /* pcs found in no mapping */
+    uint64_t misses_seen;         /* agent thread: misses at the last read */
+    uint64_t read_at_ns;          /* agent thread: when the map was last read */
+    bool read_failed;
+    kallsyms *kernel;
+    bool kernel_loaded, kernel_warned;
+} nf_proc;
+
+struct native_frames_names {
+    id_map by_pc;                 /* pc << 2 | leaf << 1 | kernel -> frame id << 32 | packed frame + 1 (0: left out) */
+    uint64_t named, unnamed;
+};
+
+static uint64_t nf_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pcs, uint32_t max)
+{
+    atomic_fetch_add(&nf_proc.walking, 1);
+    const code_map *m = atomic_load(&nf_proc.live);
+    uint32_t n = 0;
+    if (m && max) {
+        unwind_regs r;
+        unwind_regs_from_ucontext(ucontext, &r);
+        uint64_t lo = 0, hi = 0;
+        bool bounded = code_map_readable(m, r.sp, &lo, &hi);
+        if (bounded && hi - r.sp > NF_STACK_SPAN)
+            hi = r.sp + NF_STACK_SPAN;
+        for (bool leaf = true; n < max; leaf = false) {
+            if (java_thread && vm_code_in_code_cache((uintptr_t)r.pc))
+                break;
+            if (!code_map_find(m, r.pc)) {
+                if (r.pc > 4096)
+                    atomic_fetch_add_explicit(&nf_proc.misses, 1, memory_order_relaxed);
+                if (n == 0 || !leaf)
+                    pcs[n++] = r.pc; /* named as unknown: a frame all the same */
+                break;
+            }
+            pcs[n++] = r.pc;
+            if (!bounded || !unwind_step(m, &r, leaf, r.sp, hi))
+                break;
+        }
+    }
+    atomic_fetch_sub(&nf_proc.walking, 1);
+    return n;
+}
+
+/* Frees the replaced maps once no walk is inside any map. */
+static void nf_free_retired(void)
+{
+    if (!nf_proc.nretired || atomic_load(&nf_proc.walking) != 0)
+        return;
+    for (unsigned i = 0; i < nf_proc.nretired; i++)
+        code_map_free(nf_proc.retired[i]);
+    nf_proc.nretired = 0;
+}
+
+bool native_frames_refresh(void)
+{
+    nf_free_retired();
+    code_map *cur = atomic_load(&nf_proc.live);
+    uint64_t misses = atomic_load_explicit(&nf_proc.misses, memory_order_relaxed), now = nf_now_ns();
+    if (cur && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 1000000000u))
+        return true;
+    if (!cur && nf_proc.read_failed)
+        return false;
+    if (nf_proc.nretired == NF_RETIRED_MAX)
+        return cur != NULL; /* walks keep arriving: read again once the old maps are freed */
+    if (!nf_proc.libs && !(nf_proc.libs = code_libs_new()))
+        return false;
+    code_map *fresh = code_map_read(nf_proc.libs, NULL);
+    nf_proc.read_at_ns = now;
+    nf_proc.misses_seen = misses;
+    if (!fresh) {
+        if (!cur) {
+            nf_proc.read_failed = true;
+            jp_log_error("cannot read /proc/self/maps: samples have no native frames");
+        }
+        return cur != NULL;
+    }
+    atomic_store(&nf_proc.live, fresh);
+    if (cur)
+        nf_proc.retired[nf_proc.nretired++] = cur;
+    nf_free_retired();
+    return true;
+}
+
+uint64_t native_frames_function(const char *name)
+{
+    const code_map *cm = atomic_load(&nf_proc.live);
+    return cm ? code_map_function_address(cm, name, "libjvmprof") : 0;
+}
+
+native_frames_names *native_frames_names_new(void)
+{
+    native_frames_names *n = calloc(1, sizeof *n);
+    return n;
+}
+
+void native_frames_names_free(native_frames_names *n)
+{
+    if (!n)
+        return;
+    id_map_free(&n->by_pc);
+    free(n);
+}
+
+void native_frames_counts(const native_frames_names *n, uint64_t *named, uint64_t *unnamed)
+{
+    *named = n ? n->named : 0;
+    *unnamed = n ? n->unnamed : 0;
+}
+
+/* The kernel's symbols, read the first time one is needed; NULL when they cannot be read or are hidden. */
+static const kallsyms *nf_kernel(void)
+{
+    if (!nf_proc.kernel_loaded) {
+        nf_proc.kernel_loaded = true;
+        nf_proc.kernel = kallsyms_load(NULL);
+        if ((!nf_proc.kernel || !kallsyms_usable(nf_proc.kernel)) && !nf_proc.kernel_warned) {
+            nf_proc.kernel_warned = true;
+            jp_log_info("kernel frames are unnamed: /proc/kallsyms %s", nf_proc.kernel ? "hides the addresses "
+                        "(kernel.kptr_restrict; run as root)" : "cannot be read");
+        }
+    }
+    return nf_proc.kernel && kallsyms_usable(nf_proc.kernel) ? nf_proc.kernel : NULL;
+}
+
+/* The frame of an address: its library's class, its symbol's method. */
+static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
+                    frame_kind *kind, bool *unnamed)
+{
+    char name[64];
+    const char *sym = NULL;
+    class_id cls;
+    if (kernel) {
+        const kallsyms *k = nf_kernel();
+        sym = k ? kallsyms_find(k, pc) : NULL;
+        cls = model_class_intern_lib(m, model_cstring(m, "kernel"), MODEL_CODE_KERNEL,
+                                     model_cstring(m, "[kernel.kallsyms]"), (str_id){ 0 });
+        if (!sym) {
+            snprintf(name, sizeof name, "kernel+0x%llx", (unsigned long long)pc);
+            sym = name;
+        }
+        *kind = FRAME_KIND_KERNEL;
+    } else {
+        const code_map *cm = atomic_load(&nf_proc.live);
+        uint64_t vaddr = 0;
+        /* a return address names the call before it */
+        const code_lib *lib = cm ? code_map_symbol(cm, leaf ? pc : pc - 1, &sym, &vaddr) : NULL;
+        if (lib && lib->path && strstr(lib->path, "libjvmprof"))
+            return false;
+        if (lib && !lib->path[0] && !sym) {
+            /* anonymous code outside the code cache: generated stubs */
+            snprintf(name, sizeof name, "[anon]+0x%llx", (unsigned long long)pc);
+            sym = name;
+        }
+        const char *lname = lib ? lib->name : "unknown";
+        cls = model_class_intern_lib(m, model_cstring(m, lname), MODEL_CODE_NATIVE,
+                                     model_cstring(m, lib ? lib->path : ""),
+                                     lib && lib->syms && elf_symbols_build_id(lib->syms)[0]
+                                         ? model_cstring(m, elf_symbols_build_id(lib->syms)) : (str_id){ 0 });
+        if (!sym) {
+            snprintf(name, sizeof name, "%s+0x%llx", lname, (unsigned long long)(lib ? vaddr : pc));
+            sym = name;
+        }
+        *kind = FRAME_KIND_CPP;
+    }
+    *unnamed = sym == name;
+    if (sym == name)
+        n->unnamed++;
+    else
+        n->named++;
+    method_id me = model_method_intern(m, cls, model_cstring(m, sym), model_cstring(m, ""));
+    *frame = model_frame_intern(m, me, FRAME_LINE_NATIVE);
+    return frame->v != 0;
+}
+
+bool native_frames_frame(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
+                         uint32_t *packed, bool *unnamed)
+{
+    uint64_t key = pc << 2 | (leaf ? 2u : 0u) | (kernel ? 1u : 0u), v = 0;
+    if (!id_map_get(&n->by_pc, key, &v)) {
+        frame_kind kind;
+        frame_id fr = { 0 };
+        bool no_symbol = false;
+        bool keep = nf_name(n, m, pc, leaf, kernel, &fr, &kind, &no_symbol);
+        if (keep && fr.v == 0)
+            return false; /* out of memory: not kept */
+        /* frame id << 32 (its top bit: no symbol) | packed + 1 */
+        v = keep ? ((uint64_t)fr.v | (no_symbol ? 1ull << 31 : 0)) << 32 |
+                       ((uint64_t)stack_frame_pack(model_frame_get(m, fr)->method, kind) + 1)
+                 : 0;
+        id_map_put(&n->by_pc, key, v);
+    }
+    if (v == 0)
+        return false;
+    *packed = (uint32_t)((v & 0xffffffffu) - 1);
+    frame->v = (uint32_t)(v >> 32) & 0x7fffffffu;
+    *unnamed = (v >> 63) != 0;
+    return true;
+}

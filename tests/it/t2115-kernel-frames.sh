@@ -1,0 +1,42 @@
+# cstack=mixed (the default): where the kernel gives the callchain of a
+# sample (root, kernel.perf_event_paranoid <= 1 or CAP_PERFMON), its kernel
+# frames are on top. FileWrites writes 64-byte blocks to a file unbuffered,
+# so most of its CPU time is in write(2): most samples hold vfs_write (or the
+# system call's entry) as kernel frames, suffixed _[k] in collapsed stacks,
+# above libc's write and the Java frames. Without the permission (here: root
+# without any capability, as in a container, with perf_event_paranoid 2) one
+# line says why there are no kernel frames, and the Java frames are intact.
+. "$(dirname "$0")/lib.sh"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
+    run_java "cpu=samples,collapsed=$T/c.txt,file=$T/r.txt" FileWrites "$T/blocks" 3
+    expect_rc 0
+    total=$(awk '{t += $NF} END {print t + 0}' "$T/c.txt")
+    syscall=$(grep -E '(vfs_write|ksys_write|entry_SYSCALL_64[a-z_]*)_\[k\]' "$T/c.txt" | awk '{t += $NF} END {print t + 0}')
+    pct=$((total ? syscall * 100 / total : 0))
+    note "$pct% of $total samples have the write system call's kernel frames"
+    [ "$total" -ge 100 ] || fail "only $total samples"
+    # FileWrites spends most of its CPU in write(2); bound well below (the JIT, GC and the loop take some)
+    [ "$pct" -ge 40 ] || { sort -t' ' -k2 -nr "$T/c.txt" | head -5 >&2; fail "only $pct% of samples have kernel frames of write"; }
+    # kernel frames on top of libc's write, above the Java frames
+    grep -qE 'FileWrites\.[a-zA-Z]+(_\[.\])?;.*;(__)?(libc_)?write;.*_\[k\]' "$T/c.txt" ||
+        { grep '_\[k\]' "$T/c.txt" | head -3 >&2; fail "no stack with libc's write under kernel frames under FileWrites"; }
+    expect_grep 'vfs_write(vmlinux' "$T/r.txt"
+else
+    note "not root and perf_event_paranoid=$paranoid: kernel frames not checked here"
+fi
+# without permission
+command -v setpriv >/dev/null || fail "setpriv (util-linux) is missing"
+if [ "$paranoid" -ge 2 ]; then
+    RC=0
+    timeout -k 10 120 setpriv --inh-caps=-all --bounding-set=-all "$JAVA" "-agentpath:$AGENT=cpu=samples,collapsed=$T/n.txt" \
+        -cp "$CLASSES" FileWrites "$T/blocks2" 2 >"$T/out" 2>"$T/err" || RC=$?
+    expect_rc 0
+    [ "$(grep -c 'no kernel frames' "$T/err")" = 1 ] || { cat "$T/err" >&2; fail "not one line saying why there are no kernel frames"; }
+    expect_no_grep '_\[k\]' "$T/n.txt"
+    expect_grep 'FileWrites\.' "$T/n.txt"
+    note "$(grep 'no kernel frames' "$T/err")"
+else
+    note "perf_event_paranoid=$paranoid lets anyone have kernel frames: the refusal is not checked here"
+fi
+echo "t2115 ok"
