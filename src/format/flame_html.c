@@ -486,6 +486,11 @@ static jp_status fh_write_page(const model *m, const model *before, const report
                    m->wall ? "wall-clock" : "CPU", t.total[0] == 1 ? "" : "s");
     if (m->interval_us && !m->stacks_alloc)
         buf_printf(&out, ", one every %g ms", m->interval_us / 1000.0);
+    else if (m->sample_event[0] && !m->stacks_alloc && !m->stacks_ns) {
+        buf_printf(&out, ", one every %llu ", (unsigned long long)m->event_period);
+        fh_html_text(&out, m->sample_event);
+        buf_printf(&out, " event%s", m->event_period == 1 ? "" : "s");
+    }
     if (before)
         buf_printf(&out, "; drawn as they are now, each frame coloured by how its share changed since before "
                          "(%llu): red grew, blue shrank, the deeper the more", (unsigned long long)tb.total[0]);

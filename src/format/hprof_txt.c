@@ -420,7 +420,11 @@ static jp_status txt_write(const model *m, const report_opts *o, sink *s)
         txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, true, s);
         sink_printf(s, "WALL SAMPLES END\n");
     } else if (o->cpu_samples) {
-        sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
+        if (m->sample_event[0])
+            sink_printf(s, "CPU SAMPLES BEGIN (total = %llu, event = %s, one every %llu) %s\n",
+                        (unsigned long long)m->total_samples, m->sample_event, (unsigned long long)m->event_period, when);
+        else
+            sink_printf(s, "CPU SAMPLES BEGIN (total = %llu) %s\n", (unsigned long long)m->total_samples, when);
         txt_write_cpu_rows(m, cpu, ncpu, m->total_samples, false, s);
         sink_printf(s, "CPU SAMPLES END\n");
     }

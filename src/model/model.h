@@ -224,6 +224,8 @@ typedef struct model {
     bool stacks_ns;               /* a stack's count is exact nanoseconds of its top frame's own time (a trace's
                                    * call tree: jvmprof trace --flame), not samples */
     uint32_t interval_us;         /* time one sample stands for (0 = unknown) */
+    char sample_event[64];        /* event=: what a sample stands for ("": CPU or wall time), */
+    uint64_t event_period;        /* ... one sample every so many of them */
     model_sample_time *sample_times; /* jfr=: the samples' times, in the order taken, at most sample_times_max */
     uint32_t sample_times_len, sample_times_cap, sample_times_max; /* max 0: not kept */
     uint64_t sample_times_dropped; /* samples past sample_times_max: the JFR file spreads them evenly */

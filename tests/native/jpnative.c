@@ -6,6 +6,7 @@
  * work with the result of its callee), and each is exported, so its name is in .dynsym too. */
 #include <jni.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #define JP_FRAME  __attribute__((noinline, noclone, visibility("default")))
@@ -78,6 +79,30 @@ JNIEXPORT jlong JNICALL Java_NativeHot_deep(JNIEnv *env, jclass cls, jlong milli
     (void)env;
     (void)cls;
     uint64_t r = jp_deep_a((int64_t)millis);
+    jp_sink = r;
+    return (jlong)(r >> 1);
+}
+
+/* n calls of malloc (and free), for event=malloc: each one a sample at interval=1 */
+JP_FRAME uint64_t jp_mallocs(int n)
+{
+    uint64_t acc = 0;
+    for (int i = 0; i < n; i++) {
+        volatile unsigned char *p = malloc((size_t)(16 + (i & 63)));
+        if (p) {
+            p[0] = (unsigned char)i;
+            acc += p[0];
+            free((void *)p);
+        }
+    }
+    return acc;
+}
+
+JNIEXPORT jlong JNICALL Java_NativeHot_mallocs(JNIEnv *env, jclass cls, jint n)
+{
+    (void)env;
+    (void)cls;
+    uint64_t r = jp_mallocs((int)n);
     jp_sink = r;
     return (jlong)(r >> 1);
 }

@@ -1,6 +1,8 @@
 /* outputs.c — see outputs.h. */
 #include "outputs.h"
 
+#include "../../native/perf_spec.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -67,6 +69,19 @@ void outputs_prepare_model(const agent_options *o, model *m)
      * interval whatever collected; the text and flame graph say wall-clock or CPU) */
     m->wall = o->wall_ms > 0;
     m->interval_us = (o->wall_ms ? o->wall_ms : o->interval_ms) * 1000u;
+    if (!o->wall_ms && !options_event_is_cpu(o)) {
+        /* event=: samples stand for events, not time */
+        perf_spec spec;
+        char err[160];
+        int rc = perf_spec_parse(o->event, &spec, err, sizeof err);
+        if (rc > 0)
+            perf_spec_breakpoint(&spec, o->event, 0);
+        m->interval_us = 0;
+        snprintf(m->sample_event, sizeof m->sample_event, "%s", o->event);
+        m->event_period = options_given(o, OPTIONS_ID_INTERVAL) ? o->interval_ms
+                          : rc >= 0                              ? perf_spec_default_period(&spec)
+                                                                 : 1;
+    }
     /* jfr=: the samples' real times, 16 bytes each, at most 8 MiB; later samples are spread evenly */
     m->sample_times_max = o->jfr[0] ? 1u << 19 : 0;
 }

@@ -78,8 +78,13 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
                 break;
             }
             pcs[n++] = r.pc;
-            if (!bounded || !unwind_step(m, &r, leaf, r.sp, hi))
+            if (!bounded || !unwind_step(m, &r, leaf, r.sp, hi)) {
+                /* a Java thread's walk ends at its Java frames: stopping short is most often a return
+                 * address in a library loaded since the map was read (the step refuses an unmapped pc) */
+                if (java_thread)
+                    atomic_fetch_add_explicit(&nf_proc.misses, 1, memory_order_relaxed);
                 break;
+            }
         }
     }
     atomic_fetch_sub(&nf_proc.walking, 1);
@@ -94,6 +99,23 @@ static void nf_free_retired(void)
     for (unsigned i = 0; i < nf_proc.nretired; i++)
         code_map_free(nf_proc.retired[i]);
     nf_proc.nretired = 0;
+}
+
+/* The map read again now, when the last read is 100 ms old or more: an
+ * address to name is in no library of the map. True when it was. */
+static bool nf_refresh_now(void)
+{
+    uint64_t now = nf_now_ns();
+    if (now - nf_proc.read_at_ns < 100000000u || nf_proc.nretired == NF_RETIRED_MAX || !nf_proc.libs)
+        return false;
+    code_map *fresh = code_map_read(nf_proc.libs, NULL);
+    nf_proc.read_at_ns = now;
+    if (!fresh)
+        return false;
+    code_map *cur = atomic_exchange(&nf_proc.live, fresh);
+    if (cur)
+        nf_proc.retired[nf_proc.nretired++] = cur;
+    return true;
 }
 
 bool native_frames_refresh(void)
@@ -169,8 +191,9 @@ static const kallsyms *nf_kernel(void)
 
 /* The frame of an address: its library's class, its symbol's method. */
 static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
-                    frame_kind *kind, bool *unnamed)
+                    frame_kind *kind, bool *unnamed, bool *cacheable)
 {
+    *cacheable = true;
     char name[64];
     const char *sym = NULL;
     class_id cls;
@@ -189,6 +212,11 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
         uint64_t vaddr = 0;
         /* a return address names the call before it */
         const code_lib *lib = cm ? code_map_symbol(cm, leaf ? pc : pc - 1, &sym, &vaddr) : NULL;
+        if (!lib && nf_refresh_now()) { /* a library loaded since the map was read */
+            cm = atomic_load(&nf_proc.live);
+            lib = cm ? code_map_symbol(cm, leaf ? pc : pc - 1, &sym, &vaddr) : NULL;
+        }
+        *cacheable = lib != NULL;
         if (lib && lib->path && strstr(lib->path, "libjvmprof"))
             return false;
         if (lib && !lib->path[0] && !sym) {
@@ -224,15 +252,16 @@ bool native_frames_frame(native_frames_names *n, model *m, uint64_t pc, bool lea
     if (!id_map_get(&n->by_pc, key, &v)) {
         frame_kind kind;
         frame_id fr = { 0 };
-        bool no_symbol = false;
-        bool keep = nf_name(n, m, pc, leaf, kernel, &fr, &kind, &no_symbol);
+        bool no_symbol = false, cacheable = true;
+        bool keep = nf_name(n, m, pc, leaf, kernel, &fr, &kind, &no_symbol, &cacheable);
         if (keep && fr.v == 0)
             return false; /* out of memory: not kept */
         /* frame id << 32 (its top bit: no symbol) | packed + 1 */
         v = keep ? ((uint64_t)fr.v | (no_symbol ? 1ull << 31 : 0)) << 32 |
                        ((uint64_t)stack_frame_pack(model_frame_get(m, fr)->method, kind) + 1)
                  : 0;
-        id_map_put(&n->by_pc, key, v);
+        if (cacheable) /* an address in no library now may be in one after the map is read again */
+            id_map_put(&n->by_pc, key, v);
     }
     if (v == 0)
         return false;
