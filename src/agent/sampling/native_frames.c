@@ -10,6 +10,7 @@
  * frame in that session's model. */
 #include "native_frames.h"
 
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,10 @@ static struct {
     bool read_failed;
     kallsyms *kernel;
     bool kernel_loaded, kernel_warned;
+    /* C++ names demangled by the C++ runtime's __cxa_demangle: the JVM's own
+     * (Debian's libjvm links libstdc++), else libstdc++ loaded for it */
+    char *(*demangle)(const char *mangled, char *out, size_t *len, int *status);
+    bool demangle_looked;
 } nf_proc;
 
 struct native_frames_names {
@@ -123,7 +128,8 @@ bool native_frames_refresh(void)
     nf_free_retired();
     code_map *cur = atomic_load(&nf_proc.live);
     uint64_t misses = atomic_load_explicit(&nf_proc.misses, memory_order_relaxed), now = nf_now_ns();
-    if (cur && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 1000000000u))
+    /* read again when walks stopped short since the last read, at most ten times a second */
+    if (cur && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 100000000u))
         return true;
     if (!cur && nf_proc.read_failed)
         return false;
@@ -189,6 +195,31 @@ static const kallsyms *nf_kernel(void)
     return nf_proc.kernel && kallsyms_usable(nf_proc.kernel) ? nf_proc.kernel : NULL;
 }
 
+/* A C++ symbol's readable name (malloc'd), or NULL to keep it as it is. */
+static char *nf_demangle(const char *sym)
+{
+    if (sym[0] != '_' || sym[1] != 'Z')
+        return NULL;
+    if (!nf_proc.demangle_looked) {
+        nf_proc.demangle_looked = true;
+        *(void **)&nf_proc.demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        if (!nf_proc.demangle) {
+            void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+            if (h)
+                *(void **)&nf_proc.demangle = dlsym(h, "__cxa_demangle");
+        }
+    }
+    if (!nf_proc.demangle)
+        return NULL;
+    int status = -1;
+    char *out = nf_proc.demangle(sym, NULL, NULL, &status);
+    if (status != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The frame of an address: its library's class, its symbol's method. */
 static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
                     frame_kind *kind, bool *unnamed, bool *cacheable)
@@ -240,7 +271,9 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
         n->unnamed++;
     else
         n->named++;
-    method_id me = model_method_intern(m, cls, model_cstring(m, sym), model_cstring(m, ""));
+    char *readable = nf_demangle(sym);
+    method_id me = model_method_intern(m, cls, model_cstring(m, readable ? readable : sym), model_cstring(m, ""));
+    free(readable);
     *frame = model_frame_intern(m, me, FRAME_LINE_NATIVE);
     return frame->v != 0;
 }
