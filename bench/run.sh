@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Overhead benchmark for the jvmprof JVMTI agent (what `make bench` runs).
 #
-# Measures wall time of two real-world workloads (javac compiling JDK sources,
-# the H2 database under a multithreaded JDBC load) without the agent and with
+# Measures wall time of three workloads (javac compiling JDK sources, the H2
+# database under a multithreaded JDBC load, and JniHeavy, whose CPU is mostly in
+# native code: its own JNI library, libc and zlib) without the agent and with
 # each agent configuration, interleaved round by round, plus JVM start-up cost.
 # Prints a table and appends a dated section to bench/RESULTS.md.
 #
 # Environment (all optional):
 #   AGENT=path/to/libjvmprof.so   default: build/libjvmprof.so (relative to the repo root)
 #   RUNS=N                        measured runs per workload and config (default 5)
-#   WORKLOADS="javac h2"          which workloads to run (default both; "" = start-up only)
+#   WORKLOADS="javac h2 jni"      which workloads to run (default all three; "" = start-up only)
 #   CONFIGS="none|cpu=samples,interval=10|cpu=samples,interval=1|jfr|monitor=y|cpu=times"
 #                                 '|'-separated agent option strings; "none" = no agent;
 #                                 "jfr" = no agent but JDK Flight Recorder's default recording
@@ -19,6 +20,10 @@
 #                                 "base:OPTS" = OPTS given to $BASE_AGENT, another build of the agent
 #                                 (e.g. of the previous commit), for a before/after comparison in one run;
 #                                 BASE_DESC says what it is, in RESULTS.md.
+#                                 "ap:OPTS" = not jvmprof but async-profiler, $AP_LIB (its
+#                                 libasyncProfiler.so, built by hand: bench/README.md), given
+#                                 start,OPTS,file=<tmp>/report....ap.out (e.g. ap:event=cpu,interval=10ms);
+#                                 refused when AP_LIB is unset or not a file.
 #                                 ",file=<tmp>/report.txt" is appended to each
 #                                 (",tracefile=<tmp>/report.txt.trace" to trace= alone).
 #   STARTUP=1                     measure start-up cost (0 to skip)
@@ -29,6 +34,8 @@
 #   WARMUP=1                      unmeasured warm-up runs (config none) per workload
 #   JAVAC_PKGS="java/util ..."    JDK packages (with sub-packages) of java.base to compile
 #   H2_ARGS="4 2000 10000"        H2Load arguments: threads customersPerThread opsPerThread
+#   JNI_ARGS="1000 2"             JniHeavy arguments: rounds per thread, threads (its library,
+#                                 bench/workloads/jniheavy.c, is built into bench/out/libjniheavy.so)
 #   RESULTS=path                  results file (default bench/RESULTS.md); RECORD=0 to not write it
 #   BENCH_JAVA_HOME=dir           JDK to use (default /usr/lib/jvm/java-17-openjdk-amd64,
 #                                 else the one javac on PATH belongs to)
@@ -40,7 +47,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 OUT="$BENCH_DIR/out"
 
 RUNS=${RUNS:-5}
-WORKLOADS=${WORKLOADS-"javac h2"}
+WORKLOADS=${WORKLOADS-"javac h2 jni"}
 CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|cpu=samples,interval=1|jfr|monitor=y|cpu=times"}
 STARTUP=${STARTUP:-1}
 STARTUP_RUNS=${STARTUP_RUNS:-30}
@@ -49,6 +56,7 @@ STARTUP_CONFIGS=${STARTUP_CONFIGS:-"none|cpu=samples|-"}
 WARMUP=${WARMUP:-1}
 JAVAC_PKGS=${JAVAC_PKGS:-"java/util java/io java/time java/text java/math java/net java/security"}
 H2_ARGS=${H2_ARGS:-"4 2000 10000"}
+JNI_ARGS=${JNI_ARGS:-"1000 2"}
 RESULTS=${RESULTS:-"$BENCH_DIR/RESULTS.md"}
 RECORD=${RECORD:-1}
 KEEP_TMP=${KEEP_TMP:-0}
@@ -119,7 +127,7 @@ split_configs() { # "a|b|c" -> one per line, agent configs dropped when there is
     local IFS='|' c
     for c in $1; do
         [[ -z $c ]] && continue
-        if [[ $c != none && $c != jfr* && $HAVE_AGENT == 0 ]]; then continue; fi
+        if [[ $c != none && $c != jfr* && $c != ap:* && $HAVE_AGENT == 0 ]]; then continue; fi
         printf '%s\n' "$c"
     done
 }
@@ -130,6 +138,16 @@ if [[ $HAVE_AGENT == 0 ]]; then
     log "NOTE: skipping all agent configurations; measuring only 'none'."
 fi
 ((${#CFG[@]})) || die "no configurations to run (CONFIGS='$CONFIGS')"
+# ap:OPTS: async-profiler, a peer built by hand outside the repo (bench/README.md)
+AP_DESC=
+if [[ "|$CONFIGS|$STARTUP_CONFIGS|" == *"|ap:"* ]]; then
+    [[ -n ${AP_LIB:-} ]] || die "an ap:OPTS configuration needs AP_LIB=/path/to/libasyncProfiler.so (how to build it: bench/README.md)"
+    [[ -f $AP_LIB ]] || die "AP_LIB=$AP_LIB: no such file (build async-profiler as bench/README.md says)"
+    AP_LIB=$(readlink -f "$AP_LIB")
+    # its version action prints the version alone ("4.5") on stdout
+    AP_VERSION=$("$JAVA" "-agentpath:$AP_LIB=version" -version 2>/dev/null | head -1 | tr -cd '[:alnum:].-' || true)
+    AP_DESC="${AP_VERSION:-(version unknown)} \`$AP_LIB\` (sha256 $(sha256sum "$AP_LIB" | cut -c1-12))"
+fi
 
 # ---------------------------------------------------------------- scratch space
 mkdir -p "$OUT/logs" "$OUT/classes"
@@ -153,6 +171,7 @@ agent_opt() {
         jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
         floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
+        ap:*) printf -- '-agentpath:%s=start,%s,file=%s' "$AP_LIB" "${cfg#ap:}" "$(report_of "$cfg" "$report")" ;;
         # trace= alone writes no report (file= is refused with it): its trace goes beside the report
         trace=*) if [[ $cfg == *,cpu=* || $cfg == *,heap=* || $cfg == *,monitor=* || $cfg == *,wall=* ]]; then
                 printf -- '-agentpath:%s=%s,file=%s,tracefile=%s.trace' "$agent" "$cfg" "$report" "$report"
@@ -163,11 +182,20 @@ agent_opt() {
     esac
 }
 
+# report_of CONFIG REPORT: the file the configuration writes (async-profiler's beside the report's name)
+report_of() {
+    case $1 in
+        ap:*) printf '%s' "${2%.txt}.ap.out" ;;
+        *) printf '%s' "$2" ;;
+    esac
+}
+
 now() { printf '%s' "${EPOCHREALTIME/,/.}"; }
 
 # ---------------------------------------------------------------- workloads
 "$JAVAC" -d "$OUT/classes" -nowarn "$BENCH_DIR/workloads/H2Load.java" "$BENCH_DIR/workloads/Hello.java" \
-    || die "could not compile bench/workloads"
+    "$BENCH_DIR/workloads/JniHeavy.java" || die "could not compile bench/workloads"
+JNI_LIB="$OUT/libjniheavy.so"
 
 JAVAC_SRC="$OUT/javac-src"
 JAVAC_LIST="$OUT/javac-files.txt"
@@ -248,12 +276,46 @@ run_h2() {
     read_time
 }
 
+# JniHeavy's JNI library, built against the JDK that runs it
+prepare_jni() {
+    if [[ ! -f $JNI_LIB || $BENCH_DIR/workloads/jniheavy.c -nt $JNI_LIB ]]; then
+        log "building $JNI_LIB"
+        ${CC:-cc} -std=c11 -O2 -g -fPIC -shared -Wall -Wextra -Werror -isystem "$JDK/include" -isystem "$JDK/include/linux" \
+            -o "$JNI_LIB" "$BENCH_DIR/workloads/jniheavy.c" || die "could not build $JNI_LIB"
+    fi
+}
+
+JNI_CHECKSUM=
+run_jni() {
+    local aopt=$1 logf=$2
+    local jopt=()
+    [[ -n $aopt ]] && jopt=("$aopt")
+    local rc=0
+    # shellcheck disable=SC2086 # JNI_ARGS is split on purpose
+    "$BENCH_DIR/timeit.py" "$TMP/time" -- "$JAVA" "${jopt[@]}" -cp "$OUT/classes" JniHeavy "$JNI_LIB" $JNI_ARGS >"$logf" 2>&1 || rc=$?
+    if ((rc != 0)); then
+        tail -n 30 "$logf" >&2
+        die "JniHeavy exited with status $rc (log: $logf)"
+    fi
+    local sum
+    sum=$(sed -n 's/^JNIHEAVY OK .* checksum=\([0-9a-f]*\)$/\1/p' "$logf" | tail -1)
+    [[ -n $sum ]] || die "JniHeavy printed no 'JNIHEAVY OK' line (log: $logf)"
+    if [[ -z $JNI_CHECKSUM ]]; then
+        JNI_CHECKSUM=$sum
+    elif [[ $sum != "$JNI_CHECKSUM" ]]; then
+        die "JniHeavy checksum $sum differs from earlier runs' $JNI_CHECKSUM (log: $logf)"
+    fi
+    read_time
+}
+
 describe_workload() {
     case $1 in
         javac) printf "javac (JDK $JDK_FEATURE, single JVM)"' compiling %s .java files of java.base (%s) from src.zip with --patch-module java.base, -proc:none -implicit:none' \
             "$JAVAC_NFILES" "$JAVAC_PKGS" ;;
         h2) printf 'H2 %s in-memory database, H2Load driver (JDBC) with args "%s" (threads, customers/thread, ops/thread): inserts, indexed selects, updates, deletes, joins, aggregates' \
             "$(unzip -p "$H2_JAR" META-INF/MANIFEST.MF | sed -n 's/^Implementation-Version: *\([^[:space:]]*\).*/\1/p')" "$H2_ARGS" ;;
+        jni) printf 'JniHeavy (bench/workloads/JniHeavy.java, jniheavy.c) with args "%s" (rounds per thread, threads): a C hash over a byte[] held critical, libc qsort with a C comparator, libc memcpy/memmove/memset, zlib deflate/inflate through java.util.zip, a CRC32' \
+            "$JNI_ARGS" ;;
     esac
 }
 
@@ -261,7 +323,8 @@ for wl in $WORKLOADS; do
     case $wl in
         javac) prepare_javac ;;
         h2) ;;
-        *) die "unknown workload '$wl' (known: javac h2)" ;;
+        jni) prepare_jni ;;
+        *) die "unknown workload '$wl' (known: javac h2 jni)" ;;
     esac
 done
 
@@ -311,7 +374,7 @@ for wl in $WORKLOADS; do
             fi
             echo "$wl,\"$cfg\",$r,$RUN_SECONDS,$RUN_CPU" >>"$RAW"
             log "  round $r/$RUNS  $(printf '%-28s' "$cfg") ${RUN_SECONDS}s wall, ${RUN_CPU}s cpu"
-            out_file=$report
+            out_file=$(report_of "$cfg" "$report")
             [[ ${cfg#base:} == trace=* && ! -e $report ]] && out_file=$report.trace # trace= alone: the trace only
             if [[ $cfg != none && $cfg != floor=* && ! -s $out_file ]]; then
                 log "  WARNING: agent wrote no report to $out_file"
@@ -477,13 +540,16 @@ EOF
         echo "- Machine: $(nproc) CPUs, $cpu, $mem RAM, kernel $(uname -r); $JAVA_VERSION"
         echo "- Load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
         echo "- Agent: $agent_desc; repo commit $commit"
+        if [[ -n $AP_DESC ]]; then
+            echo "- \`ap:\` configurations: async-profiler, $AP_DESC, given \`start,OPTS,file=<tmpdir>/report.ap.out\`"
+        fi
         if [[ $CONFIGS == *base:* && -f ${BASE_AGENT:-} ]]; then
             echo "- \`base:\` configurations: \`$BASE_AGENT\` (sha256 $(sha256sum "$BASE_AGENT" | cut -c1-12), built $(date -u -r "$BASE_AGENT" '+%Y-%m-%d %H:%M UTC'))${BASE_DESC:+: $BASE_DESC}"
         fi
         for wl in $WORKLOADS; do
             echo "- Workload $wl: $(describe_workload "$wl")"
         done
-        echo "- Agent options get \`,file=<tmpdir>/report.txt\` appended; $WARMUP unmeasured warm-up run(s) per workload; total ${ELAPSED}s"
+        echo "- jvmprof's options get \`,file=<tmpdir>/report.txt\` appended; $WARMUP unmeasured warm-up run(s) per workload; total ${ELAPSED}s"
         if ((${#MISSING_REPORTS[@]})); then echo "- WARNING: no agent report written for: ${MISSING_REPORTS[*]}"; fi
         if [[ $HAVE_WL == 1 ]]; then echo; cat "$TABLE"; fi
         if [[ -n $STABLE ]]; then echo; cat "$STABLE"; fi

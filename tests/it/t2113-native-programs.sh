@@ -46,7 +46,7 @@ for v in fp nofp; do
         note "NativeHot $v $mode: '$out', ${UTIME} ms user, ${STIME} ms kernel"
         [[ $out =~ ^NativeHot\ $mode:\ ([0-9]+)\ calls$ ]] || fail "NativeHot $v $mode printed '$out'"
         [ "${BASH_REMATCH[1]}" -ge 10 ] || fail "NativeHot $v $mode: only ${BASH_REMATCH[1]} calls of 10 ms in 1.5 s"
-        [ "$UTIME" -ge 500 ] && [ "$UTIME" -ge $((4 * STIME)) ] ||
+        [ "$UTIME" -ge 200 ] && [ "$UTIME" -ge $((4 * STIME)) ] ||
             fail "NativeHot $v $mode: ${UTIME} ms user, ${STIME} ms kernel: not burning in user mode"
     done
 done
