@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define JP_FRAME  __attribute__((noinline, noclone, visibility("default")))
+#if defined(__clang__) /* clang clones no function GCC's way, and knows no noclone */
+#define JP_FRAME __attribute__((noinline, visibility("default")))
+#else
+#define JP_FRAME __attribute__((noinline, noclone, visibility("default")))
+#endif
 
 /* written after each call, so that no caller ends in a tail call and no result is thrown away */
 volatile uint64_t jp_sink;
