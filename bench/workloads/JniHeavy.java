@@ -75,7 +75,7 @@ public class JniHeavy {
             System.err.println("usage: java JniHeavy <libjniheavy.so> [rounds per thread] [threads]");
             System.exit(2);
         }
-        System.load(args[0]);
+        System.load(new java.io.File(args[0]).getAbsolutePath());
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         long[] sums = new long[threads];
