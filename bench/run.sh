@@ -146,7 +146,7 @@ if [[ "|$CONFIGS|$STARTUP_CONFIGS|" == *"|ap:"* ]]; then
     AP_LIB=$(readlink -f "$AP_LIB")
     # its version action prints the version alone ("4.5") on stdout
     AP_VERSION=$("$JAVA" "-agentpath:$AP_LIB=version" -version 2>/dev/null | head -1 | tr -cd '[:alnum:].-' || true)
-    AP_DESC="${AP_VERSION:-(version unknown)} \`$AP_LIB\` (sha256 $(sha256sum "$AP_LIB" | cut -c1-12))"
+    AP_DESC="${AP_VERSION:-(version unknown)}, \`$AP_LIB\` (sha256 $(sha256sum "$AP_LIB" | cut -c1-12))"
 fi
 
 # ---------------------------------------------------------------- scratch space
@@ -541,7 +541,7 @@ EOF
         echo "- Load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
         echo "- Agent: $agent_desc; repo commit $commit"
         if [[ -n $AP_DESC ]]; then
-            echo "- \`ap:\` configurations: async-profiler, $AP_DESC, given \`start,OPTS,file=<tmpdir>/report.ap.out\`"
+            echo "- \`ap:\` configurations: async-profiler $AP_DESC, given \`start,OPTS,file=<tmpdir>/report.ap.out\`"
         fi
         if [[ $CONFIGS == *base:* && -f ${BASE_AGENT:-} ]]; then
             echo "- \`base:\` configurations: \`$BASE_AGENT\` (sha256 $(sha256sum "$BASE_AGENT" | cut -c1-12), built $(date -u -r "$BASE_AGENT" '+%Y-%m-%d %H:%M UTC'))${BASE_DESC:+: $BASE_DESC}"
