@@ -1903,10 +1903,14 @@ static void asy_describe(const asy_state *as, char *out, size_t len)
     /* each signal is a stack recorded, one that could not be walked, one dropped or one on a thread
      * not sampled (or one still in the ring); a stack stands for one sample or more (the timer's
      * overruns; wall=: the threads a signal stands for) */
+    char per_event[128];
+    snprintf(per_event, sizeof per_event, ", one per %llu %s events (perf_event)", (unsigned long long)as->period,
+             as->spec.name);
     asy_appendf(out, len, &used, "%s sampler: %llu signals: %llu stacks recorded (%llu samples%s)",
                as->opts->wall_ms ? "wall" : "cpu", (unsigned long long)atomic_load(&r->signals),
                (unsigned long long)as->stacks, (unsigned long long)as->recorded,
                as->opts->wall_ms   ? ", each stack standing for the threads it was taken for"
+               : as->event_other   ? per_event
                : asy_proc.perf_timers     ? ", one per signal of a perf_event task clock"
                                      : ", with the overruns of POSIX CPU timers");
     if (!as->opts->wall_ms && asy_proc.perf_timers && atomic_load(&as->perf_fallbacks))
