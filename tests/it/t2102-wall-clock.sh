@@ -9,10 +9,13 @@
 # never running: the kernel has them asleep (/proc's state), so their samples
 # are waiting. Thread.sleep is native on JDK 17; from JDK 21 it is Java that
 # calls the native Thread.sleep0 (JDK 21) or Thread.sleepNanos0 (JDK 22+),
-# whose frame is then the sleeping one.
+# whose frame is then the sleeping one. These shares are read with
+# cstack=java (the top frame is the Java one); with native frames (the
+# default, cstack=mixed) the sleeping samples hold the JVM's and the C
+# library's frames above the native Thread.sleep.
 . "$(dirname "$0")/lib.sh"
 SLEEP_RE='^java\.lang\.Thread\.sleep(0|Nanos0)?$' # the native frame that sleeps
-run_java "wall=10,thread=y,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
+run_java "wall=10,thread=y,cstack=java,file=$T/w.txt,collapsed=$T/w.col" SleepCompute 4
 expect_rc 0
 grep -qx done "$T/out" || fail "program output changed under wall="
 expect_grep "^WALL SAMPLES BEGIN" "$T/w.txt"
@@ -38,6 +41,11 @@ awk -v t="$total" -v c="$compute" -v s="$sleep" -v w="$wrong" \
     fail "wall shares not within 10 points of 50% each (or more than 1% of samples in the wrong state)"
 grep -q 'SleepCompute.compute_\[[j0i]\];\[running\] [0-9]*$' "$T/w.col" || fail "no [running] leaf under compute in collapsed"
 grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];\[sleeping\] [0-9]*$' "$T/w.col" || fail "no [sleeping] leaf under Thread.sleep"
+
+run_java "wall=10,thread=y,collapsed=$T/m.col" SleepCompute 2
+expect_rc 0
+grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];JVM_Sleep[A-Za-z]*;.*;\[sleeping\] [0-9]*$' "$T/m.col" ||
+    { grep sleeping "$T/m.col" | head -3 >&2; fail "cstack=mixed: no sleeping stack with JVM_Sleep above Thread.sleep"; }
 
 run_java "cpu=samples,file=$T/c.txt" SleepCompute 4
 expect_rc 0
