@@ -47,7 +47,7 @@ expect_rc 0
 grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];JVM_Sleep[A-Za-z]*;.*;\[sleeping\] [0-9]*$' "$T/m.col" ||
     { grep sleeping "$T/m.col" | head -3 >&2; fail "cstack=mixed: no sleeping stack with JVM_Sleep above Thread.sleep"; }
 
-run_java "cpu=samples,file=$T/c.txt" SleepCompute 4
+run_java "cpu=samples,cstack=java,file=$T/c.txt" SleepCompute 4
 expect_rc 0
 c=$(cpu_rows "$T/c.txt" | awk '$6 == "SleepCompute.compute" {s += $2} END {print s + 0}')
 note "cpu: compute ${c}%"
