@@ -177,13 +177,16 @@ int perf_ring_take_chain(void *ring, size_t ring_bytes, size_t page_size, perf_r
             atomic_fetch_add_explicit(&stats->bad, 1, memory_order_relaxed);
             nr = 0;
         }
+        /* one copy (two where it wraps), then the kernel's entries picked out */
+        uint64_t chain[PERF_THREAD_MAX_FRAMES + 8];
+        size_t take = nr < sizeof chain / sizeof chain[0] ? (size_t)nr : sizeof chain / sizeof chain[0];
+        pt_copy(data, size, last + 16, chain, take * sizeof chain[0]);
         uint64_t context = 0;
-        for (uint64_t i = 0; i < nr && n < max; i++) {
-            uint64_t ip = pt_u64(data, size, last + 16 + 8 * i);
-            if (ip >= (uint64_t)PERF_CONTEXT_MAX)
-                context = ip;
+        for (size_t i = 0; i < take && n < max; i++) {
+            if (chain[i] >= (uint64_t)PERF_CONTEXT_MAX)
+                context = chain[i];
             else if (context == (uint64_t)PERF_CONTEXT_KERNEL)
-                out[n++] = ip;
+                out[n++] = chain[i];
         }
     }
     /* the records are read: the kernel may write over them */

@@ -37,6 +37,20 @@ static bool contains(const char *s, const char *part)
     return s && strstr(s, part) != NULL;
 }
 
+/* ---- what the SIGPROF handler of the sampling tests keeps ---- */
+
+#define CHAIN_SAMPLES 4096
+#define CHAIN_KEEP 24
+
+static _Atomic int sig_count, sig_foreign;
+static _Atomic pid_t sig_tid;             /* the thread under test (its perf_thread through perf_threads_by_fd) */
+static _Atomic bool sig_read_chain;
+static int chain_n; /* samples kept */
+static uint8_t chain_len[CHAIN_SAMPLES];
+static uint64_t chain_frames[CHAIN_SAMPLES][CHAIN_KEEP];
+static uint64_t chain_read_ns, chain_reads;
+static uint32_t chain_cost[CHAIN_SAMPLES]; /* ns of each read */
+
 /* ---- perf_spec_parse ---- */
 
 static void test_parse_names(void)
@@ -135,6 +149,70 @@ static void test_parse_function(void)
     CHECK_EQ_INT(a.exclude_kernel, 0);
 }
 
+
+/* ---- events of the kernel's (context switches, a tracepoint) with their kernel callchains ---- */
+
+static void install_handler(void);
+
+/* spec sampled at every event on this thread with kernel callchains while it sleeps 50 times 1 ms: at least
+ * one sample a sleep, and most of them (all but those the kernel took elsewhere) in the sleep's path. */
+static void switch_samples(const char *text, const perf_spec *spec)
+{
+    install_handler();
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    perf_thread t;
+    int refused = 0;
+    int rc = perf_thread_open(&t, tid, spec, 1, SIGPROF, true, &refused);
+    if (rc != 0 || refused) {
+        printf("  %s with kernel callchains cannot be opened here (%s): not checked\n", text,
+               strerror(rc ? -rc : refused));
+        CHECK(rc == -EACCES || rc == -EPERM || refused == EACCES || refused == EPERM);
+        return;
+    }
+    atomic_store(&sig_tid, tid);
+    atomic_store(&sig_count, 0);
+    chain_n = 0;
+    atomic_store(&sig_read_chain, true);
+    perf_threads_by_fd_set(t.fd, &t);
+    for (int i = 0; i < 50; i++) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&sig_read_chain, false);
+    perf_threads_by_fd_clear(t.fd, &t);
+    perf_thread_close(&t);
+    int signals = atomic_load(&sig_count);
+    kallsyms *k = kallsyms_load(NULL);
+    int in_sleep = 0, with = 0;
+    const char *example = NULL;
+    for (int i = 0; i < chain_n; i++) {
+        with += chain_len[i] > 0;
+        bool sl = false;
+        for (int j = 0; j < chain_len[i]; j++) {
+            const char *name = kallsyms_find(k, chain_frames[i][j]);
+            sl = sl || contains(name, "nanosleep");
+        }
+        in_sleep += sl;
+        if (sl && !example)
+            example = kallsyms_find(k, chain_frames[i][0]);
+    }
+    printf("  %s: %d signals for 50 sleeps, %d samples with kernel frames, %d in nanosleep's path (leaf e.g. %s)\n",
+           text, signals, with, in_sleep, example ? example : "-");
+    CHECK(signals >= 50);
+    CHECK(with >= 45);
+    if (kallsyms_usable(k))
+        CHECK(in_sleep >= 40);
+    kallsyms_free(k);
+}
+
+static void test_context_switches(void)
+{
+    perf_spec s;
+    char err[256];
+    ASSERT(perf_spec_parse("context-switches", &s, err, sizeof err) == 0);
+    switch_samples("context-switches", &s);
+}
+
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 /* The id tracefs gives SYS/NAME, 0 if it is not mounted or has no such tracepoint. */
@@ -174,6 +252,8 @@ static void tracepoint_checks(void)
     bool ok = perf_spec_probe(&s, why, sizeof why);
     CHECK(ok || why[0]);
     printf("  sched:sched_switch: id %" PRIu64 ", %s\n", id, ok ? "can be counted" : why);
+    if (ok)
+        switch_samples("sched:sched_switch", &s);
     CHECK_EQ_INT(perf_spec_parse("sched:no_such_tracepoint", &s, err, sizeof err), -1);
     CHECK(contains(err, "sched:no_such_tracepoint: no such tracepoint"));
     printf("  event=sched:no_such_tracepoint -> %s\n", err);
@@ -247,18 +327,6 @@ static void test_probe(void)
 
 /* ---- the signal handler of the sampling tests ---- */
 
-#define CHAIN_SAMPLES 4096
-#define CHAIN_KEEP 24
-
-static perf_thread *_Atomic sig_thread;      /* the thread under test, through perf_threads_by_fd */
-static _Atomic pid_t sig_tid;
-static _Atomic int sig_count, sig_foreign;
-static _Atomic bool sig_read_chain;
-static int chain_n;                          /* samples kept */
-static uint8_t chain_len[CHAIN_SAMPLES];
-static uint64_t chain_frames[CHAIN_SAMPLES][CHAIN_KEEP];
-static uint64_t chain_read_ns, chain_reads;
-
 static void on_sigprof(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
@@ -275,9 +343,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
         uint64_t frames[PERF_THREAD_MAX_FRAMES];
         uint64_t t0 = now_ns(CLOCK_MONOTONIC);
         int n = perf_thread_kernel_frames(t, frames, PERF_THREAD_MAX_FRAMES);
-        chain_read_ns += now_ns(CLOCK_MONOTONIC) - t0;
+        uint64_t cost = now_ns(CLOCK_MONOTONIC) - t0;
+        chain_read_ns += cost;
         chain_reads++;
         if (chain_n < CHAIN_SAMPLES) {
+            chain_cost[chain_n] = (uint32_t)(cost < UINT32_MAX ? cost : UINT32_MAX);
             int keep = n < CHAIN_KEEP ? n : CHAIN_KEEP;
             memcpy(chain_frames[chain_n], frames, (size_t)keep * sizeof frames[0]);
             chain_len[chain_n++] = (uint8_t)keep;
@@ -326,7 +396,6 @@ static void *chain_thread(void *arg)
     run->user_only = t.user_only;
     atomic_store(&sig_tid, tid);
     perf_threads_by_fd_set(t.fd, &t);
-    atomic_store(&sig_thread, &t);
     char path[] = "/tmp/jp-native-perf-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0)
@@ -379,6 +448,12 @@ static int by_count(const void *a, const void *b)
     return ((const name_count *)b)->n - ((const name_count *)a)->n;
 }
 
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void test_kernel_chains(void)
 {
     install_handler();
@@ -413,9 +488,12 @@ static void test_kernel_chains(void)
     /* one signal per ms of the thread's CPU time, user and system: the task clock counts both */
     CHECK(signals >= cpu_ms * 0.5 && signals <= cpu_ms * 1.5 + 5);
     CHECK_EQ_INT(run.bad, 0);
-    if (chain_reads)
-        printf("  the ring's read in the handler: %.0f ns a sample on average (%" PRIu64 " reads)\n",
+    if (chain_n) {
+        qsort(chain_cost, (size_t)chain_n, sizeof chain_cost[0], by_u32);
+        printf("  the ring's read in the handler: median %u ns, 90th percentile %u ns, mean %.0f ns (%" PRIu64
+               " reads)\n", chain_cost[chain_n / 2], chain_cost[chain_n * 9 / 10],
                (double)chain_read_ns / (double)chain_reads, chain_reads);
+    }
     kallsyms *k = kallsyms_load(NULL);
     if (!k || !kallsyms_usable(k)) {
         printf("  /proc/kallsyms has no addresses (kptr_restrict): frames are not named, only counted\n");
@@ -891,6 +969,7 @@ int main(void)
     RUN(test_probe);
     RUN(test_kernel_chains);
     RUN(test_kernel_chains_refused);
+    RUN(test_context_switches);
     RUN(test_breakpoint);
     RUN(test_kallsyms_real);
     RUN(test_kallsyms_file);
