@@ -601,6 +601,27 @@ static void test_kernel_chains_refused(void)
                 for (int i = 0; i < 100000; i++)
                     x += (uint64_t)i;
             int signals = atomic_load(&sig_count);
+            /* user mode only: a thread in write() most of its time is sampled for its user time alone */
+            int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+            char buf[64] = { 0 };
+            struct rusage r0, r1;
+            getrusage(RUSAGE_THREAD, &r0);
+            int s0 = atomic_load(&sig_count);
+            c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+            while (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < 300000000u)
+                for (int i = 0; i < 1000; i++)
+                    if (write(devnull, buf, sizeof buf) < 0)
+                        break;
+            int in_writes = atomic_load(&sig_count) - s0;
+            getrusage(RUSAGE_THREAD, &r1);
+            close(devnull);
+            double user_ms = (tv_s(r1.ru_utime) - tv_s(r0.ru_utime)) * 1e3;
+            double sys_ms = (tv_s(r1.ru_stime) - tv_s(r0.ru_stime)) * 1e3;
+            printf("  as nobody, user mode only: %d signals in a write() loop of %.0f ms user and %.0f ms system "
+                   "time: its system time is not sampled\n", in_writes, user_ms, sys_ms);
+            /* about one a ms of user time; with the system time sampled it would be one a ms of both */
+            CHECK(in_writes >= 0.5 * user_ms);
+            CHECK(in_writes <= user_ms + 0.5 * sys_ms + 5);
             uint64_t frames[8];
             CHECK_EQ_INT(perf_thread_kernel_frames(&t, frames, 8), 0);
             perf_threads_by_fd_clear(t.fd, &t);
