@@ -16,6 +16,8 @@
 
 /* Data pages of a ring (a power of two): 8 KiB holds 7 samples of the longest callchain. */
 #define PT_DATA_PAGES 2
+/* The longest sample record: header, nr, the frames and a few PERF_CONTEXT_* markers. */
+#define PT_MAX_RECORD (8 + 8 + 8 * (PERF_THREAD_MAX_FRAMES + 8))
 
 static _Atomic(perf_thread *) pt_by_fd[PERF_THREADS_BY_FD_MAX];
 
@@ -167,6 +169,13 @@ int perf_ring_take_chain(void *ring, size_t ring_bytes, size_t page_size, perf_r
         }
         if (pos != head && head - pos < sizeof(struct perf_event_header))
             atomic_fetch_add_explicit(&stats->bad, 1, memory_order_relaxed);
+    }
+    uint64_t room = size - (head - tail), need = PT_MAX_RECORD < size / 2 ? PT_MAX_RECORD : size / 2;
+    if (have && head - tail <= size && room < need) {
+        atomic_fetch_add_explicit(&stats->overrun, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&stats->samples, samples, memory_order_relaxed);
+        atomic_fetch_add_explicit(&stats->skipped, samples, memory_order_relaxed);
+        have = false;
     }
     int n = 0;
     if (have) {

@@ -23,6 +23,8 @@ typedef struct perf_ring_stats {
     _Atomic uint64_t lost;      /* samples the kernel dropped, the ring being full (PERF_RECORD_LOST's counts) */
     _Atomic uint64_t throttles; /* PERF_RECORD_THROTTLE records: the kernel slowed the event down */
     _Atomic uint64_t bad;       /* reads that found the ring inconsistent (a record past data_head, a bad size) */
+    _Atomic uint64_t overrun;   /* reads that found the ring (nearly) full: the kernel may have dropped the sample
+                                   of this signal, so the newest one there may be older; none was taken */
 } perf_ring_stats;
 
 typedef struct perf_thread {
@@ -61,8 +63,10 @@ void perf_thread_close(perf_thread *t);
  * within ring_bytes, else page size and ring_bytes - page size). Reads the records from data_tail to data_head
  * (wrapping at the data's end; a record that is truncated, overruns data_head or has a size below 8 ends the read
  * and counts in stats->bad), copies the newest PERF_RECORD_SAMPLE's kernel callchain (sample_type =
- * PERF_SAMPLE_CALLCHAIN alone) into out, sets data_tail = data_head, and returns how many frames. Never reads
- * outside [ring, ring + ring_bytes). */
+ * PERF_SAMPLE_CALLCHAIN alone) into out, sets data_tail = data_head, and returns how many frames. When less room
+ * than the longest sample (or half the data) was left free, the kernel may have dropped the newest samples: none is
+ * taken (stats->overrun). So call it at every signal of the event, also for a sample the caller discards, or the
+ * ring fills. Never reads outside [ring, ring + ring_bytes). */
 int perf_ring_take_chain(void *ring, size_t ring_bytes, size_t page_size, perf_ring_stats *stats, uint64_t *out,
                          int max);
 

@@ -373,7 +373,7 @@ typedef struct chain_run {
     bool kernel_chain, user_only;
     uint64_t writes, cpu_ns, wall_ns;
     double user_s, sys_s;
-    uint64_t lost, throttles, bad, skipped;
+    uint64_t lost, throttles, bad, skipped, overrun;
 } chain_run;
 
 static double tv_s(struct timeval tv)
@@ -415,7 +415,9 @@ static void *chain_thread(void *arg)
         if ((run->writes & 0xffff) < 256)
             lseek(fd, 0, SEEK_SET); /* a file of at most 16 MiB */
         w = now_ns(CLOCK_MONOTONIC);
-    } while (w - w0 < 1000000000u);
+        /* 1 s, and on a busy machine until the thread has run 300 ms (at most 5 s) */
+    } while (w - w0 < 1000000000u ||
+             (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0 < 300000000u && w - w0 < 5000000000u));
     run->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
     run->wall_ns = w - w0;
     getrusage(RUSAGE_THREAD, &r1);
@@ -425,6 +427,7 @@ static void *chain_thread(void *arg)
     run->throttles = t.stats.throttles;
     run->bad = t.stats.bad;
     run->skipped = t.stats.skipped;
+    run->overrun = t.stats.overrun;
     /* out of the table, then closed */
     perf_threads_by_fd_clear(t.fd, &t);
     perf_thread_close(&t);
@@ -483,11 +486,13 @@ static void test_kernel_chains(void)
     int signals = atomic_load(&sig_count);
     double cpu_ms = (double)run.cpu_ns / 1e6;
     printf("  %" PRIu64 " writes in %.0f ms of CPU time (user %.2f s, system %.2f s), %d signals, %d samples kept; "
-           "ring: %" PRIu64 " merged, %" PRIu64 " lost, %" PRIu64 " throttles, %" PRIu64 " bad\n",
-           run.writes, cpu_ms, run.user_s, run.sys_s, signals, chain_n, run.skipped, run.lost, run.throttles, run.bad);
+           "ring: %" PRIu64 " merged, %" PRIu64 " lost, %" PRIu64 " throttles, %" PRIu64 " bad, %" PRIu64 " full\n",
+           run.writes, cpu_ms, run.user_s, run.sys_s, signals, chain_n, run.skipped, run.lost, run.throttles, run.bad,
+           run.overrun);
     /* one signal per ms of the thread's CPU time, user and system: the task clock counts both */
     CHECK(signals >= cpu_ms * 0.5 && signals <= cpu_ms * 1.5 + 5);
     CHECK_EQ_INT(run.bad, 0);
+    CHECK_EQ_INT(run.overrun, 0);
     if (chain_n) {
         qsort(chain_cost, (size_t)chain_n, sizeof chain_cost[0], by_u32);
         printf("  the ring's read in the handler: median %u ns, 90th percentile %u ns, mean %.0f ns (%" PRIu64
@@ -885,6 +890,26 @@ static void test_ring(void)
         CHECK_EQ_INT(ring_page(&r)->data_tail, r.head);
         free(r.mem);
     }
+
+    /* a ring left nearly full: the sample of this signal may have been dropped, none is taken */
+    memset(&st, 0, sizeof st);
+    ring_init(&r, 40);
+    uint64_t big[40] = { PERF_CONTEXT_KERNEL };
+    for (int i = 1; i < 40; i++)
+        big[i] = K(200 + i);
+    ring_sample(&r, big, 40); /* 336 bytes */
+    ring_sample(&r, big, 30); /* 256: 432 bytes free of 1024, less than half */
+    ring_publish(&r);
+    CHECK_EQ_INT(ring_take(&r, &st, out, 16), 0);
+    CHECK_EQ_INT(st.overrun, 1);
+    CHECK_EQ_INT(st.samples, 2);
+    CHECK_EQ_INT(ring_page(&r)->data_tail, r.head);
+    ring_sample(&r, big, 30); /* read: room again */
+    ring_publish(&r);
+    CHECK_EQ_INT(ring_take(&r, &st, out, 16), 16);
+    CHECK_EQ_INT(out[0], K(201));
+    CHECK_EQ_INT(st.overrun, 1);
+    free(r.mem);
 
     /* max cuts the chain */
     memset(&st, 0, sizeof st);
