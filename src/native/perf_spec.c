@@ -194,9 +194,17 @@ void perf_spec_attr(const perf_spec *spec, uint64_t period, struct perf_event_at
 
 bool perf_spec_user_only_ok(const perf_spec *spec)
 {
+    /* these fire in the kernel, with the kernel's registers: user mode only, they never fire (measured) */
+    if (spec->type == PERF_TYPE_TRACEPOINT)
+        return false;
     /* a clock counting user time only would miss every sample in a system call: the sampler takes a POSIX
      * CPU timer instead, which counts both */
-    return spec->type != PERF_TYPE_TRACEPOINT && !spec->time_based;
+    if (spec->time_based)
+        return false;
+    if (spec->type == PERF_TYPE_SOFTWARE &&
+        (spec->config == PERF_COUNT_SW_CONTEXT_SWITCHES || spec->config == PERF_COUNT_SW_CPU_MIGRATIONS))
+        return false;
+    return true;
 }
 
 static int ps_paranoid(void)
@@ -225,6 +233,8 @@ bool perf_spec_probe(const perf_spec *spec, char *why, size_t whylen)
     if (fd < 0 && (e == EACCES || e == EPERM) && perf_spec_user_only_ok(spec)) {
         a.exclude_kernel = 1;
         fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0 && errno != EACCES && errno != EPERM)
+            e = errno; /* what else is wrong with it (no PMU, say) */
         if (fd >= 0) {
             close(fd);
             snprintf(why, whylen,

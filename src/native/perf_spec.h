@@ -40,13 +40,15 @@ void perf_spec_attr(const perf_spec *spec, uint64_t period, struct perf_event_at
 /* Whether this machine can count spec at all: opens it once on the calling thread and closes it; false with the
  * reason ("cycles: not supported by this machine (perf_event_open: No such file or directory)"). When only user
  * mode can be counted (perf_event_paranoid > 1 without CAP_PERFMON), true with why saying so; else why is "". */
+bool perf_spec_probe(const perf_spec *spec, char *why, size_t whylen);
+
+/* Whether the kernel may be left out of spec when it refuses to count it: not for a tracepoint, context-switches
+ * or cpu-migrations (they fire in the kernel, with its registers: user mode only, nothing is counted), nor for a
+ * clock (its samples in system calls would be lost: the sampler takes a POSIX CPU timer instead). */
+bool perf_spec_user_only_ok(const perf_spec *spec);
+
 /* The period when interval= is not given: 10 ms for a clock, 10,000 for the cache and branch misses and
  * cache references, 1,000,000 for the other hardware counters, 1 for the rest (each one). */
 uint64_t perf_spec_default_period(const perf_spec *spec);
-bool perf_spec_probe(const perf_spec *spec, char *why, size_t whylen);
-
-/* Whether the kernel may be left out of spec when it refuses to count it: not for a tracepoint (it fires in the
- * kernel, and nothing would be counted), nor for a clock (its samples in system calls would be lost). */
-bool perf_spec_user_only_ok(const perf_spec *spec);
 
 #endif

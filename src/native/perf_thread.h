@@ -44,8 +44,8 @@ typedef struct perf_thread {
  * PERF_THREAD_MAX_FRAMES entries) to read it. When the kernel refuses (EACCES/EPERM: perf_event_paranoid > 1
  * without CAP_PERFMON, or the locked-memory limit for the ring), it retries without kernel callchains and sets
  * *kernel_refused to that errno (else 0), so the caller can print one line. When even counting kernel mode is
- * refused (unprivileged, paranoid > 1), the event is opened for user mode only (t->user_only, not for a
- * tracepoint): the task clock then takes no sample while the thread runs in the kernel, its system time is not
+ * refused (unprivileged, paranoid > 1), the event is opened for user mode only (t->user_only, not for an
+ * event of the kernel's: perf_spec_user_only_ok): the task clock then takes no sample while the thread runs in the kernel, its system time is not
  * sampled, and a caller that wants it should close t and use another timer. Returns 0 or -errno (t->fd = -1). */
 int perf_thread_open(perf_thread *t, pid_t tid, const perf_spec *spec, uint64_t period, int signo, bool kernel_chain,
                      int *kernel_refused);

@@ -637,7 +637,18 @@ static void test_kernel_chains_refused(void)
         CHECK(perf_spec_probe(&spec, why, sizeof why));
         CHECK(contains(why, "user mode only"));
         printf("  as nobody: probe of cpu: %s\n", why);
-        /* a tracepoint fires in the kernel: it is not opened for user mode only */
+        /* context switches and tracepoints fire in the kernel: never opened for user mode only */
+        perf_spec cs;
+        CHECK_EQ_INT(perf_spec_parse("context-switches", &cs, err, sizeof err), 0);
+        CHECK(!perf_spec_probe(&cs, why, sizeof why));
+        CHECK(contains(why, "context-switches: not permitted"));
+        CHECK(perf_thread_open(&t, tid, &cs, 1, SIGPROF, false, NULL) == -EACCES);
+        /* cycles: no PMU here says so, whatever else is refused */
+        perf_spec cyc;
+        CHECK_EQ_INT(perf_spec_parse("cycles", &cyc, err, sizeof err), 0);
+        if (!perf_spec_probe(&cyc, why, sizeof why))
+            printf("  as nobody: %s\n", why);
+
         perf_spec tp = spec;
         tp.type = PERF_TYPE_TRACEPOINT;
         tp.config = 1;
