@@ -288,3 +288,10 @@ uint64_t perf_spec_default_period(const perf_spec *spec)
                    : 1000000u;
     return 1u; /* the kernel's software events, tracepoints, breakpoints: each one */
 }
+
+bool perf_spec_stray_trap(const perf_spec *spec, int signo, const siginfo_t *si)
+{
+    return spec->type == PERF_TYPE_BREAKPOINT && signo == SIGTRAP && si &&
+           (si->si_code == TRAP_BRKPT || si->si_code == TRAP_HWBKPT) &&
+           (uint64_t)(uintptr_t)si->si_addr == spec->bp_addr;
+}

@@ -147,6 +147,26 @@ static void test_parse_function(void)
     CHECK_EQ_INT(a.bp_addr, 0x401000);
     CHECK_EQ_INT(a.sample_period, 1);
     CHECK_EQ_INT(a.exclude_kernel, 0);
+    /* a stray SIGTRAP: at the breakpoint, of a debug exception; not another signal, address or event */
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_code = TRAP_BRKPT;
+    si.si_addr = (void *)(uintptr_t)0x401000;
+    CHECK(perf_spec_stray_trap(&s, SIGTRAP, &si));
+    si.si_code = TRAP_HWBKPT;
+    CHECK(perf_spec_stray_trap(&s, SIGTRAP, &si));
+    CHECK(!perf_spec_stray_trap(&s, SIGSEGV, &si));
+    si.si_code = SI_USER;
+    CHECK(!perf_spec_stray_trap(&s, SIGTRAP, &si));
+    si.si_code = TRAP_BRKPT;
+    si.si_addr = (void *)(uintptr_t)0x401001;
+    CHECK(!perf_spec_stray_trap(&s, SIGTRAP, &si));
+    perf_spec cpu;
+    char err[128];
+    perf_spec_parse("cpu", &cpu, err, sizeof err);
+    cpu.bp_addr = 0x401000;
+    si.si_addr = (void *)(uintptr_t)0x401000;
+    CHECK(!perf_spec_stray_trap(&cpu, SIGTRAP, &si));
 }
 
 
@@ -672,6 +692,20 @@ __attribute__((noinline)) static void bp_target(int x)
     __asm__ volatile("" ::: "memory");
 }
 
+static perf_spec bp_spec;
+static _Atomic int bp_strays;
+
+static void on_sigtrap(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    if (perf_spec_stray_trap(&bp_spec, sig, si)) {
+        atomic_fetch_add(&bp_strays, 1);
+        return;
+    }
+    signal(SIGTRAP, SIG_DFL);
+    raise(SIGTRAP);
+}
+
 static void test_breakpoint(void)
 {
     install_handler();
@@ -683,6 +717,15 @@ static void test_breakpoint(void)
         CHECK(why[0] != '\0');
         return;
     }
+    /* stray SIGTRAPs of the breakpoint (perf_spec.h) are ignored */
+    bp_spec = spec;
+    struct sigaction sa, old_trap;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigtrap;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTRAP, &sa, &old_trap);
+    atomic_store(&bp_strays, 0);
     pid_t tid = (pid_t)syscall(SYS_gettid);
     perf_thread t;
     int rc = perf_thread_open(&t, tid, &spec, 1, SIGPROF, false, NULL);
@@ -704,8 +747,9 @@ static void test_breakpoint(void)
     for (int i = 0; i < 10; i++)
         bp_target(i); /* closed: no more */
     (void)syscall(SYS_getppid);
-    printf("  breakpoint on bp_target: %" PRIu64 " hits counted and %d signals for 1000 calls%s\n", hits, signals,
-           t.user_only ? " (user mode only)" : "");
+    sigaction(SIGTRAP, &old_trap, NULL);
+    printf("  breakpoint on bp_target: %" PRIu64 " hits counted and %d signals for 1000 calls%s, %d stray SIGTRAPs "
+           "ignored\n", hits, signals, t.user_only ? " (user mode only)" : "", atomic_load(&bp_strays));
     CHECK_EQ_INT(hits, 1000);
     /* a signal per hit, but SIGPROF is not queued: one still pending at the next hit is one for both */
     CHECK(signals >= 990 && signals <= 1000);
