@@ -52,7 +52,11 @@ int perf_thread_open(perf_thread *t, pid_t tid, const perf_spec *spec, uint64_t 
 
 /* Async-signal-safe, no malloc or lock: the kernel frames (addresses, leaf first, PERF_CONTEXT_* markers dropped)
  * of the newest sample in t's ring, consuming the ring up to it (data_tail = data_head); returns how many (0 if
- * none, or t has no ring). Call it only on t's own thread (in its signal handler): the ring has one reader. */
+ * none, or t has no ring). Call it only on t's own thread (in its signal handler): the ring has one reader.
+ * The newest sample is this signal's: the kernel writes the record at the overflow, before it queues the signal,
+ * which the thread takes at its next return to user mode. SIGPROF is not queued twice, so when two overflows come
+ * before the handler runs (a long stretch in the kernel), one signal stands for both: the older sample is consumed
+ * unreturned and counted in stats.skipped (a caller may weigh its sample by 1 + the skipped ones of this read). */
 int perf_thread_kernel_frames(perf_thread *t, uint64_t *out, int max);
 
 /* Disables, unmaps and closes; t->fd becomes -1. Not while t's thread may be in perf_thread_kernel_frames. */
