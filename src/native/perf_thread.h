@@ -56,7 +56,7 @@ int perf_thread_open(perf_thread *t, pid_t tid, const perf_spec *spec, uint64_t 
  * The newest sample is this signal's: the kernel writes the record at the overflow, before it queues the signal,
  * which the thread takes at its next return to user mode. SIGPROF is not queued twice, so when two overflows come
  * before the handler runs (a long stretch in the kernel), one signal stands for both: the older sample is consumed
- * unreturned and counted in stats.skipped (a caller may weigh its sample by 1 + the skipped ones of this read). */
+ * unreturned and counted in stats.skipped (a caller may weigh its sample by 1 + what the call added to it). */
 int perf_thread_kernel_frames(perf_thread *t, uint64_t *out, int max);
 
 /* Disables, unmaps and closes; t->fd becomes -1. Not while t's thread may be in perf_thread_kernel_frames. */
