@@ -611,11 +611,9 @@ static void test_kernel_chains_refused(void)
         int rc = perf_thread_open(&t, tid, &spec, 1000000, SIGPROF, true, &refused);
         printf("  as nobody: open %s, kernel callchains refused (%s), user mode only: %s\n",
                rc == 0 ? "succeeds" : strerror(-rc), refused > 0 ? strerror(refused) : "no", t.user_only ? "yes" : "no");
-        CHECK_EQ_INT(rc, 0);
-        CHECK(refused == EACCES || refused == EPERM);
-        CHECK(!t.kernel_chain);
-        CHECK(t.ring == NULL);
-        CHECK(t.user_only);
+        /* a CPU clock is never opened for user mode only (its samples in system calls would be lost, as
+         * the write() loop below would show): refused, the sampler takes a POSIX CPU timer instead */
+        CHECK(rc == -EACCES || rc == -EPERM);
         if (rc == 0) {
             atomic_store(&sig_tid, tid);
             atomic_store(&sig_count, 0);
@@ -654,9 +652,14 @@ static void test_kernel_chains_refused(void)
             printf("  as nobody: %d signals in 100 ms of user-mode CPU time\n", signals);
             CHECK(signals >= 30);
         }
-        CHECK(perf_spec_probe(&spec, why, sizeof why));
-        CHECK(contains(why, "user mode only"));
+        CHECK(!perf_spec_probe(&spec, why, sizeof why));
         printf("  as nobody: probe of cpu: %s\n", why);
+        /* page-faults may be counted in user mode only, and says so */
+        perf_spec pf;
+        CHECK_EQ_INT(perf_spec_parse("page-faults", &pf, err, sizeof err), 0);
+        CHECK(perf_spec_probe(&pf, why, sizeof why));
+        CHECK(contains(why, "user mode only"));
+        printf("  as nobody: probe of page-faults: %s\n", why);
         /* context switches and tracepoints fire in the kernel: never opened for user mode only */
         perf_spec cs;
         CHECK_EQ_INT(perf_spec_parse("context-switches", &cs, err, sizeof err), 0);
