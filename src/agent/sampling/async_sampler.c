@@ -207,6 +207,10 @@ static struct {
     int kernel_refused;         /* errno of the kernel's refusal of kernel callchains (0: given) */
     bool kernel_said;
     _Atomic(perf_thread *) by_fd[ASY_PERF_FDS]; /* Java threads' perf events, for the handler */
+    _Atomic uint64_t trap_addr;  /* event=<function>: the breakpoint's address (asy_on_trap) */
+    _Atomic uint64_t stray_traps; /* SIGTRAPs of it returned from */
+    struct sigaction trap_old;  /* SIGTRAP's handler before ours */
+    bool trap_installed;
     atomic_int in_handler;      /* handlers running now */
     jmethodID enter_special;    /* Continuation.enterSpecial: where a mounted virtual thread's frames end */
     bool enter_special_looked;
@@ -671,6 +675,15 @@ static asy_slot *asy_claim(asy_hot *r, uint32_t serial, uint8_t state, uint32_t 
     }
 }
 
+/* A signal not recorded still empties its perf event's ring, which would
+ * otherwise fill and leave later samples without their kernel frames. */
+static void asy_drain_ring(const asy_hot *r, perf_thread *pt)
+{
+    uint64_t none[ASY_KERNEL_FRAMES];
+    if (pt && r->kernel)
+        perf_thread_kernel_frames(pt, none, (int)ASY_KERNEL_FRAMES);
+}
+
 /* The handler's work; returns early when there is nothing to record. */
 static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
 {
@@ -710,16 +723,20 @@ static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
     if (jvm_serial && jni) {
         /* a Java thread's signal from a JVM thread's timer (taken for one before it registered): not a sample */
         atomic_fetch_add_explicit(&r->foreign, 1, memory_order_relaxed);
+        asy_drain_ring(r, pt);
         return;
     }
     if ((!jni && !jvm_serial) || !atomic_load_explicit(&r->active, memory_order_acquire)) {
         atomic_fetch_add_explicit(&r->no_env, 1, memory_order_relaxed);
+        asy_drain_ring(r, pt);
         return;
     }
     uint64_t pos;
     asy_slot *slot = asy_claim(r, jvm_serial ? jvm_serial : thread_record_self.serial, state, weight, &pos);
-    if (!slot)
+    if (!slot) {
+        asy_drain_ring(r, pt);
         return;
+    }
     slot->nkernel = slot->nnative = 0;
     slot->jvm = jvm_serial != 0;
     if (r->cpcs_off) {
@@ -883,6 +900,51 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
     return JP_OK;
 }
 
+/* event=<function>: a virtual machine's kernel may send a SIGTRAP for a
+ * hit of the breakpoint (about once in 100,000 here), whose default action
+ * ends the process. The handler returns from those (the instruction runs
+ * again, and the hit is counted then) and hands every other SIGTRAP to the
+ * handler that was there before, or to the default. Installed once, for the
+ * JVM's life; asy_proc.trap_addr says which address is ours. */
+static void asy_on_trap(int sig, siginfo_t *si, void *uc)
+{
+    perf_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.type = PERF_TYPE_BREAKPOINT;
+    spec.bp_addr = atomic_load_explicit(&asy_proc.trap_addr, memory_order_relaxed);
+    if (spec.bp_addr && perf_spec_stray_trap(&spec, sig, si)) {
+        atomic_fetch_add_explicit(&asy_proc.stray_traps, 1, memory_order_relaxed);
+        return;
+    }
+    if (asy_proc.trap_old.sa_flags & SA_SIGINFO) {
+        if (asy_proc.trap_old.sa_sigaction)
+            asy_proc.trap_old.sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (asy_proc.trap_old.sa_handler != SIG_DFL && asy_proc.trap_old.sa_handler != SIG_IGN) {
+        asy_proc.trap_old.sa_handler(sig);
+        return;
+    }
+    if (asy_proc.trap_old.sa_handler == SIG_IGN)
+        return;
+    /* the default: end the process as SIGTRAP would */
+    signal(SIGTRAP, SIG_DFL);
+    raise(SIGTRAP);
+}
+
+static void asy_trap_install(const perf_spec *spec)
+{
+    atomic_store(&asy_proc.trap_addr, spec->bp_addr);
+    if (asy_proc.trap_installed)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = asy_on_trap;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    asy_proc.trap_installed = sigaction(SIGTRAP, &sa, &asy_proc.trap_old) == 0;
+}
+
 /* event=: what each thread's perf event counts and how often; an event the
  * machine cannot count stops the session's start with one line. */
 static jp_status asy_event_init(asy_state *as)
@@ -902,6 +964,7 @@ static jp_status asy_event_init(asy_state *as)
                             "branch-misses, branches, page-faults, minor-faults, major-faults, context-switches, "
                             "cpu-migrations, SYS:TRACEPOINT, or a native function's name", ev);
         perf_spec_breakpoint(&as->spec, ev, addr);
+        asy_trap_install(&as->spec);
     }
     as->event_other = !as->spec.time_based;
     unsigned iv = as->opts->interval_ms;
@@ -1878,6 +1941,8 @@ void async_sampler_unload(void)
     sa.sa_handler = SIG_IGN;
     sigemptyset(&sa.sa_mask);
     sigaction(ASY_SIGNAL, &sa, NULL);
+    if (asy_proc.trap_installed) /* SIGTRAP's handler back to what it was */
+        sigaction(SIGTRAP, &asy_proc.trap_old, NULL);
 }
 
 /* Appends to out (len bytes, *used so far); stops quietly when full. */
