@@ -1058,7 +1058,7 @@ static void asy_describe(const asy_state *as, char *out, size_t len);
 void async_sampler_log(jp_session *session)
 {
     asy_state *as = asy_of(session);
-    if (!as || !as->ring)
+    if (!as || !as->ring || as->event_off) /* event= this machine cannot count: said once, at the start */
         return;
     char line[1024];
     asy_describe(as, line, sizeof line);
