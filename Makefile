@@ -134,6 +134,15 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
              $(patsubst tests/unit/%.c,$(BUILD)/unit-asan/%,$(UNIT_SRC))
 
 $(BUILD)/unit/test_classfile $(BUILD)/unit-asan/test_classfile: tests/tools/cf_walk.h
+# test_native_unwind walks the stacks of two builds of one chain of functions (tests/unit/native_chain.c):
+# with frame pointers, and without (found by DWARF CFI only); both test binaries load them from build/unit/
+$(BUILD)/unit/libchain_fp.so: tests/unit/native_chain.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -shared -fno-omit-frame-pointer -o $@ $<
+$(BUILD)/unit/libchain_nofp.so: tests/unit/native_chain.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -shared -fomit-frame-pointer -fasynchronous-unwind-tables -o $@ $<
+$(BUILD)/unit/test_native_unwind $(BUILD)/unit-asan/test_native_unwind: $(BUILD)/unit/libchain_fp.so $(BUILD)/unit/libchain_nofp.so
 $(BUILD)/unit/test_proc_root $(BUILD)/unit-asan/test_proc_root: src/cli/proc_root.c src/cli/proc_root.h
 
 # test tools: the class-file round trip checker, linked with the pure modules

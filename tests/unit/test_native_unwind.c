@@ -1,0 +1,589 @@
+/* test_native_unwind.c — src/native on this machine's real files and stacks:
+ * the symbols of libc (from its debug file when installed) and libjvm; the CFI
+ * tables of both (a function's first instruction is CFA=rsp+8, libc's PLT has
+ * the PLT rule); the code map of this process; real unwinds from a signal
+ * handler through a chain of functions built with frame pointers and without
+ * (libchain_fp.so, libchain_nofp.so: tests/unit/native_chain.c), where the one
+ * without is found only with its CFI; a leaf pc at a function's first
+ * instruction; walks from garbage registers; the CFI reader on truncated and
+ * corrupted copies of libc. Prints the load times, rows and ns per step. */
+#include "../../src/native/code_map.h"
+#include "../../src/native/dwarf_cfi.h"
+#include "../../src/native/elf_image.h"
+#include "../../src/native/elf_symbols.h"
+#include "../../src/native/unwind.h"
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+#define LIBJVM "/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so"
+#define TN_MAX_FRAMES 64
+
+typedef int (*tn_chain_fn)(volatile int *stop, int mode);
+
+static double tn_ms_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static bool tn_exists(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+static void test_symbols_libc(void)
+{
+    elf_symbols *s = elf_symbols_load(LIBC);
+    ASSERT(s != NULL);
+    uint64_t w = elf_symbols_address(s, "write"), start = 0;
+    CHECK(w != 0);
+    const char *name = elf_symbols_find(s, w + 3, &start);
+    CHECK(name && strstr(name, "write"));
+    CHECK_EQ_INT(start, w);
+    CHECK(strlen(elf_symbols_build_id(s)) == 40);
+    CHECK(elf_symbols_find(s, 0x10, NULL) == NULL);   /* below every function (the ELF header) */
+    printf("libc: %zu symbols%s, build id %s\n", elf_symbols_count(s),
+           elf_symbols_from_debug_file(s) ? " (with its debug file)" : "", elf_symbols_build_id(s));
+    elf_symbols_free(s);
+    CHECK(elf_symbols_load("/nonexistent/libc.so") == NULL);
+    CHECK(elf_symbols_load("/proc/self/maps") == NULL);   /* not a regular file */
+}
+
+static void test_symbols_libjvm(void)
+{
+    if (!tn_exists(LIBJVM)) {
+        printf("skipped: test_symbols_libjvm (no %s)\n", LIBJVM);
+        CHECK(1);
+        return;
+    }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    elf_symbols *s = elf_symbols_load(LIBJVM);
+    double ms = tn_ms_since(&t0);
+    ASSERT(s != NULL);
+    printf("libjvm.so symbols: %zu, loaded in %.1f ms\n", elf_symbols_count(s), ms);
+    CHECK(elf_symbols_count(s) > 10000);
+    /* a local C++ function (.symtab only) and an exported C one (.dynsym too) */
+    const char *names[] = { "_ZN7Threads10destroy_vmEv", "JNI_CreateJavaVM" };
+    for (int i = 0; i < 2; i++) {
+        uint64_t a = elf_symbols_address(s, names[i]), start = 0;
+        CHECK(a != 0);
+        CHECK_EQ_STR(elf_symbols_find(s, a + 1, &start), names[i]);
+        CHECK_EQ_INT(start, a);
+    }
+    CHECK(elf_symbols_address(s, "no_such_function_anywhere") == 0);
+    elf_symbols_free(s);
+}
+
+/* The rule at name's first instruction in path: CFA = rsp + 8, rbp unchanged. */
+static void tn_check_entry_rule(const char *path, const char *name, bool timing)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    dwarf_cfi *c = dwarf_cfi_load(path);
+    double ms = tn_ms_since(&t0);
+    ASSERT(c != NULL);
+    size_t fdes, skipped;
+    dwarf_cfi_stats(c, &fdes, &skipped);
+    printf("%s CFI: %zu rows from %zu FDEs (%zu skipped)%s", path, dwarf_cfi_rows(c), fdes, skipped,
+           timing ? "" : "\n");
+    if (timing)
+        printf(", loaded in %.1f ms\n", ms);
+    CHECK(dwarf_cfi_rows(c) > 10000);
+    CHECK(skipped < fdes / 100);
+    elf_symbols *s = elf_symbols_load(path);
+    uint64_t at = elf_symbols_address(s, name);
+    CHECK(at != 0);
+    cfi_rule r = { 0xff, 0, 0 };
+    CHECK(dwarf_cfi_find(c, at, &r));
+    CHECK_EQ_INT(r.cfa_reg, CFI_REG_SP);
+    CHECK_EQ_INT(r.cfa_off, 8);
+    CHECK_EQ_INT(r.fp_off, CFI_FP_SAME);
+    CHECK(!dwarf_cfi_find(c, 0x10, &r));   /* the ELF header: no FDE */
+    elf_symbols_free(s);
+    dwarf_cfi_free(c);
+}
+
+static void test_cfi_libc_libjvm(void)
+{
+    tn_check_entry_rule(LIBC, "write", false);
+    if (tn_exists(LIBJVM))
+        tn_check_entry_rule(LIBJVM, "JNI_CreateJavaVM", true);
+    else
+        printf("skipped: libjvm's CFI (no %s)\n", LIBJVM);
+    CHECK(dwarf_cfi_load("/nonexistent.so") == NULL);
+}
+
+/* libc's .plt: its FDE's CFA is the PLT expression (rsp + 8, + 8 more from byte 11 of an entry). */
+static void test_cfi_plt(void)
+{
+    size_t len;
+    uint8_t *data = th_read_file(LIBC, &len);
+    ASSERT(data != NULL);
+    elf_image img;
+    Elf64_Shdr plt;
+    CHECK(elf_image_open(&img, data, len));
+    if (elf_image_section(&img, ".plt", &plt) < 0 || plt.sh_size < 32) {
+        printf("skipped: test_cfi_plt (libc has no .plt)\n");
+        free(data);
+        return;
+    }
+    dwarf_cfi *c = dwarf_cfi_load_image(data, len);
+    ASSERT(c != NULL);
+    cfi_rule r = { 0xff, 0, 0 };
+    if (CHECK(dwarf_cfi_find(c, plt.sh_addr + 16 + 3, &r))) {
+        CHECK_EQ_INT(r.cfa_reg, CFI_REG_PLT);
+        CHECK(r.cfa_off == 11 || r.cfa_off == 10);
+    }
+    dwarf_cfi_free(c);
+    free(data);
+}
+
+static __attribute__((noinline)) int tn_marker(int x)
+{
+    return x * 3 + 1;
+}
+
+static void test_code_map_self(void)
+{
+    code_libs *libs = code_libs_new();
+    code_map *m = code_map_read(libs, NULL);
+    ASSERT(m != NULL);
+    const code_lib *self = code_map_find(m, (uint64_t)(uintptr_t)&tn_marker);
+    ASSERT(self != NULL);
+    CHECK(strstr(self->name, "test_native_unwind") != NULL);
+    CHECK(self->cfi != NULL);
+    const char *sym = NULL;
+    uint64_t vaddr = 0;
+    CHECK(code_map_symbol(m, (uint64_t)(uintptr_t)&tn_marker + 2, &sym, &vaddr) == self);
+    CHECK(sym && strstr(sym, "tn_marker"));
+    uint64_t w = code_map_function_address(m, "write", NULL);
+    CHECK(w != 0);
+    const code_lib *libc = code_map_find(m, w);
+    CHECK(libc && strcmp(libc->name, "libc.so.6") == 0);
+    /* libc's write as the dynamic linker resolves it: the same place (ASan's build interposes its own write) */
+    void *dl = dlsym(RTLD_DEFAULT, "write");
+    if (libc && code_map_find(m, (uint64_t)(uintptr_t)dl) == libc)
+        CHECK_EQ_INT((uint64_t)(uintptr_t)dl, w);
+    CHECK(code_map_function_address(m, "write", "libc.so") != w);   /* libc skipped */
+    CHECK(code_map_function_address(m, "no_such_function_anywhere", NULL) == 0);
+    /* readable: this stack; not: page 0 */
+    int local = 1;
+    uint64_t lo, hi, sp = (uint64_t)(uintptr_t)&local;
+    CHECK(code_map_readable(m, sp, &lo, &hi) && lo <= sp && sp < hi);
+    CHECK(!code_map_readable(m, 0x100, &lo, &hi));
+    CHECK(code_map_find(m, 0x100) == NULL);
+    /* a second snapshot reuses the libs */
+    unsigned n = code_libs_count(libs);
+    code_map *m2 = code_map_read(libs, NULL);
+    ASSERT(m2 != NULL);
+    CHECK(code_map_find(m2, (uint64_t)(uintptr_t)&tn_marker) == self);
+    CHECK_EQ_INT(code_libs_count(libs), n);
+    /* the vDSO, read from memory */
+    uint64_t vdso = code_map_function_address(m, "__vdso_clock_gettime", NULL);
+    if (vdso) {
+        const code_lib *v = code_map_find(m, vdso);
+        CHECK(v && strcmp(v->name, "[vdso]") == 0 && v->cfi != NULL);
+    } else {
+        printf("note: no vDSO clock_gettime found\n");
+    }
+    CHECK(tn_marker(1) == 4);
+    code_map_free(m2);
+    code_map_free(m);
+    code_libs_free(libs);
+    libs = code_libs_new();
+    CHECK(code_map_read(libs, "/nonexistent/maps") == NULL);
+    code_libs_free(libs);
+}
+
+/* ---- real unwinds: a signal handler walks its own interrupted stack ---- */
+
+static code_libs *tn_libs;
+static code_map *tn_map;
+static const code_lib *tn_chain_lib;      /* the library the chain runs in */
+static code_lib *tn_disable;              /* whose CFI the handler's second walk hides */
+static uint64_t tn_pcs[TN_MAX_FRAMES], tn_pcs_nocfi[TN_MAX_FRAMES];
+static int tn_n, tn_n_nocfi;
+static volatile int tn_stop, tn_done, tn_ticks;
+static long tn_bench_steps;
+static double tn_bench_ns;
+
+/* The walk from a ucontext into pcs (no allocation: the handler calls it). */
+static int tn_walk(const void *uc, uint64_t *pcs)
+{
+    unwind_regs r;
+    unwind_regs_from_ucontext(uc, &r);
+    uint64_t lo, hi;
+    if (!code_map_readable(tn_map, r.sp, &lo, &hi))
+        return 0;
+    int n = 0;
+    pcs[n++] = r.pc;
+    while (n < TN_MAX_FRAMES && unwind_step(tn_map, &r, n == 1, lo, hi))
+        pcs[n++] = r.pc;
+    return n;
+}
+
+static void tn_record(void *uc)
+{
+    tn_n = tn_walk(uc, tn_pcs);
+    if (tn_disable) {
+        dwarf_cfi *saved = tn_disable->cfi;
+        tn_disable->cfi = NULL;
+        tn_n_nocfi = tn_walk(uc, tn_pcs_nocfi);
+        tn_disable->cfi = saved;
+    }
+    if (tn_bench_steps == 0) {
+        uint64_t scratch[TN_MAX_FRAMES];
+        struct timespec t0, t1;
+        long steps = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (int i = 0; i < 2000; i++)
+            steps += tn_walk(uc, scratch) - 1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        tn_bench_steps = steps;
+        tn_bench_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+    }
+}
+
+static void tn_on_usr1(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig, (void)info;
+    tn_record(uc);
+}
+
+static void tn_on_prof(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig, (void)info;
+    if (tn_done)
+        return;
+    unwind_regs r;
+    unwind_regs_from_ucontext(uc, &r);
+    if (code_map_find(tn_map, r.pc) == tn_chain_lib) {   /* interrupted in the chain itself */
+        tn_record(uc);
+        tn_done = 1;
+        tn_stop = 1;
+    } else if (++tn_ticks > 20000) {
+        tn_stop = 1;   /* never in the chain: give up (the checks fail) rather than spin for ever */
+    }
+}
+
+static int tn_sink;
+static __attribute__((noinline)) int tn_call_chain(tn_chain_fn a, int mode)
+{
+    int r = a(&tn_stop, mode);
+    tn_sink += r;
+    return r + 1;
+}
+
+/* The names of pcs (the first an interrupted pc, the others return addresses), into names. */
+static void tn_symbolize(const uint64_t *pcs, int n, const char **names)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t vaddr;
+        const char *sym = NULL;
+        const code_lib *lib = code_map_symbol(tn_map, i ? pcs[i] - 1 : pcs[i], &sym, &vaddr);
+        names[i] = sym ? sym : lib ? lib->name : "?";
+    }
+}
+
+/* Whether names hold chain_c, chain_b, chain_a, the test's caller, in a row. */
+static int tn_chain_at(const char **names, int n)
+{
+    for (int i = 0; i + 3 < n; i++)
+        if (strstr(names[i], "chain_c") && strstr(names[i + 1], "chain_b") && strstr(names[i + 2], "chain_a") &&
+            strstr(names[i + 3], "tn_call_chain"))
+            return i;
+    return -1;
+}
+
+static void tn_print(const char *what, const char **names, int n)
+{
+    printf("%s:", what);
+    for (int i = 0; i < n; i++)
+        printf(" %s", names[i]);
+    printf("\n");
+}
+
+/* The library at build/unit/<file> beside this test (build/unit or build/unit-asan). */
+static void *tn_open_chain(const char *file, char *path, size_t cap)
+{
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0)
+        return NULL;
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    snprintf(path, cap, "%s/../unit/%s", exe, file);
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
+/* One chain: walked from mode 0 (SIGUSR1 raised in chain_c: the walk starts in libc) and mode 1 (a profiling
+ * timer while chain_c spins: the walk starts in chain_c); with the lib's CFI, and without it, where it must
+ * succeed with frame pointers (fp) and fail without (nofp). */
+static void tn_chain_test(const char *file, bool has_fp)
+{
+    char path[4200];
+    void *h = tn_open_chain(file, path, sizeof path);
+    ASSERT(h != NULL);
+    tn_chain_fn a = (tn_chain_fn)(uintptr_t)dlsym(h, "chain_a");
+    ASSERT(a != NULL);
+    tn_libs = code_libs_new();
+    tn_map = code_map_read(tn_libs, NULL);
+    ASSERT(tn_map != NULL);
+    tn_chain_lib = code_map_find(tn_map, (uint64_t)(uintptr_t)a);
+    ASSERT(tn_chain_lib != NULL && tn_chain_lib->cfi != NULL);
+    CHECK(strcmp(tn_chain_lib->name, file) == 0);
+    tn_disable = (code_lib *)tn_chain_lib;
+
+    struct sigaction sa = { .sa_flags = SA_SIGINFO | SA_RESTART }, old_usr1, old_prof;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = tn_on_usr1;
+    sigaction(SIGUSR1, &sa, &old_usr1);
+    sa.sa_sigaction = tn_on_prof;
+    sigaction(SIGPROF, &sa, &old_prof);
+
+    for (int mode = 0; mode < 2; mode++) {
+        tn_n = tn_n_nocfi = 0;
+        tn_stop = tn_done = tn_ticks = 0;
+        if (mode == 1) {
+            struct itimerval it = { { 0, 1000 }, { 0, 1000 } };
+            setitimer(ITIMER_PROF, &it, NULL);
+        }
+        tn_call_chain(a, mode);
+        if (mode == 1) {
+            struct itimerval off = { { 0, 0 }, { 0, 0 } };
+            setitimer(ITIMER_PROF, &off, NULL);
+        }
+        const char *names[TN_MAX_FRAMES], *names_nocfi[TN_MAX_FRAMES];
+        tn_symbolize(tn_pcs, tn_n, names);
+        tn_symbolize(tn_pcs_nocfi, tn_n_nocfi, names_nocfi);
+        char what[160];
+        snprintf(what, sizeof what, "%s mode %d (%s)", file, mode, mode ? "timer in chain_c" : "raise in chain_c");
+        tn_print(what, names, tn_n);
+        int at = tn_chain_at(names, tn_n);
+        CHECK(at >= 0);
+        CHECK(mode == 1 ? at == 0 : at > 0);   /* the timer interrupts chain_c itself; raise() runs in libc */
+        bool main_seen = false;
+        for (int i = at + 4; at >= 0 && i < tn_n; i++)
+            main_seen |= strcmp(names[i], "main") == 0;
+        CHECK(main_seen);
+        snprintf(what, sizeof what, "  the same without %s's CFI", file);
+        tn_print(what, names_nocfi, tn_n_nocfi);
+        if (has_fp)
+            CHECK(tn_chain_at(names_nocfi, tn_n_nocfi) >= 0);   /* frame pointers suffice */
+        else
+            CHECK(tn_chain_at(names_nocfi, tn_n_nocfi) < 0);    /* DWARF was needed */
+    }
+    sigaction(SIGUSR1, &old_usr1, NULL);
+    sigaction(SIGPROF, &old_prof, NULL);
+    tn_disable = NULL;
+    code_map_free(tn_map);
+    tn_map = NULL;
+    code_libs_free(tn_libs);
+    dlclose(h);
+}
+
+static void test_unwind_chain_fp(void)
+{
+    tn_chain_test("libchain_fp.so", true);
+}
+
+static void test_unwind_chain_nofp(void)
+{
+    tn_chain_test("libchain_nofp.so", false);
+    if (tn_bench_steps)
+        printf("unwind_step: %.0f ns per step (%ld steps)\n", tn_bench_ns / (double)tn_bench_steps, tn_bench_steps);
+}
+
+/* A leaf pc at a function's first instruction (before any push): CFI says the return address is at [rsp]. */
+static void test_unwind_prologue(void)
+{
+    char path[4200];
+    void *h = tn_open_chain("libchain_nofp.so", path, sizeof path);
+    ASSERT(h != NULL);
+    void *c = dlsym(h, "chain_c"), *b = dlsym(h, "chain_b");
+    ASSERT(c && b);
+    code_libs *libs = code_libs_new();
+    code_map *m = code_map_read(libs, NULL);
+    ASSERT(m != NULL);
+    static uint64_t stack[64];
+    stack[10] = (uint64_t)(uintptr_t)b + 5;   /* a return address into chain_b */
+    uint64_t lo = (uint64_t)(uintptr_t)stack, hi = lo + sizeof stack;
+    unwind_regs r = { (uint64_t)(uintptr_t)c, lo + 10 * 8, 0x1234 };
+    CHECK(unwind_step(m, &r, true, lo, hi));
+    CHECK_EQ_INT(r.pc, stack[10]);
+    CHECK_EQ_INT(r.sp, lo + 11 * 8);
+    CHECK_EQ_INT(r.fp, 0x1234);
+    /* the same with the bounds ending before the return address: refused, r unchanged */
+    unwind_regs r2 = { (uint64_t)(uintptr_t)c, lo + 10 * 8, 0x1234 };
+    CHECK(!unwind_step(m, &r2, true, lo, lo + 10 * 8));
+    CHECK_EQ_INT(r2.pc, (uint64_t)(uintptr_t)c);
+    code_map_free(m);
+    code_libs_free(libs);
+    dlclose(h);
+}
+
+/* Random registers over a stack of random words (some of them code addresses or pointers into the stack): every
+ * step reads inside the bounds (ASan checks), every successful step moves sp up, and every walk ends. */
+static void test_unwind_garbage(void)
+{
+    char path[4200];
+    void *h = tn_open_chain("libchain_fp.so", path, sizeof path);
+    ASSERT(h != NULL);
+    code_libs *libs = code_libs_new();
+    code_map *m = code_map_read(libs, NULL);
+    ASSERT(m != NULL);
+    uint64_t code[] = { (uint64_t)(uintptr_t)dlsym(h, "chain_a"), (uint64_t)(uintptr_t)dlsym(h, "chain_c"),
+                        (uint64_t)(uintptr_t)&tn_marker, code_map_function_address(m, "write", NULL),
+                        code_map_function_address(m, "memcpy", NULL) };
+    enum { WORDS = 2048 };
+    static uint64_t stack[WORDS];
+    uint64_t lo = (uint64_t)(uintptr_t)stack, hi = lo + sizeof stack;
+    srand(12345);
+    long steps = 0, walks_ok = 0, bad_moves = 0;
+    for (int round = 0; round < 300; round++) {
+        for (int i = 0; i < WORDS; i++) {
+            uint64_t v = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 11) ^ (uint64_t)rand();
+            switch (rand() % 4) {
+            case 0: stack[i] = code[rand() % 5] + (uint64_t)(rand() % 300); break;
+            case 1: stack[i] = lo + (uint64_t)(rand() % (WORDS * 8 + 64)) - 32; break;
+            default: stack[i] = v; break;
+            }
+        }
+        for (int w = 0; w < 50; w++) {
+            unwind_regs r;
+            int k = rand() % 3;
+            r.pc = k == 0 ? code[rand() % 5] + (uint64_t)(rand() % 200) : k == 1 ? stack[rand() % WORDS] : (uint64_t)rand();
+            r.sp = lo + (uint64_t)(rand() % (WORDS * 8 + 64)) - 32;
+            r.fp = rand() % 2 ? stack[rand() % WORDS] : lo + (uint64_t)(rand() % (WORDS * 8 + 64));
+            if (rand() % 8 == 0)
+                r.fp = hi + 64;   /* fp past the bounds */
+            int n = 0;
+            bool leaf = true;
+            unwind_regs before = r;
+            while (unwind_step(m, &r, leaf, lo, hi)) {
+                if (r.sp <= before.sp || r.sp > hi)
+                    bad_moves++;
+                before = r;
+                leaf = false;
+                steps++;
+                if (++n > WORDS)
+                    break;
+            }
+            CHECK_EQ_INT(memcmp(&before, &r, sizeof r), 0);   /* a refused step leaves r as it was */
+            walks_ok += n <= WORDS;
+        }
+    }
+    CHECK_EQ_INT(bad_moves, 0);
+    CHECK_EQ_INT(walks_ok, 300 * 50);
+    CHECK(steps > 0);
+    printf("garbage walks: %ld steps taken in 15000 walks\n", steps);
+    /* unmapped pc, fp below sp, fp outside the bounds (no CFI: the fp chain) */
+    unwind_regs r = { 0x10, lo + 64, lo + 128 };
+    CHECK(!unwind_step(m, &r, true, lo, hi));
+    code_lib *fp_lib = (code_lib *)code_map_find(m, code[0]);
+    ASSERT(fp_lib != NULL);
+    dwarf_cfi *saved = fp_lib->cfi;
+    fp_lib->cfi = NULL;
+    r = (unwind_regs){ code[0] + 20, lo + 256, lo + 128 };
+    CHECK(!unwind_step(m, &r, false, lo, hi));
+    r = (unwind_regs){ code[0] + 20, lo + 256, hi };
+    CHECK(!unwind_step(m, &r, false, lo, hi));
+    r = (unwind_regs){ code[0] + 20, lo + 256, hi - 8 };   /* the return address would be past hi */
+    CHECK(!unwind_step(m, &r, false, lo, hi));
+    stack[40] = lo + 80 * 8;                   /* a sound frame: [fp] = caller's fp, [fp + 8] = return address */
+    stack[41] = code[2] + 4;
+    r = (unwind_regs){ code[0] + 20, lo + 256, lo + 40 * 8 };
+    CHECK(unwind_step(m, &r, false, lo, hi));
+    CHECK_EQ_INT(r.pc, code[2] + 4);
+    CHECK_EQ_INT(r.sp, lo + 42 * 8);
+    CHECK_EQ_INT(r.fp, lo + 80 * 8);
+    fp_lib->cfi = saved;
+    code_map_free(m);
+    code_libs_free(libs);
+    dlclose(h);
+}
+
+/* The CFI reader and the symbol reader on copies of libc truncated at 20 points and with random bytes of its
+ * .eh_frame (and its headers) changed: never a crash or a read out of bounds (ASan), lookups still bounded. */
+static void test_cfi_corrupt(void)
+{
+    size_t len;
+    uint8_t *orig = th_read_file(LIBC, &len);
+    ASSERT(orig != NULL);
+    elf_image img;
+    Elf64_Shdr eh;
+    ASSERT(elf_image_open(&img, orig, len) && elf_image_section(&img, ".eh_frame", &eh) >= 0);
+    uint8_t *copy = malloc(len);
+    ASSERT(copy != NULL);
+    char path[] = "/tmp/test_native_unwind_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    close(fd);
+    int loaded = 0, runs = 0;
+    cfi_rule r;
+    for (int i = 1; i <= 20; i++) {   /* truncated: the .eh_frame's end at 10 points, the file's at 10 */
+        size_t cut = i <= 10 ? (size_t)(eh.sh_offset + eh.sh_size * (uint64_t)i / 11) : len * (size_t)(i - 10) / 11;
+        CHECK(th_write_file(path, orig, cut));
+        dwarf_cfi *c = dwarf_cfi_load(path);
+        elf_symbols *s = elf_symbols_load(path);
+        loaded += c != NULL;
+        for (uint64_t a = 0; c && a < eh.sh_addr; a += 4099)
+            dwarf_cfi_find(c, a, &r);
+        elf_symbols_find(s, 0x30000, NULL);
+        dwarf_cfi_free(c);
+        elf_symbols_free(s);
+        runs++;
+    }
+    srand(777);
+    for (int i = 0; i < 40; i++) {   /* flips: 200 random bytes of .eh_frame, a few in the ELF headers */
+        memcpy(copy, orig, len);
+        for (int k = 0; k < 200; k++)
+            copy[eh.sh_offset + (uint64_t)rand() % eh.sh_size] = (uint8_t)rand();
+        if (i % 4 == 0)
+            for (int k = 0; k < 8; k++)
+                copy[(size_t)rand() % 64] = (uint8_t)rand();
+        if (i % 4 == 1)
+            for (int k = 0; k < 8; k++)
+                copy[img.eh.e_shoff + (uint64_t)rand() % ((uint64_t)img.eh.e_shnum * img.eh.e_shentsize)] = (uint8_t)rand();
+        CHECK(th_write_file(path, copy, len));
+        dwarf_cfi *c = dwarf_cfi_load(path);
+        loaded += c != NULL;
+        for (uint64_t a = 0; c && a < eh.sh_addr; a += 4099)
+            dwarf_cfi_find(c, a, &r);
+        dwarf_cfi_free(c);
+        runs++;
+    }
+    unlink(path);
+    printf("corrupt copies of libc: %d of %d loaded a table\n", loaded, runs);
+    CHECK(runs == 60);
+    CHECK(loaded > 0);   /* a table still comes out of most of them: the damage stays local */
+    free(copy);
+    free(orig);
+}
+
+int main(void)
+{
+    RUN(test_symbols_libc);
+    RUN(test_symbols_libjvm);
+    RUN(test_cfi_libc_libjvm);
+    RUN(test_cfi_plt);
+    RUN(test_code_map_self);
+    RUN(test_unwind_chain_fp);
+    RUN(test_unwind_chain_nofp);
+    RUN(test_unwind_prologue);
+    RUN(test_unwind_garbage);
+    RUN(test_cfi_corrupt);
+    return DONE();
+}
