@@ -135,14 +135,19 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC)) \
 
 $(BUILD)/unit/test_classfile $(BUILD)/unit-asan/test_classfile: tests/tools/cf_walk.h
 # test_native_unwind walks the stacks of two builds of one chain of functions (tests/unit/native_chain.c):
-# with frame pointers, and without (found by DWARF CFI only); both test binaries load them from build/unit/
+# with frame pointers, and without (found by DWARF CFI only); both test binaries load them from build/unit/.
+# The second is linked at 256 MiB (its ELF vaddrs differ from its file offsets), so that its load bias is
+# not its mapping's address minus the mapping's offset, as it is for every other library
 $(BUILD)/unit/libchain_fp.so: tests/unit/native_chain.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -shared -fno-omit-frame-pointer -o $@ $<
 $(BUILD)/unit/libchain_nofp.so: tests/unit/native_chain.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -shared -fomit-frame-pointer -fasynchronous-unwind-tables -o $@ $<
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -fPIC -shared -fomit-frame-pointer -fasynchronous-unwind-tables \
+	    -Wl,-Ttext-segment=0x10000000 -o $@ $<
 $(BUILD)/unit/test_native_unwind $(BUILD)/unit-asan/test_native_unwind: $(BUILD)/unit/libchain_fp.so $(BUILD)/unit/libchain_nofp.so
+# (named in UNIT_BINS too: .SECONDARY would let a deleted one stay missing behind an up-to-date test)
+UNIT_BINS += $(BUILD)/unit/libchain_fp.so $(BUILD)/unit/libchain_nofp.so
 $(BUILD)/unit/test_proc_root $(BUILD)/unit-asan/test_proc_root: src/cli/proc_root.c src/cli/proc_root.h
 
 # test tools: the class-file round trip checker, linked with the pure modules

@@ -14,6 +14,7 @@
 #include "../../src/native/unwind.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <time.h>
@@ -147,6 +148,25 @@ static void test_cfi_plt(void)
     free(data);
 }
 
+/* The library at build/unit/<file> beside this test (build/unit or build/unit-asan). */
+static void *tn_open_chain(const char *file, char *path, size_t cap)
+{
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0)
+        return NULL;
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    snprintf(path, cap, "%s/../unit/%s", exe, file);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        fprintf(stderr, "cannot load %s (make builds it with the test): %s\n", path, dlerror());
+    return h;
+}
+
 static __attribute__((noinline)) int tn_marker(int x)
 {
     return x * 3 + 1;
@@ -202,6 +222,149 @@ static void test_code_map_self(void)
     libs = code_libs_new();
     CHECK(code_map_read(libs, "/nonexistent/maps") == NULL);
     code_libs_free(libs);
+}
+
+/* A maps file written here: libc mapped at a made-up base (its load bias from its real PT_LOAD headers), anonymous
+ * executable memory, a guard page and a stack; then libc again at another base (a new lib) and at the first (the
+ * same lib, reused). */
+static void tn_write_maps(const char *path, uint64_t base, const Elf64_Phdr *x)
+{
+    uint64_t xoff = x->p_offset & ~0xfffull, xend = (x->p_offset + x->p_filesz + 0xfff) & ~0xfffull;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "%" PRIx64 "-%" PRIx64 " r--p 00000000 fd:01 4242 " LIBC "\n", base, base + xoff);
+    fprintf(f, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " fd:01 4242 " LIBC "\n", base + xoff, base + xend, xoff);
+    fprintf(f, "%" PRIx64 "-%" PRIx64 " r--p %08" PRIx64 " fd:01 4242 " LIBC "\n", base + xend, base + xend + 0x10000, xend);
+    fprintf(f, "7f0000200000-7f0000300000 rwxp 00000000 00:00 0 \n");
+    fprintf(f, "7f0000300000-7f0000301000 ---p 00000000 00:00 0 \n");
+    fprintf(f, "7f0000301000-7f0000400000 rw-p 00000000 00:00 0                          [stack]\n");
+    fprintf(f, "this line is not a mapping\n");
+    fclose(f);
+}
+
+static void test_code_map_file(void)
+{
+    size_t len;
+    uint8_t *data = th_read_file(LIBC, &len);
+    ASSERT(data != NULL);
+    elf_image img;
+    Elf64_Phdr x = { 0 }, ph;
+    CHECK(elf_image_open(&img, data, len));
+    for (unsigned i = 0; elf_image_phdr(&img, i, &ph); i++)
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+            x = ph;
+    ASSERT(x.p_filesz != 0);
+    char path[] = "/tmp/test_native_maps_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    close(fd);
+    const uint64_t base = 0x7f0000000000ull, xpc = base + x.p_vaddr + 0x40;
+    tn_write_maps(path, base, &x);
+    code_libs *libs = code_libs_new();
+    code_map *m = code_map_read(libs, path);
+    ASSERT(m != NULL);
+    const code_lib *l = code_map_find(m, xpc);
+    ASSERT(l != NULL);
+    CHECK_EQ_STR(l->name, "libc.so.6");
+    CHECK_EQ_INT(l->load_bias, base + (x.p_offset & ~0xfffull) - (x.p_offset & ~0xfffull) + x.p_offset - x.p_vaddr);
+    CHECK(l->cfi != NULL);
+    CHECK(code_map_find(m, base) == NULL);   /* the read-only part of libc is not code */
+    uint64_t w = code_map_function_address(m, "write", NULL);
+    const char *sym = NULL;
+    uint64_t vaddr = 0;
+    CHECK(code_map_symbol(m, w + 2, &sym, &vaddr) == l);
+    CHECK(sym && strstr(sym, "write"));
+    CHECK_EQ_INT(vaddr, w + 2 - l->load_bias);
+    const code_lib *anon = code_map_find(m, 0x7f0000250000);
+    ASSERT(anon != NULL);
+    CHECK_EQ_STR(anon->name, "[anon]");
+    CHECK_EQ_STR(anon->path, "");
+    CHECK(anon->cfi == NULL);
+    CHECK(code_map_symbol(m, 0x7f0000250000, &sym, &vaddr) == anon && sym == NULL);
+    uint64_t lo = 0, hi = 0, xend = (x.p_offset + x.p_filesz + 0xfff) & ~0xfffull;
+    CHECK(code_map_readable(m, xpc, &lo, &hi));   /* libc's three mappings, merged */
+    CHECK_EQ_INT(lo, base);
+    CHECK_EQ_INT(hi, base + xend + 0x10000);
+    CHECK(code_map_readable(m, 0x7f0000350000, &lo, &hi));   /* the stack, not its guard page */
+    CHECK_EQ_INT(lo, 0x7f0000301000);
+    CHECK_EQ_INT(hi, 0x7f0000400000);
+    CHECK(!code_map_readable(m, 0x7f0000300800, &lo, &hi));
+    CHECK(!code_map_readable(m, base + xend + 0x10000, &lo, &hi));
+    unsigned n = code_libs_count(libs);
+    CHECK_EQ_INT(n, 2);   /* libc and anonymous memory */
+    /* libc moved: a new lib with its own bias; back at the first base: the first lib again */
+    tn_write_maps(path, base + 0x100000000ull, &x);
+    code_map *m2 = code_map_read(libs, path);
+    ASSERT(m2 != NULL);
+    const code_lib *l2 = code_map_find(m2, xpc + 0x100000000ull);
+    CHECK(l2 && l2 != l && l2->load_bias == l->load_bias + 0x100000000ull);
+    CHECK(code_map_find(m2, 0x7f0000250000) == anon);
+    CHECK_EQ_INT(code_libs_count(libs), 3);
+    tn_write_maps(path, base, &x);
+    code_map *m3 = code_map_read(libs, path);
+    ASSERT(m3 != NULL);
+    CHECK(code_map_find(m3, xpc) == l);
+    CHECK_EQ_INT(code_libs_count(libs), 3);
+    unlink(path);
+    code_map_free(m3);
+    code_map_free(m2);
+    code_map_free(m);
+    code_libs_free(libs);
+    free(data);
+}
+
+/* The load bias of every object the dynamic linker reports (dl_iterate_phdr: the executable, libc, the vDSO,
+ * libchain_nofp.so whose vaddrs start at 256 MiB) is the one code_map computed from maps and PT_LOAD. */
+typedef struct tn_bias_ctx {
+    const code_map *m;
+    int checked, wrong;
+} tn_bias_ctx;
+
+static int tn_bias_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    tn_bias_ctx *ctx = arg;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        const code_lib *l = code_map_find(ctx->m, info->dlpi_addr + ph->p_vaddr);
+        if (!l)
+            continue;
+        ctx->checked++;
+        if (l->load_bias != info->dlpi_addr) {
+            ctx->wrong++;
+            fprintf(stderr, "load bias of %s: 0x%" PRIx64 ", the dynamic linker's 0x%" PRIx64 "\n", l->name,
+                    l->load_bias, (uint64_t)info->dlpi_addr);
+        }
+        break;
+    }
+    return 0;
+}
+
+static void test_code_map_bias(void)
+{
+    char path[4200];
+    void *h = tn_open_chain("libchain_nofp.so", path, sizeof path);
+    ASSERT(h != NULL);
+    code_libs *libs = code_libs_new();
+    code_map *m = code_map_read(libs, NULL);
+    ASSERT(m != NULL);
+    tn_bias_ctx ctx = { m, 0, 0 };
+    dl_iterate_phdr(tn_bias_of, &ctx);
+    CHECK(ctx.checked >= 4);
+    CHECK_EQ_INT(ctx.wrong, 0);
+    const code_lib *l = code_map_find(m, (uint64_t)(uintptr_t)dlsym(h, "chain_b"));
+    ASSERT(l != NULL);
+    const char *sym = NULL;
+    uint64_t vaddr = 0;
+    code_map_symbol(m, (uint64_t)(uintptr_t)dlsym(h, "chain_b") + 1, &sym, &vaddr);
+    CHECK_EQ_STR(sym, "chain_b");
+    CHECK(vaddr > 0x10000000);
+    code_map_free(m);
+    code_libs_free(libs);
+    dlclose(h);
 }
 
 /* ---- real unwinds: a signal handler walks its own interrupted stack ---- */
@@ -310,22 +473,6 @@ static void tn_print(const char *what, const char **names, int n)
     for (int i = 0; i < n; i++)
         printf(" %s", names[i]);
     printf("\n");
-}
-
-/* The library at build/unit/<file> beside this test (build/unit or build/unit-asan). */
-static void *tn_open_chain(const char *file, char *path, size_t cap)
-{
-    char exe[4096];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k <= 0)
-        return NULL;
-    exe[k] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
-    snprintf(path, cap, "%s/../unit/%s", exe, file);
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
 /* One chain: walked from mode 0 (SIGUSR1 raised in chain_c: the walk starts in libc) and mode 1 (a profiling
@@ -580,6 +727,8 @@ int main(void)
     RUN(test_cfi_libc_libjvm);
     RUN(test_cfi_plt);
     RUN(test_code_map_self);
+    RUN(test_code_map_file);
+    RUN(test_code_map_bias);
     RUN(test_unwind_chain_fp);
     RUN(test_unwind_chain_nofp);
     RUN(test_unwind_prologue);
