@@ -351,6 +351,13 @@ static void cfi_set_rule(cfi_state *st, uint64_t reg, uint8_t rule, int64_t off)
     }
 }
 
+/* After half of a register+offset CFA rule changed: a rule that was not register+offset is now unknown. */
+static void cfi_cfa_half(cfi_state *st)
+{
+    if (st->cfa_kind != CFI_CFA_REG)
+        st->cfa_kind = CFI_CFA_UNKNOWN;
+}
+
 /* Runs the CFA program in c from state *st. With t NULL (the CIE's initial instructions) no rows are made and
  * an advance is an error; otherwise rows for [*loc, end) are appended. false: a malformed or unknown op (the
  * caller ends the FDE's rows there). */
@@ -404,8 +411,10 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
                 st->cfa_reg = cfi_uleb(&c);
                 st->cfa_off = (int64_t)cfi_uleb(&c);
                 break;
-            case 0x0d: st->cfa_reg = cfi_uleb(&c); break;                                      /* def_cfa_register */
-            case 0x0e: st->cfa_off = (int64_t)cfi_uleb(&c); break;                             /* def_cfa_offset */
+            /* def_cfa_register and def_cfa_offset(_sf) change one half of a register+offset rule; after an
+             * expression they leave a rule this table does not know */
+            case 0x0d: st->cfa_reg = cfi_uleb(&c); cfi_cfa_half(st); break;                    /* def_cfa_register */
+            case 0x0e: st->cfa_off = (int64_t)cfi_uleb(&c); cfi_cfa_half(st); break;           /* def_cfa_offset */
             case 0x0f: {                                                                      /* def_cfa_expression */
                 uint64_t len = cfi_uleb(&c);
                 if (c.bad || len > (uint64_t)(c.end - c.p))
@@ -431,7 +440,7 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
                 st->cfa_reg = cfi_uleb(&c);
                 st->cfa_off = cfi_sleb(&c) * cie->data_align;
                 break;
-            case 0x13: st->cfa_off = cfi_sleb(&c) * cie->data_align; break;                    /* def_cfa_offset_sf */
+            case 0x13: st->cfa_off = cfi_sleb(&c) * cie->data_align; cfi_cfa_half(st); break;  /* def_cfa_offset_sf */
             case 0x14: case 0x15:                                                             /* val_offset(_sf) */
                 reg = cfi_uleb(&c);
                 if (op == 0x14)
