@@ -9,7 +9,9 @@
  * program is run and its rows appended in order; an FDE's end gets a "no rule"
  * row unless the next FDE starts there. Neighbouring rows with the same rule are
  * merged. Row addresses are 32-bit offsets from the lowest FDE start (a shared
- * object's code spans far less than 4 GiB). Anything malformed ends that FDE's
+ * object's code spans far less than 4 GiB). A lookup narrows the rows to those
+ * of the pc's 4 KiB page through an index (a few rows, not log2 of all of them),
+ * then searches them without branches (a binary search's branches mispredict). Anything malformed ends that FDE's
  * rows with "no rule" from the point reached; nothing is read outside the
  * section. */
 #include "dwarf_cfi.h"
@@ -35,10 +37,14 @@ typedef struct cfi_row {
     uint8_t pad;
 } cfi_row;
 
+#define CFI_PAGE_SHIFT 12   /* the lookup index has one entry per 4 KiB of code */
+
 struct dwarf_cfi {
     cfi_row *rows;
     size_t n, cap;
     uint64_t base;
+    uint32_t *page;    /* page[p]: the last row starting at or before offset p << CFI_PAGE_SHIFT */
+    size_t npages;     /* entries of page: one past the page of the last row, plus one */
     size_t fdes, skipped;
 };
 
@@ -548,6 +554,20 @@ static dwarf_cfi *cfi_build(const cfi_section *s)
     cfi_row *shrunk = realloc(t->rows, t->n * sizeof *shrunk);
     if (shrunk)
         t->rows = shrunk, t->cap = t->n;
+    /* a page before rows[0] gets row 0 (dwarf_cfi_find answers none below rows[0] first) */
+    t->npages = ((size_t)t->rows[t->n - 1].pc >> CFI_PAGE_SHIFT) + 2;
+    t->page = malloc(t->npages * sizeof *t->page);
+    if (!t->page) {
+        dwarf_cfi_free(t);
+        return NULL;
+    }
+    size_t r = 0;
+    for (size_t p = 0; p < t->npages; p++) {
+        uint64_t at = (uint64_t)p << CFI_PAGE_SHIFT;
+        while (r + 1 < t->n && t->rows[r + 1].pc <= at)
+            r++;
+        t->page[p] = (uint32_t)r;
+    }
     return t;
 fail:
     free(fdes);
@@ -615,6 +635,7 @@ void dwarf_cfi_free(dwarf_cfi *c)
     if (!c)
         return;
     free(c->rows);
+    free(c->page);
     free(c);
 }
 
@@ -625,14 +646,19 @@ bool dwarf_cfi_find(const dwarf_cfi *c, uint64_t vaddr, cfi_rule *out)
     uint32_t pc = (uint32_t)(vaddr - c->base);
     if (pc < c->rows[0].pc)
         return false;
-    size_t lo = 0, hi = c->n;   /* the last row with pc <= the key lies in [lo, hi) */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->rows[mid].pc <= pc)
-            lo = mid;
-        else
-            hi = mid;
+    /* the last row at or before pc lies in [page[p], page[p + 1]]; past the last page it is the last row */
+    size_t p = pc >> CFI_PAGE_SHIFT, lo, n;
+    if (p + 1 < c->npages)
+        lo = c->page[p], n = c->page[p + 1] - lo + 1;
+    else
+        lo = c->n - 1, n = 1;
+    const cfi_row *base = c->rows + lo;
+    while (n > 1) {   /* invariant: base->pc <= pc, and the answer lies in [base, base + n) */
+        size_t half = n / 2;
+        base = base[half].pc <= pc ? base + half : base;
+        n -= half;
     }
+    lo = (size_t)(base - c->rows);
     const cfi_row *r = &c->rows[lo];
     if (r->kind == CFI_NONE)
         return false;
