@@ -148,6 +148,36 @@ static void test_cfi_plt(void)
     free(data);
 }
 
+/* libc with its section headers gone (e_shoff, e_shnum 0): .eh_frame is found through PT_GNU_EH_FRAME and
+ * .eh_frame_hdr, and gives the same table. */
+static void test_cfi_without_sections(void)
+{
+    size_t len;
+    uint8_t *data = th_read_file(LIBC, &len);
+    ASSERT(data != NULL);
+    dwarf_cfi *full = dwarf_cfi_load_image(data, len);
+    ASSERT(full != NULL);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof eh);
+    eh.e_shoff = 0;
+    eh.e_shnum = 0;
+    eh.e_shstrndx = 0;
+    memcpy(data, &eh, sizeof eh);
+    dwarf_cfi *bare = dwarf_cfi_load_image(data, len);
+    ASSERT(bare != NULL);
+    CHECK_EQ_INT(dwarf_cfi_rows(bare), dwarf_cfi_rows(full));
+    long differ = 0;
+    for (uint64_t a = 0; a < 0x200000; a += 7) {
+        cfi_rule x = { 0 }, y = { 0 };
+        bool fx = dwarf_cfi_find(full, a, &x), fy = dwarf_cfi_find(bare, a, &y);
+        differ += fx != fy || (fx && (x.cfa_reg != y.cfa_reg || x.cfa_off != y.cfa_off || x.fp_off != y.fp_off));
+    }
+    CHECK_EQ_INT(differ, 0);
+    dwarf_cfi_free(bare);
+    dwarf_cfi_free(full);
+    free(data);
+}
+
 /* Every row of a library's CFI as readelf interprets it (readelf -wF: LOC, CFA, rbp, ra) against dwarf_cfi_find at
  * that row's address: the same CFA rule, the same place for rbp, END where ra is undefined, no rule where
  * readelf shows one this table does not hold (an expression, a register); "exp" CFAs are the PLT rule or none. */
@@ -819,6 +849,7 @@ int main(void)
     RUN(test_cfi_libc_libjvm);
     RUN(test_cfi_plt);
     RUN(test_cfi_vs_readelf);
+    RUN(test_cfi_without_sections);
     RUN(test_code_map_self);
     RUN(test_code_map_file);
     RUN(test_code_map_bias);
