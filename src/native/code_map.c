@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "elf_image.h"
@@ -216,8 +217,10 @@ static cm_lib *cm_lib_for(code_libs *libs, const char *path, unsigned maj, unsig
         memcpy(l->loads, twin->loads, sizeof l->loads);
         l->nloads = twin->nloads;
     } else if (vdso) {
-        /* the kernel maps the whole vDSO image, readable, at the start of its executable mapping */
-        if (off == 0 && elf_image_open(&img, (const void *)(uintptr_t)lo, (size_t)(hi - lo))) {
+        /* the kernel maps the whole vDSO image, readable, at the start of its executable mapping; read only
+         * this process's (a maps file of another process names addresses not mapped here) */
+        if (off == 0 && getauxval(AT_SYSINFO_EHDR) == lo &&
+            elf_image_open(&img, (const void *)(uintptr_t)lo, (size_t)(hi - lo))) {
             l->image = (const void *)(uintptr_t)lo;
             l->image_len = (size_t)(hi - lo);
             l->nloads = cm_loads_of(&img, l->loads);

@@ -2,7 +2,7 @@
  * STT_FUNC and STT_GNU_IFUNC symbols of .symtab and .dynsym, their names copied
  * into one pool (so the file is unmapped after loading), sorted by address with
  * the best name first among those at one address (a known size, then global
- * binding), exact duplicates (the same symbol in both tables) merged. */
+ * binding, then the fewest leading underscores), exact duplicates (the same symbol in both tables) merged. */
 #include "elf_symbols.h"
 
 #include <limits.h>
@@ -17,7 +17,8 @@
 typedef struct es_sym {
     uint64_t addr, size;
     uint32_t name;   /* offset into names */
-    uint32_t rank;   /* higher is preferred among symbols at one address */
+    uint16_t rank;        /* higher is preferred among symbols at one address */
+    uint16_t underscores; /* leading '_' of the name: among equals, the fewest is preferred */
 } es_sym;
 
 struct elf_symbols {
@@ -91,7 +92,8 @@ static long es_add_table(elf_symbols *s, const elf_image *img, uint32_t type)
             if (!end || end == name)
                 continue;
             es_sym e = { .addr = sym.st_value, .size = sym.st_size,
-                         .rank = (sym.st_size ? 2u : 0u) + (bind == STB_GLOBAL || bind == STB_WEAK ? 1u : 0u) };
+                         .rank = (uint16_t)((sym.st_size ? 2u : 0u) + (bind == STB_GLOBAL || bind == STB_WEAK ? 1u : 0u)),
+                         .underscores = (uint16_t)strspn(name, "_") };
             if (!es_add_name(s, name, (size_t)(end - name), &e.name) || !es_push(s, &e))
                 return -1;
             added++;
@@ -158,12 +160,16 @@ static int es_cmp(const void *a, const void *b)
         return x->addr < y->addr ? -1 : 1;
     if (x->rank != y->rank)
         return x->rank > y->rank ? -1 : 1;
+    if (x->underscores != y->underscores)   /* "write" before "__write" */
+        return x->underscores < y->underscores ? -1 : 1;
     return x->name < y->name ? -1 : x->name > y->name;
 }
 
 /* Sorts, then merges the entries of one address that carry the same name. */
 static void es_finish(elf_symbols *s)
 {
+    if (s->n == 0)
+        return;
     qsort(s->syms, s->n, sizeof *s->syms, es_cmp);
     size_t out = 0;
     for (size_t i = 0; i < s->n; i++) {

@@ -17,6 +17,7 @@
 #include <link.h>
 #include <signal.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -483,6 +484,41 @@ static void test_code_map_bias(void)
     dlclose(h);
 }
 
+/* The maps of another process (sleep, exec'd: its own layout): its libc found with its CFI, its vDSO (at an address
+ * this process may not map) named but never read from here. */
+static void test_code_map_other_process(void)
+{
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        execlp("sleep", "sleep", "5", (char *)NULL);
+        _exit(127);
+    }
+    char maps[64];
+    snprintf(maps, sizeof maps, "/proc/%d/maps", (int)pid);
+    code_map *m = NULL;
+    code_libs *libs = code_libs_new();
+    for (int i = 0; i < 100; i++) {   /* until the exec has happened and libc is mapped */
+        usleep(10000);
+        code_map_free(m);
+        m = code_map_read(libs, maps);
+        if (m && code_map_function_address(m, "write", NULL))
+            break;
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    ASSERT(m != NULL);
+    uint64_t w = code_map_function_address(m, "write", NULL);
+    const code_lib *l = code_map_find(m, w);
+    CHECK(l && strcmp(l->name, "libc.so.6") == 0 && l->cfi != NULL);
+    const char *sym = NULL;
+    uint64_t vaddr;
+    code_map_symbol(m, w, &sym, &vaddr);
+    CHECK_EQ_STR(sym, "write");   /* of its aliases (__write, __libc_write), the plain name */
+    code_map_free(m);
+    code_libs_free(libs);
+}
+
 /* ---- real unwinds: a signal handler walks its own interrupted stack ---- */
 
 static code_libs *tn_libs;
@@ -853,6 +889,7 @@ int main(void)
     RUN(test_code_map_self);
     RUN(test_code_map_file);
     RUN(test_code_map_bias);
+    RUN(test_code_map_other_process);
     RUN(test_unwind_chain_fp);
     RUN(test_unwind_chain_nofp);
     RUN(test_unwind_prologue);
