@@ -22,7 +22,7 @@
 #include "../common/file_map.h"
 #include "elf_image.h"
 
-#define CFI_NONE 4                     /* a row kind of our own: no rule here (dwarf_cfi_find says false) */
+#define CFI_NONE 5                     /* a row kind of our own: no rule here (dwarf_cfi_find says false) */
 #define CFI_ROW_FP_SAME INT16_MIN      /* fp_off of a row: rbp unchanged */
 #define CFI_STACK_DEPTH 16             /* remember_state nesting */
 #define CFI_DW_RBP 6
@@ -33,7 +33,7 @@ typedef struct cfi_row {
     uint32_t pc;       /* offset from dwarf_cfi.base */
     int32_t cfa_off;
     int16_t fp_off;    /* CFI_ROW_FP_SAME, or offset from the CFA */
-    uint8_t kind;      /* CFI_REG_SP .. CFI_END, CFI_NONE */
+    uint8_t kind;      /* CFI_REG_SP .. CFI_SIGNAL, CFI_NONE */
     uint8_t pad;
 } cfi_row;
 
@@ -68,6 +68,7 @@ typedef struct cfi_cie {
     uint64_t ra_reg;
     uint8_t fde_enc;
     bool z;                    /* augmentation data present ('z') */
+    bool signal;               /* 'S': its FDEs are signal trampolines */
     const uint8_t *insns, *insns_end;
 } cfi_cie;
 
@@ -241,7 +242,9 @@ static bool cfi_parse_cie(const cfi_section *s, uint64_t off, cfi_cie *cie)
                 cfi_skip_pointer(&a, (uint8_t)cfi_u(&a, 1));
             else if (*k == 'L')
                 cfi_u(&a, 1);
-            else if (*k != 'S' && *k != 'B' && *k != 'G')
+            else if (*k == 'S')
+                cie->signal = true;
+            else if (*k != 'B' && *k != 'G')
                 break;   /* the rest of the data is skipped by its length */
         }
         if (a.bad)
@@ -280,8 +283,32 @@ static bool cfi_parse_fde(const cfi_section *s, cfi_cursor c, uint64_t id, uint6
     return true;
 }
 
-/* Appends a row (pc, rule of st), replacing the last row when it starts at the same pc and merging it into the
- * one before when the rule is the same. */
+/* Appends row r, replacing the last row when it starts at the same pc and merging it into the one before when the
+ * rule is the same. */
+static bool cfi_append(dwarf_cfi *t, cfi_row r)
+{
+    if (r.kind == CFI_NONE || r.kind == CFI_END || r.kind == CFI_SIGNAL)
+        r.cfa_off = 0, r.fp_off = CFI_ROW_FP_SAME;
+    if (t->n && t->rows[t->n - 1].pc == r.pc)
+        t->n--;
+    if (t->n) {
+        const cfi_row *last = &t->rows[t->n - 1];
+        if (last->kind == r.kind && last->cfa_off == r.cfa_off && last->fp_off == r.fp_off)
+            return true;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        cfi_row *p = realloc(t->rows, cap * sizeof *p);
+        if (!p)
+            return false;
+        t->rows = p;
+        t->cap = cap;
+    }
+    t->rows[t->n++] = r;
+    return true;
+}
+
+/* Appends a row (pc, the rule of st); none: a row of no rule. */
 static bool cfi_push_row(dwarf_cfi *t, uint64_t pc, const cfi_state *st, bool none)
 {
     cfi_row r = { .pc = (uint32_t)(pc - t->base), .kind = CFI_NONE, .fp_off = CFI_ROW_FP_SAME };
@@ -303,25 +330,7 @@ static bool cfi_push_row(dwarf_cfi *t, uint64_t pc, const cfi_state *st, bool no
             r.cfa_off = (int32_t)st->cfa_off;
         }
     }
-    if (r.kind == CFI_NONE || r.kind == CFI_END)
-        r.cfa_off = 0, r.fp_off = CFI_ROW_FP_SAME;
-    if (t->n && t->rows[t->n - 1].pc == r.pc)
-        t->n--;
-    if (t->n) {
-        const cfi_row *last = &t->rows[t->n - 1];
-        if (last->kind == r.kind && last->cfa_off == r.cfa_off && last->fp_off == r.fp_off)
-            return true;
-    }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        cfi_row *p = realloc(t->rows, cap * sizeof *p);
-        if (!p)
-            return false;
-        t->rows = p;
-        t->cap = cap;
-    }
-    t->rows[t->n++] = r;
-    return true;
+    return cfi_append(t, r);
 }
 
 /* The threshold literal of the PLT's CFA expression (breg7 8; breg16 0; lit15; and; litN; ge; lit3; shl; plus),
@@ -530,6 +539,14 @@ static dwarf_cfi *cfi_build(const cfi_section *s)
         if (f->start < covered || f->end - t->base > UINT32_MAX ||
             (cie.offset != f->cie && !cfi_parse_cie(s, f->cie, &cie))) {
             t->skipped++;
+            continue;
+        }
+        if (cie.signal) {
+            /* a signal trampoline: its registers are the kernel's ucontext_t, whatever the program spells out */
+            if (!cfi_append(t, (cfi_row){ .pc = (uint32_t)(f->start - t->base), .kind = CFI_SIGNAL }) ||
+                !cfi_append(t, (cfi_row){ .pc = (uint32_t)(f->end - t->base), .kind = CFI_NONE }))
+                goto fail;
+            covered = f->end;
             continue;
         }
         cfi_state init = { .cfa_kind = CFI_CFA_UNKNOWN, .fp_rule = CFI_R_SAME, .ra_rule = CFI_R_SAME }, st;

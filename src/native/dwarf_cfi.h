@@ -17,12 +17,14 @@
 #define CFI_REG_FP 1   /* CFA = rbp + cfa_off */
 #define CFI_REG_PLT 2  /* a PLT entry's expression: CFA = rsp + 8, or rsp + 16 when (pc & 15) >= cfa_off */
 #define CFI_END 3      /* the return address is undefined: the outermost frame (_start, thread start) */
+#define CFI_SIGNAL 4   /* a signal trampoline (an FDE of augmentation "S", e.g. glibc's __restore_rt): sp points
+                        * at the ucontext_t the kernel saved, which holds the interrupted rip, rsp and rbp */
 #define CFI_FP_SAME INT32_MIN   /* fp_off: rbp still holds the caller's value */
 
 typedef struct dwarf_cfi dwarf_cfi;
 
 typedef struct cfi_rule {
-    uint8_t cfa_reg;   /* CFI_REG_SP, CFI_REG_FP, CFI_REG_PLT, CFI_END */
+    uint8_t cfa_reg;   /* CFI_REG_SP, CFI_REG_FP, CFI_REG_PLT, CFI_END, CFI_SIGNAL */
     int32_t cfa_off;   /* see CFI_REG_* */
     int32_t fp_off;    /* CFI_FP_SAME, or where the caller's rbp is saved: CFA + fp_off */
 } cfi_rule;

@@ -1,10 +1,12 @@
 /* unwind.c — see unwind.h. Owns the step rule: the CFA from the CFI rule (or
  * rbp + 16 on the frame pointer chain), the return address at CFA-8, the
- * caller's rbp where the rule says it was saved, and the checks that keep a
+ * caller's rbp where the rule says it was saved, the registers a signal
+ * trampoline's ucontext_t saved, and the checks that keep a
  * walk of a corrupt or foreign stack from reading outside its bounds or
  * looping. */
 #include "unwind.h"
 
+#include <stddef.h>
 #include <ucontext.h>
 
 /* The 8-byte word at addr when it lies, aligned, inside [lo, hi). A stack holds the redzones of an ASan build's
@@ -20,6 +22,29 @@ static bool uw_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
     return true;
 }
 
+/* The offset in a ucontext_t of saved general register reg (REG_RIP, REG_RSP, REG_RBP). */
+#define UW_GREG(reg) (offsetof(ucontext_t, uc_mcontext.gregs) + (reg) * sizeof(greg_t))
+
+/* Through a signal trampoline (glibc's __restore_rt: r->pc is its address, the handler's return address): the
+ * kernel's ucontext_t lies at sp and holds the interrupted frame's registers. That pc is an interrupted pc, not a
+ * return address; the caller's next step looks it up at pc-1, which names the wrong function only when the
+ * signal came at a function's first byte. */
+static bool uw_signal_frame(const code_map *m, unwind_regs *r, uint64_t stack_lo, uint64_t stack_hi)
+{
+    uint64_t pc, sp, fp;
+    if (!uw_read(r->sp + UW_GREG(REG_RIP), stack_lo, stack_hi, &pc) ||
+        !uw_read(r->sp + UW_GREG(REG_RSP), stack_lo, stack_hi, &sp) ||
+        !uw_read(r->sp + UW_GREG(REG_RBP), stack_lo, stack_hi, &fp))
+        return false;
+    /* the interrupted frame lies above the signal frame (a handler on an alternate stack is not followed) */
+    if (sp <= r->sp || pc == 0 || !code_map_find(m, pc))
+        return false;
+    r->pc = pc;
+    r->sp = sp;
+    r->fp = fp;
+    return true;
+}
+
 bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi)
 {
     const code_lib *lib = code_map_find(m, r->pc);
@@ -30,6 +55,8 @@ bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo
     cfi_rule rule;
     uint64_t cfa, fp = r->fp, pc;
     if (lib->cfi && dwarf_cfi_find(lib->cfi, at - lib->load_bias, &rule)) {
+        if (rule.cfa_reg == CFI_SIGNAL)
+            return uw_signal_frame(m, r, stack_lo, stack_hi);
         switch (rule.cfa_reg) {
         case CFI_REG_SP: cfa = r->sp + (uint64_t)(int64_t)rule.cfa_off; break;
         case CFI_REG_FP: cfa = r->fp + (uint64_t)(int64_t)rule.cfa_off; break;

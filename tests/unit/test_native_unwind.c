@@ -197,7 +197,7 @@ static void tn_cfi_vs_readelf(const char *path)
     dwarf_cfi *c = dwarf_cfi_load(path);
     ASSERT(c != NULL);
     int col_rbp = -1, col_ra = -1;
-    long rows = 0, wrong = 0, plt = 0;
+    long rows = 0, wrong = 0, plt = 0, sig = 0;
     uint64_t fde_start = 0;
     do {
         char *tok[24];
@@ -231,7 +231,8 @@ static void tn_cfi_vs_readelf(const char *path)
         if (strcmp(ra, "u") == 0) {
             ok = found && r.cfa_reg == CFI_END;
         } else if (strcmp(ra, "c-8") != 0) {
-            ok = !found;
+            ok = !found || r.cfa_reg == CFI_SIGNAL;   /* a signal trampoline's ra is an expression */
+            sig += found;
         } else if (strcmp(cfa, "exp") == 0) {
             ok = !found || r.cfa_reg == CFI_REG_PLT;
             plt += found;
@@ -251,7 +252,9 @@ static void tn_cfi_vs_readelf(const char *path)
                     ra, found, r.cfa_reg, r.cfa_off, r.fp_off);
     } while (fgets(line, sizeof line, p));
     pclose(p);
-    printf("%s CFI against readelf -wF: %ld rows, %ld wrong, %ld PLT rows\n", path, rows, wrong, plt);
+    printf("%s CFI against readelf -wF: %ld rows, %ld wrong, %ld PLT rows, %ld signal frames\n", path, rows, wrong,
+           plt, sig);
+    CHECK(strcmp(path, LIBC) != 0 || sig == 1);   /* __restore_rt */
     CHECK(rows > 10000);
     CHECK_EQ_INT(wrong, 0);
     CHECK(plt > 0);
@@ -711,6 +714,56 @@ static void test_unwind_chain_nofp(void)
         printf("unwind_step: %.0f ns per step (%ld steps)\n", tn_bench_ns / (double)tn_bench_steps, tn_bench_steps);
 }
 
+/* A signal handler interrupted by a signal (SA_NODEFER: SIGUSR1 raised again inside its handler): the walk goes
+ * through the trampoline (__restore_rt) into the first handler's frames and on into the chain it interrupted. */
+static volatile int tn_nest;
+
+static void tn_on_usr1_nested(int sig, siginfo_t *info, void *uc)
+{
+    (void)info;
+    if (tn_nest == 0) {
+        tn_nest = 1;
+        raise(sig);
+        tn_nest = 0;
+        return;
+    }
+    tn_record(uc);
+}
+
+static void test_unwind_through_signal(void)
+{
+    char path[4200];
+    void *h = tn_open_chain("libchain_nofp.so", path, sizeof path);
+    ASSERT(h != NULL);
+    tn_chain_fn a = (tn_chain_fn)(uintptr_t)dlsym(h, "chain_a");
+    ASSERT(a != NULL);
+    tn_libs = code_libs_new();
+    tn_map = code_map_read(tn_libs, NULL);
+    ASSERT(tn_map != NULL);
+    tn_disable = NULL;
+    tn_n = 0;
+    struct sigaction sa = { .sa_flags = SA_SIGINFO | SA_NODEFER }, old;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = tn_on_usr1_nested;
+    sigaction(SIGUSR1, &sa, &old);
+    tn_call_chain(a, 0);
+    sigaction(SIGUSR1, &old, NULL);
+    const char *names[TN_MAX_FRAMES];
+    tn_symbolize(tn_pcs, tn_n, names);
+    tn_print("nested signal", names, tn_n);
+    int handler = -1;
+    for (int i = 0; i < tn_n && handler < 0; i++)
+        if (strstr(names[i], "tn_on_usr1_nested"))
+            handler = i;
+    CHECK(handler > 0);
+    int at = tn_chain_at(names, tn_n);
+    CHECK(at > handler);
+    code_map_free(tn_map);
+    tn_map = NULL;
+    code_libs_free(tn_libs);
+    dlclose(h);
+}
+
 /* A leaf pc at a function's first instruction (before any push): CFI says the return address is at [rsp]. */
 static void test_unwind_prologue(void)
 {
@@ -892,6 +945,7 @@ int main(void)
     RUN(test_code_map_other_process);
     RUN(test_unwind_chain_fp);
     RUN(test_unwind_chain_nofp);
+    RUN(test_unwind_through_signal);
     RUN(test_unwind_prologue);
     RUN(test_unwind_garbage);
     RUN(test_cfi_corrupt);
