@@ -55,7 +55,7 @@ EXAMPLE_PLUGINS := $(patsubst examples/plugins/%.c,$(BUILD)/examples/lib%.so,$(w
 NATIVE_CC   := $(CC) -std=c11 -D_GNU_SOURCE $(WARN) -g -O2 -fPIC -shared $(JNI_INC)
 NATIVE_LIBS := $(BUILD)/it/native/libjpnative_fp.so $(BUILD)/it/native/libjpnative_nofp.so
 
-.PHONY: all native-libs demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite bench clean deps install
+.PHONY: all native-libs demo test examples test-unit test-it test-full fuzz fuzz-readers fuzz-rewrite fuzz-native bench clean deps install
 .SECONDARY:
 all: deps $(BUILD)/libjvmprof.so $(BUILD)/libhprof.so $(BUILD)/jvmprof.jar $(BUILD)/jvmprof $(NATIVE_LIBS)
 
@@ -200,6 +200,20 @@ $(BUILD)/fuzz/obj/%.o: src/%.c $(HEADERS) | $(BUILD)/fuzz/.clang
 
 $(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_SRC)) | $(BUILD)/fuzz/.clang
 	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(READERS_SRC)) -lpthread -lz
+
+# the ELF and CFI readers of src/native (tests/fuzz/fuzz_native.c): its regressions replayed, then fuzzed from
+# small shared objects of this machine (not part of make fuzz or make test: run by hand after changing src/native)
+NATIVE_FUZZ_SRC := $(NATIVE_SRC) src/common/file_map.c
+$(BUILD)/fuzz/fuzz_native: tests/fuzz/fuzz_native.c $(call fuzz_obj,$(NATIVE_FUZZ_SRC)) | $(BUILD)/fuzz/.clang
+	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(NATIVE_FUZZ_SRC))
+
+fuzz-native: $(BUILD)/fuzz/fuzz_native $(BUILD)/unit/libchain_fp.so $(BUILD)/unit/libchain_nofp.so
+	@rm -rf $(BUILD)/fuzz/fuzz_native-corpus && mkdir -p $(BUILD)/fuzz/fuzz_native-corpus
+	$(BUILD)/fuzz/fuzz_native tests/fuzz/native_regressions/*
+	cp $(BUILD)/unit/libchain_fp.so $(BUILD)/unit/libchain_nofp.so $(BUILD)/fuzz/fuzz_native-corpus/
+	for f in /lib/x86_64-linux-gnu/libdl.so.2 /lib/x86_64-linux-gnu/librt.so.1; do [ -f $$f ] && cp $$f $(BUILD)/fuzz/fuzz_native-corpus/ || true; done
+	$(BUILD)/fuzz/fuzz_native -max_total_time=$(FUZZ_SECONDS) -max_len=200000 $(FUZZ_RUN) $(FUZZ_EXTRA) \
+	    -artifact_prefix=$(BUILD)/fuzz/fuzz_native- $(BUILD)/fuzz/fuzz_native-corpus
 
 # fuzz_run TARGET,CORPUS,REGRESSIONS,SECONDS
 define fuzz_run

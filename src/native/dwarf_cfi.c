@@ -10,10 +10,11 @@
  * row unless the next FDE starts there. Neighbouring rows with the same rule are
  * merged. Row addresses are 32-bit offsets from the lowest FDE start (a shared
  * object's code spans far less than 4 GiB). A lookup narrows the rows to those
- * of the pc's 4 KiB page through an index (a few rows, not log2 of all of them),
- * then searches them without branches (a binary search's branches mispredict). Anything malformed ends that FDE's
- * rows with "no rule" from the point reached; nothing is read outside the
- * section. */
+ * of the pc's 4 KiB page through an index (a few rows, not log2 of all of
+ * them), then searches them without branches (a binary search's branches
+ * mispredict). Anything malformed ends that FDE's rows with "no rule" from the
+ * point reached; nothing is read outside the section, and arithmetic on values
+ * read wraps (cfi_scaled) instead of overflowing. */
 #include "dwarf_cfi.h"
 
 #include <stdlib.h>
@@ -133,6 +134,12 @@ static int64_t cfi_sleb(cfi_cursor *c)
             return (int64_t)v;
         }
     }
+}
+
+/* factor * align, wrapping as unsigned arithmetic does (a corrupt factor must not overflow a signed product). */
+static int64_t cfi_scaled(uint64_t factor, int64_t align)
+{
+    return (int64_t)(factor * (uint64_t)align);
 }
 
 /* A pointer in encoding enc (DW_EH_PE_*); pcrel is relative to the field's own address. An application this
@@ -387,7 +394,7 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
         bool advance = false;
         switch (op >> 6) {
         case 1: delta = op & 0x3f; advance = true; break;                                    /* advance_loc */
-        case 2: cfi_set_rule(st, op & 0x3f, CFI_R_OFFSET, (int64_t)cfi_uleb(&c) * cie->data_align); break;
+        case 2: cfi_set_rule(st, op & 0x3f, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), cie->data_align)); break;
         case 3: cfi_restore(st, init, op & 0x3f); break;                                      /* restore */
         default:
             switch (op) {
@@ -403,7 +410,7 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
             case 0x02: delta = cfi_u(&c, 1); advance = true; break;
             case 0x03: delta = cfi_u(&c, 2); advance = true; break;
             case 0x04: delta = cfi_u(&c, 4); advance = true; break;
-            case 0x05: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, (int64_t)cfi_uleb(&c) * cie->data_align); break;
+            case 0x05: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), cie->data_align)); break;
             case 0x06: cfi_restore(st, init, cfi_uleb(&c)); break;                            /* restore_extended */
             case 0x07: cfi_set_rule(st, cfi_uleb(&c), CFI_R_UNDEF, 0); break;                 /* undefined */
             case 0x08:                                                                        /* same_value */
@@ -449,13 +456,13 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
                 cfi_set_rule(st, reg, CFI_R_OTHER, 0);
                 break;
             }
-            case 0x11: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_sleb(&c) * cie->data_align); break;
+            case 0x11: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align)); break;
             case 0x12:                                                                        /* def_cfa_sf */
                 st->cfa_kind = CFI_CFA_REG;
                 st->cfa_reg = cfi_uleb(&c);
-                st->cfa_off = cfi_sleb(&c) * cie->data_align;
+                st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align);
                 break;
-            case 0x13: st->cfa_off = cfi_sleb(&c) * cie->data_align; cfi_cfa_half(st); break;  /* def_cfa_offset_sf */
+            case 0x13: st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align); cfi_cfa_half(st); break;  /* def_cfa_offset_sf */
             case 0x14: case 0x15:                                                             /* val_offset(_sf) */
                 reg = cfi_uleb(&c);
                 if (op == 0x14)
@@ -467,7 +474,7 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
             case 0x2e: cfi_uleb(&c); break;                                                   /* GNU_args_size */
             case 0x2f:                                                                        /* GNU_negative_offset_extended */
                 reg = cfi_uleb(&c);
-                cfi_set_rule(st, reg, CFI_R_OFFSET, -(int64_t)cfi_uleb(&c) * cie->data_align);
+                cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(0 - cfi_uleb(&c), cie->data_align));
                 break;
             default: return false;
             }

@@ -80,8 +80,11 @@ bool elf_image_vaddr_offset(const elf_image *img, uint64_t vaddr, uint64_t *off,
         if (!elf_image_phdr(img, i, &ph) || ph.p_type != PT_LOAD)
             continue;
         if (vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
-            *off = ph.p_offset + (vaddr - ph.p_vaddr);
-            *avail = ph.p_filesz - (vaddr - ph.p_vaddr);
+            uint64_t at = ph.p_offset + (vaddr - ph.p_vaddr), n = ph.p_filesz - (vaddr - ph.p_vaddr);
+            if (at < ph.p_offset || at >= img->len)
+                return false;   /* the segment's file image is not (all) in this image */
+            *off = at;
+            *avail = n < img->len - at ? n : img->len - at;
             return true;
         }
     }

@@ -27,7 +27,8 @@ bool elf_image_shdr(const elf_image *img, unsigned i, Elf64_Shdr *out);
 unsigned elf_image_nsections(const elf_image *img);
 /* The first section named name (its header into *out, its index returned), -1 if none. */
 int elf_image_section(const elf_image *img, const char *name, Elf64_Shdr *out);
-/* The file offset of vaddr through the PT_LOAD segments, and the bytes of the segment's file image from there. */
+/* The file offset of vaddr through the PT_LOAD segments, and the bytes of the segment's file image from there
+ * (never past the image's end); false when no segment holds vaddr inside the image. */
 bool elf_image_vaddr_offset(const elf_image *img, uint64_t vaddr, uint64_t *off, uint64_t *avail);
 /* The NT_GNU_BUILD_ID note as lowercase hex into hex[cap] ("" when none); its length in hex digits. */
 size_t elf_image_build_id(const elf_image *img, char *hex, size_t cap);
