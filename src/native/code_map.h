@@ -19,7 +19,8 @@
 typedef struct code_lib {            /* one mapped ELF file (or anonymous executable memory: path "") */
     char *path;
     const char *name;                /* the basename of path ("libc.so.6"); "[anon]" for anonymous memory */
-    uint64_t load_bias;              /* runtime address - ELF vaddr (from the file's PT_LOAD headers and the mapping's offset) */
+    uint64_t load_bias;              /* runtime address - ELF vaddr (from the file's PT_LOAD headers and the
+                                      * mapping's offset) */
     dwarf_cfi *cfi;                  /* loaded when the lib is first seen; NULL: none */
     elf_symbols *syms;               /* loaded lazily by code_map_symbol (agent thread) */
 } code_lib;

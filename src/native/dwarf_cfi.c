@@ -388,18 +388,28 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
 {
     cfi_state stack[CFI_STACK_DEPTH];
     unsigned depth = 0;
+    const int64_t da = cie->data_align;
     while (c.p < c.end) {
         uint8_t op = (uint8_t)cfi_u(&c, 1);
-        uint64_t delta = 0, reg;
+        uint64_t delta = 0, reg, len;
         bool advance = false;
-        switch (op >> 6) {
-        case 1: delta = op & 0x3f; advance = true; break;                                    /* advance_loc */
-        case 2: cfi_set_rule(st, op & 0x3f, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), cie->data_align)); break;
-        case 3: cfi_restore(st, init, op & 0x3f); break;                                      /* restore */
+        int lit;
+        switch (op >> 6) {   /* the three ops with an operand in their low 6 bits */
+        case 1:   /* advance_loc */
+            delta = op & 0x3f;
+            advance = true;
+            break;
+        case 2:   /* offset */
+            cfi_set_rule(st, op & 0x3f, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), da));
+            break;
+        case 3:   /* restore */
+            cfi_restore(st, init, op & 0x3f);
+            break;
         default:
             switch (op) {
-            case 0x00: break;                                                                 /* nop */
-            case 0x01: {                                                                      /* set_loc */
+            case 0x00:   /* nop */
+                break;
+            case 0x01: {   /* set_loc */
                 uint64_t to = cfi_pointer(&c, s, cie->fde_enc);
                 if (to < *loc)
                     return false;
@@ -407,63 +417,38 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
                 advance = true;
                 break;
             }
-            case 0x02: delta = cfi_u(&c, 1); advance = true; break;
-            case 0x03: delta = cfi_u(&c, 2); advance = true; break;
-            case 0x04: delta = cfi_u(&c, 4); advance = true; break;
-            case 0x05: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), cie->data_align)); break;
-            case 0x06: cfi_restore(st, init, cfi_uleb(&c)); break;                            /* restore_extended */
-            case 0x07: cfi_set_rule(st, cfi_uleb(&c), CFI_R_UNDEF, 0); break;                 /* undefined */
-            case 0x08:                                                                        /* same_value */
+            case 0x02: delta = cfi_u(&c, 1), advance = true; break;   /* advance_loc1 */
+            case 0x03: delta = cfi_u(&c, 2), advance = true; break;   /* advance_loc2 */
+            case 0x04: delta = cfi_u(&c, 4), advance = true; break;   /* advance_loc4 */
+            case 0x05:   /* offset_extended */
+                reg = cfi_uleb(&c);
+                cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(cfi_uleb(&c), da));
+                break;
+            case 0x11:   /* offset_extended_sf */
+                reg = cfi_uleb(&c);
+                cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled((uint64_t)cfi_sleb(&c), da));
+                break;
+            case 0x2f:   /* GNU_negative_offset_extended */
+                reg = cfi_uleb(&c);
+                cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(0 - cfi_uleb(&c), da));
+                break;
+            case 0x06:   /* restore_extended */
+                cfi_restore(st, init, cfi_uleb(&c));
+                break;
+            case 0x07:   /* undefined */
+                cfi_set_rule(st, cfi_uleb(&c), CFI_R_UNDEF, 0);
+                break;
+            case 0x08:   /* same_value */
                 reg = cfi_uleb(&c);
                 cfi_set_rule(st, reg, reg == CFI_DW_RA ? CFI_R_OTHER : CFI_R_SAME, 0);
                 break;
-            case 0x09: reg = cfi_uleb(&c); cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OTHER, 0); break; /* register */
-            case 0x0a:                                                                        /* remember_state */
-                if (depth == CFI_STACK_DEPTH)
-                    return false;
-                stack[depth++] = *st;
-                break;
-            case 0x0b:                                                                        /* restore_state */
-                if (depth == 0)
-                    return false;
-                *st = stack[--depth];   /* the CFA rule too: GCC's epilogues rely on it, as libgcc does */
-                break;
-            case 0x0c:                                                                        /* def_cfa */
-                st->cfa_kind = CFI_CFA_REG;
-                st->cfa_reg = cfi_uleb(&c);
-                st->cfa_off = (int64_t)cfi_uleb(&c);
-                break;
-            /* def_cfa_register and def_cfa_offset(_sf) change one half of a register+offset rule; after an
-             * expression they leave a rule this table does not know */
-            case 0x0d: st->cfa_reg = cfi_uleb(&c); cfi_cfa_half(st); break;                    /* def_cfa_register */
-            case 0x0e: st->cfa_off = (int64_t)cfi_uleb(&c); cfi_cfa_half(st); break;           /* def_cfa_offset */
-            case 0x0f: {                                                                      /* def_cfa_expression */
-                uint64_t len = cfi_uleb(&c);
-                if (c.bad || len > (uint64_t)(c.end - c.p))
-                    return false;
-                int lit = cfi_plt_expression(c.p, len);
-                st->cfa_kind = lit >= 0 ? CFI_CFA_PLT : CFI_CFA_UNKNOWN;
-                st->cfa_off = lit;
-                c.p += len;
-                break;
-            }
-            case 0x10: case 0x16: {                                                           /* (val_)expression */
+            case 0x09:   /* register: reg is in another register */
                 reg = cfi_uleb(&c);
-                uint64_t len = cfi_uleb(&c);
-                if (c.bad || len > (uint64_t)(c.end - c.p))
-                    return false;
-                c.p += len;
+                cfi_uleb(&c);
                 cfi_set_rule(st, reg, CFI_R_OTHER, 0);
                 break;
-            }
-            case 0x11: reg = cfi_uleb(&c); cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align)); break;
-            case 0x12:                                                                        /* def_cfa_sf */
-                st->cfa_kind = CFI_CFA_REG;
-                st->cfa_reg = cfi_uleb(&c);
-                st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align);
-                break;
-            case 0x13: st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), cie->data_align); cfi_cfa_half(st); break;  /* def_cfa_offset_sf */
-            case 0x14: case 0x15:                                                             /* val_offset(_sf) */
+            case 0x14:   /* val_offset */
+            case 0x15:   /* val_offset_sf */
                 reg = cfi_uleb(&c);
                 if (op == 0x14)
                     cfi_uleb(&c);
@@ -471,12 +456,63 @@ static bool cfi_run(dwarf_cfi *t, const cfi_section *s, const cfi_cie *cie, cfi_
                     cfi_sleb(&c);
                 cfi_set_rule(st, reg, CFI_R_OTHER, 0);
                 break;
-            case 0x2e: cfi_uleb(&c); break;                                                   /* GNU_args_size */
-            case 0x2f:                                                                        /* GNU_negative_offset_extended */
+            case 0x10:   /* expression */
+            case 0x16:   /* val_expression */
                 reg = cfi_uleb(&c);
-                cfi_set_rule(st, reg, CFI_R_OFFSET, cfi_scaled(0 - cfi_uleb(&c), cie->data_align));
+                len = cfi_uleb(&c);
+                if (c.bad || len > (uint64_t)(c.end - c.p))
+                    return false;
+                c.p += len;
+                cfi_set_rule(st, reg, CFI_R_OTHER, 0);
                 break;
-            default: return false;
+            case 0x0a:   /* remember_state */
+                if (depth == CFI_STACK_DEPTH)
+                    return false;
+                stack[depth++] = *st;
+                break;
+            case 0x0b:   /* restore_state: the CFA rule too (GCC's epilogues rely on it, as libgcc does) */
+                if (depth == 0)
+                    return false;
+                *st = stack[--depth];
+                break;
+            case 0x0c:   /* def_cfa */
+                st->cfa_kind = CFI_CFA_REG;
+                st->cfa_reg = cfi_uleb(&c);
+                st->cfa_off = (int64_t)cfi_uleb(&c);
+                break;
+            case 0x12:   /* def_cfa_sf */
+                st->cfa_kind = CFI_CFA_REG;
+                st->cfa_reg = cfi_uleb(&c);
+                st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), da);
+                break;
+            /* def_cfa_register and def_cfa_offset(_sf) change one half of a register+offset rule; after an
+             * expression they leave a rule this table does not know */
+            case 0x0d:   /* def_cfa_register */
+                st->cfa_reg = cfi_uleb(&c);
+                cfi_cfa_half(st);
+                break;
+            case 0x0e:   /* def_cfa_offset */
+                st->cfa_off = (int64_t)cfi_uleb(&c);
+                cfi_cfa_half(st);
+                break;
+            case 0x13:   /* def_cfa_offset_sf */
+                st->cfa_off = cfi_scaled((uint64_t)cfi_sleb(&c), da);
+                cfi_cfa_half(st);
+                break;
+            case 0x0f:   /* def_cfa_expression: the PLT's, or one this table does not hold */
+                len = cfi_uleb(&c);
+                if (c.bad || len > (uint64_t)(c.end - c.p))
+                    return false;
+                lit = cfi_plt_expression(c.p, len);
+                st->cfa_kind = lit >= 0 ? CFI_CFA_PLT : CFI_CFA_UNKNOWN;
+                st->cfa_off = lit;
+                c.p += len;
+                break;
+            case 0x2e:   /* GNU_args_size */
+                cfi_uleb(&c);
+                break;
+            default:     /* unknown: the rest of the program cannot be parsed */
+                return false;
             }
         }
         if (c.bad)

@@ -125,7 +125,8 @@ size_t elf_image_build_id(const elf_image *img, char *hex, size_t cap)
     for (unsigned i = 0; i < elf_image_nsections(img); i++) {
         Elf64_Shdr sh;
         const uint8_t *p;
-        if (elf_image_shdr(img, i, &sh) && sh.sh_type == SHT_NOTE && (p = elf_image_bytes(img, sh.sh_offset, sh.sh_size))) {
+        if (elf_image_shdr(img, i, &sh) && sh.sh_type == SHT_NOTE &&
+            (p = elf_image_bytes(img, sh.sh_offset, sh.sh_size))) {
             size_t n = ei_build_id_in(p, sh.sh_size, hex, cap);
             if (n)
                 return n;
@@ -134,7 +135,8 @@ size_t elf_image_build_id(const elf_image *img, char *hex, size_t cap)
     for (unsigned i = 0; i < img->eh.e_phnum; i++) {
         Elf64_Phdr ph;
         const uint8_t *p;
-        if (elf_image_phdr(img, i, &ph) && ph.p_type == PT_NOTE && (p = elf_image_bytes(img, ph.p_offset, ph.p_filesz))) {
+        if (elf_image_phdr(img, i, &ph) && ph.p_type == PT_NOTE &&
+            (p = elf_image_bytes(img, ph.p_offset, ph.p_filesz))) {
             size_t n = ei_build_id_in(p, ph.p_filesz, hex, cap);
             if (n)
                 return n;

@@ -91,8 +91,9 @@ static long es_add_table(elf_symbols *s, const elf_image *img, uint32_t type)
             const char *end = memchr(name, '\0', strs.sh_size - sym.st_name);
             if (!end || end == name)
                 continue;
+            bool global = bind == STB_GLOBAL || bind == STB_WEAK;
             es_sym e = { .addr = sym.st_value, .size = sym.st_size,
-                         .rank = (uint16_t)((sym.st_size ? 2u : 0u) + (bind == STB_GLOBAL || bind == STB_WEAK ? 1u : 0u)),
+                         .rank = (uint16_t)((sym.st_size ? 2u : 0u) + (global ? 1u : 0u)),
                          .underscores = (uint16_t)strspn(name, "_") };
             if (!es_add_name(s, name, (size_t)(end - name), &e.name) || !es_push(s, &e))
                 return -1;

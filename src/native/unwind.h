@@ -16,10 +16,11 @@ typedef struct unwind_regs {
 } unwind_regs;
 
 /* async-signal-safe: from a frame to its caller. `leaf`: r->pc is the interrupted pc itself (else a return address,
- * looked up at pc-1). Through a signal trampoline (CFI_SIGNAL) the caller is the interrupted frame. Reads only 8-byte aligned words inside [stack_lo, stack_hi). Uses the CFI rule of the pc's
+ * looked up at pc-1). Reads only 8-byte aligned words inside [stack_lo, stack_hi). Uses the CFI rule of the pc's
  * library; where none covers it, the frame pointer chain (fp must lie in [sp, stack_hi), and the new sp must be
- * above the old). Returns false (r unchanged) at the end of the stack, an unmapped pc, or anything it cannot trust
- * (a read out of bounds, a caller's pc outside the code map, a stack that does not grow toward its base). */
+ * above the old). Through a signal trampoline (CFI_SIGNAL) the caller is the interrupted frame. Returns false
+ * (r unchanged) at the end of the stack, an unmapped pc, or anything it cannot trust (a read out of bounds, a
+ * caller's pc outside the code map, a stack that does not grow toward its base). */
 bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi);
 /* convenience: from a ucontext_t * (x86-64 REG_RIP/RSP/RBP) */
 void unwind_regs_from_ucontext(const void *ucontext, unwind_regs *r);

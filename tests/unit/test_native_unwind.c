@@ -220,7 +220,8 @@ static void tn_cfi_vs_readelf(const char *path)
             }
             continue;
         }
-        if (n < 2 || fde_start == 0 || strlen(tok[0]) != 16 || strspn(tok[0], "0123456789abcdef") != 16 || col_ra < 0 || n <= col_ra)
+        if (n < 2 || fde_start == 0 || strlen(tok[0]) != 16 || strspn(tok[0], "0123456789abcdef") != 16 ||
+            col_ra < 0 || n <= col_ra)
             continue;
         uint64_t loc = strtoull(tok[0], NULL, 16);
         const char *cfa = tok[1], *ra = tok[col_ra], *rbp = col_rbp > 0 && n > col_rbp ? tok[col_rbp] : "u";
@@ -355,7 +356,8 @@ static void tn_write_maps(const char *path, uint64_t base, const Elf64_Phdr *x)
         return;
     fprintf(f, "%" PRIx64 "-%" PRIx64 " r--p 00000000 fd:01 4242 " LIBC "\n", base, base + xoff);
     fprintf(f, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " fd:01 4242 " LIBC "\n", base + xoff, base + xend, xoff);
-    fprintf(f, "%" PRIx64 "-%" PRIx64 " r--p %08" PRIx64 " fd:01 4242 " LIBC "\n", base + xend, base + xend + 0x10000, xend);
+    fprintf(f, "%" PRIx64 "-%" PRIx64 " r--p %08" PRIx64 " fd:01 4242 " LIBC "\n", base + xend,
+            base + xend + 0x10000, xend);
     fprintf(f, "7f0000200000-7f0000300000 rwxp 00000000 00:00 0 \n");
     fprintf(f, "7f0000300000-7f0000301000 ---p 00000000 00:00 0 \n");
     fprintf(f, "7f0000301000-7f0000400000 rw-p 00000000 00:00 0                          [stack]\n");
@@ -822,7 +824,9 @@ static void test_unwind_garbage(void)
         for (int w = 0; w < 50; w++) {
             unwind_regs r;
             int k = rand() % 3;
-            r.pc = k == 0 ? code[rand() % 5] + (uint64_t)(rand() % 200) : k == 1 ? stack[rand() % WORDS] : (uint64_t)rand();
+            r.pc = k == 0   ? code[rand() % 5] + (uint64_t)(rand() % 200)
+                   : k == 1 ? stack[rand() % WORDS]
+                            : (uint64_t)rand();
             r.sp = lo + (uint64_t)(rand() % (WORDS * 8 + 64)) - 32;
             r.fp = rand() % 2 ? stack[rand() % WORDS] : lo + (uint64_t)(rand() % (WORDS * 8 + 64));
             if (rand() % 8 == 0)
@@ -914,7 +918,8 @@ static void test_cfi_corrupt(void)
                 copy[(size_t)rand() % 64] = (uint8_t)rand();
         if (i % 4 == 1)
             for (int k = 0; k < 8; k++)
-                copy[img.eh.e_shoff + (uint64_t)rand() % ((uint64_t)img.eh.e_shnum * img.eh.e_shentsize)] = (uint8_t)rand();
+                copy[img.eh.e_shoff + (uint64_t)rand() % ((uint64_t)img.eh.e_shnum * img.eh.e_shentsize)] =
+                    (uint8_t)rand();
         CHECK(th_write_file(path, copy, len));
         dwarf_cfi *c = dwarf_cfi_load(path);
         loaded += c != NULL;
