@@ -82,6 +82,34 @@ bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo
     return true;
 }
 
+int unwind_walk(const code_map *m, const void *ucontext, uint64_t *pcs, int max, unwind_stop_fn stop, void *arg,
+                unwind_regs *last, bool *stopped)
+{
+    unwind_regs r;
+    uint64_t lo, hi;
+    int n = 0;
+    bool end = false;
+    unwind_regs_from_ucontext(ucontext, &r);
+    if (stopped)
+        *stopped = false;
+    if (code_map_readable(m, r.sp, &lo, &hi)) {
+        while (n < max) {
+            if (stop && stop(r.pc, arg)) {
+                end = true;
+                break;
+            }
+            pcs[n++] = r.pc;
+            if (n == max || !unwind_step(m, &r, n == 1, lo, hi))
+                break;
+        }
+    }
+    if (stopped)
+        *stopped = end;
+    if (last)
+        *last = r;
+    return n;
+}
+
 void unwind_regs_from_ucontext(const void *ucontext, unwind_regs *r)
 {
     const ucontext_t *uc = ucontext;

@@ -22,6 +22,17 @@ typedef struct unwind_regs {
  * (r unchanged) at the end of the stack, an unmapped pc, or anything it cannot trust (a read out of bounds, a
  * caller's pc outside the code map, a stack that does not grow toward its base). */
 bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi);
+/* Whether a walk stops at the frame of pc (e.g. the first Java frame); called from the signal handler. */
+typedef bool (*unwind_stop_fn)(uint64_t pc, void *arg);
+
+/* async-signal-safe: the native walk of a signal's ucontext: the interrupted pc, then return addresses, into
+ * pcs[max], within the readable span holding the interrupted sp. Before storing a frame, stop(pc, arg) (when
+ * not NULL) may end the walk there: *stopped is set and *last holds that frame's registers, for a walker of
+ * other frames to go on from. Otherwise *last holds the last frame stored. Returns how many pcs were stored
+ * (0 when the sp lies in no readable mapping of the snapshot, e.g. a thread started after it). last and
+ * stopped may be NULL. */
+int unwind_walk(const code_map *m, const void *ucontext, uint64_t *pcs, int max, unwind_stop_fn stop, void *arg,
+                unwind_regs *last, bool *stopped);
 /* convenience: from a ucontext_t * (x86-64 REG_RIP/RSP/RBP) */
 void unwind_regs_from_ucontext(const void *ucontext, unwind_regs *r);
 

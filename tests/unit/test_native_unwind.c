@@ -766,6 +766,60 @@ static void test_unwind_through_signal(void)
     dlclose(h);
 }
 
+/* unwind_walk with a stop callback: the walk from raise() in chain_c stops at the first frame of this executable
+ * (as the agent's stops at the first Java frame), with that frame's registers for whoever goes on. */
+static const code_lib *tn_self_lib;
+static uint64_t tn_walk_pcs[TN_MAX_FRAMES];
+static int tn_walk_n;
+static bool tn_walk_stopped;
+static unwind_regs tn_walk_last;
+
+static bool tn_stop_at_self(uint64_t pc, void *arg)
+{
+    (void)arg;
+    return code_map_find(tn_map, pc) == tn_self_lib;
+}
+
+static void tn_on_usr1_walk(int sig, siginfo_t *info, void *uc)
+{
+    (void)sig, (void)info;
+    tn_walk_n = unwind_walk(tn_map, uc, tn_walk_pcs, TN_MAX_FRAMES, tn_stop_at_self, NULL, &tn_walk_last,
+                            &tn_walk_stopped);
+}
+
+static void test_unwind_walk_stop(void)
+{
+    char path[4200];
+    void *h = tn_open_chain("libchain_nofp.so", path, sizeof path);
+    ASSERT(h != NULL);
+    tn_chain_fn a = (tn_chain_fn)(uintptr_t)dlsym(h, "chain_a");
+    ASSERT(a != NULL);
+    tn_libs = code_libs_new();
+    tn_map = code_map_read(tn_libs, NULL);
+    ASSERT(tn_map != NULL);
+    tn_self_lib = code_map_find(tn_map, (uint64_t)(uintptr_t)&tn_marker);
+    struct sigaction sa = { .sa_flags = SA_SIGINFO }, old;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = tn_on_usr1_walk;
+    sigaction(SIGUSR1, &sa, &old);
+    tn_call_chain(a, 0);
+    sigaction(SIGUSR1, &old, NULL);
+    const char *names[TN_MAX_FRAMES + 1];
+    tn_symbolize(tn_walk_pcs, tn_walk_n, names);
+    tn_print("walk to the first frame of the test", names, tn_walk_n);
+    CHECK(tn_walk_stopped);
+    CHECK(tn_walk_n >= 3 && strstr(names[tn_walk_n - 1], "chain_a") && strstr(names[tn_walk_n - 2], "chain_b") &&
+          strstr(names[tn_walk_n - 3], "chain_c"));
+    const char *sym = NULL;
+    uint64_t vaddr;
+    code_map_symbol(tn_map, tn_walk_last.pc - 1, &sym, &vaddr);
+    CHECK(sym && strstr(sym, "tn_call_chain"));
+    code_map_free(tn_map);
+    tn_map = NULL;
+    code_libs_free(tn_libs);
+    dlclose(h);
+}
+
 /* A leaf pc at a function's first instruction (before any push): CFI says the return address is at [rsp]. */
 static void test_unwind_prologue(void)
 {
@@ -951,6 +1005,7 @@ int main(void)
     RUN(test_unwind_chain_fp);
     RUN(test_unwind_chain_nofp);
     RUN(test_unwind_through_signal);
+    RUN(test_unwind_walk_stop);
     RUN(test_unwind_prologue);
     RUN(test_unwind_garbage);
     RUN(test_cfi_corrupt);
