@@ -27,8 +27,7 @@ static bool uw_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
 
 /* Through a signal trampoline (glibc's __restore_rt: r->pc is its address, the handler's return address): the
  * kernel's ucontext_t lies at sp and holds the interrupted frame's registers. That pc is an interrupted pc, not a
- * return address; the caller's next step looks it up at pc-1, which names the wrong function only when the
- * signal came at a function's first byte. */
+ * return address: the next step must look it up as a leaf (unwind_step_ex says so). */
 static bool uw_signal_frame(const code_map *m, unwind_regs *r, uint64_t stack_lo, uint64_t stack_hi)
 {
     uint64_t pc, sp, fp;
@@ -47,6 +46,14 @@ static bool uw_signal_frame(const code_map *m, unwind_regs *r, uint64_t stack_lo
 
 bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi)
 {
+    bool next_leaf;
+    return unwind_step_ex(m, r, leaf, stack_lo, stack_hi, &next_leaf);
+}
+
+bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi,
+                    bool *next_leaf)
+{
+    *next_leaf = false;
     const code_lib *lib = code_map_find(m, r->pc);
     if (!lib || r->pc == 0)
         return false;
@@ -56,7 +63,7 @@ bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo
     uint64_t cfa, fp = r->fp, pc;
     if (lib->cfi && dwarf_cfi_find(lib->cfi, at - lib->load_bias, &rule)) {
         if (rule.cfa_reg == CFI_SIGNAL)
-            return uw_signal_frame(m, r, stack_lo, stack_hi);
+            return *next_leaf = uw_signal_frame(m, r, stack_lo, stack_hi);
         switch (rule.cfa_reg) {
         case CFI_REG_SP: cfa = r->sp + (uint64_t)(int64_t)rule.cfa_off; break;
         case CFI_REG_FP: cfa = r->fp + (uint64_t)(int64_t)rule.cfa_off; break;
@@ -88,7 +95,7 @@ int unwind_walk(const code_map *m, const void *ucontext, uint64_t *pcs, int max,
     unwind_regs r;
     uint64_t lo, hi;
     int n = 0;
-    bool end = false;
+    bool end = false, leaf = true;
     unwind_regs_from_ucontext(ucontext, &r);
     if (stopped)
         *stopped = false;
@@ -99,7 +106,7 @@ int unwind_walk(const code_map *m, const void *ucontext, uint64_t *pcs, int max,
                 break;
             }
             pcs[n++] = r.pc;
-            if (n == max || !unwind_step(m, &r, n == 1, lo, hi))
+            if (n == max || !unwind_step_ex(m, &r, leaf, lo, hi, &leaf))
                 break;
         }
     }

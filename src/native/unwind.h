@@ -18,10 +18,15 @@ typedef struct unwind_regs {
 /* async-signal-safe: from a frame to its caller. `leaf`: r->pc is the interrupted pc itself (else a return address,
  * looked up at pc-1). Reads only 8-byte aligned words inside [stack_lo, stack_hi). Uses the CFI rule of the pc's
  * library; where none covers it, the frame pointer chain (fp must lie in [sp, stack_hi), and the new sp must be
- * above the old). Through a signal trampoline (CFI_SIGNAL) the caller is the interrupted frame. Returns false
+ * above the old). Through a signal trampoline (CFI_SIGNAL) the caller is the interrupted frame, whose pc is not a
+ * return address (unwind_step_ex says so; unwind_step's caller would look it up at pc-1). Returns false
  * (r unchanged) at the end of the stack, an unmapped pc, or anything it cannot trust (a read out of bounds, a
  * caller's pc outside the code map, a stack that does not grow toward its base). */
 bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi);
+/* The same, saying in *next_leaf whether the new r->pc is an interrupted pc (the step went through a signal
+ * frame), which the next step must be given as `leaf`. */
+bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi,
+                    bool *next_leaf);
 /* Whether a walk stops at the frame of pc (e.g. the first Java frame); called from the signal handler. */
 typedef bool (*unwind_stop_fn)(uint64_t pc, void *arg);
 

@@ -533,6 +533,7 @@ static code_lib *tn_disable;              /* whose CFI the handler's second walk
 static uint64_t tn_pcs[TN_MAX_FRAMES], tn_pcs_nocfi[TN_MAX_FRAMES];
 static int tn_n, tn_n_nocfi;
 static volatile int tn_stop, tn_done, tn_ticks;
+static int tn_signal_frames;              /* of the last tn_walk */
 static long tn_bench_steps;
 static double tn_bench_ns;
 
@@ -545,9 +546,13 @@ static int tn_walk(const void *uc, uint64_t *pcs)
     if (!code_map_readable(tn_map, r.sp, &lo, &hi))
         return 0;
     int n = 0;
+    bool leaf = true;
     pcs[n++] = r.pc;
-    while (n < TN_MAX_FRAMES && unwind_step(tn_map, &r, n == 1, lo, hi))
+    tn_signal_frames = 0;
+    while (n < TN_MAX_FRAMES && unwind_step_ex(tn_map, &r, leaf, lo, hi, &leaf)) {
         pcs[n++] = r.pc;
+        tn_signal_frames += leaf;   /* went through a signal frame: r.pc is an interrupted pc */
+    }
     return n;
 }
 
@@ -751,8 +756,10 @@ static void test_unwind_through_signal(void)
     tn_call_chain(a, 0);
     sigaction(SIGUSR1, &old, NULL);
     const char *names[TN_MAX_FRAMES];
+    int signal_frames = tn_signal_frames;   /* of the handler's walk (tn_disable NULL: its only one) */
     tn_symbolize(tn_pcs, tn_n, names);
     tn_print("nested signal", names, tn_n);
+    CHECK_EQ_INT(signal_frames, 1);
     int handler = -1;
     for (int i = 0; i < tn_n && handler < 0; i++)
         if (strstr(names[i], "tn_on_usr1_nested"))
