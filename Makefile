@@ -203,7 +203,7 @@ $(BUILD)/fuzz/fuzz_readers: tests/fuzz/fuzz_readers.c $(call fuzz_obj,$(READERS_
 
 # the ELF and CFI readers of src/native (tests/fuzz/fuzz_native.c): its regressions replayed, then fuzzed from
 # small shared objects of this machine (not part of make fuzz or make test: run by hand after changing src/native)
-NATIVE_FUZZ_SRC := $(NATIVE_SRC) src/common/file_map.c
+NATIVE_FUZZ_SRC := src/native/elf_image.c src/native/dwarf_cfi.c src/native/elf_symbols.c src/common/file_map.c
 $(BUILD)/fuzz/fuzz_native: tests/fuzz/fuzz_native.c $(call fuzz_obj,$(NATIVE_FUZZ_SRC)) | $(BUILD)/fuzz/.clang
 	$(FUZZ_CC) $(WARN) -fsanitize=fuzzer,address,undefined -Isrc -o $@ $< $(call fuzz_obj,$(NATIVE_FUZZ_SRC))
 
