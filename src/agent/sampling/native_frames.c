@@ -72,7 +72,7 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
         bool bounded = code_map_readable(m, r.sp, &lo, &hi);
         if (bounded && hi - r.sp > NF_STACK_SPAN)
             hi = r.sp + NF_STACK_SPAN;
-        for (bool leaf = true; n < max; leaf = false) {
+        for (bool leaf = true; n < max;) {
             if (java_thread && vm_code_in_code_cache((uintptr_t)r.pc))
                 break;
             if (!code_map_find(m, r.pc)) {
@@ -83,7 +83,8 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
                 break;
             }
             pcs[n++] = r.pc;
-            if (!bounded || !unwind_step(m, &r, leaf, r.sp, hi)) {
+            /* through a signal frame the next pc is an interrupted one, not a return address: a leaf again */
+            if (!bounded || !unwind_step_ex(m, &r, leaf, r.sp, hi, &leaf)) {
                 /* a Java thread's walk ends at its Java frames: stopping short is most often a return
                  * address in a library loaded since the map was read (the step refuses an unmapped pc) */
                 if (java_thread)
