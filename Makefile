@@ -159,22 +159,27 @@ $(BUILD)/tools/cf_roundtrip: tests/tools/cf_roundtrip.c tests/tools/cf_walk.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
 
+# t6110's: a binary report with native frames of this machine's libraries (dladdr: -ldl on older glibc)
+$(BUILD)/tools/native_report: tests/tools/native_report.c $(call obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz -ldl
+
 # the jvmprof command under ASan+UBSan: its sources compile with the sanitizers' flags (-O1 warns where
 # -O2 does not), and the tests of jvmprof serve run it
 $(BUILD)/asan/jvmprof: $(call asan_obj,$(PURE_SRC) $(CLI_SRC))
 	$(CC) $(SAN) -o $@ $^ -lpthread -lz
 
-test: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
+test: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/native_report $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@tests/run.sh
 
 # everything, with the rewriter checked on every JDK class instead of a sample
-test-full: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
+test-full: all $(UNIT_BINS) $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/native_report $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@JP_FULL=1 tests/run.sh
 
 test-unit: all $(UNIT_BINS)
 	@tests/run.sh unit
 
-test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
+test-it: all $(BUILD)/asan/jvmprof $(BUILD)/tools/cf_roundtrip $(BUILD)/tools/native_report $(BUILD)/tools/deny $(BUILD)/test/libjvmprof.so $(NATIVE_LIBS)
 	@tests/run.sh it
 
 # fuzz with clang's libFuzzer (tools/deps.sh clang installs it), under ASan and UBSan:

@@ -20,7 +20,8 @@
 # files) the report writers; t6101 (the flame page in Chromium), t6103
 # (pprof, read by go tool pprof and npm), t6105 and t6106 (JFR files, read by
 # the jfr tools of JDK 17 and of Temurin 25: t6106 runs both itself) and t7002
-# (net= to serve) and t6109 (format=b's own records, converted) the output
+# (net= to serve), t6109 (format=b's own records, converted) and t6110 (native
+# frames and the JVM's threads, from a report a C tool writes: no JVM) the output
 # formats. The virtual-thread tests (t2112, t3108, t3109, t4003, t6207, t6208) run
 # their JVMs on JDK 25 (tests/it/jdk25.sh) already in the first pass. Every
 # agent mode, the rewriter, the sampler's walk, heap dumps and attaching run
@@ -64,7 +65,7 @@ if [ "$what" = all ] || [ "$what" = it ]; then
         run_one "it/$(basename "$t" .sh)" bash "$t"
     done
 fi
-NOT_ON_25="t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
+NOT_ON_25="t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6110 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
 JDK25_HOME=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 if [ "$what" = all ] || [ "$what" = it25 ]; then
     if [ -x "$JDK25_HOME/bin/java" ] && [ -x "$JDK25_HOME/bin/javac" ]; then

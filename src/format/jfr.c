@@ -11,8 +11,8 @@
  * they were taken; the others (past the bound, or a report read back, which
  * counts samples and does not time them) are spread evenly over the
  * recording, in trace order. A native frame (C/C++, kernel) is of frame type
- * "Native", its class the library ("libc.so.6", "kernel"), its method the
- * symbol; wall samples in native code are jdk.NativeMethodSample events; a
+ * "Native", its class the library ("libc.so.6", "kernel"; its package the
+ * library's path), its method the symbol (descriptor "()V"); wall samples in native code are jdk.NativeMethodSample events; a
  * thread of the JVM's own has no Java name or id. Stack traces, methods, classes, packages,
  * symbols, threads and states are in one checkpoint's constant pools, the
  * event types in the metadata, both written here byte by byte (LEB128
@@ -622,10 +622,15 @@ static void jw_pools(jw_ctx *c)
             if (!c->method_used[i])
                 continue;
             const model_method *mm = model_method_get(m, (method_id){ i });
+            size_t sn = 0;
+            if (mm->sig.v)
+                model_string_get(m, mm->sig, &sn);
             jw_long(b, i);
             jw_long(b, mm->cls.v);
             jw_long(b, mm->name.v);
-            jw_long(b, mm->sig.v);
+            /* a native frame's method has no descriptor: "()V" (symbol id after the model's strings), as the
+             * jfr tool parses one for every frame */
+            jw_long(b, sn ? mm->sig.v : (uint64_t)model_string_count(m) + 1);
             jw_long(b, 0);
             buf_put_u1(b, 0);
         }
@@ -640,7 +645,7 @@ static void jw_pools(jw_ctx *c)
             jw_long(b, i);
             jw_long(b, 0);                /* class loader: unknown */
             jw_long(b, mc->name.v);
-            jw_long(b, 0);                /* package: in its name */
+            jw_long(b, mc->code != MODEL_CODE_JAVA ? i : 0); /* package: in its name; a library's: its path */
             jw_long(b, 0);
         }
         for (uint32_t i = 1; i <= model_monitor_count(m); i++) {
@@ -655,22 +660,31 @@ static void jw_pools(jw_ctx *c)
     }
     /* the symbols: every model string (names, descriptors), as JFR wants them: internal class names with '/' */
     jw_long(b, JT_SYMBOL);
-    jw_long(b, model_string_count(m) ? model_string_count(m) : 1);
+    jw_long(b, (uint64_t)model_string_count(m) + 1);
     for (uint32_t i = 1; i <= model_string_count(m); i++) {
         size_t n = 0;
         const char *s = model_string_get(m, (str_id){ i }, &n);
         jw_long(b, i);
         jw_string(b, s, n);
     }
-    if (!model_string_count(m)) { /* an empty symbol pool is refused: an empty report has one symbol, "" */
-        jw_long(b, 1);
-        jw_cstring(b, "");
-    }
-    /* an empty package pool would be refused: one entry for the unnamed package */
+    jw_long(b, (uint64_t)model_string_count(m) + 1); /* the descriptor of methods without one (never empty) */
+    jw_cstring(b, "()V");
+    /* an empty package pool would be refused: one entry for the unnamed package; then a package for each
+     * library (its id the class's), named by its path */
+    uint32_t npackages = 1;
+    for (uint32_t i = 1; i <= nclasses; i++)
+        npackages += c->class_used[i] && model_class_get(m, (class_id){ i })->code != MODEL_CODE_JAVA;
     jw_long(b, JT_PACKAGE);
-    jw_long(b, 1);
+    jw_long(b, npackages);
     jw_long(b, 0);
     jw_long(b, 0);
+    for (uint32_t i = 1; i <= nclasses; i++) {
+        const model_class *mc = model_class_get(m, (class_id){ i });
+        if (!c->class_used[i] || mc->code == MODEL_CODE_JAVA)
+            continue;
+        jw_long(b, i);
+        jw_long(b, mc->path.v ? mc->path.v : mc->name.v);
+    }
     jw_event_end(b, at);
 }
 
