@@ -3,7 +3,7 @@
  * model's stack table, so any of them can become an HTML flame graph. The
  * inverse of collapsed.c: a frame splits at its last '.' before any '(' into
  * class and method, a kind suffix (_[j] _[i] _[0] _[n] _[k]) becomes the frame
- * kind, a frame with no suffix that is no Java name (cr_is_cpp) a C/C++ one, a "[x]" root frame a thread named x, a "[state]" leaf frame with a
+ * kind, a bare frame that is native code (cr_cpp_evident, cr_java_like) a C/C++ one, a "[x]" root frame a thread named x, a "[state]" leaf frame with a
  * known state name the sample state (and marks the samples wall-clock).
  * Blank lines (also of spaces, tabs or a lone CR: CRLF files) are skipped,
  * and the last line needs no line break. Strict about every other line: a
@@ -78,15 +78,17 @@ static bool cr_push(creader *r, uint32_t *n, uint32_t v)
     return true;
 }
 
-/* Whether a frame with no kind suffix is native C/C++ code, which
- * flamegraph.pl input and ours write as a bare symbol: a Java frame is
- * "class.method" and a Java method name is an identifier (or <init>), so a
- * name with no '.', with "::" (C++), of the unnamed form "lib.so+0x1a2b", or
- * whose part after the last '.' is no identifier (GCC's clones
- * "foo.part.0", "foo.cold") is native. "[x]" and "<empty>" are not. */
-static bool cr_is_cpp(const char *s, size_t len)
+/* Frames with no kind suffix: flamegraph.pl input and ours write C/C++
+ * frames as bare symbols, and Java frames as "class.method", a Java method
+ * name being an identifier (or <init>). A bare frame is C/C++ when it says so
+ * itself (cr_cpp_evident: a "::" of C++, the unnamed form "lib.so+0x1a2b",
+ * GCC's clones "foo.part.0", "foo.cold"), or when it is no Java name
+ * (cr_java_like) and is called from native code: below (leafward of) a
+ * native method (_[n]) or another C/C++ frame, in the same stack. A bare
+ * name elsewhere ("main;work;compute_[j]") stays of unknown kind. */
+static bool cr_cpp_evident(const char *s, size_t len)
 {
-    if (len == 0 || s[0] == '[' || s[0] == '<' || (len >= 2 && memcmp(s + len - 2, "[]", 2) == 0))
+    if (len == 0 || s[0] == '[' || s[0] == '<')
         return false;
     if (model_native_unnamed(s, len) || memmem(s, len, "::", 2))
         return true;
@@ -95,10 +97,19 @@ static bool cr_is_cpp(const char *s, size_t len)
     while (dot > 0 && s[dot - 1] != '.')
         dot--;
     if (dot == 0)
-        return true;
+        return false;
     if (end - dot == 4 && memcmp(s + dot, "cold", 4) == 0)
         return true;
     return dot < end && s[dot] >= '0' && s[dot] <= '9';
+}
+
+static bool cr_java_like(const char *s, size_t len)
+{
+    if (len == 0 || s[0] == '[' || s[0] == '<' || (len >= 2 && memcmp(s + len - 2, "[]", 2) == 0))
+        return true; /* thread, state, <empty>, an allocated array class: not code */
+    const char *paren = memchr(s, '(', len);
+    size_t end = paren ? (size_t)(paren - s) : len;
+    return memchr(s, '.', end) != NULL && !cr_cpp_evident(s, len);
 }
 
 /* The method a frame text (kind suffix removed) names; a native one's class
@@ -165,7 +176,7 @@ static frame_kind cr_kind(const char *s, size_t *len)
     };
     size_t n = *len;
     if (n < 4 || memcmp(s + n - 4, "_[", 2) != 0 || s[n - 1] != ']')
-        return cr_is_cpp(s, n) ? FRAME_KIND_CPP : FRAME_KIND_UNKNOWN;
+        return cr_cpp_evident(s, n) ? FRAME_KIND_CPP : FRAME_KIND_UNKNOWN;
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
         if (s[n - 2] == suffixes[i].c) {
             *len = n - 4;
@@ -224,10 +235,14 @@ static bool cr_line(creader *r, const char *p, size_t len)
         return cr_oom(r);
     const char *f = is_thread ? p + first_len + 1 : p;
     uint32_t nmethods = nf - (is_thread ? 1 : 0) - (state >= 0 ? 1 : 0), n = 0;
+    bool in_native = false; /* the frame's caller is native code: a native method, C/C++ or the kernel */
     for (uint32_t i = 0; i < nmethods; i++) {
         const char *e = memchr(f, ';', (size_t)(stop - f));
-        size_t flen = e ? (size_t)(e - f) : (size_t)(stop - f);
+        size_t flen = e ? (size_t)(e - f) : (size_t)(stop - f), whole = flen;
         frame_kind kind = cr_kind(f, &flen);
+        if (kind == FRAME_KIND_UNKNOWN && flen == whole && in_native && !cr_java_like(f, flen))
+            kind = FRAME_KIND_CPP;
+        in_native = kind == FRAME_KIND_NATIVE || kind == FRAME_KIND_CPP || kind == FRAME_KIND_KERNEL;
         method_id me = cr_method(r, f, flen, kind);
         if (!me.v || me.v > UINT32_MAX >> FRAME_KIND_BITS || !cr_push(r, &n, stack_frame_pack(me, kind)))
             return cr_oom(r);
