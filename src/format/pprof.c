@@ -12,6 +12,7 @@
  * with its name. A native frame (C/C++, kernel) is a function named by its
  * symbol, its file the library's path, and its location is in the library's
  * Mapping (filename the path, the build id; the kernel's "[kernel.kallsyms]").
+ * Samples of the JVM's own threads are labelled with their "thread kind".
  * A model with stacks and no traces (collapsed stacks read
  * back) gives one sample per stack instead, its frames methods without
  * lines, its thread and state frames labels. The protobuf is encoded here (a few dozen lines: no
@@ -230,6 +231,12 @@ static void pp_sample(pp_ctx *c, trace_id t, const int64_t *values, const pp_lab
     if (tr.thread && tr.thread <= c->m->threads_cap && c->m->threads[tr.thread - 1].name.v) {
         thread_key = pp_cstring(c, "thread");
         thread_name = pp_model_string(c, c->m->threads[tr.thread - 1].name);
+        /* a thread of the JVM's own: its kind (gc, compiler, vm, jvm other), in the carrier's label slot
+         * (a JVM thread is never virtual) */
+        if (c->m->threads[tr.thread - 1].jvm_internal) {
+            carrier_key = pp_cstring(c, "thread kind");
+            carrier_name = pp_cstring(c, thread_kind_names[model_thread_kind(c->m, tr.thread)]);
+        }
         /* a virtual thread's: the carrier it ran on */
         uint32_t carrier = c->m->threads[tr.thread - 1].carrier;
         if (carrier && carrier <= c->m->threads_cap && c->m->threads[carrier - 1].name.v) {
@@ -322,6 +329,9 @@ static jp_status pp_stack(const collapsed_frame *frames, uint32_t n, uint64_t co
             if (carrier && carrier <= m->threads_cap && m->threads[carrier - 1].name.v) {
                 carrier_key = pp_cstring(c, "carrier");
                 carrier_val = pp_model_string(c, m->threads[carrier - 1].name);
+            } else if (f->ref && f->ref <= m->threads_cap && m->threads[f->ref - 1].jvm_internal) {
+                carrier_key = pp_cstring(c, "thread kind"); /* the JVM's own thread: its kind */
+                carrier_val = pp_cstring(c, thread_kind_names[model_thread_kind(m, f->ref)]);
             }
         } else if (f->kind == COLLAPSED_KIND_STATE) {
             state_key = pp_cstring(c, "thread state");
