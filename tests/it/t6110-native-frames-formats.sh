@@ -155,3 +155,17 @@ assert len(totals) == len(d["before"]) and totals == d["before"], (totals, d["be
 assert any(k % 16 == 6 for k in d["nodes"][0::3])
 PY
 note "collapsed, flame graph: native frames with their kinds and libraries"
+
+# 6. the page in a browser, when Chromium is there (t6101 installs it): clicking a native frame names its
+#    library in the status line, and the legend has the C/C++ and kernel kinds
+if command -v chromium >/dev/null 2>&1; then
+    timeout -k 10 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome-profile" \
+        --virtual-time-budget=5000 --dump-dom "file://$T/f.html#click=$WRITE" >"$T/click.dom" 2>"$T/chromium.err" ||
+        fail "chromium --dump-dom: $(tail -3 "$T/chromium.err")"
+    expect_grep "<div id=\"status\">$WRITE in $LIBC_NAME  (C/C++)  50 samples, 50.00%</div>" "$T/click.dom"
+    expect_grep ">C/C++<" "$T/click.dom"
+    expect_grep ">kernel<" "$T/click.dom"
+    note "Chromium: $WRITE's status line names $LIBC_NAME"
+else
+    note "no Chromium: the page is not opened in a browser (tools/deps.sh chromium installs it)"
+fi
