@@ -17,10 +17,12 @@ note "first(): $(share "$T/before.collapsed" first) before, $(share "$T/after.co
 timeout -k 10 60 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$T/chrome" --virtual-time-budget=5000 \
     --dump-dom "file://$T/diff.html#click=ShiftHot.main" >"$T/diff.dom" 2>"$T/chromium.err" ||
     fail "chromium: $(tail -3 "$T/chromium.err")"
-# frame NAME: "delta|r|g|b" of the drawn frame named NAME
+# frame NAME: "delta|r|g|b" of the widest drawn frame named NAME (a method sampled both JIT-compiled and, once,
+# interpreted is two frames of one name: the interpreted one may come first, a sliver)
 frame() {
-    grep -o "<div class=\"frame[^\"]*\"[^>]*data-delta=\"[^\"]*\"[^>]*>$1</div>" "$T/diff.dom" | head -1 |
-        sed -E 's/.*data-delta="([^"]*)".*background-color: rgb\(([0-9]+), ([0-9]+), ([0-9]+)\).*/\1|\2|\3|\4/'
+    grep -o "<div class=\"frame[^\"]*\"[^>]*data-delta=\"[^\"]*\"[^>]*>$1</div>" "$T/diff.dom" |
+        sed -E 's/.*data-delta="([^"]*)".*width: ([0-9.e+-]+)%.*background-color: rgb\(([0-9]+), ([0-9]+), ([0-9]+)\).*/\2|\1|\3|\4|\5/' |
+        sort -t'|' -k1,1 -g -r | head -1 | cut -d'|' -f2-
 }
 IFS='|' read -r d1 r1 g1 b1 <<<"$(frame ShiftHot.first)"
 IFS='|' read -r d2 r2 g2 b2 <<<"$(frame ShiftHot.second)"

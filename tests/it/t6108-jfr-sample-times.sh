@@ -6,6 +6,8 @@
 # and cpu=samples' samples must leave gaps where the thread slept (spread
 # evenly, 100 samples over 2 s are 20 ms apart).
 . "$(dirname "$0")/lib.sh"
+# cstack=java: the samples' top frames are compute() and Thread.sleep themselves, not the libc functions
+# the sleep waits in (with native frames, the traces' depth= frames can hold no Java frame at all)
 JFR="$JAVA_HOME/bin/jfr"
 # kinds FILE: "NS KIND" for each ExecutionSample of compute() (C) or Thread.sleep (S), ns since the epoch
 kinds() {
@@ -22,7 +24,7 @@ for e in json.load(open(sys.argv[1]))["recording"]["events"]:
         print("%d%s %s" % (int(sec), frac.ljust(9, "0")[:9], kind))
 PY
 }
-run_java "wall=10,file=$T/w.txt,jfr=$T/w.jfr" SleepCompute 2
+run_java "wall=10,cstack=java,file=$T/w.txt,jfr=$T/w.jfr" SleepCompute 2
 expect_rc 0
 kinds "$T/w.jfr" | sort -n >"$T/w.k"
 n=$(grep -c . "$T/w.k")
@@ -31,7 +33,7 @@ switches=$(awk 'NR > 1 && $2 != k { s++ } { k = $2 } END { print s + 0 }' "$T/w.
 [ "$switches" -ge 10 ] || fail "wall=: compute() and Thread.sleep samples switch $switches times in time order (real times: about 2 per 100 ms round)"
 note "wall=: $n samples of compute() and sleep, alternating $switches times in time order"
 
-run_java "cpu=samples,interval=10,file=$T/c.txt,jfr=$T/c.jfr" SleepCompute 2
+run_java "cpu=samples,interval=10,cstack=java,file=$T/c.txt,jfr=$T/c.jfr" SleepCompute 2
 expect_rc 0
 kinds "$T/c.jfr" | sort -n >"$T/c.k"
 n=$(grep -c . "$T/c.k")

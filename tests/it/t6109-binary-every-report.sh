@@ -96,7 +96,9 @@ check() {
 }
 
 # wall=: two decimals on both sides (and a method's overloads added up); the samples' states stay apart
-check wall "wall=10" wall 0.02 "WALL SAMPLES BEGIN" "METHODS (wall samples) BEGIN" "COUNTS BEGIN" -- SleepCompute 1
+# (cstack=java: the rows' top frames are Java methods, compute() and Thread.sleep, not the libc functions
+# the sleep waits in: t6110 checks native frames through these conversions)
+check wall "wall=10,cstack=java" wall 0.02 "WALL SAMPLES BEGIN" "METHODS (wall samples) BEGIN" "COUNTS BEGIN" -- SleepCompute 1
 grep -Eq '^ *[0-9]+ .* running +SleepCompute\.compute$' "$T/wall.txt" || fail "wall: no running compute() row"
 grep -Eq '^ *[0-9]+ .* sleeping +java\.lang\.Thread\.sleep$' "$T/wall.txt" || fail "wall: no sleeping Thread.sleep row"
 "$JVMPROF" convert "$T/wall.hprof" --collapsed "$T/wall.collapsed" 2>/dev/null || fail "wall: convert --collapsed"
