@@ -18,6 +18,10 @@ typedef struct creader {
     model *m;
     method_id *method_of;     /* [str id]: method of a frame text (without suffix) */
     uint32_t method_of_cap;
+    method_id *native_of;     /* [str id]: method of a native frame's text */
+    uint32_t native_of_cap;
+    uint8_t *bare;            /* [frame of the current line]: a bare name that is no Java name */
+    uint32_t bare_cap;
     uint32_t *thread_of;      /* [str id]: serial of a thread name */
     uint32_t thread_of_cap;
     uint32_t next_serial;
@@ -84,8 +88,9 @@ static bool cr_push(creader *r, uint32_t *n, uint32_t v)
  * itself (cr_cpp_evident: a "::" of C++, the unnamed form "lib.so+0x1a2b",
  * GCC's clones "foo.part.0", "foo.cold"), or when it is no Java name
  * (cr_java_like) and is called from native code: below (leafward of) a
- * native method (_[n]) or another C/C++ frame, in the same stack. A bare
- * name elsewhere ("main;work;compute_[j]") stays of unknown kind. */
+ * native method (_[n]) or another C/C++ frame, in the same stack, or above
+ * (rootward of) C/C++ or kernel code (a thread's start). A bare name
+ * elsewhere ("main;work;compute_[j]") stays of unknown kind. */
 static bool cr_cpp_evident(const char *s, size_t len)
 {
     if (len == 0 || s[0] == '[' || s[0] == '<')
@@ -112,30 +117,43 @@ static bool cr_java_like(const char *s, size_t len)
     return memchr(s, '.', end) != NULL && !cr_cpp_evident(s, len);
 }
 
-/* The method a frame text (kind suffix removed) names; a native one's class
- * is a library: "kernel" for kernel frames, the library an unnamed frame
- * "libfoo.so+0x1a2b" names, else "[native]" (collapsed stacks do not say). */
+/* A native frame's method: its class a library, "kernel" for kernel frames,
+ * the library an unnamed frame "libfoo.so+0x1a2b" names, else "[native]"
+ * (collapsed stacks do not say); its name the whole frame text. */
+static method_id cr_native_method(creader *r, str_id whole, frame_kind kind)
+{
+    model *m = r->m;
+    if (!model_grow((void **)&r->native_of, &r->native_of_cap, whole.v, sizeof *r->native_of))
+        return (method_id){ 0 };
+    if (r->native_of[whole.v - 1].v)
+        return r->native_of[whole.v - 1];
+    size_t len;
+    const char *s = model_string_get(m, whole, &len);
+    const char *plus = kind == FRAME_KIND_CPP && model_native_unnamed(s, len) ? memrchr(s, '+', len) : NULL;
+    str_id lib = kind == FRAME_KIND_KERNEL ? model_cstring(m, "kernel")
+                 : plus                    ? model_string(m, s, (size_t)(plus - s))
+                                           : model_cstring(m, "[native]");
+    class_id c = model_class_intern_lib(m, lib, kind == FRAME_KIND_KERNEL ? MODEL_CODE_KERNEL : MODEL_CODE_NATIVE,
+                                        (str_id){ 0 }, (str_id){ 0 });
+    method_id me = c.v ? model_method_intern(m, c, whole, model_string(m, "", 0)) : (method_id){ 0 };
+    r->native_of[whole.v - 1] = me;
+    return me;
+}
+
+/* The method a frame text (kind suffix removed) names: a native one's
+ * (cr_native_method), or a Java one's, split at the last '.' before any '('. */
 static method_id cr_method(creader *r, const char *s, size_t len, frame_kind kind)
 {
     model *m = r->m;
     str_id whole = model_string(m, s, len);
-    if (!whole.v || !model_grow((void **)&r->method_of, &r->method_of_cap, whole.v, sizeof *r->method_of))
+    if (!whole.v)
+        return (method_id){ 0 };
+    if (kind == FRAME_KIND_CPP || kind == FRAME_KIND_KERNEL)
+        return cr_native_method(r, whole, kind);
+    if (!model_grow((void **)&r->method_of, &r->method_of_cap, whole.v, sizeof *r->method_of))
         return (method_id){ 0 };
     if (r->method_of[whole.v - 1].v)
         return r->method_of[whole.v - 1];
-    if (kind == FRAME_KIND_CPP || kind == FRAME_KIND_KERNEL) {
-        str_id lib;
-        const char *plus = kind == FRAME_KIND_CPP && model_native_unnamed(s, len) ? memrchr(s, '+', len) : NULL;
-        if (kind == FRAME_KIND_KERNEL)
-            lib = model_cstring(m, "kernel");
-        else
-            lib = plus ? model_string(m, s, (size_t)(plus - s)) : model_cstring(m, "[native]");
-        class_id c = model_class_intern_lib(m, lib, kind == FRAME_KIND_KERNEL ? MODEL_CODE_KERNEL : MODEL_CODE_NATIVE,
-                                            (str_id){ 0 }, (str_id){ 0 });
-        method_id me = c.v ? model_method_intern(m, c, whole, model_string(m, "", 0)) : (method_id){ 0 };
-        r->method_of[whole.v - 1] = me;
-        return me;
-    }
     const char *paren = memchr(s, '(', len);
     size_t end = paren ? (size_t)(paren - s) : len, dot = end;
     while (dot > 0 && s[dot - 1] != '.')
@@ -240,13 +258,29 @@ static bool cr_line(creader *r, const char *p, size_t len)
         const char *e = memchr(f, ';', (size_t)(stop - f));
         size_t flen = e ? (size_t)(e - f) : (size_t)(stop - f), whole = flen;
         frame_kind kind = cr_kind(f, &flen);
-        if (kind == FRAME_KIND_UNKNOWN && flen == whole && in_native && !cr_java_like(f, flen))
+        bool bare = kind == FRAME_KIND_UNKNOWN && flen == whole && !cr_java_like(f, flen);
+        if (bare && in_native)
             kind = FRAME_KIND_CPP;
         in_native = kind == FRAME_KIND_NATIVE || kind == FRAME_KIND_CPP || kind == FRAME_KIND_KERNEL;
         method_id me = cr_method(r, f, flen, kind);
-        if (!me.v || me.v > UINT32_MAX >> FRAME_KIND_BITS || !cr_push(r, &n, stack_frame_pack(me, kind)))
+        if (!me.v || me.v > UINT32_MAX >> FRAME_KIND_BITS || !cr_push(r, &n, stack_frame_pack(me, kind)) ||
+            !model_grow((void **)&r->bare, &r->bare_cap, n, 1))
             return cr_oom(r);
+        r->bare[n - 1] = bare;
         f = e ? e + 1 : stop;
+    }
+    /* and the callers of C/C++ code that are no Java names: a thread's start ("start_thread;
+     * thread_native_entry(Thread*);Thread::call_run()") */
+    for (uint32_t i = n > 0 ? n - 1 : 0; i-- > 0;) {
+        frame_kind callee = stack_frame_kind(r->frames[i + 1]);
+        if (!r->bare[i] || stack_frame_kind(r->frames[i]) != FRAME_KIND_UNKNOWN ||
+            (callee != FRAME_KIND_CPP && callee != FRAME_KIND_KERNEL))
+            continue;
+        const model_method *mm = model_method_get(m, stack_frame_method(r->frames[i]));
+        method_id me = mm ? cr_native_method(r, mm->name, FRAME_KIND_CPP) : (method_id){ 0 };
+        if (!me.v || me.v > UINT32_MAX >> FRAME_KIND_BITS)
+            return cr_oom(r);
+        r->frames[i] = stack_frame_pack(me, FRAME_KIND_CPP);
     }
     /* the model wants the top of the stack first */
     for (uint32_t i = 0; i < n / 2; i++) {
@@ -288,6 +322,8 @@ model *collapsed_read(const void *data, size_t len, char *errbuf, size_t errlen)
         p = nl ? nl + 1 : end;
     }
     free(r.method_of);
+    free(r.native_of);
+    free(r.bare);
     free(r.thread_of);
     free(r.frames);
     if (ok && r.stack_lines == 0) {

@@ -147,7 +147,8 @@ static void fh_name_lib(const model *m, fh_names *nm, uint32_t index, method_id 
 {
     const model_method *mm = model_method_get(m, me);
     const model_class *c = mm ? model_class_get(m, mm->cls) : NULL;
-    if (!c || !model_grow((void **)&nm->lib_done, &nm->lib_done_cap, index + 1, 1) || nm->lib_done[index])
+    if (!c || c->code == MODEL_CODE_JAVA || !model_grow((void **)&nm->lib_done, &nm->lib_done_cap, index + 1, 1) ||
+        nm->lib_done[index])
         return;
     size_t len;
     const char *lib = model_string_get(m, c->name, &len);

@@ -271,7 +271,41 @@ static void test_collapsed(void)
         { "a.B.read_[n];memcpy", FRAME_KIND_CPP }, { "Thread::call_run;thread_entry", FRAME_KIND_CPP },
         { "a.B.f_[j];memcpy", FRAME_KIND_UNKNOWN }, { "a.B.read_[n];c.D.callback", FRAME_KIND_UNKNOWN },
         { "a.B.read_[n];c.D.callback;memcpy", FRAME_KIND_UNKNOWN }, { "main;work", FRAME_KIND_UNKNOWN },
+        { "main;work;io_[n]", FRAME_KIND_NATIVE },
     };
+    /* the callers of C/C++ code are C/C++ too, up to the thread's start; Java callers and names stay */
+    static const char start[] = "[GC Thread#0];__clone3;start_thread;thread_native_entry(Thread*);Thread::call_run();"
+                                "WorkerThread::run() 3\n"
+                                "[main];main;work;io_[n] 1\n"
+                                "[main];a.B.main_[j];memcpy;x::y 1\n";
+    model *sr = collapsed_read(start, strlen(start), err, sizeof err);
+    if (CHECK(sr)) {
+        model *r = sr;
+        for (uint32_t i = 1; i <= model_stack_count(r); i++) {
+            model_stack st = model_stack_get(r, (stack_id){ i });
+            for (uint32_t k = 0; k < st.nframes; k++) {
+                const model_method *me = model_method_get(r, stack_frame_method(st.frames[k]));
+                const char *name = nf_str(r, me->name);
+                frame_kind want = st.nframes == 5 || strcmp(name, "memcpy") == 0 || strcmp(name, "x::y") == 0
+                                      ? FRAME_KIND_CPP
+                                  : strcmp(name, "io") == 0 ? FRAME_KIND_NATIVE
+                                  : strcmp(nf_str(r, model_class_get(r, me->cls)->name), "a.B") == 0 ? FRAME_KIND_JIT
+                                                                                                       : FRAME_KIND_UNKNOWN;
+                if (!CHECK_EQ_INT(stack_frame_kind(st.frames[k]), want))
+                    fprintf(stderr, "    stack %u frame %u %s\n", i, k, name);
+                if (want == FRAME_KIND_CPP)
+                    CHECK_EQ_INT(model_class_get(r, me->cls)->code, MODEL_CODE_NATIVE);
+            }
+        }
+        buf again;
+        CHECK_EQ_INT(nf_write(&collapsed_format, r, &nf_opts, &again), JP_OK);
+        CHECK_EQ_STR((const char *)again.data, "[GC Thread#0];__clone3;start_thread;thread_native_entry(Thread*);"
+                                               "Thread::call_run();WorkerThread::run() 3\n"
+                                               "[main];a.B.main_[j];memcpy;x::y 1\n"
+                                               "[main];main;work;io_[n] 1\n");
+        buf_free(&again);
+        model_free(sr);
+    }
     for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
         char line[128];
         snprintf(line, sizeof line, "%s 1\n", frames[i].frame);
