@@ -28,6 +28,7 @@ struct elf_symbols {
     size_t names_len, names_cap;
     char build_id[130];
     int from_debug;
+    bool complete;        /* a full symbol table: .symtab, the file's own or its debug file's */
 };
 
 static bool es_add_name(elf_symbols *s, const char *name, size_t len, uint32_t *off)
@@ -205,6 +206,7 @@ static elf_symbols *es_load(const void *data, size_t len, const char *path)
         es_find_debug_file(s, &img, path);
         s->from_debug = s->n > before;
     }
+    s->complete = own > 0 || s->from_debug;
     es_finish(s);
     return s;
 }
@@ -267,6 +269,8 @@ size_t elf_symbols_count(const elf_symbols *s)
 {
     return s ? s->n : 0;
 }
+
+bool elf_symbols_complete(const elf_symbols *s) { return s && s->complete; }
 
 int elf_symbols_from_debug_file(const elf_symbols *s)
 {

@@ -8,6 +8,7 @@
 #define ELF_SYMBOLS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct elf_symbols elf_symbols;
@@ -27,6 +28,9 @@ const char *elf_symbols_build_id(const elf_symbols *s);
 size_t elf_symbols_count(const elf_symbols *s);
 /* Whether the symbols came (also) from a separate debug file. */
 int elf_symbols_from_debug_file(const elf_symbols *s);
+/* Whether s is a full symbol table (.symtab, the file's own or its separate debug file's), which names
+ * local functions too; false when only .dynsym's exported functions are known (a stripped library). */
+bool elf_symbols_complete(const elf_symbols *s);
 void elf_symbols_free(elf_symbols *s);
 
 #endif

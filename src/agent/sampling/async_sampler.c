@@ -185,6 +185,7 @@ typedef struct asy_state {
     uint32_t *java_tids;        /* threads=all: the Java threads' OS ids, each scan */
     uint32_t java_tids_cap;
     uint64_t kernel_samples, native_samples, unnamed_samples; /* samples with kernel, native, unnamed frames */
+    uint64_t unnamed_symtab_samples; /* ... with a frame unnamed in a library that has a full symbol table */
     /* the threads' CPU timers, by serial: chunks made as serials come, freed at the end */
     _Atomic(_Atomic uintptr_t *) timer_chunks[ASY_TIMER_CHUNKS];
 } asy_state;
@@ -1075,9 +1076,10 @@ void async_sampler_log(jp_session *session)
             snprintf(jvm, sizeof jvm, "; JVM threads seen %u, sampled now %u", seen, armed);
         }
         jp_log_info("native frames: %llu addresses named, %llu without a symbol; samples with native frames %llu, "
-                    "with kernel frames %llu, with an unnamed frame %llu%s", (unsigned long long)named,
-                    (unsigned long long)unnamed, (unsigned long long)as->native_samples,
-                    (unsigned long long)as->kernel_samples, (unsigned long long)as->unnamed_samples, jvm);
+                    "with kernel frames %llu, with an unnamed frame %llu (%llu in a library with a full symbol "
+                    "table)%s", (unsigned long long)named, (unsigned long long)unnamed,
+                    (unsigned long long)as->native_samples, (unsigned long long)as->kernel_samples,
+                    (unsigned long long)as->unnamed_samples, (unsigned long long)as->unnamed_symtab_samples, jvm);
     }
 }
 
@@ -1589,17 +1591,19 @@ static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, frame_id
         return 0;
     const uint64_t *cp = (const uint64_t *)((const unsigned char *)s + as->ring->cpcs_off);
     uint32_t n = 0, all = (uint32_t)s->nkernel + s->nnative;
-    bool any_unnamed = false;
+    bool any_unnamed = false, any_in_symbols = false;
     for (uint32_t i = 0; i < all; i++) {
-        bool kernel = i < s->nkernel, unnamed = false;
+        bool kernel = i < s->nkernel, unnamed = false, in_symbols = false;
         bool leaf = i == 0 || i == s->nkernel;
-        if (native_frames_frame(as->names, m, cp[i], leaf, kernel, &frames[n], &packed[n], &unnamed))
+        if (native_frames_frame(as->names, m, cp[i], leaf, kernel, &frames[n], &packed[n], &unnamed, &in_symbols))
             n++;
         any_unnamed |= unnamed;
+        any_in_symbols |= in_symbols;
     }
     as->kernel_samples += s->nkernel > 0;
     as->native_samples += s->nnative > 0;
     as->unnamed_samples += any_unnamed;
+    as->unnamed_symtab_samples += any_in_symbols;
     return n;
 }
 
@@ -1787,6 +1791,7 @@ static void asy_count_losses(const asy_state *as, model *m)
         model_count_set(m, "samples with native frames (cstack=)", as->native_samples);
         model_count_set(m, "samples with kernel frames (cstack=mixed)", as->kernel_samples);
         model_count_set(m, "samples with a native frame without a symbol", as->unnamed_samples);
+        model_count_set(m, "  of which in a library with a full symbol table", as->unnamed_symtab_samples);
     }
     if (as->opts->threads_all)
         model_count_set(m, "samples of the JVM's own threads (threads=all)",

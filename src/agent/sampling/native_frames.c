@@ -223,9 +223,10 @@ static char *nf_demangle(const char *sym)
 
 /* The frame of an address: its library's class, its symbol's method. */
 static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
-                    frame_kind *kind, bool *unnamed, bool *cacheable)
+                    frame_kind *kind, bool *unnamed, bool *in_symbols, bool *cacheable)
 {
     *cacheable = true;
+    bool lib_symbols = false;
     char name[64];
     const char *sym = NULL;
     class_id cls;
@@ -249,6 +250,7 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
             lib = cm ? code_map_symbol(cm, leaf ? pc : pc - 1, &sym, &vaddr) : NULL;
         }
         *cacheable = lib != NULL;
+        lib_symbols = lib && lib->syms && elf_symbols_complete(lib->syms);
         if (lib && lib->path && strstr(lib->path, "libjvmprof"))
             return false;
         if (lib && !lib->path[0] && !sym) {
@@ -272,6 +274,7 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
         n->unnamed++;
     else
         n->named++;
+    *in_symbols = sym == name && !kernel && lib_symbols;
     char *readable = nf_demangle(sym);
     method_id me = model_method_intern(m, cls, model_cstring(m, readable ? readable : sym), model_cstring(m, ""));
     free(readable);
@@ -280,18 +283,19 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
 }
 
 bool native_frames_frame(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
-                         uint32_t *packed, bool *unnamed)
+                         uint32_t *packed, bool *unnamed, bool *unnamed_in_symbols)
 {
     uint64_t key = pc << 2 | (leaf ? 2u : 0u) | (kernel ? 1u : 0u), v = 0;
     if (!id_map_get(&n->by_pc, key, &v)) {
         frame_kind kind;
         frame_id fr = { 0 };
-        bool no_symbol = false, cacheable = true;
-        bool keep = nf_name(n, m, pc, leaf, kernel, &fr, &kind, &no_symbol, &cacheable);
+        bool no_symbol = false, in_symbols = false, cacheable = true;
+        bool keep = nf_name(n, m, pc, leaf, kernel, &fr, &kind, &no_symbol, &in_symbols, &cacheable);
         if (keep && fr.v == 0)
             return false; /* out of memory: not kept */
-        /* frame id << 32 (its top bit: no symbol) | packed + 1 */
-        v = keep ? ((uint64_t)fr.v | (no_symbol ? 1ull << 31 : 0)) << 32 |
+        /* frame id << 32 (its top bit: no symbol; the next: none in a library with a full symbol table) |
+         * packed + 1 */
+        v = keep ? ((uint64_t)fr.v | (no_symbol ? 1ull << 31 : 0) | (in_symbols ? 1ull << 30 : 0)) << 32 |
                        ((uint64_t)stack_frame_pack(model_frame_get(m, fr)->method, kind) + 1)
                  : 0;
         if (cacheable) /* an address in no library now may be in one after the map is read again */
@@ -300,7 +304,8 @@ bool native_frames_frame(native_frames_names *n, model *m, uint64_t pc, bool lea
     if (v == 0)
         return false;
     *packed = (uint32_t)((v & 0xffffffffu) - 1);
-    frame->v = (uint32_t)(v >> 32) & 0x7fffffffu;
+    frame->v = (uint32_t)(v >> 32) & 0x3fffffffu;
     *unnamed = (v >> 63) != 0;
+    *unnamed_in_symbols = ((v >> 62) & 1) != 0;
     return true;
 }

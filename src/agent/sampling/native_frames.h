@@ -43,9 +43,10 @@ void native_frames_names_free(native_frames_names *n);
  * an address of the kernel's), with its kind (FRAME_KIND_CPP or
  * FRAME_KIND_KERNEL) packed as stacks keep them in *packed. False for a
  * frame left out: jvmprof's own code. An address without a symbol is named
- * `library+0xoffset` (*unnamed set). */
+ * `library+0xoffset` (*unnamed set; *unnamed_in_symbols too when the library has a full symbol
+ * table, .symtab or a debug file, which should have named it). */
 bool native_frames_frame(native_frames_names *n, model *m, uint64_t pc, bool leaf, bool kernel, frame_id *frame,
-                         uint32_t *packed, bool *unnamed);
+                         uint32_t *packed, bool *unnamed, bool *unnamed_in_symbols);
 
 /* The count of native frames named and of those without a symbol, for the log. */
 void native_frames_counts(const native_frames_names *n, uint64_t *named, uint64_t *unnamed);
