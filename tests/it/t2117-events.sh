@@ -26,8 +26,8 @@ else
         note "event=malloc,interval=1: $calls samples of malloc under NativeHot.mallocs for 10000 calls ($dropped dropped, ring full), $full with the whole stack ...;Java_NativeHot_mallocs;jp_mallocs;malloc"
         [ $((calls + dropped)) -ge 10000 ] && [ "$calls" -le 10000 ] ||
             { sort -t' ' -k2 -nr "$T/m.txt" | head -5 >&2; fail "$calls samples of malloc under NativeHot.mallocs, expected one per call: 10000"; }
-        # the library is loaded by the program: the walks before the sampler has read its CFI stop short
-        [ $((full * 100)) -ge $((calls * 80)) ] || fail "only $full of $calls samples hold jp_mallocs and Java_NativeHot_mallocs"
+        # the program waits 200 ms after loading its library, and jvmprof reads a library loaded within a period
+        [ $((full * 100)) -ge $((calls * 99)) ] || fail "only $full of $calls samples hold jp_mallocs and Java_NativeHot_mallocs"
         expect_grep "^CPU SAMPLES BEGIN (total = [0-9]*, event = malloc, one every 1)" "$T/m.hprof.txt"
     fi
     run_java "cpu=samples,event=page-faults,interval=10,file=$T/p.txt" -Xmx256m GcChurn 2

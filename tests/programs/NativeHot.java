@@ -4,7 +4,7 @@
 // spin() burns the CPU in jp_hot_loop, deep() in jp_deep_c under jp_deep_b under jp_deep_a.
 // Prints one line at the end, "NativeHot <mode>: <N> calls".
 // java NativeHot <library> malloc <batches>: calls mallocs(200) <batches> times, 5 ms apart: the C
-// function jp_mallocs calls malloc (and free) 200 times each; prints "NativeHot malloc: <N> mallocs".
+// function jp_mallocs calls malloc (and free) 200 times each, after 200 ms; prints "NativeHot malloc: <N> mallocs".
 public class NativeHot {
     static native long spin(long millis);
     static native long deep(long millis);
@@ -25,6 +25,11 @@ public class NativeHot {
         if (args[1].equals("malloc")) {
             int batches = Integer.parseInt(args[2]);
             long acc = 0;
+            try {
+                Thread.sleep(200); // a profiler finds the library just loaded (jvmprof: within a period)
+            } catch (InterruptedException e) {
+                return;
+            }
             for (int i = 0; i < batches; i++) {
                 acc += mallocs(200);
                 try {

@@ -11,6 +11,7 @@
 #include "native_frames.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ static struct {
     _Atomic uint64_t misses;      /* pcs found in no mapping */
     uint64_t misses_seen;         /* agent thread: misses at the last read */
     uint64_t read_at_ns;          /* agent thread: when the map was last read */
+    unsigned long long adds_seen; /* agent thread: libraries the dynamic loader had loaded at the last read */
     bool read_failed;
     kallsyms *kernel;
     bool kernel_loaded, kernel_warned;
@@ -124,13 +126,26 @@ static bool nf_refresh_now(void)
     return true;
 }
 
+/* dl_iterate_phdr's count of the libraries loaded so far (glibc's dlpi_adds), read from its first entry. */
+static int nf_adds_of(struct dl_phdr_info *info, size_t size, void *out)
+{
+    if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof info->dlpi_adds)
+        *(unsigned long long *)out = info->dlpi_adds;
+    return 1;
+}
+
 bool native_frames_refresh(void)
 {
     nf_free_retired();
     code_map *cur = atomic_load(&nf_proc.live);
     uint64_t misses = atomic_load_explicit(&nf_proc.misses, memory_order_relaxed), now = nf_now_ns();
-    /* read again when walks stopped short since the last read, at most ten times a second */
-    if (cur && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 100000000u))
+    /* a library loaded since the last read (System.loadLibrary): read again now, before walks miss it */
+    unsigned long long adds = 0;
+    dl_iterate_phdr(nf_adds_of, &adds);
+    bool loaded = cur && adds != nf_proc.adds_seen;
+    nf_proc.adds_seen = adds;
+    /* or when walks stopped short since the last read, at most ten times a second */
+    if (cur && !loaded && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 100000000u))
         return true;
     if (!cur && nf_proc.read_failed)
         return false;
