@@ -130,7 +130,10 @@ def report(path):
 
 def common(r):
     """What every text report of a mode must hold alike."""
-    out = ['header: ' + h for h in r['head']]
+    # the header explains native frames and THREAD KINDS only when the report has native frames, which
+    # depends on where the samples landed (a fresh JVM's start runs the JVM's code more than a warm session)
+    native = ('  A frame of native code', '  (library:Native method)', 'THREAD KINDS:', '  their THREAD START)')
+    out = ['header: ' + h for h in r['head'] if not h.startswith(native)]
     out += ['section: ' + s for s in r['sections']]
     out += ['counts: ' + re.sub(r' -?\d+$', '', c) for c in r['counts']]
     out.append('threads named restarts-holder: %d' % r['threads'].count('restarts-holder'))
