@@ -37,6 +37,14 @@ check_bad "wall=10,cpu=samples" "wall= with cpu=samples"
 check_bad "cpu=samples,sampler=jvmti,flame=x.html" "flame= draws the stacks of the async sampler"
 check_bad "flame=/nonexistent-dir/x.html,force=n" "flame=/nonexistent-dir/x.html"
 check_bad "collapsed=/nonexistent-dir/x.txt,force=n" "collapsed=/nonexistent-dir/x.txt"
+# native frames, the JVM's threads and events (issue 38)
+check_bad "cstack=full" "cstack=full: bad value; expected mixed|native|java"
+check_bad "heap=dump,cstack=mixed" "cstack= chooses the frames the async sampler takes"
+check_bad "wall=10,threads=all" "threads=all samples the JVM's own threads on their CPU clocks: it needs cpu=samples with sampler=async (wall= samples Java threads only)"
+check_bad "cpu=samples,sampler=jvmti,event=cycles" "event= chooses what cpu=samples samples on"
+check_bad "interval=70000" "interval=70000: with event=cpu the interval is in ms, 1..60000"
+check_bad "event=cycles;x" "event=cycles;x: bad value"
+check_bad "event=no_such_function_xyz" "event=no_such_function_xyz: no such event, and no function of that name"
 # JVMPROF_OPTIONS is appended and validated the same way
 JVMPROF_OPTIONS="depth=x" run_java "cpu=samples" Hello
 [ "$RC" != 0 ] && grep -q "depth=x: bad value" "$T/err" || fail "JVMPROF_OPTIONS not validated"
