@@ -6,7 +6,9 @@
 #   by a later exit (the report's COUNTS);
 # - burn()'s share of the virtual threads' own running time (burn, step and
 #   the thread's lambda: their self time) within 10 points of its share of
-#   their CPU samples in the same program under cpu=samples. (The JDK's
+#   their CPU samples in the same program under cpu=samples, cstack=java
+#   (the samples' top Java frames: with native frames on top, a sample in
+#   step's park would count for neither method). (The JDK's
 #   scheduling code is left out of both: cpu=times measures elapsed time,
 #   in which a carrier that wakes another thread with unpark waits its turn
 #   on a busy machine; the samples count CPU only.)
@@ -55,7 +57,7 @@ note "step: $ran ms running (of $total ms in all), $waited ms waiting"
 share_times=$(section "$T/t.txt" 'CPU TIME (ms)' | awk '
     $6 == "VThreadCalls.burn" { b += $2 } $6 == "VThreadCalls.step" || $6 == "VThreadCalls.lambda$main$0" { o += $2 }
     END { printf "%.1f", (b + o > 0 ? 100 * b / (b + o) : 0) }')
-run_java25 "cpu=samples,file=$T/s.txt" VThreadCalls $THREADS $CALLS $CPU
+run_java25 "cpu=samples,cstack=java,file=$T/s.txt" VThreadCalls $THREADS $CALLS $CPU
 expect_rc 0
 share_samples=$(cpu_rows "$T/s.txt" | awk '
     $6 == "VThreadCalls.burn" { b += $4 } $6 == "VThreadCalls.step" || $6 == "VThreadCalls.lambda$main$0" { o += $4 }
