@@ -1621,13 +1621,16 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     if (n > depth)
         n = depth;
     n = asy_virtual_frames(jni, s, n);
-    if (nc + n > depth) /* a stack holds depth frames at most, from the top: the native ones first */
-        n = depth > nc ? depth - nc : 0;
     if (n == 0 && nc == 0)
         return false;
     uint32_t serial = asy_model_serial(as, m, jni, s);
     if (s->jvm) /* the JVM's own threads keep theirs, thread=n or not: THREAD KINDS counts by thread */
         serial = s->serial;
+    /* the trace: depth= Java frames, as HPROF's depth= counts them, under at most depth= native and
+     * kernel frames (the top ones: where the CPU was), so that native frames never crowd the Java
+     * ones out of a short trace */
+    uint32_t d = as->opts->depth;
+    uint32_t kn = nc < d ? nc : d, jn = n < d ? n : d, tn = kn;
     if (n == 0 && why) {
         /* the Java part that could not be walked, under the native frames */
         char name[64];
@@ -1637,24 +1640,26 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
         name[i] = '\0';
         class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
         method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
-        frames[nc] = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
-        if (frames[nc].v == 0)
+        frame_id mf = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+        if (mf.v == 0)
             return true;
-        kframes[nc] = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
-        nc++;
+        if (d)
+            frames[tn++] = mf;
+        kframes[nc++] = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
     }
-    uint32_t total = nc + n;
-    uint32_t keep = total < as->opts->depth ? total : as->opts->depth;
-    for (uint32_t k = nc; k < keep; k++) {
-        frames[k] = symbols_frame(m, jni, s->frames[k - nc].method_id, s->frames[k - nc].lineno, as->opts->lineno);
-        if (frames[k].v == 0)
+    for (uint32_t k = 0; k < jn; k++) {
+        frames[tn + k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, as->opts->lineno);
+        if (frames[tn + k].v == 0)
             return true;
     }
-    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, keep);
+    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, tn + jn);
     if (m->sample_times_max)
         model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
     if (!as->want_stacks)
         return true;
+    if (nc + n > depth) /* a stack holds depth frames at most (flame=: 2048), from the top: the native ones first */
+        n = depth > nc ? depth - nc : 0;
+    uint32_t total = nc + n;
     for (uint32_t k = 0; k < n; k++) {
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
         const model_frame *mf = model_frame_get(m, f);
