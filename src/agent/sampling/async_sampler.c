@@ -1582,6 +1582,21 @@ static uint32_t asy_virtual_frames(JNIEnv *jni, const asy_slot *s, uint32_t n)
     return n;
 }
 
+/* The frame that says why a sample's Java frames could not be had
+ * ("<unknown frame>.not_walkable_Java", spaces of why as '_'), and its method
+ * in *me; {0} when out of memory. */
+static frame_id asy_unknown_frame(model *m, const char *why, method_id *me)
+{
+    char name[64];
+    size_t i = 0;
+    for (; why[i] && i + 1 < sizeof name; i++)
+        name[i] = why[i] == ' ' ? '_' : why[i];
+    name[i] = '\0';
+    class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
+    *me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
+    return model_frame_intern(m, *me, FRAME_LINE_UNKNOWN);
+}
+
 /* cstack=: a sample's kernel frames then its native frames, top first, as
  * frames (for its trace) and packed (for its stack), without jvmprof's own;
  * how many. */
@@ -1633,14 +1648,8 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     uint32_t kn = nc < d ? nc : d, jn = n < d ? n : d, tn = kn;
     if (n == 0 && why) {
         /* the Java part that could not be walked, under the native frames */
-        char name[64];
-        size_t i = 0;
-        for (; why[i] && i + 1 < sizeof name; i++)
-            name[i] = why[i] == ' ' ? '_' : why[i];
-        name[i] = '\0';
-        class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
-        method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
-        frame_id mf = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+        method_id me;
+        frame_id mf = asy_unknown_frame(m, why, &me);
         if (mf.v == 0)
             return true;
         if (d)
@@ -1711,14 +1720,8 @@ static void asy_record_unknown(const asy_state *as, model *m, uint32_t weight, u
 static void asy_record_unknown_in(const asy_state *as, model *m, uint32_t weight, uint8_t state, uint32_t serial,
                                   const char *why)
 {
-    char name[64];
-    size_t i = 0;
-    for (; why[i] && i + 1 < sizeof name; i++)
-        name[i] = why[i] == ' ' ? '_' : why[i];
-    name[i] = '\0';
-    class_id c = model_class_intern(m, model_cstring(m, "<unknown frame>"), (str_id){ 0 });
-    method_id me = model_method_intern(m, c, model_cstring(m, name), model_cstring(m, "()V"));
-    frame_id f = model_frame_intern(m, me, FRAME_LINE_UNKNOWN);
+    method_id me;
+    frame_id f = asy_unknown_frame(m, why, &me);
     if (f.v == 0)
         return;
     asy_add_trace(m, weight, state, serial, &f, as->opts->depth ? 1 : 0);

@@ -34,7 +34,6 @@ typedef struct jvt_thread {
     uint32_t tid;
     _Atomic uint32_t serial;      /* 0: not (or no longer) sampled */
     uint32_t seen_scan;           /* the last scan that saw it */
-    uint32_t first_scan;          /* the scan that first saw it */
     bool java;                    /* seen as a Java thread: never sampled here */
     bool named;                   /* its start is in the model */
     bool armed;
@@ -218,7 +217,6 @@ void jvm_threads_scan(model *m, const uint32_t *java_tids, uint32_t n)
             memset(t, 0, sizeof *t);
             t->perf.fd = -1;
             t->tid = (uint32_t)tid;
-            t->first_scan = scan;
         }
         t->seen_scan = scan;
         if (t->java)
