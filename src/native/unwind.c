@@ -89,6 +89,14 @@ bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack
     return true;
 }
 
+bool unwind_outermost(const code_map *m, const unwind_regs *r, bool leaf)
+{
+    const code_lib *lib = code_map_find(m, r->pc);
+    cfi_rule rule;
+    return lib && lib->cfi && r->pc && dwarf_cfi_find(lib->cfi, (leaf ? r->pc : r->pc - 1) - lib->load_bias, &rule) &&
+           rule.cfa_reg == CFI_END;
+}
+
 int unwind_walk(const code_map *m, const void *ucontext, uint64_t *pcs, int max, unwind_stop_fn stop, void *arg,
                 unwind_regs *last, bool *stopped)
 {

@@ -27,6 +27,9 @@ bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo
  * frame), which the next step must be given as `leaf`. */
 bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi,
                     bool *next_leaf);
+/* async-signal-safe: whether r's frame is the outermost one, its CFI saying its return address is undefined
+ * (a thread's start, _start): where a walk ends without having failed. */
+bool unwind_outermost(const code_map *m, const unwind_regs *r, bool leaf);
 /* Whether a walk stops at the frame of pc (e.g. the first Java frame); called from the signal handler. */
 typedef bool (*unwind_stop_fn)(uint64_t pc, void *arg);
 

@@ -29,7 +29,7 @@ awk -v d="$j_drive" 'BEGIN { exit !(d >= 50) }' ||
     fail "sampler=jvmti put only ${j_drive}% in drive(): the safepoint bias this test shows is gone"
 
 # frame kinds in the collapsed stacks
-grep -q '^SafepointBias.main_\[0\];SafepointBias.drive_\[j\];SafepointBias.arith_\[j\] [0-9]*$' "$T/a.col" ||
+grep -qE '(^|;)SafepointBias.main_\[0\];SafepointBias.drive_\[j\];SafepointBias.arith_\[j\] [0-9]*$' "$T/a.col" ||
     { cat "$T/a.col" >&2; fail "no main (interpreted) -> drive (JIT) -> arith (JIT) stack"; }
 
 # an inlined frame: Inlining.mix() runs inside hot()'s compiled code

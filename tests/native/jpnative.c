@@ -1,6 +1,7 @@
 /* jpnative.c — the JNI library of tests/programs/NativeHot.java, which the native-frame tests
  * profile: Java_NativeHot_spin burns CPU in jp_hot_loop, Java_NativeHot_deep in jp_deep_c under
- * jp_deep_b under jp_deep_a. The Makefile builds it twice from this one source into build/it/native/:
+ * jp_deep_b under jp_deep_a, Java_NativeHot_callback calls Java back (NativeHot.javaBurn) from
+ * jp_call_java, so that Java frames lie above and below C frames. The Makefile builds it twice from this one source into build/it/native/:
  * libjpnative_fp.so with frame pointers, libjpnative_nofp.so without (only .eh_frame to unwind by).
  * Every function here is a real frame: none is inlined, cloned or left by a tail call (each does
  * work with the result of its callee), and each is exported, so its name is in .dynsym too. */
@@ -107,6 +108,25 @@ JNIEXPORT jlong JNICALL Java_NativeHot_mallocs(JNIEnv *env, jclass cls, jint n)
     (void)env;
     (void)cls;
     uint64_t r = jp_mallocs((int)n);
+    jp_sink = r;
+    return (jlong)(r >> 1);
+}
+
+/* calls NativeHot.javaBurn(millis) back: the C frame between two Java ones */
+JP_FRAME uint64_t jp_call_java(JNIEnv *env, jclass cls, int64_t millis)
+{
+    jmethodID burn = (*env)->GetStaticMethodID(env, cls, "javaBurn", "(J)J");
+    if (!burn)
+        return 0;
+    jlong r = (*env)->CallStaticLongMethod(env, cls, burn, (jlong)millis);
+    if ((*env)->ExceptionCheck(env))
+        return 0;
+    return (uint64_t)r * 3u + 1u;
+}
+
+JNIEXPORT jlong JNICALL Java_NativeHot_callback(JNIEnv *env, jclass cls, jlong millis)
+{
+    uint64_t r = jp_call_java(env, cls, (int64_t)millis);
     jp_sink = r;
     return (jlong)(r >> 1);
 }

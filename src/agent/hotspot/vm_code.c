@@ -15,11 +15,15 @@
 #define VMC_MAX_HEAPS 8
 #define VMC_BLOB_BYTES 192 /* the part of a blob (an nmethod's header) read at once */
 #define VMC_IDS_LOG2 12
+#define VMC_STUB_NAMES 32
 
 typedef struct {
     uintptr_t low, high;    /* the heap's range (_memory's low, and its high boundary) */
     uintptr_t segmap;       /* _segmap's low: one byte per segment */
     int log2_segment;
+    /* where the JVM keeps how far each is committed (VirtualSpace::_high, which grows): memory below it is
+     * read directly, without a system call */
+    const uintptr_t *memory_high, *segmap_high;
 } vmc_heap;
 
 /* What follows describes the JVM, read once (vm_code_init, on the first
@@ -71,6 +75,7 @@ static struct {
 static struct {
     _Atomic uintptr_t ids[1u << VMC_IDS_LOG2];
     _Atomic uintptr_t name_nmethod, name_interpreter;
+    _Atomic uintptr_t name_stubs[VMC_STUB_NAMES]; /* the other names met (stubs, adapters), by address */
 } vmc_seen;
 
 /* n bytes at addr, or false: never faults, whatever addr is */
@@ -83,6 +88,28 @@ static bool vmc_read(uintptr_t addr, void *buf, size_t n)
 }
 
 static bool vmc_word(uintptr_t addr, uintptr_t *out) { return vmc_read(addr, out, sizeof *out); }
+
+/* n bytes at addr in the code cache (a heap's code or its segment map): read directly where committed, which
+ * the code cache never gives back, else as vmc_read */
+static bool vmc_read_cache(uintptr_t addr, void *buf, size_t n)
+{
+    for (int i = 0; i < vmc_cache.nheaps; i++) {
+        const vmc_heap *h = &vmc_cache.heaps[i];
+        uintptr_t top = 0;
+        if (addr >= h->low && addr < h->high)
+            top = h->memory_high ? __atomic_load_n(h->memory_high, __ATOMIC_ACQUIRE) : 0;
+        else if (addr >= h->segmap && addr < h->segmap + ((h->high - h->low) >> h->log2_segment))
+            top = h->segmap_high ? __atomic_load_n(h->segmap_high, __ATOMIC_ACQUIRE) : 0;
+        else
+            continue;
+        if (top && addr + n <= top && addr + n > addr) {
+            memcpy(buf, (const void *)addr, n);
+            return true;
+        }
+        break;
+    }
+    return vmc_read(addr, buf, n);
+}
 
 bool vm_code_word(uintptr_t addr, uintptr_t *out) { return vmc_jvm.pid && vmc_word(addr, out); }
 
@@ -158,6 +185,7 @@ static bool vmc_init(void)
     long log2 = vmstructs_offset("CodeHeap", "_log2_segment_size");
     long vs_low = vmstructs_offset("VirtualSpace", "_low");
     long vs_high_b = vmstructs_offset("VirtualSpace", "_high_boundary");
+    long vs_high = vmstructs_offset("VirtualSpace", "_high");
     vmc_cache.block_header = vmstructs_sizeof("HeapBlock");
     vmc_cache.header_used = vmstructs_offset("HeapBlock::Header", "_used");
     vmc_cache.blob_name = vmstructs_offset("CodeBlob", "_name");
@@ -227,6 +255,8 @@ static bool vmc_init(void)
         v->high = *(uintptr_t *)(h + memory + vs_high_b);
         v->segmap = *(uintptr_t *)(h + segmap + vs_low);
         v->log2_segment = *(int *)(h + log2);
+        v->memory_high = vs_high >= 0 ? (const uintptr_t *)(h + memory + vs_high) : NULL;
+        v->segmap_high = vs_high >= 0 ? (const uintptr_t *)(h + segmap + vs_high) : NULL;
         if (v->low && v->high > v->low && v->segmap && v->log2_segment > 0 && v->log2_segment < 16)
             vmc_cache.nheaps++;
     }
@@ -256,7 +286,7 @@ static uintptr_t vmc_blob_at(uintptr_t pc, uint8_t *blob)
         uintptr_t seg = (pc - h->low) >> h->log2_segment;
         for (int hops = 0;; hops++) {
             uint8_t back;
-            if (hops > 65536 || !vmc_read(h->segmap + seg, &back, 1) || back == 0xff || back > seg)
+            if (hops > 65536 || !vmc_read_cache(h->segmap + seg, &back, 1) || back == 0xff || back > seg)
                 return 0;
             if (back == 0)
                 break;
@@ -265,7 +295,7 @@ static uintptr_t vmc_blob_at(uintptr_t pc, uint8_t *blob)
         /* the block's header (is it in use?) and the blob after it, in one read */
         uintptr_t block = h->low + (seg << h->log2_segment);
         uint8_t buf[VMC_BLOB_BYTES + 64];
-        if (vmc_cache.block_header > 64 || !vmc_read(block, buf, vmc_cache.block_header + VMC_BLOB_BYTES) ||
+        if (vmc_cache.block_header > 64 || !vmc_read_cache(block, buf, vmc_cache.block_header + VMC_BLOB_BYTES) ||
             !buf[vmc_cache.header_used])
             return 0;
         memcpy(blob, buf + vmc_cache.block_header, VMC_BLOB_BYTES);
@@ -313,6 +343,13 @@ static vm_code_kind vmc_kind_of(uintptr_t name_at)
         return VM_CODE_COMPILED;
     if (name_at && name_at == atomic_load_explicit(&vmc_seen.name_interpreter, memory_order_relaxed))
         return VM_CODE_INTERPRETER;
+    for (int i = 0; name_at && i < VMC_STUB_NAMES; i++) {
+        uintptr_t seen = atomic_load_explicit(&vmc_seen.name_stubs[i], memory_order_relaxed);
+        if (seen == name_at)
+            return VM_CODE_STUB;
+        if (!seen)
+            break;
+    }
     char name[16] = { 0 };
     if (!vmc_read(name_at, name, sizeof name - 1))
         return VM_CODE_UNKNOWN;
@@ -323,6 +360,11 @@ static vm_code_kind vmc_kind_of(uintptr_t name_at)
     if (strcmp(name, "Interpreter") == 0) {
         atomic_store_explicit(&vmc_seen.name_interpreter, name_at, memory_order_relaxed);
         return VM_CODE_INTERPRETER;
+    }
+    for (int i = 0; i < VMC_STUB_NAMES; i++) {
+        uintptr_t none = 0;
+        if (atomic_compare_exchange_strong(&vmc_seen.name_stubs[i], &none, name_at) || none == name_at)
+            break;
     }
     return VM_CODE_STUB;
 }

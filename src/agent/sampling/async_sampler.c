@@ -94,7 +94,7 @@ static const char *const asy_agct_names[ASY_AGCT_CODES] = {
 #define ASY_MAX_DEPTH 2048u             /* frames kept for flame graphs */
 /* cstack=: the kernel's frames and the native ones kept per sample */
 #define ASY_KERNEL_FRAMES 48u
-#define ASY_NATIVE_FRAMES 96u
+#define ASY_NATIVE_FRAMES 256u /* with the markers of the Java frames between (native_frames.h) */
 /* perf events by file descriptor, for the handler (the signal carries its fd) */
 #define ASY_PERF_FDS 65536u
 
@@ -169,6 +169,9 @@ typedef struct asy_state {
     frame_id *scratch_frames;   /* agent thread: one sample's trace, depth long */
     buf trace_text;             /* agent thread: a sample's stack for trace= */
     uint32_t *scratch_kframes;  /* agent thread: one sample's stack, depth long */
+    frame_id *scratch_cframes;  /* agent thread: one sample's kernel and native frames, */
+    uint32_t *scratch_cpacked;  /* ... as stacks keep them, */
+    uint32_t *scratch_cat;      /* ... and the Java frame each goes above (asy_place) */
     uint64_t dequeue;           /* agent thread only */
     /* the agent thread's own tallies */
     uint64_t recorded, stacks, failed[ASY_AGCT_CODES + 1], wall_signals, wall_failed;
@@ -836,7 +839,11 @@ jp_status async_sampler_init(jp_session *session, jvmtiCapabilities *caps)
     size_t room = (size_t)depth + ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES + 1;
     as->scratch_frames = calloc(room, sizeof *as->scratch_frames);
     as->scratch_kframes = calloc(room, sizeof *as->scratch_kframes);
-    if (!r || !as->scratch_frames || !as->scratch_kframes)
+    as->scratch_cframes = calloc(ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES, sizeof *as->scratch_cframes);
+    as->scratch_cpacked = calloc(ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES, sizeof *as->scratch_cpacked);
+    as->scratch_cat = calloc(ASY_KERNEL_FRAMES + ASY_NATIVE_FRAMES, sizeof *as->scratch_cat);
+    if (!r || !as->scratch_frames || !as->scratch_kframes || !as->scratch_cframes || !as->scratch_cpacked ||
+        !as->scratch_cat)
         return jp_error(JP_ERR_NOMEM, "out of memory for the sample ring (%zu bytes)", slots * slot_size);
     memset(r, 0, head + slots * slot_size);
     r->slots = (unsigned char *)r + head;
@@ -1356,6 +1363,9 @@ void async_sampler_end(jp_session *session, JNIEnv *jni)
     }
     free(as->scratch_frames);
     free(as->scratch_kframes);
+    free(as->scratch_cframes);
+    free(as->scratch_cpacked);
+    free(as->scratch_cat);
     free(as->vslot);
     free(as->vframes);
     free(as->java_tids);
@@ -1366,6 +1376,9 @@ void async_sampler_end(jp_session *session, JNIEnv *jni)
     buf_free(&as->trace_text);
     as->scratch_frames = NULL;
     as->scratch_kframes = NULL;
+    as->scratch_cframes = NULL;
+    as->scratch_cpacked = NULL;
+    as->scratch_cat = NULL;
     as->vslot = NULL;
     as->vframes = NULL;
     sampler_vthreads_end();
@@ -1597,87 +1610,177 @@ static frame_id asy_unknown_frame(model *m, const char *why, method_id *me)
     return model_frame_intern(m, *me, FRAME_LINE_UNKNOWN);
 }
 
+/* cstack=: where each of a sample's native walk's words goes among its n
+ * Java frames (AsyncGetCallTrace's, top first): at[i] = k puts word i
+ * above Java frame k (n: below the last), ASY_NOWHERE leaves it out (a
+ * marker, or a frame that could not be placed). The walk marks each compiled
+ * or interpreted frame it went through with its method (native_frames.h):
+ * each marker is matched, in order, to the next Java frame of its method
+ * (the frames inlined into it come before it), and the native frames after
+ * a marker go below its frame's last Java frame, if the next marker matched
+ * too (or, for the frames below the last marker, if that frame was the
+ * stack's last: the thread's start). A marker that matches nothing (a walk
+ * that went wrong, frames AsyncGetCallTrace gave from elsewhere) leaves out
+ * every native frame below it. full: n is every frame the sample has (not a
+ * virtual thread's part of its carrier's stack). */
+#define ASY_NOWHERE UINT32_MAX
+static void asy_place(const asy_slot *s, const uint64_t *w, uint32_t nw, uint32_t n, bool full, uint32_t *at)
+{
+    uint32_t seg = 0, cursor = 0, pos = 0; /* the current run of native words starts at seg; goes above pos */
+    jmethodID prev = NULL;
+    bool any = false, ok = true;
+    for (uint32_t i = 0; i < nw; i++) {
+        if ((w[i] & ~(NATIVE_FRAMES_JAVA - 1)) != NATIVE_FRAMES_JAVA) {
+            at[i] = ok ? pos : ASY_NOWHERE; /* provisional until the next marker */
+            continue;
+        }
+        at[i] = ASY_NOWHERE;
+        if (!ok)
+            continue;
+        jmethodID id = (jmethodID)(uintptr_t)(w[i] & (NATIVE_FRAMES_JAVA - 1));
+        uint32_t j = cursor;
+        while (id && j < n && s->frames[j].method_id != id)
+            j++;
+        if (!id || j >= n) {
+            ok = false;
+            for (uint32_t k = seg; k < i; k++)
+                at[k] = ASY_NOWHERE;
+            continue;
+        }
+        if (any) {
+            /* the run since the previous marker goes below that frame: past the frames of the same method
+             * up to this match (a method inlined into itself) */
+            uint32_t below = pos;
+            while (below < j && s->frames[below].method_id == prev)
+                below++;
+            for (uint32_t k = seg; k < i; k++)
+                at[k] = below;
+        }
+        any = true;
+        prev = id;
+        pos = j + 1;
+        cursor = j + 1;
+        seg = i + 1;
+    }
+    if (ok && any) {
+        /* below the last marker: the thread's start, if that frame was the last Java frame */
+        uint32_t below = pos;
+        while (below < n && s->frames[below].method_id == prev)
+            below++;
+        for (uint32_t k = seg; k < nw; k++)
+            at[k] = below == n && full ? n : ASY_NOWHERE;
+    }
+}
+
 /* cstack=: a sample's kernel frames then its native frames, top first, as
- * frames (for its trace) and packed (for its stack), without jvmprof's own;
- * how many. */
-static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, frame_id *frames, uint32_t *packed)
+ * frames (for its trace) and packed (for its stack), without jvmprof's own,
+ * each with the Java frame it goes above in at[] (0 for all of them on a
+ * sample without Java frames); how many. */
+static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, uint32_t n, bool full, frame_id *frames,
+                            uint32_t *packed, uint32_t *at)
 {
     if (!as->ring->cpcs_off || !as->names)
         return 0;
     const uint64_t *cp = (const uint64_t *)((const unsigned char *)s + as->ring->cpcs_off);
-    uint32_t n = 0, all = (uint32_t)s->nkernel + s->nnative;
-    bool any_unnamed = false, any_in_symbols = false;
+    uint32_t *where = as->scratch_kframes; /* free until the stack is built */
+    asy_place(s, cp + s->nkernel, s->nnative, n, full, where);
+    uint32_t c = 0, all = (uint32_t)s->nkernel + s->nnative;
+    bool any_unnamed = false, any_in_symbols = false, any_native = false, leaf = true;
     for (uint32_t i = 0; i < all; i++) {
         bool kernel = i < s->nkernel, unnamed = false, in_symbols = false;
-        bool leaf = i == 0 || i == s->nkernel;
-        if (native_frames_frame(as->names, m, cp[i], leaf, kernel, &frames[n], &packed[n], &unnamed, &in_symbols))
-            n++;
+        if (i == s->nkernel)
+            leaf = true;
+        if (!kernel && where[i - s->nkernel] == ASY_NOWHERE) {
+            leaf = false;
+            continue;
+        }
+        if (native_frames_frame(as->names, m, cp[i], leaf, kernel, &frames[c], &packed[c], &unnamed, &in_symbols))
+            at[c++] = kernel ? 0 : where[i - s->nkernel];
+        any_native |= !kernel;
         any_unnamed |= unnamed;
         any_in_symbols |= in_symbols;
+        leaf = false;
     }
     as->kernel_samples += s->nkernel > 0;
-    as->native_samples += s->nnative > 0;
+    as->native_samples += any_native;
     as->unnamed_samples += any_unnamed;
     as->unnamed_symtab_samples += any_in_symbols;
-    return n;
+    return c;
 }
 
-/* A sample into the model: its native and kernel frames (cstack=) above its
- * Java frames, or above the frame that says why the Java frames could not be
- * had (why: NULL when there are none to have, a thread of the JVM's own or
- * one with no Java frame yet). False when there was nothing to record. */
+/* A sample into the model: its native and kernel frames (cstack=) where
+ * they were among its Java frames, or above the frame that says why the
+ * Java frames could not be had (why: NULL when there are none to have, a
+ * thread of the JVM's own or one with no Java frame yet). False when there
+ * was nothing to record. */
 static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, const char *why)
 {
     uint32_t depth = as->ring->depth;
-    frame_id *frames = as->scratch_frames;
-    uint32_t *kframes = as->scratch_kframes;
-    uint32_t nc = asy_cframes(as, m, s, frames, kframes);
+    frame_id *frames = as->scratch_frames, *cf = as->scratch_cframes;
+    uint32_t *kframes = as->scratch_kframes, *cpk = as->scratch_cpacked, *cat = as->scratch_cat;
     uint32_t n = s->nframes > 0 ? (uint32_t)s->nframes : 0;
     if (n > depth)
         n = depth;
+    uint32_t all = n;
     n = asy_virtual_frames(jni, s, n);
+    uint32_t nc = asy_cframes(as, m, s, n, n == all && all == (uint32_t)(s->nframes > 0 ? s->nframes : 0), cf,
+                              cpk, cat);
     if (n == 0 && nc == 0)
         return false;
     uint32_t serial = asy_model_serial(as, m, jni, s);
     if (s->jvm) /* the JVM's own threads keep theirs, thread=n or not: THREAD KINDS counts by thread */
         serial = s->serial;
-    /* the trace: depth= Java frames, as HPROF's depth= counts them, under at most depth= native and
-     * kernel frames (the top ones: where the CPU was), so that native frames never crowd the Java
-     * ones out of a short trace */
-    uint32_t d = as->opts->depth;
-    uint32_t kn = nc < d ? nc : d, jn = n < d ? n : d, tn = kn;
+    method_id unknown_me = { 0 };
+    frame_id unknown = { 0 };
     if (n == 0 && why) {
         /* the Java part that could not be walked, under the native frames */
-        method_id me;
-        frame_id mf = asy_unknown_frame(m, why, &me);
-        if (mf.v == 0)
-            return true;
-        if (d)
-            frames[tn++] = mf;
-        kframes[nc++] = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
-    }
-    for (uint32_t k = 0; k < jn; k++) {
-        frames[tn + k] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, as->opts->lineno);
-        if (frames[tn + k].v == 0)
+        unknown = asy_unknown_frame(m, why, &unknown_me);
+        if (unknown.v == 0)
             return true;
     }
-    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, tn + jn);
+    /* the trace: depth= Java frames, as HPROF's depth= counts them, with at most depth= native and kernel
+     * frames among them (the top ones: where the CPU was), so that native frames never crowd the Java
+     * ones out of a short trace */
+    uint32_t d = as->opts->depth, tn = 0, jn = 0, kn = 0, c = 0;
+    for (uint32_t k = 0; k <= n && jn < d; k++) {
+        for (; c < nc && cat[c] == k; c++)
+            if (kn < d) {
+                frames[tn++] = cf[c];
+                kn++;
+            }
+        if (k == n)
+            break;
+        frames[tn] = symbols_frame(m, jni, s->frames[k].method_id, s->frames[k].lineno, as->opts->lineno);
+        if (frames[tn].v == 0)
+            return true;
+        tn++;
+        jn++;
+    }
+    if (unknown.v && d)
+        frames[tn++] = unknown;
+    trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, tn);
     if (m->sample_times_max)
         model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
     if (!as->want_stacks)
         return true;
-    if (nc + n > depth) /* a stack holds depth frames at most (flame=: 2048), from the top: the native ones first */
-        n = depth > nc ? depth - nc : 0;
-    uint32_t total = nc + n;
-    for (uint32_t k = 0; k < n; k++) {
+    /* the stack: every frame in order, depth of them at most (flame=: 2048), from the top */
+    uint32_t total = 0;
+    c = 0;
+    for (uint32_t k = 0; k <= n && total < depth; k++) {
+        for (; c < nc && cat[c] == k && total < depth; c++)
+            kframes[total++] = cpk[c];
+        if (k == n || total == depth)
+            break;
         frame_id f = symbols_frame(m, jni, s->frames[k].method_id, -1, false);
         const model_frame *mf = model_frame_get(m, f);
         if (!mf)
             return true;
         frame_kind kind = s->frames[k].lineno == -3 ? FRAME_KIND_NATIVE
                           : code_kinds_of(s->frames[k].method_id, k + 1 < n ? s->frames[k + 1].method_id : NULL);
-        kframes[nc + k] = stack_frame_pack(mf->method, kind);
+        kframes[total++] = stack_frame_pack(mf->method, kind);
     }
+    if (unknown.v && total < depth)
+        kframes[total++] = stack_frame_pack(unknown_me, FRAME_KIND_UNKNOWN);
     asy_add_stack(m, s->weight, s->state, serial, kframes, total);
     return true;
 }

@@ -62,6 +62,71 @@ static uint64_t nf_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A stack word in [lo, hi), read directly (the walk's span is readable memory of this thread's stack; an
+ * ASan build's redzones in it are read knowingly). */
+#if defined(__SANITIZE_ADDRESS__)
+__attribute__((no_sanitize_address, noinline))
+#endif
+static bool nf_stack_word(uint64_t at, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if ((at & 7) || at < lo || at + 8 > hi)
+        return false;
+    *out = *(const uint64_t *)(uintptr_t)at;
+    return true;
+}
+
+/* One frame of the JVM's code cache, from r (pc in the code cache) to its
+ * caller, as HotSpot lays frames out on x86-64: a compiled method or a stub
+ * with a frame size ends with the return address and the caller's rbp (sp
+ * + size words is the caller's sp); an interpreted frame and a stub without
+ * a size (the call stub, which native code calls Java through) keep rbp as
+ * their frame pointer (return address at fp + 8, the caller's rbp at fp; an
+ * interpreted frame keeps the caller's sp at fp - 8). A compiled or an
+ * interpreted frame leaves its method's marker in pcs. False when the frame
+ * cannot be trusted: a leaf in a method's prologue, in the interpreter
+ * without its method in the frame, a blob that cannot be read. */
+static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, uint64_t *pcs, uint32_t *n,
+                         uint32_t max)
+{
+    jmethodID method;
+    uint32_t words;
+    bool complete;
+    /* an interpreted frame's method, three words below its fp (read here, where the stack's bounds are known) */
+    uint64_t in_frame = 0;
+    if (r->fp >= r->sp + 24 && !nf_stack_word(r->fp - 24, lo, hi, &in_frame))
+        in_frame = 0;
+    vm_code_kind kind = vm_code_at((uintptr_t)r->pc, (uintptr_t)in_frame, 0, false, &method, &words, &complete);
+    if (kind == VM_CODE_UNKNOWN || (leaf && !complete && kind != VM_CODE_INTERPRETER))
+        return false;
+    uint64_t ret, fp, sp;
+    if (kind == VM_CODE_INTERPRETER || words == 0) {
+        if (kind == VM_CODE_INTERPRETER && !method) /* at a method's entry: rbp is not yet its frame's */
+            return false;
+        if (r->fp < r->sp || !nf_stack_word(r->fp + 8, lo, hi, &ret) || !nf_stack_word(r->fp, lo, hi, &fp))
+            return false;
+        sp = r->fp + 16;
+        uint64_t sender_sp;
+        if (kind == VM_CODE_INTERPRETER && vm_code_in_code_cache((uintptr_t)ret) &&
+            nf_stack_word(r->fp - 8, lo, hi, &sender_sp) && sender_sp > r->fp && sender_sp < hi)
+            sp = sender_sp; /* a compiled caller's own sp, before the interpreter's call extended it */
+    } else {
+        sp = r->sp + (uint64_t)words * 8;
+        if (!nf_stack_word(sp - 8, lo, hi, &ret) || !nf_stack_word(sp - 16, lo, hi, &fp))
+            return false;
+    }
+    if (sp <= r->sp || sp > hi || ret < 4096)
+        return false;
+    if (kind == VM_CODE_COMPILED || kind == VM_CODE_INTERPRETER) {
+        if (*n == max)
+            return false;
+        pcs[(*n)++] = NATIVE_FRAMES_JAVA | (uint64_t)(uintptr_t)method;
+    }
+    r->pc = ret;
+    r->sp = sp;
+    r->fp = fp;
+    return true;
+}
+
 uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pcs, uint32_t max)
 {
     atomic_fetch_add(&nf_proc.walking, 1);
@@ -75,8 +140,13 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
         if (bounded && hi - r.sp > NF_STACK_SPAN)
             hi = r.sp + NF_STACK_SPAN;
         for (bool leaf = true; n < max;) {
-            if (java_thread && vm_code_in_code_cache((uintptr_t)r.pc))
-                break;
+            if (java_thread && vm_code_in_code_cache((uintptr_t)r.pc)) {
+                /* Java frames (AsyncGetCallTrace names them), walked through to the native ones below */
+                if (!bounded || !nf_java_step(&r, leaf, lo, hi, pcs, &n, max))
+                    break;
+                leaf = false;
+                continue;
+            }
             if (!code_map_find(m, r.pc)) {
                 if (r.pc > 4096)
                     atomic_fetch_add_explicit(&nf_proc.misses, 1, memory_order_relaxed);
@@ -87,9 +157,9 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
             pcs[n++] = r.pc;
             /* through a signal frame the next pc is an interrupted one, not a return address: a leaf again */
             if (!bounded || !unwind_step_ex(m, &r, leaf, r.sp, hi, &leaf)) {
-                /* a Java thread's walk ends at its Java frames: stopping short is most often a return
-                 * address in a library loaded since the map was read (the step refuses an unmapped pc) */
-                if (java_thread)
+                /* stopping short of the stack's end is most often a return address in a library loaded
+                 * since the map was read (the step refuses an unmapped pc) */
+                if (java_thread && !unwind_outermost(m, &r, leaf))
                     atomic_fetch_add_explicit(&nf_proc.misses, 1, memory_order_relaxed);
                 break;
             }

@@ -20,10 +20,16 @@
 
 /* Handler, async-signal-safe: the native frames of the interrupted context,
  * leaf first, into pcs (the first is the interrupted pc, the others return
- * addresses), at most max. A Java thread's walk ends at its first pc in the
- * JVM's code cache (compiled Java code, the interpreter, stubs: the Java
- * frames, which AsyncGetCallTrace gives); another thread's goes to the end
- * of its stack. 0 before the code map is read. */
+ * addresses), at most max, to the end of the stack. On a Java thread the
+ * walk goes through the Java frames too (compiled code, the interpreter,
+ * stubs: AsyncGetCallTrace names them), leaving for each compiled or
+ * interpreted frame a marker, NATIVE_FRAMES_JAVA | its jmethodID (0 when
+ * unknown), so that the native frames between Java frames (a JNI method's C
+ * code that calls Java back, the JVM's own code that runs Java: class
+ * initializers, the thread's start) can be put where they were; a walk
+ * ends early where a frame cannot be trusted. 0 before the code map is
+ * read. */
+#define NATIVE_FRAMES_JAVA ((uint64_t)1 << 62)
 uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pcs, uint32_t max);
 
 /* Agent thread: reads the code map the first time (false: the map cannot be
