@@ -1740,10 +1740,11 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     }
     /* the trace: depth= Java frames, as HPROF's depth= counts them, with at most depth= native and kernel
      * frames among them (the top ones: where the CPU was), so that native frames never crowd the Java
-     * ones out of a short trace */
+     * ones out of a short trace; not the thread's start below the Java frames, the same in every trace
+     * of the thread (flame graphs keep it) */
     uint32_t d = as->opts->depth, tn = 0, jn = 0, kn = 0, c = 0;
     for (uint32_t k = 0; k <= n && jn < d; k++) {
-        for (; c < nc && cat[c] == k; c++)
+        for (; c < nc && cat[c] == k && (k < n || n == 0); c++)
             if (kn < d) {
                 frames[tn++] = cf[c];
                 kn++;
