@@ -189,6 +189,7 @@ typedef struct asy_state {
     uint32_t java_tids_cap;
     uint64_t kernel_samples, native_samples, unnamed_samples; /* samples with kernel, native, unnamed frames */
     uint64_t unnamed_symtab_samples; /* ... with a frame unnamed in a library that has a full symbol table */
+    uint64_t unplaced_samples;  /* ... with native frames left out: no place among the Java frames (asy_place) */
     /* the threads' CPU timers, by serial: chunks made as serials come, freed at the end */
     _Atomic(_Atomic uintptr_t *) timer_chunks[ASY_TIMER_CHUNKS];
 } asy_state;
@@ -1685,12 +1686,13 @@ static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, uint32_t
     uint32_t *where = as->scratch_kframes; /* free until the stack is built */
     asy_place(s, cp + s->nkernel, s->nnative, n, full, where);
     uint32_t c = 0, all = (uint32_t)s->nkernel + s->nnative;
-    bool any_unnamed = false, any_in_symbols = false, any_native = false, leaf = true;
+    bool any_unnamed = false, any_in_symbols = false, any_native = false, any_unplaced = false, leaf = true;
     for (uint32_t i = 0; i < all; i++) {
         bool kernel = i < s->nkernel, unnamed = false, in_symbols = false;
         if (i == s->nkernel)
             leaf = true;
         if (!kernel && where[i - s->nkernel] == ASY_NOWHERE) {
+            any_unplaced |= (cp[i] & ~(NATIVE_FRAMES_JAVA - 1)) != NATIVE_FRAMES_JAVA;
             leaf = false;
             continue;
         }
@@ -1705,6 +1707,7 @@ static uint32_t asy_cframes(asy_state *as, model *m, const asy_slot *s, uint32_t
     as->native_samples += any_native;
     as->unnamed_samples += any_unnamed;
     as->unnamed_symtab_samples += any_in_symbols;
+    as->unplaced_samples += any_unplaced && full;
     return c;
 }
 
@@ -1904,6 +1907,8 @@ static void asy_count_losses(const asy_state *as, model *m)
         model_count_set(m, "samples with kernel frames (cstack=mixed)", as->kernel_samples);
         model_count_set(m, "samples with a native frame without a symbol", as->unnamed_samples);
         model_count_set(m, "  of which in a library with a full symbol table", as->unnamed_symtab_samples);
+        model_count_set(m, "samples with native frames left out (no place among the Java frames)",
+                        as->unplaced_samples);
     }
     if (as->opts->threads_all)
         model_count_set(m, "samples of the JVM's own threads (threads=all)",
