@@ -14,10 +14,12 @@
 NATIVE="$ROOT/build/it/native"
 [ -f "$NATIVE/libjpnative_fp.so" ] && [ -f "$NATIVE/libjpnative_nofp.so" ] || fail "the test's JNI libraries are not built (make)"
 
-# share REGEX COLLAPSED: "percent total" of the samples whose stack matches REGEX
+# share REGEX OF COLLAPSED: "percent total" of the samples whose stack matches REGEX among those whose
+# stack matches OF (the part of the run that calls back, not the JVM's start, which on a busy machine
+# is a bigger part of a run of a fixed wall time)
 share() {
-    RE="$1" awk '{ n = $NF; total += n; if ($0 ~ ENVIRON["RE"]) hit += n }
-        END { printf "%d %d\n", total ? hit * 100 / total : 0, total }' "$2"
+    RE="$1" OF="$2" awk '$0 ~ ENVIRON["OF"] { n = $NF; total += n; if ($0 ~ ENVIRON["RE"]) hit += n }
+        END { printf "%d %d\n", total ? hit * 100 / total : 0, total }' "$3"
 }
 # a Java frame's collapsed name, with the kind the flame graph gives it
 J='(_\[.\])?'
@@ -27,12 +29,12 @@ below="(^|;)start_thread;([^;]*;)*JavaMain;([^;]*;)*NativeHot\\.main$J;"
 for v in fp nofp; do
     run_java "cpu=samples,collapsed=$T/$v.txt,depth=8,file=$T/$v.hprof.txt" NativeHot "$NATIVE/libjpnative_$v.so" callback 3
     expect_rc 0
-    read -r pct total < <(share "$between" "$T/$v.txt")
-    note "$v: $pct% of $total samples: ...NativeHot.callback;Java_NativeHot_callback;jp_call_java;jni_CallStaticLongMethod;...;NativeHot.javaBurn"
-    [ "$total" -ge 100 ] || fail "$v: only $total samples in 3 s"
+    read -r pct total < <(share "$between" 'NativeHot\.callback_\[n\]' "$T/$v.txt")
+    note "$v: $pct% of $total samples in NativeHot.callback: ...NativeHot.callback;Java_NativeHot_callback;jp_call_java;jni_CallStaticLongMethod;...;NativeHot.javaBurn"
+    [ "$total" -ge 50 ] || fail "$v: only $total samples in NativeHot.callback in 3 s"
     [ "$pct" -ge 90 ] || { sort -t' ' -k2 -nr "$T/$v.txt" | head -3 >&2; fail "$v: only $pct% of the samples hold the C frames between NativeHot.callback and NativeHot.javaBurn"; }
-    read -r pct total < <(share "$below" "$T/$v.txt")
-    note "$v: $pct% of $total samples have start_thread ... JavaMain below NativeHot.main"
+    read -r pct total < <(share "$below" 'NativeHot\.main' "$T/$v.txt")
+    note "$v: $pct% of $total samples in NativeHot.main have start_thread ... JavaMain below NativeHot.main"
     [ "$pct" -ge 90 ] || { sort -t' ' -k2 -nr "$T/$v.txt" | head -3 >&2; fail "$v: only $pct% of the samples have the thread's start below main"; }
 done
 
@@ -48,8 +50,8 @@ expect_grep 'jp_call_java(libjpnative_fp.so' "$T/fp.hprof.txt"
 # a thread the JVM starts: its start below java.lang.Thread.run
 run_java "cpu=samples,collapsed=$T/two.txt" TwoSpinners 2
 expect_rc 0
-read -r pct total < <(share "(^|;)start_thread;([^;]*;)*thread_native_entry[^;]*;([^;]*;)*java\\.lang\\.Thread\\.run$J;([^;]*;)*TwoSpinners\\.spin[AB]$J " "$T/two.txt")
-note "TwoSpinners: $pct% of $total samples have start_thread ... thread_native_entry below Thread.run"
+read -r pct total < <(share "(^|;)start_thread;([^;]*;)*thread_native_entry[^;]*;([^;]*;)*java\\.lang\\.Thread\\.run$J;([^;]*;)*TwoSpinners\\.spin[AB]$J " 'TwoSpinners\.spin[AB]' "$T/two.txt")
+note "TwoSpinners: $pct% of $total samples in spinA or spinB have start_thread ... thread_native_entry below Thread.run"
 [ "$pct" -ge 90 ] || { sort -t' ' -k2 -nr "$T/two.txt" | head -3 >&2; fail "only $pct% of the spinners' samples have the JVM's thread start below Thread.run"; }
 
 # cstack=java: Java frames only

@@ -749,7 +749,7 @@ static void asy_sample(asy_hot *r, siginfo_t *si, void *ucontext)
         if (pt && r->kernel)
             slot->nkernel = (uint16_t)perf_thread_kernel_frames(pt, cp, (int)ASY_KERNEL_FRAMES);
         if (r->native) {
-            slot->nnative = (uint16_t)native_frames_walk(ucontext, jvm_serial == 0, cp + slot->nkernel,
+            slot->nnative = (uint16_t)native_frames_walk(ucontext, jvm_serial == 0, r->depth, cp + slot->nkernel,
                                                          ASY_NATIVE_FRAMES);
             atomic_fetch_add_explicit(&r->native_walks, 1, memory_order_relaxed);
         }
@@ -1726,8 +1726,9 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
         n = depth;
     uint32_t all = n;
     n = asy_virtual_frames(jni, s, n);
-    uint32_t nc = asy_cframes(as, m, s, n, n == all && all == (uint32_t)(s->nframes > 0 ? s->nframes : 0), cf,
-                              cpk, cat);
+    /* full: n is every frame of the stack (not a virtual thread's part of its carrier's, nor cut at depth) */
+    bool full = n == all && s->nframes > 0 && (uint32_t)s->nframes == all && all < depth;
+    uint32_t nc = asy_cframes(as, m, s, n, full, cf, cpk, cat);
     if (n == 0 && nc == 0)
         return false;
     uint32_t serial = asy_model_serial(as, m, jni, s);

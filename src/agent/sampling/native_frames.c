@@ -127,7 +127,7 @@ static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, ui
     return true;
 }
 
-uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pcs, uint32_t max)
+uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint32_t java_max, uint64_t *pcs, uint32_t max)
 {
     atomic_fetch_add(&nf_proc.walking, 1);
     const code_map *m = atomic_load(&nf_proc.live);
@@ -139,11 +139,14 @@ uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pc
         bool bounded = code_map_readable(m, r.sp, &lo, &hi);
         if (bounded && hi - r.sp > NF_STACK_SPAN)
             hi = r.sp + NF_STACK_SPAN;
+        uint32_t marks = 0;
         for (bool leaf = true; n < max;) {
             if (java_thread && vm_code_in_code_cache((uintptr_t)r.pc)) {
                 /* Java frames (AsyncGetCallTrace names them), walked through to the native ones below */
-                if (!bounded || !nf_java_step(&r, leaf, lo, hi, pcs, &n, max))
+                uint32_t was = n;
+                if (!bounded || marks >= java_max || !nf_java_step(&r, leaf, lo, hi, pcs, &n, max))
                     break;
+                marks += n - was;
                 leaf = false;
                 continue;
             }

@@ -27,10 +27,11 @@
  * unknown), so that the native frames between Java frames (a JNI method's C
  * code that calls Java back, the JVM's own code that runs Java: class
  * initializers, the thread's start) can be put where they were; a walk
- * ends early where a frame cannot be trusted. 0 before the code map is
+ * ends early where a frame cannot be trusted, and after java_max markers
+ * (AsyncGetCallTrace's depth: the frames below have no place). 0 before the code map is
  * read. */
 #define NATIVE_FRAMES_JAVA ((uint64_t)1 << 62)
-uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint64_t *pcs, uint32_t max);
+uint32_t native_frames_walk(const void *ucontext, bool java_thread, uint32_t java_max, uint64_t *pcs, uint32_t max);
 
 /* Agent thread: reads the code map the first time (false: the map cannot be
  * read) and again when walks met code it did not know, at most once a second. */
