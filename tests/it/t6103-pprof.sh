@@ -91,7 +91,8 @@ expect_rc 0
 pp -top -sample_index=samples "$T/c.pb.gz" >"$T/top.txt"
 sum=$(awk '{ s += $NF } END { print s }' "$T/c.collapsed")
 grep -q "of $sum total" "$T/top.txt" || fail "collapsed: pprof's total is not the file's $sum: $(sed -n 3,4p "$T/top.txt")"
-heavy=$(awk '$1 ~ /HotLoop.heavy_\[[a-z0-9]\]$/ { s += $NF } END { print s + 0 }' "$T/c.collapsed")
+heavy=$(awk '{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line) } line ~ /HotLoop.heavy_\[[a-z0-9]\]$/ { s += n }
+    END { print s + 0 }' "$T/c.collapsed")
 [ "$(flat HotLoop.heavy <"$T/top.txt")" = "$heavy" ] || fail "collapsed: HotLoop.heavy is not $heavy in pprof"
 
 # bad input to convert: one line, status 1, no file left

@@ -22,6 +22,7 @@
 #include "../../common/id_map.h"
 #include "../../common/jp_log.h"
 #include "../../native/code_map.h"
+#include "../../native/cxx_name.h"
 #include "../../native/elf_symbols.h"
 #include "../../native/kallsyms.h"
 #include "../../native/unwind.h"
@@ -363,8 +364,15 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
     else
         n->named++;
     *in_symbols = sym == name && !kernel && lib_symbols;
+    /* a C++ name as profiles show it: without its parameters, return type and clone suffixes */
     char *readable = nf_demangle(sym);
-    method_id me = model_method_intern(m, cls, model_cstring(m, readable ? readable : sym), model_cstring(m, ""));
+    const char *shown = sym;
+    if (readable) {
+        size_t start = 0, len = cxx_name_short(readable, &start);
+        readable[start + len] = '\0';
+        shown = readable + start;
+    }
+    method_id me = model_method_intern(m, cls, model_cstring(m, shown), model_cstring(m, ""));
     free(readable);
     *frame = model_frame_intern(m, me, FRAME_LINE_NATIVE);
     return frame->v != 0;
