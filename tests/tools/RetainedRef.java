@@ -1,0 +1,343 @@
+// RetainedRef — an independent reference for retained sizes in an HPROF heap
+// dump, built on the heap library inside Debian's `visualvm` package (as
+// tests/tools/HeapVerify.java is: org.graalvm.visualvm.lib.jfluid.heap in
+// modules/org-graalvm-visualvm-lib-jfluid-heap.jar, written against Debian 12's
+// visualvm 2.1.5; the rules below were read from that version's sources, tag
+// 2.1.5 of github.com/oracle/visualvm, lib.profiler.heap, and checked on dumps).
+//
+//   java -cp <jar>:<dir> RetainedRef FILE.hprof --top N          the N objects with the biggest retained size
+//   java -cp <jar>:<dir> RetainedRef FILE.hprof --ids FILE       the objects whose ids FILE lists
+//   java -cp <jar>:<dir> RetainedRef FILE.hprof --classes N      the N classes with the biggest retained size
+//   java -cp <jar>:<dir> RetainedRef FILE.hprof --instances NAME the instances of class NAME, then the class object
+//
+// Output (stdout), first one header line, then one row per object or class:
+//   # instances=N classes=N roots=N reachable=N unreachable=N shallow=N reachable_shallow=N id_size=N oop_size=N min_instance=N
+//   0x<id>\t<class>\t<shallow: Instance.getSize()>\t<retained: Instance.getRetainedSize()>
+//   class\t<name>\t<instances>\t<shallow: getAllInstancesSize()>\t<retained: getRetainedSizeByClass()>
+// --top rows are in the library's order (retained size descending, then id
+// ascending). --ids takes from each line of FILE its first word that is a hex
+// id (0x optional; an "object\t0x..." row of `jvmprof heap --retained --tsv`
+// works as it is); an id with no object in the dump prints "0x<id>\t-\t-\t-".
+// A class object's row names the class java.lang.Class (the library's
+// Instance for it) and is followed by "# 0x<id> is class <name>".
+// instances counts INSTANCE_DUMP + OBJECT_ARRAY_DUMP + PRIMITIVE_ARRAY_DUMP
+// records (class objects are not instances); reachable counts those the
+// library reached from a GC root (see 2.); shallow sums getSize() over all of
+// them, reachable_shallow over the reachable ones. Timings go to stderr.
+// Exit 0; 2 with a one-line message if the file cannot be read or the
+// arguments are wrong.
+//
+// THE LIBRARY'S RULES (what `jvmprof heap --retained` must reproduce)
+//
+// 1. Shallow size, Instance.getSize(). id_size is the dump's identifier size
+//    (8 for a 64-bit HotSpot). oop_size (the size of a reference field):
+//    id_size when id_size is 4; when it is 8, java.lang.Object's CLASS_DUMP
+//    "instance size" is read: HotSpot writes there the size of the instance's
+//    field data in the dump, 0 for Object, so this rule never applies to a
+//    HotSpot dump (if it were > 0, min_instance would be that value, oop_size
+//    min_instance - id_size, and a class's "instance size" field would be taken
+//    as is, unaligned). Otherwise oop_size is guessed: the difference of the
+//    static longs java.lang.Class$Atomic.annotationDataOffset and
+//    .annotationTypeOffset, or FutureTask.runnerOffset and .waitersOffset, if
+//    4 or 8 (JDK 8); else 4 if the dumped system properties (System.props in
+//    the heap) have "java.vm.compressedOopsMode" (HotSpot sets it when
+//    compressed oops are on), else 8. min_instance = id_size + oop_size
+//    (8 + 4 = 12 with compressed oops, the size of java.lang.Object's header).
+//    - an instance of class C: align8(min_instance + sum over C and all its
+//      superclasses of the instance fields' sizes), a field's size being
+//      oop_size for a reference and the HPROF size of its type for a primitive
+//      (boolean/byte 1, char/short 2, int/float 4, long/double 8). The sum is
+//      aligned once, at the end (superclass field blocks are not padded).
+//      Same for the java.lang.Class instances HotSpot dumps as INSTANCE_DUMPs
+//      (the mirrors of int, void, ...: their size is java.lang.Class's).
+//    - an object array of n elements: align8(min_instance + 4 + n * oop_size).
+//    - a primitive array of n elements of type T: align8(min_instance + 4 + n * size(T)).
+//    - a class object (a CLASS_DUMP; ClassDumpInstance): getSize() is
+//      java.lang.Class's instance size (the fields HotSpot lists for
+//      java.lang.Class, as for an instance); its statics are not counted. But
+//      see 3.: a class object never adds its own size to a retained size
+//      unless it is a leaf of the library's tree pass.
+// 2. Reachability (NearestGCRoot): a breadth-first walk from the objects of
+//    every GC root record in the dump, of every kind (unknown, JNI global, JNI
+//    local, Java frame, native stack, sticky class, thread block, monitor
+//    used, thread object, interned string, finalizing, debugger, reference
+//    cleanup, VM internal, JNI monitor; class objects among them), following:
+//    every non-null element of an object array; every reference field of an
+//    instance (inherited ones too) EXCEPT the field java.lang.ref.Reference.referent
+//    of an instance of WeakReference, SoftReference, FinalReference,
+//    PhantomReference or any of their subclasses; a class object's static
+//    reference fields and its class loader (the "<classLoader>" value; not its
+//    super class, signers or protection domain); and from an instance (or
+//    class object) to its class object, for the first object of each class
+//    the walk takes from its queue. Objects reached only through a referent
+//    (softly, weakly, finalizer- or phantom-reachable only) and objects no
+//    path reaches (garbage in a `jcmd GC.heap_dump -all` dump) are
+//    unreachable: their getRetainedSize() is 0 (never set) and they add
+//    nothing to anybody's retained size.
+// 3. Retained size (HprofHeap.computeRetainedSize): the sum of the shallow
+//    sizes of the reachable objects an object dominates, itself included,
+//    where an object's immediate dominator is found so:
+//    - an object with one incoming reference: the object that reached it first
+//      in the walk (its "nearest GC root pointer").
+//    - an object with several incoming references: the iterated intersection
+//      (Cooper-Harvey-Kennedy) of the dominator chains of ALL the objects that
+//      reference it. "Incoming references" (computed before the walk) are
+//      every non-null reference field of every instance (Reference.referent
+//      INCLUDED), every object array element and every static reference field,
+//      from any object in the dump, reachable or not; plus the first-object-
+//      to-class edge of 2. So: (a) a strongly reachable object that a
+//      WeakReference/SoftReference also refers to is not dominated by its
+//      strong holder but by what dominates both the holder and the Reference;
+//      (b) a reachable object that an UNREACHABLE object refers to (only in an
+//      -all dump) gets no dominator at all (the intersection with a chain that
+//      ends at once is empty): it retains its own subtree but nobody retains it.
+//    - an object that is itself a GC root (in any root record) has no
+//      dominator (it is never written as reached by another).
+//    - class objects are never iterated as members: a reachable class object
+//      passes its dominated objects' sizes on up its own dominator chain, but
+//      its own size (java.lang.Class's instance size) is added only when it is
+//      a "leaf" (no static reference fields to unvisited objects, no loader,
+//      its class edge already taken), whose retained size is then that size.
+//    - the sizes are summed in the map's 32-bit slot when the dump file is
+//      smaller than 2 GiB (Integer.MAX_VALUE bytes), in 64 bits otherwise.
+// 4. getBiggestObjectsByRetainedSize(N) scans every id in the map, classes
+//    included, keeps the N biggest, ties broken by the smaller id first.
+// 5. getRetainedSizeByClass(): the sum of getRetainedSize() of the class's
+//    instances that have no instance of the same class on their dominator
+//    chain (so nested ones are not counted twice).
+//
+// The library writes index files into "<dump>.hwcache" next to the dump and
+// may reuse them for a later dump of the same name; as in HeapVerify the dump
+// is opened through a symbolic link in a fresh temporary directory, deleted at
+// the end.
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.graalvm.visualvm.lib.jfluid.heap.Heap;
+import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
+import org.graalvm.visualvm.lib.jfluid.heap.Instance;
+import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
+
+public class RetainedRef {
+    static final Pattern HEX = Pattern.compile("(?:0[xX])?([0-9a-fA-F]+)");
+
+    final Heap heap;
+    final Raw raw;
+
+    RetainedRef(Heap heap) throws ReflectiveOperationException {
+        this.heap = heap;
+        this.raw = new Raw(heap);
+    }
+
+    public static void main(String[] args) {
+        String file = null, mode = null, arg = null;
+        for (int i = 0; i < args.length; i++) {
+            if ((args[i].equals("--top") || args[i].equals("--ids") || args[i].equals("--classes") || args[i].equals("--instances"))
+                && i + 1 < args.length && mode == null) {
+                mode = args[i];
+                arg = args[++i];
+            } else if (file == null && !args[i].startsWith("--")) {
+                file = args[i];
+            } else {
+                usage();
+            }
+        }
+        if (file == null || mode == null) usage();
+        int top = 0;
+        List<Long> ids = null;
+        if (mode.equals("--ids")) {
+            ids = readIds(arg);
+        } else if (!mode.equals("--instances")) {
+            try {
+                top = Integer.parseInt(arg);
+            } catch (NumberFormatException e) {
+                top = -1;
+            }
+            if (top <= 0) die(mode + " " + arg + ": expected a positive whole number");
+        }
+        File dump = new File(file).getAbsoluteFile();
+        if (!dump.isFile()) die(file + ": no such file");
+
+        Path tmp = null;
+        int rc = 0;
+        try {
+            tmp = Files.createTempDirectory("retainedref");
+            Path link = tmp.resolve(dump.getName());
+            Files.createSymbolicLink(link, dump.toPath());
+            long t0 = System.nanoTime();
+            Heap heap = HeapFactory.createHeap(link.toFile());
+            long t1 = System.nanoTime();
+            RetainedRef r = new RetainedRef(heap);
+            r.run(mode, top, ids, arg, t0, t1);
+        } catch (Throwable e) { // IOException, and whatever a damaged file makes the parser throw
+            String msg = e.getMessage();
+            System.err.println("RetainedRef: " + file + ": cannot parse: " + e.getClass().getSimpleName() +
+                               (msg == null ? "" : ": " + msg.replace('\n', ' ')));
+            rc = 2;
+        } finally {
+            if (tmp != null) deleteTree(tmp);
+        }
+        System.out.flush();
+        System.exit(rc);
+    }
+
+    void run(String mode, int top, List<Long> ids, String className, long t0, long t1) throws ReflectiveOperationException {
+        // the retained sizes first (every later call needs them); getBiggestObjectsByRetainedSize
+        // computes them for the whole heap and then picks the biggest
+        List<Instance> biggest = heap.getBiggestObjectsByRetainedSize(mode.equals("--top") ? top : 1);
+        long t2 = System.nanoTime();
+        List<JavaClass> classes = heap.getAllClasses();
+        if (mode.equals("--classes")) {
+            for (JavaClass c : classes) c.getRetainedSizeByClass(); // the first call computes them all
+        }
+        long t3 = System.nanoTime();
+
+        long instances = 0, reachable = 0, shallow = 0, reachableShallow = 0;
+        for (Iterator<Instance> it = heap.getAllInstancesIterator(); it.hasNext(); ) {
+            Instance inst = it.next();
+            long size = inst.getSize();
+            instances++;
+            shallow += size;
+            if (raw.reached(inst)) {
+                reachable++;
+                reachableShallow += size;
+            }
+        }
+        long t4 = System.nanoTime();
+        System.out.println("# instances=" + instances + " classes=" + classes.size() + " roots=" + heap.getGCRoots().size() +
+                           " reachable=" + reachable + " unreachable=" + (instances - reachable) +
+                           " shallow=" + shallow + " reachable_shallow=" + reachableShallow +
+                           " id_size=" + raw.idSize + " oop_size=" + raw.oopSize() + " min_instance=" + raw.minInstance());
+
+        if (mode.equals("--top")) {
+            for (Instance inst : biggest) row(inst.getInstanceId(), inst);
+        } else if (mode.equals("--ids")) {
+            for (long id : ids) row(id, heap.getInstanceByID(id));
+        } else if (mode.equals("--instances")) {
+            JavaClass cls = heap.getJavaClassByName(className);
+            if (cls == null) {
+                System.out.println("# no class " + className);
+            } else {
+                for (Instance inst : cls.getInstances()) row(inst.getInstanceId(), inst);
+                row(cls.getJavaClassId(), heap.getInstanceByID(cls.getJavaClassId()));
+            }
+        } else {
+            List<JavaClass> sorted = new ArrayList<>(classes);
+            sorted.sort(Comparator.comparingLong(JavaClass::getRetainedSizeByClass).reversed()
+                        .thenComparing(JavaClass::getName));
+            for (JavaClass c : sorted.subList(0, Math.min(top, sorted.size())))
+                System.out.println("class\t" + c.getName() + "\t" + c.getInstancesCount() + "\t" + c.getAllInstancesSize() +
+                                   "\t" + c.getRetainedSizeByClass());
+        }
+        long t5 = System.nanoTime();
+        System.err.printf("RetainedRef: seconds: open %.2f, retained sizes %.2f, by class %.2f, totals %.2f, rows %.2f%n",
+                          (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9, (t4 - t3) / 1e9, (t5 - t4) / 1e9);
+    }
+
+    void row(long id, Instance inst) {
+        if (inst == null) {
+            System.out.println("0x" + Long.toHexString(id) + "\t-\t-\t-");
+            return;
+        }
+        System.out.println("0x" + Long.toHexString(id) + "\t" + inst.getJavaClass().getName() + "\t" + inst.getSize() +
+                           "\t" + inst.getRetainedSize());
+        JavaClass asClass = heap.getJavaClassByID(id);
+        if (asClass != null) System.out.println("# 0x" + Long.toHexString(id) + " is class " + asClass.getName());
+    }
+
+    static List<Long> readIds(String file) {
+        List<Long> ids = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of(file));
+        } catch (IOException e) {
+            die(file + ": cannot read: " + e.getMessage());
+            return ids;
+        }
+        for (String line : lines) {
+            if (line.startsWith("#")) continue;
+            for (String word : line.trim().split("\\s+")) {
+                Matcher m = HEX.matcher(word);
+                if (m.matches() && (word.length() > 2 && word.substring(0, 2).equalsIgnoreCase("0x") || m.group(1).length() >= 6)) {
+                    try {
+                        ids.add(Long.parseUnsignedLong(m.group(1), 16));
+                    } catch (NumberFormatException e) {
+                        die(file + ": " + word + ": not a 64-bit hex id");
+                    }
+                    break;
+                }
+            }
+        }
+        if (ids.isEmpty()) die(file + ": no hex ids (one per line, as 0x1f2e3d or 1f2e3d)");
+        return ids;
+    }
+
+    // What the public API does not give: package-private members of the library, by reflection.
+    static final class Raw {
+        final Object idToOffsetMap;    // HprofHeap.idToOffsetMap, a LongMap
+        final Method get;              // LongMap.get(long) -> LongMap.Entry
+        final Method nearestGCRoot;    // LongMap.Entry.getNearestGCRootPointer()
+        final Object sizeSettings;     // ClassDumpSegment.sizeSettings, an ObjectSizeSettings
+        final int idSize;
+
+        Raw(Heap heap) throws ReflectiveOperationException {
+            String p = "org.graalvm.visualvm.lib.jfluid.heap.";
+            Class<?> hprofHeap = Class.forName(p + "HprofHeap");
+            idToOffsetMap = open(hprofHeap.getDeclaredField("idToOffsetMap")).get(heap);
+            get = open(Class.forName(p + "LongMap").getDeclaredMethod("get", long.class));
+            nearestGCRoot = open(Class.forName(p + "LongMap$Entry").getDeclaredMethod("getNearestGCRootPointer"));
+            Object segment = open(hprofHeap.getDeclaredMethod("getClassDumpSegment")).invoke(heap);
+            sizeSettings = open(Class.forName(p + "ClassDumpSegment").getDeclaredField("sizeSettings")).get(segment);
+            Object buffer = open(hprofHeap.getDeclaredField("dumpBuffer")).get(heap);
+            idSize = (Integer) open(Class.forName(p + "HprofByteBuffer").getDeclaredMethod("getIDSize")).invoke(buffer);
+        }
+
+        static <T extends java.lang.reflect.AccessibleObject> T open(T member) {
+            member.setAccessible(true);
+            return member;
+        }
+
+        // reached by the library's walk from the GC roots (a root itself, or given a nearest GC root pointer)
+        boolean reached(Instance inst) throws ReflectiveOperationException {
+            if (inst.isGCRoot()) return true;
+            Object entry = get.invoke(idToOffsetMap, inst.getInstanceId());
+            return entry != null && (Long) nearestGCRoot.invoke(entry) != 0;
+        }
+
+        int oopSize() throws ReflectiveOperationException {
+            return (Integer) open(sizeSettings.getClass().getDeclaredMethod("getOopSize")).invoke(sizeSettings);
+        }
+
+        int minInstance() throws ReflectiveOperationException {
+            return (Integer) open(sizeSettings.getClass().getDeclaredMethod("getMinimumInstanceSize")).invoke(sizeSettings);
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temporary directory
+        }
+    }
+
+    static void usage() {
+        die("usage: RetainedRef FILE.hprof --top N | --ids FILE_OF_HEX_IDS | --classes N | --instances CLASSNAME");
+    }
+
+    static void die(String msg) {
+        System.err.println("RetainedRef: " + msg);
+        System.exit(2);
+    }
+}
