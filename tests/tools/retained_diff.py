@@ -11,7 +11,10 @@
 Rows read: "object\\t0x<id>\\t<class>\\t<shallow>\\t<retained>" (ours),
 "0x<id>\\t<class>\\t<shallow>\\t<retained>" (the reference's; "-" fields: no
 such object in the dump) and "class\\t<name>\\t<instances>\\t<shallow>\\t<retained>"
-(both); lines starting with '#' and others are skipped. Each object and each
+(both); lines starting with '#' and others are skipped. --column K (4, the
+default, to 7) compares ours with the reference's K-th column: 4 is the
+library's retained size, 5-7 those of `retainedref.sh --removal` (5: every
+reference retains; 6: referents skipped; 7: like the library). Each object and each
 class of OURS is looked up in REF. Prints one summary line per kind,
 "objects: compared N, same N, class differs N, shallow differs N, retained
 differs N, not in ref N" (likewise "classes:" with instances), then up to
@@ -20,6 +23,8 @@ first, as "ours ... | ref ...". Exit 0 if every compared row is the same and
 nothing is missing, 1 if not, 2 on bad arguments or unreadable files.
 """
 import sys
+
+COLUMN = 4
 
 
 def read_rows(path, objects, classes, ours):
@@ -37,8 +42,12 @@ def read_rows(path, objects, classes, ours):
             classes[cols[1]] = tuple(cols[2:5])
         elif ours and cols[0] == "object" and len(cols) == 5 and cols[1].startswith("0x"):
             objects[int(cols[1], 16)] = tuple(cols[2:5])
-        elif not ours and len(cols) == 4 and cols[0].startswith("0x"):
-            objects[int(cols[0], 16)] = tuple(cols[1:4])
+        elif not ours and len(cols) >= 4 and cols[0].startswith("0x"):
+            if COLUMN > len(cols):
+                print(f"retained_diff: {path}: a row has no column {COLUMN} (run retainedref.sh with --removal)",
+                      file=sys.stderr)
+                sys.exit(2)
+            objects[int(cols[0], 16)] = (cols[1], cols[2], cols[COLUMN - 1])
 
 
 def number(s):
@@ -82,6 +91,7 @@ def compare(kind, ours, ref, labels, limit):
 
 
 def main(argv):
+    global COLUMN
     limit = 20
     args = []
     i = 0
@@ -90,10 +100,14 @@ def main(argv):
             limit = int(argv[i + 1])
             i += 2
             continue
+        if argv[i] == "--column" and i + 1 < len(argv) and argv[i + 1] in ("4", "5", "6", "7"):
+            COLUMN = int(argv[i + 1])
+            i += 2
+            continue
         args.append(argv[i])
         i += 1
     if len(args) < 2:
-        print("usage: retained_diff.py [--limit N] OURS.tsv REF.tsv...", file=sys.stderr)
+        print("usage: retained_diff.py [--limit N] [--column 4|5|6|7] OURS.tsv REF.tsv...", file=sys.stderr)
         return 2
     ours_objects, ours_classes, ref_objects, ref_classes = {}, {}, {}, {}
     read_rows(args[0], ours_objects, ours_classes, True)
