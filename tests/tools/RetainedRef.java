@@ -9,7 +9,7 @@
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --ids FILE       the objects whose ids FILE lists
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --classes N      the N classes with the biggest retained size
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --instances NAME the instances of class NAME, then the class object
-//   ... --removal                                                 object rows get two more columns (below)
+//   ... --removal                                                 object rows get three more columns (below)
 //
 // Output (stdout), first one header line, then one row per object or class:
 //   # instances=N classes=N roots=N reachable=N unreachable=N shallow=N reachable_shallow=N id_size=N oop_size=N min_instance=N
@@ -27,7 +27,13 @@
 //       every object (6) does not reach, and only objects (6) reaches counted
 //       (0 for the others). This is rules 2 and 3 below restated: it gives
 //       the library's number except where the library's first-object-to-class
-//       edge matters (a class object reached through its instances).
+//       edge matters (a class object reached through its instances). On
+//       javac's dump (tests/tools/make_ref_dumps.sh) 997 of the library's top
+//       1000 equal (7); the 3 others are the app class loader and its list of
+//       classes. (5) and (6) differ from the library a lot there: the class
+//       JavacHeap, whose statics hold all of javac, retains 34.5 MB by (5) and
+//       106 KB by the library, because 40,000 objects only softly or weakly
+//       reachable refer to javac's live ones (rule 3 (b)).
 // The graph: every GC root record's object; an object array's elements; an
 // instance's reference fields; a class object's static reference fields,
 // "<resolved_references>" and "<classLoader>" among them; every instance's
