@@ -250,10 +250,10 @@ void collectors_interval_reset(void)
     }
 }
 
-void collectors_stop(JNIEnv *jni)
+void collectors_stop(JNIEnv *jni, bool sources)
 {
     COLLECTORS_EACH(c) {
-        if (c->stop)
+        if (c->stop && (c->drain != NULL) == sources)
             c->stop(COLLECTORS_S, jni);
     }
 }

@@ -45,7 +45,10 @@ void collectors_describe(void);
 /* The chosen collectors' parts of the cost line, each after "; ", in out ("" if none has one). */
 void collectors_cost(char *out, size_t len);
 void collectors_interval_reset(void);
-void collectors_stop(JNIEnv *jni);
+/* The chosen collectors' stop: sources, those that gather into buffers the agent thread drains (the
+ * samplers), which are stopped first so that one last drain can hand what they took to those still
+ * running (a trace= open takes the samples inside its calls); else the others. */
+void collectors_stop(JNIEnv *jni, bool sources);
 /* Each chosen collector's end, then none is chosen until collectors_choose. */
 void collectors_end(JNIEnv *jni);
 void collectors_unload(void);

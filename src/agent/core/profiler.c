@@ -37,6 +37,7 @@ struct prof_thread_life {
     pthread_cond_t wake;       /* on CLOCK_MONOTONIC: made at the first profiler_init (wake_ready) */
     bool wake_ready;
     bool stop_requested, running, started;
+    JNIEnv *jni;               /* the agent thread's own, while it runs */
     atomic_bool dumping;       /* the agent thread is writing a report: stopping waits for it */
 };
 static struct prof_thread_life prof_thread = { .lock = PTHREAD_MUTEX_INITIALIZER }; /* the JVM's one, see above */
@@ -49,6 +50,8 @@ static struct {
     atomic_bool dump;          /* a report */
     atomic_bool closed;        /* VM death took the last request: no more are accepted */
     atomic_bool reset;         /* discard what was collected (jvmprof reset) */
+    atomic_bool drain;         /* drain the collectors now (a session's stop) */
+    atomic_uint done_drains;
     _Atomic(FILE *) describe_to; /* the collectors' lines into a file (jvmprof status) */
     atomic_uint done_resets, done_describes, done_reports;
     char dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under
@@ -215,6 +218,9 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     (void)arg;
     /* a period: the collectors' ticks (a sampling round), then everything they gathered drained */
     unsigned period = collectors_period_ms();
+    pthread_mutex_lock(&prof_thread.lock);
+    prof_thread.jni = jni;
+    pthread_mutex_unlock(&prof_thread.lock);
     struct timespec next;
     prof_deadline(&next, period);
     for (;;) {
@@ -248,6 +254,10 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             atomic_store(&prof_thread.dumping, false);
             atomic_fetch_add(&prof_requests.done_reports, 1);
         }
+        if (atomic_exchange(&prof_requests.drain, false)) {
+            prof_drain(jni);
+            atomic_fetch_add(&prof_requests.done_drains, 1);
+        }
         if (atomic_exchange(&prof_requests.reset, false)) {
             prof_drain(jni);
             model_interval_reset(prof_session->model);
@@ -266,6 +276,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
     prof_note_agent_cpu();
     pthread_mutex_lock(&prof_thread.lock);
     prof_thread.running = false;
+    prof_thread.jni = NULL;
     pthread_cond_broadcast(&prof_thread.wake);
     pthread_mutex_unlock(&prof_thread.lock);
 }
@@ -348,6 +359,20 @@ bool profiler_reset_and_wait(int timeout_ms)
     unsigned before = atomic_load(&prof_requests.done_resets);
     atomic_store(&prof_requests.reset, true);
     return prof_wait_done(&prof_requests.done_resets, before, timeout_ms);
+}
+
+bool profiler_drain_and_wait(JNIEnv *jni, int timeout_ms)
+{
+    pthread_mutex_lock(&prof_thread.lock);
+    bool self = prof_thread.running && jni && prof_thread.jni == jni;
+    pthread_mutex_unlock(&prof_thread.lock);
+    if (self) {
+        prof_drain(jni);
+        return true;
+    }
+    unsigned before = atomic_load(&prof_requests.done_drains);
+    atomic_store(&prof_requests.drain, true);
+    return prof_wait_done(&prof_requests.done_drains, before, timeout_ms);
 }
 
 bool profiler_describe_and_wait(FILE *to, int timeout_ms)

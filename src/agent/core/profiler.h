@@ -45,6 +45,12 @@ bool profiler_final_request(void);
  * agent thread is not running or did not do it within timeout_ms. */
 bool profiler_dump_and_wait(const char *path, int timeout_ms);
 bool profiler_reset_and_wait(int timeout_ms);
+/* The agent thread drains every collector once more (what the samplers took
+ * before they stopped, into collectors still running), the caller waiting
+ * for it (jni: the caller's JNIEnv; the agent thread itself drains at
+ * once). false if the agent thread is not running or did not do it within
+ * timeout_ms. */
+bool profiler_drain_and_wait(JNIEnv *jni, int timeout_ms);
 bool profiler_describe_and_wait(FILE *to, int timeout_ms);
 /* Writes the report now, down one path for every mode: the collectors'
  * before_report, file='s output, the collectors' report hooks (a heap

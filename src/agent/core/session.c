@@ -399,7 +399,9 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     }
     atomic_store(&session_all.live, false);
     atomic_store(&session_all.live_number, 0);
-    collectors_stop(jni);
+    collectors_stop(jni, true);
+    profiler_drain_and_wait(jni, 2000);
+    collectors_stop(jni, false);
     vthreads_events(jni, false);
     bool quiet = gate_close(5000);
     bool stopped = profiler_stop(jni), ok = stopped;
@@ -435,8 +437,11 @@ void session_vm_death(JNIEnv *jni)
     __atomic_store_n(&agent_vm_dying, true, __ATOMIC_RELEASE);
     bool live = atomic_exchange(&session_all.live, false);
     atomic_store(&session_all.live_number, 0);
-    if (live)
-        collectors_stop(jni);
+    if (live) {
+        collectors_stop(jni, true);
+        profiler_drain_and_wait(jni, 2000);
+        collectors_stop(jni, false);
+    }
     vthreads_events(jni, false);
     jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, false);
     jvmti_event(JVMTI_EVENT_THREAD_START, false);
