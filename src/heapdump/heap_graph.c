@@ -1,0 +1,614 @@
+/* heap_graph.c — the object graph of an HPROF heap dump (see heap_graph.h).
+ * Pass 1 is hprof_heap_scan.c's (every length checked, classes, layouts, the
+ * count of defined ids); pass 2 collects each object's id and offset, sorted
+ * by id (LSD radix sort, stable: the first definition of an id stays first);
+ * pass 3 sets each object's class and shallow size and counts its non-null
+ * references; pass 4 resolves them into the edge array (a reference to an
+ * undefined id leaves a hole, closed up afterwards) and collects the roots. */
+#include "heap_graph.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprof_heap_scan.h"
+#include "hprof_read.h"
+
+#define HGR_HOLE UINT32_MAX
+#define HGR_PROGRESS_EVERY 0x3ffffu /* objects between progress reports, minus 1 */
+
+/* what a reference is, for hgr_refs' visitor */
+enum { HGR_FIELD, HGR_REFERENT, HGR_ELEMENT, HGR_SUPER, HGR_LOADER, HGR_STATIC };
+
+/* visitor of one non-null reference; detail: the field's index in r->refs,
+ * the element's index or the static's name id. False stops. */
+typedef bool (*hgr_ref_fn)(void *ctx, uint8_t what, uint64_t id, uint64_t detail);
+
+uint64_t heap_graph_shallow(uint8_t tag, uint64_t value_bytes)
+{
+    return heap_shallow(tag == 0x22 || tag == 0x23 ? HEAP_HDR_ARRAY : HEAP_HDR_INSTANCE, value_bytes);
+}
+
+/* Calls fn for each non-null reference of the object whose sub-record's tag
+ * is at `at` (checked by pass 1), in edge order (heap_graph.h). */
+static bool hgr_refs(const heap_graph *g, size_t at, hgr_ref_fn fn, void *ctx)
+{
+    ht_reader *r = g->r;
+    const uint8_t *d = g->d;
+    const size_t id = g->idsize;
+    size_t p = at + 1;
+    switch (d[at]) {
+    case 0x21: { /* INSTANCE DUMP: id, u4 trace, class id, u4 n, values */
+        uint64_t cid = hprof_rd_id(r->idsize, d + p + id + 4);
+        uint32_t n = hprof_rd_u4(d + p + 2 * id + 4);
+        const uint8_t *v = d + p + 2 * id + 8;
+        size_t ci = ht_known_class(r, cid);
+        uint64_t base = 0;
+        for (size_t k = ci; k != HT_NONE && base < n; k = r->cls[k].super_idx) {
+            const ht_class *kc = &r->cls[k];
+            for (size_t i = 0; i < kc->nrefs; i++) {
+                uint64_t off = base + r->refs[kc->ref_first + i].off;
+                if (off + id > n)
+                    continue;
+                uint64_t t = hprof_rd_id(r->idsize, v + off);
+                bool referent = k == g->weak_cls && r->refs[kc->ref_first + i].off == g->weak_off &&
+                                (g->flags & HEAP_GRAPH_IGNORE_WEAK);
+                if (t && !fn(ctx, referent ? HGR_REFERENT : HGR_FIELD, t, kc->ref_first + i))
+                    return false;
+            }
+            base += kc->own_bytes;
+        }
+        return true;
+    }
+    case 0x22: { /* OBJECT ARRAY DUMP: id, u4 trace, u4 count, class id, elements */
+        uint32_t count = hprof_rd_u4(d + p + id + 4);
+        const uint8_t *e = d + p + 2 * id + 8;
+        for (uint32_t i = 0; i < count; i++) {
+            uint64_t t = hprof_rd_id(r->idsize, e + (size_t)i * id);
+            if (t && !fn(ctx, HGR_ELEMENT, t, i))
+                return false;
+        }
+        return true;
+    }
+    case 0x20: { /* CLASS DUMP: id, u4 trace, super, loader, signers, domain, 2 reserved, u4 size, ... */
+        uint64_t super = hprof_rd_id(r->idsize, d + p + id + 4), loader = hprof_rd_id(r->idsize, d + p + 2 * id + 4);
+        if (super && !fn(ctx, HGR_SUPER, super, 0))
+            return false;
+        if (loader && !fn(ctx, HGR_LOADER, loader, 0))
+            return false;
+        size_t q = p + 7 * id + 8;
+        unsigned ncp = hprof_rd_u2(d + q);
+        q += 2;
+        for (unsigned i = 0; i < ncp; i++)
+            q += 3 + hprof_rd_type_size(r->idsize, d[q + 2]);
+        unsigned nst = hprof_rd_u2(d + q);
+        q += 2;
+        for (unsigned i = 0; i < nst; i++) {
+            uint8_t t = d[q + id];
+            if (t == 1 || t == 2) {
+                uint64_t v = hprof_rd_id(r->idsize, d + q + id + 1);
+                if (v && !fn(ctx, HGR_STATIC, v, hprof_rd_id(r->idsize, d + q)))
+                    return false;
+            }
+            q += id + 1 + hprof_rd_type_size(r->idsize, t);
+        }
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+/* The shallow size of the object at `at`. */
+static uint64_t hgr_shallow_at(const heap_graph *g, size_t at)
+{
+    const uint8_t *d = g->d;
+    const size_t id = g->idsize;
+    size_t p = at + 1;
+    switch (d[at]) {
+    case 0x21:
+        return heap_graph_shallow(0x21, hprof_rd_u4(d + p + 2 * id + 4));
+    case 0x22:
+        return heap_graph_shallow(0x22, (uint64_t)hprof_rd_u4(d + p + id + 4) * id);
+    case 0x23:
+        return heap_graph_shallow(0x23, (uint64_t)hprof_rd_u4(d + p + id + 4) * hprof_rd_type_size(g->idsize, d[p + id + 8]));
+    default: { /* CLASS DUMP: its static values */
+        size_t q = p + 7 * id + 8;
+        unsigned ncp = hprof_rd_u2(d + q);
+        q += 2;
+        for (unsigned i = 0; i < ncp; i++)
+            q += 3 + hprof_rd_type_size(g->idsize, d[q + 2]);
+        unsigned nst = hprof_rd_u2(d + q);
+        q += 2;
+        uint64_t bytes = 0;
+        for (unsigned i = 0; i < nst; i++) {
+            unsigned sz = hprof_rd_type_size(g->idsize, d[q + id]);
+            bytes += sz;
+            q += id + 1 + sz;
+        }
+        return heap_graph_shallow(0x20, bytes);
+    }
+    }
+}
+
+uint32_t heap_graph_find(const heap_graph *g, uint64_t id)
+{
+    if (!g->n || id < g->ids[0] || id > g->ids[g->n - 1])
+        return HEAP_GRAPH_NONE;
+    uint64_t b = (id - g->ids[0]) >> g->bucket_shift;
+    uint32_t lo = g->bucket[b], hi = g->bucket[b + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g->ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->ids[lo] == id ? lo : HEAP_GRAPH_NONE;
+}
+
+/* ---- build ---- */
+
+typedef struct hgr_build {
+    heap_graph *g;
+    uint64_t seen; /* objects visited in this pass */
+    heap_progress_fn progress;
+    void *pctx;
+    const char *phase;
+    /* pass 4 */
+    uint32_t from, next, end; /* the object being filled, its next edge slot, its end */
+    size_t caproots, capreferents;
+    bool nomem;
+} hgr_build;
+
+static void hgr_tick(hgr_build *b, size_t p)
+{
+    if (b->progress && (++b->seen & HGR_PROGRESS_EVERY) == 0)
+        b->progress(b->pctx, b->phase, p, b->g->len);
+}
+
+/* the object defined by the sub-record at p - 1, HEAP_GRAPH_NONE for a duplicate definition */
+static uint32_t hgr_self(const heap_graph *g, size_t p)
+{
+    uint32_t i = heap_graph_find(g, hprof_rd_id(g->idsize, g->d + p));
+    return i != HEAP_GRAPH_NONE && g->at[i] == p - 1 ? i : HEAP_GRAPH_NONE;
+}
+
+/* pass 2: ids and offsets, in file order */
+static bool hgr_collect_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
+{
+    hgr_build *b = ctx;
+    heap_graph *g = b->g;
+    if (tag < 0x20 || tag > 0x23)
+        return true;
+    if (g->n >= r->defined) /* pass 1 counted each one */
+        return ht_fail(r, "the dump changed while read (more objects than counted)");
+    g->ids[g->n] = hprof_rd_id(r->idsize, r->d + p);
+    g->at[g->n++] = p - 1;
+    hgr_tick(b, p);
+    return true;
+}
+
+/* Sorts ids[] (and at[] with them) by id, stable: LSD radix by bytes, a
+ * byte all ids share skipped. */
+static bool hgr_sort(heap_graph *g)
+{
+    uint32_t n = g->n;
+    bool sorted = true;
+    for (uint32_t i = 1; i < n && sorted; i++)
+        sorted = g->ids[i - 1] <= g->ids[i];
+    if (sorted)
+        return true;
+    uint64_t *ids2 = malloc((size_t)n * sizeof *ids2), *at2 = malloc((size_t)n * sizeof *at2);
+    uint32_t *count = malloc(256 * sizeof *count);
+    if (!ids2 || !at2 || !count) {
+        free(ids2), free(at2), free(count);
+        return false;
+    }
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        memset(count, 0, 256 * sizeof *count);
+        for (uint32_t i = 0; i < n; i++)
+            count[g->ids[i] >> shift & 0xff]++;
+        if (count[g->ids[0] >> shift & 0xff] == n)
+            continue;
+        uint32_t sum = 0;
+        for (int k = 0; k < 256; k++) {
+            uint32_t c = count[k];
+            count[k] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t j = count[g->ids[i] >> shift & 0xff]++;
+            ids2[j] = g->ids[i];
+            at2[j] = g->at[i];
+        }
+        uint64_t *t = g->ids;
+        g->ids = ids2, ids2 = t;
+        t = g->at;
+        g->at = at2, at2 = t;
+    }
+    free(ids2), free(at2), free(count);
+    return true;
+}
+
+/* After the sort: later definitions of an id dropped, the bucket table made. */
+static bool hgr_index(heap_graph *g)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (n && g->ids[n - 1] == g->ids[i]) {
+            g->duplicates++;
+            continue;
+        }
+        g->ids[n] = g->ids[i];
+        g->at[n++] = g->at[i];
+    }
+    g->n = n;
+    uint64_t range = n ? g->ids[n - 1] - g->ids[0] : 0;
+    unsigned bits = 0, want = 0; /* bits of the range; log2 of the buckets wanted: ~ n / 4 */
+    while (bits < 64 && (range >> bits))
+        bits++;
+    while (want < 30 && (UINT64_C(1) << (want + 2)) < n)
+        want++;
+    g->bucket_shift = bits > want ? bits - want : 0;
+    g->bucket_n = (range >> g->bucket_shift) + 1;
+    g->bucket = malloc((size_t)(g->bucket_n + 1) * sizeof *g->bucket);
+    if (!g->bucket)
+        return false;
+    uint32_t i = 0;
+    for (uint64_t k = 0; k <= g->bucket_n; k++) {
+        while (i < n && ((g->ids[i] - g->ids[0]) >> g->bucket_shift) < k)
+            i++;
+        g->bucket[k] = i;
+    }
+    return true;
+}
+
+static bool hgr_count_ref(void *ctx, uint8_t what, uint64_t id, uint64_t detail)
+{
+    (void)id, (void)detail;
+    *(uint32_t *)ctx += what != HGR_REFERENT;
+    return true;
+}
+
+/* pass 3: class, shallow size, references counted (into edge_at) */
+static bool hgr_count_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
+{
+    hgr_build *b = ctx;
+    heap_graph *g = b->g;
+    if (tag < 0x20 || tag > 0x23) {
+        b->caproots++;
+        return true;
+    }
+    hgr_tick(b, p);
+    uint32_t i = hgr_self(g, p);
+    if (i == HEAP_GRAPH_NONE)
+        return true;
+    const size_t id = r->idsize;
+    uint32_t c;
+    if (tag == 0x21) {
+        c = HEAP_CLASS_FIRST + (uint32_t)ht_known_class(r, hprof_rd_id(r->idsize, r->d + p + id + 4));
+    } else if (tag == 0x22) {
+        size_t ci = ht_class_of(r, hprof_rd_id(r->idsize, r->d + p + id + 8));
+        if (ci == HT_NONE || ci >= HEAP_GRAPH_MAX_OBJECTS)
+            return ht_nomem(r);
+        c = HEAP_CLASS_FIRST + (uint32_t)ci;
+    } else if (tag == 0x23) {
+        c = HEAP_CLASS_PRIM + r->d[p + id + 8] - 4;
+    } else {
+        c = g->cls[i]; /* set before the pass: java.lang.Class */
+    }
+    g->cls[i] = c;
+    uint64_t shallow = hgr_shallow_at(g, p - 1);
+    g->size8[i] = shallow / 8 > UINT32_MAX ? UINT32_MAX : (uint32_t)(shallow / 8);
+    g->shallow_total += shallow;
+    uint32_t refs = 0;
+    hgr_refs(g, p - 1, hgr_count_ref, &refs);
+    g->edge_at[i] = refs;
+    return true;
+}
+
+static bool hgr_fill_ref(void *ctx, uint8_t what, uint64_t id, uint64_t detail)
+{
+    (void)detail;
+    hgr_build *b = ctx;
+    heap_graph *g = b->g;
+    uint32_t t = heap_graph_find(g, id);
+    if (t == HEAP_GRAPH_NONE) {
+        g->unresolved++;
+        return true;
+    }
+    if (what == HGR_REFERENT) {
+        if (g->nreferents == b->capreferents) {
+            size_t cap = b->capreferents ? 2 * b->capreferents : 256;
+            uint32_t *f = realloc(g->referent_from, cap * sizeof *f);
+            if (f)
+                g->referent_from = f;
+            uint32_t *to = f ? realloc(g->referent_to, cap * sizeof *to) : NULL;
+            if (!to)
+                return !(b->nomem = true);
+            g->referent_to = to;
+            b->capreferents = cap;
+        }
+        g->referent_from[g->nreferents] = b->from;
+        g->referent_to[g->nreferents++] = t;
+        return true;
+    }
+    if (b->next < b->end) /* always: pass 3 counted them */
+        g->edges[b->next++] = t;
+    return true;
+}
+
+/* pass 4: edges and roots */
+static bool hgr_fill_sub(ht_reader *r, uint8_t tag, size_t p, void *ctx)
+{
+    hgr_build *b = ctx;
+    heap_graph *g = b->g;
+    if (tag < 0x20 || tag > 0x23) {
+        uint32_t t = heap_graph_find(g, hprof_rd_id(r->idsize, r->d + p));
+        if (t == HEAP_GRAPH_NONE) {
+            g->unresolved_roots++;
+            return true;
+        }
+        if (g->nroots >= b->caproots) /* pass 3 counted them */
+            return true;
+        uint32_t thread = 0;
+        if (tag == 0x02 || tag == 0x03 || tag == 0x04 || tag == 0x06 || tag == 0x08)
+            thread = hprof_rd_u4(r->d + p + r->idsize);
+        g->roots[g->nroots++] = (heap_root){ t, tag, thread };
+        return true;
+    }
+    hgr_tick(b, p);
+    uint32_t i = hgr_self(g, p);
+    if (i == HEAP_GRAPH_NONE)
+        return true;
+    b->from = i;
+    b->next = g->edge_at[i];
+    b->end = g->edge_at[i + 1];
+    hgr_refs(g, p - 1, hgr_fill_ref, b);
+    if (b->nomem)
+        return ht_nomem(r);
+    while (b->next < b->end)
+        g->edges[b->next++] = HGR_HOLE;
+    return true;
+}
+
+/* The holes of unresolved references closed up. */
+static void hgr_compact(heap_graph *g)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        uint32_t from = g->edge_at[i], to = g->edge_at[i + 1];
+        g->edge_at[i] = w;
+        for (uint32_t k = from; k < to; k++)
+            if (g->edges[k] != HGR_HOLE)
+                g->edges[w++] = g->edges[k];
+    }
+    g->edge_at[g->n] = w;
+    g->nedges = w;
+}
+
+/* java.lang.Class's and java.lang.ref.Reference's classes, Reference's referent field */
+static void hgr_known_classes(heap_graph *g, uint32_t *class_class)
+{
+    ht_reader *r = g->r;
+    *class_class = HEAP_CLASS_CLASS;
+    g->weak_cls = HT_NONE;
+    for (size_t i = 0; i < r->ncls; i++) {
+        const ht_class *c = &r->cls[i];
+        if (!c->dumped || !c->name)
+            continue;
+        if (!strcmp(c->name, "java.lang.Class") && *class_class == HEAP_CLASS_CLASS)
+            *class_class = HEAP_CLASS_FIRST + (uint32_t)i;
+        if (!strcmp(c->name, "java.lang.ref.Reference") && g->weak_cls == HT_NONE) {
+            for (size_t k = 0; k < c->nrefs; k++) {
+                const ht_ref *f = &r->refs[c->ref_first + k];
+                if (f->name_len == 8 && !memcmp(f->name, "referent", 8)) {
+                    g->weak_cls = i;
+                    g->weak_off = f->off;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static bool hgr_fail_nomem(heap_graph *g)
+{
+    return ht_nomem(g->r);
+}
+
+bool heap_graph_build(heap_graph *g, const void *data, size_t len, unsigned flags, heap_progress_fn progress,
+                      void *pctx, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof *g);
+    err[0] = '\0';
+    g->r = malloc(sizeof *g->r);
+    if (!g->r) {
+        snprintf(err, errlen, "out of memory reading the heap dump");
+        return false;
+    }
+    ht_reader *r = g->r;
+    ht_reader_init(r, data, len, err, errlen);
+    g->d = r->d;
+    g->len = r->len;
+    g->flags = flags;
+    hgr_build b = { .g = g, .progress = progress, .pctx = pctx };
+    if (progress)
+        progress(pctx, "checking", 0, len);
+    bool ok = ht_walk(r, ht_record_scan, true) && ht_finish(r);
+    if (ok && r->defined > HEAP_GRAPH_MAX_OBJECTS)
+        ok = ht_fail(r, "the dump defines %" PRIu64 " objects and classes; at most %u are supported", r->defined,
+                     HEAP_GRAPH_MAX_OBJECTS);
+    uint32_t class_class = HEAP_CLASS_CLASS;
+    if (ok) {
+        g->idsize = r->idsize;
+        snprintf(g->version, sizeof g->version, "1.0.%c", r->d[HT_VERSION_AT]);
+        hgr_known_classes(g, &class_class);
+        size_t cap = r->defined ? (size_t)r->defined : 1;
+        g->ids = malloc(cap * sizeof *g->ids);
+        g->at = malloc(cap * sizeof *g->at);
+        ok = (g->ids && g->at) || hgr_fail_nomem(g);
+    }
+    b.phase = "indexing objects";
+    ok = ok && ht_walk_subs(r, hgr_collect_sub, &b);
+    if (ok && progress)
+        progress(pctx, "sorting ids", 0, g->n);
+    ok = ok && ((hgr_sort(g) && hgr_index(g)) || hgr_fail_nomem(g));
+    if (ok) {
+        size_t n1 = (size_t)g->n + 1;
+        g->cls = malloc(n1 * sizeof *g->cls);
+        g->size8 = malloc(n1 * sizeof *g->size8);
+        g->edge_at = calloc(n1, sizeof *g->edge_at);
+        ok = (g->cls && g->size8 && g->edge_at) || hgr_fail_nomem(g);
+    }
+    if (ok)
+        for (uint32_t i = 0; i < g->n; i++)
+            g->cls[i] = class_class;
+    b.phase = "counting references";
+    b.seen = 0;
+    ok = ok && ht_walk_subs(r, hgr_count_sub, &b);
+    if (ok) {
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < g->n; i++) {
+            uint32_t c = g->edge_at[i];
+            g->edge_at[i] = (uint32_t)sum;
+            sum += c;
+            if (sum >= UINT32_MAX) {
+                ok = ht_fail(r, "the dump holds more than %u references; at most that many are supported", UINT32_MAX - 1);
+                break;
+            }
+        }
+        g->edge_at[g->n] = (uint32_t)sum;
+        g->nclasses = HEAP_CLASS_FIRST + (uint32_t)r->ncls;
+        if (ok) {
+            g->edges = malloc((sum ? (size_t)sum : 1) * sizeof *g->edges);
+            g->roots = malloc((b.caproots ? b.caproots : 1) * sizeof *g->roots);
+            ok = (g->edges && g->roots) || hgr_fail_nomem(g);
+        }
+    }
+    b.phase = "reading references";
+    b.seen = 0;
+    ok = ok && ht_walk_subs(r, hgr_fill_sub, &b);
+    if (ok)
+        hgr_compact(g);
+    if (!ok) {
+        heap_graph_free(g);
+        return false;
+    }
+    return true;
+}
+
+void heap_graph_free(heap_graph *g)
+{
+    if (g->r) {
+        ht_reader_free(g->r);
+        free(g->r);
+    }
+    free(g->ids);
+    free(g->at);
+    free(g->cls);
+    free(g->size8);
+    free(g->edge_at);
+    free(g->edges);
+    free(g->roots);
+    free(g->referent_from);
+    free(g->referent_to);
+    free(g->bucket);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- names ---- */
+
+const char *heap_graph_class_name(const heap_graph *g, uint32_t ci)
+{
+    static const char *const prims[8] = { "boolean[]", "char[]", "float[]", "double[]",
+                                          "byte[]",    "short[]", "int[]",  "long[]" };
+    if (ci < HEAP_CLASS_CLASS)
+        return prims[ci];
+    if (ci == HEAP_CLASS_CLASS)
+        return "java.lang.Class";
+    const char *name = ci - HEAP_CLASS_FIRST < g->r->ncls ? ht_name_of(g->r, ci - HEAP_CLASS_FIRST) : NULL;
+    return name ? name : "?";
+}
+
+bool heap_graph_is_class(const heap_graph *g, uint32_t i, const char **name)
+{
+    if (g->d[g->at[i]] != 0x20)
+        return false;
+    size_t ci = ht_find_class(g->r, g->ids[i]);
+    const char *s = ci != HT_NONE ? ht_name_of(g->r, ci) : NULL;
+    *name = s ? s : "?";
+    return true;
+}
+
+typedef struct hgr_label {
+    const heap_graph *g;
+    uint32_t k; /* edges to pass before the one named */
+    char *buf;
+    size_t len;
+    bool found;
+} hgr_label;
+
+static bool hgr_label_ref(void *ctx, uint8_t what, uint64_t id, uint64_t detail)
+{
+    hgr_label *l = ctx;
+    if (what == HGR_REFERENT || heap_graph_find(l->g, id) == HEAP_GRAPH_NONE)
+        return true;
+    if (l->k--)
+        return true;
+    l->found = true;
+    const ht_reader *r = l->g->r;
+    uint32_t slen = 0;
+    const char *s;
+    switch (what) {
+    case HGR_FIELD:
+        snprintf(l->buf, l->len, "%.*s", (int)r->refs[detail].name_len, r->refs[detail].name);
+        break;
+    case HGR_ELEMENT:
+        snprintf(l->buf, l->len, "[%" PRIu64 "]", detail);
+        break;
+    case HGR_SUPER:
+        snprintf(l->buf, l->len, "<super>");
+        break;
+    case HGR_LOADER:
+        snprintf(l->buf, l->len, "<loader>");
+        break;
+    default:
+        s = ht_string_of(r, detail, &slen);
+        if (s)
+            snprintf(l->buf, l->len, "static %.*s", (int)slen, s);
+        else
+            snprintf(l->buf, l->len, "static <field 0x%" PRIx64 ">", detail);
+        break;
+    }
+    for (char *c = l->buf; *c; c++) /* names come from the file: one line */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return false;
+}
+
+bool heap_graph_edge_name(const heap_graph *g, uint32_t i, uint32_t k, char *buf, size_t len)
+{
+    if (i >= g->n || k >= g->edge_at[i + 1] - g->edge_at[i] || !len)
+        return false;
+    hgr_label l = { g, k, buf, len, false };
+    hgr_refs(g, g->at[i], hgr_label_ref, &l);
+    return l.found;
+}
+
+const char *heap_graph_root_kind(uint8_t kind)
+{
+    switch (kind) {
+    case 0x01: return "JNI global";
+    case 0x02: return "JNI local";
+    case 0x03: return "Java frame";
+    case 0x04: return "native stack";
+    case 0x05: return "sticky class";
+    case 0x06: return "thread block";
+    case 0x07: return "monitor used";
+    case 0x08: return "thread object";
+    default: return "unknown";
+    }
+}
