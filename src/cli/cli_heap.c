@@ -1,16 +1,25 @@
-/* cli_heap.c — jvmprof heap FILE [--top N] [--text] [-o OUT] | FILE --fix: the
- * class histogram of an HPROF heap dump (ours or HotSpot's), the whole dump
- * as HPROF's ASCII HEAP DUMP (--text), or the dump made self-contained in
- * place (--fix); src/heapdump does the reading. */
+/* cli_heap.c — jvmprof heap FILE [--top N] [--text] [-o OUT] | FILE --fix |
+ * FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]: the class
+ * histogram of an HPROF heap dump (ours or HotSpot's), the whole dump as
+ * HPROF's ASCII HEAP DUMP (--text), the dump made self-contained in place
+ * (--fix), or retained sizes by class and by object (--retained, with a
+ * progress line on stderr for the long phases); src/heapdump does the
+ * reading. */
 #include "cli_commands.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../common/file_map.h"
 #include "../format/sink.h"
+#include "../heapdump/heap_dominators.h"
+#include "../heapdump/heap_graph.h"
 #include "../heapdump/heap_histogram.h"
 #include "../heapdump/hprof_heap_fixup.h"
 #include "../heapdump/hprof_heap_text.h"
@@ -74,13 +83,222 @@ static int cli_heap_fix(const char *path)
     return 0;
 }
 
+/* ---- --retained ---- */
+
+/* The progress line: on a terminal, one line redrawn (\r) once the run has
+ * taken a second; elsewhere, after that second, a line per phase. */
+typedef struct cli_heap_progress {
+    double start, last;
+    bool tty, shown;
+    const char *phase;
+} cli_heap_progress;
+
+static double cli_heap_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void cli_heap_progress_fn(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+    cli_heap_progress *p = ctx;
+    double now = cli_heap_now();
+    bool same = p->phase == phase;
+    if (now - p->start < 1.0 || (p->tty && same && now - p->last < 0.2) || (!p->tty && same))
+        return;
+    p->phase = phase;
+    p->last = now;
+    p->shown = true;
+    if (!p->tty) {
+        fprintf(stderr, "jvmprof: heap --retained: %s (%.0f s)\n", phase, now - p->start);
+        return;
+    }
+    if (total)
+        fprintf(stderr, "\rjvmprof: heap --retained: %s %3.0f%%  (%.0f s)       ", phase,
+                100.0 * (double)done / (double)total, now - p->start);
+    else
+        fprintf(stderr, "\rjvmprof: heap --retained: %s  (%.0f s)            ", phase, now - p->start);
+}
+
+static void cli_heap_progress_end(cli_heap_progress *p)
+{
+    if (p->tty && p->shown)
+        fprintf(stderr, "\r%70s\r", "");
+}
+
+typedef struct cli_heap_retained {
+    const char *path;
+    const heap_graph *g;
+    const heap_dominators *dm;
+    const heap_class_retained *rows;
+    size_t nrows;
+    const uint32_t *top;
+    size_t ntop;
+    unsigned long top_n;
+    bool tsv;
+} cli_heap_retained;
+
+/* a name from the file, made one printable field (no control characters, no tabs) */
+static const char *cli_heap_clean(const char *name, char *out, size_t len)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < len; i++)
+        out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+    out[i] = '\0';
+    return out;
+}
+
+/* object i's class, "class NAME" for a class object */
+static const char *cli_heap_object_class(const heap_graph *g, uint32_t i, char *out, size_t len)
+{
+    const char *name;
+    char tmp[1024];
+    if (heap_graph_is_class(g, i, &name)) {
+        snprintf(tmp, sizeof tmp, "class %s", name);
+        return cli_heap_clean(tmp, out, len);
+    }
+    return cli_heap_clean(heap_graph_class_name(g, g->cls[i]), out, len);
+}
+
+static jp_status cli_heap_retained_print(sink *s, const void *ctx)
+{
+    const cli_heap_retained *o = ctx;
+    const heap_graph *g = o->g;
+    const heap_dominators *dm = o->dm;
+    bool weak = g->flags & HEAP_GRAPH_IGNORE_WEAK;
+    char name[1024];
+    size_t nclasses = o->top_n && o->top_n < o->nrows ? (size_t)o->top_n : o->nrows;
+    if (o->tsv) {
+        sink_printf(s, "rule\t%s\n", weak ? "ignore-weak" : "every-reference");
+        for (size_t k = 0; k < nclasses; k++)
+            sink_printf(s, "class\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                        cli_heap_clean(heap_graph_class_name(g, o->rows[k].cls), name, sizeof name),
+                        o->rows[k].instances, o->rows[k].shallow, o->rows[k].retained);
+        for (size_t k = 0; k < o->ntop; k++) {
+            uint32_t i = o->top[k];
+            sink_printf(s, "object\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64 "\n", g->ids[i],
+                        cli_heap_object_class(g, i, name, sizeof name), heap_graph_shallow_of(g, i), dm->retained[i]);
+        }
+        return JP_OK;
+    }
+    sink_printf(s,
+                "%s: HPROF %s heap dump, %u-byte ids: %" PRIu32 " objects (%" PRIu64 " bytes), %" PRIu64
+                " reachable (%" PRIu64 " bytes), %" PRIu64 " unreachable (%" PRIu64 " bytes), %" PRIu64
+                " references, %" PRIu64 " unresolved references, %" PRIu64 " unresolved GC roots\n",
+                o->path, g->version, g->idsize, g->n, g->shallow_total, dm->reachable, dm->reachable_bytes,
+                dm->unreachable, dm->unreachable_bytes, g->nedges, g->unresolved, g->unresolved_roots);
+    if (weak)
+        sink_printf(s,
+                    "rule: --ignore-weak: the referent of a weak, soft, phantom or final reference retains nothing; %" PRIu64
+                    " objects (%" PRIu64 " bytes) reachable only through referents hang below the GC roots\n",
+                    dm->weak_only, dm->weak_only_bytes);
+    else
+        sink_printf(s, "rule: every reference retains, weak, soft, phantom and final references' referents too (as MAT and "
+                       "VisualVM; --ignore-weak: not those)\n");
+    sink_printf(s, "\nclasses by retained size (a class: its instances that no other instance of it retains)\n");
+    sink_printf(s, "%6s %12s %14s %14s  %s\n", "rank", "instances", "shallow", "retained", "class");
+    for (size_t k = 0; k < nclasses; k++)
+        sink_printf(s, "%6zu %12" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n", k + 1, o->rows[k].instances,
+                    o->rows[k].shallow, o->rows[k].retained,
+                    cli_heap_clean(heap_graph_class_name(g, o->rows[k].cls), name, sizeof name));
+    if (nclasses < o->nrows)
+        sink_printf(s, "(%zu more classes; --top 0 shows all)\n", o->nrows - nclasses);
+    sink_printf(s, "\nobjects by retained size\n");
+    sink_printf(s, "%6s %-18s %14s %14s  %s\n", "rank", "id", "shallow", "retained", "class");
+    for (size_t k = 0; k < o->ntop; k++) {
+        uint32_t i = o->top[k];
+        char id[24];
+        snprintf(id, sizeof id, "0x%" PRIx64, g->ids[i]);
+        sink_printf(s, "%6zu %-18s %14" PRIu64 " %14" PRIu64 "  %s\n", k + 1, id, heap_graph_shallow_of(g, i),
+                    dm->retained[i], cli_heap_object_class(g, i, name, sizeof name));
+    }
+    if (o->ntop < dm->reachable)
+        sink_printf(s, "(%" PRIu64 " more reachable objects; --top 0 shows all)\n", dm->reachable - o->ntop);
+    return JP_OK;
+}
+
+/* jvmprof heap FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] */
+static int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv)
+{
+    size_t len = 0;
+    const void *data = cli_map_file(a->in, &len);
+    if (!data)
+        return 1;
+    cli_heap_progress p = { .start = cli_heap_now(), .tty = isatty(2) != 0 };
+    char err[512];
+    heap_graph g;
+    heap_dominators dm = { 0 };
+    heap_class_retained *rows = NULL;
+    uint32_t *top = NULL;
+    size_t nrows = 0, ntop = 0;
+    bool ok = heap_graph_build(&g, data, len, ignore_weak ? HEAP_GRAPH_IGNORE_WEAK : 0, cli_heap_progress_fn, &p, err,
+                               sizeof err);
+    if (ok)
+        ok = heap_dominators_compute(&g, &dm, cli_heap_progress_fn, &p, err, sizeof err);
+    if (ok) {
+        cli_heap_progress_fn(&p, "retained sizes by class", 0, 0);
+        ok = heap_dominators_classes(&g, &dm, &rows, &nrows) && heap_dominators_top(&g, &dm, a->top, &top, &ntop);
+        if (!ok)
+            snprintf(err, sizeof err, "out of memory ranking the retained sizes");
+    }
+    cli_heap_progress_end(&p);
+    int rc = 1;
+    if (!ok) {
+        cli_error("%s: %s", a->in, err);
+    } else {
+        cli_heap_retained o = { a->in, &g, &dm, rows, nrows, top, ntop, a->top, tsv };
+        rc = cli_output(a->out, "retained sizes", 0, cli_heap_retained_print, &o);
+    }
+    free(rows);
+    free(top);
+    heap_dominators_free(&dm);
+    if (g.r)
+        heap_graph_free(&g);
+    file_unmap(data, len);
+    return rc;
+}
+
 int cli_heap(int argc, char **argv)
 {
     cli_args a;
-    const char *usage = "FILE [--top N] [--text] [-o OUT] | FILE --fix";
-    int rc = cli_parse("heap", usage, CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT | CLI_OPT_FIX, argc, argv, &a);
+    const char *usage =
+        "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]";
+    /* --retained and its flags, which only this command has, taken out before the common parser */
+    bool retained = false, ignore_weak = false, tsv = false;
+    char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+    if (!rest) {
+        cli_error("heap: out of memory");
+        return 1;
+    }
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--retained"))
+            retained = true;
+        else if (!strcmp(argv[i], "--ignore-weak"))
+            ignore_weak = true;
+        else if (!strcmp(argv[i], "--tsv"))
+            tsv = true;
+        else
+            rest[nrest++] = argv[i];
+        if (i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--top"))) /* a value, whatever it is */
+            rest[nrest++] = argv[++i];
+    }
+    int rc = cli_parse("heap", usage, CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT | CLI_OPT_FIX, nrest, rest, &a);
+    if (!rc && (ignore_weak || tsv) && !retained) {
+        cli_error("heap: %s goes with --retained: jvmprof heap FILE --retained [--ignore-weak] [--tsv] [--top N]",
+                  ignore_weak ? "--ignore-weak" : "--tsv");
+        rc = 2;
+    }
+    if (!rc && retained && (a.text || a.fix)) {
+        cli_error("heap: --retained prints retained sizes; it takes no %s", a.text ? "--text" : "--fix");
+        rc = 2;
+    }
+    free(rest);
     if (rc)
         return rc;
+    if (retained)
+        return cli_heap_retained_run(&a, ignore_weak, tsv);
     if (a.fix && (a.text || a.out)) {
         cli_error("heap: --fix changes FILE in place and prints one line; it takes no %s",
                 a.text ? "--text" : "-o");
