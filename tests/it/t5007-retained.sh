@@ -1,0 +1,108 @@
+# `jvmprof heap --retained` on real dumps of RetainedShape, whose retained sizes are known by hand:
+#   Item[1000]   20 + 1000 x 8 = 8020 -> 8024; each Item (one reference) 16 + 8 = 24 and its
+#                byte[1000] 20 + 1000 -> 1024: retained 8024 + 1000 x (24 + 1024) = 1056024
+#   HashMap of 100 Integer -> long[10]: the map 16 + 4 refs + 4 ints = 64; its Node[256] (100
+#                entries resize it 16 -> 256) 20 + 2048 -> 2072; each Node (int + 3 refs) 16 + 28
+#                -> 48, Integer 16 + 4 -> 24, long[10] 20 + 80 -> 104: 64 + 2072 + 100 x 176 = 19736
+#   500 Links (ref + int: 16 + 12 -> 32): class retained 16000 (MAT's rule: the head only), the
+#                head's 16000
+#   SoftReference (Reference's 4 refs + a long: 16 + 40 = 56) -> Blob (24) -> byte[5000] (5024):
+#                5104 retained by every reference; with --ignore-weak 56, and the Blob (5048)
+#                weakly reachable
+# in three dumps: jcmd GC.heap_dump (live objects), the agent's heap=dump,dumper=jvmti at exit
+# (its own ids), and jcmd GC.heap_dump -all=true taken first, which holds the 2000 garbage pairs of
+# Islands: unreachable. Also the text output's header and rule lines, --top, and one-line errors.
+. "$(dirname "$0")/lib.sh"
+cd "$T"
+JCMD="$JAVA_HOME/bin/jcmd"
+"$JAVA" -XX:+UseSerialGC -Xmn256m -XX:SoftRefLRUPolicyMSPerMB=1000000 -cp "$CLASSES" RetainedShape "$T/stop" \
+    >"$T/out" 2>"$T/err" &
+PID=$!
+trap 'touch "$T/stop"; kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 1 300); do
+    grep -q '^ready$' "$T/out" 2>/dev/null && break
+    kill -0 $PID 2>/dev/null || { cat "$T/err" >&2; fail "RetainedShape exited early"; }
+    sleep 0.1
+done
+grep -q '^ready$' "$T/out" || fail "RetainedShape did not get ready"
+"$JCMD" $PID GC.heap_dump -all=true "$T/all.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd -all failed"; }
+"$JCMD" $PID GC.heap_dump "$T/live.hprof" >"$T/jcmd.out" 2>&1 || { cat "$T/jcmd.out" >&2; fail "jcmd GC.heap_dump failed"; }
+touch "$T/stop"
+wait $PID || fail "RetainedShape failed"
+grep -q '^6599$' "$T/out" || fail "RetainedShape lost its SoftReference's Blob: $(cat "$T/out")"
+run_java "heap=dump,dumper=jvmti,file=$T/jvmti.hprof" -XX:SoftRefLRUPolicyMSPerMB=1000000 RetainedShape "$T/stop"
+expect_rc 0
+
+# tsv_field FILE KIND NAME COLUMN: the column of the first row of that kind and name (class rows by
+# name, object rows by class)
+cls() { awk -F'\t' -v n="$2" -v c="$3" '$1 == "class" && $2 == n { print $c; exit }' "$1"; }
+obj() { awk -F'\t' -v n="$2" -v c="$3" '$1 == "object" && $3 == n { print $c; exit }' "$1"; }
+# every object row of a class, its retained column
+objs() { awk -F'\t' -v n="$2" '$1 == "object" && $3 == n { print $5 }' "$1"; }
+want() { [ "$1" = "$2" ] || fail "$3: got '$1', expected $2"; }
+
+for d in live jvmti; do
+    "$JVMPROF" heap "$T/$d.hprof" --retained --tsv --top 0 >"$T/$d.tsv" 2>"$T/e" || { cat "$T/e" >&2; fail "$d: --retained --tsv failed"; }
+    [ ! -s "$T/e" ] || fail "$d: a short run wrote to stderr: $(cat "$T/e")"
+    want "$(head -1 "$T/$d.tsv")" "$(printf 'rule\tevery-reference')" "$d: the rule row"
+    want "$(obj "$T/$d.tsv" 'RetainedShape$Item[]' 4)" 8024 "$d: Item[] shallow"
+    want "$(obj "$T/$d.tsv" 'RetainedShape$Item[]' 5)" 1056024 "$d: Item[] retained"
+    want "$(cls "$T/$d.tsv" 'RetainedShape$Item' 3)" 1000 "$d: Items"
+    want "$(cls "$T/$d.tsv" 'RetainedShape$Item' 5)" $((1000 * 1048)) "$d: Item class retained"
+    objs "$T/$d.tsv" java.util.HashMap | grep -qx 19736 || fail "$d: no HashMap retaining 19736 bytes"
+    want "$(cls "$T/$d.tsv" 'RetainedShape$Link' 3)" 500 "$d: Links"
+    want "$(cls "$T/$d.tsv" 'RetainedShape$Link' 5)" 16000 "$d: Link class retained (the head only)"
+    want "$(objs "$T/$d.tsv" 'RetainedShape$Link' | sort -n | tail -1)" 16000 "$d: the head Link's retained"
+    want "$(cls "$T/$d.tsv" 'RetainedShape$Blob' 5)" 5048 "$d: Blob retained"
+    objs "$T/$d.tsv" java.lang.ref.SoftReference | grep -qx 5104 || fail "$d: no SoftReference retaining 5104"
+    # the class RetainedShape holds all of it (its statics), and the Item[] is the largest object besides
+    holder=$(obj "$T/$d.tsv" 'class RetainedShape' 5)
+    [ -n "$holder" ] && [ "$holder" -ge $((1056024 + 19736 + 16000 + 5104)) ] || fail "$d: class RetainedShape retains $holder"
+    first=$(awk -F'\t' '$1 == "object" && $3 !~ /^class / { print $3; exit }' "$T/$d.tsv")
+    want "$first" 'RetainedShape$Item[]' "$d: the top object that is not a class"
+    # --top 0: every reachable object, rows sorted by retained
+    awk -F'\t' '$1 == "object" { if (prev != "" && $5 > prev) bad = 1; prev = $5 } END { exit bad }' "$T/$d.tsv" ||
+        fail "$d: object rows not sorted by retained size"
+    awk -F'\t' '$1 == "class" { if (prev != "" && $5 > prev) bad = 1; prev = $5 } END { exit bad }' "$T/$d.tsv" ||
+        fail "$d: class rows not sorted by retained size"
+
+    # --ignore-weak: the SoftReference keeps its 56 bytes, the Blob is weakly reachable
+    "$JVMPROF" heap "$T/$d.hprof" --retained --ignore-weak --tsv --top 0 >"$T/$d-weak.tsv" || fail "$d: --ignore-weak failed"
+    want "$(head -1 "$T/$d-weak.tsv")" "$(printf 'rule\tignore-weak')" "$d: the ignore-weak rule row"
+    objs "$T/$d-weak.tsv" java.lang.ref.SoftReference | grep -qx 5104 && fail "$d: --ignore-weak: a SoftReference still retains its Blob"
+    want "$(obj "$T/$d-weak.tsv" 'RetainedShape$Blob' 5)" 5048 "$d: --ignore-weak: the Blob"
+    want "$(obj "$T/$d-weak.tsv" 'RetainedShape$Item[]' 5)" 1056024 "$d: --ignore-weak: Item[]"
+    weakholder=$(obj "$T/$d-weak.tsv" 'class RetainedShape' 5)
+    want "$weakholder" $((holder - 5048)) "$d: --ignore-weak: class RetainedShape without the Blob"
+
+    # the text output: header, rule line, --top
+    "$JVMPROF" heap "$T/$d.hprof" --retained --top 5 >"$T/$d.txt" || fail "$d: --retained failed"
+    head -1 "$T/$d.txt" | grep -qE "^$T/$d.hprof: HPROF 1.0.2 heap dump, 8-byte ids: [0-9]+ objects \([0-9]+ bytes\), [0-9]+ reachable \([0-9]+ bytes\), [0-9]+ unreachable \([0-9]+ bytes\), [0-9]+ references, [0-9]+ unresolved references, 0 unresolved GC roots$" ||
+        fail "$d: header: $(head -1 "$T/$d.txt")"
+    sed -n 2p "$T/$d.txt" | grep -q "^rule: every reference retains" || fail "$d: rule line: $(sed -n 2p "$T/$d.txt")"
+    "$JVMPROF" heap "$T/$d.hprof" --retained --ignore-weak --top 5 | sed -n 2p | grep -q "^rule: --ignore-weak: .* [1-9][0-9]* objects ([1-9][0-9]* bytes) reachable only through referents" ||
+        fail "$d: --ignore-weak rule line"
+    [ "$(grep -cE '^ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+  ' "$T/$d.txt")" = 5 ] || fail "$d: --top 5: not 5 class rows"
+    [ "$(grep -cE '^ +[0-9]+ 0x[0-9a-f]+ +[0-9]+ +[0-9]+  ' "$T/$d.txt")" = 5 ] || fail "$d: --top 5: not 5 object rows"
+    note "$d: $(head -1 "$T/$d.txt" | sed 's/.*ids: //')"
+done
+# the 2000 pairs of Islands the program dropped: in the -all dump, unreachable
+"$JVMPROF" heap "$T/all.hprof" --retained --top 1 >"$T/all.txt" || fail "all: --retained failed"
+un=$(head -1 "$T/all.txt" | sed 's/.*reachable ([0-9]* bytes), \([0-9]*\) unreachable (\([0-9]*\) bytes).*/\1 \2/')
+set -- $un
+[ "$1" -ge 4000 ] && [ "$2" -ge $((4000 * 24)) ] || fail "all: unreachable $un, expected at least 4000 objects, 96000 bytes"
+note "-all dump: $1 unreachable objects, $2 bytes"
+
+# errors: one line each
+size=$(stat -c %s "$T/live.hprof")
+for cut in 100 $((size / 2)) $((size - 1)); do
+    head -c $cut "$T/live.hprof" >"$T/cut.hprof"
+    if "$JVMPROF" heap "$T/cut.hprof" --retained >"$T/o" 2>"$T/e"; then fail "file cut at $cut bytes accepted"; fi
+    [ "$(wc -l <"$T/e")" = 1 ] && grep -qE "^jvmprof: .*cut.hprof: .*(truncated|not closed)" "$T/e" ||
+        { cat "$T/e" >&2; fail "no one-line truncation error (cut at $cut)"; }
+done
+RC=0; "$JVMPROF" heap "$T/live.hprof" --tsv 2>"$T/e" || RC=$?
+[ "$RC" = 2 ] && grep -q "^jvmprof: heap: --tsv goes with --retained" "$T/e" || fail "--tsv without --retained: $RC $(cat "$T/e")"
+RC=0; "$JVMPROF" heap "$T/live.hprof" --retained --fix 2>"$T/e" || RC=$?
+[ "$RC" = 2 ] || fail "--retained --fix accepted"
+exit 0
