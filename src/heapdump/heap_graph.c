@@ -252,6 +252,8 @@ static bool hgr_index(heap_graph *g)
     while (want < 30 && (UINT64_C(1) << (want + 2)) < n)
         want++;
     g->bucket_shift = bits > want ? bits - want : 0;
+    if (g->bucket_shift > 63) /* a range of 64 bits and at most 7 objects */
+        g->bucket_shift = 63;
     g->bucket_n = (range >> g->bucket_shift) + 1;
     g->bucket = malloc((size_t)(g->bucket_n + 1) * sizeof *g->bucket);
     if (!g->bucket)

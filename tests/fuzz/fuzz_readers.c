@@ -7,6 +7,10 @@
  *   flame/collapse hprof_bin_read + trace_stacks_build, or collapsed_read;
  *                 then flame_html_format and collapsed_format
  *   heap          heap_histogram_read; heap --text: hprof_heap_text_write
+ *   heap --retained  heap_graph_build (both rules), heap_dominators_compute,
+ *                 _classes and _top, every edge named; the retained sizes
+ *                 of the super root's children must add up to the
+ *                 reachable bytes, each id must find its own index.
  *   heap --fix    hprof_heap_fixup on a writable copy (exactly the input's
  *                 size, so ASan sees any overrun); when it succeeds, a second
  *                 run must find nothing more to null, and the fixed dump must
@@ -29,6 +33,8 @@
 #include "format/format.h"
 #include "format/sink.h"
 #include "trace/trace_text.h"
+#include "heapdump/heap_dominators.h"
+#include "heapdump/heap_graph.h"
 #include "heapdump/heap_histogram.h"
 #include "heapdump/hprof_heap_fixup.h"
 #include "heapdump/hprof_heap_text.h"
@@ -129,8 +135,55 @@ static void fuzz_heap_text(const uint8_t *data, size_t size, const char *who)
     buf_free(&out);
 }
 
+static void fuzz_heap_retained(const uint8_t *data, size_t size, unsigned flags)
+{
+    char err[512];
+    heap_graph g;
+    if (!heap_graph_build(&g, data, size, flags, NULL, NULL, err, sizeof err)) {
+        check_message("heap_graph_build", err);
+        return;
+    }
+    char name[256];
+    for (uint32_t i = 0; i < g.n; i++) {
+        if (heap_graph_find(&g, g.ids[i]) != i)
+            die("heap_graph_find", "an id does not find its own object");
+        for (uint32_t k = 0; k < g.edge_at[i + 1] - g.edge_at[i]; k++)
+            if (!heap_graph_edge_name(&g, i, k, name, sizeof name))
+                die("heap_graph_edge_name", "an edge without a name");
+        const char *cname;
+        (void)heap_graph_is_class(&g, i, &cname);
+        (void)heap_graph_class_name(&g, g.cls[i]);
+    }
+    heap_dominators dm;
+    if (!heap_dominators_compute(&g, &dm, NULL, NULL, err, sizeof err)) {
+        check_message("heap_dominators_compute", err);
+        heap_graph_free(&g);
+        return;
+    }
+    uint64_t top_sum = 0;
+    for (uint32_t i = 0; i < g.n; i++) {
+        if (dm.idom[i] == HEAP_DOM_SUPER)
+            top_sum += dm.retained[i];
+        if (dm.idom[i] != HEAP_DOM_UNREACHABLE && dm.retained[i] < heap_graph_shallow_of(&g, i))
+            die("heap_dominators_compute", "a retained size below the shallow size");
+    }
+    if (top_sum != dm.reachable_bytes)
+        die("heap_dominators_compute", "the super root's children do not retain every reachable byte");
+    heap_class_retained *rows;
+    size_t nrows, ntop;
+    uint32_t *top;
+    if (heap_dominators_classes(&g, &dm, &rows, &nrows))
+        free(rows);
+    if (heap_dominators_top(&g, &dm, 3, &top, &ntop))
+        free(top);
+    heap_dominators_free(&dm);
+    heap_graph_free(&g);
+}
+
 static void fuzz_heap(const uint8_t *data, size_t size)
 {
+    fuzz_heap_retained(data, size, 0);
+    fuzz_heap_retained(data, size, HEAP_GRAPH_IGNORE_WEAK);
     char err[512];
     heap_histogram h;
     if (heap_histogram_read(data, size, &h, err, sizeof err))
