@@ -31,6 +31,7 @@ for flags in "" "--ignore-weak"; do
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$TMP/time.txt")
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$TMP/time.txt")
     echo "jvmprof heap --retained $flags: wall $wall, max RSS $((rss / 1024)) MiB"
+    grep '^jvmprof:' "$TMP/time.txt" | sed 's/^/  stderr: /' || true
     head -1 "$TMP/ret.txt" | sed 's/^[^:]*: /  /'
     sed -n '/^objects by retained/,$p' "$TMP/ret.txt" | sed -n 3,5p
 done

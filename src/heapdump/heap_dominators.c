@@ -185,16 +185,14 @@ bool heap_dominators_compute(const heap_graph *g, heap_dominators *dm, heap_prog
     w.vertex = malloc(n1 * sizeof *w.vertex);
     w.parent = malloc(n1 * sizeof *w.parent);
     w.stack = malloc(2 * n1 * sizeof *w.stack);
-    dm->idom = malloc(n1 * sizeof *dm->idom);
-    dm->retained = calloc(n1, sizeof *dm->retained);
     uint32_t *pred_at = NULL, *pred = NULL, *semi = NULL, *idom = NULL;
-    bool ok = w.num && w.vertex && w.parent && w.stack && dm->idom && dm->retained;
+    bool ok = w.num && w.vertex && w.parent && w.stack;
     if (ok) {
         memset(w.num, 0xff, n1 * sizeof *w.num);
         w.vertex[0] = HDOM_NONE;
         w.parent[0] = 0;
         if (progress)
-            progress(pctx, "reachability", 0, n);
+            progress(pctx, "reachability", 0, 0);
         for (size_t i = 0; i < g->nroots; i++)
             hdom_dfs(&w, g->roots[i].obj);
         w.weak_start = w.count;
@@ -217,6 +215,11 @@ bool heap_dominators_compute(const heap_graph *g, heap_dominators *dm, heap_prog
     free(pred_at);
     free(pred);
     free(semi);
+    if (ok) { /* the results, allocated once the predecessors are gone (a lower peak) */
+        dm->idom = malloc(n1 * sizeof *dm->idom);
+        dm->retained = calloc(n1, sizeof *dm->retained);
+        ok = dm->idom && dm->retained;
+    }
     if (ok) {
         uint64_t *ret = dm->retained; /* by number first (N <= n + 1), then moved to the objects */
         for (uint32_t x = 1; x < N; x++)
