@@ -171,6 +171,7 @@ static jp_status cli_heap_retained_print(sink *s, const void *ctx)
     size_t nclasses = o->top_n && o->top_n < o->nrows ? (size_t)o->top_n : o->nrows;
     if (o->tsv) {
         sink_printf(s, "rule\t%s\n", weak ? "ignore-weak" : "every-reference");
+        sink_printf(s, "shallow\t%s\n", g->compressed_oops ? "compressed-references" : "dumped-layout");
         for (size_t k = 0; k < nclasses; k++)
             sink_printf(s, "class\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
                         cli_heap_clean(heap_graph_class_name(g, o->rows[k].cls), name, sizeof name),
@@ -196,6 +197,10 @@ static jp_status cli_heap_retained_print(sink *s, const void *ctx)
     else
         sink_printf(s, "rule: every reference retains, weak, soft, phantom and final references' referents too (as MAT and "
                        "VisualVM; --ignore-weak: not those)\n");
+    sink_printf(s, "shallow sizes: %s\n",
+                g->compressed_oops ? "references compressed to 4 bytes, 12-byte object headers (the dumped system "
+                                     "property java.vm.compressedOopsMode says the JVM compressed them)"
+                                   : "the dumped layout: references at the dump's id size, 16-byte object headers");
     sink_printf(s, "\nclasses by retained size (a class: its instances that no other instance of it retains)\n");
     sink_printf(s, "%6s %12s %14s %14s  %s\n", "rank", "instances", "shallow", "retained", "class");
     for (size_t k = 0; k < nclasses; k++)

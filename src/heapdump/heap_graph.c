@@ -391,6 +391,92 @@ static void hgr_compact(heap_graph *g)
     g->nedges = w;
 }
 
+/* ---- compressed references ---- */
+
+/* The target of object i's edge called name (heap_graph_edge_name's names), HEAP_GRAPH_NONE if none. */
+static uint32_t hgr_edge_to(const heap_graph *g, uint32_t i, const char *name)
+{
+    char buf[64];
+    if (i == HEAP_GRAPH_NONE)
+        return HEAP_GRAPH_NONE;
+    for (uint32_t k = 0; k < g->edge_at[i + 1] - g->edge_at[i]; k++)
+        if (heap_graph_edge_name(g, i, k, buf, sizeof buf) && strcmp(buf, name) == 0)
+            return g->edges[g->edge_at[i] + k];
+    return HEAP_GRAPH_NONE;
+}
+
+/* Whether object i is a String whose bytes (LATIN1) are text. */
+static bool hgr_string_is(const heap_graph *g, uint32_t i, const char *text)
+{
+    uint32_t v = hgr_edge_to(g, i, "value");
+    if (v == HEAP_GRAPH_NONE || g->d[g->at[v]] != 0x23)
+        return false;
+    size_t p = g->at[v] + 1 + g->idsize + 4;
+    size_t n = strlen(text);
+    return hprof_rd_u4(g->d + p) == n && g->d[p + 4] == 8 /* byte */ && memcmp(g->d + p + 5, text, n) == 0;
+}
+
+/* Whether the dumped system properties (System.props: a Properties, whose entries are in its map, a
+ * ConcurrentHashMap, from JDK 9, or in itself, a Hashtable, before) hold the key
+ * java.vm.compressedOopsMode, which HotSpot sets when it compresses references, as VisualVM's heap
+ * library decides it. At most 100,000 entries are looked at. */
+static bool hgr_compressed_oops(const heap_graph *g)
+{
+    const ht_reader *r = g->r;
+    uint32_t system = HEAP_GRAPH_NONE;
+    for (size_t k = 0; k < r->ncls && system == HEAP_GRAPH_NONE; k++)
+        if (r->cls[k].name && strcmp(r->cls[k].name, "java.lang.System") == 0)
+            system = heap_graph_find(g, r->cls[k].id);
+    uint32_t props = hgr_edge_to(g, system, "static props");
+    uint32_t map = hgr_edge_to(g, props, "map");
+    uint32_t table = hgr_edge_to(g, map != HEAP_GRAPH_NONE ? map : props, "table");
+    if (table == HEAP_GRAPH_NONE || g->d[g->at[table]] != 0x22)
+        return false;
+    unsigned seen = 0;
+    for (uint32_t k = g->edge_at[table]; k < g->edge_at[table + 1]; k++)
+        for (uint32_t e = g->edges[k]; e != HEAP_GRAPH_NONE && seen < 100000; e = hgr_edge_to(g, e, "next"), seen++)
+            if (hgr_string_is(g, hgr_edge_to(g, e, "key"), "java.vm.compressedOopsMode"))
+                return true;
+    return false;
+}
+
+/* The shallow sizes again for a dump of a JVM that compressed its references (8-byte ids): an instance
+ * is a 12-byte header + its fields, each reference 4 bytes; an array a 16-byte header and length +
+ * its elements, each reference 4 bytes; each rounded up to 8 (a class object keeps its rule). */
+static void hgr_compressed_sizes(heap_graph *g)
+{
+    const ht_reader *r = g->r;
+    g->shallow_total = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        const uint8_t *d = g->d;
+        size_t p = g->at[i] + 1;
+        const size_t id = g->idsize;
+        uint64_t bytes = (uint64_t)g->size8[i] * 8u;
+        switch (d[p - 1]) {
+        case 0x21: {
+            uint64_t values = hprof_rd_u4(d + p + 2 * id + 4), refs = 0;
+            size_t ci = g->cls[i] >= HEAP_CLASS_FIRST ? g->cls[i] - HEAP_CLASS_FIRST : HT_NONE;
+            for (size_t k = ci; k != HT_NONE && k < r->ncls; k = r->cls[k].super_idx)
+                refs += r->cls[k].nrefs;
+            uint64_t narrow = refs * (id - 4) <= values ? values - refs * (id - 4) : values;
+            bytes = (12 + narrow + 7) & ~(uint64_t)7;
+            break;
+        }
+        case 0x22:
+            bytes = (16 + (uint64_t)hprof_rd_u4(d + p + id + 4) * 4 + 7) & ~(uint64_t)7;
+            break;
+        case 0x23:
+            bytes = (16 + (uint64_t)hprof_rd_u4(d + p + id + 4) * hprof_rd_type_size(g->idsize, d[p + id + 8]) + 7) &
+                    ~(uint64_t)7;
+            break;
+        default:
+            break;
+        }
+        g->size8[i] = bytes / 8 > UINT32_MAX ? UINT32_MAX : (uint32_t)(bytes / 8);
+        g->shallow_total += bytes;
+    }
+}
+
 /* java.lang.Class's and java.lang.ref.Reference's classes, Reference's referent field */
 static void hgr_known_classes(heap_graph *g, uint32_t *class_class)
 {
@@ -495,6 +581,10 @@ bool heap_graph_build(heap_graph *g, const void *data, size_t len, unsigned flag
     ok = ok && ht_walk_subs(r, hgr_fill_sub, &b);
     if (ok)
         hgr_compact(g);
+    if (ok && g->idsize == 8 && hgr_compressed_oops(g)) {
+        g->compressed_oops = true;
+        hgr_compressed_sizes(g);
+    }
     if (!ok) {
         heap_graph_free(g);
         return false;

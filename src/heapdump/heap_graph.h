@@ -38,15 +38,18 @@
  * its kind (the sub-record's tag) and, where the record gives one, its
  * thread serial number. Roots naming an undefined id are dropped and counted.
  *
- * Shallow size (heap_graph_shallow, the one place that decides it): the rule
- * of the class histogram (hprof_read.h's heap_shallow): an instance is a
- * 16-byte header + its field values as dumped (the CLASS DUMP's layout);
- * an array 20 bytes (header and length) + length x element size (references
- * at the file's id size); a class its 16-byte header + its static values;
- * each rounded up to 8. That is VisualVM's heap library's rule for a dump
- * with 8-byte ids (2 x id size of header, 4 more for an array's length,
- * aligned to 8); it is an uncompressed 64-bit layout, since a dump does not
- * say whether the JVM compressed its pointers.
+ * Shallow size, VisualVM's heap library's rule: a dump does not say how the
+ * JVM laid its objects out, but HotSpot sets the system property
+ * java.vm.compressedOopsMode when it compresses references, and the dumped
+ * System.props holds it. Without it (or with 4-byte ids), heap_graph_shallow
+ * (the rule of the class histogram, hprof_read.h's heap_shallow): an
+ * instance is a 16-byte header + its field values as dumped; an array 20
+ * bytes (header and length) + length x element size (references at the
+ * file's id size); a class its 16-byte header + its static values; each
+ * rounded up to 8. With it (compressed_oops): an instance is a 12-byte
+ * header + its fields, references 4 bytes each; an array 16 bytes + its
+ * elements, references 4 bytes each; rounded up to 8. A class object keeps
+ * the first rule (VisualVM counts java.lang.Class's fields instead).
  *
  * Class indexes (cls[i]) name the class of each object: HEAP_CLASS_PRIM + t
  * - 4 for a primitive array of basic type t (4..11: boolean[] .. long[]),
@@ -100,6 +103,7 @@ typedef struct heap_graph {
     uint64_t unresolved_roots; /* GC roots naming undefined ids */
     uint64_t duplicates;       /* definitions of an id already defined */
     uint64_t shallow_total;    /* of every object */
+    bool compressed_oops;      /* the JVM compressed its references: the shallow sizes say so (above) */
     uint32_t nclasses;         /* class indexes are below this */
     struct ht_reader *r;       /* names and class layouts */
     uint32_t *bucket;          /* id -> index: the first index of each bucket of ids */
