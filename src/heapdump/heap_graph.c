@@ -19,7 +19,7 @@
 #define HGR_PROGRESS_EVERY 0x3ffffu /* objects between progress reports, minus 1 */
 
 /* what a reference is, for hgr_refs' visitor */
-enum { HGR_FIELD, HGR_REFERENT, HGR_ELEMENT, HGR_SUPER, HGR_LOADER, HGR_STATIC };
+enum { HGR_FIELD, HGR_REFERENT, HGR_ELEMENT, HGR_SUPER, HGR_LOADER, HGR_STATIC, HGR_CLASS };
 
 /* visitor of one non-null reference; detail: the field's index in r->refs,
  * the element's index or the static's name id. False stops. */
@@ -59,7 +59,8 @@ static bool hgr_refs(const heap_graph *g, size_t at, hgr_ref_fn fn, void *ctx)
             }
             base += kc->own_bytes;
         }
-        return true;
+        /* and its class, which it keeps loaded */
+        return !cid || fn(ctx, HGR_CLASS, cid, 0);
     }
     case 0x22: { /* OBJECT ARRAY DUMP: id, u4 trace, u4 count, class id, elements */
         uint32_t count = hprof_rd_u4(d + p + id + 4);
@@ -666,6 +667,9 @@ static bool hgr_label_ref(void *ctx, uint8_t what, uint64_t id, uint64_t detail)
         break;
     case HGR_LOADER:
         snprintf(l->buf, l->len, "<loader>");
+        break;
+    case HGR_CLASS:
+        snprintf(l->buf, l->len, "<class>");
         break;
     default:
         s = ht_string_of(r, detail, &slen);

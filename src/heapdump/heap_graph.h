@@ -18,12 +18,13 @@
  * buckets):
  *   instance      the reference fields of its class and of its superclasses,
  *                 in the dump's order (the class's own fields, then its
- *                 super's, ...)
+ *                 super's, ...), then its class (an instance keeps its class
+ *                 loaded, as MAT counts it)
  *   object array  its elements, in order
  *   class         its super class, its class loader, its static reference
  *                 fields, in that order
- * An instance's class is not an edge (classes are reached through their
- * loader, their statics' holders or a root). Null references are no edges; a
+ * An array's class is not an edge (VisualVM's heap library has none either;
+ * array classes are reached through their loader or a root). Null references are no edges; a
  * reference to an id the dump does not define (HotSpot leaves out the
  * objects class data sharing archived) is dropped and counted (`unresolved`).
  * With HEAP_GRAPH_IGNORE_WEAK, the field `referent` declared in
@@ -131,8 +132,8 @@ const char *heap_graph_class_name(const heap_graph *g, uint32_t ci);
 /* True when object i is a class (a CLASS DUMP); its name then in *name. */
 bool heap_graph_is_class(const heap_graph *g, uint32_t i, const char **name);
 /* Which reference edge k of object i is (0 <= k < its edge count), in
- * buf: "name" for an instance field, "[7]" for an element, "static name",
- * "<super>" or "<loader>" for a class. False if k is out of range. */
+ * buf: "name" for an instance field, "<class>" for an instance's class,
+ * "[7]" for an element, "static name", "<super>" or "<loader>" for a class. False if k is out of range. */
 bool heap_graph_edge_name(const heap_graph *g, uint32_t i, uint32_t k, char *buf, size_t len);
 /* A GC root kind's name ("JNI global", "Java frame", ...). */
 const char *heap_graph_root_kind(uint8_t kind);

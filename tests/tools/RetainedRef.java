@@ -10,6 +10,7 @@
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --classes N      the N classes with the biggest retained size
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --instances NAME the instances of class NAME, then the class object
 //   ... --removal                                                 object rows get three more columns (below)
+//   ... --removal --jvmprof-class-size                            ... a class object counted as jvmprof counts it
 //
 // Output (stdout), first one header line, then one row per object or class:
 //   # instances=N classes=N roots=N reachable=N unreachable=N shallow=N reachable_shallow=N id_size=N oop_size=N min_instance=N
@@ -195,6 +196,8 @@ public class RetainedRef {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--removal")) {
                 removal = true;
+            } else if (args[i].equals("--jvmprof-class-size")) {
+                jvmprofClassSize = true;
             } else if ((args[i].equals("--top") || args[i].equals("--ids") || args[i].equals("--classes") || args[i].equals("--instances"))
                 && i + 1 < args.length && mode == null) {
                 mode = args[i];
@@ -388,6 +391,29 @@ public class RetainedRef {
         }
     }
 
+    // --jvmprof-class-size: (5)-(7) count a class object as `jvmprof heap --retained` does (a 16-byte
+    // header + its static values as dumped, references at the id size, rounded up to 8) rather than
+    // 0 bytes, so that (5) checks jvmprof's dominators alone, its sizes being the same.
+    static boolean jvmprofClassSize;
+
+    static long jvmprofClassSize(JavaClass c, int idSize) {
+        long bytes = 16;
+        for (org.graalvm.visualvm.lib.jfluid.heap.FieldValue fv : c.getStaticFieldValues()) {
+            if (fv instanceof org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue) {
+                bytes += idSize;
+                continue;
+            }
+            switch (fv.getField().getType().getName()) {
+                case "boolean": case "byte": bytes += 1; break;
+                case "char": case "short": bytes += 2; break;
+                case "int": case "float": bytes += 4; break;
+                case "long": case "double": bytes += 8; break;
+                default: bytes += idSize; break;
+            }
+        }
+        return (bytes + 7) & ~7L;
+    }
+
     // The dump as a graph of int-numbered nodes (class objects first, then instances), for retained
     // sizes by their definition: what is reachable from the roots minus what stays reachable without X.
     static final class Removal {
@@ -422,7 +448,10 @@ public class RetainedRef {
             n = (int) count;
             size = new long[n];
             index = new Ids(n);
-            for (JavaClass c : classes) index.put(c.getJavaClassId());
+            for (JavaClass c : classes) {
+                int x = index.put(c.getJavaClassId());
+                if (jvmprofClassSize) size[x] = jvmprofClassSize(c, idSize);
+            }
             for (Iterator<Instance> it = heap.getAllInstancesIterator(); it.hasNext(); ) {
                 Instance inst = it.next();
                 size[index.put(inst.getInstanceId())] = inst.getSize();
@@ -592,7 +621,7 @@ public class RetainedRef {
     }
 
     static void usage() {
-        die("usage: RetainedRef FILE.hprof --top N | --ids FILE_OF_HEX_IDS | --classes N | --instances CLASSNAME [--removal]");
+        die("usage: RetainedRef FILE.hprof --top N | --ids FILE_OF_HEX_IDS | --classes N | --instances CLASSNAME [--removal [--jvmprof-class-size]]");
     }
 
     static void die(String msg) {

@@ -272,15 +272,18 @@ static void chain(unsigned idsize)
     CHECK_EQ_INT(dom(&x, 2), idx(&x, 1));
     CHECK_EQ_INT(dom(&x, 3), idx(&x, 2));
     CHECK_EQ_INT(heap_graph_shallow_of(&x.g, idx(&x, 1)), N);
-    /* edges: Node's classes: <super> java.lang.Object; the nodes' field a */
+    /* edges: Node's classes: <super> java.lang.Object; the nodes' field a, then their class */
     uint32_t a = idx(&x, 1);
-    CHECK_EQ_INT(x.g.edge_at[a + 1] - x.g.edge_at[a], 1);
+    uint32_t node_cls = heap_graph_find(&x.g, C_NODE);
+    CHECK_EQ_INT(x.g.edge_at[a + 1] - x.g.edge_at[a], 2);
     CHECK_EQ_INT(x.g.edges[x.g.edge_at[a]], idx(&x, 2));
+    CHECK_EQ_INT(x.g.edges[x.g.edge_at[a] + 1], node_cls);
     char name[64];
     CHECK(heap_graph_edge_name(&x.g, a, 0, name, sizeof name));
     CHECK_EQ_STR(name, "a");
-    CHECK(!heap_graph_edge_name(&x.g, a, 1, name, sizeof name));
-    uint32_t node_cls = heap_graph_find(&x.g, C_NODE);
+    CHECK(heap_graph_edge_name(&x.g, a, 1, name, sizeof name));
+    CHECK_EQ_STR(name, "<class>");
+    CHECK(!heap_graph_edge_name(&x.g, a, 2, name, sizeof name));
     CHECK(heap_graph_edge_name(&x.g, node_cls, 0, name, sizeof name));
     CHECK_EQ_STR(name, "<super>");
     const char *cname = NULL;
@@ -459,7 +462,7 @@ static void weak(unsigned flags)
     } else {
         /* the referent is no edge: X and Y are weakly reachable, below the super root only */
         CHECK_EQ_INT(x.g.nreferents, 1);
-        CHECK_EQ_INT(x.g.edge_at[idx(&x, 2) + 1] - x.g.edge_at[idx(&x, 2)], 0);
+        CHECK_EQ_INT(x.g.edge_at[idx(&x, 2) + 1] - x.g.edge_at[idx(&x, 2)], 1); /* its class only */
         CHECK_EQ_INT(ret(&x, 2), 32);
         CHECK_EQ_INT(ret(&x, 1), 2 * 32);
         CHECK_EQ_INT(dom(&x, 3), HEAP_DOM_SUPER);
@@ -542,7 +545,7 @@ static void test_unresolved(void)
     CHECK_EQ_INT(x.g.duplicates, 1);
     CHECK_EQ_INT(x.g.n, NCLASSES + 2);
     CHECK_EQ_INT(ret(&x, 1), 64);
-    CHECK_EQ_INT(x.g.edge_at[idx(&x, 2) + 1] - x.g.edge_at[idx(&x, 2)], 0); /* the first 2 has no edge */
+    CHECK_EQ_INT(x.g.edge_at[idx(&x, 2) + 1] - x.g.edge_at[idx(&x, 2)], 1); /* the first 2: its class only */
     char name[64];
     CHECK(heap_graph_edge_name(&x.g, idx(&x, 1), 0, name, sizeof name));
     CHECK_EQ_STR(name, "b"); /* a's target is undefined: edge 0 is b */
