@@ -398,7 +398,8 @@ static void hgr_compact(heap_graph *g)
 static uint32_t hgr_edge_to(const heap_graph *g, uint32_t i, const char *name)
 {
     char buf[64];
-    if (i == HEAP_GRAPH_NONE)
+    /* each name costs a read of the record: not for objects of many references (no property holder is) */
+    if (i == HEAP_GRAPH_NONE || g->edge_at[i + 1] - g->edge_at[i] > 1024)
         return HEAP_GRAPH_NONE;
     for (uint32_t k = 0; k < g->edge_at[i + 1] - g->edge_at[i]; k++)
         if (heap_graph_edge_name(g, i, k, buf, sizeof buf) && strcmp(buf, name) == 0)
