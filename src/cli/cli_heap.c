@@ -1,10 +1,11 @@
 /* cli_heap.c — jvmprof heap FILE [--top N] [--text] [-o OUT] | FILE --fix |
- * FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]: the class
- * histogram of an HPROF heap dump (ours or HotSpot's), the whole dump as
- * HPROF's ASCII HEAP DUMP (--text), the dump made self-contained in place
- * (--fix), or retained sizes by class and by object (--retained, with a
- * progress line on stderr for the long phases); src/heapdump does the
- * reading. */
+ * FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | A --diff B
+ * [--ignore-weak] [--tsv] [--top N] [-o OUT]: the class histogram of an
+ * HPROF heap dump (ours or HotSpot's), the whole dump as HPROF's ASCII HEAP
+ * DUMP (--text), the dump made self-contained in place (--fix), retained
+ * sizes by class and by object (--retained, with a progress line on stderr
+ * for the long phases), or two dumps compared class by class (--diff);
+ * src/heapdump does the reading. */
 #include "cli_commands.h"
 
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 
 #include "../common/file_map.h"
 #include "../format/sink.h"
+#include "../heapdump/heap_diff.h"
 #include "../heapdump/heap_dominators.h"
 #include "../heapdump/heap_graph.h"
 #include "../heapdump/heap_histogram.h"
@@ -264,13 +266,118 @@ static int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv)
     return rc;
 }
 
+/* One side of --diff: the dump's class rows into the diff. */
+static bool cli_heap_diff_side(heap_diff *d, int side, const char *path, bool ignore_weak, cli_heap_progress *p,
+                               heap_graph *gout)
+{
+    size_t len = 0;
+    const void *data = cli_map_file(path, &len);
+    if (!data)
+        return false;
+    char err[512];
+    heap_graph g;
+    heap_dominators dm = { 0 };
+    heap_class_retained *rows = NULL;
+    size_t nrows = 0;
+    bool ok = heap_graph_build(&g, data, len, ignore_weak ? HEAP_GRAPH_IGNORE_WEAK : 0, cli_heap_progress_fn, p, err,
+                               sizeof err);
+    if (ok)
+        ok = heap_dominators_compute(&g, &dm, cli_heap_progress_fn, p, err, sizeof err);
+    if (ok && !(heap_dominators_classes(&g, &dm, &rows, &nrows) && heap_diff_add(d, side, &g, rows, nrows))) {
+        snprintf(err, sizeof err, "out of memory comparing the dumps");
+        ok = false;
+    }
+    if (!ok)
+        cli_error("%s: %s", path, err);
+    else { /* what the header says of it */
+        memset(gout, 0, sizeof *gout);
+        gout->n = g.n;
+        gout->idsize = g.idsize;
+        gout->compressed_oops = g.compressed_oops;
+        gout->shallow_total = dm.reachable_bytes;
+        gout->nedges = dm.reachable;
+    }
+    free(rows);
+    heap_dominators_free(&dm);
+    if (g.r)
+        heap_graph_free(&g);
+    file_unmap(data, len);
+    return ok;
+}
+
+typedef struct cli_heap_diff_out {
+    const char *path[2];
+    const heap_graph *g[2]; /* n, idsize, compressed_oops; shallow_total: reachable bytes; nedges: reachable */
+    const heap_diff *d;
+    unsigned long top;
+    bool tsv, weak;
+} cli_heap_diff_out;
+
+static jp_status cli_heap_diff_print(sink *s, const void *ctx)
+{
+    const cli_heap_diff_out *o = ctx;
+    const heap_diff *d = o->d;
+    size_t n = o->top && o->top < d->nrows ? (size_t)o->top : d->nrows;
+    char name[1024];
+    if (o->tsv) {
+        sink_printf(s, "rule\t%s\n", o->weak ? "ignore-weak" : "every-reference");
+        for (size_t i = 0; i < n; i++) {
+            const heap_diff_row *r = &d->rows[i];
+            sink_printf(s, "diff\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                        cli_heap_clean(r->name, name, sizeof name), r->instances[0], r->instances[1], r->shallow[0],
+                        r->shallow[1], r->retained[0], r->retained[1]);
+        }
+        return JP_OK;
+    }
+    for (int k = 0; k < 2; k++)
+        sink_printf(s, "%s: %s: %" PRIu32 " objects, %" PRIu64 " reachable (%" PRIu64 " bytes)%s\n", k ? "B" : "A",
+                    o->path[k], o->g[k]->n, o->g[k]->nedges, o->g[k]->shallow_total,
+                    o->g[k]->compressed_oops ? ", compressed references" : "");
+    sink_printf(s, "rule: %s\n", o->weak ? "--ignore-weak: referents retain nothing"
+                                         : "every reference retains (as MAT and VisualVM; --ignore-weak: not referents)");
+    sink_printf(s, "\nclasses by growth of their retained size from A to B (a class: its instances that no other "
+                   "instance of it retains)\n");
+    sink_printf(s, "%6s %11s %11s %11s %13s %13s %13s %13s  %s\n", "rank", "instances A", "instances B", "change",
+                "shallow chg", "retained A", "retained B", "change", "class");
+    for (size_t i = 0; i < n; i++) {
+        const heap_diff_row *r = &d->rows[i];
+        sink_printf(s, "%6zu %11" PRIu64 " %11" PRIu64 " %+11" PRId64 " %+13" PRId64 " %13" PRIu64 " %13" PRIu64
+                       " %+13" PRId64 "  %s\n",
+                    i + 1, r->instances[0], r->instances[1], heap_diff_change(r->instances), heap_diff_change(r->shallow),
+                    r->retained[0], r->retained[1], heap_diff_change(r->retained),
+                    cli_heap_clean(r->name, name, sizeof name));
+    }
+    if (n < d->nrows)
+        sink_printf(s, "(%zu more classes; --top 0 shows all)\n", d->nrows - n);
+    return JP_OK;
+}
+
+static int cli_heap_diff_run(const cli_args *a, const char *other, bool ignore_weak, bool tsv)
+{
+    heap_diff d = { 0 };
+    heap_graph g[2];
+    cli_heap_progress p = { .start = cli_heap_now(), .tty = isatty(2) != 0 };
+    bool ok = cli_heap_diff_side(&d, 0, a->in, ignore_weak, &p, &g[0]) &&
+              cli_heap_diff_side(&d, 1, other, ignore_weak, &p, &g[1]) && heap_diff_finish(&d);
+    cli_heap_progress_end(&p);
+    int rc = 1;
+    if (ok) {
+        cli_heap_diff_out o = { { a->in, other }, { &g[0], &g[1] }, &d, a->top, tsv, ignore_weak };
+        rc = cli_output(a->out, "heap diff", 0, cli_heap_diff_print, &o);
+    }
+    heap_diff_free(&d);
+    return rc;
+}
+
 int cli_heap(int argc, char **argv)
 {
     cli_args a;
     const char *usage =
-        "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]";
+        "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | "
+        "A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]";
     /* --retained and its flags, which only this command has, taken out before the common parser */
     bool retained = false, ignore_weak = false, tsv = false;
+    const char *diff = NULL;
     char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
     if (!rest) {
         cli_error("heap: out of memory");
@@ -284,14 +391,26 @@ int cli_heap(int argc, char **argv)
             ignore_weak = true;
         else if (!strcmp(argv[i], "--tsv"))
             tsv = true;
-        else
+        else if (!strcmp(argv[i], "--diff") && i + 1 < argc)
+            diff = argv[++i];
+        else if (!strcmp(argv[i], "--diff")) {
+            cli_error("heap: --diff needs the second dump: jvmprof heap A.hprof --diff B.hprof");
+            free(rest);
+            return 2;
+        } else
             rest[nrest++] = argv[i];
         if (i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--top"))) /* a value, whatever it is */
             rest[nrest++] = argv[++i];
     }
     int rc = cli_parse("heap", usage, CLI_OPT_TOP | CLI_OPT_OUT | CLI_OPT_TEXT | CLI_OPT_FIX, nrest, rest, &a);
-    if (!rc && (ignore_weak || tsv) && !retained) {
-        cli_error("heap: %s goes with --retained: jvmprof heap FILE --retained [--ignore-weak] [--tsv] [--top N]",
+    if (!rc && diff && (retained || a.text || a.fix)) {
+        cli_error("heap: --diff compares two dumps' classes; it takes no %s",
+                  retained ? "--retained" : a.text ? "--text" : "--fix");
+        rc = 2;
+    }
+    if (!rc && (ignore_weak || tsv) && !retained && !diff) {
+        cli_error("heap: %s goes with --retained or --diff: jvmprof heap FILE --retained [--ignore-weak] [--tsv] "
+                  "[--top N], jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top N]",
                   ignore_weak ? "--ignore-weak" : "--tsv");
         rc = 2;
     }
@@ -304,6 +423,8 @@ int cli_heap(int argc, char **argv)
         return rc;
     if (retained)
         return cli_heap_retained_run(&a, ignore_weak, tsv);
+    if (diff)
+        return cli_heap_diff_run(&a, diff, ignore_weak, tsv);
     if (a.fix && (a.text || a.out)) {
         cli_error("heap: --fix changes FILE in place and prints one line; it takes no %s",
                 a.text ? "--text" : "-o");

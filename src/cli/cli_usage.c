@@ -27,7 +27,8 @@ static const cli_usage cu_table[] = {
       "profile.proto), JFR, the HPROF ASCII report, collapsed stacks, a flame graph; says what\n"
       "it drops. A trace file (trace=) converts to --jfr: its timed events\n" },
     { "heap", "FILE [--top N] [--text] [-o OUT] | FILE --fix\n"
-      "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]",
+      "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
+      "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]",
       "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
       "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
       "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
@@ -37,7 +38,9 @@ static const cli_usage cu_table[] = {
       "freeing an object would free, from the dominator tree of the GC roots): the top N classes\n"
       "(a class: its instances no other instance of it retains, as MAT counts) and the top N\n"
       "objects; every reference retains, unless --ignore-weak (a weak, soft, phantom or final\n"
-      "reference's referent then retains nothing); --tsv: class and object rows, tab-separated\n" },
+      "reference's referent then retains nothing); --tsv: class and object rows, tab-separated.\n"
+      "--diff B: each class's instances, shallow and retained bytes in A and in B and the\n"
+      "change, sorted by the growth of its retained size (the leak view over time)\n" },
     { "trace",
       "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
       "        [--method S] [--from SEC] [--to SEC]",
