@@ -12,75 +12,9 @@
 
 #include "heapdump/heap_dominators.h"
 #include "heapdump/heap_graph.h"
+#include "hprof_builder.h"
 
-/* ---- a tiny HPROF writer ---- */
-typedef struct hb {
-    unsigned char *p;
-    size_t len, cap;
-    unsigned idsize;
-    size_t rec; /* offset of the open record's length field */
-} hb;
-
-static void hb_u1(hb *b, unsigned v)
-{
-    if (b->len == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 256;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p)
-            abort();
-    }
-    b->p[b->len++] = (unsigned char)v;
-}
-static void hb_u2(hb *b, unsigned v) { hb_u1(b, v >> 8 & 0xff); hb_u1(b, v & 0xff); }
-static void hb_u4(hb *b, uint32_t v) { hb_u2(b, v >> 16); hb_u2(b, v & 0xffff); }
-static void hb_u8(hb *b, uint64_t v) { hb_u4(b, (uint32_t)(v >> 32)); hb_u4(b, (uint32_t)v); }
-static void hb_id(hb *b, uint64_t v)
-{
-    if (b->idsize == 8)
-        hb_u8(b, v);
-    else
-        hb_u4(b, (uint32_t)v);
-}
-static void hb_start(hb *b, unsigned idsize)
-{
-    *b = (hb){ .idsize = idsize };
-    for (const char *s = "JAVA PROFILE 1.0.2"; *s; s++)
-        hb_u1(b, (unsigned char)*s);
-    hb_u1(b, 0);
-    hb_u4(b, idsize);
-    hb_u8(b, 1700000000000ull);
-}
-static void hb_rec(hb *b, unsigned tag)
-{
-    hb_u1(b, tag);
-    hb_u4(b, 0);
-    b->rec = b->len;
-    hb_u4(b, 0);
-}
-static void hb_end(hb *b)
-{
-    uint32_t n = (uint32_t)(b->len - b->rec - 4);
-    for (int i = 0; i < 4; i++)
-        b->p[b->rec + i] = (unsigned char)(n >> (24 - 8 * i));
-}
-static void hb_utf8(hb *b, uint64_t id, const char *s)
-{
-    hb_rec(b, 0x01);
-    hb_id(b, id);
-    while (*s)
-        hb_u1(b, (unsigned char)*s++);
-    hb_end(b);
-}
-static void hb_load_class(hb *b, uint32_t serial, uint64_t cls, uint64_t name)
-{
-    hb_rec(b, 0x02);
-    hb_u4(b, serial);
-    hb_id(b, cls);
-    hb_u4(b, 0);
-    hb_id(b, name);
-    hb_end(b);
-}
-/* CLASS DUMP with reference-typed statics (names, values) and reference instance fields (names) */
+/* ---- a tiny HPROF writer (hprof_builder.h), and what this test adds ---- */
 static void hb_class(hb *b, uint64_t cid, uint64_t super, uint64_t loader, int nst, const uint64_t *st_names,
                      const uint64_t *st_values, int nf, const uint64_t *f_names)
 {
@@ -176,7 +110,7 @@ static uint64_t oid(const hb *b, unsigned k)
 /* the header, names, classes (all sticky roots) and an open HEAP DUMP record */
 static void world_start(hb *b, unsigned idsize)
 {
-    hb_start(b, idsize);
+    hb_start(b, idsize, "1.0.2");
     hb_utf8(b, S_OBJECT, "java/lang/Object");
     hb_utf8(b, S_NODE, "Node");
     hb_utf8(b, S_REF, "java/lang/ref/Reference");
@@ -188,12 +122,12 @@ static void world_start(hb *b, unsigned idsize)
     hb_utf8(b, S_QUEUE, "queue");
     hb_utf8(b, S_HOLDER, "Holder");
     hb_utf8(b, S_KEEP, "keep");
-    hb_load_class(b, 1, C_OBJECT, S_OBJECT);
-    hb_load_class(b, 2, C_NODE, S_NODE);
-    hb_load_class(b, 3, C_REF, S_REF);
-    hb_load_class(b, 4, C_WEAK, S_WEAK);
-    hb_load_class(b, 5, C_OARR, S_OARR);
-    hb_load_class(b, 6, C_HOLDER, S_HOLDER);
+    hb_load_class(b, 1, C_OBJECT, 0, S_OBJECT);
+    hb_load_class(b, 2, C_NODE, 0, S_NODE);
+    hb_load_class(b, 3, C_REF, 0, S_REF);
+    hb_load_class(b, 4, C_WEAK, 0, S_WEAK);
+    hb_load_class(b, 5, C_OARR, 0, S_OARR);
+    hb_load_class(b, 6, C_HOLDER, 0, S_HOLDER);
     hb_rec(b, 0x0C);
     hb_class(b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL);
     uint64_t ab[2] = { S_A, S_B }, rq[2] = { S_REFERENT, S_QUEUE };

@@ -6,82 +6,15 @@
 #include "harness.h"
 
 #include "heapdump/heap_histogram.h"
+#include "hprof_builder.h"
 
-/* ---- a tiny HPROF writer ---- */
-typedef struct hb {
-    unsigned char *p;
-    size_t len, cap;
-    unsigned idsize;
-    size_t rec; /* offset of the open record's length field */
-} hb;
-
-static void hb_u1(hb *b, unsigned v)
-{
-    if (b->len == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 256;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p)
-            abort();
-    }
-    b->p[b->len++] = (unsigned char)v;
-}
-static void hb_u2(hb *b, unsigned v) { hb_u1(b, v >> 8 & 0xff); hb_u1(b, v & 0xff); }
-static void hb_u4(hb *b, uint32_t v) { hb_u2(b, v >> 16); hb_u2(b, v & 0xffff); }
-static void hb_u8(hb *b, uint64_t v) { hb_u4(b, (uint32_t)(v >> 32)); hb_u4(b, (uint32_t)v); }
-static void hb_id(hb *b, uint64_t v)
-{
-    if (b->idsize == 8)
-        hb_u8(b, v);
-    else
-        hb_u4(b, (uint32_t)v);
-}
+/* ---- a tiny HPROF writer (hprof_builder.h), and what this test adds ---- */
 static void hb_zeros(hb *b, size_t n)
 {
     while (n--)
         hb_u1(b, 0);
 }
 
-static void hb_start(hb *b, unsigned idsize, const char *version)
-{
-    *b = (hb){ .idsize = idsize };
-    char magic[32];
-    snprintf(magic, sizeof magic, "JAVA PROFILE %s", version);
-    for (const char *s = magic; *s; s++)
-        hb_u1(b, (unsigned char)*s);
-    hb_u1(b, 0);
-    hb_u4(b, idsize);
-    hb_u8(b, 1700000000000ull);
-}
-static void hb_rec(hb *b, unsigned tag)
-{
-    hb_u1(b, tag);
-    hb_u4(b, 0);
-    b->rec = b->len;
-    hb_u4(b, 0);
-}
-static void hb_end(hb *b)
-{
-    uint32_t n = (uint32_t)(b->len - b->rec - 4);
-    for (int i = 0; i < 4; i++)
-        b->p[b->rec + i] = (unsigned char)(n >> (24 - 8 * i));
-}
-static void hb_utf8(hb *b, uint64_t id, const char *s)
-{
-    hb_rec(b, 0x01);
-    hb_id(b, id);
-    while (*s)
-        hb_u1(b, (unsigned char)*s++);
-    hb_end(b);
-}
-static void hb_load_class(hb *b, uint32_t serial, uint64_t cls, uint64_t name)
-{
-    hb_rec(b, 0x02);
-    hb_u4(b, serial);
-    hb_id(b, cls);
-    hb_u4(b, 1);
-    hb_id(b, name);
-    hb_end(b);
-}
 static void hb_instance(hb *b, uint64_t obj, uint64_t cls, uint32_t nbytes)
 {
     hb_u1(b, 0x21);
@@ -146,8 +79,8 @@ static void build_dump(hb *b, unsigned idsize, bool seg)
     hb_utf8(b, 2, "[Ljava/lang/Object;");
     hb_utf8(b, 3, "value");
     hb_utf8(b, 4, "[[I");
-    hb_load_class(b, 1, 0x100, 1);
-    hb_load_class(b, 2, 0x200, 2);
+    hb_load_class(b, 1, 0x100, 1, 1);
+    hb_load_class(b, 2, 0x200, 1, 2);
     hb_rec(b, 0x99); /* unknown: skipped by length */
     hb_u4(b, 0xdeadbeef);
     hb_u1(b, 0x21);
@@ -168,7 +101,7 @@ static void build_dump(hb *b, unsigned idsize, bool seg)
     hb_prim_array(b, 0x4002, 4, 0, 1);
     hb_obj_array(b, 0x4003, 0x400, 2);
     hb_end(b);
-    hb_load_class(b, 3, 0x400, 4); /* after its instances: still names them */
+    hb_load_class(b, 3, 0x400, 1, 4); /* after its instances: still names them */
     if (seg) {
         hb_rec(b, 0x2C);
         hb_end(b);
