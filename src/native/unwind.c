@@ -14,7 +14,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 __attribute__((no_sanitize_address, noinline))
 #endif
-static bool uw_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
+bool unwind_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     if ((addr & 7) || addr < lo || addr >= hi || hi - addr < 8)
         return false;
@@ -31,9 +31,9 @@ static bool uw_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out)
 static bool uw_signal_frame(const code_map *m, unwind_regs *r, uint64_t stack_lo, uint64_t stack_hi)
 {
     uint64_t pc, sp, fp;
-    if (!uw_read(r->sp + UW_GREG(REG_RIP), stack_lo, stack_hi, &pc) ||
-        !uw_read(r->sp + UW_GREG(REG_RSP), stack_lo, stack_hi, &sp) ||
-        !uw_read(r->sp + UW_GREG(REG_RBP), stack_lo, stack_hi, &fp))
+    if (!unwind_read(r->sp + UW_GREG(REG_RIP), stack_lo, stack_hi, &pc) ||
+        !unwind_read(r->sp + UW_GREG(REG_RSP), stack_lo, stack_hi, &sp) ||
+        !unwind_read(r->sp + UW_GREG(REG_RBP), stack_lo, stack_hi, &fp))
         return false;
     /* the interrupted frame lies above the signal frame (a handler on an alternate stack is not followed) */
     if (sp <= r->sp || pc == 0 || !code_map_find(m, pc))
@@ -70,16 +70,16 @@ bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack
         case CFI_REG_PLT: cfa = r->sp + ((int64_t)(at & 15) >= rule.cfa_off ? 16 : 8); break;
         default: return false;   /* CFI_END: the outermost frame */
         }
-        if (rule.fp_off != CFI_FP_SAME && !uw_read(cfa + (uint64_t)(int64_t)rule.fp_off, stack_lo, stack_hi, &fp))
+        if (rule.fp_off != CFI_FP_SAME && !unwind_read(cfa + (uint64_t)(int64_t)rule.fp_off, stack_lo, stack_hi, &fp))
             return false;
     } else {
         /* the frame pointer chain: [rbp] = the caller's rbp, [rbp + 8] = the return address */
-        if (r->fp < r->sp || r->fp >= stack_hi || (r->fp & 7) || !uw_read(r->fp, stack_lo, stack_hi, &fp))
+        if (r->fp < r->sp || r->fp >= stack_hi || (r->fp & 7) || !unwind_read(r->fp, stack_lo, stack_hi, &fp))
             return false;
         cfa = r->fp + 16;
     }
     /* the caller's frame lies above this one (the return address at CFA-8 at or above sp) */
-    if (cfa - 8 < r->sp || cfa <= r->sp || !uw_read(cfa - 8, stack_lo, stack_hi, &pc))
+    if (cfa - 8 < r->sp || cfa <= r->sp || !unwind_read(cfa - 8, stack_lo, stack_hi, &pc))
         return false;
     if (pc == 0 || !code_map_find(m, pc))
         return false;

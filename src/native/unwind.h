@@ -27,6 +27,9 @@ bool unwind_step(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo
  * frame), which the next step must be given as `leaf`. */
 bool unwind_step_ex(const code_map *m, unwind_regs *r, bool leaf, uint64_t stack_lo, uint64_t stack_hi,
                     bool *next_leaf);
+/* async-signal-safe: the 8-byte word at addr when it lies, aligned, inside [lo, hi) (a stack's span: read
+ * directly, its redzones too in an ASan build); false otherwise. */
+bool unwind_read(uint64_t addr, uint64_t lo, uint64_t hi, uint64_t *out);
 /* async-signal-safe: whether r's frame is the outermost one, its CFI saying its return address is undefined
  * (a thread's start, _start): where a walk ends without having failed. */
 bool unwind_outermost(const code_map *m, const unwind_regs *r, bool leaf);

@@ -63,19 +63,6 @@ static uint64_t nf_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* A stack word in [lo, hi), read directly (the walk's span is readable memory of this thread's stack; an
- * ASan build's redzones in it are read knowingly). */
-#if defined(__SANITIZE_ADDRESS__)
-__attribute__((no_sanitize_address, noinline))
-#endif
-static bool nf_stack_word(uint64_t at, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    if ((at & 7) || at < lo || at + 8 > hi)
-        return false;
-    *out = *(const uint64_t *)(uintptr_t)at;
-    return true;
-}
-
 /* One frame of the JVM's code cache, from r (pc in the code cache) to its
  * caller, as HotSpot lays frames out on x86-64: a compiled method or a stub
  * with a frame size ends with the return address and the caller's rbp (sp
@@ -94,7 +81,7 @@ static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, ui
     bool complete;
     /* an interpreted frame's method, three words below its fp (read here, where the stack's bounds are known) */
     uint64_t in_frame = 0;
-    if (r->fp >= r->sp + 24 && !nf_stack_word(r->fp - 24, lo, hi, &in_frame))
+    if (r->fp >= r->sp + 24 && !unwind_read(r->fp - 24, lo, hi, &in_frame))
         in_frame = 0;
     vm_code_kind kind = vm_code_at((uintptr_t)r->pc, (uintptr_t)in_frame, 0, false, &method, &words, &complete);
     if (kind == VM_CODE_UNKNOWN || (leaf && !complete && kind != VM_CODE_INTERPRETER))
@@ -103,16 +90,16 @@ static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, ui
     if (kind == VM_CODE_INTERPRETER || words == 0) {
         if (kind == VM_CODE_INTERPRETER && !method) /* at a method's entry: rbp is not yet its frame's */
             return false;
-        if (r->fp < r->sp || !nf_stack_word(r->fp + 8, lo, hi, &ret) || !nf_stack_word(r->fp, lo, hi, &fp))
+        if (r->fp < r->sp || !unwind_read(r->fp + 8, lo, hi, &ret) || !unwind_read(r->fp, lo, hi, &fp))
             return false;
         sp = r->fp + 16;
         uint64_t sender_sp;
         if (kind == VM_CODE_INTERPRETER && vm_code_in_code_cache((uintptr_t)ret) &&
-            nf_stack_word(r->fp - 8, lo, hi, &sender_sp) && sender_sp > r->fp && sender_sp < hi)
+            unwind_read(r->fp - 8, lo, hi, &sender_sp) && sender_sp > r->fp && sender_sp < hi)
             sp = sender_sp; /* a compiled caller's own sp, before the interpreter's call extended it */
     } else {
         sp = r->sp + (uint64_t)words * 8;
-        if (!nf_stack_word(sp - 8, lo, hi, &ret) || !nf_stack_word(sp - 16, lo, hi, &fp))
+        if (!unwind_read(sp - 8, lo, hi, &ret) || !unwind_read(sp - 16, lo, hi, &fp))
             return false;
     }
     if (sp <= r->sp || sp > hi || ret < 4096)
