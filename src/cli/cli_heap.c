@@ -1,13 +1,18 @@
 /* cli_heap.c — jvmprof heap FILE [--top N] [--text] [-o OUT] | FILE --fix |
  * FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | A --diff B
- * [--ignore-weak] [--tsv] [--top N] [-o OUT]: the class histogram of an
- * HPROF heap dump (ours or HotSpot's), the whole dump as HPROF's ASCII HEAP
- * DUMP (--text), the dump made self-contained in place (--fix), retained
- * sizes by class and by object (--retained, with a progress line on stderr
- * for the long phases), or two dumps compared class by class (--diff);
- * src/heapdump does the reading. */
+ * [--ignore-weak] [--tsv] [--top N] [-o OUT] | FILE --path ID [--tsv] [-o
+ * OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]: the class
+ * histogram of an HPROF heap dump (ours or HotSpot's), the whole dump as
+ * HPROF's ASCII HEAP DUMP (--text), the dump made self-contained in place
+ * (--fix), retained sizes by class and by object (--retained, with a
+ * progress line on stderr for the long phases), two dumps compared class by
+ * class (--diff), or the shortest path from a GC root to an object (--path)
+ * or to each of the N instances of a class that retain the most
+ * (--path-class), with the root's kind and thread and each step's field or
+ * index; src/heapdump does the reading. */
 #include "cli_commands.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,6 +28,7 @@
 #include "../heapdump/heap_dominators.h"
 #include "../heapdump/heap_graph.h"
 #include "../heapdump/heap_histogram.h"
+#include "../heapdump/heap_paths.h"
 #include "../heapdump/hprof_heap_fixup.h"
 #include "../heapdump/hprof_heap_text.h"
 #include "cli_common.h"
@@ -93,6 +99,7 @@ typedef struct cli_heap_progress {
     double start, last;
     bool tty, shown;
     const char *phase;
+    const char *what; /* "--retained", "--path" ... (NULL: --retained) */
 } cli_heap_progress;
 
 static double cli_heap_now(void)
@@ -112,15 +119,16 @@ static void cli_heap_progress_fn(void *ctx, const char *phase, uint64_t done, ui
     p->phase = phase;
     p->last = now;
     p->shown = true;
+    const char *what = p->what ? p->what : "--retained";
     if (!p->tty) {
-        fprintf(stderr, "jvmprof: heap --retained: %s (%.0f s)\n", phase, now - p->start);
+        fprintf(stderr, "jvmprof: heap %s: %s (%.0f s)\n", what, phase, now - p->start);
         return;
     }
     if (total)
-        fprintf(stderr, "\rjvmprof: heap --retained: %s %3.0f%%  (%.0f s)       ", phase,
+        fprintf(stderr, "\rjvmprof: heap %s: %s %3.0f%%  (%.0f s)       ", what, phase,
                 100.0 * (double)done / (double)total, now - p->start);
     else
-        fprintf(stderr, "\rjvmprof: heap --retained: %s  (%.0f s)            ", phase, now - p->start);
+        fprintf(stderr, "\rjvmprof: heap %s: %s  (%.0f s)            ", what, phase, now - p->start);
 }
 
 static void cli_heap_progress_end(cli_heap_progress *p)
@@ -369,15 +377,327 @@ static int cli_heap_diff_run(const cli_args *a, const char *other, bool ignore_w
     return rc;
 }
 
+/* ---- --path, --path-class ---- */
+
+typedef struct cli_heap_paths_out {
+    const char *path;
+    const heap_graph *g;
+    const heap_dominators *dm;
+    const heap_paths *hp;
+    const uint32_t *objs; /* the objects whose paths are printed */
+    size_t nobjs;
+    const char *cls;      /* --path-class: the class asked for */
+    uint64_t instances, reachable; /* ... its instances, and of them the strongly or weakly reachable */
+    bool tsv;
+} cli_heap_paths_out;
+
+/* The reference from chain[k] to chain[k + 1], as printed: "static HeapPaths.cache" for a class's static,
+ * ".table" for a field, "[7]" for an element, "<class>", "<super>", "<loader>", ".referent (soft)" for the
+ * referent of a Reference. */
+static void cli_heap_step(const heap_graph *g, const heap_paths *hp, uint32_t from, uint32_t to, char *out, size_t len)
+{
+    char step[512], name[600];
+    const char *cname;
+    if (!heap_paths_step_name(g, hp, from, to, step, sizeof step)) {
+        snprintf(out, len, "?");
+        return;
+    }
+    if (!strncmp(step, "static ", 7) && heap_graph_is_class(g, from, &cname))
+        snprintf(name, sizeof name, "static %s.%s", cname, step + 7);
+    else if (step[0] == '[' || step[0] == '<')
+        snprintf(name, sizeof name, "%s", step);
+    else if (hp->how[to] == HEAP_PATH_WEAK && hp->how[from] != HEAP_PATH_WEAK && !strcmp(step, "referent")) {
+        const char *kind = heap_paths_reference_kind(g, from);
+        snprintf(name, sizeof name, ".referent (%s)", kind ? kind : "reference");
+    } else
+        snprintf(name, sizeof name, ".%s", step);
+    cli_heap_clean(name, out, len);
+}
+
+/* The root line's words: "Java frame of thread "main" (serial 3)", "JNI global" */
+static void cli_heap_root_words(const heap_graph *g, const heap_root *r, char *out, size_t len, char *tname,
+                                size_t tlen)
+{
+    tname[0] = '\0';
+    const char *kind = r ? heap_graph_root_kind(r->kind) : "?";
+    if (!r || !r->thread) {
+        snprintf(out, len, "%s", kind);
+        return;
+    }
+    if (heap_paths_thread_name(g, r->thread, tname, tlen))
+        snprintf(out, len, "%s of thread \"%s\" (serial %" PRIu32 ")", kind, tname, r->thread);
+    else
+        snprintf(out, len, "%s of thread serial %" PRIu32, kind, r->thread);
+}
+
+/* How object i is reachable, one word: strong, soft, weak, phantom, final (the first referent on its path),
+ * unreachable. */
+static const char *cli_heap_reach_word(const heap_graph *g, const heap_paths *hp, const uint32_t *chain, size_t n)
+{
+    if (!n)
+        return "unreachable";
+    for (size_t k = 1; k < n; k++)
+        if (hp->how[chain[k]] == HEAP_PATH_WEAK) {
+            const char *kind = heap_paths_reference_kind(g, chain[k - 1]);
+            return kind ? kind : "reference";
+        }
+    return "strong";
+}
+
+static jp_status cli_heap_path_one(sink *s, const cli_heap_paths_out *o, uint32_t i)
+{
+    const heap_graph *g = o->g;
+    const heap_paths *hp = o->hp;
+    uint32_t *chain = NULL;
+    size_t n = 0;
+    if (!heap_paths_chain(hp, i, &chain, &n))
+        return JP_ERR_NOMEM;
+    char cname[1024], words[1400], tname[600], step[700];
+    const char *reach = cli_heap_reach_word(g, hp, chain, n);
+    const heap_root *root = n ? heap_paths_root(g, hp, chain[0]) : NULL;
+    cli_heap_object_class(g, i, cname, sizeof cname);
+    if (o->tsv) {
+        sink_printf(s, "path\t0x%" PRIx64 "\t%s\t%s\t%zu\n", g->ids[i], cname, reach, n ? n - 1 : 0);
+        if (n) {
+            cli_heap_root_words(g, root, words, sizeof words, tname, sizeof tname);
+            sink_printf(s, "root\t%s\t%" PRIu32 "\t%s\n", root ? heap_graph_root_kind(root->kind) : "?",
+                        root ? root->thread : 0, tname);
+        }
+        for (size_t k = 0; k < n; k++) {
+            step[0] = '\0';
+            if (k + 1 < n)
+                cli_heap_step(g, hp, chain[k], chain[k + 1], step, sizeof step);
+            sink_printf(s, "step\t%zu\t0x%" PRIx64 "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\n", k, g->ids[chain[k]],
+                        cli_heap_object_class(g, chain[k], cname, sizeof cname), heap_graph_shallow_of(g, chain[k]),
+                        o->dm->retained[chain[k]], step);
+        }
+        free(chain);
+        return JP_OK;
+    }
+    if (!n) {
+        sink_printf(s, "0x%" PRIx64 " (%s): unreachable: no GC root reaches it, not even through a weak, soft, phantom "
+                       "or final reference (garbage the dump holds)\n",
+                    g->ids[i], cname);
+        return JP_OK;
+    }
+    if (!strcmp(reach, "strong") && n == 1)
+        sink_printf(s, "0x%" PRIx64 " (%s): a GC root itself\n", g->ids[i], cname);
+    else if (!strcmp(reach, "strong"))
+        sink_printf(s, "0x%" PRIx64 " (%s): %zu step%s from a GC root\n", g->ids[i], cname, n - 1, n == 2 ? "" : "s");
+    else
+        sink_printf(s, "0x%" PRIx64 " (%s): no path of strong references from a GC root: only %s reachable, "
+                       "through the referent of a %s reference (%zu steps)\n",
+                    g->ids[i], cname,
+                    !strcmp(reach, "soft") ? "softly" : !strcmp(reach, "weak") ? "weakly"
+                    : !strcmp(reach, "phantom") ? "phantom" : !strcmp(reach, "final") ? "finalizer" : "weakly",
+                    reach, n - 1);
+    cli_heap_root_words(g, root, words, sizeof words, tname, sizeof tname);
+    sink_printf(s, "GC root: %s\n", words);
+    /* the reference column as wide as its widest */
+    size_t w = strlen("next by");
+    for (size_t k = 0; k + 1 < n; k++) {
+        cli_heap_step(g, hp, chain[k], chain[k + 1], step, sizeof step);
+        if (strlen(step) > w)
+            w = strlen(step);
+    }
+    if (w > 60)
+        w = 60;
+    sink_printf(s, "%6s %-18s %10s %12s  %-*s  %s\n", "step", "id", "shallow", "retained", (int)w, "next by",
+                "object");
+    for (size_t k = 0; k < n; k++) {
+        char id[24];
+        step[0] = '\0';
+        if (k + 1 < n)
+            cli_heap_step(g, hp, chain[k], chain[k + 1], step, sizeof step);
+        snprintf(id, sizeof id, "0x%" PRIx64, g->ids[chain[k]]);
+        sink_printf(s, "%6zu %-18s %10" PRIu64 " %12" PRIu64 "  %-*s  %s\n", k, id, heap_graph_shallow_of(g, chain[k]),
+                    o->dm->retained[chain[k]], (int)w, step, cli_heap_object_class(g, chain[k], cname, sizeof cname));
+    }
+    free(chain);
+    return JP_OK;
+}
+
+static jp_status cli_heap_paths_print(sink *s, const void *ctx)
+{
+    const cli_heap_paths_out *o = ctx;
+    const heap_graph *g = o->g;
+    if (!o->tsv) {
+        sink_printf(s, "%s: HPROF %s heap dump, %u-byte ids: %" PRIu32 " objects, %zu GC roots; %" PRIu64
+                       " objects reachable through strong references, %" PRIu64 " only through weak, soft, phantom "
+                       "or final ones, %" PRIu64 " unreachable\n",
+                    o->path, g->version, g->idsize, g->n, g->nroots, o->hp->roots + o->hp->strong, o->hp->weak_only,
+                    o->hp->unreachable);
+        sink_printf(s, "paths: shortest, of strong references (a referent is a step only where no strong path "
+                       "exists); retained sizes by --retained --ignore-weak's rule\n");
+        if (o->cls) {
+            char name[1024];
+            sink_printf(s, "class %s: %" PRIu64 " instance%s, %" PRIu64 " reachable; the %zu that retain the most:\n",
+                        cli_heap_clean(o->cls, name, sizeof name), o->instances, o->instances == 1 ? "" : "s",
+                        o->reachable, o->nobjs);
+        }
+    }
+    for (size_t k = 0; k < o->nobjs; k++) {
+        if (!o->tsv)
+            sink_printf(s, "\n");
+        jp_status st = cli_heap_path_one(s, o, o->objs[k]);
+        if (st != JP_OK)
+            return st;
+    }
+    return JP_OK;
+}
+
+/* --path ID's id: 0x... hex or decimal */
+static bool cli_heap_parse_id(const char *v, uint64_t *id)
+{
+    int base = v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10;
+    const char *digits = base == 16 ? v + 2 : v;
+    if (!*digits || !strchr("0123456789abcdefABCDEF", digits[0]) || (base == 10 && !strchr("0123456789", digits[0])))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(digits, &end, base);
+    if (errno || *end)
+        return false;
+    *id = x;
+    return true;
+}
+
+typedef struct cli_heap_rank {
+    const heap_graph *g;
+    const uint64_t *retained;
+} cli_heap_rank;
+
+/* insertion of object i into top[0..*n) (at most cap), kept by retained size descending, then id */
+static void cli_heap_rank_add(const cli_heap_rank *r, uint32_t *top, size_t *n, size_t cap, uint32_t i)
+{
+    size_t k = *n;
+    while (k > 0) {
+        uint32_t j = top[k - 1];
+        bool before = r->retained[i] > r->retained[j] || (r->retained[i] == r->retained[j] && r->g->ids[i] < r->g->ids[j]);
+        if (!before)
+            break;
+        if (k < cap)
+            top[k] = j;
+        k--;
+    }
+    if (k < cap) {
+        top[k] = i;
+        if (*n < cap)
+            (*n)++;
+    }
+}
+
+/* jvmprof heap FILE --path ID | --path-class CLASS [--top N] [--tsv] [-o OUT] */
+static int cli_heap_paths_run(const cli_args *a, const char *want_id, const char *want_cls, bool tsv)
+{
+    uint64_t id = 0;
+    if (want_id && !cli_heap_parse_id(want_id, &id)) {
+        cli_error("heap: --path %s: expected an object id, hex (0x7ff812340) or decimal, as --retained lists them",
+                  want_id);
+        return 2;
+    }
+    size_t len = 0;
+    const void *data = cli_map_file(a->in, &len);
+    if (!data)
+        return 1;
+    cli_heap_progress p = { .start = cli_heap_now(), .tty = isatty(2) != 0, .what = want_id ? "--path" : "--path-class" };
+    char err[512];
+    heap_graph g;
+    heap_dominators dm = { 0 };
+    heap_paths hp = { 0 };
+    uint32_t *objs = NULL;
+    size_t nobjs = 0;
+    int rc = 1;
+    bool ok = heap_graph_build(&g, data, len, HEAP_GRAPH_IGNORE_WEAK, cli_heap_progress_fn, &p, err, sizeof err);
+    if (ok)
+        ok = heap_dominators_compute(&g, &dm, cli_heap_progress_fn, &p, err, sizeof err);
+    if (ok) {
+        cli_heap_progress_fn(&p, "paths from the GC roots", 0, 0);
+        ok = heap_paths_compute(&g, &hp, err, sizeof err);
+    }
+    cli_heap_progress_end(&p);
+    if (!ok) {
+        cli_error("%s: %s", a->in, err);
+        goto out;
+    }
+    cli_heap_paths_out o = { .path = a->in, .g = &g, .dm = &dm, .hp = &hp, .tsv = tsv };
+    uint32_t one = 0;
+    if (want_id) {
+        one = heap_graph_find(&g, id);
+        if (one == HEAP_GRAPH_NONE) {
+            cli_error("heap: %s holds no object 0x%" PRIx64 " (%" PRIu64 "); --path takes the id of an object or class "
+                      "of the dump, hex (0x...) or decimal, as --retained lists them",
+                      a->in, id, id);
+            rc = 2;
+            goto out;
+        }
+        o.objs = &one;
+        o.nobjs = 1;
+    } else {
+        /* the classes of that name (java.util.HashMap, or java/util/HashMap), every loader's */
+        char name[1024];
+        snprintf(name, sizeof name, "%s", want_cls);
+        for (char *c = name; *c; c++)
+            if (*c == '/')
+                *c = '.';
+        bool *match = calloc(g.nclasses ? g.nclasses : 1, sizeof *match);
+        size_t cap = a->given & CLI_OPT_TOP ? (a->top ? a->top : g.n) : 5;
+        if (cap > g.n)
+            cap = g.n;
+        objs = malloc((cap ? cap : 1) * sizeof *objs);
+        if (!match || !objs) {
+            free(match);
+            cli_error("%s: out of memory ranking the instances of %s", a->in, want_cls);
+            goto out;
+        }
+        bool any = false;
+        for (uint32_t c = 0; c < g.nclasses; c++)
+            any |= match[c] = strcmp(heap_graph_class_name(&g, c), name) == 0;
+        cli_heap_rank r = { &g, dm.retained };
+        const char *cn;
+        for (uint32_t i = 0; any && i < g.n; i++) {
+            if (g.cls[i] >= g.nclasses || !match[g.cls[i]] || heap_graph_is_class(&g, i, &cn))
+                continue;
+            o.instances++;
+            o.reachable += hp.how[i] != HEAP_PATH_NONE;
+            cli_heap_rank_add(&r, objs, &nobjs, cap, i);
+        }
+        free(match);
+        if (!o.instances) {
+            char clean[1024];
+            cli_error("heap: %s has no instance of a class %s; --path-class takes a class name as the histogram "
+                      "prints it (java.util.HashMap, Outer$Inner, int[], java.lang.Object[])",
+                      a->in, cli_heap_clean(want_cls, clean, sizeof clean));
+            rc = 2;
+            goto out;
+        }
+        o.cls = name;
+        o.objs = objs;
+        o.nobjs = nobjs;
+        rc = cli_output(a->out, "paths to GC roots", 0, cli_heap_paths_print, &o);
+        goto out;
+    }
+    rc = cli_output(a->out, "paths to GC roots", 0, cli_heap_paths_print, &o);
+out:
+    free(objs);
+    heap_paths_free(&hp);
+    heap_dominators_free(&dm);
+    if (g.r)
+        heap_graph_free(&g);
+    file_unmap(data, len);
+    return rc;
+}
+
 int cli_heap(int argc, char **argv)
 {
     cli_args a;
     const char *usage =
         "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | "
-        "A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]";
+        "A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT] | FILE --path ID [--tsv] [-o OUT] | "
+        "FILE --path-class CLASS [--top N] [--tsv] [-o OUT]";
     /* --retained and its flags, which only this command has, taken out before the common parser */
     bool retained = false, ignore_weak = false, tsv = false;
-    const char *diff = NULL;
+    const char *diff = NULL, *path_id = NULL, *path_cls = NULL;
     char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
     if (!rest) {
         cli_error("heap: out of memory");
@@ -397,6 +717,15 @@ int cli_heap(int argc, char **argv)
             cli_error("heap: --diff needs the second dump: jvmprof heap A.hprof --diff B.hprof");
             free(rest);
             return 2;
+        } else if ((!strcmp(argv[i], "--path") || !strcmp(argv[i], "--path-class")) && i + 1 < argc) {
+            const char **which = argv[i][6] ? &path_cls : &path_id;
+            *which = argv[++i];
+        } else if (!strcmp(argv[i], "--path") || !strcmp(argv[i], "--path-class")) {
+            cli_error("heap: %s needs %s: jvmprof heap FILE --path 0x7ff812340, jvmprof heap FILE --path-class "
+                      "java.util.HashMap [--top N]",
+                      argv[i], argv[i][6] ? "a class name" : "an object id");
+            free(rest);
+            return 2;
         } else
             rest[nrest++] = argv[i];
         if (i + 1 < argc && (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--top"))) /* a value, whatever it is */
@@ -408,7 +737,19 @@ int cli_heap(int argc, char **argv)
                   retained ? "--retained" : a.text ? "--text" : "--fix");
         rc = 2;
     }
-    if (!rc && (ignore_weak || tsv) && !retained && !diff) {
+    bool paths = path_id || path_cls;
+    if (!rc && paths && (retained || diff || a.text || a.fix || ignore_weak || (path_id && path_cls))) {
+        cli_error("heap: %s prints paths from the GC roots (always of strong references); it takes no %s",
+                  path_id ? "--path" : "--path-class",
+                  path_id && path_cls ? "second --path or --path-class" : retained ? "--retained" : diff ? "--diff"
+                  : a.text ? "--text" : a.fix ? "--fix" : "--ignore-weak");
+        rc = 2;
+    }
+    if (!rc && path_id && (a.given & CLI_OPT_TOP)) {
+        cli_error("heap: --path prints one object's path; --top N goes with --path-class CLASS");
+        rc = 2;
+    }
+    if (!rc && !paths && (ignore_weak || tsv) && !retained && !diff) {
         cli_error("heap: %s goes with --retained or --diff: jvmprof heap FILE --retained [--ignore-weak] [--tsv] "
                   "[--top N], jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top N]",
                   ignore_weak ? "--ignore-weak" : "--tsv");
@@ -421,6 +762,8 @@ int cli_heap(int argc, char **argv)
     free(rest);
     if (rc)
         return rc;
+    if (paths)
+        return cli_heap_paths_run(&a, path_id, path_cls, tsv);
     if (retained)
         return cli_heap_retained_run(&a, ignore_weak, tsv);
     if (diff)
