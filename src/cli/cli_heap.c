@@ -531,9 +531,12 @@ static jp_status cli_heap_paths_print(sink *s, const void *ctx)
                        "exists); retained sizes by --retained --ignore-weak's rule\n");
         if (o->cls) {
             char name[1024];
-            sink_printf(s, "class %s: %" PRIu64 " instance%s, %" PRIu64 " reachable; the %zu that retain the most:\n",
-                        cli_heap_clean(o->cls, name, sizeof name), o->instances, o->instances == 1 ? "" : "s",
-                        o->reachable, o->nobjs);
+            sink_printf(s, "class %s: %" PRIu64 " instance%s, %" PRIu64 " reachable; ", cli_heap_clean(o->cls, name, sizeof name),
+                        o->instances, o->instances == 1 ? "" : "s", o->reachable);
+            if (o->nobjs == o->instances)
+                sink_printf(s, "%s:\n", o->nobjs == 1 ? "its path" : "the path of each, by retained size");
+            else
+                sink_printf(s, "the paths of the %zu that retain the most:\n", o->nobjs);
         }
     }
     for (size_t k = 0; k < o->nobjs; k++) {
@@ -750,9 +753,13 @@ int cli_heap(int argc, char **argv)
         rc = 2;
     }
     if (!rc && !paths && (ignore_weak || tsv) && !retained && !diff) {
-        cli_error("heap: %s goes with --retained or --diff: jvmprof heap FILE --retained [--ignore-weak] [--tsv] "
-                  "[--top N], jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top N]",
-                  ignore_weak ? "--ignore-weak" : "--tsv");
+        if (ignore_weak)
+            cli_error("heap: --ignore-weak goes with --retained or --diff: jvmprof heap FILE --retained [--ignore-weak] "
+                      "[--tsv] [--top N], jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top N]");
+        else
+            cli_error("heap: --tsv goes with --retained, --diff, --path or --path-class: jvmprof heap FILE --retained "
+                      "[--tsv] [--top N], jvmprof heap A --diff B [--tsv], jvmprof heap FILE --path ID [--tsv], "
+                      "jvmprof heap FILE --path-class CLASS [--tsv]");
         rc = 2;
     }
     if (!rc && retained && (a.text || a.fix)) {

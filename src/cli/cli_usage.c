@@ -28,7 +28,8 @@ static const cli_usage cu_table[] = {
       "it drops. A trace file (trace=) converts to --jfr: its timed events\n" },
     { "heap", "FILE [--top N] [--text] [-o OUT] | FILE --fix\n"
       "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
-      "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]",
+      "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
+      "        | FILE --path ID [--tsv] [-o OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]",
       "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
       "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
       "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
@@ -40,7 +41,13 @@ static const cli_usage cu_table[] = {
       "objects; every reference retains, unless --ignore-weak (a weak, soft, phantom or final\n"
       "reference's referent then retains nothing); --tsv: class and object rows, tab-separated.\n"
       "--diff B: each class's instances, shallow and retained bytes in A and in B and the\n"
-      "change, sorted by the growth of its retained size (the leak view over time)\n" },
+      "change, sorted by the growth of its retained size (the leak view over time).\n"
+      "--path ID (hex 0x... or decimal, as --retained prints ids): the shortest path of strong\n"
+      "references from a GC root to that object: the root's kind (and thread), then each object\n"
+      "on the way, its shallow and retained bytes, and the field, static or [index] to the next;\n"
+      "an object reached only through a weak, soft, phantom or final reference's referent is said\n"
+      "so, with that path. --path-class CLASS: the same for the N instances of CLASS that retain\n"
+      "the most (default 5, 0 = all); --tsv: path, root and step rows, tab-separated\n" },
     { "trace",
       "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
       "        [--method S] [--from SEC] [--to SEC]",

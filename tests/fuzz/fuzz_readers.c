@@ -11,6 +11,11 @@
  *                 _classes and _top, every edge named; the retained sizes
  *                 of the super root's children must add up to the
  *                 reachable bytes, each id must find its own index.
+ *   heap --path   heap_paths_compute (both rules): the objects it reaches
+ *                 are the dominators' reachable ones; each path (of the
+ *                 first 256 objects) runs from a root to its object, every
+ *                 step named; every object read as a String, the first 64
+ *                 roots' threads named.
  *   heap --fix    hprof_heap_fixup on a writable copy (exactly the input's
  *                 size, so ASan sees any overrun); when it succeeds, a second
  *                 run must find nothing more to null, and the fixed dump must
@@ -35,6 +40,7 @@
 #include "trace/trace_text.h"
 #include "heapdump/heap_dominators.h"
 #include "heapdump/heap_graph.h"
+#include "heapdump/heap_paths.h"
 #include "heapdump/heap_histogram.h"
 #include "heapdump/hprof_heap_fixup.h"
 #include "heapdump/hprof_heap_text.h"
@@ -135,6 +141,40 @@ static void fuzz_heap_text(const uint8_t *data, size_t size, const char *who)
     buf_free(&out);
 }
 
+/* heap --path: the paths of g's objects, checked against the dominators' reachability */
+static void fuzz_heap_paths(const heap_graph *g, const heap_dominators *dm)
+{
+    char err[512], name[256];
+    heap_paths p;
+    if (!heap_paths_compute(g, &p, err, sizeof err)) {
+        check_message("heap_paths_compute", err);
+        return;
+    }
+    if (p.roots + p.strong + p.weak_only != dm->reachable || p.unreachable != dm->unreachable)
+        die("heap_paths_compute", "the paths reach other objects than the dominators");
+    for (uint32_t i = 0; i < g->n; i++) {
+        if ((p.how[i] == HEAP_PATH_NONE) != (dm->idom[i] == HEAP_DOM_UNREACHABLE))
+            die("heap_paths_compute", "an object reachable by one and not by the other");
+        (void)heap_graph_string(g, i, name, sizeof name);
+        (void)heap_paths_reference_kind(g, i);
+        if (i >= 256)
+            continue;
+        uint32_t *c;
+        size_t n;
+        if (!heap_paths_chain(&p, i, &c, &n))
+            continue; /* out of memory */
+        if (n && (c[n - 1] != i || heap_paths_root(g, &p, c[0]) == NULL))
+            die("heap_paths_chain", "a path that does not run from a root to its object");
+        for (size_t k = 1; k < n; k++)
+            if (!heap_paths_step_name(g, &p, c[k - 1], c[k], name, sizeof name))
+                die("heap_paths_step_name", "a step without a name");
+        free(c);
+    }
+    for (size_t r = 0; r < g->nroots && r < 64; r++) /* each a search of the roots */
+        (void)heap_paths_thread_name(g, g->roots[r].thread, name, sizeof name);
+    heap_paths_free(&p);
+}
+
 static void fuzz_heap_retained(const uint8_t *data, size_t size, unsigned flags)
 {
     char err[512];
@@ -176,6 +216,7 @@ static void fuzz_heap_retained(const uint8_t *data, size_t size, unsigned flags)
         free(rows);
     if (heap_dominators_top(&g, &dm, 3, &top, &ntop))
         free(top);
+    fuzz_heap_paths(&g, &dm);
     heap_dominators_free(&dm);
     heap_graph_free(&g);
 }

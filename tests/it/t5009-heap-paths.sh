@@ -143,7 +143,7 @@ RC=0
 want "$RC" 0 "all: --path-class Dropped"
 want "$(awk -F'\t' '$1 == "path" { print $4, $5 }' "$T/p.tsv" | sort | uniq -c | sed 's/^ *//')" "3 unreachable 0" "all: the Dropped paths"
 "$JVMPROF" heap "$T/all.hprof" --path-class "${H}Dropped" --top 3 >"$T/dr.txt"
-grep -q "^class ${H}Dropped: 10 instances, 0 reachable; the 3 that retain the most:\$" "$T/dr.txt" || { cat "$T/dr.txt" >&2; fail "all: Dropped header"; }
+grep -q "^class ${H}Dropped: 10 instances, 0 reachable; the paths of the 3 that retain the most:\$" "$T/dr.txt" || { cat "$T/dr.txt" >&2; fail "all: Dropped header"; }
 [ "$(grep -c ': unreachable: no GC root reaches it' "$T/dr.txt")" = 3 ] || fail "all: not 3 unreachable Dropped"
 
 # errors: one line, exit 2
