@@ -148,41 +148,62 @@ static int hl_by_holder(const void *a, const void *b)
     return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-/* a class suspect: its largest instance, and the object immediately dominating the most of its instances */
+/* a class suspect: its largest instance, and the nearest object dominating at least half its instances */
 static bool hl_class(const heap_graph *g, const heap_dominators *dm, const heap_dom_children *c,
                      const heap_class_retained *row, heap_leak_suspect *s)
 {
     *s = (heap_leak_suspect){ .kind = HEAP_LEAK_CLASS, .obj = HEAP_GRAPH_NONE, .cls = row->cls,
                               .instances = row->instances, .retained = row->retained, .holder = HEAP_GRAPH_NONE };
-    size_t n = 0;
-    uint64_t *pairs = malloc(((size_t)row->instances + 1) * 2 * sizeof *pairs); /* (holder, retained) */
+    uint64_t *pairs = malloc(((size_t)row->instances + 1) * 2 * sizeof *pairs); /* (ancestor, retained) */
     if (!pairs)
         return false;
-    for (uint32_t i = 0; i < g->n; i++) {
-        if (g->cls[i] != row->cls || dm->idom[i] == HEAP_DOM_UNREACHABLE || n >= row->instances)
-            continue;
-        if (s->obj == HEAP_GRAPH_NONE || dm->retained[i] > dm->retained[s->obj])
-            s->obj = i;
-        uint32_t d = heap_dom_parent(dm, c, i);
-        pairs[2 * n] = d;
-        pairs[2 * n + 1] = dm->retained[i];
-        n++;
-    }
-    qsort(pairs, n, 2 * sizeof *pairs, hl_by_holder);
-    for (size_t a = 0; a < n;) {
-        size_t b = a;
-        uint64_t bytes = 0;
-        for (; b < n && pairs[2 * b] == pairs[2 * a]; b++)
-            bytes += pairs[2 * b + 1];
-        if (b - a > s->held || (b - a == s->held && bytes > s->held_bytes)) {
-            s->held_bytes = bytes;
-            s->held = b - a;
-            s->holder = pairs[2 * a] == c->n ? HEAP_GRAPH_NONE : (uint32_t)pairs[2 * a];
+    for (uint32_t level = 1; level <= HEAP_LEAK_LEVELS; level++) {
+        size_t n = 0;
+        for (uint32_t i = 0; i < g->n && n < row->instances; i++) {
+            if (g->cls[i] != row->cls || dm->idom[i] == HEAP_DOM_UNREACHABLE)
+                continue;
+            if (level == 1 && (s->obj == HEAP_GRAPH_NONE || dm->retained[i] > dm->retained[s->obj]))
+                s->obj = i;
+            uint32_t d = i;
+            for (uint32_t k = 0; k < level && d != c->n; k++)
+                d = heap_dom_parent(dm, c, d);
+            pairs[2 * n] = d;
+            pairs[2 * n + 1] = dm->retained[i];
+            n++;
         }
-        a = b;
+        qsort(pairs, n, 2 * sizeof *pairs, hl_by_holder);
+        uint64_t best = 0, best_bytes = 0, best_at = c->n;
+        for (size_t a = 0; a < n;) {
+            size_t b = a;
+            uint64_t bytes = 0;
+            for (; b < n && pairs[2 * b] == pairs[2 * a]; b++)
+                bytes += pairs[2 * b + 1];
+            if (b - a > best || (b - a == best && bytes > best_bytes)) {
+                best = b - a;
+                best_bytes = bytes;
+                best_at = pairs[2 * a];
+            }
+            a = b;
+        }
+        s->holder = best_at == c->n ? HEAP_GRAPH_NONE : (uint32_t)best_at;
+        s->held = best;
+        s->held_bytes = best_bytes;
+        s->holder_levels = level;
+        if (best * 2 >= n || best_at == c->n)
+            break;
     }
     free(pairs);
     return true;
+}
+
+/* one instance of the class retains HEAP_LEAK_FOLLOW of the class's bytes: an object suspect's story */
+static bool hl_one_holds(const heap_graph *g, const heap_dominators *dm, const heap_class_retained *row)
+{
+    for (uint32_t i = 0; i < g->n; i++)
+        if (g->cls[i] == row->cls && dm->idom[i] != HEAP_DOM_UNREACHABLE &&
+            (double)dm->retained[i] >= HEAP_LEAK_FOLLOW * (double)row->retained)
+            return true;
+    return false;
 }
 
 static int hl_by_retained(const void *a, const void *b)
@@ -209,6 +230,8 @@ bool heap_leaks_find(const heap_graph *g, const heap_dominators *dm, const heap_
     size_t nobj = out->n;
     for (size_t k = 0; k < nrows && hl_above(out, rows[k].retained); k++) { /* rows: largest first */
         heap_leak_suspect s;
+        if (hl_one_holds(g, dm, &rows[k]))
+            continue;
         if (!hl_class(g, dm, c, &rows[k], &s) || !hl_push(out, &cap, &s)) {
             heap_leaks_free(out);
             return false;

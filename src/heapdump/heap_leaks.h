@@ -22,9 +22,14 @@
  *           are the suspects, not the object the walk started from.
  *   class   a class whose instances retain more than the threshold together
  *           (heap_dominators_classes: an instance inside another's retained
- *           set counted once), with the object that immediately dominates the
- *           most of its instances (the collection's array that holds them;
- *           ties: the most of their retained bytes), how many and their bytes. */
+ *           set counted once), none of them HEAP_LEAK_FOLLOW of it alone (one
+ *           instance holding it all is an object suspect's story), with the
+ *           nearest object that dominates at least half of its instances: the
+ *           one immediately dominating the most of them (ties: the most of
+ *           their bytes), else, up to HEAP_LEAK_LEVELS levels up, the one
+ *           dominating the most through one more level (a byte[] held by an
+ *           Entry held by a HashMap$Node of one table: the table, 3 levels).
+ */
 #ifndef HEAP_LEAKS_H
 #define HEAP_LEAKS_H
 
@@ -36,6 +41,7 @@
 #include "heap_graph.h"
 
 #define HEAP_LEAK_FOLLOW 0.8
+#define HEAP_LEAK_LEVELS 4u
 
 typedef struct heap_dom_children {
     uint32_t n;     /* objects; index n is the super root */
@@ -73,8 +79,9 @@ typedef struct heap_leak_suspect {
     uint64_t instances; /* CLASS: reachable instances */
     uint64_t retained; /* OBJECT: the object's; CLASS: the class's */
     heap_leak_point point;     /* OBJECT only */
-    uint32_t holder;           /* CLASS: the object immediately dominating the most of its instances
-                                * (HEAP_GRAPH_NONE: the super root) ... */
+    uint32_t holder;           /* CLASS: the object dominating the most of its instances (above; HEAP_GRAPH_NONE:
+                                * the super root) ... */
+    uint32_t holder_levels;    /* ... that many levels above them ... */
     uint64_t held, held_bytes; /* ... how many of them, and their retained bytes */
 } heap_leak_suspect;
 
