@@ -178,18 +178,20 @@ static bool hl_class(const heap_graph *g, const heap_dominators *dm, const heap_
             uint64_t bytes = 0;
             for (; b < n && pairs[2 * b] == pairs[2 * a]; b++)
                 bytes += pairs[2 * b + 1];
-            if (b - a > best || (b - a == best && bytes > best_bytes)) {
+            if (pairs[2 * a] != c->n && (b - a > best || (b - a == best && bytes > best_bytes))) {
                 best = b - a;
                 best_bytes = bytes;
                 best_at = pairs[2 * a];
             }
             a = b;
         }
-        s->holder = best_at == c->n ? HEAP_GRAPH_NONE : (uint32_t)best_at;
-        s->held = best;
-        s->held_bytes = best_bytes;
-        s->holder_levels = level;
-        if (best * 2 >= n || best_at == c->n)
+        if (best > s->held) { /* the best level so far */
+            s->holder = (uint32_t)best_at;
+            s->held = best;
+            s->held_bytes = best_bytes;
+            s->holder_levels = level;
+        }
+        if (best * 2 >= n)
             break;
     }
     free(pairs);
