@@ -709,3 +709,118 @@ const char *heap_graph_root_kind(uint8_t kind)
     default: return "unknown";
     }
 }
+
+/* ---- field values and strings ---- */
+
+bool heap_graph_field(const heap_graph *g, uint32_t i, const char *name, uint8_t *type, uint64_t *value)
+{
+    if (i >= g->n || g->d[g->at[i]] != 0x21 || g->cls[i] < HEAP_CLASS_FIRST)
+        return false;
+    const ht_reader *r = g->r;
+    const uint8_t *d = g->d;
+    const size_t id = g->idsize;
+    size_t p = g->at[i] + 1;
+    uint32_t nbytes = hprof_rd_u4(d + p + 2 * id + 4);
+    const uint8_t *v = d + p + 2 * id + 8;
+    size_t nlen = strlen(name);
+    uint64_t base = 0;
+    unsigned depth = 0;
+    for (size_t k = g->cls[i] - HEAP_CLASS_FIRST; k < r->ncls && depth < 4096; k = r->cls[k].super_idx, depth++) {
+        const ht_class *c = &r->cls[k];
+        if (!c->dumped)
+            return false;
+        const uint8_t *f = d + c->fields_at; /* checked by pass 1 */
+        uint64_t off = base;
+        for (unsigned j = 0; j < c->nfields; j++, f += id + 1) {
+            uint8_t t = f[id];
+            unsigned sz = hprof_rd_type_size(g->idsize, t);
+            uint32_t slen = 0;
+            const char *s = ht_string_of(r, hprof_rd_id(g->idsize, f), &slen);
+            if (s && slen == nlen && memcmp(s, name, nlen) == 0) {
+                if (off + sz > nbytes)
+                    return false;
+                uint64_t x = 0;
+                for (unsigned b = 0; b < sz; b++)
+                    x = x << 8 | v[off + b];
+                *type = t == 1 ? 2 : t;
+                *value = x;
+                return true;
+            }
+            off += sz;
+        }
+        base += c->own_bytes;
+    }
+    return false;
+}
+
+/* one code point as UTF-8 into buf at *w (room for len - 1 bytes and the NUL), control characters as '?' */
+static void hgr_put_utf8(char *buf, size_t len, size_t *w, uint32_t c)
+{
+    unsigned char u[4];
+    size_t n;
+    if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c < 0xe000))
+        c = '?';
+    if (c < 0x80)
+        u[0] = (unsigned char)c, n = 1;
+    else if (c < 0x800)
+        u[0] = (unsigned char)(0xc0 | c >> 6), u[1] = (unsigned char)(0x80 | (c & 0x3f)), n = 2;
+    else if (c < 0x10000)
+        u[0] = (unsigned char)(0xe0 | c >> 12), u[1] = (unsigned char)(0x80 | (c >> 6 & 0x3f)),
+        u[2] = (unsigned char)(0x80 | (c & 0x3f)), n = 3;
+    else
+        u[0] = (unsigned char)(0xf0 | c >> 18), u[1] = (unsigned char)(0x80 | (c >> 12 & 0x3f)),
+        u[2] = (unsigned char)(0x80 | (c >> 6 & 0x3f)), u[3] = (unsigned char)(0x80 | (c & 0x3f)), n = 4;
+    if (*w + n >= len)
+        return;
+    memcpy(buf + *w, u, n);
+    *w += n;
+}
+
+bool heap_graph_string(const heap_graph *g, uint32_t i, char *buf, size_t len)
+{
+    if (!len || i >= g->n)
+        return false;
+    buf[0] = '\0';
+    const uint8_t *d = g->d;
+    const size_t id = g->idsize;
+    uint32_t arr = i;
+    bool utf16_le = false; /* a byte[] of coder UTF16: StringUTF16 stores chars in the JVM's (x86, ARM: little) order */
+    if (d[g->at[i]] == 0x21) {
+        uint8_t t;
+        uint64_t v;
+        if (strcmp(heap_graph_class_name(g, g->cls[i]), "java.lang.String") != 0 ||
+            !heap_graph_field(g, i, "value", &t, &v) || t != 2 || (arr = heap_graph_find(g, v)) == HEAP_GRAPH_NONE)
+            return false;
+        uint64_t coder = 0;
+        if (heap_graph_field(g, i, "coder", &t, &coder) && t == 8)
+            utf16_le = coder == 1;
+    }
+    if (d[g->at[arr]] != 0x23)
+        return false;
+    size_t p = g->at[arr] + 1;
+    uint32_t count = hprof_rd_u4(d + p + id + 4);
+    uint8_t type = d[p + id + 8];
+    const uint8_t *e = d + p + id + 9;
+    size_t w = 0;
+    if (type == 8 && !utf16_le) { /* LATIN1 */
+        for (uint32_t k = 0; k < count && w + 1 < len; k++)
+            hgr_put_utf8(buf, len, &w, e[k]);
+    } else if (type == 8 || type == 5) { /* UTF-16: a byte[] in pairs, or a char[] (big-endian in the file) */
+        uint32_t n = type == 8 ? count / 2 : count;
+        for (uint32_t k = 0; k < n && w + 1 < len; k++) {
+            uint32_t c = type == 8 ? (uint32_t)e[2 * k] | (uint32_t)e[2 * k + 1] << 8 : hprof_rd_u2(e + 2 * k);
+            if (c >= 0xd800 && c < 0xdc00 && k + 1 < n) {
+                uint32_t lo = type == 8 ? (uint32_t)e[2 * k + 2] | (uint32_t)e[2 * k + 3] << 8 : hprof_rd_u2(e + 2 * k + 2);
+                if (lo >= 0xdc00 && lo < 0xe000) {
+                    c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+                    k++;
+                }
+            }
+            hgr_put_utf8(buf, len, &w, c);
+        }
+    } else {
+        return false;
+    }
+    buf[w] = '\0';
+    return true;
+}

@@ -135,6 +135,17 @@ bool heap_graph_is_class(const heap_graph *g, uint32_t i, const char **name);
  * buf: "name" for an instance field, "<class>" for an instance's class,
  * "[7]" for an element, "static name", "<super>" or "<loader>" for a class. False if k is out of range. */
 bool heap_graph_edge_name(const heap_graph *g, uint32_t i, uint32_t k, char *buf, size_t len);
+/* Instance i's field called name (its class's own fields first, then its
+ * superclasses'): its basic type in *type (2 object, 4 boolean, 5 char, 6
+ * float, 7 double, 8 byte, 9 short, 10 int, 11 long) and its value in
+ * *value (an object's id, 0 for null; a number's bits). False when i is no
+ * instance or has no such field. */
+bool heap_graph_field(const heap_graph *g, uint32_t i, const char *name, uint8_t *type, uint64_t *value);
+/* The text of object i, a java.lang.String (its value: a byte[] in LATIN1 or
+ * UTF-16 by its field coder, from JDK 9; a char[] before) or a char[] itself
+ * (JDK 8's Thread.name), as UTF-8 in buf, control characters as '?', cut
+ * to fit. False when i is neither, or its value is missing. */
+bool heap_graph_string(const heap_graph *g, uint32_t i, char *buf, size_t len);
 /* A GC root kind's name ("JNI global", "Java frame", ...). */
 const char *heap_graph_root_kind(uint8_t kind);
 

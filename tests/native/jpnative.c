@@ -1,7 +1,9 @@
 /* jpnative.c — the JNI library of tests/programs/NativeHot.java, which the native-frame tests
  * profile: Java_NativeHot_spin burns CPU in jp_hot_loop, Java_NativeHot_deep in jp_deep_c under
  * jp_deep_b under jp_deep_a, Java_NativeHot_callback calls Java back (NativeHot.javaBurn) from
- * jp_call_java, so that Java frames lie above and below C frames. The Makefile builds it twice from this one source into build/it/native/:
+ * jp_call_java, so that Java frames lie above and below C frames; Java_HeapPaths_keepGlobal (for
+ * tests/programs/HeapPaths.java) keeps an object alive through a JNI global reference only.
+ * The Makefile builds it twice from this one source into build/it/native/:
  * libjpnative_fp.so with frame pointers, libjpnative_nofp.so without (only .eh_frame to unwind by).
  * Every function here is a real frame: none is inlined, cloned or left by a tail call (each does
  * work with the result of its callee), and each is exported, so its name is in .dynsym too. */
@@ -129,4 +131,13 @@ JNIEXPORT jlong JNICALL Java_NativeHot_callback(JNIEnv *env, jclass cls, jlong m
     uint64_t r = jp_call_java(env, cls, (int64_t)millis);
     jp_sink = r;
     return (jlong)(r >> 1);
+}
+
+/* HeapPaths.keepGlobal(Object): a JNI global reference to o, never deleted, so that a heap dump
+ * finds o as a GC root of kind JNI global (and through nothing else) */
+JNIEXPORT void JNICALL Java_HeapPaths_keepGlobal(JNIEnv *env, jclass cls, jobject o)
+{
+    (void)cls;
+    jobject global = (*env)->NewGlobalRef(env, o); /* kept for the JVM's life: nothing deletes it */
+    jp_sink = global != NULL;
 }
