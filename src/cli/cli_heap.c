@@ -1,7 +1,8 @@
 /* cli_heap.c — jvmprof heap FILE [--top N] [--text] [-o OUT] | FILE --fix |
  * FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | A --diff B
  * [--ignore-weak] [--tsv] [--top N] [-o OUT] | FILE --path ID [--tsv] [-o
- * OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]: the class
+ * OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT] | FILE --leaks
+ * [--threshold PCT] [--ignore-weak] [--tsv | --html] [--top N] [-o OUT]: the class
  * histogram of an HPROF heap dump (ours or HotSpot's), the whole dump as
  * HPROF's ASCII HEAP DUMP (--text), the dump made self-contained in place
  * (--fix), retained sizes by class and by object (--retained, with a
@@ -9,7 +10,10 @@
  * class (--diff), or the shortest path from a GC root to an object (--path)
  * or to each of the N instances of a class that retain the most
  * (--path-class), with the root's kind and thread and each step's field or
- * index; src/heapdump does the reading. */
+ * index, or the leak suspects (--leaks: what retains more than PCT% of the
+ * heap, with its accumulation point and path from a GC root; the classes by
+ * retained size; --html: the same as one page with the dominator tree drawn,
+ * heap_leaks_html.h); src/heapdump does the reading. */
 #include "cli_commands.h"
 
 #include <errno.h>

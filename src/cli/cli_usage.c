@@ -28,7 +28,8 @@ static const cli_usage cu_table[] = {
       "it drops. A trace file (trace=) converts to --jfr: its timed events\n" },
     { "heap", "FILE [--top N] [--text] [-o OUT] | FILE --fix\n"
       "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
-      "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]",
+      "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
+      "        | FILE --leaks [--threshold PCT] [--ignore-weak] [--tsv | --html] [--top N] [-o OUT]",
       "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
       "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
       "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
@@ -40,7 +41,12 @@ static const cli_usage cu_table[] = {
       "objects; every reference retains, unless --ignore-weak (a weak, soft, phantom or final\n"
       "reference's referent then retains nothing); --tsv: class and object rows, tab-separated.\n"
       "--diff B: each class's instances, shallow and retained bytes in A and in B and the\n"
-      "change, sorted by the growth of its retained size (the leak view over time)\n" },
+      "change, sorted by the growth of its retained size (the leak view over time).\n"
+      "--leaks: leak suspects, as MAT finds them: the objects retaining more than PCT% of the\n"
+      "heap (default 10; the top-most of a branch), each with its accumulation point (where the\n"
+      "dominator tree spreads: a collection's array) and its path from a GC root; the classes\n"
+      "whose instances retain that much together; the top N classes by retained size. --html:\n"
+      "the same as one self-contained page, the dominator tree an icicle chart (click to zoom)\n" },
     { "trace",
       "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
       "        [--method S] [--from SEC] [--to SEC]",
