@@ -6,34 +6,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* children by retained size descending, then index (the ids' order) */
+static int hl_by_retained_desc(const void *a, const void *b, void *ctx)
+{
+    const uint64_t *retained = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (retained[x] != retained[y])
+        return retained[x] > retained[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
 bool heap_dom_children_build(const heap_graph *g, const heap_dominators *dm, heap_dom_children *c)
 {
     memset(c, 0, sizeof *c);
-    uint32_t *order = NULL;
-    size_t norder = 0;
     c->n = g->n;
     c->at = calloc((size_t)g->n + 2, sizeof *c->at);
     c->list = malloc((dm->reachable ? (size_t)dm->reachable : 1) * sizeof *c->list);
-    if (!c->at || !c->list || !heap_dominators_top(g, dm, 0, &order, &norder)) {
+    uint32_t *fill = malloc(((size_t)g->n + 1) * sizeof *fill);
+    if (!c->at || !c->list || !fill) {
+        free(fill);
         heap_dom_children_free(c);
         return false;
     }
-    /* counts, then each list's start, then filled in the order of retained size */
-    for (size_t k = 0; k < norder; k++)
-        c->at[heap_dom_parent(dm, c, order[k]) + 1]++;
+    /* counts, then each list's start, then filled in index order, then each list sorted */
+    for (uint32_t i = 0; i < g->n; i++)
+        if (dm->idom[i] != HEAP_DOM_UNREACHABLE)
+            c->at[heap_dom_parent(dm, c, i) + 1]++;
     for (uint32_t i = 0; i <= g->n; i++)
         c->at[i + 1] += c->at[i];
-    uint32_t *fill = malloc(((size_t)g->n + 1) * sizeof *fill);
-    if (!fill) {
-        free(order);
-        heap_dom_children_free(c);
-        return false;
-    }
     memcpy(fill, c->at, ((size_t)g->n + 1) * sizeof *fill);
-    for (size_t k = 0; k < norder; k++)
-        c->list[fill[heap_dom_parent(dm, c, order[k])]++] = order[k];
+    for (uint32_t i = 0; i < g->n; i++)
+        if (dm->idom[i] != HEAP_DOM_UNREACHABLE)
+            c->list[fill[heap_dom_parent(dm, c, i)]++] = i;
     free(fill);
-    free(order);
+    for (uint32_t i = 0; i <= g->n; i++)
+        if (c->at[i + 1] - c->at[i] > 1)
+            qsort_r(c->list + c->at[i], c->at[i + 1] - c->at[i], sizeof *c->list, hl_by_retained_desc,
+                    dm->retained);
     return true;
 }
 
@@ -50,8 +59,9 @@ uint32_t heap_dom_parent(const heap_dominators *dm, const heap_dom_children *c, 
     return d == HEAP_DOM_SUPER ? c->n : d == HEAP_DOM_UNREACHABLE ? HEAP_GRAPH_NONE : d;
 }
 
-/* From x down the tree while the largest child holds HEAP_LEAK_FOLLOW of its parent. */
-static heap_leak_point hl_point(const heap_graph *g, const heap_dominators *dm, const heap_dom_children *c, uint32_t x)
+/* From x down the tree while the largest child holds HEAP_LEAK_FOLLOW of its parent; false when out of memory. */
+static bool hl_point(const heap_graph *g, const heap_dominators *dm, const heap_dom_children *c, uint32_t x,
+                     heap_leak_point *out)
 {
     heap_leak_point p = { .obj = x, .top_cls = HEAP_GRAPH_NONE };
     while (heap_dom_children_count(c, p.obj)) {
@@ -62,17 +72,29 @@ static heap_leak_point hl_point(const heap_graph *g, const heap_dominators *dm, 
         p.steps++;
     }
     p.children = heap_dom_children_count(c, p.obj);
-    if (p.children)
-        p.top_cls = g->cls[c->list[c->at[p.obj]]];
+    /* the class whose children retain the most (ties: the class of the larger child) */
+    uint64_t *bytes = calloc(g->nclasses ? g->nclasses : 1, 2 * sizeof *bytes), *count = bytes + g->nclasses;
+    if (!bytes)
+        return false;
     for (uint32_t k = c->at[p.obj]; k < c->at[p.obj + 1]; k++) {
         uint32_t y = c->list[k];
         p.children_retained += dm->retained[y];
-        if (g->cls[y] == p.top_cls) {
-            p.top_cls_children++;
-            p.top_cls_retained += dm->retained[y];
+        if (g->cls[y] < g->nclasses) {
+            bytes[g->cls[y]] += dm->retained[y];
+            count[g->cls[y]]++;
         }
     }
-    return p;
+    for (uint32_t k = c->at[p.obj]; k < c->at[p.obj + 1]; k++) {
+        uint32_t ci = g->cls[c->list[k]];
+        if (ci < g->nclasses && (p.top_cls == HEAP_GRAPH_NONE || bytes[ci] > p.top_cls_retained)) {
+            p.top_cls = ci;
+            p.top_cls_retained = bytes[ci];
+            p.top_cls_children = (uint32_t)count[ci];
+        }
+    }
+    free(bytes);
+    *out = p;
+    return true;
 }
 
 static bool hl_push(heap_leaks *l, size_t *cap, const heap_leak_suspect *s)
@@ -117,7 +139,11 @@ static bool hl_objects(const heap_graph *g, const heap_dominators *dm, const hea
     bool ok = true;
     while (ok && wn) {
         uint32_t x = work[--wn];
-        heap_leak_point p = hl_point(g, dm, c, x);
+        heap_leak_point p;
+        if (!hl_point(g, dm, c, x, &p)) {
+            ok = false;
+            break;
+        }
         uint32_t big = hl_big_children(l, dm, c, p.obj);
         if (big >= 2) { /* the retained size splits into suspects of their own */
             if (wn + big > wcap) {

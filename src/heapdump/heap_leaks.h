@@ -16,7 +16,8 @@
  *           HEAP_LEAK_FOLLOW (80%) of its parent's retained size. Where the
  *           walk stops, the retained size spreads over the children: that is
  *           the accumulation point (typically a collection's backing array,
- *           whose elements each retain a little). When, instead, two or more
+ *           whose elements each retain a little), with the class whose instances
+ *           among its children retain the most. When, instead, two or more
  *           of the point's children are themselves above the threshold (a
  *           class loader holding two leaking collections), those children
  *           are the suspects, not the object the walk started from.
@@ -65,7 +66,8 @@ typedef struct heap_leak_point {
     uint32_t steps;             /* tree levels below the suspect (0: the suspect itself) */
     uint32_t children;          /* objects it immediately dominates */
     uint64_t children_retained; /* their retained bytes */
-    uint32_t top_cls;           /* the class of its largest child (HEAP_GRAPH_NONE: no child) ... */
+    uint32_t top_cls;           /* the class whose children retain the most (ties: the larger child's; HEAP_GRAPH_NONE:
+                                 * no child) ... */
     uint32_t top_cls_children;  /* ... how many of its children are of that class ... */
     uint64_t top_cls_retained;  /* ... and their retained bytes */
 } heap_leak_point;

@@ -2,7 +2,9 @@
  * byte by byte (8-byte ids, no compressed references: an instance of Node,
  * two reference fields, is 16 + 2 x 8 = 32 bytes; byte[k] 20 + k rounded up
  * to 8; Object[k] 20 + 8k rounded up to 8; a class without statics 16), the
- * dominator tree's children lists, and no suspect below the threshold.
+ * dominator tree's children lists, the class that dominates a point's
+ * children when its largest child is of another, and no suspect below the
+ * threshold.
  * Expected numbers are worked out by hand from the shapes. */
 #include "harness.h"
 
@@ -292,9 +294,45 @@ static void test_split(void)
     done(&x);
 }
 
+/* H (a JNI global) -> Object[11] ARR -> 10 Nodes, each -> byte[400] (32 + 424 = 456), and a byte[2000] (2024):
+ * ARR is 20 + 88 -> 112 and retains 112 + 4560 + 2024 = 6696, H 6728, the heap 48 + 6728 = 6776. The point is
+ * ARR; its largest child is the byte[2000], but the class whose children retain the most is Node (4560). */
+static void test_mixed(void)
+{
+    built x = { 0 };
+    world_start(&x.b);
+    uint64_t elems[11];
+    for (unsigned k = 0; k < 10; k++) {
+        elems[k] = oid(100 + k);
+        node(&x.b, 100 + k, oid(300 + k), 0);
+        hb_bytes(&x.b, oid(300 + k), 400);
+    }
+    elems[10] = oid(5);
+    hb_bytes(&x.b, oid(5), 2000);
+    hb_obj_array(&x.b, oid(3), C_OARR, 11, elems);
+    node(&x.b, 1, oid(3), 0);
+    hb_root_global(&x.b, oid(1));
+    ASSERT(build(&x));
+    CHECK_EQ_INT(x.dm.reachable_bytes, 6776);
+    heap_leaks l;
+    ASSERT(heap_leaks_find(&x.g, &x.dm, &x.c, x.rows, x.nrows, 10.0, &l));
+    ASSERT(l.n >= 1);
+    CHECK_EQ_INT(l.s[0].obj, idx(&x, 1));
+    CHECK_EQ_INT(l.s[0].point.obj, idx(&x, 3));
+    CHECK_EQ_INT(l.s[0].point.children, 11);
+    CHECK_EQ_INT(l.s[0].point.children_retained, 6584);
+    CHECK_EQ_INT(x.c.list[x.c.at[idx(&x, 3)]], idx(&x, 5)); /* the largest child: the byte[2000] */
+    CHECK_EQ_STR(heap_graph_class_name(&x.g, l.s[0].point.top_cls), "Node");
+    CHECK_EQ_INT(l.s[0].point.top_cls_children, 10);
+    CHECK_EQ_INT(l.s[0].point.top_cls_retained, 4560);
+    heap_leaks_free(&l);
+    done(&x);
+}
+
 int main(void)
 {
     RUN(test_collection);
     RUN(test_split);
+    RUN(test_mixed);
     return DONE();
 }
