@@ -709,15 +709,6 @@ typedef struct cli_heap_leaks {
     char *const *paths; /* per suspect: the path from a GC root to its point or holder (cli_heap_leak_path), or NULL */
 } cli_heap_leaks;
 
-/* The objects a suspect's path leads to: an object suspect's accumulation point (the suspect is on the way:
- * it dominates the point), a class suspect's holder, else its largest instance. */
-static uint32_t cli_heap_leak_target(const heap_leak_suspect *x)
-{
-    if (x->kind == HEAP_LEAK_OBJECT)
-        return x->point.obj;
-    return x->holder != HEAP_GRAPH_NONE ? x->holder : x->obj;
-}
-
 /* The path from a GC root to object i, lines each ending in a newline: "GC root: KIND", the root object,
  * then each step "  REFERENCE  CLASS 0xID"; the middle of a path longer than 40 steps left out. NULL when
  * out of memory or i is unreachable. */
@@ -902,7 +893,7 @@ static jp_status cli_heap_leaks_print(sink *s, const void *ctx)
         }
         size_t same = 0; /* an earlier suspect whose path leads to the same object */
         for (size_t j = 0; j < k && !same; j++)
-            if (cli_heap_leak_target(&l->s[j]) == cli_heap_leak_target(x))
+            if (heap_leak_target(&l->s[j]) == heap_leak_target(x))
                 same = j + 1;
         if (o->paths && o->paths[k] && same)
             sink_printf(s, "  path from a GC root to %s: as suspect %zu's\n",
@@ -966,7 +957,7 @@ static int cli_heap_leaks_run(const cli_args *a, bool ignore_weak, bool tsv, boo
         cli_heap_progress_fn(&p, "paths from the GC roots", 0, 0);
         ok = heap_paths_compute(&g, &hp, err, sizeof err) && (paths = calloc(l.n, sizeof *paths)) != NULL;
         for (size_t k = 0; ok && k < l.n; k++)
-            paths[k] = cli_heap_leak_path(&g, &hp, cli_heap_leak_target(&l.s[k]));
+            paths[k] = cli_heap_leak_path(&g, &hp, heap_leak_target(&l.s[k]));
         if (!ok && !paths)
             snprintf(err, sizeof err, "out of memory finding the paths from the GC roots");
     }

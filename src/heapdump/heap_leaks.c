@@ -270,6 +270,13 @@ bool heap_leaks_find(const heap_graph *g, const heap_dominators *dm, const heap_
     return true;
 }
 
+uint32_t heap_leak_target(const heap_leak_suspect *s)
+{
+    if (s->kind == HEAP_LEAK_OBJECT)
+        return s->point.obj;
+    return s->holder != HEAP_GRAPH_NONE ? s->holder : s->obj;
+}
+
 void heap_leaks_free(heap_leaks *l)
 {
     free(l->s);

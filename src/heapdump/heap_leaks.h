@@ -94,6 +94,10 @@ typedef struct heap_leaks {
     size_t n; /* objects first, largest first; then classes, largest first */
 } heap_leaks;
 
+/* The object a suspect's path from a GC root leads to: an object suspect's accumulation point (the suspect
+ * is on the way: it dominates the point), a class suspect's holder, else its largest instance. */
+uint32_t heap_leak_target(const heap_leak_suspect *s);
+
 /* The suspects above threshold percent (0 < threshold <= 100) of the heap;
  * rows are heap_dominators_classes's. False when out of memory. */
 bool heap_leaks_find(const heap_graph *g, const heap_dominators *dm, const heap_dom_children *c,

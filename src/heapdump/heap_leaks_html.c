@@ -13,6 +13,7 @@
 /* hlp_head (the style and an error catcher) and hlp_script (the drawing code), each NUL-terminated */
 #include "leaks_page.h"
 
+/* t as HTML text: a newline kept (the paths' lines), other control characters as '?' */
 static void hlp_html(sink *s, const char *t)
 {
     for (; *t; t++) {
@@ -25,7 +26,7 @@ static void hlp_html(sink *s, const char *t)
             sink_write(s, "&amp;", 5);
         else if (ch == '"')
             sink_write(s, "&quot;", 6);
-        else if (ch < 0x20 || ch == 0x7f)
+        else if ((ch < 0x20 && ch != '\n') || ch == 0x7f)
             sink_write(s, "?", 1);
         else
             sink_write(s, t, 1);
@@ -246,7 +247,13 @@ static void hlp_suspects(sink *s, const heap_leaks_page *p, const uint32_t *node
                             node_of[2 * k + 1]);
             sink_printf(s, "</div>\n");
         }
-        if (p->paths && p->paths[k]) {
+        size_t same = 0; /* an earlier suspect whose path leads to the same object */
+        for (size_t j = 0; j < k && !same; j++)
+            if (heap_leak_target(&l->s[j]) == heap_leak_target(x))
+                same = j + 1;
+        if (p->paths && p->paths[k] && same) {
+            sink_printf(s, "<div class=\"more\">Path from a GC root: as suspect %zu's.</div>\n", same);
+        } else if (p->paths && p->paths[k]) {
             sink_printf(s, "<div class=\"more\">Path from a GC root:</div><div class=\"path\">");
             hlp_html(s, p->paths[k]);
             sink_printf(s, "</div>\n");

@@ -135,7 +135,10 @@ awk -v w="$w" 'BEGIN { exit !(w > 90) }' || fail "class LeakyCache drawn $w% wid
 grep -q '|(20000 smaller objects)$' "$T/nodes" || { cat "$T/nodes" >&2; fail "the table's 20000 nodes not drawn as one"; }
 expect_grep 'Suspect 1: <b>class LeakyCache</b>' "$T/page.dom"
 expect_grep '<table id="classes">' "$T/page.dom"
-expect_grep 'static LeakyCache.cache' "$T/page.dom"
+# the path, one step a line, and no repeat of it for the class suspects that lead to the same table
+expect_grep '^  static LeakyCache.cache  0x[0-9a-f]* java.util.HashMap$' "$T/page.dom"
+expect_grep '^  .table  0x[0-9a-f]* java.util.HashMap\$Node\[\]$' "$T/page.dom"
+[ "$(grep -c 'Path from a GC root: as suspect 1' "$T/page.dom")" = 3 ] || fail "the class suspects' paths are not said to be suspect 1's"
 # clicking the table zooms it: full width, its ancestors above it, the status line describing it
 chrome --dump-dom "file://$T/leaks.html#click=java.util.HashMap%24Node%5B%5D" >"$T/zoom.dom" || fail "chromium --dump-dom (zoom) failed"
 nodes "$T/zoom.dom" >"$T/znodes"
