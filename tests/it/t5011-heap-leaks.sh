@@ -146,6 +146,10 @@ want "$(awk -F'|' '$4 == "java.util.HashMap$Node[]" { print $1 "|" $2 "|" $3 }' 
 want "$(awk -F'|' '$4 == "class LeakyCache" { print $1 }' "$T/znodes")" "node ancestor suspect-node" "the suspect above the zoomed table"
 expect_grep '<div id="status">java.util.HashMap\$Node\[\]  0x[0-9a-f]*  shallow 131088 bytes, retained 21731088 bytes, ' "$T/zoom.dom"
 expect_grep '<div id="errors"></div>' "$T/zoom.dom"
+# the first suspect's "show in the tree" button zooms to it
+chrome --dump-dom "file://$T/leaks.html#show=1" >"$T/show.dom" || fail "chromium --dump-dom (show) failed"
+want "$(nodes "$T/show.dom" | awk -F'|' '$4 == "class LeakyCache" { print $1 "|" $3 }')" "node zoomed suspect-node|100.000" "the suspect shown"
+expect_grep '<div id="errors"></div>' "$T/show.dom"
 
 # errors: one line each, exit code 2
 for bad in "--threshold abc" "--threshold 0" "--threshold 101" "--threshold"; do

@@ -4,8 +4,9 @@
    node: label index (-1: "(n smaller objects)" of a parent, -2: the root),
    retained bytes, shallow bytes, depth, count (objects an aggregate stands
    for); D.ids the objects' ids. Click a node to zoom into it, the reset
-   button or Esc to zoom out. Test hook: "#click=NAME" clicks the widest
-   drawn node whose label is NAME (else the first containing it). */
+   button or Esc to zoom out. Test hooks: "#click=NAME" clicks the widest
+   drawn node whose label is NAME (else the first containing it), "#show=K"
+   the K-th "show in the tree" button of the suspects. */
 var ROW = 16, MIN_W = 0.002;
 var labels = D.labels, raw = D.nodes, ids = D.ids, n = raw.length / 5;
 var label = new Int32Array(n), retained = new Float64Array(n), shallow = new Float64Array(n);
@@ -102,6 +103,12 @@ function applyHash() {
     if (eq < 0) return;
     var k = part.slice(0, eq), v = part.slice(eq + 1);
     try { v = decodeURIComponent(v); } catch (err) { /* keep it raw */ }
+    if (k === 'show') {  /* the v-th "show in the tree" button */
+      var bs = document.querySelectorAll('button[data-node]'), b = bs[+v - 1];
+      if (b) b.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
+      else statusEl.textContent = 'no button ' + v;
+      return;
+    }
     if (k !== 'click') return;
     var fs = tree.querySelectorAll('.node'), hit = null, j;
     var wider = function (f) { return !hit || +f.getAttribute('data-w') > +hit.getAttribute('data-w'); };
