@@ -44,6 +44,14 @@ $(BUILD)/gen/flame_page.h: $(FLAME_PAGE) tools/embed.sh
 $(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz/obj/format/flame_html.o: \
     $(BUILD)/gen/flame_page.h
 
+# ... and the leak report page's (src/heapdump/leaks_page/)
+LEAKS_PAGE := src/heapdump/leaks_page/head.html src/heapdump/leaks_page/script.js
+$(BUILD)/gen/leaks_page.h: $(LEAKS_PAGE) tools/embed.sh
+	@mkdir -p $(dir $@)
+	tools/embed.sh $@ hlp_head=src/heapdump/leaks_page/head.html hlp_script=src/heapdump/leaks_page/script.js
+$(BUILD)/obj/heapdump/heap_leaks_html.o $(BUILD)/asan/heapdump/heap_leaks_html.o \
+    $(BUILD)/fuzz/obj/heapdump/heap_leaks_html.o: $(BUILD)/gen/leaks_page.h
+
 obj = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(1))
 asan_obj = $(patsubst src/%.c,$(BUILD)/asan/%.o,$(1))
 

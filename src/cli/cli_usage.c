@@ -29,7 +29,8 @@ static const cli_usage cu_table[] = {
     { "heap", "FILE [--top N] [--text] [-o OUT] | FILE --fix\n"
       "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
       "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
-      "        | FILE --path ID [--tsv] [-o OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]",
+      "        | FILE --path ID [--tsv] [-o OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]\n"
+      "        | FILE --leaks [--threshold PCT] [--ignore-weak] [--tsv | --html] [--top N] [-o OUT]",
       "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
       "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
       "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
@@ -47,7 +48,12 @@ static const cli_usage cu_table[] = {
       "on the way, its shallow and retained bytes, and the field, static or [index] to the next;\n"
       "an object reached only through a weak, soft, phantom or final reference's referent is said\n"
       "so, with that path. --path-class CLASS: the same for the N instances of CLASS that retain\n"
-      "the most (default 5, 0 = all); --tsv: path, root and step rows, tab-separated\n" },
+      "the most (default 5, 0 = all); --tsv: path, root and step rows, tab-separated.\n"
+      "--leaks: leak suspects, as MAT finds them: the objects retaining more than PCT% of the\n"
+      "heap (default 10; the top-most of a branch), each with its accumulation point (where the\n"
+      "dominator tree spreads: a collection's array) and its path from a GC root; the classes\n"
+      "whose instances retain that much together; the top N classes by retained size. --html:\n"
+      "the same as one self-contained page, the dominator tree an icicle chart (click to zoom)\n" },
     { "trace",
       "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
       "        [--method S] [--from SEC] [--to SEC]",
