@@ -135,6 +135,11 @@ bool heap_graph_is_class(const heap_graph *g, uint32_t i, const char **name);
  * buf: "name" for an instance field, "<class>" for an instance's class,
  * "[7]" for an element, "static name", "<super>" or "<loader>" for a class. False if k is out of range. */
 bool heap_graph_edge_name(const heap_graph *g, uint32_t i, uint32_t k, char *buf, size_t len);
+/* The stack-trace serial object i's record carries (read from the file at
+ * at[i]; nothing kept per object): 1, an empty trace, for most objects and
+ * in HotSpot's dumps; with heap=sites, a live sampled object's allocation
+ * trace (the report's TRACE number), whose frames hprof_traces.h reads. */
+uint32_t heap_graph_trace_serial(const heap_graph *g, uint32_t i);
 /* A GC root kind's name ("JNI global", "Java frame", ...). */
 const char *heap_graph_root_kind(uint8_t kind);
 
