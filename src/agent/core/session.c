@@ -109,11 +109,14 @@ jp_status session_heap_dump(JNIEnv *jni, const char *path, char *err, size_t err
 {
     heap_dump_sites sites;
     heap_dump_sites_init(&sites);
-    /* a session running heap=sites: its agent thread lists the sampled objects alive now */
-    if (session_running() && !profiler_dump_sites_and_wait(jni, &sites, SESSION_SITES_WAIT_MS))
+    /* a session running heap=sites' sampler (alone, or beside alloc_count=site): its agent thread lists the
+     * sampled objects alive now; the other sessions need not wait for it */
+    const agent_options *o = session_options();
+    if (session_running() && o && o->heap_sites && !options_alloc_exact(o) &&
+        !profiler_dump_sites_and_wait(jni, &sites, SESSION_SITES_WAIT_MS))
         sites.given = false;
     heap_dump_sites_seal(&sites);
-    jp_status st = heap_dump_write(jni, session_options(), path, &sites, err, errlen);
+    jp_status st = heap_dump_write(jni, o, path, &sites, err, errlen);
     heap_dump_sites_free(&sites);
     return st;
 }

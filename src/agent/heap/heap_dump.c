@@ -604,6 +604,82 @@ static jp_status hd_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
     return frames_out->failed ? jp_error(JP_ERR_NOMEM, "heap dump: out of memory for thread stacks") : JP_OK;
 }
 
+/* The classes by name as the model spells them (java.lang.String; a hidden
+ * class's suffix after '.', which LOAD CLASS keeps: java/lang/Module$$Lambda$22.0x800c2b4a8
+ * and java.lang.Module$$Lambda$22.0x800c2b4a8 are one class), sorted, for the frames' class serials */
+typedef struct hd_named {
+    const char *dotted;
+    uint32_t ci;
+} hd_named;
+
+static int hd_named_cmp(const void *a, const void *b)
+{
+    const hd_named *x = a, *y = b;
+    int c = strcmp(x->dotted, y->dotted);
+    return c ? c : (x->ci > y->ci) - (x->ci < y->ci);
+}
+
+/* The table (and the names' memory in *mem); NULL when out of memory. */
+static hd_named *hd_names_dotted(const hd_state *s, char **mem)
+{
+    size_t total = 0;
+    for (uint32_t ci = 1; ci <= s->ncls; ci++) {
+        size_t len = 0;
+        model_string_get(s->strings, s->cls[ci - 1].name, &len);
+        total += len + 1;
+    }
+    hd_named *t = malloc(((size_t)s->ncls + 1) * sizeof *t);
+    char *m = *mem = malloc(total + 1);
+    if (!t || !m) {
+        free(t);
+        free(m);
+        *mem = NULL;
+        return NULL;
+    }
+    for (uint32_t ci = 1; ci <= s->ncls; ci++) {
+        size_t len = 0;
+        const char *name = model_string_get(s->strings, s->cls[ci - 1].name, &len);
+        t[ci - 1] = (hd_named){ m, ci };
+        for (size_t j = 0; j < len; j++)
+            *m++ = name[j] == '/' ? '.' : name[j];
+        *m++ = '\0';
+    }
+    qsort(t, s->ncls, sizeof *t, hd_named_cmp);
+    return t;
+}
+
+/* The first entry at or after `key`. */
+static uint32_t hd_named_lower(const hd_named *t, uint32_t n, const char *key)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(t[mid].dotted, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The index of the first class named `dotted`, 0 if none. The model names a
+ * hidden class without the address LOAD CLASS gives it (symbols.c:
+ * java.lang.Module$$Lambda$1 for java/lang/Module$$Lambda$1.0x7f9bd0040a58):
+ * failing an exact match, the first class named `dotted` + ".0x..." (one of
+ * the hidden classes of that name; the model cannot tell which). */
+static uint32_t hd_named_find(const hd_named *t, uint32_t n, const char *dotted)
+{
+    uint32_t at = hd_named_lower(t, n, dotted);
+    if (at < n && strcmp(t[at].dotted, dotted) == 0)
+        return t[at].ci;
+    char key[1024];
+    int len = snprintf(key, sizeof key, "%s.0x", dotted);
+    if (len < 0 || (size_t)len >= sizeof key)
+        return 0;
+    at = hd_named_lower(t, n, key);
+    return at < n && strncmp(t[at].dotted, key, (size_t)len) == 0 ? t[at].ci : 0;
+}
+
 /* heap=sites' live sampled objects (s->sites: their tags in the agent's
  * environment, where the sampler tagged them): each gets its id now, in this
  * dump's environment, with HD_SAMPLED_BASE + k in its low 32 bits (an
@@ -627,13 +703,7 @@ static void hd_sampled(hd_state *s, JNIEnv *jni, buf *frames_out)
         (*agent_jvmti)->GetObjectsWithTags(agent_jvmti, (jint)want, (const jlong *)ds->tags, &n, &objs, &tags) !=
             JVMTI_ERROR_NONE)
         return;
-    /* name id -> class index, for the frames' class serials */
-    uint32_t nstr = model_string_count(s->strings);
-    uint32_t *by_name = calloc((size_t)nstr + 1, sizeof *by_name);
     uint8_t *used = calloc(ds->ntraces + 1, 1);
-    for (uint32_t ci = s->ncls; by_name && ci >= 1; ci--)
-        if (s->cls[ci - 1].name.v <= nstr)
-            by_name[s->cls[ci - 1].name.v] = ci; /* the first class of that name wins */
     for (jint i = 0; i < n; i++) {
         jobject o = objs[i];
         uint32_t serial = heap_dump_sites_serial_of(ds, tags[i]);
@@ -658,6 +728,8 @@ static void hd_sampled(hd_state *s, JNIEnv *jni, buf *frames_out)
     }
     jvmti_free(objs);
     jvmti_free(tags);
+    char *names_mem = NULL;
+    hd_named *by_name = used ? hd_names_dotted(s, &names_mem) : NULL;
     for (uint32_t ti = 0; used && by_name && ti < ds->ntraces; ti++) {
         const heap_dump_trace *t = &ds->traces[ti];
         if (!used[ti])
@@ -667,19 +739,8 @@ static void hd_sampled(hd_state *s, JNIEnv *jni, buf *frames_out)
         buf_put_u4(frames_out, t->nframes < HD_MAX_FRAMES ? t->nframes : HD_MAX_FRAMES);
         for (uint32_t f = 0; f < t->nframes && f < HD_MAX_FRAMES; f++) {
             const heap_dump_frame *fr = &t->frames[f];
-            /* the model names classes java.lang.String; LOAD CLASS java/lang/String */
-            char small[512];
-            size_t len = strlen(fr->class_name);
-            char *slashed = len < sizeof small ? small : malloc(len + 1);
-            uint32_t cls = 0;
-            if (slashed) {
-                for (size_t j = 0; j <= len; j++)
-                    slashed[j] = fr->class_name[j] == '.' ? '/' : fr->class_name[j];
-                str_id name = hd_str(s, slashed);
-                cls = name.v <= nstr ? by_name[name.v] : 0;
-                if (slashed != small)
-                    free(slashed);
-            }
+            /* 0 for a class no longer loaded, as for a thread's frames */
+            uint32_t cls = hd_named_find(by_name, s->ncls, fr->class_name);
             buf_put_u8(frames_out, ++s->next_frame);
             buf_put_u8(frames_out, hd_str(s, fr->method).v);
             buf_put_u8(frames_out, hd_str(s, fr->sig).v);
@@ -689,6 +750,7 @@ static void hd_sampled(hd_state *s, JNIEnv *jni, buf *frames_out)
         }
     }
     free(by_name);
+    free(names_mem);
     free(used);
 }
 
