@@ -12,6 +12,8 @@
 #  2. heap=all at exit (ASCII, the dump written at VM death): the Kept OBJs carry the same trace.
 #  3. heap=all,dumper=hotspot: HotSpot's dumper, a line saying its objects carry no trace.
 #  4. alloc_count=site: the Kept objects carry the trace of the Kept row's sampled caller.
+#  5. lifetimes=y: LeakGrow keeps 1000 LeakGrow$Obj (32 bytes) a round for 20 rounds; the LEAK SUSPECT
+#     line's trace is on the sampled ones in heap=all's dump (p = 1 - exp(-32/1024): about 615).
 . "$(dirname "$0")/lib.sh"
 SRC="$ROOT/tests/programs/LeakSites.java"
 KEEP_LINE=$(src_line "$SRC" "KEPT.add(new Kept())")
@@ -95,4 +97,16 @@ ct=$(awk '$1 == "obj" && $2 == "LeakSites$Kept" && $3 != 1 {print $3}' "$T/ctr")
 [ "$(echo "$ct" | wc -w)" = 1 ] && grep -qx "$ct" <<<"$callers" ||
     fail "alloc_count=site: Kept objects carry trace(s) '$ct', not the Kept row's sampled caller ($callers)"
 grep -q "^frame $ct 0 LeakSites keep ()V LeakSites.java $KEEP_LINE$" "$T/ctr" || fail "alloc_count=site: trace $ct is not keep()"
+
+# ---- 5. the LEAK SUSPECT's trace, on its objects in the dump ----
+run_java "heap=all,lifetimes=y,alloc_interval=1k,depth=3,file=$T/leak.txt" LeakGrow
+expect_rc 0
+lt=$(sed -n 's/^LEAK SUSPECT: site [0-9]* (trace \([0-9]*\), LeakGrow\$Obj).*/\1/p' "$T/leak.txt")
+[ -n "$lt" ] || fail "no LEAK SUSPECT line for LeakGrow\$Obj"
+nl=$(grep -c "^OBJ [0-9a-f]* (sz=[0-9]*, trace=$lt, class=LeakGrow\$Obj@" "$T/leak.txt")
+nall=$(grep -c "^OBJ [0-9a-f]* (sz=[0-9]*, trace=[0-9]*, class=LeakGrow\$Obj@" "$T/leak.txt")
+n1=$(grep -c "^OBJ [0-9a-f]* (sz=[0-9]*, trace=1, class=LeakGrow\$Obj@" "$T/leak.txt")
+note "LEAK SUSPECT trace $lt: $nl LeakGrow\$Obj carry it, $n1 trace 1, of $nall"
+[ "$nall" -ge 20000 ] && [ $((nl + n1)) = "$nall" ] && [ "$nl" -ge 400 ] && [ "$nl" -le 850 ] ||
+    fail "LeakGrow\$Obj in the dump: $nl with the suspect's trace $lt, $n1 with 1, $nall in all"
 echo "t5010 ok"
