@@ -40,14 +40,6 @@ void heap_dump_sites_object(heap_dump_sites *s, int64_t tag, uint32_t serial)
     s->serials[s->nobjects++] = serial;
 }
 
-bool heap_dump_sites_has_trace(const heap_dump_sites *s, uint32_t serial)
-{
-    for (uint32_t i = 0; i < s->ntraces; i++)
-        if (s->traces[i].serial == serial)
-            return true;
-    return false;
-}
-
 static const char *hds_dup(heap_dump_sites *s, const char *str)
 {
     if (!str)

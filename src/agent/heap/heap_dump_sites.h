@@ -43,8 +43,6 @@ void heap_dump_sites_init(heap_dump_sites *s);
 void heap_dump_sites_free(heap_dump_sites *s);
 /* A live sampled object: its tag and its trace serial. */
 void heap_dump_sites_object(heap_dump_sites *s, int64_t tag, uint32_t serial);
-/* True if trace `serial` was added already. */
-bool heap_dump_sites_has_trace(const heap_dump_sites *s, uint32_t serial);
 /* Trace `serial`, its frames copied (strings too; NULL strings stay NULL). */
 void heap_dump_sites_trace(heap_dump_sites *s, uint32_t serial, const heap_dump_frame *frames, uint32_t nframes);
 /* Sorts objects by tag and traces by serial (after the last addition). */
