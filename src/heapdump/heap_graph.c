@@ -695,6 +695,13 @@ bool heap_graph_edge_name(const heap_graph *g, uint32_t i, uint32_t k, char *buf
     return l.found;
 }
 
+uint32_t heap_graph_trace_serial(const heap_graph *g, uint32_t i)
+{
+    /* CLASS, INSTANCE, OBJECT ARRAY and PRIMITIVE ARRAY DUMP: the tag, the id, then the u4 serial (pass 1
+     * checked the record's length) */
+    return i < g->n ? hprof_rd_u4(g->d + g->at[i] + 1 + g->idsize) : 0;
+}
+
 const char *heap_graph_root_kind(uint8_t kind)
 {
     switch (kind) {

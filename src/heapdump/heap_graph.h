@@ -146,6 +146,11 @@ bool heap_graph_field(const heap_graph *g, uint32_t i, const char *name, uint8_t
  * (JDK 8's Thread.name), as UTF-8 in buf, control characters as '?', cut
  * to fit. False when i is neither, or its value is missing. */
 bool heap_graph_string(const heap_graph *g, uint32_t i, char *buf, size_t len);
+/* The stack-trace serial object i's record carries (read from the file at
+ * at[i]; nothing kept per object): 1, an empty trace, for most objects and
+ * in HotSpot's dumps; with heap=sites, a live sampled object's allocation
+ * trace (the report's TRACE number), whose frames hprof_traces.h reads. */
+uint32_t heap_graph_trace_serial(const heap_graph *g, uint32_t i);
 /* A GC root kind's name ("JNI global", "Java frame", ...). */
 const char *heap_graph_root_kind(uint8_t kind);
 

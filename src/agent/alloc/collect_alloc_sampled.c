@@ -33,6 +33,7 @@
 
 #include "../../common/id_map.h"
 #include "../../common/jp_log.h"
+#include "../../format/format.h"
 #include "../core/agent_env.h"
 #include "alloc_common.h"
 #include "../core/collector.h"
@@ -40,6 +41,7 @@
 #include "../core/jvmti_util.h"
 #include "../core/symbols.h"
 #include "../core/thread_registry.h"
+#include "../heap/heap_dump_sites.h"
 
 #define AS_RING_SIZE (1u << 18)
 
@@ -354,6 +356,60 @@ static void as_describe(jp_session *session)
                 (double)atomic_load(&st->callback_ns) / 1e6);
 }
 
+/* Agent thread, before a heap dump (the events drained): every live sampled
+ * object's tag with its site's trace serial, the number the report prints
+ * (HPROF_SERIAL_TRACE + trace id), and each of those traces' frames. An
+ * object sampled but not applied yet (its event still queued) is not among
+ * them: the dump gives it the empty trace. */
+static void as_dump_sites(jp_session *session, JNIEnv *jni, heap_dump_sites *out)
+{
+    (void)jni;
+    const model *m = session->model;
+    as_state *st = session_part_if(session, JP_PART_ALLOC_SAMPLED);
+    out->given = true;
+    if (!st || !st->table)
+        return;
+    uint32_t ntraces = model_trace_count(m);
+    uint8_t *done = calloc((size_t)ntraces + 1, 1);
+    heap_dump_frame *frames = calloc((size_t)session->opts->depth + 1, sizeof *frames);
+    if (!done || !frames) {
+        out->failed = true;
+        free(done);
+        free(frames);
+        return;
+    }
+    for (uint64_t i = 0; i < st->table_cap; i++) {
+        const as_entry *e = &st->table[i];
+        if (e->tag == 0 || e->tag == AS_GONE || e->rec.state != AS_LIVE)
+            continue;
+        const model_site *site = model_site_get(m, e->rec.site);
+        if (!site)
+            continue;
+        trace_id t = site->trace;
+        heap_dump_sites_object(out, (int64_t)e->tag, HPROF_SERIAL_TRACE + t.v);
+        if (t.v > ntraces || done[t.v])
+            continue;
+        done[t.v] = 1;
+        model_trace tr = model_trace_get(m, t);
+        uint32_t n = tr.nframes < session->opts->depth + 1 ? tr.nframes : session->opts->depth + 1;
+        for (uint32_t f = 0; f < n; f++) {
+            const model_frame *fr = model_frame_get(m, tr.frames[f]);
+            const model_method *me = fr ? model_method_get(m, fr->method) : NULL;
+            const model_class *c = me ? model_class_get(m, me->cls) : NULL;
+            frames[f] = (heap_dump_frame){
+                .method = me ? model_string_get(m, me->name, NULL) : "?",
+                .sig = me ? model_string_get(m, me->sig, NULL) : "",
+                .source = c && c->source_file.v ? model_string_get(m, c->source_file, NULL) : NULL,
+                .class_name = c ? model_string_get(m, c->name, NULL) : "?",
+                .line = fr ? fr->line : FRAME_LINE_UNKNOWN,
+            };
+        }
+        heap_dump_sites_trace(out, HPROF_SERIAL_TRACE + t.v, frames, n);
+    }
+    free(done);
+    free(frames);
+}
+
 /* Agent thread: a sampled allocation, into the model. */
 static bool as_apply(model *m, JNIEnv *jni, eventq_event *e)
 {
@@ -474,6 +530,7 @@ const collector alloc_sampled_collector = {
     .load = as_load,
     .start = as_vm_init,
     .drain = as_drain,
+    .dump_sites = as_dump_sites,
     .describe = as_describe,
     .stop = as_stop,
     .end = as_end,

@@ -39,6 +39,9 @@
  *                  other outputs: what the collector adds to the report (heap=dump: the heap dump is the
  *                  file; heap=all: the dump after the report, in the same file). On failure it has logged
  *                  why and returns the status: the report failed
+ *   dump_sites     agent thread (or VM death), before a heap dump of a session that runs it: the live
+ *                  objects it tagged and their trace serials, with those traces' frames
+ *                  (heap_dump_sites.h), so that the dump gives each its allocation trace
  *   describe       after a report: its lines for the verbose log (jp_log_info)
  *   cost           after a report's describe lines: the collector's part of the "cost:" line ("monitor
  *                  callbacks 1.2 ms"), put in out (joined with "; " after the agent thread's own)
@@ -70,6 +73,7 @@
 
 struct vthread;
 struct jp_report;
+struct heap_dump_sites;
 
 typedef struct collector {
     const char *name;          /* the option that turns it on: "cpu=times" */
@@ -93,6 +97,7 @@ typedef struct collector {
     void (*drain)(jp_session *s, JNIEnv *jni);
     void (*before_report)(jp_session *s, JNIEnv *jni);
     jp_status (*report)(jp_session *s, JNIEnv *jni, struct jp_report *r);
+    void (*dump_sites)(jp_session *s, JNIEnv *jni, struct heap_dump_sites *out);
     void (*describe)(jp_session *s);
     void (*cost)(jp_session *s, char *out, size_t len);
     void (*interval_reset)(jp_session *s);

@@ -218,6 +218,18 @@ jp_status collectors_report(JNIEnv *jni, struct jp_report *r)
     return st;
 }
 
+bool collectors_dump_sites(JNIEnv *jni, struct heap_dump_sites *out)
+{
+    bool any = false;
+    COLLECTORS_EACH(c) {
+        if (c->dump_sites) {
+            c->dump_sites(COLLECTORS_S, jni, out);
+            any = true;
+        }
+    }
+    return any;
+}
+
 void collectors_describe(void)
 {
     COLLECTORS_EACH(c) {

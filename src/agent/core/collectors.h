@@ -7,6 +7,8 @@
 
 #include "collector.h"
 
+struct heap_dump_sites;
+
 /* The collectors s's options turn on; from now until collectors_end every hook gets s. */
 void collectors_choose(jp_session *s);
 jp_status collectors_capabilities(jvmtiCapabilities *caps);
@@ -41,6 +43,9 @@ void collectors_drain(JNIEnv *jni);
 void collectors_before_report(JNIEnv *jni);
 /* Each chosen collector's report hook, in order; the first failure's status (the others still run). */
 jp_status collectors_report(JNIEnv *jni, struct jp_report *r);
+/* Each chosen collector's dump_sites hook (where the model may be touched: the agent thread, or VM death
+ * after it stopped), into out; false when no chosen collector has one (out untouched). */
+bool collectors_dump_sites(JNIEnv *jni, struct heap_dump_sites *out);
 void collectors_describe(void);
 /* The chosen collectors' parts of the cost line, each after "; ", in out ("" if none has one). */
 void collectors_cost(char *out, size_t len);

@@ -53,7 +53,8 @@ static struct {
     atomic_bool drain;         /* drain the collectors now (a session's stop) */
     atomic_uint done_drains;
     _Atomic(FILE *) describe_to; /* the collectors' lines into a file (jvmprof status) */
-    atomic_uint done_resets, done_describes, done_reports;
+    _Atomic(struct heap_dump_sites *) sites_to; /* the sampled objects for a heap dump (heap_dump_sites.h) */
+    atomic_uint done_resets, done_describes, done_reports, done_sites;
     char dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under
                                      * prof_thread.lock */
 } prof_requests;
@@ -264,6 +265,12 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             collectors_interval_reset();
             atomic_fetch_add(&prof_requests.done_resets, 1);
         }
+        struct heap_dump_sites *sites = atomic_exchange(&prof_requests.sites_to, NULL);
+        if (sites) {
+            prof_drain(jni);
+            collectors_dump_sites(jni, sites);
+            atomic_fetch_add(&prof_requests.done_sites, 1);
+        }
         FILE *to = atomic_exchange(&prof_requests.describe_to, NULL);
         if (to) {
             prof_drain(jni);
@@ -385,6 +392,38 @@ bool profiler_describe_and_wait(FILE *to, int timeout_ms)
     FILE *expected = to;
     atomic_compare_exchange_strong(&prof_requests.describe_to, &expected, NULL); /* not taken: withdrawn */
     return ok;
+}
+
+bool profiler_dump_sites_and_wait(JNIEnv *jni, struct heap_dump_sites *out, int timeout_ms)
+{
+    pthread_mutex_lock(&prof_thread.lock);
+    bool running = prof_thread.running, self = running && jni && prof_thread.jni == jni;
+    pthread_mutex_unlock(&prof_thread.lock);
+    if (self) {
+        prof_drain(jni);
+        collectors_dump_sites(jni, out);
+        return true;
+    }
+    if (!running)
+        return false;
+    unsigned before = atomic_load(&prof_requests.done_sites);
+    atomic_store(&prof_requests.sites_to, out);
+    if (prof_wait_done(&prof_requests.done_sites, before, timeout_ms))
+        return true;
+    struct heap_dump_sites *expected = out;
+    if (atomic_compare_exchange_strong(&prof_requests.sites_to, &expected, NULL))
+        return false; /* not taken: withdrawn */
+    /* taken: the agent thread is filling out; it must be done before out goes */
+    while (atomic_load(&prof_requests.done_sites) == before) {
+        pthread_mutex_lock(&prof_thread.lock);
+        running = prof_thread.running;
+        pthread_mutex_unlock(&prof_thread.lock);
+        if (!running)
+            break;
+        struct timespec ts = { 0, 10000000L };
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&prof_requests.done_sites) != before;
 }
 
 bool profiler_stop(JNIEnv *jni)

@@ -52,6 +52,11 @@ bool profiler_reset_and_wait(int timeout_ms);
  * timeout_ms. */
 bool profiler_drain_and_wait(JNIEnv *jni, int timeout_ms);
 bool profiler_describe_and_wait(FILE *to, int timeout_ms);
+/* For a heap dump on any thread while a session runs: the agent thread drains the collectors and fills out
+ * with the objects they tagged (collectors_dump_sites; at once on the agent thread itself). false when the
+ * agent thread is not running or did not do it within timeout_ms (out is then not being written). */
+struct heap_dump_sites;
+bool profiler_dump_sites_and_wait(JNIEnv *jni, struct heap_dump_sites *out, int timeout_ms);
 /* Writes the report now, down one path for every mode: the collectors'
  * before_report, file='s output, the collectors' report hooks (a heap
  * dump), the other outputs, then the log lines (outputs.h, collector.h);

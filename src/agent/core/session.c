@@ -28,6 +28,7 @@
 #include "collectors.h"
 #include "gate.h"
 #include "../heap/heap_dump.h"
+#include "../heap/heap_dump_sites.h"
 #include "jvmti_util.h"
 #include "../remote/net_stream.h"
 #include "outputs.h"
@@ -101,6 +102,24 @@ bool session_running(void) { return atomic_load(&session_all.live); }
 uint64_t session_number(void) { return atomic_load(&session_all.live_number); }
 
 const agent_options *session_options(void) { return session_all.cur ? session_all.cur->opts : NULL; }
+
+#define SESSION_SITES_WAIT_MS 30000 /* for the agent thread to list the sampled objects (it may be writing a report) */
+
+jp_status session_heap_dump(JNIEnv *jni, const char *path, char *err, size_t errlen)
+{
+    heap_dump_sites sites;
+    heap_dump_sites_init(&sites);
+    /* a session running heap=sites' sampler (alone, or beside alloc_count=site): its agent thread lists the
+     * sampled objects alive now; the other sessions need not wait for it */
+    const agent_options *o = session_options();
+    if (session_running() && o && o->heap_sites && !options_alloc_exact(o) &&
+        !profiler_dump_sites_and_wait(jni, &sites, SESSION_SITES_WAIT_MS))
+        sites.given = false;
+    heap_dump_sites_seal(&sites);
+    jp_status st = heap_dump_write(jni, o, path, &sites, err, errlen);
+    heap_dump_sites_free(&sites);
+    return st;
+}
 
 /* ---- the core's callbacks ---- */
 

@@ -56,6 +56,10 @@ uint64_t session_number(void);
  * while none has (the agent is not active: it could not start, or it was
  * attached and no session started yet). */
 const agent_options *session_options(void);
+/* A heap dump to path now, on the calling thread (Control.dumpHeap, jvmprof heapdump), taken as the
+ * session's options say (heap_dump.h); while a session with heap=sites runs, its live sampled objects carry
+ * their allocation traces (the agent thread lists them first). On failure err holds one line. */
+jp_status session_heap_dump(JNIEnv *jni, const char *path, char *err, size_t errlen);
 /* Agent_OnAttach, the first time (the agent loaded into a running JVM): the
  * core's callbacks and events, and the capability to re-instrument loaded
  * classes if the JVM grants it; then sessions start with session_start.

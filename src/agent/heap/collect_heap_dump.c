@@ -9,8 +9,10 @@
 
 #include "../../common/jp_log.h"
 #include "../core/collector.h"
+#include "../core/collectors.h"
 #include "../core/outputs.h"
 #include "heap_dump.h"
+#include "heap_dump_sites.h"
 
 static bool hdc_wanted(const agent_options *o) { return o->heap_dump; }
 
@@ -26,8 +28,14 @@ static jp_status hdc_report(jp_session *session, JNIEnv *jni, jp_report *r)
         r->collector_file = true; /* heap=dump alone: the dump is the report */
     }
     char err[1024];
-    jp_status st = heap_dump_write_after(jni, session->opts, r->path, file->format ? r->kept.data : NULL,
+    /* heap=all: the sampled objects alive now (the report drained the events; here the model may be read) */
+    heap_dump_sites sites;
+    heap_dump_sites_init(&sites);
+    collectors_dump_sites(jni, &sites);
+    heap_dump_sites_seal(&sites);
+    jp_status st = heap_dump_write_after(jni, session->opts, r->path, &sites, file->format ? r->kept.data : NULL,
                                          r->kept.len, err, sizeof err);
+    heap_dump_sites_free(&sites);
     if (st != JP_OK)
         jp_log_error("heap dump failed: %s", err[0] ? err : jp_status_name(st));
     return st;

@@ -41,6 +41,7 @@
 #include "../../model/model.h"
 #include "../core/agent_env.h"
 #include "heap_dump_hotspot.h"
+#include "heap_dump_sites.h"
 #include "../core/jvmti_util.h"
 #include "../hotspot/vmstructs.h"
 
@@ -96,6 +97,11 @@ typedef struct hd_state {
     uint32_t nvthreads;
     uint64_t next_frame;     /* the last FRAME id given */
     uint64_t next_id;
+    /* heap=sites' live sampled objects (hd_sampled): their ids' low 32 bits are HD_SAMPLED_BASE + k,
+     * sampled_trace[k] their trace serial */
+    const heap_dump_sites *sites;
+    uint32_t *sampled_trace;
+    uint32_t nsampled;
     hprof_heap *out;
     /* the referrer being visited */
     enum hd_cur cur;
@@ -149,6 +155,9 @@ static void hd_log_said(const char *said)
                                  * the objects they reach */
 #define HD_DUMMY_TRACE 1u       /* an empty TRACE for objects, as HotSpot writes */
 #define HD_ARRAY_SHIFT 32
+#define HD_MAX_SAMPLED 0x10000000u /* sampled objects given their trace in a dump: the ids above the others' */
+#define HD_SAMPLED_BASE 0xF0000000u /* the low 32 bits of the sampled objects' ids start here; the others' stay
+                                     * below */
 
 /* ---- step 1: classes and threads ---- */
 
@@ -595,6 +604,156 @@ static jp_status hd_threads(hd_state *s, JNIEnv *jni, buf *frames_out)
     return frames_out->failed ? jp_error(JP_ERR_NOMEM, "heap dump: out of memory for thread stacks") : JP_OK;
 }
 
+/* The classes by name as the model spells them (java.lang.String; a hidden
+ * class's suffix after '.', which LOAD CLASS keeps: java/lang/Module$$Lambda$22.0x800c2b4a8
+ * and java.lang.Module$$Lambda$22.0x800c2b4a8 are one class), sorted, for the frames' class serials */
+typedef struct hd_named {
+    const char *dotted;
+    uint32_t ci;
+} hd_named;
+
+static int hd_named_cmp(const void *a, const void *b)
+{
+    const hd_named *x = a, *y = b;
+    int c = strcmp(x->dotted, y->dotted);
+    return c ? c : (x->ci > y->ci) - (x->ci < y->ci);
+}
+
+/* The table (and the names' memory in *mem); NULL when out of memory. */
+static hd_named *hd_names_dotted(const hd_state *s, char **mem)
+{
+    size_t total = 0;
+    for (uint32_t ci = 1; ci <= s->ncls; ci++) {
+        size_t len = 0;
+        model_string_get(s->strings, s->cls[ci - 1].name, &len);
+        total += len + 1;
+    }
+    hd_named *t = malloc(((size_t)s->ncls + 1) * sizeof *t);
+    char *m = *mem = malloc(total + 1);
+    if (!t || !m) {
+        free(t);
+        free(m);
+        *mem = NULL;
+        return NULL;
+    }
+    for (uint32_t ci = 1; ci <= s->ncls; ci++) {
+        size_t len = 0;
+        const char *name = model_string_get(s->strings, s->cls[ci - 1].name, &len);
+        t[ci - 1] = (hd_named){ m, ci };
+        for (size_t j = 0; j < len; j++)
+            *m++ = name[j] == '/' ? '.' : name[j];
+        *m++ = '\0';
+    }
+    qsort(t, s->ncls, sizeof *t, hd_named_cmp);
+    return t;
+}
+
+/* The first entry at or after `key`. */
+static uint32_t hd_named_lower(const hd_named *t, uint32_t n, const char *key)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(t[mid].dotted, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The index of the first class named `dotted`, 0 if none. The model names a
+ * hidden class without the address LOAD CLASS gives it (symbols.c:
+ * java.lang.Module$$Lambda$1 for java/lang/Module$$Lambda$1.0x7f9bd0040a58):
+ * failing an exact match, the first class named `dotted` + ".0x..." (one of
+ * the hidden classes of that name; the model cannot tell which). */
+static uint32_t hd_named_find(const hd_named *t, uint32_t n, const char *dotted)
+{
+    uint32_t at = hd_named_lower(t, n, dotted);
+    if (at < n && strcmp(t[at].dotted, dotted) == 0)
+        return t[at].ci;
+    char key[1024];
+    int len = snprintf(key, sizeof key, "%s.0x", dotted);
+    if (len < 0 || (size_t)len >= sizeof key)
+        return 0;
+    at = hd_named_lower(t, n, key);
+    return at < n && strncmp(t[at].dotted, key, (size_t)len) == 0 ? t[at].ci : 0;
+}
+
+/* heap=sites' live sampled objects (s->sites: their tags in the agent's
+ * environment, where the sampler tagged them): each gets its id now, in this
+ * dump's environment, with HD_SAMPLED_BASE + k in its low 32 bits (an
+ * array's length above, as the walk would give it), so that writing an
+ * object tells its trace from its id alone, with no lookup and nothing per
+ * object; and FRAME and TRACE records for their traces go in frames_out
+ * (thread serial 0), named by the serial the report prints. After the
+ * classes (a class object keeps its class index and trace 1), before the
+ * threads (a sampled Thread keeps its id as a thread). */
+static void hd_sampled(hd_state *s, JNIEnv *jni, buf *frames_out)
+{
+    const heap_dump_sites *ds = s->sites;
+    if (!ds || !ds->nobjects)
+        return;
+    jint n = 0;
+    jobject *objs = NULL;
+    jlong *tags = NULL;
+    uint32_t want = ds->nobjects < HD_MAX_SAMPLED ? ds->nobjects : HD_MAX_SAMPLED;
+    s->sampled_trace = malloc((size_t)want * sizeof *s->sampled_trace);
+    if (!s->sampled_trace ||
+        (*agent_jvmti)->GetObjectsWithTags(agent_jvmti, (jint)want, (const jlong *)ds->tags, &n, &objs, &tags) !=
+            JVMTI_ERROR_NONE)
+        return;
+    uint8_t *used = calloc(ds->ntraces + 1, 1);
+    for (jint i = 0; i < n; i++) {
+        jobject o = objs[i];
+        uint32_t serial = heap_dump_sites_serial_of(ds, tags[i]);
+        jclass k = (*jni)->GetObjectClass(jni, o);
+        uint32_t ci = hd_tag_of(s, k);
+        jlong mine = 0;
+        (*s->tags)->GetTag(s->tags, o, &mine);
+        if (serial && ci && ci != s->class_class && mine == 0 && s->nsampled < want) {
+            const hd_class *c = &s->cls[ci - 1];
+            uint64_t id = HD_SAMPLED_BASE + (uint64_t)s->nsampled;
+            if (c->kind == HD_OBJ_ARRAY || c->kind == HD_PRIM_ARRAY)
+                id |= ((uint64_t)(*jni)->GetArrayLength(jni, (jarray)o) + 1) << HD_ARRAY_SHIFT;
+            if ((*s->tags)->SetTag(s->tags, o, (jlong)id) == JVMTI_ERROR_NONE) {
+                s->sampled_trace[s->nsampled++] = serial;
+                const heap_dump_trace *t = heap_dump_sites_find_trace(ds, serial);
+                if (t && used)
+                    used[t - ds->traces] = 1;
+            }
+        }
+        (*jni)->DeleteLocalRef(jni, k);
+        (*jni)->DeleteLocalRef(jni, o);
+    }
+    jvmti_free(objs);
+    jvmti_free(tags);
+    char *names_mem = NULL;
+    hd_named *by_name = used ? hd_names_dotted(s, &names_mem) : NULL;
+    for (uint32_t ti = 0; used && by_name && ti < ds->ntraces; ti++) {
+        const heap_dump_trace *t = &ds->traces[ti];
+        if (!used[ti])
+            continue;
+        buf_put_u4(frames_out, 0);
+        buf_put_u4(frames_out, t->serial);
+        buf_put_u4(frames_out, t->nframes < HD_MAX_FRAMES ? t->nframes : HD_MAX_FRAMES);
+        for (uint32_t f = 0; f < t->nframes && f < HD_MAX_FRAMES; f++) {
+            const heap_dump_frame *fr = &t->frames[f];
+            /* 0 for a class no longer loaded, as for a thread's frames */
+            uint32_t cls = hd_named_find(by_name, s->ncls, fr->class_name);
+            buf_put_u8(frames_out, ++s->next_frame);
+            buf_put_u8(frames_out, hd_str(s, fr->method).v);
+            buf_put_u8(frames_out, hd_str(s, fr->sig).v);
+            buf_put_u8(frames_out, fr->source ? hd_str(s, fr->source).v : 0);
+            buf_put_u4(frames_out, cls);
+            buf_put_u4(frames_out, (uint32_t)fr->line);
+        }
+    }
+    free(by_name);
+    free(names_mem);
+    free(used);
+}
+
 /* ---- step 2: the walk ---- */
 
 /* Objects of classes not in the class table: CDS archived objects whose
@@ -613,18 +772,28 @@ static uint64_t hd_new_id(hd_state *s, jlong class_tag, jint length)
         return HD_LEFT_OUT | s->left_out;
     }
     uint64_t seq = s->next_id++;
-    if (seq >> HD_ARRAY_SHIFT)
+    if (seq >= HD_SAMPLED_BASE)
         s->too_many = true;
     if (length >= 0)
         return (seq & 0xffffffffu) | ((uint64_t)length + 1) << HD_ARRAY_SHIFT;
     return seq;
 }
 
+/* The stack-trace serial of the object with this id: its allocation trace
+ * for a sampled object (hd_sampled), else the empty trace. */
+static uint32_t hd_trace_of(const hd_state *s, uint64_t id)
+{
+    uint32_t low = (uint32_t)id;
+    if (low < HD_SAMPLED_BASE || low - HD_SAMPLED_BASE >= s->nsampled)
+        return HD_DUMMY_TRACE;
+    return s->sampled_trace[low - HD_SAMPLED_BASE];
+}
+
 static void hd_flush(hd_state *s)
 {
     if (s->cur == CUR_INSTANCE) {
         const hd_class *c = &s->cls[s->cur_cls - 1];
-        hprof_heap_instance(s->out, s->cur_id, HD_DUMMY_TRACE, s->cur_cls, s->values, c->instance_size);
+        hprof_heap_instance(s->out, s->cur_id, hd_trace_of(s, s->cur_id), s->cur_cls, s->values, c->instance_size);
     } else if (s->cur == CUR_OBJ_ARRAY) {
         hprof_heap_obj_array_end(s->out);
     }
@@ -673,7 +842,7 @@ static void hd_start(hd_state *s, uint64_t id, jlong class_tag)
             s->odd++;
             return;
         }
-        hprof_heap_obj_array_begin(s->out, id, HD_DUMMY_TRACE, (uint32_t)(len - 1), ci);
+        hprof_heap_obj_array_begin(s->out, id, hd_trace_of(s, id), (uint32_t)(len - 1), ci);
         s->cur = CUR_OBJ_ARRAY;
     }
     /* primitive arrays: written by the array callback */
@@ -841,7 +1010,7 @@ static jint JNICALL hd_on_array_values(jlong class_tag, jlong size, jlong *tag_p
         hd_start(s, id, class_tag);
     hd_flush(s);
     s->cur = CUR_SKIP;   /* the array is done; later callbacks about it have nothing to add */
-    hprof_heap_prim_array(s->out, id, HD_DUMMY_TRACE, (uint8_t)hprof_type_of_descriptor((char)type),
+    hprof_heap_prim_array(s->out, id, hd_trace_of(s, id), (uint8_t)hprof_type_of_descriptor((char)type),
                           count < 0 ? 0 : (uint32_t)count, elements);
     return 0;
 }
@@ -885,11 +1054,13 @@ static void hd_write_classes(hd_state *s)
 }
 
 /* One attempt; *retry is set when a class was loaded meanwhile. */
-static jp_status hd_attempt(JNIEnv *jni, bool verbose, const char *base, const char *shown, bool last, bool *retry,
-                            char *tmp, size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
+static jp_status hd_attempt(JNIEnv *jni, bool verbose, const heap_dump_sites *sites, const char *base,
+                            const char *shown, bool last, bool *retry, char *tmp, size_t tmplen, char *said,
+                            size_t saidlen, char *errbuf, size_t errlen)
 {
     hd_state st_, *s = &st_;
     memset(s, 0, sizeof *s);
+    s->sites = sites;
     *retry = false;
     JavaVM *vm = NULL;
     if ((*jni)->GetJavaVM(jni, &vm) != 0 ||
@@ -919,6 +1090,8 @@ static jp_status hd_attempt(JNIEnv *jni, bool verbose, const char *base, const c
     (*jni)->PushLocalFrame(jni, 64);
     st = hd_classes(s, jni);
     s->next_id = (uint64_t)s->ncls + 1;
+    if (st == JP_OK)
+        hd_sampled(s, jni, &frames);
     if (st == JP_OK)
         st = hd_threads(s, jni, &frames);
     (*jni)->PopLocalFrame(jni, NULL);
@@ -1029,6 +1202,11 @@ static jp_status hd_attempt(JNIEnv *jni, bool verbose, const char *base, const c
                        (double)(agent_now_ns() - s->t0) / 1e9);
     if (st != JP_OK && errbuf[0] == '\0')
         snprintf(errbuf, errlen, "cannot write %s: %s", shown, jp_status_name(st));
+    if (st == JP_OK && verbose && sites && sites->given)
+        heap_dump_said(said, saidlen,
+                       "heap dump: %u of heap=sites' %u live sampled objects carry their allocation trace (the "
+                       "others died before the dump)%s", s->nsampled, sites->nobjects,
+                       sites->failed ? "; out of memory for some of them" : "");
     if (st == JP_OK && s->left_out && verbose)
         heap_dump_said(said, saidlen,
                        "heap dump: left out %llu objects whose class is not loaded (class data sharing's archived "
@@ -1045,6 +1223,7 @@ done:
     buf_free(&frames);
     free(s->values);
     free(s->threads);
+    free(s->sampled_trace);
     free(s->vthread_tags);
     if (s->vthread_class)
         (*jni)->DeleteGlobalRef(jni, s->vthread_class);
@@ -1139,12 +1318,20 @@ static bool hd_can_collect(void)
  * while the walk was prepared has no id: the walk is taken once more; the
  * second time it is written with those objects left out. Called with
  * hd_serial.lock held. */
-static jp_status hd_take(JNIEnv *jni, const agent_options *o, const char *base, const char *shown, char *tmp,
-                         size_t tmplen, char *said, size_t saidlen, char *errbuf, size_t errlen)
+static jp_status hd_take(JNIEnv *jni, const agent_options *o, const heap_dump_sites *sites, const char *base,
+                         const char *shown, char *tmp, size_t tmplen, char *said, size_t saidlen, char *errbuf,
+                         size_t errlen)
 {
     jp_status st = JP_OK;
     said[0] = '\0';
-    if (o->dumper == 'h') {
+    bool with_sites = sites && sites->given;
+    if (o->dumper == 'h' && with_sites && o->dumper_named)
+        jp_log_info("heap dump: dumper=hotspot gives every object the empty trace; heap=sites' sampled objects carry "
+                    "their allocation traces only in jvmprof's own walk (dumper=jvmti, the default with heap=sites)");
+    else if (o->dumper == 'h' && with_sites && o->verbose)
+        jp_log_info("heap dump: taken by jvmprof's own heap walk (dumper=jvmti), which gives heap=sites' sampled "
+                    "objects their allocation traces (HotSpot's dumper cannot)");
+    if (o->dumper == 'h' && !(with_sites && !o->dumper_named)) {
         st = heap_dump_hotspot(jni, o, base, shown, tmp, tmplen, said, saidlen, errbuf, errlen);
         if (st != JP_ERR_JVMTI || o->dumper_named)
             return st;
@@ -1163,8 +1350,8 @@ static jp_status hd_take(JNIEnv *jni, const agent_options *o, const char *base, 
         bool retry = false;
         errbuf[0] = '\0';
         said[0] = '\0';
-        st = hd_attempt(jni, o->verbose, base, shown, attempt == 1, &retry, tmp, tmplen, said, saidlen, errbuf,
-                        errlen);
+        st = hd_attempt(jni, o->verbose, with_sites ? sites : NULL, base, shown, attempt == 1, &retry, tmp, tmplen,
+                        said, saidlen, errbuf, errlen);
         if (!retry)
             break;
         jp_log_debug("heap dump: taken again: %s", errbuf);
@@ -1179,8 +1366,9 @@ void heap_dump_next_path(const char *file, char *out, size_t len)
     pthread_mutex_unlock(&hd_serial.lock);
 }
 
-jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path, const void *prefix,
-                                size_t prefix_len, char *errbuf, size_t errlen)
+jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path,
+                                const struct heap_dump_sites *sites, const void *prefix, size_t prefix_len,
+                                char *errbuf, size_t errlen)
 {
     errbuf[0] = '\0';
     /* HPROF ASCII with heap=dump,format=a or heap=all (format=a without heap=dump is the CPU report's format:
@@ -1192,8 +1380,8 @@ jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char 
     if (st == JP_OK) {
         char base[OUT_FILE_NAME_MAX], tmp[OUT_FILE_NAME_MAX], said[HEAP_DUMP_SAID_MAX];
         hd_temp_base(path, &t, base, sizeof base);
-        st = hd_take(jni, o, base, text ? "the binary dump" : path, tmp, sizeof tmp, said, sizeof said, errbuf,
-                     errlen);
+        st = hd_take(jni, o, sites, base, text ? "the binary dump" : path, tmp, sizeof tmp, said, sizeof said,
+                     errbuf, errlen);
         if (text) /* the binary dump the text is made from */
             hd_log_said(said);
         if (st == JP_OK)
@@ -1207,7 +1395,8 @@ jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char 
     return st;
 }
 
-jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, char *errbuf, size_t errlen)
+jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, const struct heap_dump_sites *sites,
+                          char *errbuf, size_t errlen)
 {
-    return heap_dump_write_after(jni, o, path, NULL, 0, errbuf, errlen);
+    return heap_dump_write_after(jni, o, path, sites, NULL, 0, errbuf, errlen);
 }

@@ -17,15 +17,25 @@
 #include "../../format/sink.h"
 #include "../../options/options.h"
 
+struct heap_dump_sites;
+
 /* Writes a dump to `path` (Control.dumpHeap, jvmprof heapdump, a report's
  * file=), taken as o says (dumper=, verbose=; heap=dump with format=a: as
- * HPROF's ASCII HEAP DUMP, else binary). On failure errbuf holds one line. */
-jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, char *errbuf, size_t errlen);
+ * HPROF's ASCII HEAP DUMP, else binary). On failure errbuf holds one line.
+ * sites (heap_dump_sites.h; NULL or not given: none): heap=sites' live
+ * sampled objects, which then carry their allocation trace's serial, with
+ * FRAME and TRACE records for those traces; the dump is then taken by
+ * jvmprof's own walk unless dumper=hotspot was named (HotSpot's dumper
+ * writes ids that are addresses, which no tag can be joined to), which
+ * says in one line that its objects carry no trace. */
+jp_status heap_dump_write(JNIEnv *jni, const agent_options *o, const char *path, const struct heap_dump_sites *sites,
+                          char *errbuf, size_t errlen);
 /* heap=all: the same, as HPROF's ASCII HEAP DUMP after `prefix` (the report)
  * in one file (the dump taken as a binary one in a temporary file, removed
  * after); prefix NULL: heap_dump_write. */
-jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path, const void *prefix,
-                                size_t prefix_len, char *errbuf, size_t errlen);
+jp_status heap_dump_write_after(JNIEnv *jni, const agent_options *o, const char *path,
+                                const struct heap_dump_sites *sites, const void *prefix, size_t prefix_len,
+                                char *errbuf, size_t errlen);
 /* The name of dump number seq (1, 2, ...) for file= f: %n replaced by seq;
  * without %n, f itself for the first dump and f.N (N = seq - 1) after. */
 void heap_dump_name(const char *f, unsigned seq, char *out, size_t len);

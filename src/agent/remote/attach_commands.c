@@ -115,7 +115,7 @@ static bool atc_heapdump(JNIEnv *jni, const char *file, FILE *out, char *err, si
         return false;
     }
     char why[1024];
-    if (heap_dump_write(jni, session_options(), file, why, sizeof why) != JP_OK) {
+    if (session_heap_dump(jni, file, why, sizeof why) != JP_OK) {
         snprintf(err, cap, "%s", out_file_reason(why, file));
         return false;
     }

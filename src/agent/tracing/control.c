@@ -47,7 +47,7 @@ JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpHeap0(JNIEnv *jni, jclass cls
         (*jni)->ReleaseStringUTFChars(jni, file, path);
         return (*jni)->NewStringUTF(jni, "empty file name");
     }
-    jp_status st = heap_dump_write(jni, session_options(), path, err, sizeof err);
+    jp_status st = session_heap_dump(jni, path, err, sizeof err);
     /* the Java side names the file: a message that begins with it says it once */
     jstring reason = st == JP_OK ? NULL : (*jni)->NewStringUTF(jni, out_file_reason(err, path));
     (*jni)->ReleaseStringUTFChars(jni, file, path);
