@@ -104,7 +104,7 @@ if ((REF_RUNS > 0)); then
     python3 "$ROOT/tests/tools/retained_diff.py" --limit 5 "$TMP/ours.tsv" "$TMP/ref.tsv" >"$TMP/diff.txt" 2>&1 || true
     AGREE=$(grep '^objects:' "$TMP/diff.txt" || true)
     # the rows that differ: "ours ... | ref ..."
-    DIFFS=$(grep '| ref ' "$TMP/diff.txt" | tr '\t' ' ' | sed 's/^ *//' | paste -sd';' - | sed 's/;/; /g' || true)
+    DIFFS=$(grep '^ *0x.*| ref ' "$TMP/diff.txt" | tr '\t' ' ' | sed 's/^ *//' | paste -sd';' - | sed 's/;/; /g' || true)
 fi
 
 # ---------------------------------------------------------------- figures
