@@ -8,4 +8,4 @@
 # HeapVerify is compiled once into $HEAPVERIFY_DIR (default build/heapverify),
 # and again when HeapVerify.java or the jar is newer than the compiled class
 # (tests/tools/visualvm_tool.sh finds the jar and compiles the tool).
-TOOL_DIR=${HEAPVERIFY_DIR:-} TOOL_JAVA_OPTS= exec "$(dirname "$0")/visualvm_tool.sh" HeapVerify "$@"
+TOOL_DIR=${HEAPVERIFY_DIR:-} TOOL_JAVA_OPTS='' exec "$(dirname "$0")/visualvm_tool.sh" HeapVerify "$@"
