@@ -273,6 +273,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh
+	@bench/heap_retained.sh
 	@bench/heap_read.sh
 	@DUMPER=hotspot bench/heap_dump.sh
 	@DUMPER=jvmti bench/heap_dump.sh

@@ -11,6 +11,7 @@
 //   java -cp <jar>:<dir> RetainedRef FILE.hprof --instances NAME the instances of class NAME, then the class object
 //   ... --removal                                                 object rows get three more columns (below)
 //   ... --removal --jvmprof-class-size                            ... a class object counted as jvmprof counts it
+//   ... --definition                                              object rows get four other columns (below)
 //
 // Output (stdout), first one header line, then one row per object or class:
 //   # instances=N classes=N roots=N reachable=N unreachable=N shallow=N reachable_shallow=N id_size=N oop_size=N min_instance=N
@@ -35,12 +36,28 @@
 //       JavacHeap, whose statics hold all of javac, retains 34.5 MB by (5) and
 //       106 KB by the library, because 40,000 objects only softly or weakly
 //       reachable refer to javac's live ones (rule 3 (b)).
+// With --definition (instead of --removal) an object row has four more
+// columns, the retained size by definition (5) split by what it counts, one
+// walk per row (faster than --removal's three):
+//   (5) the shallow sizes of the instances and arrays in the retained set;
+//   (6) how many class objects the retained set holds;
+//   (7) their sizes by the library's rule (Instance.getSize() of the class
+//       object: java.lang.Class's fields);
+//   (8) their sizes by jvmprof's rule (--jvmprof-class-size's).
+// Its graph has jvmprof's edges (src/heapdump/heap_graph.h, docs/command.md):
+// one more, from a class object to its superclass's (a class keeps its
+// superclass loaded), and none from an array to its class (the library's walk
+// has none either), so that only the class objects' own sizes differ.
+// So (5) + (7) is the retained size by definition with the library's
+// shallow sizes, (5) + (8) with jvmprof's: the two differ only by the rule
+// for a class object's own size (tests/it/t5012-retained-visualvm.sh).
 // The graph: every GC root record's object; an object array's elements; an
 // instance's reference fields; a class object's static reference fields,
 // "<resolved_references>" and "<classLoader>" among them; every instance's
 // class object. Class objects count 0 bytes. A GC root object's numbers
 // count what only it keeps. Meant for dumps of up to a few million objects
-// (one breadth-first walk per row: 0.15 s each on javac's 690,000 objects).
+// (one breadth-first walk per row and rule, on nodes numbered in the order of
+// a first walk: 12-18 ms each on javac's 690,000 objects, 2.7 million edges).
 // --top rows are in the library's order (retained size descending, then id
 // ascending). --ids takes from each line of FILE its first word that is a hex
 // id (0x optional; an "object\t0x..." row of `jvmprof heap --retained --tsv`
@@ -181,6 +198,7 @@ import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
 public class RetainedRef {
     static final Pattern HEX = Pattern.compile("(?:0[xX])?([0-9a-fA-F]+)");
     static boolean removal;
+    static boolean definition;  // --definition: rule (5) alone, split into instances and class objects
     Removal graph;
 
     final Heap heap;
@@ -196,6 +214,8 @@ public class RetainedRef {
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--removal")) {
                 removal = true;
+            } else if (args[i].equals("--definition")) {
+                definition = true;
             } else if (args[i].equals("--jvmprof-class-size")) {
                 jvmprofClassSize = true;
             } else if ((args[i].equals("--top") || args[i].equals("--ids") || args[i].equals("--classes") || args[i].equals("--instances"))
@@ -208,7 +228,7 @@ public class RetainedRef {
                 usage();
             }
         }
-        if (file == null || mode == null) usage();
+        if (file == null || mode == null || (removal && definition)) usage();
         int top = 0;
         List<Long> ids = null;
         if (mode.equals("--ids")) {
@@ -309,10 +329,15 @@ public class RetainedRef {
             return;
         }
         String extra = "";
-        if (removal) {
+        if (removal || definition) {
             try {
                 if (graph == null) graph = new Removal(heap);
-                extra = "\t" + graph.retained(id, 0) + "\t" + graph.retained(id, 1) + "\t" + graph.retained(id, 2);
+                if (definition) {
+                    long[] split = graph.retainedSplit(id);
+                    extra = "\t" + split[0] + "\t" + split[1] + "\t" + split[2] + "\t" + split[3];
+                } else {
+                    extra = "\t" + graph.retained(id, 0) + "\t" + graph.retained(id, 1) + "\t" + graph.retained(id, 2);
+                }
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
@@ -399,6 +424,9 @@ public class RetainedRef {
     static long jvmprofClassSize(JavaClass c, int idSize) {
         long bytes = 16;
         for (org.graalvm.visualvm.lib.jfluid.heap.FieldValue fv : c.getStaticFieldValues()) {
+            // the library lists the class loader as a static "<classLoader>"; the dump has it in the
+            // CLASS DUMP's header, not among the statics jvmprof counts
+            if (fv.getField().getName().equals("<classLoader>")) continue;
             if (fv instanceof org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue) {
                 bytes += idSize;
                 continue;
@@ -419,7 +447,10 @@ public class RetainedRef {
     static final class Removal {
         final int n;
         long edges;
-        final long[] size;
+        long[] size;
+        boolean[] isClass;      // the node is a class object
+        long[] libraryClassSize, jvmprofClassBytes; // a class object's size by either rule (--definition), per node
+        long[] splitTotal;      // retainedSplit's walk without a skipped node, once
         final Ids index;
         int[] start, to;
         boolean[] referent;     // edge i is a Reference.referent of a Weak/Soft/Final/PhantomReference
@@ -448,9 +479,16 @@ public class RetainedRef {
             n = (int) count;
             size = new long[n];
             index = new Ids(n);
+            isClass = new boolean[n];
+            libraryClassSize = new long[n];
+            jvmprofClassBytes = new long[n];
             for (JavaClass c : classes) {
                 int x = index.put(c.getJavaClassId());
-                if (jvmprofClassSize) size[x] = jvmprofClassSize(c, idSize);
+                isClass[x] = true;
+                jvmprofClassBytes[x] = jvmprofClassSize(c, idSize);
+                Instance self = heap.getInstanceByID(c.getJavaClassId());
+                libraryClassSize[x] = self == null ? 0 : self.getSize();
+                if (jvmprofClassSize) size[x] = jvmprofClassBytes[x];
             }
             for (Iterator<Instance> it = heap.getAllInstancesIterator(); it.hasNext(); ) {
                 Instance inst = it.next();
@@ -476,6 +514,8 @@ public class RetainedRef {
                 for (org.graalvm.visualvm.lib.jfluid.heap.FieldValue fv : c.getStaticFieldValues())
                     if (fv instanceof org.graalvm.visualvm.lib.jfluid.heap.ObjectFieldValue)
                         e = add(e, Long.parseLong(fv.getValue()), false);
+                // --definition: a class keeps its superclass loaded (jvmprof's edge; the library's walk has none)
+                if (definition && c.getSuperClass() != null) e = add(e, c.getSuperClass().getJavaClassId(), false);
             }
             for (Iterator<Instance> it = heap.getAllInstancesIterator(); it.hasNext(); ) {
                 Instance inst = it.next();
@@ -496,7 +536,10 @@ public class RetainedRef {
                         e = add(e, Long.parseLong(fv.getValue()), r);
                     }
                 }
-                if (cls != null) e = add(e, cls.getJavaClassId(), false);
+                // --definition: an array does not lead to its class (jvmprof's rule, and the library's walk's)
+                boolean array = inst instanceof org.graalvm.visualvm.lib.jfluid.heap.ObjectArrayInstance ||
+                                inst instanceof org.graalvm.visualvm.lib.jfluid.heap.PrimitiveArrayInstance;
+                if (cls != null && !(definition && array)) e = add(e, cls.getJavaClassId(), false);
             }
             start[n] = e;
             edges = e;
@@ -506,10 +549,51 @@ public class RetainedRef {
                 if (i >= 0) rs.add(i);
             }
             roots = rs.stream().mapToInt(Integer::intValue).toArray();
+            renumber();
             seen = new int[n];
             queue = new int[n];
             total[0] = total[1] = total[2] = -1;
             buildSeconds = (System.nanoTime() - t0) / 1e9;
+        }
+
+        // Numbers the nodes again in the order a walk from the roots (every reference followed)
+        // takes them, the others after, so that each later walk, nearly the same, reads the arrays
+        // nearly in order (on javac's dump a walk takes a third of the time it took before).
+        private void renumber() {
+            int[] order = new int[n];   // new number -> old
+            int[] newOf = new int[n];   // old number -> new
+            java.util.Arrays.fill(newOf, -1);
+            int head = 0, tail = 0;
+            for (int r : roots)
+                if (newOf[r] < 0) { newOf[r] = tail; order[tail++] = r; }
+            while (head < tail) {
+                int x = order[head++];
+                for (int e = start[x]; e < start[x + 1]; e++)
+                    if (newOf[to[e]] < 0) { newOf[to[e]] = tail; order[tail++] = to[e]; }
+            }
+            for (int i = 0; i < n; i++)
+                if (newOf[i] < 0) { newOf[i] = tail; order[tail++] = i; }
+            int[] nStart = new int[n + 1], nTo = new int[(int) edges];
+            boolean[] nReferent = new boolean[(int) edges], nIsClass = new boolean[n];
+            long[] nSize = new long[n], nLibrary = new long[n], nJvmprof = new long[n];
+            int e2 = 0;
+            for (int k = 0; k < n; k++) {
+                int x = order[k];
+                nStart[k] = e2;
+                nSize[k] = size[x];
+                nIsClass[k] = isClass[x];
+                nLibrary[k] = libraryClassSize[x];
+                nJvmprof[k] = jvmprofClassBytes[x];
+                for (int e = start[x]; e < start[x + 1]; e++, e2++) {
+                    nTo[e2] = newOf[to[e]];
+                    nReferent[e2] = referent[e];
+                }
+            }
+            nStart[n] = e2;
+            start = nStart; to = nTo; referent = nReferent; isClass = nIsClass;
+            size = nSize; libraryClassSize = nLibrary; jvmprofClassBytes = nJvmprof;
+            for (int i = 0; i < roots.length; i++) roots[i] = newOf[roots[i]];
+            index.renumber(newOf);
         }
 
         private int add(int e, long id, boolean isReferent) {
@@ -550,6 +634,51 @@ public class RetainedRef {
                 }
             }
             return bytes;
+        }
+
+        // rule (5) (every reference followed from the GC roots) split: {instance and array bytes,
+        // class objects, their bytes by the library's rule, by jvmprof's} of what is reachable
+        // without passing through node `skip`
+        long[] reachSplit(int skip) {
+            if (++stamp == Integer.MAX_VALUE) {
+                java.util.Arrays.fill(seen, 0);
+                stamp = 1;
+            }
+            int head = 0, tail = 0;
+            long bytes = 0, classes = 0, library = 0, jvmprof = 0;
+            for (int r : roots) {
+                if (r == skip || seen[r] == stamp) continue;
+                seen[r] = stamp;
+                queue[tail++] = r;
+            }
+            while (head < tail) {
+                int x = queue[head++];
+                if (isClass[x]) {
+                    classes++;
+                    library += libraryClassSize[x];
+                    jvmprof += jvmprofClassBytes[x];
+                } else {
+                    bytes += size[x];
+                }
+                for (int e = start[x]; e < start[x + 1]; e++) {
+                    int y = to[e];
+                    if (y == skip || seen[y] == stamp) continue;
+                    seen[y] = stamp;
+                    queue[tail++] = y;
+                }
+            }
+            return new long[] { bytes, classes, library, jvmprof };
+        }
+
+        // --definition's four columns for an object: the difference of the two walks, with and without it
+        long[] retainedSplit(long id) {
+            int x = index.get(id);
+            if (x < 0) return new long[4];
+            if (splitTotal == null) splitTotal = reachSplit(-1);
+            long[] without = reachSplit(x);
+            long[] r = new long[4];
+            for (int i = 0; i < 4; i++) r[i] = splitTotal[i] - without[i];
+            return r;
         }
 
         // mode 0: every reference; 1: referents skipped; 2: like the library (see the header comment)
@@ -610,6 +739,11 @@ public class RetainedRef {
             int i = slot(id);
             return keys[i] == 0 ? -1 : values[i];
         }
+
+        void renumber(int[] newOf) {
+            for (int i = 0; i < keys.length; i++)
+                if (keys[i] != 0) values[i] = newOf[values[i]];
+        }
     }
 
     static void deleteTree(Path dir) {
@@ -621,7 +755,7 @@ public class RetainedRef {
     }
 
     static void usage() {
-        die("usage: RetainedRef FILE.hprof --top N | --ids FILE_OF_HEX_IDS | --classes N | --instances CLASSNAME [--removal [--jvmprof-class-size]]");
+        die("usage: RetainedRef FILE.hprof --top N | --ids FILE_OF_HEX_IDS | --classes N | --instances CLASSNAME [--removal [--jvmprof-class-size] | --definition]");
     }
 
     static void die(String msg) {
