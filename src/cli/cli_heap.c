@@ -4,7 +4,7 @@
  * HEAP DUMP (--text), the dump made self-contained in place (--fix). The
  * modes that build the object graph have a file each (cli_heap_shared.h):
  * --retained and --diff (cli_heap_retained.c), --path and --path-class
- * (cli_heap_paths.c), --leaks (cli_heap_leaks.c).
+ * (cli_heap_paths.c), --leaks (cli_heap_leaks.c), --site (cli_heap_site.c).
  * src/heapdump does the reading. */
 #include "cli_commands.h"
 
@@ -92,10 +92,10 @@ int cli_heap(int argc, char **argv)
         "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | "
         "A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT] | FILE --path ID [--tsv] [-o OUT] | "
         "FILE --path-class CLASS [--top N] [--tsv] [-o OUT] | FILE --leaks [--threshold PCT] [--ignore-weak] "
-        "[--tsv | --html] [--top N] [-o OUT]";
+        "[--tsv | --html] [--top N] [-o OUT] | FILE --site TRACE|REPORT [--top N] [--tsv] [-o OUT]";
     /* --retained and its flags, which only this command has, taken out before the common parser */
     bool retained = false, ignore_weak = false, tsv = false, leaks = false, html = false;
-    const char *diff = NULL, *path_id = NULL, *path_cls = NULL, *threshold_arg = NULL;
+    const char *diff = NULL, *path_id = NULL, *path_cls = NULL, *threshold_arg = NULL, *site = NULL;
     double threshold = 10.0;
     char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
     if (!rest) {
@@ -134,6 +134,13 @@ int cli_heap(int argc, char **argv)
             cli_error("heap: %s needs %s: jvmprof heap FILE --path 0x7ff812340, jvmprof heap FILE --path-class "
                       "java.util.HashMap [--top N]",
                       argv[i], argv[i][6] ? "a class name" : "an object id");
+            free(rest);
+            return 2;
+        } else if (!strcmp(argv[i], "--site") && i + 1 < argc) {
+            site = argv[++i];
+        } else if (!strcmp(argv[i], "--site")) {
+            cli_error("heap: --site needs a trace serial or a report: jvmprof heap FILE --site 300001, jvmprof heap "
+                      "FILE --site report.txt (its LEAK SUSPECT lines)");
             free(rest);
             return 2;
         } else
@@ -176,19 +183,26 @@ int cli_heap(int argc, char **argv)
                   : diff ? "--diff" : a.text ? "--text" : a.fix ? "--fix" : "--ignore-weak");
         rc = 2;
     }
+    if (!rc && site && (paths || leaks || retained || diff || a.text || a.fix || ignore_weak)) {
+        cli_error("heap: --site prints what holds a site's objects (paths of strong references); it takes no %s",
+                  paths ? "--path or --path-class" : leaks ? "--leaks" : retained ? "--retained" : diff ? "--diff"
+                  : a.text ? "--text" : a.fix ? "--fix" : "--ignore-weak");
+        rc = 2;
+    }
     if (!rc && path_id && (a.given & CLI_OPT_TOP)) {
         cli_error("heap: --path prints one object's path; --top N goes with --path-class CLASS");
         rc = 2;
     }
-    if (!rc && !paths && (ignore_weak || tsv) && !retained && !diff && !leaks) {
+    if (!rc && !paths && !site && (ignore_weak || tsv) && !retained && !diff && !leaks) {
         if (ignore_weak)
             cli_error("heap: --ignore-weak goes with --retained, --diff or --leaks: jvmprof heap FILE --retained "
                       "[--ignore-weak] [--tsv] [--top N], jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top N], "
                       "jvmprof heap FILE --leaks [--ignore-weak]");
         else
-            cli_error("heap: --tsv goes with --retained, --diff, --leaks, --path or --path-class: jvmprof heap FILE "
-                      "--retained [--tsv] [--top N], jvmprof heap A --diff B [--tsv], jvmprof heap FILE --leaks --tsv, "
-                      "jvmprof heap FILE --path ID [--tsv], jvmprof heap FILE --path-class CLASS [--tsv]");
+            cli_error("heap: --tsv goes with --retained, --diff, --leaks, --path, --path-class or --site: jvmprof heap "
+                      "FILE --retained [--tsv] [--top N], jvmprof heap A --diff B [--tsv], jvmprof heap FILE --leaks "
+                      "--tsv, jvmprof heap FILE --path ID [--tsv], jvmprof heap FILE --path-class CLASS [--tsv], "
+                      "jvmprof heap FILE --site TRACE [--tsv]");
         rc = 2;
     }
     if (!rc && retained && (a.text || a.fix)) {
@@ -200,6 +214,8 @@ int cli_heap(int argc, char **argv)
         return rc;
     if (leaks)
         return cli_heap_leaks_run(&a, ignore_weak, tsv, html, threshold);
+    if (site)
+        return cli_heap_site_run(&a, site, tsv);
     if (paths)
         return cli_heap_paths_run(&a, path_id, path_cls, tsv);
     if (retained)

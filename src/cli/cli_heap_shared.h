@@ -1,6 +1,6 @@
 /* cli_heap_shared.h — what the modes of `jvmprof heap` that read the
  * object graph (cli_heap_retained.c: --retained, --diff; cli_heap_paths.c:
- * --path, --path-class; cli_heap_leaks.c: --leaks)
+ * --path, --path-class; cli_heap_leaks.c: --leaks; cli_heap_site.c: --site)
  * share: the progress line on stderr, printable names of objects, a path from
  * a GC root as text, and each mode's entry point for cli_heap.c. */
 #ifndef CLI_HEAP_SHARED_H
@@ -49,5 +49,6 @@ int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv);
 int cli_heap_diff_run(const cli_args *a, const char *other, bool ignore_weak, bool tsv);
 int cli_heap_paths_run(const cli_args *a, const char *want_id, const char *want_cls, bool tsv);
 int cli_heap_leaks_run(const cli_args *a, bool ignore_weak, bool tsv, bool html, double threshold);
+int cli_heap_site_run(const cli_args *a, const char *what, bool tsv);
 
 #endif
