@@ -30,7 +30,8 @@ static const cli_usage cu_table[] = {
       "        | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
       "        | A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT]\n"
       "        | FILE --path ID [--tsv] [-o OUT] | FILE --path-class CLASS [--top N] [--tsv] [-o OUT]\n"
-      "        | FILE --leaks [--threshold PCT] [--ignore-weak] [--tsv | --html] [--top N] [-o OUT]",
+      "        | FILE --leaks [--threshold PCT] [--ignore-weak] [--tsv | --html] [--top N] [-o OUT]\n"
+      "        | FILE --site TRACE|REPORT [--top N] [--tsv] [-o OUT]",
       "the class histogram (instances, shallow bytes) of an HPROF heap dump (ours, or jcmd PID\n"
       "GC.heap_dump's); N rows, default 30, 0 = all. Shallow bytes: 16-byte header + fields as\n"
       "dumped; arrays 20 + elements; rounded up to 8. --text: the whole dump as HPROF's ASCII\n"
@@ -53,7 +54,11 @@ static const cli_usage cu_table[] = {
       "heap (default 10; the top-most of a branch), each with its accumulation point (where the\n"
       "dominator tree spreads: a collection's array) and its path from a GC root; the classes\n"
       "whose instances retain that much together; the top N classes by retained size. --html:\n"
-      "the same as one self-contained page, the dominator tree an icicle chart (click to zoom)\n" },
+      "the same as one self-contained page, the dominator tree an icicle chart (click to zoom).\n"
+      "--site TRACE: in a dump jvmprof took while heap=sites ran (its live sampled objects carry\n"
+      "their site's trace serial, as the report numbers it), that trace's frames, its objects, and\n"
+      "the paths from the GC roots holding them, merged where they pass the same fields (the N\n"
+      "that hold the most, default 5); --site REPORT: each LEAK SUSPECT line of a lifetimes=y report\n" },
     { "trace",
       "FILE [-o OUT] [--chrome | --slowest N | --flame | --collapsed] [--thread N] [--type T,...]\n"
       "        [--method S] [--from SEC] [--to SEC]",
