@@ -42,7 +42,17 @@ profile() {
     perf record -q -e cpu-clock -F 1999 -o "$T/$name.data" -p "$jp" >/dev/null 2>"$T/$name.perferr" &
     local pp=$!
     wait "$tp" || fail "$name: the JVM ended with $?: $(tail -3 "$T/$name.err")"
-    wait "$pp" || fail "$name: perf record ended with $?: $(tail -3 "$T/$name.perferr")"
+    local prc=0
+    wait "$pp" || prc=$?
+    if [ "$prc" != 0 ] && [ -z "${PROFILE_RETRY:-}" ]; then
+        # perf itself failed (seen once on a machine running other perf sessions: status 244, no
+        # message): the reference is missing, not jvmprof's profile; take both again, once
+        note "$name: perf record ended with $prc ($(tail -1 "$T/$name.perferr")); profiling again"
+        rm -f "/tmp/perf-$jp.map"
+        PROFILE_RETRY=1 profile "$name" "$@"
+        return
+    fi
+    [ "$prc" = 0 ] || fail "$name: perf record ended with $prc: $(tail -3 "$T/$name.perferr")"
     grep -q "PrologueHot done" "$T/$name.out" || fail "$name: PrologueHot did not finish"
     perf script -i "$T/$name.data" -F ip,sym >"$T/$name.perf" 2>"$T/$name.perferr" ||
         fail "$name: perf script: $(tail -3 "$T/$name.perferr")"

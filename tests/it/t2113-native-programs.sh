@@ -19,7 +19,7 @@ if command -v objdump >/dev/null; then
     fp=$(frame_setups "$NATIVE/libjpnative_fp.so")
     nofp=$(frame_setups "$NATIVE/libjpnative_nofp.so")
     note "set up %rbp: _fp: $fp; _nofp: ${nofp:-none}"
-    [ "$fp" = "Java_NativeHot_callback Java_NativeHot_deep Java_NativeHot_mallocs Java_NativeHot_spin jp_call_java jp_deep_a jp_deep_b jp_deep_c jp_hot_loop jp_mallocs " ] ||
+    [ "$fp" = "Java_HeapPaths_keepGlobal Java_NativeHot_callback Java_NativeHot_deep Java_NativeHot_mallocs Java_NativeHot_spin jp_call_java jp_deep_a jp_deep_b jp_deep_c jp_hot_loop jp_mallocs " ] ||
         fail "libjpnative_fp.so: not every function sets up %rbp: $fp"
     [ -z "$nofp" ] || fail "libjpnative_nofp.so: functions set up %rbp: $nofp"
     readelf -S "$NATIVE/libjpnative_nofp.so" | grep -q ' \.eh_frame ' || fail "libjpnative_nofp.so has no .eh_frame"
