@@ -34,21 +34,25 @@ JAVA_SRC   := $(shell find java -name '*.java')
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 HEADERS    := $(shell find src -name '*.h')
 
-# resources compiled in: the flame graph page's fixed parts (src/format/flame_page/)
+# resources compiled in: the flame graph page's fixed parts (src/format/flame_page/), each after
+# the part it shares with the leak report's page (src/format/page_common/: the head, the icicle's code)
 GEN_INC   := -I$(BUILD)/gen
+PAGE_COMMON := src/format/page_common/head.html src/format/page_common/icicle.js
 FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/script.js
-$(BUILD)/gen/flame_page.h: $(FLAME_PAGE) tools/embed.sh
+$(BUILD)/gen/flame_page.h: $(FLAME_PAGE) $(PAGE_COMMON) tools/embed.sh
 	@mkdir -p $(dir $@)
-	tools/embed.sh $@ fh_head=src/format/flame_page/head.html fh_controls=src/format/flame_page/controls.html \
-	    fh_script=src/format/flame_page/script.js
+	tools/embed.sh $@ fh_head=src/format/page_common/head.html,src/format/flame_page/head.html \
+	    fh_controls=src/format/flame_page/controls.html \
+	    fh_script=src/format/page_common/icicle.js,src/format/flame_page/script.js
 $(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz/obj/format/flame_html.o: \
     $(BUILD)/gen/flame_page.h
 
 # ... and the leak report page's (src/heapdump/leaks_page/)
 LEAKS_PAGE := src/heapdump/leaks_page/head.html src/heapdump/leaks_page/script.js
-$(BUILD)/gen/leaks_page.h: $(LEAKS_PAGE) tools/embed.sh
+$(BUILD)/gen/leaks_page.h: $(LEAKS_PAGE) $(PAGE_COMMON) tools/embed.sh
 	@mkdir -p $(dir $@)
-	tools/embed.sh $@ hlp_head=src/heapdump/leaks_page/head.html hlp_script=src/heapdump/leaks_page/script.js
+	tools/embed.sh $@ hlp_head=src/format/page_common/head.html,src/heapdump/leaks_page/head.html \
+	    hlp_script=src/format/page_common/icicle.js,src/heapdump/leaks_page/script.js
 $(BUILD)/obj/heapdump/heap_leaks_html.o $(BUILD)/asan/heapdump/heap_leaks_html.o \
     $(BUILD)/fuzz/obj/heapdump/heap_leaks_html.o: $(BUILD)/gen/leaks_page.h
 

@@ -18,28 +18,16 @@ var UNIT = D.unit || 'samples';
 var LIBS = D.libs || {};   /* name index -> the library (or "kernel") of a native frame's name */
 var names = D.names, raw = D.nodes, n = raw.length / 3;
 var nameOf = new Int32Array(n), kindOf = new Uint8Array(n), total = new Float64Array(n);
-var depth = new Int32Array(n), parent = new Int32Array(n), end = new Int32Array(n);
-var nextX = new Float64Array(n);
-/* preorder + depth -> parent and subtree end, with an explicit stack */
-var open = [], i;
-for (i = 0; i < n; i++) {
-  var key = raw[3 * i], d = raw[3 * i + 2];
-  kindOf[i] = key % 16; nameOf[i] = (key - key % 16) / 16; total[i] = raw[3 * i + 1]; depth[i] = d;
-  while (open.length > d) end[open.pop()] = i;
-  parent[i] = d > 0 ? open[d - 1] : -1;
-  open.push(i);
+var depth = new Int32Array(n);
+for (var i = 0; i < n; i++) {
+  var key = raw[3 * i];
+  kindOf[i] = key % 16; nameOf[i] = (key - key % 16) / 16; total[i] = raw[3 * i + 1]; depth[i] = raw[3 * i + 2];
 }
-while (open.length) end[open.pop()] = n;
+var shape = icShape(depth), end = shape.end;
 var T = n ? total[0] : 0;
-function $(id) { return document.getElementById(id); }
 var flame = $('flame'), statusEl = $('status'), matched = $('matched'), input = $('search');
 var zoomed = 0, nameMatch = null;
 
-function hash(s) {
-  var h = 5381;
-  for (var j = 0; j < s.length; j++) h = (h * 33 + s.charCodeAt(j)) | 0;
-  return h >>> 0;
-}
 /* jvmprof diff: what the same call path had before; a frame's colour is the change of its share */
 var BEFORE = D.before || null, BT = D.beforeTotal || 0;
 function delta(i) { return (T ? total[i] / T : 0) - (BT ? BEFORE[i] / BT : 0); }
@@ -50,7 +38,7 @@ function diffColour(i) {
 }
 function colour(i) {
   if (BEFORE) return diffColour(i);
-  var k = KINDS[kindOf[i]], h = hash(names[nameOf[i]]);
+  var k = KINDS[kindOf[i]], h = icHash(names[nameOf[i]]);
   return 'hsl(' + (k.hue + h % 17 - 8) + ',' + k.sat + '%,' + (62 + (h >>> 8) % 14) + '%)';
 }
 function pct(v) { return (T ? 100 * v / T : 0).toFixed(2) + '%'; }
@@ -66,21 +54,9 @@ function describe(i) {
   return text;
 }
 function isMatch(i) { return nameMatch !== null && kindOf[i] !== 7 && nameMatch[nameOf[i]] === 1; }
-function frameOf(ev) {
-  var e = ev.target;
-  while (e && e !== flame && !(e.classList && e.classList.contains('frame'))) e = e.parentNode;
-  return e && e !== flame ? e : null;
-}
 
 function addFrame(frag, i, x, w, cls) {
-  var e = document.createElement('div');
-  e.className = 'frame' + cls + (isMatch(i) ? ' match' : '');
-  e.setAttribute('data-i', i);
-  e.setAttribute('data-x', (100 * x).toFixed(3));
-  e.setAttribute('data-w', (100 * w).toFixed(3));
-  e.style.left = (100 * x) + '%';
-  e.style.width = (100 * w) + '%';
-  e.style.top = (depth[i] * ROW) + 'px';
+  var e = icBox(shape, i, x, w, 'frame' + cls + (isMatch(i) ? ' match' : ''), ROW);
   e.style.backgroundColor = colour(i);
   if (BEFORE) e.setAttribute('data-delta', delta(i).toFixed(4));
   e.textContent = names[nameOf[i]];
@@ -91,22 +67,7 @@ function addFrame(frag, i, x, w, cls) {
 function render() {
   flame.textContent = '';
   if (!T) { flame.className = 'empty'; flame.textContent = 'No ' + UNIT + '.'; return; }
-  var frag = document.createDocumentFragment(), path = [], maxDepth = 0, a, z = zoomed, zt = total[z];
-  for (a = parent[z]; a >= 0; a = parent[a]) path.push(a);
-  for (a = path.length - 1; a >= 0; a--) addFrame(frag, path[a], 0, 1, ' ancestor');
-  nextX[z] = 0;
-  for (var j = z; j < end[z];) {
-    var w = total[j] / zt, x = 0;
-    if (j !== z) { x = nextX[parent[j]]; nextX[parent[j]] = x + w; }
-    if (w < MIN_W) { j = end[j]; continue; }
-    nextX[j] = x;
-    addFrame(frag, j, x, w, j === z ? ' zoomed' : '');
-    if (depth[j] > maxDepth) maxDepth = depth[j];
-    j++;
-  }
-  flame.style.height = ((maxDepth + 1) * ROW) + 'px';
-  flame.appendChild(frag);
-  $('reset').disabled = z === 0;
+  icDraw(flame, shape, total, zoomed, MIN_W, ROW, addFrame);
 }
 function zoom(i) {
   zoomed = i;
@@ -147,39 +108,17 @@ function search(text) {
 /* #search=TEXT types TEXT into the search box; #click=NAME clicks the widest
    drawn frame named NAME, else the first whose name contains it */
 function applyHash() {
-  var h = location.hash.replace(/^#/, '');
-  if (!h) return;
-  h.split('&').forEach(function (part) {
-    var eq = part.indexOf('=');
-    if (eq < 0) return;
-    var k = part.slice(0, eq), v = part.slice(eq + 1);
-    try { v = decodeURIComponent(v); } catch (err) { /* keep it raw */ }
+  icEachHashPart(function (k, v) {
     if (k === 'search') {
       input.value = v;
       input.dispatchEvent(new Event('input', { bubbles: true }));
     } else if (k === 'click') {
-      var fs = flame.querySelectorAll('.frame'), hit = null, j;
-      var wider = function (f) { return !hit || +f.getAttribute('data-w') > +hit.getAttribute('data-w'); };
-      for (j = 0; j < fs.length; j++) if (fs[j].textContent === v && wider(fs[j])) hit = fs[j];
-      for (j = 0; j < fs.length && !hit; j++) if (fs[j].textContent.indexOf(v) >= 0) hit = fs[j];
-      if (hit) hit.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
-      else statusEl.textContent = 'no frame named ' + v;
+      icClickNamed(flame, 'frame', v, statusEl, 'frame');
     }
   });
 }
 
-flame.addEventListener('click', function (ev) {
-  var f = frameOf(ev);
-  if (f) zoom(+f.getAttribute('data-i'));
-});
-flame.addEventListener('mouseover', function (ev) {
-  var f = frameOf(ev);
-  if (!f) return;
-  var text = describe(+f.getAttribute('data-i'));
-  statusEl.textContent = text;
-  f.title = text;
-});
-$('reset').addEventListener('click', function () { zoom(0); });
+icListen(flame, 'frame', statusEl, zoom, describe);
 input.addEventListener('input', function () { search(input.value); });
 document.addEventListener('keydown', function (ev) {
   if (ev.key === 'Escape' && ev.target !== input) zoom(0);
