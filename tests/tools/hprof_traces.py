@@ -10,10 +10,13 @@
 #   bad WHAT                     a trace an object names without a TRACE record,
 #                                a frame id without a FRAME record, a class
 #                                serial without a LOAD CLASS
-# An independent reader: it shares no code with src/heapdump.
+# An independent reader: it shares no code with src/heapdump (the record walk:
+# hprof_records.py).
 import collections
 import struct
 import sys
+
+from hprof_records import Hprof
 
 
 PRIMS = {'Z': 'boolean', 'C': 'char', 'F': 'float', 'D': 'double', 'B': 'byte', 'S': 'short', 'I': 'int',
@@ -33,27 +36,14 @@ def java_name(n):
 
 def main():
     path = sys.argv[1]
-    d = open(path, 'rb').read()
-    p = d.index(b'\0') + 1
-    ids = struct.unpack('>I', d[p:p + 4])[0]
-    p += 12
-
-    def rid(q):
-        return int.from_bytes(d[q:q + ids], 'big')
-
-    def u4(q):
-        return struct.unpack('>I', d[q:q + 4])[0]
-
-    size = {2: ids, 4: 1, 5: 2, 6: 4, 7: 8, 8: 1, 9: 2, 10: 4, 11: 8}
+    h = Hprof(path)
+    d, ids, rid, u4 = h.d, h.ids, h.rid, h.u4
     strings, class_by_id, class_by_serial = {}, {}, {}
     frames, traces = {}, {}
     objs = collections.Counter()
     prim = {4: 'boolean[]', 5: 'char[]', 6: 'float[]', 7: 'double[]', 8: 'byte[]', 9: 'short[]',
             10: 'int[]', 11: 'long[]'}
-    while p < len(d):
-        tag, ln = d[p], u4(p + 5)
-        body, end = p + 9, p + 9 + ln
-        p = end
+    for tag, body, end in h.records():
         if tag == 0x01:
             strings[rid(body)] = d[body + ids:end].decode('utf-8', 'replace')
         elif tag == 0x02:
@@ -69,42 +59,13 @@ def main():
             n = u4(body + 8)
             traces[u4(body)] = [rid(body + 12 + k * ids) for k in range(n)]
         elif tag in (0x0c, 0x1c):
-            q = body
-            while q < end:
-                st = d[q]
-                q += 1
-                if st == 0xff or st in (0x05, 0x07):
-                    q += ids
-                elif st == 0x01:
-                    q += 2 * ids
-                elif st in (0x02, 0x03, 0x08):
-                    q += ids + 8
-                elif st in (0x04, 0x06):
-                    q += ids + 4
-                elif st == 0x20:
-                    q += 7 * ids + 8
-                    n = struct.unpack('>H', d[q:q + 2])[0]
-                    q += 2
-                    for _ in range(n):
-                        q += 2
-                        q += 1 + size[d[q]]
-                    n = struct.unpack('>H', d[q:q + 2])[0]
-                    q += 2
-                    for _ in range(n):
-                        q += ids + 1 + size[d[q + ids]]
-                    n = struct.unpack('>H', d[q:q + 2])[0]
-                    q += 2 + n * (ids + 1)
-                elif st == 0x21:
+            for st, q in h.sub_records(body, end):
+                if st == 0x21:
                     objs[(rid(q + ids + 4), u4(q + ids))] += 1
-                    q += 2 * ids + 8 + u4(q + 2 * ids + 4)
                 elif st == 0x22:
                     objs[(rid(q + ids + 8), u4(q + ids))] += 1
-                    q += 2 * ids + 8 + u4(q + ids + 4) * ids
                 elif st == 0x23:
                     objs[(-d[q + ids + 8], u4(q + ids))] += 1
-                    q += ids + 9 + u4(q + ids + 4) * size[d[q + ids + 8]]
-                else:
-                    sys.exit('%s: unknown heap dump sub-record 0x%02x' % (path, st))
     used = set()
     for (cid, serial), n in sorted(objs.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
         name = prim.get(-cid, '?') if cid < 0 else class_by_id.get(cid, '?')
