@@ -5,16 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 # the sources of the JDK that compiles them (they patch its java.base): Debian's package for its
 # OpenJDK 17, the lib/src.zip a JDK such as Temurin 25 comes with
-if [ -f "$JAVA_HOME/lib/src.zip" ]; then
-    SRC_ZIP=$JAVA_HOME/lib/src.zip
-else
-    "$ROOT/tools/deps.sh" jdk-source || fail "cannot install openjdk-17-source"
-    SRC_ZIP=/usr/lib/jvm/openjdk-17/src.zip
-fi
-[ -f "$SRC_ZIP" ] || fail "$SRC_ZIP missing"
-(cd "$T" && unzip -q "$SRC_ZIP" 'java.base/java/time/*' 'java.base/java/text/*' 'java.base/java/math/*') ||
-    fail "cannot unpack $SRC_ZIP"
-find "$T/java.base" -name '*.java' >"$T/files"
+JAVA_HOME=$JAVA_HOME "$ROOT/tests/tools/javac_sources.sh" "$T" || fail "no JDK sources for javac to compile"
 note "$(wc -l <"$T/files") source files"
 JAVAC="$JAVA_HOME/bin/javac"
 compile() {

@@ -22,16 +22,7 @@ if ! ls /usr/share/visualvm/*/modules/org-graalvm-visualvm-lib-jfluid-heap.jar >
     exit 0
 fi
 # javac compiles the sources of the JDK it runs on (they patch its java.base)
-if [ -f "$JAVA_HOME/lib/src.zip" ]; then
-    SRC_ZIP=$JAVA_HOME/lib/src.zip
-else
-    "$ROOT/tools/deps.sh" jdk-source || fail "cannot install openjdk-17-source"
-    SRC_ZIP=/usr/lib/jvm/openjdk-17/src.zip
-fi
-[ -f "$SRC_ZIP" ] || fail "$SRC_ZIP missing"
-(cd "$T" && unzip -q "$SRC_ZIP" 'java.base/java/time/*' 'java.base/java/text/*' 'java.base/java/math/*') ||
-    fail "cannot unpack $SRC_ZIP"
-find "$T/java.base" -name '*.java' | sort >"$T/files"
+JAVA_HOME=$JAVA_HOME "$ROOT/tests/tools/javac_sources.sh" "$T" || fail "no JDK sources for javac to compile"
 timeout -k 10 300 "$JAVA" -Xmx1g -cp "$CLASSES" JavacHeap "$T/javac.hprof" "$T/files" \
     -nowarn -XDsuppressNotes --patch-module "java.base=$T/java.base" -d "$T/javac-out" >"$T/javac.out" 2>&1 ||
     { tail -5 "$T/javac.out" >&2; fail "JavacHeap failed"; }

@@ -9,7 +9,7 @@
 #   DIR/javac.hprof       javac's live heap at the end of compiling the JDK's
 #                         java.time, java.text and java.math sources (as t3103
 #                         does), in-process through tests/programs/JavacHeap
-# The sources come from the JDK's src.zip ($JAVA_HOME/lib/src.zip, or Debian's
+# The sources: tests/tools/javac_sources.sh (the JDK's src.zip, or Debian's
 # openjdk-17-source: `tools/deps.sh jdk-source`). Prints each file's size.
 # Exit 1 with a one-line message if a step fails.
 set -eu
@@ -42,16 +42,7 @@ wait $PID || fail "RetainedShapes failed: $(tail -3 "$W/shapes.out")"
 PID=
 
 # javac
-if [ -f "$JH/lib/src.zip" ]; then
-    SRC_ZIP=$JH/lib/src.zip
-else
-    "$ROOT/tools/deps.sh" jdk-source || fail "cannot install openjdk-17-source"
-    SRC_ZIP=/usr/lib/jvm/openjdk-17/src.zip
-fi
-[ -f "$SRC_ZIP" ] || fail "$SRC_ZIP missing"
-(cd "$W" && unzip -q "$SRC_ZIP" 'java.base/java/time/*' 'java.base/java/text/*' 'java.base/java/math/*') ||
-    fail "cannot unpack $SRC_ZIP"
-find "$W/java.base" -name '*.java' | sort >"$W/files"
+JAVA_HOME=$JH "$ROOT/tests/tools/javac_sources.sh" "$W" || fail "no JDK sources for javac to compile"
 rm -f "$OUT/javac.hprof"
 "$JH/bin/java" -Xmx1g -cp "$W/classes" JavacHeap "$OUT/javac.hprof" "$W/files" \
     -nowarn -XDsuppressNotes --patch-module "java.base=$W/java.base" -d "$W/javac-out" >"$W/javac.out" 2>&1 ||
