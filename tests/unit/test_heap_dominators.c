@@ -14,80 +14,6 @@
 #include "heapdump/heap_graph.h"
 #include "hprof_builder.h"
 
-/* ---- a tiny HPROF writer (hprof_builder.h), and what this test adds ---- */
-static void hb_class(hb *b, uint64_t cid, uint64_t super, uint64_t loader, int nst, const uint64_t *st_names,
-                     const uint64_t *st_values, int nf, const uint64_t *f_names)
-{
-    hb_u1(b, 0x20);
-    hb_id(b, cid);
-    hb_u4(b, 0);
-    hb_id(b, super);
-    hb_id(b, loader);
-    for (int i = 0; i < 4; i++)
-        hb_id(b, 0);
-    hb_u4(b, (uint32_t)(nf * b->idsize));
-    hb_u2(b, 0);
-    hb_u2(b, (unsigned)nst);
-    for (int i = 0; i < nst; i++) {
-        hb_id(b, st_names[i]);
-        hb_u1(b, 2);
-        hb_id(b, st_values[i]);
-    }
-    hb_u2(b, (unsigned)nf);
-    for (int i = 0; i < nf; i++) {
-        hb_id(b, f_names[i]);
-        hb_u1(b, 2);
-    }
-}
-static void hb_instance(hb *b, uint64_t oid, uint64_t cid, int n, const uint64_t *values)
-{
-    hb_u1(b, 0x21);
-    hb_id(b, oid);
-    hb_u4(b, 0);
-    hb_id(b, cid);
-    hb_u4(b, (uint32_t)(n * b->idsize));
-    for (int i = 0; i < n; i++)
-        hb_id(b, values[i]);
-}
-static void hb_obj_array(hb *b, uint64_t oid, uint64_t cid, int n, const uint64_t *elems)
-{
-    hb_u1(b, 0x22);
-    hb_id(b, oid);
-    hb_u4(b, 0);
-    hb_u4(b, (uint32_t)n);
-    hb_id(b, cid);
-    for (int i = 0; i < n; i++)
-        hb_id(b, elems[i]);
-}
-static void hb_bytes(hb *b, uint64_t oid, uint32_t n)
-{
-    hb_u1(b, 0x23);
-    hb_id(b, oid);
-    hb_u4(b, 0);
-    hb_u4(b, n);
-    hb_u1(b, 8); /* byte */
-    for (uint32_t i = 0; i < n; i++)
-        hb_u1(b, 0);
-}
-static void hb_root_global(hb *b, uint64_t oid)
-{
-    hb_u1(b, 0x01);
-    hb_id(b, oid);
-    hb_id(b, 0x77);
-}
-static void hb_root_frame(hb *b, uint64_t oid, uint32_t thread)
-{
-    hb_u1(b, 0x03);
-    hb_id(b, oid);
-    hb_u4(b, thread);
-    hb_u4(b, 0);
-}
-static void hb_root_sticky(hb *b, uint64_t oid)
-{
-    hb_u1(b, 0x05);
-    hb_id(b, oid);
-}
-
 /* ---- the world every shape lives in ---- */
 
 /* string ids */
@@ -129,13 +55,13 @@ static void world_start(hb *b, unsigned idsize)
     hb_load_class(b, 5, C_OARR, 0, S_OARR);
     hb_load_class(b, 6, C_HOLDER, 0, S_HOLDER);
     hb_rec(b, 0x0C);
-    hb_class(b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL);
+    hb_class(b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL, NULL);
     uint64_t ab[2] = { S_A, S_B }, rq[2] = { S_REFERENT, S_QUEUE };
-    hb_class(b, C_NODE, C_OBJECT, 0, 0, NULL, NULL, 2, ab);
-    hb_class(b, C_REF, C_OBJECT, 0, 0, NULL, NULL, 2, rq);
-    hb_class(b, C_WEAK, C_REF, 0, 0, NULL, NULL, 0, NULL);
-    hb_class(b, C_OARR, C_OBJECT, 0, 0, NULL, NULL, 0, NULL);
-    hb_class(b, C_HOLDER, C_OBJECT, 0, 0, NULL, NULL, 0, NULL); /* statics added by a shape's own class */
+    hb_class(b, C_NODE, C_OBJECT, 0, 0, NULL, NULL, 2, ab, NULL);
+    hb_class(b, C_REF, C_OBJECT, 0, 0, NULL, NULL, 2, rq, NULL);
+    hb_class(b, C_WEAK, C_REF, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_OARR, C_OBJECT, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_HOLDER, C_OBJECT, 0, 0, NULL, NULL, 0, NULL, NULL); /* statics added by a shape's own class */
     uint64_t classes[] = { C_OBJECT, C_NODE, C_REF, C_WEAK, C_OARR, C_HOLDER };
     for (unsigned i = 0; i < NCLASSES; i++)
         hb_root_sticky(b, classes[i]);
@@ -346,7 +272,7 @@ static void test_statics(void)
     hb *b = &x.b;
     world_start(b, 8);
     uint64_t names[1] = { S_KEEP }, values[1] = { oid(b, 1) };
-    hb_class(b, 0x160, C_OBJECT, oid(b, 7), 1, names, values, 0, NULL); /* unnamed, loader: object 7 */
+    hb_class(b, 0x160, C_OBJECT, oid(b, 7), 1, names, values, 0, NULL, NULL); /* unnamed, loader: object 7 */
     hb_root_sticky(b, 0x160);
     node(b, 1, 0, 0);
     node(b, 7, 0, 0);

@@ -15,7 +15,7 @@ static void hb_zeros(hb *b, size_t n)
         hb_u1(b, 0);
 }
 
-static void hb_instance(hb *b, uint64_t obj, uint64_t cls, uint32_t nbytes)
+static void hist_instance(hb *b, uint64_t obj, uint64_t cls, uint32_t nbytes)
 {
     hb_u1(b, 0x21);
     hb_id(b, obj);
@@ -24,7 +24,7 @@ static void hb_instance(hb *b, uint64_t obj, uint64_t cls, uint32_t nbytes)
     hb_u4(b, nbytes);
     hb_zeros(b, nbytes);
 }
-static void hb_obj_array(hb *b, uint64_t obj, uint64_t cls, uint32_t n)
+static void hist_obj_array(hb *b, uint64_t obj, uint64_t cls, uint32_t n)
 {
     hb_u1(b, 0x22);
     hb_id(b, obj);
@@ -34,7 +34,7 @@ static void hb_obj_array(hb *b, uint64_t obj, uint64_t cls, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
         hb_id(b, 0x5000 + i);
 }
-static void hb_prim_array(hb *b, uint64_t obj, unsigned type, uint32_t n, unsigned elem_size)
+static void hist_prim_array(hb *b, uint64_t obj, unsigned type, uint32_t n, unsigned elem_size)
 {
     hb_u1(b, 0x23);
     hb_id(b, obj);
@@ -89,17 +89,17 @@ static void build_dump(hb *b, unsigned idsize, bool seg)
     hb_roots(b);
     hb_class_dump(b, 0x100);
     for (int i = 0; i < 3; i++)
-        hb_instance(b, 0x1000 + i, 0x100, 12);
-    hb_obj_array(b, 0x2000, 0x200, 3);
-    hb_instance(b, 0x3000, 0x999, 0);
+        hist_instance(b, 0x1000 + i, 0x100, 12);
+    hist_obj_array(b, 0x2000, 0x200, 3);
+    hist_instance(b, 0x3000, 0x999, 0);
     if (seg) {
         hb_end(b);
         hb_rec(b, 0x1C);
     }
-    hb_prim_array(b, 0x4000, 10, 5, 4);
-    hb_prim_array(b, 0x4001, 8, 3, 1);
-    hb_prim_array(b, 0x4002, 4, 0, 1);
-    hb_obj_array(b, 0x4003, 0x400, 2);
+    hist_prim_array(b, 0x4000, 10, 5, 4);
+    hist_prim_array(b, 0x4001, 8, 3, 1);
+    hist_prim_array(b, 0x4002, 4, 0, 1);
+    hist_obj_array(b, 0x4003, 0x400, 2);
     hb_end(b);
     hb_load_class(b, 3, 0x400, 1, 4); /* after its instances: still names them */
     if (seg) {
@@ -228,7 +228,7 @@ static void test_errors(void)
     hb_start(&b, 8, "1.0.2");
     hb_rec(&b, 0x0C);
     at = b.len;
-    hb_instance(&b, 1, 2, 8);
+    hist_instance(&b, 1, 2, 8);
     b.p[b.len - 9] = 9; /* claims 9 bytes, has 8 */
     hb_end(&b);
     CHECK(!heap_histogram_read(b.p, b.len, &h, err, sizeof err));
@@ -239,7 +239,7 @@ static void test_errors(void)
     /* a bad primitive array type */
     hb_start(&b, 4, "1.0.1");
     hb_rec(&b, 0x0C);
-    hb_prim_array(&b, 1, 3, 1, 1);
+    hist_prim_array(&b, 1, 3, 1, 1);
     hb_end(&b);
     CHECK(!heap_histogram_read(b.p, b.len, &h, err, sizeof err));
     CHECK(strstr(err, "bad element type 3") != NULL);
@@ -248,7 +248,7 @@ static void test_errors(void)
     /* a huge array count must not overflow the length check */
     hb_start(&b, 8, "1.0.2");
     hb_rec(&b, 0x0C);
-    hb_prim_array(&b, 1, 11, 0, 8);
+    hist_prim_array(&b, 1, 11, 0, 8);
     memcpy(b.p + b.len - 5, "\xff\xff\xff\xff", 4);
     hb_end(&b);
     CHECK(!heap_histogram_read(b.p, b.len, &h, err, sizeof err));

@@ -23,45 +23,6 @@ enum {
 enum { C_OBJECT = 0x100, C_NODE = 0x110, C_REF = 0x120, C_WEAK = 0x130, C_SOFT = 0x140, C_OARR = 0x150,
        C_STRING = 0x160, C_THREAD = 0x170, C_HOLDER = 0x180 };
 
-/* a CLASS DUMP: no constant pool; statics (object), instance fields of the given types */
-static void cls(hb *b, uint64_t cid, uint64_t super, int nst, const uint64_t *st_names, const uint64_t *st_values,
-                int nf, const uint64_t *f_names, const uint8_t *f_types)
-{
-    static const unsigned size[12] = { 0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8 };
-    unsigned bytes = 0;
-    for (int i = 0; i < nf; i++)
-        bytes += f_types[i] == 2 ? b->idsize : size[f_types[i]];
-    hb_u1(b, 0x20);
-    hb_id(b, cid);
-    hb_u4(b, 0);
-    hb_id(b, super);
-    for (int i = 0; i < 5; i++) /* loader, signers, domain, 2 reserved */
-        hb_id(b, 0);
-    hb_u4(b, bytes);
-    hb_u2(b, 0);
-    hb_u2(b, (unsigned)nst);
-    for (int i = 0; i < nst; i++) {
-        hb_id(b, st_names[i]);
-        hb_u1(b, 2);
-        hb_id(b, st_values[i]);
-    }
-    hb_u2(b, (unsigned)nf);
-    for (int i = 0; i < nf; i++) {
-        hb_id(b, f_names[i]);
-        hb_u1(b, f_types[i]);
-    }
-}
-/* an INSTANCE DUMP whose fields are all references */
-static void inst(hb *b, uint64_t o, uint64_t cid, int n, const uint64_t *values)
-{
-    hb_u1(b, 0x21);
-    hb_id(b, o);
-    hb_u4(b, 0);
-    hb_id(b, cid);
-    hb_u4(b, (uint32_t)(n * b->idsize));
-    for (int i = 0; i < n; i++)
-        hb_id(b, values[i]);
-}
 /* a java.lang.String: value, coder */
 static void string(hb *b, uint64_t o, uint64_t value, unsigned coder)
 {
@@ -73,55 +34,13 @@ static void string(hb *b, uint64_t o, uint64_t value, unsigned coder)
     hb_id(b, value);
     hb_u1(b, coder);
 }
-/* a primitive array of type 8 (byte) or 5 (char: n chars, big-endian in the file) */
-static void prims(hb *b, uint64_t o, unsigned type, const unsigned char *bytes, uint32_t n)
-{
-    hb_u1(b, 0x23);
-    hb_id(b, o);
-    hb_u4(b, 0);
-    hb_u4(b, n);
-    hb_u1(b, type);
-    for (uint32_t i = 0; i < (type == 5 ? 2 * n : n); i++)
-        hb_u1(b, bytes[i]);
-}
-static void oarr(hb *b, uint64_t o, int n, const uint64_t *elems)
-{
-    hb_u1(b, 0x22);
-    hb_id(b, o);
-    hb_u4(b, 0);
-    hb_u4(b, (uint32_t)n);
-    hb_id(b, C_OARR);
-    for (int i = 0; i < n; i++)
-        hb_id(b, elems[i]);
-}
-static void root_global(hb *b, uint64_t o)
-{
-    hb_u1(b, 0x01);
-    hb_id(b, o);
-    hb_id(b, 0x77);
-}
-static void root_frame(hb *b, uint64_t o, uint32_t thread)
-{
-    hb_u1(b, 0x03);
-    hb_id(b, o);
-    hb_u4(b, thread);
-    hb_u4(b, 0);
-}
-static void root_thread(hb *b, uint64_t o, uint32_t serial)
-{
-    hb_u1(b, 0x08);
-    hb_id(b, o);
-    hb_u4(b, serial);
-    hb_u4(b, 0);
-}
-
 /* object k's id */
 static uint64_t oid(unsigned idsize, unsigned k) { return (idsize == 8 ? 0x7f0000001000ull : 0x10000ull) + 0x10u * k; }
 
 static void node(hb *b, unsigned k, uint64_t a, uint64_t bb)
 {
     uint64_t v[2] = { a, bb };
-    inst(b, oid(b->idsize, k), C_NODE, 2, v);
+    hb_instance(b, oid(b->idsize, k), C_NODE, 2, v);
 }
 
 #define NCLASSES 9u
@@ -152,15 +71,15 @@ static void make_dump(hb *b, unsigned idsize)
     uint64_t ab[2] = { S_A, S_B }, rq[2] = { S_REFERENT, S_QUEUE }, vc[2] = { S_VALUE, S_CODER }, nm[1] = { S_NAME };
     uint8_t refs[2] = { 2, 2 }, ref_byte[2] = { 2, 8 };
     uint64_t cache[1] = { S_CACHE }, cache_v[1] = { oid(idsize, 1) };
-    cls(b, C_OBJECT, 0, 0, NULL, NULL, 0, NULL, NULL);
-    cls(b, C_NODE, C_OBJECT, 0, NULL, NULL, 2, ab, refs);
-    cls(b, C_REF, C_OBJECT, 0, NULL, NULL, 2, rq, refs);
-    cls(b, C_WEAK, C_REF, 0, NULL, NULL, 0, NULL, NULL);
-    cls(b, C_SOFT, C_REF, 0, NULL, NULL, 0, NULL, NULL);
-    cls(b, C_OARR, C_OBJECT, 0, NULL, NULL, 0, NULL, NULL);
-    cls(b, C_STRING, C_OBJECT, 0, NULL, NULL, 2, vc, ref_byte);
-    cls(b, C_THREAD, C_OBJECT, 0, NULL, NULL, 1, nm, refs);
-    cls(b, C_HOLDER, C_OBJECT, 1, cache, cache_v, 0, NULL, NULL);
+    hb_class(b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_NODE, C_OBJECT, 0, 0, NULL, NULL, 2, ab, refs);
+    hb_class(b, C_REF, C_OBJECT, 0, 0, NULL, NULL, 2, rq, refs);
+    hb_class(b, C_WEAK, C_REF, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_SOFT, C_REF, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_OARR, C_OBJECT, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_STRING, C_OBJECT, 0, 0, NULL, NULL, 2, vc, ref_byte);
+    hb_class(b, C_THREAD, C_OBJECT, 0, 0, NULL, NULL, 1, nm, refs);
+    hb_class(b, C_HOLDER, C_OBJECT, 0, 1, cache, cache_v, 0, NULL, NULL);
     for (unsigned i = 0; i < NCLASSES; i++) {
         hb_u1(b, 0x05); /* sticky class */
         hb_id(b, classes[i]);
@@ -169,7 +88,7 @@ static void make_dump(hb *b, unsigned idsize)
     /* static chain, written out of order */
     node(b, 3, 0, 0);
     uint64_t e[3] = { 0, 0, O(3) };
-    oarr(b, O(2), 3, e);
+    hb_obj_array(b, O(2), C_OARR, 3, e);
     node(b, 1, O(2), 0);
     /* two lengths */
     node(b, 10, O(11), 0);
@@ -177,40 +96,40 @@ static void make_dump(hb *b, unsigned idsize)
     node(b, 12, O(13), 0);
     node(b, 13, 0, 0);
     node(b, 14, 0, O(13));
-    root_global(b, O(10));
-    root_frame(b, O(14), 3);
+    hb_root_global(b, O(10));
+    hb_root_frame(b, O(14), 3);
     /* a tie */
     node(b, 15, 0, 0);
     node(b, 16, O(15), 0);
     node(b, 17, O(15), 0);
-    root_global(b, O(16));
-    root_global(b, O(17));
+    hb_root_global(b, O(16));
+    hb_root_global(b, O(17));
     /* two records */
     node(b, 18, 0, 0);
-    root_global(b, O(18));
-    root_frame(b, O(18), 3);
+    hb_root_global(b, O(18));
+    hb_root_frame(b, O(18), 3);
     /* threads */
     uint64_t t20[1] = { O(21) }, t23[1] = { O(24) }, t25[1] = { O(26) };
-    inst(b, O(20), C_THREAD, 1, t20);
+    hb_instance(b, O(20), C_THREAD, 1, t20);
     string(b, O(21), O(22), 0);
-    prims(b, O(22), 8, (const unsigned char *)"holder", 6);
-    inst(b, O(23), C_THREAD, 1, t23);
-    prims(b, O(24), 5, (const unsigned char *)"\0w\0o\0r\0k\0e\0r", 6);
-    inst(b, O(25), C_THREAD, 1, t25);
+    hb_prim_array(b, O(22), 0, 8, (const unsigned char *)"holder", 6);
+    hb_instance(b, O(23), C_THREAD, 1, t23);
+    hb_prim_array(b, O(24), 0, 5, (const unsigned char *)"\0w\0o\0r\0k\0e\0r", 6);
+    hb_instance(b, O(25), C_THREAD, 1, t25);
     string(b, O(26), O(27), 1);
-    prims(b, O(27), 8, (const unsigned char *)"t\0\xe9\0", 4);
-    root_thread(b, O(20), 3);
-    root_thread(b, O(23), 4);
-    root_thread(b, O(25), 5);
+    hb_prim_array(b, O(27), 0, 8, (const unsigned char *)"t\0\xe9\0", 4);
+    hb_root_thread(b, O(20), 3);
+    hb_root_thread(b, O(23), 4);
+    hb_root_thread(b, O(25), 5);
     /* weak */
     node(b, 30, O(31), O(34));
     uint64_t w[2] = { O(32), 0 }, s[2] = { O(35), 0 };
-    inst(b, O(31), C_WEAK, 2, w);
+    hb_instance(b, O(31), C_WEAK, 2, w);
     node(b, 32, O(33), 0);
     node(b, 33, 0, 0);
-    inst(b, O(34), C_SOFT, 2, s);
+    hb_instance(b, O(34), C_SOFT, 2, s);
     node(b, 35, 0, 0);
-    root_global(b, O(30));
+    hb_root_global(b, O(30));
     /* unreachable */
     node(b, 40, O(41), 0);
     node(b, 41, O(40), 0);

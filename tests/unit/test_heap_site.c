@@ -20,49 +20,10 @@ enum { C_OBJECT = 0x100, C_HOLDER = 0x110, C_MAP = 0x120, C_NODE = 0x130, C_ITEM
 
 static uint64_t oid(unsigned idsize, unsigned k) { return (idsize == 8 ? 0x7f0000001000ull : 0x10000ull) + 0x10u * k; }
 
-/* a CLASS DUMP: statics and instance fields all references */
-static void cls(hb *b, uint64_t cid, uint64_t super, int nst, const uint64_t *st_names, const uint64_t *st_values,
-                int nf, const uint64_t *f_names)
-{
-    hb_u1(b, 0x20);
-    hb_id(b, cid);
-    hb_u4(b, 0);
-    hb_id(b, super);
-    for (int i = 0; i < 5; i++)
-        hb_id(b, 0);
-    hb_u4(b, (uint32_t)nf * b->idsize);
-    hb_u2(b, 0);
-    hb_u2(b, (unsigned)nst);
-    for (int i = 0; i < nst; i++) {
-        hb_id(b, st_names[i]);
-        hb_u1(b, 2);
-        hb_id(b, st_values[i]);
-    }
-    hb_u2(b, (unsigned)nf);
-    for (int i = 0; i < nf; i++) {
-        hb_id(b, f_names[i]);
-        hb_u1(b, 2);
-    }
-}
 /* an INSTANCE DUMP with one reference field */
 static void inst1(hb *b, uint64_t o, uint32_t trace, uint64_t cid, uint64_t value)
 {
-    hb_u1(b, 0x21);
-    hb_id(b, o);
-    hb_u4(b, trace);
-    hb_id(b, cid);
-    hb_u4(b, b->idsize);
-    hb_id(b, value);
-}
-static void oarr(hb *b, uint64_t o, int n, const uint64_t *elems)
-{
-    hb_u1(b, 0x22);
-    hb_id(b, o);
-    hb_u4(b, 1);
-    hb_u4(b, (uint32_t)n);
-    hb_id(b, C_OARR);
-    for (int i = 0; i < n; i++)
-        hb_id(b, elems[i]);
+    hb_instance_traced(b, o, trace, cid, 1, &value);
 }
 
 /* The dump (objects by number k, oid(k); Items 11..19 and the byte[] 20 carry trace 77, the rest 1):
@@ -87,38 +48,27 @@ static void make_dump(hb *b, unsigned idsize)
 #define O(k) oid(idsize, k)
     uint64_t st_names[2] = { S_CACHE, S_OTHER }, st_values[2] = { O(1), O(7) };
     uint64_t table[1] = { S_TABLE }, value[1] = { S_VALUE }, x[1] = { S_X };
-    cls(b, C_OBJECT, 0, 0, NULL, NULL, 0, NULL);
-    cls(b, C_HOLDER, C_OBJECT, 2, st_names, st_values, 0, NULL);
-    cls(b, C_MAP, C_OBJECT, 0, NULL, NULL, 1, table);
-    cls(b, C_NODE, C_OBJECT, 0, NULL, NULL, 1, value);
-    cls(b, C_ITEM, C_OBJECT, 0, NULL, NULL, 1, x);
-    cls(b, C_OARR, C_OBJECT, 0, NULL, NULL, 0, NULL);
-    for (unsigned i = 0; i < 6; i++) {
-        hb_u1(b, 0x05);
-        hb_id(b, classes[i]);
-    }
+    hb_class(b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL, NULL);
+    hb_class(b, C_HOLDER, C_OBJECT, 0, 2, st_names, st_values, 0, NULL, NULL);
+    hb_class(b, C_MAP, C_OBJECT, 0, 0, NULL, NULL, 1, table, NULL);
+    hb_class(b, C_NODE, C_OBJECT, 0, 0, NULL, NULL, 1, value, NULL);
+    hb_class(b, C_ITEM, C_OBJECT, 0, 0, NULL, NULL, 1, x, NULL);
+    hb_class(b, C_OARR, C_OBJECT, 0, 0, NULL, NULL, 0, NULL, NULL);
+    for (unsigned i = 0; i < 6; i++)
+        hb_root_sticky(b, classes[i]);
     inst1(b, O(1), 1, C_MAP, O(2));
     uint64_t nodes[4] = { O(3), O(4), O(5), O(6) }, two[2] = { O(15), O(16) };
-    oarr(b, O(2), 4, nodes);
+    hb_obj_array(b, O(2), C_OARR, 4, nodes);
     for (unsigned k = 0; k < 4; k++)
         inst1(b, O(3 + k), 1, C_NODE, O(11 + k));
-    oarr(b, O(7), 2, two);
+    hb_obj_array(b, O(7), C_OARR, 2, two);
     inst1(b, O(11), SITE, C_ITEM, O(19));
     inst1(b, O(12), SITE, C_ITEM, O(20));
     for (unsigned k = 13; k <= 18; k++)
         inst1(b, O(k), SITE, C_ITEM, 0);
     inst1(b, O(19), SITE, C_ITEM, 0);
-    hb_u1(b, 0x23); /* byte[10] */
-    hb_id(b, O(20));
-    hb_u4(b, SITE);
-    hb_u4(b, 10);
-    hb_u1(b, 8);
-    for (int i = 0; i < 10; i++)
-        hb_u1(b, (unsigned)i);
-    hb_u1(b, 0x03); /* Java frame of thread 3 */
-    hb_id(b, O(17));
-    hb_u4(b, 3);
-    hb_u4(b, 0);
+    hb_prim_array(b, O(20), SITE, 8, NULL, 10); /* byte[10] */
+    hb_root_frame(b, O(17), 3);
 #undef O
     hb_end(b);
 }
@@ -236,7 +186,7 @@ static void test_untraced(void)
     hb_utf8(&b, 1, "java/lang/Object");
     hb_load_class(&b, 1, C_OBJECT, 0, 1);
     hb_rec(&b, 0x0C);
-    cls(&b, C_OBJECT, 0, 0, NULL, NULL, 0, NULL);
+    hb_class(&b, C_OBJECT, 0, 0, 0, NULL, NULL, 0, NULL, NULL);
     hb_u1(&b, 0x21);
     hb_id(&b, 0x5000);
     hb_u4(&b, 1);
