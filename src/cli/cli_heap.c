@@ -89,14 +89,16 @@ int cli_heap(int argc, char **argv)
 {
     cli_args a;
     const char *usage =
-        "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] | "
+        "FILE [--top N] [--text] [-o OUT] | FILE --fix | FILE --retained [--sort retained|shallow|instances] "
+        "[--ignore-weak] [--tsv] [--top N] [-o OUT] | "
         "A --diff B [--ignore-weak] [--tsv] [--top N] [-o OUT] | FILE --path ID [--tsv] [-o OUT] | "
         "FILE --path-class CLASS [--top N] [--tsv] [-o OUT] | FILE --leaks [--threshold PCT] [--ignore-weak] "
         "[--tsv | --html] [--top N] [-o OUT] | FILE --site TRACE|REPORT [--top N] [--tsv] [-o OUT]";
     /* --retained and its flags, which only this command has, taken out before the common parser */
     bool retained = false, ignore_weak = false, tsv = false, leaks = false, html = false;
-    const char *diff = NULL, *path_id = NULL, *path_cls = NULL, *threshold_arg = NULL, *site = NULL;
+    const char *diff = NULL, *path_id = NULL, *path_cls = NULL, *threshold_arg = NULL, *site = NULL, *sort_arg = NULL;
     double threshold = 10.0;
+    heap_class_order order = HEAP_CLASSES_BY_RETAINED;
     char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
     if (!rest) {
         cli_error("heap: out of memory");
@@ -118,6 +120,14 @@ int cli_heap(int argc, char **argv)
             threshold_arg = argv[++i];
         else if (!strcmp(argv[i], "--threshold")) {
             cli_error("heap: --threshold needs a percent of the heap: jvmprof heap FILE --leaks --threshold 10");
+            free(rest);
+            return 2;
+        }
+        else if (!strcmp(argv[i], "--sort") && i + 1 < argc)
+            sort_arg = argv[++i];
+        else if (!strcmp(argv[i], "--sort")) {
+            cli_error("heap: --sort needs an order, retained, shallow or instances: jvmprof heap FILE --retained "
+                      "--sort shallow");
             free(rest);
             return 2;
         }
@@ -158,6 +168,23 @@ int cli_heap(int argc, char **argv)
             rc = 2;
         } else if (!leaks) {
             cli_error("heap: --threshold goes with --leaks: jvmprof heap FILE --leaks --threshold PCT");
+            rc = 2;
+        }
+    }
+    if (!rc && sort_arg) {
+        if (!strcmp(sort_arg, "retained"))
+            order = HEAP_CLASSES_BY_RETAINED;
+        else if (!strcmp(sort_arg, "shallow"))
+            order = HEAP_CLASSES_BY_SHALLOW;
+        else if (!strcmp(sort_arg, "instances"))
+            order = HEAP_CLASSES_BY_INSTANCES;
+        else {
+            cli_error("heap: bad --sort '%s': retained, shallow or instances", sort_arg);
+            rc = 2;
+        }
+        if (!rc && !retained) {
+            cli_error("heap: --sort orders the classes of --retained: jvmprof heap FILE --retained --sort "
+                      "retained|shallow|instances");
             rc = 2;
         }
     }
@@ -219,7 +246,7 @@ int cli_heap(int argc, char **argv)
     if (paths)
         return cli_heap_paths_run(&a, path_id, path_cls, tsv);
     if (retained)
-        return cli_heap_retained_run(&a, ignore_weak, tsv);
+        return cli_heap_retained_run(&a, ignore_weak, tsv, order);
     if (diff)
         return cli_heap_diff_run(&a, diff, ignore_weak, tsv);
     if (a.fix && (a.text || a.out)) {

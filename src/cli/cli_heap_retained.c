@@ -1,5 +1,6 @@
-/* cli_heap_retained.c — jvmprof heap FILE --retained [--ignore-weak] [--tsv]
- * [--top N] [-o OUT] (retained sizes by class and by object, from the
+/* cli_heap_retained.c — jvmprof heap FILE --retained [--sort
+ * retained|shallow|instances] [--ignore-weak] [--tsv] [--top N] [-o OUT]
+ * (retained sizes by class, in the --sort order, and by object, from the
  * dominator tree) and jvmprof heap A --diff B [--ignore-weak] [--tsv] [--top
  * N] [-o OUT] (two dumps compared class by class, sorted by growth). */
 #include <errno.h>
@@ -30,6 +31,7 @@ typedef struct hret_out {
     size_t ntop;
     unsigned long top_n;
     bool tsv;
+    heap_class_order order; /* the class rows' */
 } hret_out;
 
 static jp_status hret_print(sink *s, const void *ctx)
@@ -72,7 +74,10 @@ static jp_status hret_print(sink *s, const void *ctx)
                 g->compressed_oops ? "references compressed to 4 bytes, 12-byte object headers (the dumped system "
                                      "property java.vm.compressedOopsMode says the JVM compressed them)"
                                    : "the dumped layout: references at the dump's id size, 16-byte object headers");
-    sink_printf(s, "\nclasses by retained size (a class: its instances that no other instance of it retains)\n");
+    sink_printf(s, "\nclasses by %s (a class: its instances that no other instance of it retains)\n",
+                o->order == HEAP_CLASSES_BY_SHALLOW     ? "shallow size"
+                : o->order == HEAP_CLASSES_BY_INSTANCES ? "instances"
+                                                        : "retained size");
     sink_printf(s, "%6s %12s %14s %14s  %s\n", "rank", "instances", "shallow", "retained", "class");
     for (size_t k = 0; k < nclasses; k++)
         sink_printf(s, "%6zu %12" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n", k + 1, o->rows[k].instances,
@@ -94,8 +99,8 @@ static jp_status hret_print(sink *s, const void *ctx)
     return JP_OK;
 }
 
-/* jvmprof heap FILE --retained [--ignore-weak] [--tsv] [--top N] [-o OUT] */
-int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv)
+/* jvmprof heap FILE --retained [--sort retained|shallow|instances] [--ignore-weak] [--tsv] [--top N] [-o OUT] */
+int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv, heap_class_order order)
 {
     size_t len = 0;
     const void *data = cli_map_file(a->in, &len);
@@ -117,13 +122,15 @@ int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv)
         ok = heap_dominators_classes(&g, &dm, &rows, &nrows) && heap_dominators_top(&g, &dm, a->top, &top, &ntop);
         if (!ok)
             snprintf(err, sizeof err, "out of memory ranking the retained sizes");
+        else if (order != HEAP_CLASSES_BY_RETAINED)
+            heap_dominators_classes_sort(&g, rows, nrows, order);
     }
     cli_heap_progress_end(&p);
     int rc = 1;
     if (!ok) {
         cli_error("%s: %s", a->in, err);
     } else {
-        hret_out o = { a->in, &g, &dm, rows, nrows, top, ntop, a->top, tsv };
+        hret_out o = { a->in, &g, &dm, rows, nrows, top, ntop, a->top, tsv, order };
         rc = cli_output(a->out, "retained sizes", 0, hret_print, &o);
     }
     free(rows);

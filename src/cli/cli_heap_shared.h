@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../heapdump/heap_dominators.h"
 #include "../heapdump/heap_graph.h"
 #include "../heapdump/heap_paths.h"
 #include "cli_common.h"
@@ -44,8 +45,8 @@ void cli_heap_root_words(const heap_graph *g, const heap_root *r, char *out, siz
  * string, NULL when out of memory or i is unreachable. */
 char *cli_heap_path_text(const heap_graph *g, const heap_paths *hp, uint32_t i);
 
-/* The modes (a: the parsed arguments; each returns the exit code). */
-int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv);
+/* The modes (a: the parsed arguments; each returns the exit code; order: --retained's class rows). */
+int cli_heap_retained_run(const cli_args *a, bool ignore_weak, bool tsv, heap_class_order order);
 int cli_heap_diff_run(const cli_args *a, const char *other, bool ignore_weak, bool tsv);
 int cli_heap_paths_run(const cli_args *a, const char *want_id, const char *want_cls, bool tsv);
 int cli_heap_leaks_run(const cli_args *a, bool ignore_weak, bool tsv, bool html, double threshold);

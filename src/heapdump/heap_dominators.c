@@ -277,11 +277,17 @@ void heap_dominators_free(heap_dominators *dm)
 
 typedef struct hdom_sort_ctx {
     const heap_graph *g;
+    heap_class_order by;
 } hdom_sort_ctx;
 
 static int hdom_row_cmp(const void *a, const void *b, void *ctx)
 {
     const heap_class_retained *x = a, *y = b;
+    heap_class_order by = ((const hdom_sort_ctx *)ctx)->by;
+    if (by == HEAP_CLASSES_BY_SHALLOW && x->shallow != y->shallow)
+        return x->shallow > y->shallow ? -1 : 1;
+    if (by == HEAP_CLASSES_BY_INSTANCES && x->instances != y->instances)
+        return x->instances > y->instances ? -1 : 1;
     if (x->retained != y->retained)
         return x->retained > y->retained ? -1 : 1;
     if (x->shallow != y->shallow)
@@ -342,8 +348,7 @@ bool heap_dominators_classes(const heap_graph *g, const heap_dominators *dm, hea
         for (uint32_t k = 0; k < g->nclasses; k++)
             if (rows[k].instances)
                 rows[m++] = rows[k];
-        hdom_sort_ctx sc = { g };
-        qsort_r(rows, m, sizeof *rows, hdom_row_cmp, &sc);
+        heap_dominators_classes_sort(g, rows, m, HEAP_CLASSES_BY_RETAINED);
         *rows_out = rows;
         *nrows = m;
         rows = NULL;
@@ -354,6 +359,13 @@ bool heap_dominators_classes(const heap_graph *g, const heap_dominators *dm, hea
     free(active);
     free(rows);
     return ok;
+}
+
+void heap_dominators_classes_sort(const heap_graph *g, heap_class_retained *rows, size_t nrows, heap_class_order by)
+{
+    hdom_sort_ctx sc = { g, by };
+    if (nrows > 1)
+        qsort_r(rows, nrows, sizeof *rows, hdom_row_cmp, &sc);
 }
 
 /* ---- top objects ---- */

@@ -58,6 +58,16 @@ typedef struct heap_class_retained {
  * shallow bytes descending, then class name. False when out of memory. */
 bool heap_dominators_classes(const heap_graph *g, const heap_dominators *dm, heap_class_retained **rows,
                              size_t *nrows);
+/* The orders of class rows: by retained size (heap_dominators_classes's), by
+ * shallow bytes, by instances; each largest first, ties in the retained
+ * order (retained, then shallow bytes descending, then class name). */
+typedef enum heap_class_order {
+    HEAP_CLASSES_BY_RETAINED = 0,
+    HEAP_CLASSES_BY_SHALLOW,
+    HEAP_CLASSES_BY_INSTANCES
+} heap_class_order;
+/* Sorts heap_dominators_classes's rows in that order. */
+void heap_dominators_classes_sort(const heap_graph *g, heap_class_retained *rows, size_t nrows, heap_class_order by);
 /* The top reachable objects by retained size (top 0: all), largest first,
  * ties by id; into a malloc'ed *out of *nout indexes. False when out of memory. */
 bool heap_dominators_top(const heap_graph *g, const heap_dominators *dm, size_t top, uint32_t **out, size_t *nout);

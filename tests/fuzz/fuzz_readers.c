@@ -16,6 +16,23 @@
  *                 first 256 objects) runs from a root to its object, every
  *                 step named; every object read as a String, the first 64
  *                 roots' threads named.
+ *   heap --leaks  heap_dom_children_build: each reachable object once, in
+ *                 its immediate dominator's list, largest retained first;
+ *                 heap_leaks_find (both rules, threshold 5%): every suspect
+ *                 above the threshold, objects then classes, each largest
+ *                 first; an object suspect dominates its accumulation point,
+ *                 whose children retain its retained size less its shallow
+ *                 size; a class suspect is its class row. --html:
+ *                 heap_leaks_html_write (a hostile path text given) into a
+ *                 memory sink: one whole page, no NUL, no name ending its
+ *                 script elements.
+ *   heap --site   hprof_traces_read, then hprof_traces_find and _frame for
+ *                 the trace serial of each of the first 256 objects and a few
+ *                 fixed ones (300001: a report's first TRACE, so the seeds'
+ *                 reports give frames): no frame past a trace's count, every name
+ *                 inside the file, each frame's text NUL-terminated inside
+ *                 its buffer (no byte past it written) and, cut short, a
+ *                 prefix of the whole text.
  *   heap --fix    hprof_heap_fixup on a writable copy (exactly the input's
  *                 size, so ASan sees any overrun); when it succeeds, a second
  *                 run must find nothing more to null, and the fixed dump must
@@ -33,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/buf.h"
 #include "format/format.h"
@@ -42,6 +60,9 @@
 #include "heapdump/heap_graph.h"
 #include "heapdump/heap_paths.h"
 #include "heapdump/heap_histogram.h"
+#include "heapdump/heap_leaks.h"
+#include "heapdump/heap_leaks_html.h"
+#include "heapdump/hprof_traces.h"
 #include "heapdump/hprof_heap_fixup.h"
 #include "heapdump/hprof_heap_text.h"
 
@@ -175,12 +196,208 @@ static void fuzz_heap_paths(const heap_graph *g, const heap_dominators *dm)
     heap_paths_free(&p);
 }
 
+/* a name of the traces: NULL, or inside the file */
+static void check_trace_name(const hprof_traces *t, hprof_name n)
+{
+    const char *lo = (const char *)t->d, *hi = lo + t->len;
+    if (n.p && (n.p < lo || n.p > hi || n.len > (size_t)(hi - n.p)))
+        die("hprof_traces_frame", "a name outside the file");
+}
+
+/* the frame's text in buffers of several sizes: NUL-terminated inside each, nothing written past it, and
+ * each cut a prefix of the whole */
+static void check_frame_text(const hprof_trace_frame *f)
+{
+    static const size_t lens[] = { 1, 2, 17, 300 };
+    char whole[2048], cut[300 + 8];
+    hprof_traces_frame_text(f, whole, sizeof whole);
+    if (!memchr(whole, 0, sizeof whole))
+        die("hprof_traces_frame_text", "a text without its NUL");
+    memset(cut, 0x5a, sizeof cut);
+    hprof_traces_frame_text(f, cut, 0);
+    if (cut[0] != 0x5a)
+        die("hprof_traces_frame_text", "wrote into a buffer of 0 bytes");
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        memset(cut, 0x5a, sizeof cut);
+        hprof_traces_frame_text(f, cut, lens[k]);
+        const char *nul = memchr(cut, 0, lens[k]);
+        if (!nul)
+            die("hprof_traces_frame_text", "no NUL inside the buffer");
+        for (size_t j = lens[k]; j < sizeof cut; j++)
+            if (cut[j] != 0x5a)
+                die("hprof_traces_frame_text", "wrote past the buffer");
+        if (strncmp(cut, whole, (size_t)(nul - cut)) != 0)
+            die("hprof_traces_frame_text", "a text cut short that is not a prefix of the whole");
+    }
+}
+
+/* one trace serial: its frames, and none past its count */
+static void fuzz_trace_serial(const hprof_traces *t, uint32_t serial)
+{
+    uint32_t nframes = 0, thread = 0;
+    hprof_trace_frame f;
+    if (!hprof_traces_find(t, serial, &nframes, &thread)) {
+        if (hprof_traces_frame(t, serial, 0, &f))
+            die("hprof_traces_frame", "a frame of a trace hprof_traces_find does not find");
+        return;
+    }
+    if (hprof_traces_frame(t, serial, nframes, &f))
+        die("hprof_traces_frame", "a frame past the trace's count");
+    for (uint32_t k = 0; k < nframes && k < 64; k++) {
+        if (!hprof_traces_frame(t, serial, k, &f))
+            continue; /* a frame id without a FRAME record */
+        check_trace_name(t, f.method);
+        check_trace_name(t, f.sig);
+        check_trace_name(t, f.source);
+        check_trace_name(t, f.class_name);
+        check_frame_text(&f);
+    }
+}
+
+/* heap --site: the traces of g's objects (g read from the same data; NULL: none read) */
+static void fuzz_heap_traces(const heap_graph *g, const uint8_t *data, size_t size)
+{
+    char err[512];
+    hprof_traces t;
+    if (!hprof_traces_read(&t, data, size, err, sizeof err)) {
+        check_message("hprof_traces_read", err);
+        return;
+    }
+    if (t.d != data || t.len != size || (t.idsize != 4 && t.idsize != 8))
+        die("hprof_traces_read", "traces of another file");
+    uint32_t last = 0;
+    for (uint32_t i = 0; g && i < g->n && i < 256; i++) {
+        uint32_t serial = heap_graph_trace_serial(g, i);
+        if (i && serial == last)
+            continue;
+        fuzz_trace_serial(&t, serial);
+        last = serial;
+    }
+    static const uint32_t fixed[] = { 0, 1, 300001, 300002, 0x7fffffffu, 0xffffffffu };
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+        fuzz_trace_serial(&t, fixed[k]);
+    hprof_traces_free(&t);
+}
+
+/* the dominator tree's children lists: each reachable object once, in its immediate dominator's list, each
+ * list largest retained first, ties by index */
+static void check_children(const heap_graph *g, const heap_dominators *dm, const heap_dom_children *c)
+{
+    if (c->n != g->n || c->at[0] != 0 || c->at[g->n + 1] != dm->reachable)
+        die("heap_dom_children_build", "lists that do not hold every reachable object");
+    for (uint32_t p = 0; p <= g->n; p++) {
+        if (c->at[p + 1] < c->at[p])
+            die("heap_dom_children_build", "a list that ends before it starts");
+        for (uint32_t k = c->at[p]; k < c->at[p + 1]; k++) {
+            uint32_t y = c->list[k];
+            if (y >= g->n || heap_dom_parent(dm, c, y) != p)
+                die("heap_dom_children_build", "a child not immediately dominated by its parent");
+            if (k > c->at[p]) {
+                uint32_t x = c->list[k - 1];
+                if (dm->retained[x] < dm->retained[y] || (dm->retained[x] == dm->retained[y] && x >= y))
+                    die("heap_dom_children_build", "a list out of order");
+            }
+        }
+    }
+}
+
+static int count_script_ends(const buf *b)
+{
+    int n = 0;
+    for (size_t k = 0; k + 8 <= b->len; k++)
+        if (!strncasecmp((const char *)b->data + k, "</script", 8))
+            n++;
+    return n;
+}
+
+/* heap --leaks [--html]: the suspects over dm, checked; with html, the page */
+static void fuzz_heap_leaks(const heap_graph *g, const heap_dominators *dm, const heap_class_retained *rows,
+                            size_t nrows, bool html)
+{
+    const double threshold = 5.0;
+    heap_dom_children c;
+    if (!heap_dom_children_build(g, dm, &c))
+        return; /* out of memory */
+    check_children(g, dm, &c);
+    heap_leaks l;
+    if (!heap_leaks_find(g, dm, &c, rows, nrows, threshold, &l)) {
+        heap_dom_children_free(&c);
+        return;
+    }
+    if (l.heap != dm->reachable_bytes)
+        die("heap_leaks_find", "a heap other than the reachable bytes");
+    for (size_t k = 0; k < l.n; k++) {
+        const heap_leak_suspect *x = &l.s[k];
+        if (!((double)x->retained * 100.0 > threshold * (double)l.heap))
+            die("heap_leaks_find", "a suspect not above the threshold");
+        if (k && x->kind < l.s[k - 1].kind)
+            die("heap_leaks_find", "an object suspect after a class suspect");
+        if (k && x->kind == l.s[k - 1].kind && x->retained > l.s[k - 1].retained)
+            die("heap_leaks_find", "suspects out of order");
+        if (x->obj >= g->n || dm->idom[x->obj] == HEAP_DOM_UNREACHABLE)
+            die("heap_leaks_find", "a suspect without a reachable object");
+        if (x->kind == HEAP_LEAK_OBJECT) {
+            const heap_leak_point *p = &x->point;
+            if (x->retained != dm->retained[x->obj] || p->obj >= g->n)
+                die("heap_leaks_find", "an object suspect's retained size is not its object's");
+            uint32_t i = p->obj;
+            for (uint32_t s = 0; s < p->steps && i < g->n; s++)
+                i = dm->idom[i];
+            if (i != x->obj)
+                die("heap_leaks_find", "an accumulation point its suspect does not dominate by its steps");
+            if (p->children != heap_dom_children_count(&c, p->obj) ||
+                p->children_retained + heap_graph_shallow_of(g, p->obj) != dm->retained[p->obj])
+                die("heap_leaks_find", "an accumulation point's children that are not its retained size");
+            if (p->top_cls_retained > p->children_retained || p->top_cls_children > p->children)
+                die("heap_leaks_find", "a point's top class beyond its children");
+        } else {
+            size_t r = 0;
+            while (r < nrows && rows[r].cls != x->cls)
+                r++;
+            if (r == nrows || rows[r].retained != x->retained || rows[r].instances != x->instances ||
+                g->cls[x->obj] != x->cls)
+                die("heap_leaks_find", "a class suspect that is not its class's row");
+            if (x->held > x->instances)
+                die("heap_leaks_find", "a holder of more instances than the class has");
+        }
+    }
+    const char **paths = html && l.n ? calloc(l.n, sizeof *paths) : NULL;
+    if (paths) { /* suspect 1's path: text that must not end the page's script or break its markup */
+        paths[0] = "</script><b>\"&amp;\n\x01</SCRIPT";
+        heap_leaks_page page = { "fuzz</script>.hprof", g, dm, &c, &l, rows, nrows, 20, paths };
+        char err[256];
+        buf out;
+        buf_init(&out);
+        sink *s = sink_open_memory(&out);
+        if (!s)
+            die("sink_open_memory", "out of memory");
+        if (heap_leaks_html_write(s, &page) != JP_OK)
+            sink_abort(s);
+        else if (sink_commit(s, err, sizeof err) == JP_OK) {
+            static const char head[] = "<!DOCTYPE html>", tail[] = "</html>\n";
+            if (out.len < sizeof head + sizeof tail || memcmp(out.data, head, sizeof head - 1) != 0 ||
+                memcmp(out.data + out.len - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+                die("heap_leaks_html_write", "not one whole page");
+            if (memchr(out.data, 0, out.len))
+                die("heap_leaks_html_write", "a NUL in the page");
+            if (count_script_ends(&out) != 3) /* head.html's and the writer's two */
+                die("heap_leaks_html_write", "a name or path that ends a script element");
+        }
+        buf_free(&out);
+        free(paths);
+    }
+    heap_leaks_free(&l);
+    heap_dom_children_free(&c);
+}
+
 static void fuzz_heap_retained(const uint8_t *data, size_t size, unsigned flags)
 {
     char err[512];
     heap_graph g;
     if (!heap_graph_build(&g, data, size, flags, NULL, NULL, err, sizeof err)) {
         check_message("heap_graph_build", err);
+        if (!(flags & HEAP_GRAPH_IGNORE_WEAK)) /* a report has traces and no heap */
+            fuzz_heap_traces(NULL, data, size);
         return;
     }
     char name[256];
@@ -212,11 +429,15 @@ static void fuzz_heap_retained(const uint8_t *data, size_t size, unsigned flags)
     heap_class_retained *rows;
     size_t nrows, ntop;
     uint32_t *top;
-    if (heap_dominators_classes(&g, &dm, &rows, &nrows))
+    if (heap_dominators_classes(&g, &dm, &rows, &nrows)) {
+        fuzz_heap_leaks(&g, &dm, rows, nrows, !(flags & HEAP_GRAPH_IGNORE_WEAK));
         free(rows);
+    }
     if (heap_dominators_top(&g, &dm, 3, &top, &ntop))
         free(top);
     fuzz_heap_paths(&g, &dm);
+    if (!(flags & HEAP_GRAPH_IGNORE_WEAK))
+        fuzz_heap_traces(&g, data, size);
     heap_dominators_free(&dm);
     heap_graph_free(&g);
 }

@@ -21,7 +21,8 @@
 # in four dumps: jcmd GC.heap_dump (live objects), the agent's heap=dump,dumper=jvmti at exit
 # (its own ids), the same jcmd dump of a JVM without compressed references, and jcmd GC.heap_dump
 # -all=true taken first, which holds the 2000 garbage pairs of Islands: unreachable. Also the text
-# output's header, rule and layout lines, --top, and one-line errors.
+# output's header, rule and layout lines, --top, --sort shallow and instances (the class rows'
+# order), and one-line errors.
 . "$(dirname "$0")/lib.sh"
 cd "$T"
 JCMD="$JAVA_HOME/bin/jcmd"
@@ -95,6 +96,29 @@ for d in live jvmti plain; do
     awk -F'\t' '$1 == "class" { if (prev != "" && $5 > prev) bad = 1; prev = $5 } END { exit bad }' "$T/$d.tsv" ||
         fail "$d: class rows not sorted by retained size"
 
+    # --sort shallow and --sort instances: the class rows in that order, ties by retained size. Four
+    # classes by hand: Item[] (1 instance, ITEMS_SH shallow, ITEMS retained), Item (1000, 1000 x 16
+    # or 24, 1000 x ITEM), Link (500, 500 x LINK, 500 x LINK), Blob (1, 16 or 24, BLOB): by retained
+    # Item[] Item Link Blob; by shallow Item Link Item[] Blob; by instances Item Link, then Item[] and
+    # Blob tie on 1 and go by retained (Item[] first, though "Blob" comes first by name)
+    four() { awk -F'\t' '$1 == "class" && $2 ~ /^RetainedShape\$(Item\[\]|Item|Link|Blob)$/ { printf "%s ", $2 }' "$1"; }
+    want "$(four "$T/$d.tsv")" 'RetainedShape$Item[] RetainedShape$Item RetainedShape$Link RetainedShape$Blob ' "$d: classes by retained size"
+    for by in shallow instances; do
+        "$JVMPROF" heap "$T/$d.hprof" --retained --sort $by --tsv --top 0 >"$T/$d-$by.tsv" 2>"$T/e" ||
+            { cat "$T/e" >&2; fail "$d: --sort $by failed"; }
+        want "$(four "$T/$d-$by.tsv")" 'RetainedShape$Item RetainedShape$Link RetainedShape$Item[] RetainedShape$Blob ' \
+            "$d: classes by $by"
+        col=$(if [ $by = shallow ]; then echo 4; else echo 3; fi)
+        awk -F'\t' -v c=$col '$1 == "class" { if (n++ && ($c > prev || ($c == prev && $5 > pret))) bad = 1; prev = $c; pret = $5 } END { exit bad }' \
+            "$T/$d-$by.tsv" || fail "$d: --sort $by: class rows not sorted by column $col, then retained"
+        want "$(grep -c '^class' "$T/$d-$by.tsv")" "$(grep -c '^class' "$T/$d.tsv")" "$d: --sort $by: class rows"
+        want "$(grep '^object' "$T/$d-$by.tsv" | md5sum)" "$(grep '^object' "$T/$d.tsv" | md5sum)" "$d: --sort $by: the object rows (by retained, as ever)"
+    done
+    # Item[] before Blob by instances is the tie: Item[] and Blob both one instance
+    want "$(cls "$T/$d-instances.tsv" 'RetainedShape$Item[]' 3) $(cls "$T/$d-instances.tsv" 'RetainedShape$Blob' 3)" "1 1" "$d: one Item[] and one Blob"
+    "$JVMPROF" heap "$T/$d.hprof" --retained --sort instances --top 3 | grep -q '^classes by instances ' ||
+        fail "$d: --sort instances: the class table's title"
+
     # --ignore-weak: the SoftReference keeps its own bytes, the Blob is weakly reachable
     "$JVMPROF" heap "$T/$d.hprof" --retained --ignore-weak --tsv --top 0 >"$T/$d-weak.tsv" || fail "$d: --ignore-weak failed"
     want "$(head -1 "$T/$d-weak.tsv")" "$(printf 'rule\tignore-weak')" "$d: the ignore-weak rule row"
@@ -135,6 +159,15 @@ for cut in 100 $((size / 2)) $((size - 1)); do
 done
 RC=0; "$JVMPROF" heap "$T/live.hprof" --tsv 2>"$T/e" || RC=$?
 [ "$RC" = 2 ] && grep -q "^jvmprof: heap: --tsv goes with --retained" "$T/e" || fail "--tsv without --retained: $RC $(cat "$T/e")"
+for args in "--retained --sort size" "--retained --sort" "--sort shallow" "--diff $T/live.hprof --sort shallow"; do
+    RC=0; "$JVMPROF" heap "$T/live.hprof" $args >"$T/o" 2>"$T/e" || RC=$?
+    [ "$RC" = 2 ] && [ "$(wc -l <"$T/e")" = 1 ] && [ ! -s "$T/o" ] || fail "heap $args: rc $RC, $(cat "$T/e")"
+    case "$args" in
+    *size) grep -q "^jvmprof: heap: bad --sort 'size': retained, shallow or instances$" "$T/e" ;;
+    *sort) grep -q "^jvmprof: heap: --sort needs an order, retained, shallow or instances" "$T/e" ;;
+    *) grep -q "^jvmprof: heap: --sort orders the classes of --retained" "$T/e" ;;
+    esac || fail "heap $args: $(cat "$T/e")"
+done
 RC=0; "$JVMPROF" heap "$T/live.hprof" --retained --fix 2>"$T/e" || RC=$?
 [ "$RC" = 2 ] || fail "--retained --fix accepted"
 exit 0

@@ -241,6 +241,63 @@ static void test_cycle(void)
     done(&x);
 }
 
+/* the class rows of test_array's shape in each order: Object[3] {A, null, B}, A -> byte[100]; the 6 class
+ * objects. By hand: Object[] 1 instance, 48 shallow, 232 retained; Node 2 (A, B), 64, 152 + 32 = 184; byte[]
+ * 1, 120, 120; java.lang.Class 6, 96, 96. */
+static void check_order(const heap_graph *g, const heap_class_retained *rows, size_t nrows, const char *const *want)
+{
+    CHECK_EQ_INT(nrows, 4);
+    for (size_t k = 0; k < nrows && k < 4; k++)
+        CHECK_EQ_STR(heap_graph_class_name(g, rows[k].cls), want[k]);
+}
+
+static void test_class_orders(void)
+{
+    built x = { 0 };
+    world_start(&x.b, 8);
+    uint64_t elems[3] = { oid(&x.b, 1), 0, oid(&x.b, 2) };
+    hb_obj_array(&x.b, oid(&x.b, 9), C_OARR, 3, elems);
+    node(&x.b, 1, oid(&x.b, 5), 0);
+    node(&x.b, 2, 0, 0);
+    hb_bytes(&x.b, oid(&x.b, 5), 100);
+    hb_root_global(&x.b, oid(&x.b, 9));
+    ASSERT(build(&x, 0));
+    heap_class_retained *rows = NULL;
+    size_t nrows = 0;
+    ASSERT(heap_dominators_classes(&x.g, &x.dm, &rows, &nrows));
+    static const char *const by_retained[] = { "java.lang.Object[]", "Node", "byte[]", "java.lang.Class" };
+    static const char *const by_shallow[] = { "byte[]", "java.lang.Class", "Node", "java.lang.Object[]" };
+    /* Object[] and byte[] tie on 1 instance: the larger retained first */
+    static const char *const by_instances[] = { "java.lang.Class", "Node", "java.lang.Object[]", "byte[]" };
+    check_order(&x.g, rows, nrows, by_retained);
+    if (nrows == 4) {
+        CHECK_EQ_INT(rows[1].instances, 2);
+        CHECK_EQ_INT(rows[1].shallow, 64);
+        CHECK_EQ_INT(rows[1].retained, 184);
+        CHECK_EQ_INT(rows[3].shallow, 96);
+    }
+    heap_dominators_classes_sort(&x.g, rows, nrows, HEAP_CLASSES_BY_SHALLOW);
+    check_order(&x.g, rows, nrows, by_shallow);
+    heap_dominators_classes_sort(&x.g, rows, nrows, HEAP_CLASSES_BY_INSTANCES);
+    check_order(&x.g, rows, nrows, by_instances);
+    heap_dominators_classes_sort(&x.g, rows, nrows, HEAP_CLASSES_BY_RETAINED);
+    check_order(&x.g, rows, nrows, by_retained);
+    /* rows equal in every number: by name ("Node" before "byte[]": 'N' < 'b') */
+    if (nrows == 4) {
+        heap_class_retained two[2] = { rows[2], rows[1] }; /* byte[], Node */
+        two[0].instances = two[1].instances = 3;
+        two[0].shallow = two[1].shallow = 40;
+        two[0].retained = two[1].retained = 50;
+        for (int by = HEAP_CLASSES_BY_RETAINED; by <= HEAP_CLASSES_BY_INSTANCES; by++) {
+            heap_dominators_classes_sort(&x.g, two, 2, (heap_class_order)by);
+            CHECK_EQ_STR(heap_graph_class_name(&x.g, two[0].cls), "Node");
+            CHECK_EQ_STR(heap_graph_class_name(&x.g, two[1].cls), "byte[]");
+        }
+    }
+    free(rows);
+    done(&x);
+}
+
 /* an Object[3] root {A, null, B}; A -> byte[100]; Holder's static keep -> B as well */
 static void test_array(void)
 {
@@ -456,6 +513,7 @@ int main(void)
     RUN(test_diamond4);
     RUN(test_cycle);
     RUN(test_array);
+    RUN(test_class_orders);
     RUN(test_statics);
     RUN(test_weak_default);
     RUN(test_weak_ignored);
