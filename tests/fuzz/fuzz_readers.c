@@ -26,7 +26,11 @@
  *                 heap_leaks_html_write (a hostile path text given) into a
  *                 memory sink: one whole page, no NUL, no name ending its
  *                 script elements.
- *   heap --site   hprof_traces_read, then hprof_traces_find and _frame for
+ *   heap --site   heap_site_find (after heap --path's checks) for object 0's
+ *                 trace and, in a dump of at most 20000 objects, trace 1: each
+ *                 path runs from a root to an object of the trace, the paths
+ *                 by their objects, their objects, bytes and classes adding
+ *                 up; hprof_traces_read, then hprof_traces_find and _frame for
  *                 the trace serial of each of the first 256 objects and a few
  *                 fixed ones (300001: a report's first TRACE, so the seeds'
  *                 reports give frames): no frame past a trace's count, every name
@@ -59,6 +63,7 @@
 #include "heapdump/heap_dominators.h"
 #include "heapdump/heap_graph.h"
 #include "heapdump/heap_paths.h"
+#include "heapdump/heap_site.h"
 #include "heapdump/heap_histogram.h"
 #include "heapdump/heap_leaks.h"
 #include "heapdump/heap_leaks_html.h"
@@ -193,6 +198,33 @@ static void fuzz_heap_paths(const heap_graph *g, const heap_dominators *dm)
     }
     for (size_t r = 0; r < g->nroots && r < 64; r++) /* each a search of the roots */
         (void)heap_paths_thread_name(g, g->roots[r].thread, name, sizeof name);
+    /* heap --site: the objects of object 0's trace serial (and, in a small dump, of the empty trace 1:
+     * nearly every object), grouped by their paths */
+    for (int pass = 0; pass < 2 && g->n; pass++) {
+        uint32_t trace = pass ? 1 : heap_graph_trace_serial(g, 0);
+        if (pass && g->n > 20000)
+            break;
+        heap_site st;
+        if (!heap_site_find(g, dm, &p, trace, NULL, &st))
+            continue; /* out of memory */
+        uint64_t in_groups = 0, shallow = 0, in_classes = 0;
+        for (size_t k = 0; k < st.ngroups; k++) {
+            const heap_site_group *gr = &st.groups[k];
+            in_groups += gr->objects;
+            shallow += gr->shallow;
+            if (!gr->len || heap_graph_trace_serial(g, gr->chain[gr->len - 1]) != trace ||
+                heap_paths_root(g, &p, gr->chain[0]) == NULL || (gr->objects == 1 && !gr->same[0]))
+                die("heap_site_find", "a path that does not run from a root to an object of the site");
+            if (k && gr->objects > st.groups[k - 1].objects)
+                die("heap_site_find", "paths not ordered by their objects");
+        }
+        for (size_t c = 0; c < st.nclasses; c++)
+            in_classes += st.classes[c].objects;
+        if (in_groups + st.unreachable != st.objects || shallow > st.shallow || in_classes != st.objects ||
+            st.retained > dm->reachable_bytes)
+            die("heap_site_find", "the site's objects, paths and classes do not add up");
+        heap_site_free(&st);
+    }
     heap_paths_free(&p);
 }
 
