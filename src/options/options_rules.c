@@ -356,6 +356,15 @@ static bool options_rules_all_binary(const agent_options *o, char *err, size_t e
                                 "heap=dump and heap=sites in separate runs");
 }
 
+static bool options_rules_record(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->record && (options_given(o, OPTIONS_ID_MAXAGE) || options_given(o, OPTIONS_ID_MAXSIZE)))
+        return options_rules_refuse(err, errlen, "%s bounds the recording of record=y; add record=y or drop it",
+                                    options_given(o, OPTIONS_ID_MAXAGE) ? "maxage=" : "maxsize=");
+    return o->record && o->cpu != OPTIONS_CPU_SAMPLES && !o->wall_ms &&
+           options_rules_refuse(err, errlen, "record=y keeps samples with their times; add cpu=samples or wall=<ms>");
+}
+
 /* The order decides which message a text breaking two rules gets: keep it. */
 static options_rule *const options_rules_table[] = {
     options_rules_something,
@@ -382,6 +391,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_stacks,
     options_rules_reset,
     options_rules_jfr,
+    options_rules_record,
 };
 
 jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)

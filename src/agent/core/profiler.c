@@ -18,6 +18,8 @@
 #include "../../common/jp_log.h"
 #include "../../format/format.h"
 #include "../../model/model.h"
+#include "../../model/recording.h"
+#include "../../model/recording_window.h"
 #include "agent_env.h"
 #include "collectors.h"
 #include "eventq.h"
@@ -57,6 +59,7 @@ static struct {
     atomic_uint done_resets, done_describes, done_reports, done_sites;
     char dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under
                                      * prof_thread.lock */
+    profiler_window window;    /* the next report's window of the recording (record=y); under prof_thread.lock */
 } prof_requests;
 
 /* The session whose agent thread this is, from profiler_init to profiler_end: global because session.c
@@ -96,6 +99,8 @@ jp_status profiler_init(jp_session *s)
     p->start_ns = agent_now_ns();
     m->depth = o->depth; /* every collector's stacks (the allocation collectors set up their own fields) */
     outputs_prepare_model(o, m);
+    if (o->record && !(m->recording = recording_new(o->maxsize, o->maxage_ns)))
+        return jp_error(JP_ERR_NOMEM, "out of memory for record=y's ring");
     return JP_OK;
 }
 
@@ -115,6 +120,29 @@ static void prof_drain(JNIEnv *jni)
     collectors_drain(jni);
 }
 
+/* The model of a window of the session's recording: --last (back from now) or --from/--to (since the
+ * session's start), clipped to now. */
+static model *prof_window_model(model *m, const profiler_window *w)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t start_ns = m->start_time_ms * 1000000u, from_ns, to_ns;
+    if (w->last_ms) {
+        to_ns = now_ns;
+        from_ns = now_ns > w->last_ms * 1000000u ? now_ns - w->last_ms * 1000000u : 0;
+    } else {
+        from_ns = start_ns + w->from_ms * 1000000u;
+        to_ns = w->to_ms ? start_ns + w->to_ms * 1000000u : now_ns;
+    }
+    if (to_ns > now_ns)
+        to_ns = now_ns;
+    if (from_ns > to_ns)
+        from_ns = to_ns;
+    recording_expire(m->recording, now_ns);
+    return recording_window(m, from_ns, to_ns);
+}
+
 jp_status profiler_dump(JNIEnv *jni)
 {
     const agent_options *o = prof_session->opts;
@@ -131,12 +159,24 @@ jp_status profiler_dump(JNIEnv *jni)
     pthread_mutex_lock(&prof_thread.lock);
     outputs_plan(o, &p->reports, prof_requests.dump_to, &r);
     const jp_format_ops *report = r.outs[0].format; /* NULL: nothing profiled, no report proper */
-    if (report) /* taken */
+    profiler_window win = prof_requests.window;
+    if (report) { /* taken */
         prof_requests.dump_to[0] = '\0';
+        prof_requests.window = (profiler_window){ 0 };
+    }
     pthread_mutex_unlock(&prof_thread.lock);
+    /* a window of the recording: a model of its own, written by the same writers */
+    model *full = m;
+    if (win.set && m->recording) {
+        m = prof_window_model(full, &win);
+        if (!m) {
+            buf_free(&r.kept);
+            return jp_error(JP_ERR_NOMEM, "out of memory for the recording's window");
+        }
+    }
     /* file= first (written, or made in memory for a collector to write), then what the collectors add to the
      * report (a heap dump), then the other outputs; file='s line comes last, with the cost lines */
-    m->dump_time_ms = agent_wall_ms();
+    full->dump_time_ms = agent_wall_ms(); /* a window's is its end */
     report_opts ro = outputs_report_opts(o);
     jp_status st = JP_OK;
     if (report)
@@ -155,6 +195,18 @@ jp_status profiler_dump(JNIEnv *jni)
         net_stream_file(extra_path);
         r.outs[i].format->summary(m, what, sizeof what);
         jp_log_info("wrote %s (%llu bytes: %s)", extra_path, (unsigned long long)extra, what);
+    }
+    if (m != full) {
+        if (st == JP_OK && report) {
+            report->summary(m, what, sizeof what);
+            jp_log_info("wrote %s (%llu bytes: %s; the recording's window of %.1f s, from %.1f s after the "
+                        "session's start; the recording reaches back %.1f s)", r.path, (unsigned long long)r.bytes,
+                        what, (double)(m->window_to_ms - m->window_from_ms) / 1000,
+                        (double)((int64_t)m->window_from_ms - (int64_t)full->start_time_ms) / 1000,
+                        (double)(m->window_to_ms - m->recorded_from_ms) / 1000);
+        }
+        model_free(m);
+        return st;
     }
     if (st != JP_OK)
         return st;
@@ -346,15 +398,17 @@ static bool prof_wait_done(atomic_uint *done, unsigned before, int timeout_ms)
     return true;
 }
 
-bool profiler_dump_and_wait(const char *path, int timeout_ms)
+bool profiler_dump_and_wait(const char *path, const profiler_window *window, int timeout_ms)
 {
     unsigned before = atomic_load(&prof_requests.done_reports);
     pthread_mutex_lock(&prof_thread.lock);
     snprintf(prof_requests.dump_to, sizeof prof_requests.dump_to, "%s", path ? path : "");
+    prof_requests.window = window ? *window : (profiler_window){ 0 };
     pthread_mutex_unlock(&prof_thread.lock);
     bool ok = profiler_request_dump() && prof_wait_done(&prof_requests.done_reports, before, timeout_ms);
     pthread_mutex_lock(&prof_thread.lock);
     prof_requests.dump_to[0] = '\0';
+    prof_requests.window = (profiler_window){ 0 };
     pthread_mutex_unlock(&prof_thread.lock);
     return ok;
 }
