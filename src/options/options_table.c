@@ -178,9 +178,9 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_MAXAGE] = { "maxage", OPTIONS_KIND_DURATION, "1s..24h (ns, us, ms, s, m, h)", "10m", NULL,
                             "record=y: how far back the recording reaches", OPTIONS_TABLE_AT(maxage_ns),
                             1000000000ul, 86400000000000ul, .owner = OPTIONS_FOR_GENERAL },
-    [OPTIONS_ID_MAXSIZE] = { "maxsize", OPTIONS_KIND_SIZE, "256k..64g (k, m, g: KiB, MiB, GiB)", "32m", NULL,
+    [OPTIONS_ID_MAXSIZE] = { "maxsize", OPTIONS_KIND_SIZE, "512k..64g (k, m, g: KiB, MiB, GiB)", "32m", NULL,
                              "record=y: the recording's memory at most", OPTIONS_TABLE_AT(maxsize),
-                             256ul << 10, 64ul << 30, .owner = OPTIONS_FOR_GENERAL },
+                             512ul << 10, 64ul << 30, .owner = OPTIONS_FOR_GENERAL },
     [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
                          .owner = OPTIONS_FOR_GENERAL },
 };

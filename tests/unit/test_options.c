@@ -673,7 +673,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
         { OPTIONS_ID_MINTIME, "trace=exec" },       { OPTIONS_ID_RECEIVERS, "trace=exec" }, { OPTIONS_ID_VTHREADS, "trace=thread" },
-        { OPTIONS_ID_PLUGIN, "trace=exec" },
+        { OPTIONS_ID_PLUGIN, "trace=exec" },        { OPTIONS_ID_MAXAGE, "record=y" }, { OPTIONS_ID_MAXSIZE, "record=y" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
