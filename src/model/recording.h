@@ -16,7 +16,7 @@ typedef enum recording_kind {
     RECORDING_CPU = 1,    /* a CPU sample: weight samples of trace/stack */
     RECORDING_WALL,       /* a wall= sample: weight samples, in state */
     RECORDING_ALLOC,      /* a sampled allocation: value bytes */
-    RECORDING_LOCK,       /* a lock wait: value ns */
+    RECORDING_LOCK,       /* a lock wait or a wait (monitor=y): value ns; state: its model_monitor_kind */
     RECORDING_GC,         /* a garbage collection: value ns */
 } recording_kind;
 
@@ -25,8 +25,9 @@ typedef struct recording_event {
     uint64_t value;       /* ALLOC: bytes; LOCK, GC: ns; samples: 0 */
     uint32_t thread;      /* thread serial (0: none) */
     uint32_t trace;       /* the session model's trace id (0: none) */
-    uint32_t stack;       /* the session model's stack id (0: none) */
-    uint16_t weight;      /* samples (CPU, WALL); 1 otherwise */
+    uint32_t ref;         /* CPU, WALL: the session model's stack id (0: none); LOCK: its monitor id;
+                           * ALLOC: its site id */
+    uint16_t weight;      /* samples (CPU, WALL); ALLOC: the objects it stands for (at most 65535); LOCK: 1 */
     uint8_t kind;         /* recording_kind */
     uint8_t state;        /* sample_state (WALL; RUNNING for CPU) */
 } recording_event;

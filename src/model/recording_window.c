@@ -2,7 +2,9 @@
  * the ids of the session's model mapped to the new model's as they are met
  * (each table copied by name, the way the readers build a model), CPU and
  * wall samples added to their trace, stack and state with their times (the
- * JFR writer places them where they were taken). */
+ * JFR writer places them where they were taken), lock waits to their monitor
+ * rows, sampled allocations to their sites (live: a window follows no object
+ * to its death, so what it allocated is what it shows live). */
 #include "recording_window.h"
 
 #include <stdlib.h>
@@ -18,7 +20,7 @@ typedef struct rw_ctx {
     uint32_t *kbuf;
     uint32_t buf_cap;
     uint64_t first_ns, last_ns;
-    bool failed;
+    uint64_t locks, allocs;       /* lock waits and allocations replayed */
 } rw_ctx;
 
 static str_id rw_string(rw_ctx *c, str_id s)
@@ -134,16 +136,48 @@ static void rw_thread(rw_ctx *c, uint32_t serial)
         model_thread_set_virtual(c->dst, serial, t->carrier);
 }
 
+/* A lock wait: its monitor row (trace, class, kind) in the window's model, with its time. */
+static void rw_lock(rw_ctx *c, const recording_event *e)
+{
+    const model_monitor *mo = model_monitor_get(c->src, (monitor_id){ e->ref });
+    if (!mo)
+        return;
+    trace_id t = rw_trace(c, mo->trace.v);
+    monitor_id d = model_monitor_intern(c->dst, t, rw_string(c, mo->class_name), mo->kind);
+    model_monitor_add(c->dst, d, 1, e->value);
+    c->locks++;
+}
+
+/* A sampled allocation: its site (trace, class) in the window's model; what a window allocated counts as
+ * live in it (the window follows no object to its death). */
+static void rw_alloc(rw_ctx *c, const recording_event *e)
+{
+    const model_site *s = model_site_get(c->src, (site_id){ e->ref });
+    if (!s)
+        return;
+    site_id d = model_site_intern(c->dst, rw_trace(c, s->trace.v), rw_class(c, s->cls), s->is_array);
+    model_site_alloc(c->dst, d, (double)e->weight, (double)e->value, true);
+    c->allocs++;
+}
+
 static void rw_event(const recording_event *e, void *arg)
 {
     rw_ctx *c = arg;
-    if (e->kind != RECORDING_CPU && e->kind != RECORDING_WALL)
-        return;
     if (!c->first_ns || e->time_ns < c->first_ns)
         c->first_ns = e->time_ns;
     if (e->time_ns > c->last_ns)
         c->last_ns = e->time_ns;
     rw_thread(c, e->thread);
+    if (e->kind == RECORDING_LOCK) {
+        rw_lock(c, e);
+        return;
+    }
+    if (e->kind == RECORDING_ALLOC) {
+        rw_alloc(c, e);
+        return;
+    }
+    if (e->kind != RECORDING_CPU && e->kind != RECORDING_WALL)
+        return;
     trace_id t = rw_trace(c, e->trace);
     if (t.v) {
         rw_thread(c, model_trace_get(c->dst, t).thread);
@@ -151,7 +185,7 @@ static void rw_event(const recording_event *e, void *arg)
         model_trace_add_state_samples(c->dst, t, (sample_state)e->state, e->weight);
         model_sample_time_add(c->dst, t, (sample_state)e->state, e->weight, e->time_ns);
     }
-    stack_id s = rw_stack(c, e->stack);
+    stack_id s = rw_stack(c, e->ref);
     if (s.v)
         model_stack_add(c->dst, s, e->weight);
 }
@@ -176,6 +210,7 @@ model *recording_window(const model *src, uint64_t from_ns, uint64_t to_ns)
         memcpy(w->sample_event, src->sample_event, sizeof w->sample_event);
         w->event_period = src->event_period;
         w->depth = src->depth;
+        w->alloc_interval = src->alloc_interval;
         w->sample_times_max = UINT32_MAX;
         recording_each(src->recording, from_ns, to_ns, rw_event, &c);
         recording_stats st;
@@ -186,7 +221,7 @@ model *recording_window(const model *src, uint64_t from_ns, uint64_t to_ns)
         w->window_to_ms = to_ns / 1000000u;
         w->start_time_ms = w->window_from_ms;
         w->dump_time_ms = w->window_to_ms;
-        (void)model_count_set(w, "recording events in the window", w->sample_times_len);
+        (void)model_count_set(w, "recording events in the window", w->sample_times_len + c.locks + c.allocs);
         (void)model_count_set(w, "recording events dropped (by age or for room)", st.dropped);
         (void)model_count_set(w, "recording bytes held", st.bytes);
     } else {

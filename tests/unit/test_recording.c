@@ -1,7 +1,8 @@
 /* test_recording.c — record=y's ring (src/model/recording.c): the bound on
  * its memory (the oldest chunk goes), the bound on its age, the windows it
  * gives back; and a window replayed into a model of its own
- * (recording_window.c): names, counts, states, times and threads. */
+ * (recording_window.c): names, counts, states, times and threads of samples,
+ * lock waits into their monitor rows, allocations into their sites. */
 #include "harness.h"
 
 #include "model/model.h"
@@ -168,10 +169,60 @@ static void test_window(void)
     model_free(m); /* frees its recording */
 }
 
+/* Lock waits and sampled allocations: each into its monitor row or site, by name, with its time and size. */
+static void test_window_locks_allocs(void)
+{
+    model *m = model_new();
+    ASSERT(m != NULL);
+    m->alloc_interval = 524288;
+    class_id k = model_class_intern(m, model_cstring(m, "Shared"), model_cstring(m, "Shared.java"));
+    method_id run = model_method_intern(m, k, model_cstring(m, "run"), model_cstring(m, "()V"));
+    frame_id f = model_frame_intern(m, run, 12);
+    trace_id t = model_trace_intern(m, 0, &f, 1);
+    monitor_id mon = model_monitor_intern(m, t, model_cstring(m, "Shared$Lock"), MONITOR_BLOCKED);
+    model_monitor_add(m, mon, 3, 3000);
+    class_id arr = model_class_intern(m, model_cstring(m, "long[]"), (str_id){ 0 });
+    site_id site = model_site_intern(m, t, arr, true);
+    model_site_alloc(m, site, 10, 1000, true);
+    m->recording = recording_new(1 << 20, 600000 * MS);
+    ASSERT(m->recording != NULL);
+    uint64_t base = 1700000000000 * MS;
+    /* waits of 1 ms at 1 s and 2 s, 5 ms at 3 s; allocations of 4000 bytes (2 objects) at 1.5 s and 3.5 s */
+    recording_event evs[] = {
+        { base + 1000 * MS, 1 * MS, 1, t.v, mon.v, 1, RECORDING_LOCK, MONITOR_BLOCKED },
+        { base + 1500 * MS, 4000, 1, t.v, site.v, 2, RECORDING_ALLOC, 0 },
+        { base + 2000 * MS, 1 * MS, 2, t.v, mon.v, 1, RECORDING_LOCK, MONITOR_BLOCKED },
+        { base + 3000 * MS, 5 * MS, 1, t.v, mon.v, 1, RECORDING_LOCK, MONITOR_BLOCKED },
+        { base + 3500 * MS, 4000, 2, t.v, site.v, 2, RECORDING_ALLOC, 0 },
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        CHECK(recording_add(m->recording, &evs[i]));
+    model *w = recording_window(m, base + 500 * MS, base + 2500 * MS);
+    ASSERT(w != NULL);
+    ASSERT(model_monitor_count(w) == 1);
+    const model_monitor *wm = model_monitor_get(w, (monitor_id){ 1 });
+    CHECK_EQ_INT(wm->count, 2);
+    CHECK_EQ_INT(wm->time_ns, 2 * MS);
+    CHECK_EQ_INT(wm->kind, MONITOR_BLOCKED);
+    CHECK_EQ_STR(model_string_get(w, wm->class_name, NULL), "Shared$Lock");
+    ASSERT(model_site_count(w) == 1);
+    const model_site *ws = model_site_get(w, (site_id){ 1 });
+    CHECK_EQ_INT((int)ws->alloc_bytes, 4000);
+    CHECK_EQ_INT((int)ws->alloc_objs, 2);
+    CHECK_EQ_INT((int)ws->live_bytes, 4000);
+    CHECK(ws->is_array);
+    CHECK_EQ_STR(model_string_get(w, model_class_get(w, ws->cls)->name, NULL), "long[]");
+    CHECK_EQ_INT(w->alloc_interval, 524288);
+    CHECK_EQ_INT(w->total_samples, 0);
+    model_free(w);
+    model_free(m);
+}
+
 int main(void)
 {
     RUN(test_size_bound);
     RUN(test_age_bound);
     RUN(test_window);
+    RUN(test_window_locks_allocs);
     return DONE();
 }

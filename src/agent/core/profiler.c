@@ -169,6 +169,8 @@ jp_status profiler_dump(JNIEnv *jni)
     model *full = m;
     if (win.set && m->recording) {
         m = prof_window_model(full, &win);
+        if (m && outputs_want_site_stacks(o) && site_stacks_build(m) != JP_OK)
+            m->oom = true;
         if (!m) {
             buf_free(&r.kept);
             return jp_error(JP_ERR_NOMEM, "out of memory for the recording's window");
