@@ -17,7 +17,7 @@ typedef enum recording_kind {
     RECORDING_WALL,       /* a wall= sample: weight samples, in state */
     RECORDING_ALLOC,      /* a sampled allocation: value bytes */
     RECORDING_LOCK,       /* a lock wait or a wait (monitor=y): value ns; state: its model_monitor_kind */
-    RECORDING_GC,         /* a garbage collection: value ns */
+    RECORDING_GC,         /* garbage collections (heap=sites): weight of them, value ns in all */
 } recording_kind;
 
 typedef struct recording_event {

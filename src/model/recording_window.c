@@ -20,7 +20,7 @@ typedef struct rw_ctx {
     uint32_t *kbuf;
     uint32_t buf_cap;
     uint64_t first_ns, last_ns;
-    uint64_t locks, allocs;       /* lock waits and allocations replayed */
+    uint64_t locks, allocs, gcs;  /* lock waits, allocations and collections' records replayed */
 } rw_ctx;
 
 static str_id rw_string(rw_ctx *c, str_id s)
@@ -176,6 +176,12 @@ static void rw_event(const recording_event *e, void *arg)
         rw_alloc(c, e);
         return;
     }
+    if (e->kind == RECORDING_GC) { /* the collections a drain saw, and their time */
+        c->dst->gc_count += e->weight;
+        c->dst->gc_ns += e->value;
+        c->gcs++;
+        return;
+    }
     if (e->kind != RECORDING_CPU && e->kind != RECORDING_WALL)
         return;
     trace_id t = rw_trace(c, e->trace);
@@ -221,7 +227,7 @@ model *recording_window(const model *src, uint64_t from_ns, uint64_t to_ns)
         w->window_to_ms = to_ns / 1000000u;
         w->start_time_ms = w->window_from_ms;
         w->dump_time_ms = w->window_to_ms;
-        (void)model_count_set(w, "recording events in the window", w->sample_times_len + c.locks + c.allocs);
+        (void)model_count_set(w, "recording events in the window", w->sample_times_len + c.locks + c.allocs + c.gcs);
         (void)model_count_set(w, "recording events dropped (by age or for room)", st.dropped);
         (void)model_count_set(w, "recording bytes held", st.bytes);
     } else {

@@ -4,7 +4,8 @@
 # fewer waits than the whole session's report at the end. GcChurn allocates
 # all along: a window of the last 2 s has SITES rows (GcChurn$Node among
 # them) with less allocated than the session's report at the end, and its
-# flame graph of allocated bytes is written.
+# flame graph of allocated bytes is written; its GC line counts the
+# collections of those 2 s, fewer than the session's.
 . "$(dirname "$0")/lib.sh"
 PIDS=()
 trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
@@ -39,6 +40,10 @@ expect_grep "bytes allocated" "$T/a.html"
 alloc() { sed -n '/^SITES BEGIN/,/^SITES END/p' "$1" | awk '$1 ~ /^[0-9]+$/ {b += $6} END {printf "%.0f\n", b}'; }
 wait "$JPID" || true
 wa=$(alloc "$T/aw.txt") sa=$(alloc "$T/a.txt")
+gcs() { sed -n 's/^GC (total = \([0-9]*\) collections.*/\1/p' "$1"; }
+wg=$(gcs "$T/aw.txt") sg=$(gcs "$T/a.txt")
+[ "${wg:-0}" -gt 0 ] && [ "$sg" -gt "$wg" ] || fail "collections: the window ${wg:-none}, the session ${sg:-none}"
+note "collections: $wg in the last 2 s, $sg in the session"
 awk -v w="$wa" -v s="$sa" 'BEGIN { exit !(w > 0 && s > w) }' || fail "allocated: the window $wa bytes, the session $sa"
 note "heap=sites: $wa bytes allocated in the last 2 s, $sa in the session"
 exit 0

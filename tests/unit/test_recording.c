@@ -169,7 +169,8 @@ static void test_window(void)
     model_free(m); /* frees its recording */
 }
 
-/* Lock waits and sampled allocations: each into its monitor row or site, by name, with its time and size. */
+/* Lock waits, sampled allocations and collections: each into its monitor row, site or the GC line, by name,
+ * with its time and size. */
 static void test_window_locks_allocs(void)
 {
     model *m = model_new();
@@ -194,6 +195,8 @@ static void test_window_locks_allocs(void)
         { base + 2000 * MS, 1 * MS, 2, t.v, mon.v, 1, RECORDING_LOCK, MONITOR_BLOCKED },
         { base + 3000 * MS, 5 * MS, 1, t.v, mon.v, 1, RECORDING_LOCK, MONITOR_BLOCKED },
         { base + 3500 * MS, 4000, 2, t.v, site.v, 2, RECORDING_ALLOC, 0 },
+        { base + 1200 * MS, 7 * MS, 0, 0, 0, 2, RECORDING_GC, 0 },
+        { base + 2600 * MS, 3 * MS, 0, 0, 0, 1, RECORDING_GC, 0 },
     };
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         CHECK(recording_add(m->recording, &evs[i]));
@@ -214,6 +217,8 @@ static void test_window_locks_allocs(void)
     CHECK_EQ_STR(model_string_get(w, model_class_get(w, ws->cls)->name, NULL), "long[]");
     CHECK_EQ_INT(w->alloc_interval, 524288);
     CHECK_EQ_INT(w->total_samples, 0);
+    CHECK_EQ_INT(w->gc_count, 2); /* the two of 1.2 s; not the one of 2.6 s */
+    CHECK_EQ_INT(w->gc_ns, 7 * MS);
     model_free(w);
     model_free(m);
 }
