@@ -6,8 +6,9 @@
 # (--from 0) says how far back it reaches and how many bytes the ring holds
 # (its COUNTS), beside the JVM's resident memory. Checks that the ring never
 # holds more than maxsize= and that no dump reaches back more than maxage=
-# (plus a second). Appends to bench/RESULTS.md. THREADS=N (default 1) idle
-# workers... the ring fills maxsize= only with about 17 busy threads.
+# (plus a second). Appends to bench/RESULTS.md. At the defaults a quiet
+# program is bounded by maxage=; the ring reaches maxsize= only with about
+# 17 threads busy all along (t6006 tests that bound with a small maxsize=).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 JVMPROF=${JVMPROF:-$ROOT/build/jvmprof}
