@@ -59,6 +59,10 @@ if n < 20 or spike < n // 2:
     sys.exit("%d samples, %d of them in spike()" % (n, spike))
 print("  jfr: %d samples in the window, %d in spike()" % (n, spike), file=sys.stderr)
 PY
+# jvmprof status says what the recording holds
+"$JVMPROF" status "$JPID" >"$T/o" 2>"$T/e" || fail "status: $(cat "$T/e")"
+grep -Eq "^recording: [1-9][0-9]* events kept in [0-9.]+ MiB of 3[12].[0-9][0-9] MiB \(maxsize=\), reaching back [0-9.]+ s \(maxage=600 s\)" "$T/o" ||
+    fail "status has no recording line: $(cat "$T/o")"
 # after 4 s of idling: the last 3 s have no spike()
 wait_out "$T/out" "idle again"
 "$JVMPROF" dump "$JPID" --last 3s "$T/idle.txt" >/dev/null 2>"$T/e" || fail "dump of the idle window: $(cat "$T/e")"

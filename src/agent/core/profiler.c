@@ -143,6 +143,22 @@ static model *prof_window_model(model *m, const profiler_window *w)
     return recording_window(m, from_ns, to_ns);
 }
 
+/* record=y: the recording's line (jvmprof status, and after each report of the whole session). */
+static void prof_describe_recording(const model *m)
+{
+    if (!m->recording)
+        return;
+    recording_stats st;
+    recording_get_stats(m->recording, &st);
+    uint64_t now_ms = agent_wall_ms();
+    jp_log_info("recording: %llu events kept in %.2f MiB of %.2f MiB (maxsize=), reaching back %.1f s (maxage=%.0f s); "
+                "%llu dropped by age or for room, %llu lost (no memory)", (unsigned long long)st.events,
+                (double)st.bytes / 1048576, (double)st.max_bytes / 1048576,
+                st.oldest_ns && now_ms * 1000000u > st.oldest_ns ? (double)(now_ms * 1000000u - st.oldest_ns) / 1e9
+                                                                  : 0.0,
+                (double)st.maxage_ns / 1e9, (unsigned long long)st.dropped, (unsigned long long)st.lost);
+}
+
 jp_status profiler_dump(JNIEnv *jni)
 {
     const agent_options *o = prof_session->opts;
@@ -227,6 +243,7 @@ jp_status profiler_dump(JNIEnv *jni)
     jp_log_info("wrote %s (%llu bytes: %s%s%s)", r.path, (unsigned long long)r.bytes, what, r.line_also,
                 m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     collectors_describe();
+    prof_describe_recording(m);
     double wall_ms = (double)(agent_now_ns() - p->start_ns) / 1e6;
     double agent_ms = (double)p->agent_cpu_ns / 1e6;
     char cost[256];
@@ -330,6 +347,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             prof_drain(jni);
             jp_log_tee(to);
             collectors_describe();
+            prof_describe_recording(prof_session->model);
             jp_log_tee(NULL);
             atomic_fetch_add(&prof_requests.done_describes, 1);
         }
