@@ -173,7 +173,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                            "cpu", NULL, "cpu=samples: a sample every interval= such events",
                            OPTIONS_TABLE_AT(event), .owner = OPTIONS_FOR_CPU_SAMPLES },
     [OPTIONS_ID_RECORD] = { "record", OPTIONS_KIND_BOOL, "y|n", "n", NULL,
-                            "keep the last maxage= of samples with their times, for dumps of a window",
+                            "keep recent samples, waits, allocations with their times (dump --last)",
                             OPTIONS_TABLE_AT(record), .owner = OPTIONS_FOR_GENERAL },
     [OPTIONS_ID_MAXAGE] = { "maxage", OPTIONS_KIND_DURATION, "1s..24h (ns, us, ms, s, m, h)", "10m", NULL,
                             "record=y: how far back the recording reaches", OPTIONS_TABLE_AT(maxage_ns),
