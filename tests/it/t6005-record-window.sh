@@ -7,7 +7,8 @@
 # collapsed stacks, flame graph, pprof, and a JFR file whose samples' times
 # all fall in the window. jvmprof.Control.dump does the same from inside
 # the program. Bad windows, and a window of a session without record=y, are
-# refused in one line.
+# refused in one line; a session with record=y started late (jvmprof start)
+# has its windows too.
 . "$(dirname "$0")/lib.sh"
 JFR="$JAVA_HOME/bin/jfr"
 PIDS=()
@@ -100,6 +101,17 @@ wait_ready "$JPID"
 "$JVMPROF" dump "$JPID" --last 2s "$T/x.txt" >/dev/null 2>"$T/e" && fail "a window of a session without record=y was written"
 grep -q "record=y" "$T/e" || fail "dump --last without record=y: $(cat "$T/e")"
 [ "$(wc -l <"$T/e")" = 1 ] || fail "dump --last without record=y: not one line: $(cat "$T/e")"
+# a session with record=y started late, by jvmprof start, records from its start
+"$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop: $(cat "$T/e")"
+"$JVMPROF" start "$JPID" "cpu=samples,interval=5,cstack=java,record=y,maxage=1m,file=$T/late.txt" >/dev/null 2>"$T/e" ||
+    fail "start with record=y: $(cat "$T/e")"
+sleep 3
+"$JVMPROF" dump "$JPID" --last 2s "$T/late-w.txt" >/dev/null 2>"$T/e" || fail "dump --last 2s of the late session: $(cat "$T/e")"
+[ "$(top_method "$T/late-w.txt")" = SpikeIdle.idle ] || fail "the late session's window: $(cpu_rows "$T/late-w.txt" | head -3)"
+"$JVMPROF" status "$JPID" >"$T/o" 2>"$T/e" || fail "status: $(cat "$T/e")"
+grep -q "reaching back [0-9.]* s (maxage=60 s)" "$T/o" || fail "status of the late session: $(cat "$T/o")"
+"$JVMPROF" stop "$JPID" >/dev/null 2>"$T/e" || fail "stop of the late session: $(cat "$T/e")"
+kill "$JPID"
 # and the options: maxage= without record=y, a bad maxsize=
 run_java "cpu=samples,maxage=2m" Hello
 grep -q "maxage= bounds the recording of record=y" "$T/err" || fail "maxage= alone: $(cat "$T/err")"
