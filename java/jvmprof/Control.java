@@ -28,6 +28,51 @@ public final class Control {
     }
 
     /**
+     * Writes the last {@code last} of the recording (an agent started with
+     * record=y) to {@code file} now, in the format of the agent's file= (the
+     * other outputs, flame=, pprof=, jfr= ..., beside it as a dump writes them
+     * when {@code file} is null), and returns when it is written.
+     *
+     * @return true when written, false when no jvmprof agent is loaded
+     * @throws java.io.UncheckedIOException when no recording runs or the file
+     *         could not be written (the message says why)
+     */
+    public static boolean dump(String file, java.time.Duration last) {
+        if (last == null)
+            throw new NullPointerException("last");
+        if (last.isNegative() || last.isZero())
+            throw new IllegalArgumentException("last must be above 0: " + last);
+        return dumpWindow(file, last.toMillis(), 0, 0);
+    }
+
+    /**
+     * Writes the window {@code from} .. {@code to} of the recording (times
+     * since the profiling session started; {@code to} null: until now) to
+     * {@code file}, as {@link #dump(String, java.time.Duration)} does.
+     */
+    public static boolean dump(String file, java.time.Duration from, java.time.Duration to) {
+        if (from == null)
+            throw new NullPointerException("from");
+        if (from.isNegative() || (to != null && to.compareTo(from) <= 0))
+            throw new IllegalArgumentException("the window must have 0 <= from < to: " + from + ", " + to);
+        return dumpWindow(file, 0, from.toMillis(), to == null ? 0 : to.toMillis());
+    }
+
+    private static boolean dumpWindow(String file, long lastMs, long fromMs, long toMs) {
+        String error;
+        try {
+            error = dumpWindow0(file, lastMs, fromMs, toMs);
+        } catch (UnsatisfiedLinkError e) {
+            return false;
+        }
+        if (error != null) {
+            String message = "jvmprof: dump" + (file == null ? "" : " to " + file) + ": " + error;
+            throw new java.io.UncheckedIOException(message, new java.io.IOException(message));
+        }
+        return true;
+    }
+
+    /**
      * Writes a heap dump of the live objects to {@code file} now, in the HPROF
      * binary format (HPROF's ASCII heap dump when the agent runs with
      * heap=dump,format=a), and returns when the file is complete. The file appears under
@@ -399,6 +444,8 @@ public final class Control {
     private static native boolean objectReferences0();
 
     private static native boolean dump0();
+
+    private static native String dumpWindow0(String file, long lastMs, long fromMs, long toMs);
 
     private static native String stop0();
 

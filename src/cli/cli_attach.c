@@ -456,6 +456,84 @@ static bool ca_profiling(pid_t pid)
     return found;
 }
 
+/* A time for dump's window: a number with ms, s, m or h (a bare number is seconds); false if not one. */
+static bool ca_duration_ms(const char *text, unsigned long long *ms)
+{
+    static const struct { const char *unit; unsigned long long ms; } units[] = {
+        { "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
+    };
+    if (*text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(end, units[i].unit) && !errno && v * (double)units[i].ms < 1e15) {
+            *ms = (unsigned long long)(v * (double)units[i].ms + 0.5);
+            return true;
+        }
+    return false;
+}
+
+/* jvmprof dump PID [--last D | --from T [--to T]] [FILE]: the request's argument, FILE (absolute, or "" for
+ * the session's file=) then, for a window, a line "last=MS" or "from=MS,to=MS". 0, or the exit code of a
+ * usage error. */
+static int ca_dump_arg(const hotspot_target *t, int argc, char **argv, char *arg, size_t cap)
+{
+    unsigned long long last = 0, from = 0, to = 0;
+    bool has_last = false, has_from = false, has_to = false;
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool is_last = !strcmp(a, "--last"), is_from = !strcmp(a, "--from"), is_to = !strcmp(a, "--to");
+        if (is_last || is_from || is_to) {
+            unsigned long long v;
+            if (i + 1 >= argc || !ca_duration_ms(argv[i + 1], &v)) {
+                cli_error("dump: %s takes a time: a number with ms, s, m or h (a bare number is seconds), not '%s'",
+                          a, i + 1 < argc ? argv[i + 1] : "");
+                return 2;
+            }
+            i++;
+            if (is_last)
+                has_last = true, last = v;
+            else if (is_from)
+                has_from = true, from = v;
+            else
+                has_to = true, to = v;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error("dump: unknown option '%s' (accepted: --last D, --from T, --to T)", a);
+            return 2;
+        } else if (file) {
+            cli_error("dump: expected jvmprof dump PID [--last D | --from T --to T] [FILE]");
+            return 2;
+        } else
+            file = a;
+    }
+    if (has_last && (has_from || has_to)) {
+        cli_error("dump: --last D is the last D before now; --from/--to are times since the session's start: give one "
+                  "or the other");
+        return 2;
+    }
+    if (has_last && last == 0) {
+        cli_error("dump: --last takes a time above 0");
+        return 2;
+    }
+    if (has_to && to <= from) {
+        cli_error("dump: --to must come after --from");
+        return 2;
+    }
+    char abs[4200] = "";
+    if (file)
+        ca_file(t, file, abs, sizeof abs);
+    if (has_last)
+        snprintf(arg, cap, "%s\nlast=%llu", abs, last);
+    else if (has_from || has_to)
+        snprintf(arg, cap, "%s\nfrom=%llu,to=%llu", abs, from, has_to ? to : 0);
+    else
+        snprintf(arg, cap, "%s", abs);
+    return 0;
+}
+
 int cli_attach(const char *command, int argc, char **argv)
 {
     hotspot_target t;
@@ -470,12 +548,14 @@ int cli_attach(const char *command, int argc, char **argv)
         ca_absolute(&t, argv[1], options, sizeof options);
         return ca_request(&t, "start", options, false, NULL);
     }
-    if (!strcmp(command, "dump") && argc == 2) { /* to FILE, instead of the session's file= */
+    if (!strcmp(command, "dump") && argc >= 2) { /* to FILE instead of the session's file=, or a window */
+        char arg[4300];
+        int rc = ca_dump_arg(&t, argc, argv, arg, sizeof arg);
+        if (rc)
+            return rc;
         if (!t.jvmprof)
             return ca_not_loaded(&t, command);
-        char abs[4200];
-        ca_file(&t, argv[1], abs, sizeof abs);
-        return ca_request(&t, "dump", abs, false, NULL);
+        return ca_request(&t, "dump", arg, false, NULL);
     }
     if (!strcmp(command, "heapdump")) {
         if (argc != 2) {
@@ -487,7 +567,7 @@ int cli_attach(const char *command, int argc, char **argv)
         return ca_request(&t, "heapdump", abs, false, NULL);
     }
     if (argc != 1) {
-        cli_error("%s: expected jvmprof %s PID%s", command, command, !strcmp(command, "dump") ? " [FILE]" : "");
+        cli_error("%s: expected jvmprof %s PID%s", command, command, !strcmp(command, "dump") ? " [--last D | --from T --to T] [FILE]" : "");
         return 2;
     }
     if (!t.jvmprof) /* a question or a stop changes nothing in a JVM without jvmprof: nothing to load for it */

@@ -79,8 +79,10 @@ static const cli_usage cu_table[] = {
       "to this directory). Attaches as HotSpot's attach mechanism does: as the JVM's own user\n"
       "or root\n" },
     { "stop", "PID", "stop profiling in JVM PID and write the report\n" },
-    { "dump", "PID [FILE]",
-      "write JVM PID's report now (to FILE: only the report, there) and go on profiling\n" },
+    { "dump", "PID [--last D | --from T [--to T]] [FILE]",
+      "write JVM PID's report now (to FILE: only the report, there) and go on profiling; with\n"
+      "record=y, --last D or --from T --to T: only that window of the recording (the last D, or\n"
+      "T after the session's start; times with ms, s, m or h, a bare number is seconds)\n" },
     { "reset", "PID", "discard what JVM PID's session collected so far\n" },
     { "status", "PID", "what runs in JVM PID, since when, and the counts so far\n" },
     { "heapdump", "PID FILE", "write a heap dump of JVM PID (HPROF binary) to FILE\n" },

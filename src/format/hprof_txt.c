@@ -88,6 +88,15 @@ static void txt_write_header(const model *m, sink *s)
     char when[64];
     hprof_txt_time(m->start_time_ms, when);
     sink_printf(s, "JAVA PROFILE 1.0.1, created %s\n\n", when);
+    if (m->window_to_ms) { /* a window of record=y's recording */
+        char to[64], back[64];
+        hprof_txt_time(m->window_to_ms, to);
+        hprof_txt_time(m->recorded_from_ms, back);
+        sink_printf(s, "RECORDING WINDOW: %s to %s (%.3f s); the recording reaches back to %s (%.3f s before the "
+                    "window's end)\n\n", when, to, (double)(m->window_to_ms - m->window_from_ms) / 1000, back,
+                    m->recorded_from_ms && m->recorded_from_ms < m->window_to_ms
+                        ? (double)(m->window_to_ms - m->recorded_from_ms) / 1000 : 0.0);
+    }
     sink_printf(s,
                 "Written by jvmprof, an HPROF-compatible profiler for the Java virtual machine.\n"
                 "\n"

@@ -3,6 +3,8 @@
  * tables. */
 #include "model.h"
 
+#include "recording.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,7 @@ void model_free(model *m)
     free(m->threads);
     free(m->thread_events);
     free(m->sample_times);
+    recording_free(m->recording);
     arena_free(&m->keys);
     free(m);
 }

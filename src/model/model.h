@@ -241,6 +241,11 @@ typedef struct model {
     bool oom;                     /* an insert failed for lack of memory */
     model_count counts[MODEL_COUNTS_MAX]; /* printed at the end of the ASCII report, in this order */
     uint32_t ncounts;
+    struct recording *recording;  /* record=y: the session's recent events with their times (recording.h); freed
+                                   * with the model */
+    /* a window of a recording (recording_window.c): what it holds, and how far back the recording reached
+     * (wall clock, ms since the epoch; all 0 in any other model) */
+    uint64_t window_from_ms, window_to_ms, recorded_from_ms;
 } model;
 
 model *model_new(void);

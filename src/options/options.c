@@ -35,11 +35,12 @@ bool options_parse_fraction(const char *text, double *out)
     return true;
 }
 
-/* A time in ns, min..max, with its unit: ns, us, ms or s. */
+/* A time in ns, min..max, with its unit: ns, us, ms, s, m (minutes) or h. */
 static bool options_parse_duration(const char *text, unsigned long min, unsigned long max, uint64_t *out)
 {
     static const struct { const char *unit; uint64_t ns; } units[] = {
-        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+        { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "m", 60000000000 },
+        { "h", 3600000000000 },
     };
     if (!isdigit((unsigned char)*text))
         return false;

@@ -90,6 +90,9 @@ typedef enum options_id {
     OPTIONS_ID_CSTACK,
     OPTIONS_ID_THREADS,
     OPTIONS_ID_EVENT,
+    OPTIONS_ID_RECORD,
+    OPTIONS_ID_MAXAGE,
+    OPTIONS_ID_MAXSIZE,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
 } options_id;
@@ -134,6 +137,9 @@ typedef struct agent_options {
     options_cstack cstack;            /* cpu=samples, wall=: native and kernel frames (mixed), native only, or Java only */
     bool threads_all;                 /* threads=all: cpu=samples also samples the JVM's own threads (GC, compilers, VM) */
     char event[OPTIONS_EVENT_MAX];    /* event=: what cpu=samples samples on ("cpu": each thread's CPU clock) */
+    bool record;                      /* record=y: recent events with their times in a ring (recording.h) */
+    uint64_t maxage_ns;               /* record=y: keep events this long */
+    uint64_t maxsize;                 /* record=y: the ring's memory at most */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 

@@ -356,6 +356,19 @@ static bool options_rules_all_binary(const agent_options *o, char *err, size_t e
                                 "heap=dump and heap=sites in separate runs");
 }
 
+static bool options_rules_record(const agent_options *o, char *err, size_t errlen)
+{
+    if (!o->record && (options_given(o, OPTIONS_ID_MAXAGE) || options_given(o, OPTIONS_ID_MAXSIZE)))
+        return options_rules_refuse(err, errlen, "%s bounds the recording of record=y; add record=y or drop it",
+                                    options_given(o, OPTIONS_ID_MAXAGE) ? "maxage=" : "maxsize=");
+    if (o->record && o->cpu == OPTIONS_CPU_SAMPLES && o->sampler == OPTIONS_SAMPLER_JVMTI)
+        return options_rules_refuse(err, errlen, "record=y records the async sampler's samples, not sampler=jvmti's; "
+                                    "drop sampler=jvmti");
+    return o->record && o->cpu != OPTIONS_CPU_SAMPLES && !o->wall_ms && !o->monitor && !o->heap_sites &&
+           options_rules_refuse(err, errlen, "record=y keeps samples, waits and allocations with their times; add "
+                                "cpu=samples, wall=<ms>, monitor=y or heap=sites");
+}
+
 /* The order decides which message a text breaking two rules gets: keep it. */
 static options_rule *const options_rules_table[] = {
     options_rules_something,
@@ -382,6 +395,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_stacks,
     options_rules_reset,
     options_rules_jfr,
+    options_rules_record,
 };
 
 jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)

@@ -673,7 +673,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_ALLOC_INTERVAL, "heap=sites" }, { OPTIONS_ID_ALLOC_HOOK, "heap=sites,alloc_interval=0" },
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
         { OPTIONS_ID_MINTIME, "trace=exec" },       { OPTIONS_ID_RECEIVERS, "trace=exec" }, { OPTIONS_ID_VTHREADS, "trace=thread" },
-        { OPTIONS_ID_PLUGIN, "trace=exec" },
+        { OPTIONS_ID_PLUGIN, "trace=exec" },        { OPTIONS_ID_MAXAGE, "record=y" }, { OPTIONS_ID_MAXSIZE, "record=y" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -978,6 +978,31 @@ static void test_trace(void)
     PARSE_BAD3("trace=thread,tracelimit=5x", "tracelimit=5x", NULL, NULL);
 }
 
+/* record=y and its bounds: defaults, units (m, h), ranges, and what they need. */
+static void test_record(void)
+{
+    if (PARSE_OK("cpu=samples,record=y")) {
+        CHECK(opts.record);
+        CHECK_EQ_INT(opts.maxage_ns, 600000000000ull);
+        CHECK_EQ_INT(opts.maxsize, 32ull << 20);
+    }
+    if (PARSE_OK("cpu=samples,record=y,maxage=90s,maxsize=1m"))
+        CHECK(opts.maxage_ns == 90000000000ull && opts.maxsize == 1u << 20);
+    if (PARSE_OK("wall=10,record=y,maxage=2h"))
+        CHECK(opts.maxage_ns == 7200000000000ull);
+    if (PARSE_OK("monitor=y,cpu=times,record=y,maxage=1m"))
+        CHECK(opts.maxage_ns == 60000000000ull);
+    PARSE_BAD3("cpu=samples,record=y,maxage=10", "maxage=10", "1s..24h", NULL);
+    PARSE_BAD3("cpu=samples,record=y,maxage=500ms", "maxage=500ms", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,maxage=25h", "maxage=25h", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,maxsize=100k", "maxsize=100k", "512k..64g", NULL);
+    PARSE_BAD3("cpu=samples,record=maybe", "record=maybe", NULL, NULL);
+    PARSE_BAD3("cpu=samples,maxage=2m", "maxage= bounds the recording of record=y", NULL, NULL);
+    PARSE_BAD3("cpu=samples,maxsize=2m", "maxsize= bounds the recording of record=y", NULL, NULL);
+    PARSE_BAD3("cpu=times,record=y", "record=y keeps samples, waits and allocations", "monitor=y", NULL);
+    PARSE_BAD3("cpu=samples,sampler=jvmti,record=y", "not sampler=jvmti's", NULL, NULL);
+}
+
 int main(void)
 {
     RUN(test_trace);
@@ -1003,5 +1028,6 @@ int main(void)
     RUN(test_readme_table);
     RUN(test_join);
     RUN(test_value_parsers);
+    RUN(test_record);
     return DONE();
 }

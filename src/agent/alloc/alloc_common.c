@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "../../model/recording.h"
 #include "../core/agent_env.h"
 #include "../core/jvmti_util.h"
 #include "../core/symbols.h"
@@ -92,8 +93,15 @@ void alloc_common_drain(model *m, const alloc_gc *g)
     uint64_t gcs = alloc_common_gc_count(g);
     if (m->lifetimes && gcs != m->gc_count)
         model_sites_gc(m);
+    uint64_t ns = atomic_load_explicit(&g->ns, memory_order_relaxed);
+    if (m->recording && gcs > m->gc_count) { /* record=y: the collections since the last drain, at its time */
+        recording_event r = { agent_wall_ns_of(agent_now_ns()), ns > m->gc_ns ? ns - m->gc_ns : 0, 0, 0, 0,
+                              gcs - m->gc_count > UINT16_MAX ? UINT16_MAX : (uint16_t)(gcs - m->gc_count),
+                              RECORDING_GC, 0 };
+        recording_add(m->recording, &r);
+    }
     m->gc_count = gcs;
-    m->gc_ns = atomic_load_explicit(&g->ns, memory_order_relaxed);
+    m->gc_ns = ns;
 }
 
 bool alloc_common_own_code(JNIEnv *jni, const jvmtiFrameInfo *frames, jint n)

@@ -34,6 +34,7 @@
 #include "../../common/id_map.h"
 #include "../../common/jp_log.h"
 #include "../../format/format.h"
+#include "../../model/recording.h"
 #include "../core/agent_env.h"
 #include "alloc_common.h"
 #include "../core/collector.h"
@@ -295,6 +296,11 @@ static void as_record_site(model *m, trace_id trace, const as_event *e, const ch
     as_record *r = as_lookup(st, e->tag, true);
     bool freed = r && r->state == AS_FREED_EARLY;
     model_site_alloc(m, site, objs, bytes, !freed);
+    if (m->recording) {
+        recording_event rec = { agent_wall_ns_of(e->ns), (uint64_t)bytes, e->head.thread, trace.v, site.v,
+                                objs >= UINT16_MAX ? UINT16_MAX : (uint16_t)(objs + 0.5), RECORDING_ALLOC, 0 };
+        recording_add(m->recording, &rec);
+    }
     if (!r)
         return;   /* untagged, or no memory: counted as live for good */
     uint32_t ms = (uint32_t)(e->ns / 1000000u);

@@ -31,6 +31,15 @@ uint64_t agent_wall_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+uint64_t agent_wall_ns_of(uint64_t mono_ns)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t wall = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, now = agent_now_ns();
+    uint64_t ago = now > mono_ns ? now - mono_ns : 0;
+    return wall > ago ? wall - ago : wall;
+}
+
 void agent_set_own_thread(jobject thread) { agent_jvm.own_thread = thread; }
 
 bool agent_is_own_thread(JNIEnv *jni, jthread thread)

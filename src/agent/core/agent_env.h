@@ -45,6 +45,7 @@ void agent_set_log_level(const agent_options *o);
 
 uint64_t agent_now_ns(void);   /* CLOCK_MONOTONIC */
 uint64_t agent_wall_ms(void);  /* CLOCK_REALTIME, ms since the epoch */
+uint64_t agent_wall_ns_of(uint64_t mono_ns); /* the wall clock (ns since the epoch) at an agent_now_ns() time */
 
 /* The agent thread (a global reference), set once it is created. */
 /* jvmprof.jar (beside libjvmprof.so: the Tracker, jvmprof.Control, GcEvents, the probes' classes) on the

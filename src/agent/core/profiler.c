@@ -18,6 +18,8 @@
 #include "../../common/jp_log.h"
 #include "../../format/format.h"
 #include "../../model/model.h"
+#include "../../model/recording.h"
+#include "../../model/recording_window.h"
 #include "agent_env.h"
 #include "collectors.h"
 #include "eventq.h"
@@ -57,6 +59,7 @@ static struct {
     atomic_uint done_resets, done_describes, done_reports, done_sites;
     char dump_to[OPTIONS_PATH_MAX]; /* the next report's file instead of file= (jvmprof dump PID FILE); under
                                      * prof_thread.lock */
+    profiler_window window;    /* the next report's window of the recording (record=y); under prof_thread.lock */
 } prof_requests;
 
 /* The session whose agent thread this is, from profiler_init to profiler_end: global because session.c
@@ -96,6 +99,8 @@ jp_status profiler_init(jp_session *s)
     p->start_ns = agent_now_ns();
     m->depth = o->depth; /* every collector's stacks (the allocation collectors set up their own fields) */
     outputs_prepare_model(o, m);
+    if (o->record && !(m->recording = recording_new(o->maxsize, o->maxage_ns)))
+        return jp_error(JP_ERR_NOMEM, "out of memory for record=y's ring");
     return JP_OK;
 }
 
@@ -115,6 +120,45 @@ static void prof_drain(JNIEnv *jni)
     collectors_drain(jni);
 }
 
+/* The model of a window of the session's recording: --last (back from now) or --from/--to (since the
+ * session's start), clipped to now. */
+static model *prof_window_model(model *m, const profiler_window *w)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t now_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t start_ns = m->start_time_ms * 1000000u, from_ns, to_ns;
+    if (w->last_ms) {
+        to_ns = now_ns;
+        from_ns = now_ns > w->last_ms * 1000000u ? now_ns - w->last_ms * 1000000u : 0;
+    } else {
+        from_ns = start_ns + w->from_ms * 1000000u;
+        to_ns = w->to_ms ? start_ns + w->to_ms * 1000000u : now_ns;
+    }
+    if (to_ns > now_ns)
+        to_ns = now_ns;
+    if (from_ns > to_ns)
+        from_ns = to_ns;
+    recording_expire(m->recording, now_ns);
+    return recording_window(m, from_ns, to_ns);
+}
+
+/* record=y: the recording's line (jvmprof status, and after each report of the whole session). */
+static void prof_describe_recording(const model *m)
+{
+    if (!m->recording)
+        return;
+    recording_stats st;
+    recording_get_stats(m->recording, &st);
+    uint64_t now_ms = agent_wall_ms();
+    jp_log_info("recording: %llu events kept in %.2f MiB of %.2f MiB (maxsize=), reaching back %.1f s (maxage=%.0f s); "
+                "%llu dropped by age or for room, %llu lost (no memory)", (unsigned long long)st.events,
+                (double)st.bytes / 1048576, (double)st.max_bytes / 1048576,
+                st.oldest_ns && now_ms * 1000000u > st.oldest_ns ? (double)(now_ms * 1000000u - st.oldest_ns) / 1e9
+                                                                  : 0.0,
+                (double)st.maxage_ns / 1e9, (unsigned long long)st.dropped, (unsigned long long)st.lost);
+}
+
 jp_status profiler_dump(JNIEnv *jni)
 {
     const agent_options *o = prof_session->opts;
@@ -131,12 +175,26 @@ jp_status profiler_dump(JNIEnv *jni)
     pthread_mutex_lock(&prof_thread.lock);
     outputs_plan(o, &p->reports, prof_requests.dump_to, &r);
     const jp_format_ops *report = r.outs[0].format; /* NULL: nothing profiled, no report proper */
-    if (report) /* taken */
+    profiler_window win = prof_requests.window;
+    if (report) { /* taken */
         prof_requests.dump_to[0] = '\0';
+        prof_requests.window = (profiler_window){ 0 };
+    }
     pthread_mutex_unlock(&prof_thread.lock);
+    /* a window of the recording: a model of its own, written by the same writers */
+    model *full = m;
+    if (win.set && m->recording) {
+        m = prof_window_model(full, &win);
+        if (m && outputs_want_site_stacks(o) && site_stacks_build(m) != JP_OK)
+            m->oom = true;
+        if (!m) {
+            buf_free(&r.kept);
+            return jp_error(JP_ERR_NOMEM, "out of memory for the recording's window");
+        }
+    }
     /* file= first (written, or made in memory for a collector to write), then what the collectors add to the
      * report (a heap dump), then the other outputs; file='s line comes last, with the cost lines */
-    m->dump_time_ms = agent_wall_ms();
+    full->dump_time_ms = agent_wall_ms(); /* a window's is its end */
     report_opts ro = outputs_report_opts(o);
     jp_status st = JP_OK;
     if (report)
@@ -156,6 +214,18 @@ jp_status profiler_dump(JNIEnv *jni)
         r.outs[i].format->summary(m, what, sizeof what);
         jp_log_info("wrote %s (%llu bytes: %s)", extra_path, (unsigned long long)extra, what);
     }
+    if (m != full) {
+        if (st == JP_OK && report) {
+            report->summary(m, what, sizeof what);
+            jp_log_info("wrote %s (%llu bytes: %s; the recording's window of %.1f s, from %.1f s after the "
+                        "session's start; the recording reaches back %.1f s)", r.path, (unsigned long long)r.bytes,
+                        what, (double)(m->window_to_ms - m->window_from_ms) / 1000,
+                        (double)((int64_t)m->window_from_ms - (int64_t)full->start_time_ms) / 1000,
+                        (double)(m->window_to_ms - m->recorded_from_ms) / 1000);
+        }
+        model_free(m);
+        return st;
+    }
     if (st != JP_OK)
         return st;
     if (!report) { /* nothing profiled: no lines of a report's own */
@@ -173,6 +243,7 @@ jp_status profiler_dump(JNIEnv *jni)
     jp_log_info("wrote %s (%llu bytes: %s%s%s)", r.path, (unsigned long long)r.bytes, what, r.line_also,
                 m->oom ? "; OUT OF MEMORY: data incomplete" : "");
     collectors_describe();
+    prof_describe_recording(m);
     double wall_ms = (double)(agent_now_ns() - p->start_ns) / 1e6;
     double agent_ms = (double)p->agent_cpu_ns / 1e6;
     char cost[256];
@@ -276,6 +347,7 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             prof_drain(jni);
             jp_log_tee(to);
             collectors_describe();
+            prof_describe_recording(prof_session->model);
             jp_log_tee(NULL);
             atomic_fetch_add(&prof_requests.done_describes, 1);
         }
@@ -346,15 +418,17 @@ static bool prof_wait_done(atomic_uint *done, unsigned before, int timeout_ms)
     return true;
 }
 
-bool profiler_dump_and_wait(const char *path, int timeout_ms)
+bool profiler_dump_and_wait(const char *path, const profiler_window *window, int timeout_ms)
 {
     unsigned before = atomic_load(&prof_requests.done_reports);
     pthread_mutex_lock(&prof_thread.lock);
     snprintf(prof_requests.dump_to, sizeof prof_requests.dump_to, "%s", path ? path : "");
+    prof_requests.window = window ? *window : (profiler_window){ 0 };
     pthread_mutex_unlock(&prof_thread.lock);
     bool ok = profiler_request_dump() && prof_wait_done(&prof_requests.done_reports, before, timeout_ms);
     pthread_mutex_lock(&prof_thread.lock);
     prof_requests.dump_to[0] = '\0';
+    prof_requests.window = (profiler_window){ 0 };
     pthread_mutex_unlock(&prof_thread.lock);
     return ok;
 }

@@ -43,7 +43,13 @@ bool profiler_final_request(void);
  * outputs, if path is not NULL); what was collected so far discarded; the
  * collectors' counts written to a file, by the agent thread. false if the
  * agent thread is not running or did not do it within timeout_ms. */
-bool profiler_dump_and_wait(const char *path, int timeout_ms);
+/* window (NULL: none): a window of record=y's recording instead of the whole session: the last last_ms
+ * before now, or (last_ms 0) from_ms to to_ms after the session's start (to_ms 0: now). */
+typedef struct profiler_window {
+    bool set;
+    uint64_t last_ms, from_ms, to_ms;
+} profiler_window;
+bool profiler_dump_and_wait(const char *path, const profiler_window *window, int timeout_ms);
 bool profiler_reset_and_wait(int timeout_ms);
 /* The agent thread drains every collector once more (what the samplers took
  * before they stopped, into collectors still running), the caller waiting

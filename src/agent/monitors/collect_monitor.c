@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../../common/jp_log.h"
+#include "../../model/recording.h"
 #include "../core/agent_env.h"
 #include "../core/blocking.h"
 #include "../core/collector.h"
@@ -66,6 +67,7 @@ uint64_t monitor_cost_ns(void)
 typedef struct monitor_event {
     eventq_event head;
     uint64_t duration_ns;
+    uint64_t end_ns;            /* agent_now_ns() when it ended: record=y's time */
     jweak cls;
     blocking_kind kind;
     bool virt, pinned;          /* a virtual thread's wait; it kept its carrier (who.carrier) blocked */
@@ -180,6 +182,11 @@ static bool monitor_apply(model *m, JNIEnv *jni, eventq_event *e)
             snprintf(cname, sizeof cname, "%s", me->kind == BLOCKING_PARK && !me->cls ? "<no blocker>" : "java.lang.Object");
         monitor_id mon = model_monitor_intern(m, t, model_cstring(m, cname), kind);
         model_monitor_add(m, mon, 1, me->duration_ns);
+        if (m->recording) {
+            recording_event r = { agent_wall_ns_of(me->end_ns), me->duration_ns, e->thread, t.v, mon.v, 1,
+                                  RECORDING_LOCK, (uint8_t)kind };
+            recording_add(m->recording, &r);
+        }
     }
     jvmti_free(sig);
     return false;
@@ -223,6 +230,7 @@ static void monitor_record(JNIEnv *jni, jthread thread, jobject object, blocking
         snprintf(e->vname, sizeof e->vname, "%s", vthreads_name(v, buf, sizeof buf));
     }
     e->duration_ns = (uint64_t)((double)(end - begin) * ms->ns_per_tick);
+    e->end_ns = now;
     eventq_push(&e->head);
     atomic_fetch_add_explicit(&ms->cost, agent_now_ns() - now, memory_order_relaxed);
 }

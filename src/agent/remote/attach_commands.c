@@ -73,19 +73,53 @@ static bool atc_status(FILE *out, char *err, size_t cap)
     return true;
 }
 
-static bool atc_dump(const char *file, FILE *out, char *err, size_t cap)
+/* A dump's window, after its file on a line of its own: "last=MS" or "from=MS,to=MS" (ms since the
+ * session's start; to=0: now). False (err set) when it is not of that form or no recording runs. */
+static bool atc_window(const char *text, profiler_window *w, char *err, size_t cap)
+{
+    unsigned long long a = 0, b = 0;
+    char end = 0;
+    *w = (profiler_window){ .set = true };
+    if (sscanf(text, "last=%llu%c", &a, &end) == 1 && a > 0)
+        w->last_ms = a;
+    else if (sscanf(text, "from=%llu,to=%llu%c", &a, &b, &end) == 2 && (b == 0 || b > a)) {
+        w->from_ms = a;
+        w->to_ms = b;
+    } else {
+        snprintf(err, cap, "dump: a window is last=MS or from=MS,to=MS with to after from, not '%.64s'", text);
+        return false;
+    }
+    const agent_options *o = session_options();
+    if (!o || !o->record) {
+        snprintf(err, cap, "dump --last/--from/--to cuts the recording of record=y, and this session has none "
+                 "(start one with record=y)");
+        return false;
+    }
+    return true;
+}
+
+static bool atc_dump(const char *arg, FILE *out, char *err, size_t cap)
 {
     if (!session_running()) {
         snprintf(err, cap, "no profiling session runs (start one: jvmprof start PID OPTIONS)");
         return false;
     }
+    char file[4096];
+    snprintf(file, sizeof file, "%s", arg);
+    char *nl = strchr(file, '\n');
+    profiler_window window = { 0 };
+    if (nl) {
+        *nl = '\0';
+        if (!atc_window(nl + 1, &window, err, cap))
+            return false;
+    }
     out_target target;
     char why[1024];
     if (file[0] && out_file_check(file, &target, why, sizeof why) != JP_OK) {
-        snprintf(err, cap, "%s: %s", file, out_file_reason(why, file));
+        snprintf(err, cap, "%.900s: %s", file, out_file_reason(why, file));
         return false;
     }
-    if (!profiler_dump_and_wait(file[0] ? file : NULL, ATC_WAIT_MS)) {
+    if (!profiler_dump_and_wait(file[0] ? file : NULL, window.set ? &window : NULL, ATC_WAIT_MS)) {
         snprintf(err, cap, "the report was not written (the agent thread is not running or did not finish "
                  "within %d s)", ATC_WAIT_MS / 1000);
         return false;

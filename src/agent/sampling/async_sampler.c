@@ -38,6 +38,7 @@
 #include "../../common/jp_log.h"
 #include "../../common/proc_state.h"
 #include "../../format/format.h"
+#include "../../model/recording.h"
 #include "../core/agent_env.h"
 #include "../hotspot/code_kinds.h"
 #include "../core/gate.h"
@@ -1517,10 +1518,28 @@ static uint64_t asy_wall_ns_of(uint64_t ticks)
     return wall_ns > ago ? wall_ns - ago : wall_ns;
 }
 
-static void asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t serial, const uint32_t *kframes,
-                          uint32_t n)
+static stack_id asy_add_stack(model *m, uint32_t weight, uint8_t state, uint32_t serial, const uint32_t *kframes,
+                              uint32_t n)
 {
-    model_stack_add(m, model_stack_intern(m, serial, (sample_state)state, kframes, n), weight);
+    stack_id id = model_stack_intern(m, serial, (sample_state)state, kframes, n);
+    model_stack_add(m, id, weight);
+    return id;
+}
+
+/* record=y: a sample into the session's recording, with its time (wall_ns 0: now) and thread */
+static void asy_note(model *m, uint64_t wall_ns, uint32_t thread, trace_id t, stack_id st, uint32_t weight,
+                     uint8_t state)
+{
+    if (!m->recording)
+        return;
+    if (!wall_ns) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    }
+    recording_event e = { wall_ns, 0, thread, t.v, st.v, weight > UINT16_MAX ? UINT16_MAX : (uint16_t)weight,
+                          m->wall ? RECORDING_WALL : RECORDING_CPU, state };
+    recording_add(m->recording, &e);
 }
 
 /* The model thread a sample counts in with thread=y (0 without): its thread's,
@@ -1764,10 +1783,13 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     if (unknown.v && d)
         frames[tn++] = unknown;
     trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, tn);
+    uint64_t wall_ns = m->sample_times_max || m->recording ? asy_wall_ns_of(s->ticks) : 0;
     if (m->sample_times_max)
-        model_sample_time_add(m, t, (sample_state)s->state, s->weight, asy_wall_ns_of(s->ticks));
-    if (!as->want_stacks)
+        model_sample_time_add(m, t, (sample_state)s->state, s->weight, wall_ns);
+    if (!as->want_stacks) {
+        asy_note(m, wall_ns, s->serial, t, (stack_id){ 0 }, s->weight, s->state);
         return true;
+    }
     /* the stack: every frame in order, depth of them at most (flame=: 2048), from the top */
     uint32_t total = 0;
     c = 0;
@@ -1786,7 +1808,8 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     }
     if (unknown.v && total < depth)
         kframes[total++] = stack_frame_pack(unknown_me, FRAME_KIND_UNKNOWN);
-    asy_add_stack(m, s->weight, s->state, serial, kframes, total);
+    asy_note(m, wall_ns, s->serial, t, asy_add_stack(m, s->weight, s->state, serial, kframes, total), s->weight,
+             s->state);
     return true;
 }
 
@@ -1832,10 +1855,12 @@ static void asy_record_unknown_in(const asy_state *as, model *m, uint32_t weight
     frame_id f = asy_unknown_frame(m, why, &me);
     if (f.v == 0)
         return;
-    asy_add_trace(m, weight, state, serial, &f, as->opts->depth ? 1 : 0);
+    trace_id t = asy_add_trace(m, weight, state, serial, &f, as->opts->depth ? 1 : 0);
     uint32_t kf = stack_frame_pack(me, FRAME_KIND_UNKNOWN);
+    stack_id st = { 0 };
     if (as->want_stacks)
-        asy_add_stack(m, weight, state, serial, &kf, 1);
+        st = asy_add_stack(m, weight, state, serial, &kf, 1);
+    asy_note(m, 0, serial, t, st, weight, state);
 }
 
 /* One taken sample into the model: its stack, or (no frames) its weight under <unknown frame>, named by

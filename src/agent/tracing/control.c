@@ -25,6 +25,35 @@ JNIEXPORT jboolean JNICALL Java_jvmprof_Control_dump0(JNIEnv *jni, jclass cls)
     return profiler_request_dump() ? JNI_TRUE : JNI_FALSE;
 }
 
+/* Writes a window of record=y's recording (last_ms back from now, or from_ms .. to_ms after the session's
+ * start; to_ms 0: now) to file (NULL: the session's outputs), waiting for the agent thread. NULL when
+ * written, else the one-line reason. */
+JNIEXPORT jstring JNICALL Java_jvmprof_Control_dumpWindow0(JNIEnv *jni, jclass cls, jstring file, jlong last_ms,
+                                                          jlong from_ms, jlong to_ms)
+{
+    (void)cls;
+    const agent_options *o = session_options();
+    if (!o || !session_running())
+        return (*jni)->NewStringUTF(jni, "no profiling session runs");
+    if (!o->record)
+        return (*jni)->NewStringUTF(jni, "a window is cut from the recording of record=y, and this session has none");
+    const char *path = file ? (*jni)->GetStringUTFChars(jni, file, NULL) : NULL;
+    if (file && !path)
+        return (*jni)->NewStringUTF(jni, "out of memory");
+    char err[1200] = "";
+    out_target target;
+    char why[1024];
+    if (path && (!path[0] || out_file_check(path, &target, why, sizeof why) != JP_OK))
+        snprintf(err, sizeof err, "%s", path[0] ? out_file_reason(why, path) : "empty file name");
+    profiler_window w = { true, (uint64_t)(last_ms > 0 ? last_ms : 0), (uint64_t)(from_ms > 0 ? from_ms : 0),
+                          (uint64_t)(to_ms > 0 ? to_ms : 0) };
+    if (!err[0] && !profiler_dump_and_wait(path, &w, 60000))
+        snprintf(err, sizeof err, "the agent thread did not write it within 60 s");
+    if (path)
+        (*jni)->ReleaseStringUTFChars(jni, file, path);
+    return err[0] ? (*jni)->NewStringUTF(jni, err) : NULL;
+}
+
 JNIEXPORT jstring JNICALL Java_jvmprof_Control_version0(JNIEnv *jni, jclass cls)
 {
     (void)cls;
