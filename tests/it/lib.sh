@@ -13,8 +13,10 @@ JVMPROF="$ROOT/build/jvmprof"
 # the test programs, compiled by the JDK that runs them: one directory per JDK feature version
 CLASSES="$ROOT/build/it/classes-$JDK_FEATURE"
 T=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-it.XXXXXX")
-# KEEP_T=1 keeps the test's temporary directory, to look at what a failing test saw
-trap '[ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
+# KEEP_T=1 keeps the test's temporary directory, to look at what a failing test saw. The processes a
+# test starts in the background and lists in PIDS (PIDS+=("$!")) are killed when it ends.
+PIDS=()
+trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 
 # Compile the test programs once per build (tests/run.sh does it up front too).
 if [ ! -f "$CLASSES/.stamp" ] || [ -n "$(find "$ROOT/tests/programs" -newer "$CLASSES/.stamp" -name '*.java')" ]; then
@@ -55,6 +57,14 @@ site_objs() {
     echo $s
 }
 # src_line FILE TEXT: the number of the first line of FILE holding TEXT
+# wait_line FILE PATTERN: waits (90 s at most) for a line of FILE that PATTERN (grep's) matches
+wait_line() {
+    for _ in $(seq 900); do
+        grep -q -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    fail "no line '$2' in $1: $(cat "$1" 2>/dev/null)"
+}
 src_line() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }
 # allockinds_arrays FILE: AllocKinds' arrays in FILE's SITES rows, exactly as the program made them:
 # each primitive array kind 20000 times at its line, int[2][3] 5000 times with its 10000 rows

@@ -11,15 +11,6 @@
 # has its windows too.
 . "$(dirname "$0")/lib.sh"
 JFR="$JAVA_HOME/bin/jfr"
-PIDS=()
-trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
-wait_out() { # FILE LINE
-    for _ in $(seq 900); do
-        grep -q "^$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    fail "no line '$2' in $1: $(cat "$1")"
-}
 top_method() { cpu_rows "$1" | sed -n 1p | awk '{print $6}'; }
 now_ns() { date +%s%N; }
 
@@ -28,7 +19,7 @@ OUTS="collapsed=$T/w.collapsed,flame=$T/w.html,pprof=$T/w.pb.gz,jfr=$T/w.jfr"
     SpikeIdle 3000 2000 30000 >"$T/out" 2>"$T/err" &
 JPID=$!
 PIDS+=("$JPID")
-wait_out "$T/out" "spike ends"
+wait_line "$T/out" "^spike ends"
 "$JVMPROF" dump "$JPID" --last 3s "$T/spike.txt" >"$T/o" 2>"$T/e" || fail "dump --last 3s: $(cat "$T/e")"
 grep -q "^written: $T/spike.txt$" "$T/o" || fail "dump said: $(cat "$T/o")"
 expect_grep "^RECORDING WINDOW: .* (3.000 s); the recording reaches back to" "$T/spike.txt"
@@ -65,7 +56,7 @@ PY
 grep -Eq "^recording: [1-9][0-9]* events kept in [0-9.]+ MiB of 3[12].[0-9][0-9] MiB \(maxsize=\), reaching back [0-9.]+ s \(maxage=600 s\)" "$T/o" ||
     fail "status has no recording line: $(cat "$T/o")"
 # after 4 s of idling: the last 3 s have no spike()
-wait_out "$T/out" "idle again"
+wait_line "$T/out" "^idle again"
 "$JVMPROF" dump "$JPID" --last 3s "$T/idle.txt" >/dev/null 2>"$T/e" || fail "dump of the idle window: $(cat "$T/e")"
 [ "$(top_method "$T/idle.txt")" = SpikeIdle.idle ] || fail "the idle window: top is not idle(): $(cpu_rows "$T/idle.txt" | head -3)"
 cpu_rows "$T/idle.txt" | grep -q "SpikeIdle.spike" && fail "the idle window holds spike(): $(cpu_rows "$T/idle.txt" | head -3)"
@@ -96,7 +87,7 @@ cpu_rows "$T/ctl-idle.txt" | grep -q "SpikeIdle.spike" && fail "Control.dump of 
 "$JAVA" "-agentpath:$AGENT=cpu=samples,file=$T/n.txt" -cp "$CLASSES" SpikeIdle 20000 0 0 >"$T/out" 2>"$T/err" &
 JPID=$!
 PIDS+=("$JPID")
-wait_out "$T/out" "idle begins"
+wait_line "$T/out" "^idle begins"
 wait_ready "$JPID"
 "$JVMPROF" dump "$JPID" --last 2s "$T/x.txt" >/dev/null 2>"$T/e" && fail "a window of a session without record=y was written"
 grep -q "record=y" "$T/e" || fail "dump --last without record=y: $(cat "$T/e")"

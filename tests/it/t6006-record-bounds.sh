@@ -9,15 +9,6 @@
 # times of its JFR file's samples.
 . "$(dirname "$0")/lib.sh"
 JFR="$JAVA_HOME/bin/jfr"
-PIDS=()
-trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
-wait_out() { # FILE LINE
-    for _ in $(seq 900); do
-        grep -q "^$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    fail "no line '$2' in $1: $(cat "$1")"
-}
 count() { sed -n "s/^$2 //p" "$1"; }
 back_s() { sed -n 's/.*the recording reaches back to .*(\([0-9.]*\) s before the window.s end).*/\1/p' "$1"; }
 
@@ -25,7 +16,7 @@ back_s() { sed -n 's/.*the recording reaches back to .*(\([0-9.]*\) s before the
     SpikeIdle 30000 0 0 >"$T/out" 2>"$T/err" &
 JPID=$!
 PIDS+=("$JPID")
-wait_out "$T/out" "idle begins"
+wait_line "$T/out" "^idle begins"
 sleep 4
 for d in 1 2; do
     "$JVMPROF" dump "$JPID" --from 0 "$T/d$d.txt" >/dev/null 2>"$T/e" || fail "dump $d: $(cat "$T/e")"
@@ -47,7 +38,7 @@ kill "$JPID"
     -cp "$CLASSES" SpikeIdle 30000 0 0 >"$T/out" 2>"$T/err" &
 JPID=$!
 PIDS+=("$JPID")
-wait_out "$T/out" "idle begins"
+wait_line "$T/out" "^idle begins"
 sleep 6
 before=$(date +%s%N)
 "$JVMPROF" dump "$JPID" --from 0 >/dev/null 2>"$T/e" || fail "dump: $(cat "$T/e")"

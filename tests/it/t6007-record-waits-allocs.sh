@@ -7,8 +7,6 @@
 # flame graph of allocated bytes is written; its GC line counts the
 # collections of those 2 s, fewer than the session's.
 . "$(dirname "$0")/lib.sh"
-PIDS=()
-trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; [ -n "${KEEP_T:-}" ] || rm -rf "$T"' EXIT
 count() { sed -n "s/^$2 //p" "$1"; }
 mon_waits() { sed -n '/^MONITOR TIME BEGIN/,/^MONITOR TIME END/p' "$1" | awk '$6 ~ /SharedLock/ {n += $4} END {print n + 0}'; }
 

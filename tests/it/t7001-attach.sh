@@ -9,16 +9,7 @@
 # refused in one line each.
 . "$(dirname "$0")/lib.sh"
 JVMPROF="$ROOT/build/jvmprof"
-PIDS=()
-trap 'exec 2>/dev/null; for p in "${PIDS[@]}"; do kill -9 "$p"; done; rm -rf "$T"' EXIT
 
-wait_line() { # FILE PATTERN
-    for _ in $(seq 600); do
-        grep -q "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    fail "no line '$2' in $1: $(cat "$1")"
-}
 # start_java NAME ARGS...: a JVM without an agent in the background; its pid in JPID
 start_java() {
     local name=$1; shift
