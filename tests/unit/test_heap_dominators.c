@@ -251,16 +251,22 @@ static void check_order(const heap_graph *g, const heap_class_retained *rows, si
         CHECK_EQ_STR(heap_graph_class_name(g, rows[k].cls), want[k]);
 }
 
+/* test_array's and test_class_orders' shape: an Object[3] root {A, null, B}; A -> byte[100] */
+static void array_shape(built *x)
+{
+    world_start(&x->b, 8);
+    uint64_t elems[3] = { oid(&x->b, 1), 0, oid(&x->b, 2) };
+    hb_obj_array(&x->b, oid(&x->b, 9), C_OARR, 3, elems);
+    node(&x->b, 1, oid(&x->b, 5), 0);
+    node(&x->b, 2, 0, 0);
+    hb_bytes(&x->b, oid(&x->b, 5), 100);
+    hb_root_global(&x->b, oid(&x->b, 9));
+}
+
 static void test_class_orders(void)
 {
     built x = { 0 };
-    world_start(&x.b, 8);
-    uint64_t elems[3] = { oid(&x.b, 1), 0, oid(&x.b, 2) };
-    hb_obj_array(&x.b, oid(&x.b, 9), C_OARR, 3, elems);
-    node(&x.b, 1, oid(&x.b, 5), 0);
-    node(&x.b, 2, 0, 0);
-    hb_bytes(&x.b, oid(&x.b, 5), 100);
-    hb_root_global(&x.b, oid(&x.b, 9));
+    array_shape(&x);
     ASSERT(build(&x, 0));
     heap_class_retained *rows = NULL;
     size_t nrows = 0;
@@ -302,13 +308,7 @@ static void test_class_orders(void)
 static void test_array(void)
 {
     built x = { 0 };
-    world_start(&x.b, 8);
-    uint64_t elems[3] = { oid(&x.b, 1), 0, oid(&x.b, 2) };
-    hb_obj_array(&x.b, oid(&x.b, 9), C_OARR, 3, elems);
-    node(&x.b, 1, oid(&x.b, 5), 0);
-    node(&x.b, 2, 0, 0);
-    hb_bytes(&x.b, oid(&x.b, 5), 100);
-    hb_root_global(&x.b, oid(&x.b, 9));
+    array_shape(&x);
     ASSERT(build(&x, 0));
     /* byte[100]: 20 + 100 = 120; Object[3]: 20 + 24 = 44 -> 48 */
     CHECK_EQ_INT(heap_graph_shallow_of(&x.g, idx(&x, 5)), 120);
