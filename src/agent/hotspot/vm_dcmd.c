@@ -33,14 +33,17 @@ bool vm_dcmd(JNIEnv *jni, const char *command, char *why, size_t why_len)
     bool thrown = (*jni)->ExceptionCheck(jni);
     if (thrown)
         (*jni)->ExceptionClear(jni);
-    }
-    bool ok = line && !thrown;
-    if (!ok)
-        snprintf(why, why_len, "%s", !hs    ? "jdk.management's platform MBeans could not be made"
-                                     : !cls ? "jdk.management's DiagnosticCommandImpl was not found"
-                                     : !run ? "DiagnosticCommandImpl lacks the methods expected"
-                                     : !bean ? "the DiagnosticCommand MBean could not be made"
-                                             : "the command failed");
+    const char *fault = NULL;
+    if (!hs)
+        fault = "jdk.management's platform MBeans could not be made";
+    else if (!run)
+        fault = "jdk.management's DiagnosticCommandImpl was not found, or lacks the methods expected";
+    else if (!bean)
+        fault = "the DiagnosticCommand MBean could not be made";
+    else if (thrown || !line)
+        fault = "the command failed";
+    if (fault)
+        snprintf(why, why_len, "%s", fault);
     if (out)
         (*jni)->DeleteLocalRef(jni, out);
     if (line)
@@ -49,5 +52,5 @@ bool vm_dcmd(JNIEnv *jni, const char *command, char *why, size_t why_len)
         (*jni)->DeleteLocalRef(jni, bean);
     if (cls)
         (*jni)->DeleteLocalRef(jni, cls);
-    return ok;
+    return fault == NULL;
 }
