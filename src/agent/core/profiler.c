@@ -244,7 +244,7 @@ static jp_status prof_report(JNIEnv *jni, const prof_trigger *trig)
     if (m != full) {
         if (st == JP_OK && report && trig) {
             report->summary(m, what, sizeof what);
-            jp_log_info("trigger %s (%s): wrote %s (%llu bytes: %s; the recording's last %.1f s)", trig->name,
+            jp_log_info("trigger %s (%s): wrote %s (%llu bytes: %s; the recording's window of %.1f s)", trig->name,
                         trig->what, r.path, (unsigned long long)r.bytes, what,
                         (double)(m->window_to_ms - m->window_from_ms) / 1000);
         } else if (st == JP_OK && report) {

@@ -200,7 +200,7 @@ static void trig_cpu_poll(jp_session *s, JNIEnv *jni, trig_part *tp)
     if (!tp->above_since_ns || now - tp->above_since_ns < o->cpu_for_ns)
         return;
     char what[160];
-    snprintf(what, sizeof what, "the process used %.0f%% of one core for %.1f s (cpu_above=%u%%, cpu_for=%.0f s)",
+    snprintf(what, sizeof what, "the process used %.0f%% of one core for %.1f s; cpu_above=%u%% for cpu_for=%.0f s",
              100.0 * (double)(used - tp->above_used_ns) / (double)(now - tp->above_since_ns),
              (double)(now - tp->above_since_ns) / 1e9, o->cpu_above, (double)o->cpu_for_ns / 1e9);
     tp->above_since_ns = 0;
@@ -230,7 +230,7 @@ static void trig_slow_take(jp_session *s, JNIEnv *jni)
     localtime_r(&secs, &tm);
     strftime(when, sizeof when, "%H:%M:%S", &tm);
     char what[640];
-    snprintf(what, sizeof what, "%s%s%s took %.3f ms on %s, from %s.%03u (mintime=%.3f ms)%s",
+    snprintf(what, sizeof what, "%s%s%s took %.3f ms on %s, from %s.%03u; mintime=%.3f ms%s",
              bm ? bm->cls->name : "?", bm ? "." : "", bm ? bm->name : "?", (double)took / 1e6, who, when,
              (unsigned)(wall_ms % 1000), (double)s->opts->mintime_ns / 1e6, seen > 1 ? "; and others after it" : "");
     /* from a second before the call began (or the session's start) to now */
