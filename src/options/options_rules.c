@@ -53,7 +53,7 @@ static void options_rules_defaults(agent_options *o)
         o->format = 'b';
     if (!options_given(o, OPTIONS_ID_FILE))
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
-    if (!options_given(o, OPTIONS_ID_TRIGGER_FILE))
+    if (o->triggers && !options_given(o, OPTIONS_ID_TRIGGER_FILE))
         options_rules_trigger_file(o->file, o->trigger_file, sizeof o->trigger_file);
 }
 

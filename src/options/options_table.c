@@ -192,7 +192,7 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
                              OPTIONS_TABLE_AT(triggers), .choices = options_table_triggers,
                              .owner = OPTIONS_FOR_GENERAL },
     /* no default value: file='s name with -trigger-%n before its extension (options_rules.c) */
-    [OPTIONS_ID_TRIGGER_FILE] = { "trigger_file", OPTIONS_KIND_PATH, "<file>", NULL, "file=-trigger-%n",
+    [OPTIONS_ID_TRIGGER_FILE] = { "trigger_file", OPTIONS_KIND_PATH, "<file>", NULL, "from file=",
                                   "trigger=: each dump's file; %p = process id, %n = the dump's number",
                                   OPTIONS_TABLE_AT(trigger_file), .owner = OPTIONS_FOR_OUTPUT },
     [OPTIONS_ID_TRIGGER_INTERVAL] = { "trigger_interval", OPTIONS_KIND_DURATION, "1s..24h (ms, s, m, h)", "1m", NULL,
