@@ -177,17 +177,18 @@ static profiler_window trig_whole(const agent_options *o)
 static void trig_cpu_poll(jp_session *s, JNIEnv *jni, trig_part *tp)
 {
     const agent_options *o = s->opts;
+    uint64_t now = agent_now_ns();
+    if (tp->cpu_at_ns && now - tp->cpu_at_ns < TRIG_CPU_STEP_NS)
+        return; /* the process's clock (a sum over its threads) is read once a step */
     struct timespec ts;
     if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
         return;
-    uint64_t used = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec, now = agent_now_ns();
+    uint64_t used = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     if (!tp->cpu_at_ns) {
         tp->cpu_at_ns = now;
         tp->cpu_used_ns = used;
         return;
     }
-    if (now - tp->cpu_at_ns < TRIG_CPU_STEP_NS)
-        return;
     double pct = 100.0 * (double)(used - tp->cpu_used_ns) / (double)(now - tp->cpu_at_ns);
     if (pct < (double)o->cpu_above) {
         tp->above_since_ns = 0;
