@@ -96,6 +96,19 @@ static void JNICALL trig_cb_resource_exhausted(jvmtiEnv *jv, JNIEnv *jni, jint f
 
 static void trig_callbacks(jvmtiEventCallbacks *cb) { cb->ResourceExhausted = trig_cb_resource_exhausted; }
 
+/* HotSpot logs each ResourceExhausted event it posts ("[error][jvmti] Posting Resource Exhausted event") to
+ * stdout by default: the program's stdout is not the agent's to change, so the [jvmti] tag set is turned off
+ * there (other outputs, and every other tag, as they were). At the session's start, before the program runs on
+ * (an OutOfMemoryError may come in its first milliseconds): it loads about 120 classes of jdk.management and
+ * its library, once (measured: 12 ms more to run Hello, docs/recording.md). */
+static void trig_log_quiet(JNIEnv *jni)
+{
+    char why[128];
+    if (!vm_dcmd(jni, "VM.log output=stdout what=jvmti=off", why, sizeof why))
+        jp_log_info("trigger=oom: HotSpot may print \"[error][jvmti] Posting Resource Exhausted event\" on the "
+                    "program's stdout at each OutOfMemoryError (%s); -Xlog:jvmti=off leaves it out", why);
+}
+
 static jp_status trig_start(jp_session *s, JNIEnv *jni)
 {
     trig_part *tp = trig_part_of(s);
@@ -107,13 +120,7 @@ static jp_status trig_start(jp_session *s, JNIEnv *jni)
     atomic_store(&trig_fired.session, s);
     if (!(s->opts->triggers & OPTIONS_TRIGGER_OOM))
         return JP_OK;
-    /* HotSpot logs each ResourceExhausted event it posts ("[error][jvmti] Posting Resource Exhausted event")
-     * to stdout by default: the program's stdout is not the agent's to change, so the [jvmti] tag set is
-     * turned off there (other outputs, and every other tag, as they were) */
-    char why[128];
-    if (!vm_dcmd(jni, "VM.log output=stdout what=jvmti=off", why, sizeof why))
-        jp_log_info("trigger=oom: HotSpot may print \"[error][jvmti] Posting Resource Exhausted event\" on the "
-                    "program's stdout at each OutOfMemoryError (%s); -Xlog:jvmti=off leaves it out", why);
+    trig_log_quiet(jni);
     return jvmti_event(JVMTI_EVENT_RESOURCE_EXHAUSTED, true);
 }
 
