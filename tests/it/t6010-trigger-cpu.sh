@@ -7,7 +7,8 @@
 # starved spike takes longer to add up to 2 s above 25%); the spike lasts
 # three times cpu_for=, but trigger_interval= (1m) keeps it to one dump,
 # and one line says the next was not written. The dump has spike() on top,
-# and its header and stderr line say how much CPU for how long. Bad values of cpu_above= and cpu_for=: one line each.
+# and its header and stderr line say how much CPU for how long. Bad values
+# of cpu_above= and cpu_for=: one line each.
 . "$(dirname "$0")/lib.sh"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=5,cstack=java,record=y,trigger=cpu,cpu_above=25%,cpu_for=2s,file=$T/full.txt" \
