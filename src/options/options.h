@@ -14,9 +14,11 @@
 #include <stdio.h>
 
 #include "../common/jp_error.h"
+#include "../upload/upload_url.h"
 
 #define OPTIONS_PATH_MAX 4096
 #define OPTIONS_NET_MAX 300       /* net=HOST:PORT, NUL included */
+#define OPTIONS_UPLOAD_APP_MAX 512 /* upload_app=, NUL included (INGEST_APP_MAX) */
 
 typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU_TIMES } options_cpu;
 
@@ -93,6 +95,10 @@ typedef enum options_id {
     OPTIONS_ID_RECORD,
     OPTIONS_ID_MAXAGE,
     OPTIONS_ID_MAXSIZE,
+    OPTIONS_ID_UPLOAD,
+    OPTIONS_ID_UPLOAD_INTERVAL,
+    OPTIONS_ID_UPLOAD_APP,
+    OPTIONS_ID_UPLOAD_QUEUE,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
 } options_id;
@@ -140,6 +146,10 @@ typedef struct agent_options {
     bool record;                      /* record=y: recent events with their times in a ring (recording.h) */
     uint64_t maxage_ns;               /* record=y: keep events this long */
     uint64_t maxsize;                 /* record=y: the ring's memory at most */
+    char upload[UPLOAD_URL_MAX];      /* upload=: a Pyroscope ingest URL, http:// ("" = none; docs/upload.md) */
+    uint64_t upload_interval_ns;      /* upload=: a profile of each interval this long */
+    char upload_app[OPTIONS_UPLOAD_APP_MAX];  /* upload=: NAME or NAME{K=V+K=V} as given ("" = the main class's name) */
+    uint64_t upload_queue;            /* upload=: the profiles waiting to be sent, in bytes at most */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -157,6 +167,8 @@ typedef enum options_kind {
     OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
     OPTIONS_KIND_ENDPOINT, /* HOST:PORT ([IPv6]:PORT) */
     OPTIONS_KIND_NAME,     /* a name: letters, digits and _ : . - (event=) */
+    OPTIONS_KIND_URL,      /* upload=: http://HOST[:PORT][/PATH] (upload_url.h) */
+    OPTIONS_KIND_APP,      /* upload_app=: NAME or NAME{K=V+K=V} (ingest_request.h) */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;
 

@@ -37,6 +37,9 @@ static void options_rules_defaults(agent_options *o)
         o->format = 'b';
     if (!options_given(o, OPTIONS_ID_FILE))
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
+    /* upload= sends windows of the recording: it turns it on */
+    if (o->upload[0] && !options_given(o, OPTIONS_ID_RECORD))
+        o->record = true;
 }
 
 /* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
@@ -369,6 +372,25 @@ static bool options_rules_record(const agent_options *o, char *err, size_t errle
                                 "cpu=samples, wall=<ms>, monitor=y or heap=sites");
 }
 
+static bool options_rules_upload(const agent_options *o, char *err, size_t errlen)
+{
+    static const options_id with_upload[] = { OPTIONS_ID_UPLOAD_INTERVAL, OPTIONS_ID_UPLOAD_APP,
+                                              OPTIONS_ID_UPLOAD_QUEUE };
+    for (size_t i = 0; !o->upload[0] && i < sizeof with_upload / sizeof with_upload[0]; i++)
+        if (options_given(o, with_upload[i]))
+            return options_rules_refuse(err, errlen, "%s= goes with upload=URL; add upload=http://HOST:PORT or drop it",
+                                        options_defs[with_upload[i]].name);
+    if (!o->upload[0])
+        return false;
+    if (!o->record)
+        return options_rules_refuse(err, errlen, "upload= sends windows of the recording, and record=n turns it off; "
+                                    "drop record=n (upload= turns record=y on)");
+    if (o->upload_interval_ns > o->maxage_ns)
+        return options_rules_refuse(err, errlen, "upload_interval= is longer than maxage= (how far back the recording "
+                                    "reaches): raise maxage= or shorten upload_interval=");
+    return false;
+}
+
 /* The order decides which message a text breaking two rules gets: keep it. */
 static options_rule *const options_rules_table[] = {
     options_rules_something,
@@ -395,6 +417,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_stacks,
     options_rules_reset,
     options_rules_jfr,
+    options_rules_upload,
     options_rules_record,
 };
 
