@@ -88,6 +88,7 @@ int http_post(const char *host, unsigned port, const void *req, size_t len, unsi
     int fd = hpost_connect(host, port, connect_deadline, err, errlen);
     if (fd < 0)
         return 0;
+    err[0] = '\0';
     const char *p = req;
     size_t sent = 0;
     while (sent < len) {

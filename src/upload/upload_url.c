@@ -31,7 +31,9 @@ bool upload_url_parse(const char *text, upload_url *out, char *err, size_t errle
     if (strncasecmp(text, "http://", 7) != 0)
         return uurl_fail(err, errlen, text, strstr(text, "://") ? "only http:// is supported" : "no http://");
     const char *p = text + 7, *host = p;
-    size_t hlen;
+    size_t authority = strcspn(p, "/?#"), hlen;
+    if (memchr(p, '@', authority))
+        return uurl_fail(err, errlen, text, "user names and passwords are not supported");
     bool v6 = *p == '[';
     if (v6) {
         const char *close = strchr(p, ']');
@@ -50,9 +52,7 @@ bool upload_url_parse(const char *text, upload_url *out, char *err, size_t errle
         return uurl_fail(err, errlen, text, "host name too long");
     for (size_t i = 0; i < hlen; i++)
         if (!uurl_host_char(host[i], v6))
-            return uurl_fail(err, errlen, text, strchr(host, '@') && strchr(host, '@') < host + hlen
-                                                    ? "user names and passwords are not supported"
-                                                    : "a host is letters, digits, '.', '-' (or [IPv6])");
+            return uurl_fail(err, errlen, text, "a host is letters, digits, '.', '-' (or [IPv6])");
     memcpy(out->host, host, hlen);
     out->port = 80;
     if (*p == ':') {
