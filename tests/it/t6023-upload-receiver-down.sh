@@ -29,7 +29,7 @@ t0=$(date +%s%N)
 "$JVMPROF" status "$JPID" >"$T/status1" 2>"$T/e" || fail "status while the receiver is down: $(cat "$T/e")"
 took=$((($(date +%s%N) - t0) / 1000000))
 [ "$took" -lt 5000 ] || fail "status took $took ms while the receiver is down"
-grep -Eq "^upload: [0-9]+ profiles to http://127\.0\.0\.1:$PORT/ingest as UploadBusy: [0-9]+ sent .*, [1-9][0-9]* retries, .* [1-9][0-9]* waiting \([0-9.]+ KiB\); last error [0-9.]+ s ago: connect to 127\.0\.0\.1:$PORT: Connection refused$" "$T/status1" ||
+grep -Eq "^upload: [0-9]+ profiles to http://127\.0\.0\.1:$PORT/ingest as UploadBusy: [0-9]+ sent .*, [1-9][0-9]* retries, .* [1-9][0-9]* waiting \([0-9.]+ KiB\), made in [0-9.]+ ms of the agent thread's CPU; last error [0-9.]+ s ago: connect to 127\.0\.0\.1:$PORT: Connection refused$" "$T/status1" ||
     fail "status while the receiver is down: $(grep upload "$T/status1")"
 sent1=$(sed -n 's/^upload: .*: \([0-9]*\) sent .*/\1/p' "$T/status1")
 wait_line "$T/recv/requests.log" " up$"

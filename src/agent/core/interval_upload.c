@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../common/jp_log.h"
 #include "../../format/format.h"
@@ -29,7 +30,15 @@ struct interval_upload {
     uint64_t from_ns;              /* the next interval's start (the previous one's end) */
     uint64_t until_ns;             /* its end: a multiple of interval_ns */
     unsigned boundary_seq;         /* multipart boundaries differ from request to request */
+    uint64_t cpu_ns;               /* the agent thread's CPU time making the requests */
 };
+
+static uint64_t ivu_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* The default application name: the main class's (or jar's), from the JVM's command line. */
 static void ivu_default_app(char *out, size_t cap)
@@ -87,6 +96,7 @@ bool interval_upload_due(const interval_upload *iu, uint64_t now_ns)
 /* The window [from_ns, until_ns) as a request to the uploader; until_s: the interval's end in seconds. */
 static void ivu_send(interval_upload *iu, model *m, uint64_t from_ns, uint64_t until_ns, uint64_t until_s)
 {
+    uint64_t cpu0 = ivu_thread_cpu_ns();
     model *w = recording_window(m, from_ns, until_ns);
     buf pprof, req;
     buf_init(&pprof);
@@ -123,6 +133,7 @@ static void ivu_send(interval_upload *iu, model *m, uint64_t from_ns, uint64_t u
     buf_free(&pprof);
     if (w)
         model_free(w);
+    iu->cpu_ns += ivu_thread_cpu_ns() - cpu0;
 }
 
 void interval_upload_cut(interval_upload *iu, model *m, uint64_t now_ns)
@@ -145,11 +156,12 @@ static void ivu_log(interval_upload *iu, const uploader_stats *st, const char *w
         snprintf(last, sizeof last, "; last error %.1f s ago: %s", st->last_error_age_s, st->last_error);
     jp_log_info("upload%s: %llu profiles to http://%s:%u%s as %s: %llu sent (%.1f KiB), %llu retries, %llu dropped "
                 "(%llu for room in upload_queue=, %llu rejected by the server, %llu not sent at the end), %llu "
-                "waiting (%.1f KiB)%s", what, (unsigned long long)st->made, iu->url.host, iu->url.port, iu->url.path,
+                "waiting (%.1f KiB), made in %.1f ms of the agent thread's CPU%s", what, (unsigned long long)st->made, iu->url.host, iu->url.port, iu->url.path,
                 iu->app, (unsigned long long)st->sent, (double)st->sent_bytes / 1024, (unsigned long long)st->retries,
                 (unsigned long long)(st->dropped + st->rejected + st->abandoned), (unsigned long long)st->dropped,
                 (unsigned long long)st->rejected, (unsigned long long)st->abandoned,
-                (unsigned long long)(end ? 0 : st->queued), end ? 0.0 : (double)st->queued_bytes / 1024, last);
+                (unsigned long long)(end ? 0 : st->queued), end ? 0.0 : (double)st->queued_bytes / 1024,
+                (double)iu->cpu_ns / 1e6, last);
 }
 
 void interval_upload_describe(interval_upload *iu)
