@@ -9,7 +9,9 @@
 # configuration; each profile is read by go tool pprof (Debian's golang-go), starts at its
 # interval's from, and has busy() on top; the intervals' samples add up to the whole
 # run's (the report's) but for the last moments after the last cut. jvmprof status says
-# what was sent while the program runs; the log at the end says all were sent.
+# what was sent while the program runs; the log at the end says all were sent. A session
+# started on a running JVM (jvmprof start PID upload=...) uploads too, and jvmprof stop
+# sends its last interval before it answers.
 . "$(dirname "$0")/lib.sh"
 "$ROOT/tools/deps.sh" go || fail "Go cannot be installed"
 GO=$(command -v go)
@@ -94,5 +96,30 @@ if not 0.95 * total <= sum_samples <= total:
     sys.exit('the profiles hold %d samples, the whole run %d' % (sum_samples, total))
 print('  %d profiles, adjoining from %d to %d, %d samples of the run\'s %d, busy() on top of each'
       % (n, int(json.load(open(metas[0]))['query']['from']), prev_until, sum_samples, total), file=sys.stderr)
+PY
+# a session started on a running JVM, and stopped: its intervals, the last one sent by the stop
+rm -rf "$T/recv"/*
+"$JAVA" -cp "$CLASSES" UploadBusy 20 >"$T/out2" 2>"$T/err2" &
+JPID=$!
+PIDS+=("$JPID")
+wait_line "$T/out2" "^beat 2 "
+started=$(date +%s)
+"$JVMPROF" start "$JPID" "upload=http://127.0.0.1:$PORT,upload_interval=1s,upload_app=attached{how=start}" >"$T/o" 2>"$T/e" ||
+    fail "jvmprof start: $(cat "$T/e")"
+wait_line "$T/out2" "^beat 10 "
+"$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "jvmprof stop: $(cat "$T/e")"
+stopped=$(date +%s)
+python3 - "$T/recv" "$started" "$stopped" <<'PY' || fail "the attached session's profiles"
+import glob, json, os, sys
+d, started, stopped = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+qs = [json.load(open(m))['query'] for m in sorted(glob.glob(os.path.join(d, '*.json')))]
+if len(qs) < 3:
+    sys.exit('%d profiles from a session of %d s at 1 s' % (len(qs), stopped - started))
+for a, b in zip(qs, qs[1:]):
+    if a['until'] != b['from']:
+        sys.exit('not adjoining: %s then %s' % (a, b))
+if any(q['name'] != 'attached{how=start}' for q in qs) or not started <= int(qs[0]['from']) or int(qs[-1]['until']) > stopped + 1:
+    sys.exit('names or times: %s (started %d, stopped %d)' % (qs, started, stopped))
+print('  jvmprof start PID upload=...: %d profiles, the last sent by jvmprof stop' % len(qs), file=sys.stderr)
 PY
 echo "t6022 ok"
