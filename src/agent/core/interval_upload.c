@@ -20,6 +20,7 @@
 #define IVU_ATTEMPT_MS 10000u
 #define IVU_END_WAIT_MS 3000u      /* at the end, what waits gets this long to be sent */
 #define IVU_MAX_ITEMS 4096u
+#define IVU_CATCH_UP 8u            /* more intervals than this behind: the missed ones go as one */
 
 struct interval_upload {
     const agent_options *opts;
@@ -140,6 +141,15 @@ void interval_upload_cut(interval_upload *iu, model *m, uint64_t now_ns)
 {
     if (!iu)
         return;
+    if (now_ns >= iu->until_ns + IVU_MARGIN_NS + (uint64_t)IVU_CATCH_UP * iu->interval_ns) {
+        /* far behind (the wall clock stepped forward, or this thread was held up): one profile of all that was
+         * missed, to the last interval's end, rather than a burst of them */
+        uint64_t last = (now_ns - IVU_MARGIN_NS) / iu->interval_ns * iu->interval_ns;
+        recording_expire(m->recording, now_ns);
+        ivu_send(iu, m, iu->from_ns, last, last / 1000000000u);
+        iu->from_ns = last;
+        iu->until_ns = last + iu->interval_ns;
+    }
     while (now_ns >= iu->until_ns + IVU_MARGIN_NS) {
         recording_expire(m->recording, now_ns);
         ivu_send(iu, m, iu->from_ns, iu->until_ns, iu->until_ns / 1000000000u);
