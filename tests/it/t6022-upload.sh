@@ -52,8 +52,8 @@ d, before, after, n, total = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 metas = sorted(glob.glob(os.path.join(d, '*.json')))
 if len(metas) != n:
     sys.exit('%d profiles received, the agent says %d sent' % (len(metas), n))
-# 8 s of the program and the JVM's start and end: 4 or 5 whole intervals and the two ends
-if not 5 <= n <= 8:
+# 8 s of the program: 4 interval ends at least; the whole run (the JVM's start and end too): at most one a 2 s
+if not 5 <= n <= (after - before) / 2 + 2:
     sys.exit('%d profiles for a run of %.1f s at 2 s' % (n, after - before))
 prev_until, sum_samples = None, 0
 for i, m in enumerate(metas):
@@ -81,7 +81,7 @@ for i, m in enumerate(metas):
     tot = int(re.search(r'Total samples = (\d+)', top).group(1)) if 'Total samples' in top else 0
     sum_samples += tot
     rows = [l.split() for l in top.splitlines() if re.match(r'^\s+\d+\s+[\d.]+%', l)]
-    if 0 < i < n - 1 and tot < 50:
+    if 0 < i < n - 1 and tot < 20:  # 200 on a core of its own; 20 even on a machine loaded ten times over
         sys.exit('%s: %d samples in a whole interval of 2 s' % (m, tot))
     if tot >= 20 and rows[0][-1] != 'UploadBusy.busy':
         sys.exit('%s: top is %s, not busy(): %s' % (m, rows[0][-1], top))
