@@ -6,9 +6,12 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,6 +82,21 @@ static int hpost_connect(const char *host, unsigned port, int64_t deadline, char
     return fd;
 }
 
+/* True when the answer's head is in, and as much body as its Content-Length says (none said: not known). */
+static bool hpost_complete(const char *answer, size_t got)
+{
+    const char *end = memmem(answer, got, "\r\n\r\n", 4);
+    if (!end)
+        return false;
+    size_t head = (size_t)(end + 4 - answer);
+    for (const char *p = answer; p && p < end; p = memchr(p, '\n', (size_t)(end - p))) {
+        p += *p == '\n';
+        if (!strncasecmp(p, "Content-Length:", 15))
+            return got - head >= strtoul(p + 15, NULL, 10);
+    }
+    return false;
+}
+
 int http_post(const char *host, unsigned port, const void *req, size_t len, unsigned connect_ms, unsigned total_ms,
               char *err, size_t errlen)
 {
@@ -107,14 +125,15 @@ int http_post(const char *host, unsigned port, const void *req, size_t len, unsi
             return 0;
         }
     }
-    /* the answer: its head and the start of its body, until the server closes (Connection: close) */
+    /* the answer: its head and the start of its body, until the server closes (Connection: close) or the body
+     * its Content-Length announces is in */
     char answer[4096];
     size_t got = 0;
     for (;;) {
         ssize_t n = recv(fd, answer + got, sizeof answer - 1 - got, 0);
         if (n > 0) {
             got += (size_t)n;
-            if (got == sizeof answer - 1)
+            if (got == sizeof answer - 1 || hpost_complete(answer, got))
                 break;
             continue;
         }

@@ -213,13 +213,14 @@ void uploader_finish(uploader *u, unsigned wait_ms, uploader_stats *final)
     if (u->in_flight)
         final->abandoned++; /* counted here: the thread will not count its end */
     bool exited = u->exited;
+    pthread_t thread = u->thread; /* u may be gone once unlocked, if orphaned */
     if (!exited)
         u->orphan = true;
     pthread_mutex_unlock(&u->lock);
     if (exited) {
-        pthread_join(u->thread, NULL);
+        pthread_join(thread, NULL);
         upl_free(u);
     } else {
-        pthread_detach(u->thread);
+        pthread_detach(thread);
     }
 }

@@ -3,7 +3,8 @@
  * process: requests arrive whole and in order; a 503 is retried after the
  * back-off (1 s) and then sent; a 400 is final (rejected, not retried); an
  * answer that never comes or a connection closed without one is an error
- * within the deadline; with no server at all the oldest requests are pushed
+ * within the deadline, and an answer on a connection the server keeps open
+ * is taken as soon as its Content-Length is in; with no server at all the oldest requests are pushed
  * out of a full queue and what is left at the end is counted, so that sent +
  * dropped + rejected + abandoned = submitted; the end sends what waits at
  * once; submitting never waits on the network. */
@@ -20,7 +21,8 @@
 #include "upload/http_post.h"
 #include "upload/uploader.h"
 
-enum { SRV_CLOSE = -1, SRV_SILENT = -2 }; /* close without an answer; never answer */
+enum { SRV_CLOSE = -1, SRV_SILENT = -2, SRV_KEEP = -3 }; /* close without an answer; never answer; answer 200 and keep
+                                                        * the connection open */
 
 typedef struct srv {
     int fd;
@@ -31,6 +33,7 @@ typedef struct srv {
     size_t body_len[16];
     int nreq;
     volatile int stop;
+    int kept;             /* SRV_KEEP's connection */
     pthread_t thread;
     pthread_mutex_t lock;
 } srv;
@@ -86,6 +89,13 @@ static void *srv_main(void *arg)
         int act = n < s->nscript ? s->script[n] : 200;
         pthread_mutex_unlock(&s->lock);
         srv_read_request(s, c, n);
+        if (act == SRV_KEEP) { /* answered, and the connection kept open (closed at the end) */
+            static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n";
+            if (send(c, ok, sizeof ok - 1, MSG_NOSIGNAL) < 0)
+                perror("send");
+            s->kept = c;
+            continue;
+        }
         if (act == SRV_SILENT) {
             while (!s->stop) /* holds the connection, answering nothing */
                 usleep(10000);
@@ -124,6 +134,8 @@ static void srv_stop(srv *s)
     s->stop = 1;
     pthread_join(s->thread, NULL);
     close(s->fd);
+    if (s->kept > 0)
+        close(s->kept);
     pthread_mutex_destroy(&s->lock);
 }
 
@@ -164,8 +176,8 @@ static uploader_config config(unsigned port, size_t max_bytes)
 static void test_http_post(void)
 {
     srv s;
-    int script[] = { 200, 400, SRV_CLOSE, SRV_SILENT };
-    ASSERT(srv_start(&s, script, 4));
+    int script[] = { 200, 400, SRV_CLOSE, SRV_KEEP, SRV_SILENT };
+    ASSERT(srv_start(&s, script, 5));
     size_t len;
     unsigned char *r = request("/ingest?a=1", 100000, &len);
     char err[256];
@@ -175,13 +187,17 @@ static void test_http_post(void)
     CHECK_EQ_STR(err, "HTTP 400 Bad Request: go away  second line");
     CHECK_EQ_INT(http_post("127.0.0.1", s.port, r, len, 1000, 2000, err, sizeof err), 0);
     CHECK(strstr(err, "answered no HTTP status line") != NULL);
+    /* a server that keeps the connection open: the answer's Content-Length says when it is all in */
     int64_t t0 = now_ms();
+    CHECK_EQ_INT(http_post("127.0.0.1", s.port, r, len, 1000, 5000, err, sizeof err), 200);
+    CHECK(now_ms() - t0 < 1000);
+    t0 = now_ms();
     CHECK_EQ_INT(http_post("127.0.0.1", s.port, r, len, 1000, 300, err, sizeof err), 0);
     int64_t took = now_ms() - t0;
     CHECK(took >= 250 && took < 1500);
     CHECK(strstr(err, "timed out") != NULL);
     srv_stop(&s);
-    CHECK_EQ_INT(s.nreq, 4);
+    CHECK_EQ_INT(s.nreq, 5);
     CHECK_EQ_STR(s.first_line[0], "POST /ingest?a=1 HTTP/1.1");
     CHECK_EQ_INT(s.body_len[0], 100000);
     CHECK_EQ_INT(http_post("127.0.0.1", closed_port(), r, len, 1000, 2000, err, sizeof err), 0);
