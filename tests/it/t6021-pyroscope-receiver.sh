@@ -84,7 +84,8 @@ for n in ('0001', '0002', '0003'):
         sys.exit(n + '.pb.gz is not the profile sent')
 if open(os.path.join(d, '0004.txt'), 'rb').read() != b'foo;bar 100\nfoo;baz 200':
     sys.exit('0004.txt is not the folded profile sent')
-print('  4 good requests stored, %d malformed ones refused with their reasons' % (len(bad) + 1), file=sys.stderr)
+print('  4 good requests stored; %d malformed ones refused with 400 and their reasons, another path with 404, a GET '
+      'with 405' % (len(bad) - 1), file=sys.stderr)
 PY
 # down for 3 s on SIGUSR1: connections refused, then taken again on the same port
 refused() { python3 -c "import socket,sys; s=socket.socket(); s.settimeout(2); sys.exit(0 if s.connect_ex(('127.0.0.1', $PORT)) else 1)"; }

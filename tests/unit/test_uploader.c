@@ -4,10 +4,10 @@
  * back-off (1 s) and then sent; a 400 is final (rejected, not retried); an
  * answer that never comes or a connection closed without one is an error
  * within the deadline, and an answer on a connection the server keeps open
- * is taken as soon as its Content-Length is in; with no server at all the oldest requests are pushed
- * out of a full queue and what is left at the end is counted, so that sent +
- * dropped + rejected + abandoned = submitted; the end sends what waits at
- * once; submitting never waits on the network. */
+ * is taken as soon as its Content-Length is in; with no server at all the
+ * oldest requests are pushed out of a full queue and what is left at the end
+ * is counted, so that sent + dropped + rejected + abandoned = submitted; the
+ * end sends what waits at once; submitting never waits on the network. */
 #include "harness.h"
 
 #include <arpa/inet.h>
