@@ -385,6 +385,9 @@ static bool options_rules_upload(const agent_options *o, char *err, size_t errle
     if (!o->record)
         return options_rules_refuse(err, errlen, "upload= sends windows of the recording, and record=n turns it off; "
                                     "drop record=n (upload= turns record=y on)");
+    if (o->cpu != OPTIONS_CPU_SAMPLES && !o->wall_ms && !o->monitor && !o->heap_sites)
+        return options_rules_refuse(err, errlen, "upload= sends the recording's samples, waits and allocations; add "
+                                    "cpu=samples, wall=<ms>, monitor=y or heap=sites");
     if (o->upload_interval_ns % 1000000000u)
         return options_rules_refuse(err, errlen, "upload_interval= is a whole number of seconds (Pyroscope's from and "
                                     "until are seconds), e.g. upload_interval=10s");

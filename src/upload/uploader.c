@@ -154,6 +154,8 @@ uploader *uploader_start(const uploader_config *c, char *err, size_t errlen)
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int rc = pthread_create(&u->thread, NULL, upl_main, u);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0)
+        pthread_setname_np(u->thread, "jvmprof-upload"); /* how threads=all and ps name it */
     if (rc != 0) {
         snprintf(err, errlen, "upload=: cannot start its thread: %s", strerror(rc));
         upl_free(u);

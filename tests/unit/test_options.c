@@ -1035,7 +1035,7 @@ static void test_upload(void)
     PARSE_BAD3("cpu=samples,upload_app=x", "upload_app= goes with upload=URL", NULL, NULL);
     PARSE_BAD3("upload=http://h,record=n", "record=n turns it off", NULL, NULL);
     PARSE_BAD3("upload=http://h,maxage=5s", "upload_interval= is longer than maxage=", NULL, NULL);
-    PARSE_BAD3("upload=http://h,cpu=times", "record=y keeps samples", NULL, NULL);
+    PARSE_BAD3("upload=http://h,cpu=times", "upload= sends the recording's samples", "monitor=y", NULL);
 }
 
 int main(void)
