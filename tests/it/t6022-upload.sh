@@ -85,10 +85,11 @@ for i, m in enumerate(metas):
         sys.exit('%s: %d samples in a whole interval of 2 s' % (m, tot))
     if tot >= 20 and rows[0][-1] != 'UploadBusy.busy':
         sys.exit('%s: top is %s, not busy(): %s' % (m, rows[0][-1], top))
-    # the profile's own start time is its interval's from
+    # the profile's own start time is its interval's from (the first one's: at the recording's first sample,
+    # which may come after the session's start)
     t = re.search(r'^Time: (\S+ \S+) \+0000 UTC$', raw, re.M)
     start = datetime.datetime.strptime(t.group(1)[:19], '%Y-%m-%d %H:%M:%S').replace(tzinfo=datetime.timezone.utc)
-    if int(start.timestamp()) != fr:
+    if not (int(start.timestamp()) == fr or (i == 0 and fr <= int(start.timestamp()) < un)):
         sys.exit('%s: the profile starts at %s, its from is %d' % (m, t.group(1), fr))
     if not re.search(r'^PeriodType: cpu nanoseconds$', raw, re.M) or not re.search(r'^Period: 10000000$', raw, re.M):
         sys.exit('%s: no period of 10 ms' % m)
