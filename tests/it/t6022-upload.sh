@@ -105,7 +105,7 @@ JPID=$!
 PIDS+=("$JPID")
 wait_line "$T/out2" "^beat 2 "
 started=$(date +%s)
-"$JVMPROF" start "$JPID" "upload=http://127.0.0.1:$PORT,upload_interval=1s,upload_app=attached{how=start}" >"$T/o" 2>"$T/e" ||
+"$JVMPROF" start "$JPID" "upload=http://127.0.0.1:$PORT,upload_interval=1s,upload_app=attached{how=start},file=$T/attached.txt" >"$T/o" 2>"$T/e" ||
     fail "jvmprof start: $(cat "$T/e")"
 wait_line "$T/out2" "^beat 10 "
 "$JVMPROF" stop "$JPID" >"$T/o" 2>"$T/e" || fail "jvmprof stop: $(cat "$T/e")"
