@@ -12,7 +12,8 @@
 # minutes: the tests that start no JVM, and those whose JVM only writes what
 # the code under test (C that does not depend on the JVM) then reads or
 # checks. t0001 and t0004 fuzz the C readers and rewriter; t0002, t0003, t0006 and
-# t1003 read src/, t0005 the manual's links; t6201 reads trace files written by a Python writer; t6104
+# t1003 read src/, t0005 the manual's links; t6201 reads trace files written by a Python writer; t6021 tests
+# the Pyroscope receiver of the upload= tests (no JVM); t6104
 # (diff), t6107 (convert), t7003 and t7004 (serve's files and limits), t9007
 # and t9010 (the command's inputs and usage) test the jvmprof command on
 # reports whatever JVM wrote; t1001 and t1002 (the option table, bad options)
@@ -65,7 +66,7 @@ if [ "$what" = all ] || [ "$what" = it ]; then
         run_one "it/$(basename "$t" .sh)" bash "$t"
     done
 fi
-NOT_ON_25="t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6110 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
+NOT_ON_25="t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6021 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6110 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
 JDK25_HOME=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 if [ "$what" = all ] || [ "$what" = it25 ]; then
     if [ -x "$JDK25_HOME/bin/java" ] && [ -x "$JDK25_HOME/bin/javac" ]; then

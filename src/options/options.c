@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../upload/ingest_request.h"
+
+_Static_assert(OPTIONS_UPLOAD_APP_MAX == INGEST_APP_MAX, "upload_app= holds what ingest_app_name takes");
+
 bool options_parse_uint(const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
     if (!isdigit((unsigned char)*text)) /* strtoul would take " 5", "-5", "+5" */
@@ -373,6 +377,20 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
         if (!ok)
             return options_bad(err, errlen, d, value);
         memcpy(field, value, n + 1);
+        return JP_OK;
+    }
+    case OPTIONS_KIND_URL: {
+        upload_url u;
+        if (!upload_url_parse(value, &u, err, errlen))
+            return JP_ERR_ARG;
+        snprintf(field, d->size, "%s", value);
+        return JP_OK;
+    }
+    case OPTIONS_KIND_APP: {
+        char pyroscope[INGEST_APP_MAX];
+        if (!ingest_app_name(value, pyroscope, sizeof pyroscope, err, errlen))
+            return JP_ERR_ARG;
+        snprintf(field, d->size, "%s", value);
         return JP_OK;
     }
     case OPTIONS_KIND_PATH:

@@ -14,9 +14,11 @@
 #include <stdio.h>
 
 #include "../common/jp_error.h"
+#include "../upload/upload_url.h"
 
 #define OPTIONS_PATH_MAX 4096
 #define OPTIONS_NET_MAX 300       /* net=HOST:PORT, NUL included */
+#define OPTIONS_UPLOAD_APP_MAX 512 /* upload_app=, NUL included (INGEST_APP_MAX) */
 
 typedef enum options_cpu { OPTIONS_CPU_OFF = 0, OPTIONS_CPU_SAMPLES, OPTIONS_CPU_TIMES } options_cpu;
 
@@ -107,6 +109,10 @@ typedef enum options_id {
     OPTIONS_ID_TRIGGER_INTERVAL,
     OPTIONS_ID_CPU_ABOVE,
     OPTIONS_ID_CPU_FOR,
+    OPTIONS_ID_UPLOAD,
+    OPTIONS_ID_UPLOAD_INTERVAL,
+    OPTIONS_ID_UPLOAD_APP,
+    OPTIONS_ID_UPLOAD_QUEUE,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
 } options_id;
@@ -159,6 +165,10 @@ typedef struct agent_options {
     uint64_t trigger_interval_ns;     /* trigger=: at most one dump per trigger in this time */
     unsigned cpu_above;               /* trigger=cpu: percent of one core (250 = two cores and a half) */
     uint64_t cpu_for_ns;              /* trigger=cpu: how long the CPU stays above cpu_above= */
+    char upload[UPLOAD_URL_MAX];      /* upload=: a Pyroscope ingest URL, http:// ("" = none; docs/upload.md) */
+    uint64_t upload_interval_ns;      /* upload=: a profile of each interval this long */
+    char upload_app[OPTIONS_UPLOAD_APP_MAX];  /* upload=: NAME or NAME{K=V+K=V} as given ("" = the main class's name) */
+    uint64_t upload_queue;            /* upload=: the profiles waiting to be sent, in bytes at most */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -177,6 +187,8 @@ typedef enum options_kind {
     OPTIONS_KIND_PERCENT,  /* an integer min..max, '%' after it or not (cpu_above=) */
     OPTIONS_KIND_ENDPOINT, /* HOST:PORT ([IPv6]:PORT) */
     OPTIONS_KIND_NAME,     /* a name: letters, digits and _ : . - (event=) */
+    OPTIONS_KIND_URL,      /* upload=: http://HOST[:PORT][/PATH] (upload_url.h) */
+    OPTIONS_KIND_APP,      /* upload_app=: NAME or NAME{K=V+K=V} (ingest_request.h) */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */
 } options_kind;
 

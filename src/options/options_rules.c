@@ -55,6 +55,9 @@ static void options_rules_defaults(agent_options *o)
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
     if (o->triggers && !options_given(o, OPTIONS_ID_TRIGGER_FILE))
         options_rules_trigger_file(o->file, o->trigger_file, sizeof o->trigger_file);
+    /* upload= sends windows of the recording: it turns it on */
+    if (o->upload[0] && !options_given(o, OPTIONS_ID_RECORD))
+        o->record = true;
 }
 
 /* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
@@ -416,6 +419,31 @@ static bool options_rules_trigger(const agent_options *o, char *err, size_t errl
     return false;
 }
 
+static bool options_rules_upload(const agent_options *o, char *err, size_t errlen)
+{
+    static const options_id with_upload[] = { OPTIONS_ID_UPLOAD_INTERVAL, OPTIONS_ID_UPLOAD_APP,
+                                              OPTIONS_ID_UPLOAD_QUEUE };
+    for (size_t i = 0; !o->upload[0] && i < sizeof with_upload / sizeof with_upload[0]; i++)
+        if (options_given(o, with_upload[i]))
+            return options_rules_refuse(err, errlen, "%s= goes with upload=URL; add upload=http://HOST:PORT or drop it",
+                                        options_defs[with_upload[i]].name);
+    if (!o->upload[0])
+        return false;
+    if (!o->record)
+        return options_rules_refuse(err, errlen, "upload= sends windows of the recording, and record=n turns it off; "
+                                    "drop record=n (upload= turns record=y on)");
+    if (o->cpu != OPTIONS_CPU_SAMPLES && !o->wall_ms && !o->monitor && !o->heap_sites)
+        return options_rules_refuse(err, errlen, "upload= sends the recording's samples, waits and allocations; add "
+                                    "cpu=samples, wall=<ms>, monitor=y or heap=sites");
+    if (o->upload_interval_ns % 1000000000u)
+        return options_rules_refuse(err, errlen, "upload_interval= is a whole number of seconds (Pyroscope's from and "
+                                    "until are seconds), e.g. upload_interval=10s");
+    if (o->upload_interval_ns > o->maxage_ns)
+        return options_rules_refuse(err, errlen, "upload_interval= is longer than maxage= (how far back the recording "
+                                    "reaches): raise maxage= or shorten upload_interval=");
+    return false;
+}
+
 /* The order decides which message a text breaking two rules gets: keep it. */
 static options_rule *const options_rules_table[] = {
     options_rules_something,
@@ -442,6 +470,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_stacks,
     options_rules_reset,
     options_rules_jfr,
+    options_rules_upload,
     options_rules_record,
     options_rules_trigger,
 };

@@ -676,6 +676,7 @@ static void test_table_defaults(void)
         { OPTIONS_ID_PLUGIN, "trace=exec" },        { OPTIONS_ID_MAXAGE, "record=y" }, { OPTIONS_ID_MAXSIZE, "record=y" },
         { OPTIONS_ID_TRIGGER_INTERVAL, "record=y,trigger=oom" }, { OPTIONS_ID_CPU_ABOVE, "record=y,trigger=cpu" },
         { OPTIONS_ID_CPU_FOR, "record=y,trigger=cpu" },
+        { OPTIONS_ID_UPLOAD_INTERVAL, "upload=http://h" }, { OPTIONS_ID_UPLOAD_QUEUE, "upload=http://h" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -1061,8 +1062,43 @@ static void test_triggers(void)
     PARSE_BAD3("cpu=samples,record=y,trigger=quit,trigger=oom", "trigger= given twice", NULL, NULL);
 }
 
+/* upload= and its options: the URL and the name checked, record=y turned on, what they need. */
+static void test_upload(void)
+{
+    if (PARSE_OK("upload=http://127.0.0.1:4040")) {
+        CHECK_EQ_STR(opts.upload, "http://127.0.0.1:4040");
+        CHECK(opts.record);                      /* implied */
+        CHECK(opts.cpu == OPTIONS_CPU_SAMPLES);  /* the default profile */
+        CHECK_EQ_INT(opts.upload_interval_ns, 10000000000ull);
+        CHECK_EQ_INT(opts.upload_queue, 4u << 20);
+        CHECK_EQ_STR(opts.upload_app, "");
+    }
+    if (PARSE_OK("wall=20,upload=http://gw/p/ingest,upload_interval=1m,upload_app=shop{env=prod+dc=eu},upload_queue=64k")) {
+        CHECK(opts.record && opts.wall_ms == 20);
+        CHECK_EQ_INT(opts.upload_interval_ns, 60000000000ull);
+        CHECK_EQ_STR(opts.upload_app, "shop{env=prod+dc=eu}");
+        CHECK_EQ_INT(opts.upload_queue, 64u << 10);
+    }
+    if (PARSE_OK("upload=http://h,record=y,maxage=30s,upload_interval=30s"))
+        CHECK(opts.maxage_ns == 30000000000ull);
+    PARSE_BAD3("upload=https://h:4040", "https:// is not supported", NULL, NULL);
+    PARSE_BAD3("upload=h:4040", "no http://", "expected upload=http://HOST[:PORT][/PATH]", NULL);
+    PARSE_BAD3("upload=http://h:99999", "the port is a number 1-65535", NULL, NULL);
+    PARSE_BAD3("upload=http://h,upload_app=my app", "upload_app=my app", "a name is letters", NULL);
+    PARSE_BAD3("upload=http://h,upload_interval=500ms", "upload_interval=500ms", "1s..1h", NULL);
+    PARSE_BAD3("upload=http://h,upload_interval=1500ms", "upload_interval= is a whole number of seconds", NULL, NULL);
+    PARSE_BAD3("upload=http://h,upload_interval=2h", "upload_interval=2h", NULL, NULL);
+    PARSE_BAD3("upload=http://h,upload_queue=1k", "upload_queue=1k", "16k..1g", NULL);
+    PARSE_BAD3("cpu=samples,upload_interval=5s", "upload_interval= goes with upload=URL", NULL, NULL);
+    PARSE_BAD3("cpu=samples,upload_app=x", "upload_app= goes with upload=URL", NULL, NULL);
+    PARSE_BAD3("upload=http://h,record=n", "record=n turns it off", NULL, NULL);
+    PARSE_BAD3("upload=http://h,maxage=5s", "upload_interval= is longer than maxage=", NULL, NULL);
+    PARSE_BAD3("upload=http://h,cpu=times", "upload= sends the recording's samples", "monitor=y", NULL);
+}
+
 int main(void)
 {
+    RUN(test_upload);
     RUN(test_trace);
     RUN(test_defaults);
     RUN(test_cpu_and_monitor);

@@ -23,6 +23,7 @@
 #include "agent_env.h"
 #include "collectors.h"
 #include "eventq.h"
+#include "interval_upload.h"
 #include "../remote/net_stream.h"
 #include "jvmti_util.h"
 #include "outputs.h"
@@ -316,10 +317,23 @@ static void prof_note_agent_cpu(void)
         prof_part()->agent_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
 }
 
+/* The wall clock, ns since the epoch. */
+static uint64_t prof_wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
 {
     (void)jv;
     (void)arg;
+    /* upload=: the intervals of the recording, cut here (this thread owns the model), sent by their own thread */
+    interval_upload *upload = prof_session->model->recording
+                                  ? interval_upload_start(prof_session->opts,
+                                                          prof_session->model->start_time_ms * 1000000u)
+                                  : NULL;
     /* a period: the collectors' ticks (a sampling round), then everything they gathered drained */
     unsigned period = collectors_period_ms();
     pthread_mutex_lock(&prof_thread.lock);
@@ -351,6 +365,10 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             if (prof_reached(&now, &next))
                 prof_deadline(&next, period);
         }
+        if (interval_upload_due(upload, prof_wall_ns())) {
+            prof_drain(jni);
+            interval_upload_cut(upload, prof_session->model, prof_wall_ns());
+        }
         if (dump) {
             atomic_store(&prof_thread.dumping, true);
             prof_note_agent_cpu();
@@ -380,9 +398,16 @@ static void JNICALL prof_thread_main(jvmtiEnv *jv, JNIEnv *jni, void *arg)
             jp_log_tee(to);
             collectors_describe();
             prof_describe_recording(prof_session->model);
+            interval_upload_describe(upload);
             jp_log_tee(NULL);
             atomic_fetch_add(&prof_requests.done_describes, 1);
         }
+    }
+    if (upload) { /* the last interval, and a short wait for what is not sent yet */
+        atomic_store(&prof_thread.dumping, true);
+        prof_drain(jni);
+        interval_upload_end(upload, prof_session->model, prof_wall_ns());
+        atomic_store(&prof_thread.dumping, false);
     }
     prof_note_agent_cpu();
     pthread_mutex_lock(&prof_thread.lock);
