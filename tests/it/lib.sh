@@ -41,6 +41,14 @@ expect_rc() { [ "$RC" = "$1" ] || { cat "$T/err" >&2; fail "exit code $RC, expec
 expect_grep() { grep -q -- "$1" "$2" || { echo "--- $2:" >&2; head -60 "$2" >&2; fail "no '$1' in $2"; }; }
 expect_no_grep() { ! grep -q -- "$1" "$2" || fail "unexpected '$1' in $2"; }
 
+# expect_refused OPTIONS TEXT: the agent refuses OPTIONS (given to Hello) in one line holding TEXT
+expect_refused() {
+    run_java "$1" Hello
+    [ "$RC" != 0 ] || fail "$1: accepted"
+    [ "$(wc -l <"$T/err")" = 1 ] || fail "$1: not one line: $(cat "$T/err")"
+    grep -q -- "$2" "$T/err" || fail "$1: no '$2' in: $(cat "$T/err")"
+}
+
 # cpu_rows FILE: the CPU SAMPLES rows as "rank self% count trace method"
 cpu_rows() { sed -n '/^CPU SAMPLES BEGIN/,/^CPU SAMPLES END/p' "$1" | grep -E '^ *[0-9]+ ' ; }
 # trace_of FILE SERIAL: the frames of TRACE SERIAL

@@ -47,16 +47,10 @@ n=$(ls "$T" | grep -c '^oom-[0-9]*-[12]\.txt$')
 [ "$n" = 2 ] || fail "trigger_interval=1s: $n dumps, not 2: $(ls "$T"; cat "$T/err")"
 
 # bad options: one line each, naming what is wrong
-bad() {
-    run_java "$1" Hello
-    [ "$RC" != 0 ] || fail "$1: accepted"
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "$1: not one line: $(cat "$T/err")"
-    grep -q -- "$2" "$T/err" || fail "$1: no '$2' in: $(cat "$T/err")"
-}
-bad "heap=sites,trigger=oom" "trigger= dumps the recording of record=y; add record=y"
-bad "heap=sites,record=y,trigger=boom" "'boom' is no trigger"
-bad "heap=sites,record=y,trigger=oom,trigger_interval=0s" "trigger_interval=0s: bad value"
-bad "heap=sites,record=y,trigger=oom,trigger_file=$T/x.txt" "put %n in it"
-bad "heap=sites,record=y,trigger_interval=5m" "trigger_interval= applies to the dumps of trigger="
-bad "heap=sites,record=y,trigger=oom,force=n,trigger_file=$T/no/such/dir-%n.txt" "trigger_file=$T/no/such/dir-1.txt: "
+expect_refused "heap=sites,trigger=oom" "trigger= dumps the recording of record=y; add record=y"
+expect_refused "heap=sites,record=y,trigger=boom" "'boom' is no trigger"
+expect_refused "heap=sites,record=y,trigger=oom,trigger_interval=0s" "trigger_interval=0s: bad value"
+expect_refused "heap=sites,record=y,trigger=oom,trigger_file=$T/x.txt" "put %n in it"
+expect_refused "heap=sites,record=y,trigger_interval=5m" "trigger_interval= applies to the dumps of trigger="
+expect_refused "heap=sites,record=y,trigger=oom,force=n,trigger_file=$T/no/such/dir-%n.txt" "trigger_file=$T/no/such/dir-1.txt: "
 exit 0

@@ -38,15 +38,9 @@ top=$(cpu_rows "$D" | sed -n 1p | awk '{print $6}')
 [ "$top" = SpikeIdle.spike ] || fail "the dump's top is not spike(): $(cpu_rows "$D" | head -3)"
 note "dumped $after ms after the spike began, at $pct% of one core; top: $(cpu_rows "$D" | sed -n 1p)"
 
-bad() {
-    run_java "$1" Hello
-    [ "$RC" != 0 ] || fail "$1: accepted"
-    [ "$(wc -l <"$T/err")" = 1 ] || fail "$1: not one line: $(cat "$T/err")"
-    grep -q -- "$2" "$T/err" || fail "$1: no '$2' in: $(cat "$T/err")"
-}
-bad "cpu=samples,record=y,trigger=cpu,cpu_above=0%" "cpu_above=0%: bad value; expected 1..100000 (% of one core)"
-bad "cpu=samples,record=y,trigger=cpu,cpu_above=lots" "cpu_above=lots: bad value"
-bad "cpu=samples,record=y,trigger=cpu,cpu_for=500ms" "cpu_for=500ms: bad value; expected 1s..1h"
-bad "cpu=samples,record=y,trigger=oom,cpu_above=90%" "cpu_above= shapes trigger=cpu; add cpu to trigger="
-bad "cpu=samples,record=y,cpu_for=5s" "cpu_for= shapes trigger=cpu"
+expect_refused "cpu=samples,record=y,trigger=cpu,cpu_above=0%" "cpu_above=0%: bad value; expected 1..100000 (% of one core)"
+expect_refused "cpu=samples,record=y,trigger=cpu,cpu_above=lots" "cpu_above=lots: bad value"
+expect_refused "cpu=samples,record=y,trigger=cpu,cpu_for=500ms" "cpu_for=500ms: bad value; expected 1s..1h"
+expect_refused "cpu=samples,record=y,trigger=oom,cpu_above=90%" "cpu_above= shapes trigger=cpu; add cpu to trigger="
+expect_refused "cpu=samples,record=y,cpu_for=5s" "cpu_for= shapes trigger=cpu"
 exit 0
