@@ -38,12 +38,13 @@ HEADERS    := $(shell find src -name '*.h')
 # the part it shares with the leak report's page (src/format/page_common/: the head, the icicle's code)
 GEN_INC   := -I$(BUILD)/gen
 PAGE_COMMON := src/format/page_common/head.html src/format/page_common/icicle.js
-FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/script.js
+FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/timeline.js \
+    src/format/flame_page/script.js
 $(BUILD)/gen/flame_page.h: $(FLAME_PAGE) $(PAGE_COMMON) tools/embed.sh
 	@mkdir -p $(dir $@)
 	tools/embed.sh $@ fh_head=src/format/page_common/head.html,src/format/flame_page/head.html \
 	    fh_controls=src/format/flame_page/controls.html \
-	    fh_script=src/format/page_common/icicle.js,src/format/flame_page/script.js
+	    fh_script=src/format/page_common/icicle.js,src/format/flame_page/timeline.js,src/format/flame_page/script.js
 $(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz/obj/format/flame_html.o: \
     $(BUILD)/gen/flame_page.h
 

@@ -177,12 +177,14 @@ typedef struct model_count {
     uint64_t value;
 } model_count;
 
-/* jfr=: one sample (or wall= sample standing for weight threads) and the real time it was taken */
+/* jfr=: one sample (or wall= sample standing for weight threads) and the real time it was taken; a
+ * recording's window and a file's timed samples (flame graph timeline) also know its stack */
 typedef struct model_sample_time {
     uint64_t wall_ns;             /* ns since the epoch */
     uint32_t trace;               /* its trace id */
     uint16_t weight;
     uint8_t state;                /* sample_state */
+    uint32_t stack;               /* its stack id (0: not known) */
 } model_sample_time;
 
 typedef struct model {
@@ -255,8 +257,12 @@ void model_free(model *m);
  * start again from 0; what is (live objects, the floors behind leak
  * suspects, threads, names, COUNTS, the GC line) stays. */
 void model_interval_reset(model *m);
-/* jfr=: keeps a sample's time (sample_times_max set), or counts it dropped once that many are kept. */
-void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weight, uint64_t wall_ns);
+/* jfr=: keeps a sample's time (sample_times_max set), or counts it dropped once that many are kept; s its
+ * stack when known (0: not). */
+void model_sample_time_add(model *m, trace_id t, stack_id s, sample_state st, uint32_t weight, uint64_t wall_ns);
+/* jvmprof flame --from/--to: the traces' samples become those of the sample times in from_ns <= time <
+ * to_ns (wall clock), by state too when the samples are wall= ones; the other sample times go. */
+void model_sample_times_keep(model *m, uint64_t from_ns, uint64_t to_ns);
 /* Sets the count `name` (static storage) to value, adding it the first time;
  * false when MODEL_COUNTS_MAX counts are there already. */
 bool model_count_set(model *m, const char *name, uint64_t value);
