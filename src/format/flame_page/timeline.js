@@ -129,8 +129,8 @@ function tlSetup(tl, nNodes, parent, apply) {
   });
   describeAll();
 
-  /* the test hooks: #range=A-B drags from A to B seconds after the start (the real mouse handlers);
-     #whole=1 clicks the button */
+  /* the test hooks: #range=A-B drags from A to B seconds after the start (the real mouse handlers, at
+     whole pixels: a slice narrower than a pixel may be missed by one); #whole=1 clicks the button */
   function mouse(target, type, x) {
     var r = canvas.getBoundingClientRect();
     target.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window,
@@ -143,7 +143,9 @@ function tlSetup(tl, nNodes, parent, apply) {
       /* the slices from the one A falls in to the last one before B, pressed and released in their middle */
       var r = canvas.getBoundingClientRect();
       var a = Math.floor((m[1] * 1000 - tl.from) / tl.slice + 1e-6), b = Math.ceil((m[2] * 1000 - tl.from) / tl.slice - 1e-6) - 1;
-      var xAt = function (slice) { return r.left + (Math.max(0, Math.min(ns - 1, slice)) + 0.5) / ns * r.width; };
+      var xAt = function (slice) { /* a whole pixel, as a real pointer's */
+        return Math.round(r.left + (Math.max(0, Math.min(ns - 1, slice)) + 0.5) / ns * r.width);
+      };
       mouse(canvas, 'mousedown', xAt(a));
       mouse(document, 'mousemove', xAt(b));
       mouse(document, 'mouseup', xAt(b));
