@@ -262,7 +262,7 @@ static bool fh_timed(const model *m)
     if (m->recording)
         return true;
     for (uint32_t i = 0; i < m->sample_times_len; i++)
-        if (m->sample_times[i].stack)
+        if (model_sample_time_stack(m, i))
             return true;
     return false;
 }
@@ -275,8 +275,8 @@ static void fh_timed_each(const model *m, fh_timed_fn fn, void *ctx)
         return;
     }
     for (uint32_t i = 0; i < m->sample_times_len; i++)
-        if (m->sample_times[i].stack)
-            fn(m->sample_times[i].wall_ns, m->sample_times[i].stack, m->sample_times[i].weight, ctx);
+        if (model_sample_time_stack(m, i))
+            fn(m->sample_times[i].wall_ns, model_sample_time_stack(m, i), m->sample_times[i].weight, ctx);
 }
 
 /* The timeline's state: each timed stack's node in the tree (made with 0 samples when the tree has no

@@ -54,9 +54,15 @@ jp_status trace_stacks_build(model *m)
         }
     }
     for (uint32_t i = 0; sid && i < m->sample_times_len; i++) {
-        model_sample_time *e = &m->sample_times[i];
-        if (e->trace && e->trace <= n)
-            e->stack = sid[(size_t)(e->trace - 1) * nst + (states && e->state < SAMPLE_STATES ? e->state : 0)];
+        const model_sample_time *e = &m->sample_times[i];
+        uint32_t s = e->trace && e->trace <= n
+                         ? sid[(size_t)(e->trace - 1) * nst + (states && e->state < SAMPLE_STATES ? e->state : 0)]
+                         : 0;
+        if (!model_sample_time_set_stack(m, i, (stack_id){ s })) {
+            free(sid);
+            free(frames);
+            return JP_ERR_NOMEM;
+        }
     }
     free(sid);
     free(frames);

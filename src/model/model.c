@@ -50,6 +50,7 @@ void model_free(model *m)
     free(m->threads);
     free(m->thread_events);
     free(m->sample_times);
+    free(m->sample_stacks);
     recording_free(m->recording);
     arena_free(&m->keys);
     free(m);
@@ -104,7 +105,21 @@ void model_sample_time_add(model *m, trace_id t, stack_id s, sample_state st, ui
         m->sample_times_dropped += weight;
         return;
     }
-    m->sample_times[m->sample_times_len++] = (model_sample_time){ wall_ns, t.v, (uint16_t)weight, (uint8_t)st, s.v };
+    if ((s.v || m->sample_stacks) && !model_sample_time_set_stack(m, m->sample_times_len, s)) {
+        m->sample_times_dropped += weight;
+        return;
+    }
+    m->sample_times[m->sample_times_len++] = (model_sample_time){ wall_ns, t.v, (uint16_t)weight, (uint8_t)st };
+}
+
+bool model_sample_time_set_stack(model *m, uint32_t i, stack_id s)
+{
+    if (!s.v && !m->sample_stacks)
+        return true;
+    if (i == UINT32_MAX || !model_grow((void **)&m->sample_stacks, &m->sample_stacks_cap, i + 1, sizeof *m->sample_stacks))
+        return false;
+    m->sample_stacks[i] = s.v;
+    return true;
 }
 
 void model_sample_times_keep(model *m, uint64_t from_ns, uint64_t to_ns)
@@ -122,6 +137,8 @@ void model_sample_times_keep(model *m, uint64_t from_ns, uint64_t to_ns)
         model_trace_add_samples(m, (trace_id){ e.trace }, e.weight);
         if (m->wall)
             model_trace_add_state_samples(m, (trace_id){ e.trace }, (sample_state)e.state, e.weight);
+        if (m->sample_stacks)
+            m->sample_stacks[n] = model_sample_time_stack(m, i);
         m->sample_times[n++] = e;
     }
     m->sample_times_len = n;

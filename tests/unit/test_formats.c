@@ -736,8 +736,8 @@ static void test_sample_times(void)
     CHECK(back->sample_times[0].trace != back->sample_times[2].trace);
     CHECK_EQ_INT(model_trace_samples(back, (trace_id){ back->sample_times[0].trace }), 3);
     ASSERT(trace_stacks_build(back) == JP_OK);
-    CHECK(back->sample_times[0].stack != 0 && back->sample_times[0].stack == back->sample_times[1].stack);
-    CHECK(back->sample_times[2].stack != 0 && back->sample_times[2].stack != back->sample_times[0].stack);
+    CHECK(model_sample_time_stack(back, 0) != 0 && model_sample_time_stack(back, 0) == model_sample_time_stack(back, 1));
+    CHECK(model_sample_time_stack(back, 2) != 0 && model_sample_time_stack(back, 2) != model_sample_time_stack(back, 0));
     /* the page: slices of 10 ms from 100 ms (2400 ms: 240 steps, 241 slices); nodes in preorder: all,
      * demo.Hot.main, demo.Hot.compute (1 sample in slice 0, 2 in slice 1), java.lang.Thread.sleep (slice 240) */
     buf page;
@@ -751,6 +751,7 @@ static void test_sample_times(void)
     CHECK_EQ_INT(back->sample_times_len, 2);
     CHECK_EQ_INT(back->total_samples, 3);
     CHECK_EQ_INT(model_trace_samples(back, (trace_id){ back->sample_times[0].trace }), 2);
+    CHECK(model_sample_time_stack(back, 1) != 0 && model_sample_time_stack(back, 1) != model_sample_time_stack(back, 0));
     model_free(back);
 
     /* the record, its rows corrupted one at a time (model1 without times has none: the golden file) */
