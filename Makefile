@@ -258,11 +258,16 @@ $(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(CLASSFILE_SRC) $(COMMON_SRC)) -lpthread
 
+# bench/timeline.sh's: the flame graph's timeline at a full default recording
+$(BUILD)/tools/timeline_size: bench/timeline_size.c $(call obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
+
 $(BUILD)/tools/alloc_floor.so: bench/alloc_floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(JNI_INC) -shared -o $@ $<
 
-bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
+bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so $(BUILD)/tools/timeline_size
 	@bench/run.sh
 	@WORKLOADS="javac h2" CONFIGS="none|heap=sites|heap=sites,lifetimes=y|heap=sites,alloc_count=site|heap=sites,alloc_count=site,lifetimes=y" STARTUP=0 bench/run.sh
 	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec,receivers=n|trace=exec:light|trace=exec,mintime=1ms|trace=mem:light+thread+class" STARTUP=0 bench/run.sh
@@ -275,6 +280,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/attach_start.sh
 	@bench/net_cost.sh
 	@bench/pprof_convert.sh
+	@bench/timeline.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh
