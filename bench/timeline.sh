@@ -15,6 +15,7 @@ sizes=$("$ROOT/build/tools/timeline_size" "$OUT" "$RUNS")
 echo "$sizes" >&2
 page_b=$(echo "$sizes" | awk '$1 == "flame-html" { print $2 }') page_s=$(echo "$sizes" | awk '$1 == "flame-html" { print $4 }')
 bin_b=$(echo "$sizes" | awk '$1 == "hprof-binary" { print $2 }') bin_s=$(echo "$sizes" | awk '$1 == "hprof-binary" { print $4 }')
+none_b=$(echo "$sizes" | awk '$1 == "without" { print $5 }') none_s=$(echo "$sizes" | awk '$1 == "without" { print $7 }')
 cut=() chrome=()
 for ((r = 1; r <= RUNS; r++)); do
     s=$(date +%s%N)
@@ -37,6 +38,7 @@ done
     echo "| what | bytes | seconds |"
     echo "|---|---:|---:|"
     echo "| flame page with its timeline (600 slices of 1 s), written | $page_b | $page_s |"
+    echo "| the same page without the times, written | $none_b | $none_s |"
     echo "| format=b with SAMPLE TIMES, written | $bin_b | $bin_s |"
     echo "| jvmprof flame FILE --from 100 --to 160 (read, cut, page) | $(stat -c %s "$OUT/minute.html") | $(median "${cut[@]}") |"
     [ ${#chrome[@]} -eq 0 ] || echo "| headless Chromium: load the page, redraw 100..160 s (whole run) | | $(median "${chrome[@]}") |"

@@ -4,7 +4,8 @@
  * of one of 2000 distinct stacks of 12 frames (seeded pseudo-random), written
  * as a flame page (with its timeline) and as a format=b file (with its
  * SAMPLE TIMES) into memory, each timed (median of ROUNDS, default 5), and
- * written once to OUT_DIR/timeline.html and OUT_DIR/timeline.hprof.
+ * written once to OUT_DIR/timeline.html and OUT_DIR/timeline.hprof; then the
+ * page again without the times (OUT_DIR/no-timeline.html), for comparison.
  * Usage: timeline_size OUT_DIR [ROUNDS]. Prints one line per output. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,14 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/timeline.hprof", argv[1]);
     if (tls_write(m, &hprof_bin_format, rounds, path))
         return 1;
+    /* the same page without the times: what the timeline adds */
+    recording *r = m->recording;
+    m->recording = NULL;
+    snprintf(path, sizeof path, "%s/no-timeline.html", argv[1]);
+    printf("without the timeline: ");
+    if (tls_write(m, &flame_html_format, rounds, path))
+        return 1;
+    m->recording = r;
     model_free(m);
     return 0;
 }
