@@ -347,7 +347,7 @@ static void fh_timeline_write(const model *m, fh_timeline *tl, buf *out, sink *s
     uint64_t origin_ns = m->start_time_ms * 1000000u;
     buf_printf(out, ",\n\"timeline\": {\"t0\": %llu, \"from\": %.3f, \"slice\": %.3f, \"n\": %u, \"samples\": %llu, "
                     "\"cells\": [", (unsigned long long)m->start_time_ms,
-               ((double)b->from_ns - (double)origin_ns) / 1e6, (double)b->slice_ns / 1e6, b->nslices,
+               (double)(int64_t)(b->from_ns - origin_ns) / 1e6, (double)b->slice_ns / 1e6, b->nslices,
                (unsigned long long)tl->samples);
     for (uint32_t i = 0; i < b->ncells;) {
         uint32_t k = i;
