@@ -357,9 +357,13 @@ for wl in $WORKLOADS; do
             # the agent's own account of its cost (its "jvmprof: cost:" line on stderr):
             # agent thread CPU ms + ms spent taking stacks + ms in monitor callbacks
             logf="$OUT/logs/$wl-cfg$i-r$r.log"
-            cost=$(sed -n 's/^jvmprof: cost: agent thread \([0-9.]*\) ms CPU.*taken in \([0-9.]*\) ms; monitor callbacks \([0-9.]*\) ms$/\1 \2 \3/p' "$logf" | tail -1)
+            # (the stack-taking and monitor parts are there only for the collectors that have them)
+            cost=$(grep '^jvmprof: cost: agent thread ' "$logf" | tail -1 || true)
             if [[ -n $cost ]]; then
-                read -r c_agent c_stack c_mon <<<"$cost"
+                c_agent=$(sed -n 's/^jvmprof: cost: agent thread \([0-9.]*\) ms CPU.*/\1/p' <<<"$cost")
+                c_stack=$(sed -n 's/.*taken in \([0-9.]*\) ms.*/\1/p' <<<"$cost")
+                c_mon=$(sed -n 's/.*monitor callbacks \([0-9.]*\) ms.*/\1/p' <<<"$cost")
+                c_stack=${c_stack:-0} c_mon=${c_mon:-0}
                 AGENTMS[$wl,$i]+="$c_agent "
                 STACKMS[$wl,$i]+="$c_stack "
                 MONMS[$wl,$i]+="$c_mon "
@@ -406,8 +410,8 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare + allocation callbacks ms | agent CPU % of wall |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare + allocation callbacks ms | agent CPU % of wall | agent CPU % of no-agent CPU |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do
     base=
@@ -425,7 +429,7 @@ for wl in $WORKLOADS; do
             ratio=n/a pct=n/a
         fi
         cratio=$(awk -v m="$cmed" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.3f", m / b; else print "n/a" }')
-        a_ms=- s_ms=- m_ms=- h_ms=- costpct=-
+        a_ms=- s_ms=- m_ms=- h_ms=- costpct=- costcpu=-
         if [[ -n ${AGENTMS[$wl,$i]:-} ]]; then
             read -r _ a_ms _ _ < <(stats ${AGENTMS[$wl,$i]})
             read -r _ s_ms _ _ < <(stats ${STACKMS[$wl,$i]})
@@ -437,8 +441,11 @@ for wl in $WORKLOADS; do
             h=0
             if [[ -n ${SAMPMS[$wl,$i]:-} ]]; then read -r _ h_ms _ _ < <(stats ${SAMPMS[$wl,$i]}); h=$h_ms; fi
             costpct=$(awk -v a="$a_ms" -v c="$m_ms" -v h="$h" -v w="$med" 'BEGIN { printf "%.2f", (a + c + h) / (w * 10) }')
+            # the same CPU as a share of the run's CPU without an agent: the direct part of the CPU ratio,
+            # which (unlike the ratio) the run-to-run spread of the JIT compilers' work does not blur
+            costcpu=$(awk -v a="$a_ms" -v c="$m_ms" -v h="$h" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.2f", (a + c + h) / (b * 10); else print "n/a" }')
         fi
-        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $h_ms | $costpct |" >>"$TABLE"
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $h_ms | $costpct | $costcpu |" >>"$TABLE"
     done
 done
 

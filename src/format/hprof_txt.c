@@ -96,6 +96,8 @@ static void txt_write_header(const model *m, sink *s)
                     "window's end)\n\n", when, to, (double)(m->window_to_ms - m->window_from_ms) / 1000, back,
                     m->recorded_from_ms && m->recorded_from_ms < m->window_to_ms
                         ? (double)(m->window_to_ms - m->recorded_from_ms) / 1000 : 0.0);
+        if (m->trigger[0]) /* a trigger's dump (trigger=) */
+            sink_printf(s, "TRIGGER: %s\n\n", m->trigger);
     }
     sink_printf(s,
                 "Written by jvmprof, an HPROF-compatible profiler for the Java virtual machine.\n"

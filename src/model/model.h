@@ -249,6 +249,7 @@ typedef struct model {
     /* a window of a recording (recording_window.c): what it holds, and how far back the recording reached
      * (wall clock, ms since the epoch; all 0 in any other model) */
     uint64_t window_from_ms, window_to_ms, recorded_from_ms;
+    char trigger[384];            /* a trigger's dump of the window (trigger=): what fired it ("" otherwise) */
 } model;
 
 model *model_new(void);

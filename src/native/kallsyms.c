@@ -33,6 +33,46 @@ static int ks_cmp(const void *pa, const void *pb)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
+/* The hex number at *p (advanced past it); false when there is none. */
+static bool ks_hex(const char **p, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    int digits = 0;
+    for (;; s++, digits++) {
+        unsigned c = (unsigned char)*s, d;
+        if (c - '0' < 10u)
+            d = c - '0';
+        else if ((c | 0x20) - 'a' < 6u)
+            d = (c | 0x20) - 'a' + 10;
+        else
+            break;
+        v = v << 4 | d;
+    }
+    if (digits == 0 || digits > 16)
+        return false;
+    *p = s;
+    *out = v;
+    return true;
+}
+
+/* Sorts the symbols by ks_cmp. /proc/kallsyms lists the kernel's own symbols by address already (a module's
+ * follow), so when the addresses never go down only the runs of equal addresses are put in order. */
+static void ks_sort(ks_sym *syms, size_t count)
+{
+    for (size_t i = 1; i < count; i++)
+        if (syms[i].addr < syms[i - 1].addr) {
+            qsort(syms, count, sizeof *syms, ks_cmp);
+            return;
+        }
+    for (size_t i = 1; i < count; i++) /* insertion sort: the runs of one address are short */
+        for (size_t j = i; j > 0 && syms[j].addr == syms[j - 1].addr && ks_cmp(&syms[j], &syms[j - 1]) < 0; j--) {
+            ks_sym t = syms[j];
+            syms[j] = syms[j - 1];
+            syms[j - 1] = t;
+        }
+}
+
 kallsyms *kallsyms_load(const char *path)
 {
     FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
@@ -43,14 +83,14 @@ kallsyms *kallsyms_load(const char *path)
     char line[1024];
     bool ok = k != NULL;
     while (ok && fgets(line, sizeof line, f)) {
-        char *end;
-        unsigned long long addr = strtoull(line, &end, 16);
-        if (end == line || *end != ' ')
+        const char *end = line;
+        uint64_t addr;
+        if (!ks_hex(&end, &addr) || *end != ' ')
             continue;
         char type = end[1];
         if (!strchr("tTwW", type) || type == '\0' || end[2] != ' ')
             continue;
-        char *name = end + 3;
+        const char *name = end + 3;
         size_t n = strcspn(name, " \t\n");
         if (n == 0)
             continue;
@@ -90,7 +130,7 @@ kallsyms *kallsyms_load(const char *path)
         errno = e;
         return NULL;
     }
-    qsort(k->syms, k->count, sizeof *k->syms, ks_cmp);
+    ks_sort(k->syms, k->count);
     return k;
 }
 

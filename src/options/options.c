@@ -142,7 +142,7 @@ static void options_suggest(const char *what, size_t len, const char *words, cha
 static jp_status options_bad(char *err, size_t errlen, const options_def *d, const char *value)
 {
     char hint[96] = "";
-    if (d->kind != OPTIONS_KIND_UINT && d->kind != OPTIONS_KIND_DOUBLE)
+    if (d->kind != OPTIONS_KIND_UINT && d->kind != OPTIONS_KIND_DOUBLE && d->kind != OPTIONS_KIND_PERCENT)
         options_suggest(value, strlen(value), d->values, hint, sizeof hint);
     snprintf(err, errlen, "%s=%s: bad value%s; expected %s%s", d->name, value, hint, d->values,
              d->kind == OPTIONS_KIND_UINT ? " (an integer)" : d->kind == OPTIONS_KIND_DOUBLE ? " (a number)" : "");
@@ -208,21 +208,21 @@ static jp_status options_set_prefixes(const options_def *d, const char *value, c
     return JP_OK;
 }
 
-/* trace=: the event classes, '+'-separated. */
+/* trace=: the event classes, '+'-separated; trigger=: the words of the row's choices, the same way. */
 static jp_status options_set_events(const options_def *d, const char *value, unsigned *dst, char *err,
                                     size_t errlen)
 {
-    static const struct {
-        const char *word;
-        unsigned bits;
-    } words[] = {
-        { "exec", OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT }, { "exec:light", OPTIONS_TRACE_ENTRY },
-        { "mem", OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE },    { "mem:light", OPTIONS_TRACE_GC },
-        { "alloc", OPTIONS_TRACE_ALLOC },                    { "thread", OPTIONS_TRACE_THREAD },
-        { "class", OPTIONS_TRACE_CLASS },                    { "monitor", OPTIONS_TRACE_MONITOR },
-        { "user", OPTIONS_TRACE_USER },                      { "probe", OPTIONS_TRACE_PROBE },
-        { "all", OPTIONS_TRACE_ALL },
+    static const options_choice trace_words[] = {
+        { "exec", OPTIONS_TRACE_ENTRY | OPTIONS_TRACE_EXIT, NULL }, { "exec:light", OPTIONS_TRACE_ENTRY, NULL },
+        { "mem", OPTIONS_TRACE_GC | OPTIONS_TRACE_FREE, NULL },    { "mem:light", OPTIONS_TRACE_GC, NULL },
+        { "alloc", OPTIONS_TRACE_ALLOC, NULL },                    { "thread", OPTIONS_TRACE_THREAD, NULL },
+        { "class", OPTIONS_TRACE_CLASS, NULL },                    { "monitor", OPTIONS_TRACE_MONITOR, NULL },
+        { "user", OPTIONS_TRACE_USER, NULL },                      { "probe", OPTIONS_TRACE_PROBE, NULL },
+        { "all", OPTIONS_TRACE_ALL, NULL },                        { NULL, 0, NULL },
     };
+    const options_choice *words = d->choices ? d->choices : trace_words;
+    const char *noun = d->choices ? "trigger" : "event class";
+    const char *example = d->choices ? "trigger=oom+quit" : "trace=exec+thread+user";
     unsigned bits = 0;
     if (!*value) {
         snprintf(err, errlen, "%s=: expected %s=%s", d->name, d->name, d->values);
@@ -230,17 +230,17 @@ static jp_status options_set_events(const options_def *d, const char *value, uns
     }
     for (const char *p = value; *p;) {
         size_t n = strcspn(p, "+");
-        size_t k = 0;
-        while (k < sizeof words / sizeof words[0] && !(strlen(words[k].word) == n && strncmp(p, words[k].word, n) == 0))
-            k++;
-        if (k == sizeof words / sizeof words[0]) {
+        const options_choice *w = words;
+        while (w->text && !(strlen(w->text) == n && strncmp(p, w->text, n) == 0))
+            w++;
+        if (!w->text) {
             char hint[96];
             options_suggest(p, n, d->values, hint, sizeof hint);
-            snprintf(err, errlen, "%s=%s: '%.*s' is no event class%s; expected %s, joined by '+' "
-                     "(trace=exec+thread+user)", d->name, value, (int)(n < 40 ? n : 40), p, hint, d->values);
+            snprintf(err, errlen, "%s=%s: '%.*s' is no %s%s; expected %s, joined by '+' (%s)", d->name, value,
+                     (int)(n < 40 ? n : 40), p, noun, hint, d->values, example);
             return JP_ERR_ARG;
         }
-        bits |= words[k].bits;
+        bits |= (unsigned)w->value;
         p += n;
         if (*p == '+' && !p[1]) {
             snprintf(err, errlen, "%s=%s: nothing after the last '+'; expected %s=%s", d->name, value, d->name,
@@ -315,6 +315,21 @@ static jp_status options_set(agent_options *o, const options_def *d, const char 
     case OPTIONS_KIND_UINT: {
         unsigned long v;
         if (!options_parse_uint(value, d->min, d->max, &v))
+            return options_bad(err, errlen, d, value);
+        *(unsigned *)field = (unsigned)v;
+        return JP_OK;
+    }
+    case OPTIONS_KIND_PERCENT: {
+        char digits[24];
+        size_t n = strlen(value);
+        unsigned long v;
+        if (n > 0 && value[n - 1] == '%')
+            n--;
+        if (n >= sizeof digits)
+            return options_bad(err, errlen, d, value);
+        memcpy(digits, value, n);
+        digits[n] = '\0';
+        if (!options_parse_uint(digits, d->min, d->max, &v))
             return options_bad(err, errlen, d, value);
         *(unsigned *)field = (unsigned)v;
         return JP_OK;

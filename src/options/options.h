@@ -47,6 +47,15 @@ enum {
     OPTIONS_TRACE_ALL = 1023,
 };
 
+/* trigger=: what dumps record=y's recording by itself (triggers.h) */
+enum {
+    OPTIONS_TRIGGER_OOM = 1,      /* oom: the JVM threw OutOfMemoryError (JVMTI ResourceExhausted) */
+    OPTIONS_TRIGGER_QUIT = 2,     /* quit: SIGQUIT (kill -QUIT), instead of the whole session's report */
+    OPTIONS_TRIGGER_CPU = 4,      /* cpu: the process's CPU above cpu_above= for cpu_for= */
+    OPTIONS_TRIGGER_SLOW = 8,     /* slow: a call of trace=exec slower than mintime= */
+    OPTIONS_TRIGGER_ALL = 15,
+};
+
 /* Every option, in the order help lists them: the index of its row in
  * options_defs and its bit in agent_options.given. */
 typedef enum options_id {
@@ -93,6 +102,11 @@ typedef enum options_id {
     OPTIONS_ID_RECORD,
     OPTIONS_ID_MAXAGE,
     OPTIONS_ID_MAXSIZE,
+    OPTIONS_ID_TRIGGER,
+    OPTIONS_ID_TRIGGER_FILE,
+    OPTIONS_ID_TRIGGER_INTERVAL,
+    OPTIONS_ID_CPU_ABOVE,
+    OPTIONS_ID_CPU_FOR,
     OPTIONS_ID_MSA,
     OPTIONS_ID_COUNT
 } options_id;
@@ -140,6 +154,11 @@ typedef struct agent_options {
     bool record;                      /* record=y: recent events with their times in a ring (recording.h) */
     uint64_t maxage_ns;               /* record=y: keep events this long */
     uint64_t maxsize;                 /* record=y: the ring's memory at most */
+    unsigned triggers;                /* trigger=: OPTIONS_TRIGGER_* (0: none) */
+    char trigger_file[OPTIONS_PATH_MAX]; /* trigger=: each dump's file, %p expanded, %n its number */
+    uint64_t trigger_interval_ns;     /* trigger=: at most one dump per trigger in this time */
+    unsigned cpu_above;               /* trigger=cpu: percent of one core (250 = two cores and a half) */
+    uint64_t cpu_for_ns;              /* trigger=cpu: how long the CPU stays above cpu_above= */
     uint64_t given;                   /* bit 1 << options_id: the option was named (not defaulted) */
 } agent_options;
 
@@ -154,7 +173,8 @@ typedef enum options_kind {
     OPTIONS_KIND_PREFIXES, /* ':'-separated class-name prefixes */
     OPTIONS_KIND_SIZE,     /* bytes min..max, with k, m, g */
     OPTIONS_KIND_DURATION, /* a time min..max in ns, with ns, us, ms or s */
-    OPTIONS_KIND_EVENTS,   /* trace=: '+'-separated event classes */
+    OPTIONS_KIND_EVENTS,   /* trace=, trigger=: '+'-separated words (trigger=: of choices[]) */
+    OPTIONS_KIND_PERCENT,  /* an integer min..max, '%' after it or not (cpu_above=) */
     OPTIONS_KIND_ENDPOINT, /* HOST:PORT ([IPv6]:PORT) */
     OPTIONS_KIND_NAME,     /* a name: letters, digits and _ : . - (event=) */
     OPTIONS_KIND_LATER     /* an HPROF option jvmprof does not have: refused with a message */

@@ -22,6 +22,22 @@ static bool options_rules_refuse(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* The defaults that depend on other options. */
+/* trigger_file='s default, from file='s name: its %n made "trigger-%n" (app-%n.txt: app-trigger-%n.txt), or
+ * else "-trigger-%n" before the extension of its last component (java.hprof.txt: java-trigger-%n.hprof.txt). */
+static void options_rules_trigger_file(const char *file, char *out, size_t len)
+{
+    const char *n = strstr(file, "%n");
+    if (n) {
+        snprintf(out, len, "%.*strigger-%s", (int)(n - file), file, n);
+        return;
+    }
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    const char *dot = strchr(base[0] == '.' ? base + 1 : base, '.');
+    size_t at = dot ? (size_t)(dot - file) : strlen(file);
+    snprintf(out, len, "%.*s-trigger-%%n%s", (int)at, file, file + at);
+}
+
 static void options_rules_defaults(agent_options *o)
 {
     /* naming cpu=, wall=, monitor= or heap= replaces the default cpu=samples by what is named
@@ -37,6 +53,8 @@ static void options_rules_defaults(agent_options *o)
         o->format = 'b';
     if (!options_given(o, OPTIONS_ID_FILE))
         strcpy(o->file, o->format == 'b' ? "java.hprof" : "java.hprof.txt");
+    if (o->triggers && !options_given(o, OPTIONS_ID_TRIGGER_FILE))
+        options_rules_trigger_file(o->file, o->trigger_file, sizeof o->trigger_file);
 }
 
 /* The modes turned on, for a message: "wall=,cpu=times,monitor=y,heap=sites". */
@@ -369,6 +387,35 @@ static bool options_rules_record(const agent_options *o, char *err, size_t errle
                                 "cpu=samples, wall=<ms>, monitor=y or heap=sites");
 }
 
+/* trigger=: dumps of record=y's recording, each to its numbered file; its options only with it */
+static bool options_rules_trigger(const agent_options *o, char *err, size_t errlen)
+{
+    const options_id own[] = { OPTIONS_ID_TRIGGER_FILE, OPTIONS_ID_TRIGGER_INTERVAL };
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (!o->triggers && options_given(o, own[i]))
+            return options_rules_refuse(err, errlen, "%s= applies to the dumps of trigger=; add trigger=oom, quit, "
+                                        "cpu or slow (joined by '+') or drop %s=", options_defs[own[i]].name,
+                                        options_defs[own[i]].name);
+    const options_id cpu[] = { OPTIONS_ID_CPU_ABOVE, OPTIONS_ID_CPU_FOR };
+    for (size_t i = 0; i < sizeof cpu / sizeof cpu[0]; i++)
+        if (!(o->triggers & OPTIONS_TRIGGER_CPU) && options_given(o, cpu[i]))
+            return options_rules_refuse(err, errlen, "%s= shapes trigger=cpu; add cpu to trigger= or drop %s=",
+                                        options_defs[cpu[i]].name, options_defs[cpu[i]].name);
+    if (!o->triggers)
+        return false;
+    if (!o->record)
+        return options_rules_refuse(err, errlen, "trigger= dumps the recording of record=y; add record=y (with "
+                                    "cpu=samples, wall=, monitor=y or heap=sites)");
+    if (!strstr(o->trigger_file, "%n"))
+        return options_rules_refuse(err, errlen, "trigger_file=%s: each trigger's dump is numbered, and without %%n "
+                                    "each would replace the one before; put %%n in it (trigger_file=dump-%%n.txt)",
+                                    o->trigger_file);
+    if ((o->triggers & OPTIONS_TRIGGER_SLOW) && !((o->trace & OPTIONS_TRACE_EXIT) && o->mintime_ns))
+        return options_rules_refuse(err, errlen, "trigger=slow fires on a call of trace=exec slower than mintime=; "
+                                    "add trace=exec and mintime= (e.g. trace=exec,mintime=100ms,include=com.example.)");
+    return false;
+}
+
 /* The order decides which message a text breaking two rules gets: keep it. */
 static options_rule *const options_rules_table[] = {
     options_rules_something,
@@ -396,6 +443,7 @@ static options_rule *const options_rules_table[] = {
     options_rules_reset,
     options_rules_jfr,
     options_rules_record,
+    options_rules_trigger,
 };
 
 jp_status options_rules_apply(agent_options *o, char *err, size_t errlen)

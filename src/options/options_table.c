@@ -41,6 +41,12 @@ static const options_choice options_table_alloc_hook[] = {
     { "sampler", 's', NULL }, { "bci", 'b', NULL }, { NULL, 0, NULL },
 };
 
+/* trigger=: its words, '+'-separated (the values add up as bits) */
+static const options_choice options_table_triggers[] = {
+    { "oom", OPTIONS_TRIGGER_OOM, NULL },   { "quit", OPTIONS_TRIGGER_QUIT, NULL }, { "cpu", OPTIONS_TRIGGER_CPU, NULL },
+    { "slow", OPTIONS_TRIGGER_SLOW, NULL }, { "all", OPTIONS_TRIGGER_ALL, NULL },   { NULL, 0, NULL },
+};
+
 /* heap= sets two fields, and its values add up (heap=sites,heap=dump = heap=all). */
 static void options_table_store_heap(agent_options *o, int value)
 {
@@ -181,6 +187,24 @@ const options_def options_defs[OPTIONS_ID_COUNT] = {
     [OPTIONS_ID_MAXSIZE] = { "maxsize", OPTIONS_KIND_SIZE, "512k..64g (k, m, g: KiB, MiB, GiB)", "32m", NULL,
                              "record=y: the recording's memory at most", OPTIONS_TABLE_AT(maxsize),
                              512ul << 10, 64ul << 30, .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_TRIGGER] = { "trigger", OPTIONS_KIND_EVENTS, "oom|quit|cpu|slow|all", NULL, "off",
+                             "record=y: dump the recording on OutOfMemoryError, SIGQUIT, CPU, slow calls",
+                             OPTIONS_TABLE_AT(triggers), .choices = options_table_triggers,
+                             .owner = OPTIONS_FOR_GENERAL },
+    /* no default value: file='s name with -trigger-%n before its extension (options_rules.c) */
+    [OPTIONS_ID_TRIGGER_FILE] = { "trigger_file", OPTIONS_KIND_PATH, "<file>", NULL, "from file=",
+                                  "trigger=: each dump's file; %p = process id, %n = the dump's number",
+                                  OPTIONS_TABLE_AT(trigger_file), .owner = OPTIONS_FOR_OUTPUT },
+    [OPTIONS_ID_TRIGGER_INTERVAL] = { "trigger_interval", OPTIONS_KIND_DURATION, "1s..24h (ms, s, m, h)", "1m", NULL,
+                                      "trigger=: at most one dump per trigger in this time",
+                                      OPTIONS_TABLE_AT(trigger_interval_ns), 1000000000ul, 86400000000000ul,
+                                      .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_CPU_ABOVE] = { "cpu_above", OPTIONS_KIND_PERCENT, "1..100000 (% of one core)", "80%", NULL,
+                               "trigger=cpu: the process's CPU, in % of one core (200% = 2 cores)",
+                               OPTIONS_TABLE_AT(cpu_above), 1, 100000, .owner = OPTIONS_FOR_GENERAL },
+    [OPTIONS_ID_CPU_FOR] = { "cpu_for", OPTIONS_KIND_DURATION, "1s..1h (ms, s, m, h)", "10s", NULL,
+                             "trigger=cpu: for how long the CPU stays above cpu_above=", OPTIONS_TABLE_AT(cpu_for_ns),
+                             1000000000ul, 3600000000000ul, .owner = OPTIONS_FOR_GENERAL },
     [OPTIONS_ID_MSA] = { "msa", OPTIONS_KIND_LATER, "y|n", NULL, "n", "Solaris micro state accounting (not supported)",
                          .owner = OPTIONS_FOR_GENERAL },
 };
@@ -270,6 +294,11 @@ void options_print_help(FILE *out)
             "Options are also read from the environment variable JVMPROF_OPTIONS (appended). Each option is\n"
             "given once, except heap= (heap=sites,heap=dump = heap=all); interval= is cpu=samples' period.\n"
             "Output is written at exit (doe=y) and whenever the JVM gets SIGQUIT (kill -QUIT <pid>).\n"
+            "record=y keeps the last maxage= of samples with their times; trigger= dumps them by itself to\n"
+            "trigger_file= (numbered by %%n) on OutOfMemoryError (oom), SIGQUIT (quit: instead of the\n"
+            "session's report), the process's CPU above cpu_above= (%% of one core) for cpu_for= (cpu), or a\n"
+            "call slower than trace=exec's mintime= (slow); joined by '+', at most one dump per trigger\n"
+            "per trigger_interval=, each with one line on stderr.\n"
             "\n"
             "Examples:\n"
             "    java -agentpath:libjvmprof.so=cpu=samples,interval=10,depth=8,file=out.txt -jar app.jar\n"
@@ -281,5 +310,6 @@ void options_print_help(FILE *out)
             "    java -agentpath:libjvmprof.so=heap=dump,doe=n,file=app-%%p-%%n.hprof Main   (kill -QUIT to dump)\n"
             "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=64k,depth=8 Main\n"
             "    java -agentpath:libjvmprof.so=heap=sites,alloc_interval=0,lifetimes=y Main   (exact)\n"
-            "    java -agentpath:libjvmprof.so=heap=sites,alloc_count=site,depth=8 Main   (exact per site)\n");
+            "    java -agentpath:libjvmprof.so=heap=sites,alloc_count=site,depth=8 Main   (exact per site)\n"
+            "    java -agentpath:libjvmprof.so=cpu=samples,heap=sites,record=y,trigger=oom+cpu,cpu_above=150%% Main\n");
 }

@@ -830,6 +830,24 @@ static void test_kallsyms_file(void)
     CHECK_EQ_INT(kallsyms_addr(k, "mod_func"), 0xffffffffc0001000ull);
     CHECK_EQ_INT(kallsyms_addr(k, "nothing"), 0);
     kallsyms_free(k);
+    /* in address order already (as the kernel's own symbols are): only a tie is reordered, global first */
+    text = "ffffffff81000000 T first\n"
+           "ffffffff81003000 t alias_local\n"
+           "ffffffff81003000 t alias_local2\n"
+           "ffffffff81003000 T alias_global\n"
+           "1ffffffff81003800 T seventeen_digits\n"
+           "ffffffff8100400g T bad_digit\n"
+           "ffffffff81004000 T last\n";
+    ASSERT(th_write_file(path, text, strlen(text)));
+    k = kallsyms_load(path);
+    ASSERT(k != NULL);
+    CHECK_EQ_INT(kallsyms_count(k), 5);
+    CHECK_EQ_STR(kallsyms_find(k, 0xffffffff81003010ull), "alias_global");
+    CHECK_EQ_STR(kallsyms_find(k, 0xffffffff81003800ull), "alias_global");
+    CHECK_EQ_STR(kallsyms_find(k, 0xffffffff81000010ull), "first");
+    CHECK_EQ_STR(kallsyms_find(k, 0xffffffff81004010ull), "last");
+    CHECK_EQ_INT(kallsyms_addr(k, "seventeen_digits"), 0);
+    kallsyms_free(k);
     /* what an unprivileged reader sees under kptr_restrict */
     text = "0000000000000000 T first\n0000000000000000 t second\n";
     ASSERT(th_write_file(path, text, strlen(text)));

@@ -674,6 +674,8 @@ static void test_table_defaults(void)
         { OPTIONS_ID_TRACEFILE, "trace=thread" },  { OPTIONS_ID_TRACELIMIT, "trace=thread" },
         { OPTIONS_ID_MINTIME, "trace=exec" },       { OPTIONS_ID_RECEIVERS, "trace=exec" }, { OPTIONS_ID_VTHREADS, "trace=thread" },
         { OPTIONS_ID_PLUGIN, "trace=exec" },        { OPTIONS_ID_MAXAGE, "record=y" }, { OPTIONS_ID_MAXSIZE, "record=y" },
+        { OPTIONS_ID_TRIGGER_INTERVAL, "record=y,trigger=oom" }, { OPTIONS_ID_CPU_ABOVE, "record=y,trigger=cpu" },
+        { OPTIONS_ID_CPU_FOR, "record=y,trigger=cpu" },
     };
     static agent_options plain, with_context, named;
     ASSERT(PARSE_OK(""));
@@ -1003,6 +1005,62 @@ static void test_record(void)
     PARSE_BAD3("cpu=samples,sampler=jvmti,record=y", "not sampler=jvmti's", NULL, NULL);
 }
 
+/* trigger=: its words, its options' defaults and values, the default file from file=, the rules */
+static void test_triggers(void)
+{
+    if (PARSE_OK("cpu=samples,record=y,trigger=oom+quit+cpu")) {
+        CHECK_EQ_INT(opts.triggers, OPTIONS_TRIGGER_OOM | OPTIONS_TRIGGER_QUIT | OPTIONS_TRIGGER_CPU);
+        CHECK_EQ_STR(opts.trigger_file, "java-trigger-%n.hprof.txt");
+        CHECK_EQ_INT(opts.trigger_interval_ns, 60000000000ull);
+        CHECK_EQ_INT(opts.cpu_above, 80);
+        CHECK_EQ_INT(opts.cpu_for_ns, 10000000000ull);
+    }
+    if (PARSE_OK("cpu=samples,record=y,trigger=all,trace=exec,mintime=5ms"))
+        CHECK_EQ_INT(opts.triggers, OPTIONS_TRIGGER_ALL);
+    if (PARSE_OK("cpu=samples,record=y"))
+        CHECK(opts.triggers == 0 && opts.trigger_file[0] == '\0');
+    /* trigger_file='s default from file=: -trigger-%n before the extension, or file='s %n made trigger-%n */
+    if (PARSE_OK("cpu=samples,record=y,trigger=quit,file=/var/log/app.v2/prof.txt"))
+        CHECK_EQ_STR(opts.trigger_file, "/var/log/app.v2/prof-trigger-%n.txt");
+    if (PARSE_OK("cpu=samples,record=y,trigger=quit,file=out/run-%n.txt"))
+        CHECK_EQ_STR(opts.trigger_file, "out/run-trigger-%n.txt");
+    if (PARSE_OK("cpu=samples,record=y,trigger=quit,file=profile"))
+        CHECK_EQ_STR(opts.trigger_file, "profile-trigger-%n");
+    if (PARSE_OK("cpu=samples,record=y,trigger=quit,format=b"))
+        CHECK_EQ_STR(opts.trigger_file, "java-trigger-%n.hprof");
+    if (PARSE_OK("cpu=samples,record=y,trigger=quit,trigger_file=dumps/q-%p-%n.txt,trigger_interval=2h"))
+        CHECK(strstr(opts.trigger_file, "dumps/q-") == opts.trigger_file && strstr(opts.trigger_file, "-%n.txt") &&
+              opts.trigger_interval_ns == 7200000000000ull);
+    if (PARSE_OK("wall=10,record=y,trigger=cpu,cpu_above=250,cpu_for=1m"))
+        CHECK(opts.cpu_above == 250 && opts.cpu_for_ns == 60000000000ull);
+    if (PARSE_OK("wall=10,record=y,trigger=cpu,cpu_above=1%"))
+        CHECK_EQ_INT(opts.cpu_above, 1);
+    PARSE_BAD3("cpu=samples,trigger=oom", "trigger= dumps the recording of record=y; add record=y", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=oops", "'oops' is no trigger (did you mean oom?)", "oom|quit|cpu|slow|all",
+               NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=oom+", "nothing after the last '+'", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=", "trigger=: expected trigger=oom|quit|cpu|slow|all", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=quit,trigger_file=q.txt", "trigger_file=q.txt: each trigger's dump is "
+               "numbered", "put %n in it", NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=quit,trigger_interval=999ms", "trigger_interval=999ms: bad value",
+               "1s..24h", NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=quit,trigger_interval=25h", "trigger_interval=25h", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_above=0", "cpu_above=0: bad value; expected 1..100000", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_above=100001%", "cpu_above=100001%", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_above=80%%", "cpu_above=80%%: bad value", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_above=-5", "cpu_above=-5", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_above=%", "cpu_above=%: bad value", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=cpu,cpu_for=2h", "cpu_for=2h: bad value; expected 1s..1h", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=oom,cpu_for=5s", "cpu_for= shapes trigger=cpu", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,cpu_above=50", "cpu_above= shapes trigger=cpu", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger_file=x-%n.txt", "trigger_file= applies to the dumps of trigger=", NULL,
+               NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=slow", "trigger=slow fires on a call of trace=exec slower than mintime=",
+               NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=slow,trace=exec", "trigger=slow", NULL, NULL);
+    PARSE_BAD3("cpu=samples,record=y,trigger=quit,trigger=oom", "trigger= given twice", NULL, NULL);
+}
+
 int main(void)
 {
     RUN(test_trace);
@@ -1029,5 +1087,6 @@ int main(void)
     RUN(test_join);
     RUN(test_value_parsers);
     RUN(test_record);
+    RUN(test_triggers);
     return DONE();
 }

@@ -118,5 +118,6 @@ extern const collector alloc_sampled_collector; /* heap=sites */
 extern const collector alloc_exact_collector; /* heap=sites,alloc_interval=0 */
 extern const collector alloc_counts_collector; /* heap=sites,alloc_count=site (collect_alloc_counts.c) */
 extern const collector heap_dump_collector;   /* heap=dump, heap=all (heap/collect_heap_dump.c) */
+extern const collector trigger_collector;     /* trigger= (core/triggers.c) */
 
 #endif

@@ -26,6 +26,7 @@ static const collector *const collectors_all[] = {
     &heap_dump_collector,
     &times_collector,
     &trace_collector,
+    &trigger_collector,
 #ifdef JP_TEST_COLLECTORS
     &thread_count_collector,
 #endif

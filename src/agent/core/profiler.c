@@ -159,7 +159,31 @@ static void prof_describe_recording(const model *m)
                 (double)st.maxage_ns / 1e9, (unsigned long long)st.dropped, (unsigned long long)st.lost);
 }
 
-jp_status profiler_dump(JNIEnv *jni)
+/* A trigger's dump (profiler_dump_trigger): its file, its window of the recording, and what fired it. */
+typedef struct prof_trigger {
+    const char *path;
+    profiler_window window;
+    const char *name;          /* "oom", "quit", "cpu", "slow" */
+    const char *what;          /* what happened, for the report's header and the log line */
+} prof_trigger;
+
+static jp_status prof_report(JNIEnv *jni, const prof_trigger *trig);
+
+jp_status profiler_dump(JNIEnv *jni) { return prof_report(jni, NULL); }
+
+jp_status profiler_dump_trigger(JNIEnv *jni, const char *path, const profiler_window *window, const char *name,
+                                const char *what)
+{
+    prof_trigger t = { path, *window, name, what };
+    bool was = atomic_exchange(&prof_thread.dumping, true);
+    jp_status st = prof_report(jni, &t);
+    atomic_store(&prof_thread.dumping, was);
+    return st;
+}
+
+/* A report: of the whole session, or of a window of its recording (the request's, or trig's), to file= or
+ * to the file asked for. */
+static jp_status prof_report(JNIEnv *jni, const prof_trigger *trig)
 {
     const agent_options *o = prof_session->opts;
     model *m = prof_session->model;
@@ -173,10 +197,11 @@ jp_status profiler_dump(JNIEnv *jni)
         m->oom = true;
     jp_report r;
     pthread_mutex_lock(&prof_thread.lock);
-    outputs_plan(o, &p->reports, prof_requests.dump_to, &r);
+    unsigned trigger_number = 0; /* a trigger's dump is numbered by its trigger (its path says it) */
+    outputs_plan(o, trig ? &trigger_number : &p->reports, trig ? trig->path : prof_requests.dump_to, &r);
     const jp_format_ops *report = r.outs[0].format; /* NULL: nothing profiled, no report proper */
-    profiler_window win = prof_requests.window;
-    if (report) { /* taken */
+    profiler_window win = trig ? trig->window : prof_requests.window;
+    if (report && !trig) { /* taken */
         prof_requests.dump_to[0] = '\0';
         prof_requests.window = (profiler_window){ 0 };
     }
@@ -191,6 +216,8 @@ jp_status profiler_dump(JNIEnv *jni)
             buf_free(&r.kept);
             return jp_error(JP_ERR_NOMEM, "out of memory for the recording's window");
         }
+        if (trig)
+            snprintf(m->trigger, sizeof m->trigger, "%s: %s", trig->name, trig->what);
     }
     /* file= first (written, or made in memory for a collector to write), then what the collectors add to the
      * report (a heap dump), then the other outputs; file='s line comes last, with the cost lines */
@@ -215,7 +242,12 @@ jp_status profiler_dump(JNIEnv *jni)
         jp_log_info("wrote %s (%llu bytes: %s)", extra_path, (unsigned long long)extra, what);
     }
     if (m != full) {
-        if (st == JP_OK && report) {
+        if (st == JP_OK && report && trig) {
+            report->summary(m, what, sizeof what);
+            jp_log_info("trigger %s (%s): wrote %s (%llu bytes: %s; the recording's window of %.1f s)", trig->name,
+                        trig->what, r.path, (unsigned long long)r.bytes, what,
+                        (double)(m->window_to_ms - m->window_from_ms) / 1000);
+        } else if (st == JP_OK && report) {
             report->summary(m, what, sizeof what);
             jp_log_info("wrote %s (%llu bytes: %s; the recording's window of %.1f s, from %.1f s after the "
                         "session's start; the recording reaches back %.1f s)", r.path, (unsigned long long)r.bytes,

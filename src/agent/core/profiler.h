@@ -68,5 +68,10 @@ bool profiler_dump_sites_and_wait(JNIEnv *jni, struct heap_dump_sites *out, int 
  * dump), the other outputs, then the log lines (outputs.h, collector.h);
  * only after profiler_stop (or from the agent thread). */
 jp_status profiler_dump(JNIEnv *jni);
+/* A trigger's dump (triggers.h), on the agent thread (or after profiler_stop): window of the recording as a
+ * report in file='s format to path (no other output), what (what happened) in its header as "TRIGGER: name:
+ * what", and one line on stderr naming the trigger and the file. */
+jp_status profiler_dump_trigger(JNIEnv *jni, const char *path, const profiler_window *window, const char *name,
+                                const char *what);
 
 #endif

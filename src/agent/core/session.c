@@ -34,6 +34,7 @@
 #include "outputs.h"
 #include "profiler.h"
 #include "thread_registry.h"
+#include "triggers.h"
 #include "../tracing/trace_vm_events.h"
 #include "vthreads.h"
 
@@ -146,7 +147,8 @@ static void JNICALL session_cb_data_dump(jvmtiEnv *jv)
     (void)jv;
     if (!gate_enter())
         return;
-    profiler_request_dump();
+    if (!triggers_quit()) /* trigger=quit: a dump of the recording instead of the session's report */
+        profiler_request_dump();
     gate_leave();
 }
 
@@ -226,8 +228,19 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
             *bad_option = outs[i].option;
         return JP_ERR_ARG;
     }
-    /* the trace file (written in place as the trace goes; with plugin= only if tracefile= is given) */
+    /* trigger=: its dumps' file, under its first name (an OutOfMemoryError is no time to learn it cannot be written) */
     char why[1024];
+    if (o->triggers) {
+        char first[OPTIONS_PATH_MAX + 16];
+        outputs_name(o->trigger_file, 1, first, sizeof first);
+        if (sink_check_writable(first, why, sizeof why) != JP_OK) {
+            snprintf(err, errlen, "trigger_file=%s: %s", first, out_file_reason(why, first));
+            if (bad_option)
+                *bad_option = "trigger_file";
+            return JP_ERR_ARG;
+        }
+    }
+    /* the trace file (written in place as the trace goes; with plugin= only if tracefile= is given) */
     if (o->trace && (!o->plugin[0] || options_given(o, OPTIONS_ID_TRACEFILE)) &&
         sink_check_writable(o->tracefile, why, sizeof why) != JP_OK) {
         snprintf(err, errlen, "tracefile=%s: %s", o->tracefile, out_file_reason(why, o->tracefile));
@@ -425,6 +438,7 @@ bool session_stop_numbered(JNIEnv *jni, uint64_t number, char *err, size_t errle
     bool quiet = gate_close(5000);
     bool stopped = profiler_stop(jni), ok = stopped;
     if (stopped) {
+        triggers_flush(jni);
         profiler_final_request();
         ok = profiler_dump(jni) == JP_OK;
         if (!ok)
@@ -469,6 +483,7 @@ void session_vm_death(JNIEnv *jni)
         jp_log_error("callbacks still running at VM death after 5 s");
     /* the final report (doe=y), or one asked for just before exit that the agent thread did not take */
     if (live && profiler_stop(jni)) {
+        triggers_flush(jni); /* an OutOfMemoryError that ends the program: its dump before the last report */
         bool asked = profiler_final_request();
         if (session_all.cur->opts->doe || asked)
             profiler_dump(jni);

@@ -37,6 +37,7 @@ typedef enum jp_part {
     JP_PART_VM_ALLOCS,        /* alloc/vm_allocs.c */
     JP_PART_NET,              /* remote/net_stream.c: net= */
     JP_PART_PROFILER,         /* core/profiler.c: the agent thread's own */
+    JP_PART_TRIGGERS,         /* core/triggers.c: trigger= */
     JP_PARTS
 } jp_part;
 

@@ -28,6 +28,7 @@
 #include "../remote/net_stream.h"
 #include "probes.h"
 #include "../core/thread_record.h"
+#include "../core/triggers.h"
 #include "trace_plugin.h"
 #include "trace_session.h"
 #include "trace_vm_events.h"
@@ -144,9 +145,13 @@ static void tr_exec_exit(JNIEnv *jni, jint id, bool thrown)
         uint64_t now = trace_session_now(ts);
         for (; t->calls.depth >= at; t->calls.depth--) {
             uint64_t took = now > t->calls.starts[t->calls.depth - 1] ? now - t->calls.starts[t->calls.depth - 1] : 0;
-            if (took >= mintime)
-                tr_emit(ts, t, TRACE_EV_CALL, (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth, took,
-                                                        thrown || t->calls.depth > at });
+            if (took < mintime)
+                continue;
+            tr_emit(ts, t, TRACE_EV_CALL, (uint64_t[]){ t->calls.stack[t->calls.depth - 1], t->calls.depth, took,
+                                                    thrown || t->calls.depth > at });
+            /* trigger=slow: a dump of the recording around it */
+            triggers_slow_call(t->calls.stack[t->calls.depth - 1], thread_record_self.serial, agent_now_ns() - took,
+                               took);
         }
         return;
     }
