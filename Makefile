@@ -39,12 +39,13 @@ HEADERS    := $(shell find src -name '*.h')
 # the part it shares with the leak report's page (src/format/page_common/: the head, the icicle's code)
 GEN_INC   := -I$(BUILD)/gen
 PAGE_COMMON := src/format/page_common/head.html src/format/page_common/icicle.js
-FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/script.js
+FLAME_PAGE := src/format/flame_page/head.html src/format/flame_page/controls.html src/format/flame_page/timeline.js \
+    src/format/flame_page/script.js
 $(BUILD)/gen/flame_page.h: $(FLAME_PAGE) $(PAGE_COMMON) tools/embed.sh
 	@mkdir -p $(dir $@)
 	tools/embed.sh $@ fh_head=src/format/page_common/head.html,src/format/flame_page/head.html \
 	    fh_controls=src/format/flame_page/controls.html \
-	    fh_script=src/format/page_common/icicle.js,src/format/flame_page/script.js
+	    fh_script=src/format/page_common/icicle.js,src/format/flame_page/timeline.js,src/format/flame_page/script.js
 $(BUILD)/obj/format/flame_html.o $(BUILD)/asan/format/flame_html.o $(BUILD)/fuzz/obj/format/flame_html.o: \
     $(BUILD)/gen/flame_page.h
 
@@ -258,11 +259,16 @@ $(BUILD)/tools/rewrite_cost: bench/rewrite_cost.c $(call obj,$(CLASSFILE_SRC) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(CLASSFILE_SRC) $(COMMON_SRC)) -lpthread
 
+# bench/timeline.sh's: the flame graph's timeline at a full default recording
+$(BUILD)/tools/timeline_size: bench/timeline_size.c $(call obj,$(PURE_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(call obj,$(PURE_SRC)) -lpthread -lz
+
 $(BUILD)/tools/alloc_floor.so: bench/alloc_floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(JNI_INC) -shared -o $@ $<
 
-bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
+bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so $(BUILD)/tools/timeline_size
 	@bench/run.sh
 	@WORKLOADS="javac h2" CONFIGS="none|heap=sites|heap=sites,lifetimes=y|heap=sites,alloc_count=site|heap=sites,alloc_count=site,lifetimes=y" STARTUP=0 bench/run.sh
 	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec,receivers=n|trace=exec:light|trace=exec,mintime=1ms|trace=mem:light+thread+class" STARTUP=0 bench/run.sh
@@ -275,6 +281,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so
 	@bench/attach_start.sh
 	@bench/net_cost.sh
 	@bench/pprof_convert.sh
+	@bench/timeline.sh
 	@bench/alloc_exact.sh
 	@bench/alloc_floor.sh
 	@bench/rewrite.sh

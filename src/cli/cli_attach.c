@@ -456,25 +456,6 @@ static bool ca_profiling(pid_t pid)
     return found;
 }
 
-/* A time for dump's window: a number with ms, s, m or h (a bare number is seconds); false if not one. */
-static bool ca_duration_ms(const char *text, unsigned long long *ms)
-{
-    static const struct { const char *unit; unsigned long long ms; } units[] = {
-        { "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
-    };
-    if (*text < '0' || *text > '9')
-        return false;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcmp(end, units[i].unit) && !errno && v * (double)units[i].ms < 1e15) {
-            *ms = (unsigned long long)(v * (double)units[i].ms + 0.5);
-            return true;
-        }
-    return false;
-}
-
 /* jvmprof dump PID [--last D | --from T [--to T]] [FILE]: the request's argument, FILE (absolute, or "" for
  * the session's file=) then, for a window, a line "last=MS" or "from=MS,to=MS". 0, or the exit code of a
  * usage error. */
@@ -488,7 +469,7 @@ static int ca_dump_arg(const hotspot_target *t, int argc, char **argv, char *arg
         bool is_last = !strcmp(a, "--last"), is_from = !strcmp(a, "--from"), is_to = !strcmp(a, "--to");
         if (is_last || is_from || is_to) {
             unsigned long long v;
-            if (i + 1 >= argc || !ca_duration_ms(argv[i + 1], &v)) {
+            if (i + 1 >= argc || !cli_duration_ms(argv[i + 1], &v)) {
                 cli_error("dump: %s takes a time: a number with ms, s, m or h (a bare number is seconds), not '%s'",
                           a, i + 1 < argc ? argv[i + 1] : "");
                 return 2;

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/buf.h"
@@ -88,12 +89,30 @@ model *cli_read_model(const char *path, const void *data, size_t len, report_opt
     return m;
 }
 
+bool cli_duration_ms(const char *text, unsigned long long *ms)
+{
+    static const struct { const char *unit; unsigned long long ms; } units[] = {
+        { "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
+    };
+    if (*text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(end, units[i].unit) && !errno && v * (double)units[i].ms < 1e15) {
+            *ms = (unsigned long long)(v * (double)units[i].ms + 0.5);
+            return true;
+        }
+    return false;
+}
+
 int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, char **argv, cli_args *a)
 {
     static const struct { const char *name; unsigned flag; } opts[] = {
         { "-o", CLI_OPT_OUT }, { "--cutoff", CLI_OPT_CUTOFF }, { "--title", CLI_OPT_TITLE }, { "--top", CLI_OPT_TOP },
         { "--text", CLI_OPT_TEXT }, { "--fix", CLI_OPT_FIX }, { "--methods", CLI_OPT_METHODS },
-        { "--prefix", CLI_OPT_PREFIX },
+        { "--prefix", CLI_OPT_PREFIX }, { "--from", CLI_OPT_FROM }, { "--to", CLI_OPT_TO },
     };
     *a = (cli_args){ .top = 30 };
     options_parse_fraction(options_defs[OPTIONS_ID_CUTOFF].deflt, &a->cutoff); /* the agent's cutoff= default */
@@ -123,6 +142,13 @@ int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, ch
                 cli_error("--cutoff %s: expected a number 0..1", argv[i]);
                 return 2;
             }
+        } else if (flag == CLI_OPT_FROM || flag == CLI_OPT_TO) {
+            const char *v = argv[++i];
+            if (!cli_duration_ms(v, flag == CLI_OPT_FROM ? &a->from_ms : &a->to_ms)) {
+                cli_error("%s: %s takes a time after the profile's start: a number with ms, s, m or h (a bare "
+                          "number is seconds), not '%s'", cmd, arg, v);
+                return 2;
+            }
         } else if (flag == CLI_OPT_TOP) {
             const char *v = argv[++i];
             if (!options_parse_uint(v, 0, ULONG_MAX, &a->top)) {
@@ -141,6 +167,10 @@ int cli_parse(const char *cmd, const char *usage, unsigned allowed, int argc, ch
     }
     if (!a->in) {
         cli_error("%s: missing FILE; usage: jvmprof %s %s", cmd, cmd, usage);
+        return 2;
+    }
+    if ((a->given & CLI_OPT_TO) && a->to_ms <= a->from_ms) {
+        cli_error("%s: --to %llu ms must come after --from %llu ms", cmd, a->to_ms, a->from_ms);
         return 2;
     }
     if (a->out && out_file_same(a->in, a->out)) {

@@ -18,22 +18,28 @@
  * to the terminal. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A time of a window (jvmprof dump, jvmprof flame): a number with ms, s, m or h (a bare number is
+ * seconds), in ms; false if not one. */
+bool cli_duration_ms(const char *text, unsigned long long *ms);
+
 /* Maps FILE read-only; NULL after a one-line message. */
 const void *cli_map_file(const char *path, size_t *len);
 
 /* The arguments of a subcommand: FILE and the options in `allowed`
  * (CLI_OPT_*: -o, --cutoff with the agent's cutoff= default, --title, --top
- * with 30 by default, --text, --fix, --methods, --prefix). Returns 0, or the exit code 2 after a
+ * with 30 by default, --text, --fix, --methods, --prefix, --from T and --to T: times as
+ * cli_duration_ms reads them, --to after --from). Returns 0, or the exit code 2 after a
  * one-line message. */
 enum {
     CLI_OPT_OUT = 1, CLI_OPT_CUTOFF = 2, CLI_OPT_TITLE = 4, CLI_OPT_TOP = 8, CLI_OPT_TEXT = 16, CLI_OPT_FIX = 32,
-    CLI_OPT_METHODS = 64, CLI_OPT_PREFIX = 128
+    CLI_OPT_METHODS = 64, CLI_OPT_PREFIX = 128, CLI_OPT_FROM = 256, CLI_OPT_TO = 512
 };
 typedef struct cli_args {
     const char *in, *out, *title, *prefix;
     double cutoff;
     unsigned long top;
     bool text, fix, methods;
+    unsigned long long from_ms, to_ms; /* --from, --to (given: CLI_OPT_FROM, CLI_OPT_TO) */
     unsigned given;    /* the CLI_OPT_* that were on the command line */
 } cli_args;
 

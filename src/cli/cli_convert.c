@@ -48,8 +48,14 @@ static void cli_convert_drops(const model *m, const report_opts *ro, bool hprof,
             drops[n++] = "the monitor times (monitor=y: only samples are drawn; --pprof and --txt carry them)";
     }
     if (hprof && fmt == &jfr_format) {
-        if (ro->cpu_samples && m->total_samples)
+        uint64_t timed = 0; /* record=y's SAMPLE TIMES: the samples the recording kept, at their times */
+        for (uint32_t i = 0; i < m->sample_times_len; i++)
+            timed += m->sample_times[i].weight;
+        if (ro->cpu_samples && m->total_samples && !timed)
             drops[n++] = "the samples' times (a report counts them; they are spread evenly over the recording)";
+        else if (ro->cpu_samples && m->total_samples > timed)
+            drops[n++] = "the times of the samples the recording of record=y no longer held (spread evenly over the "
+                         "recording)";
         if (ro->cpu_times)
             drops[n++] = "the CPU times (cpu=times: a JFR file has no event for a method's measured time; --pprof "
                          "and --txt carry them)";

@@ -12,13 +12,16 @@ static const cli_usage cu_table[] = {
       "cutoff=). --methods: the CPU or wall samples (or cpu=times' time) by method instead (self\n"
       "and total), N rows (default 30, 0 = all), only the classes whose name starts with\n"
       "CLASS-PREFIX\n" },
-    { "flame", "FILE [-o OUT] [--title T]",
+    { "flame", "FILE [-o OUT] [--title T] [--from T] [--to T]",
       "an interactive flame graph (one self-contained HTML page) of an HPROF binary file or of\n"
       "collapsed stacks (ours, async-profiler's, flamegraph.pl input); OUT defaults to stdout.\n"
-      "A trace file (trace=) is drawn by jvmprof trace FILE --flame\n" },
-    { "collapse", "FILE [-o OUT]",
+      "A file of record=y (format=b) carries its samples' times: the page has a timeline (drag a\n"
+      "range on it), and --from/--to keep the samples of that window (times after the profile's\n"
+      "start: a number with ms, s, m or h, bare = seconds). A trace file (trace=) is drawn by\n"
+      "jvmprof trace FILE --flame\n" },
+    { "collapse", "FILE [-o OUT] [--from T] [--to T]",
       "the collapsed stacks (\"root;...;leaf count\" lines, for flamegraph.pl or speedscope) of\n"
-      "an HPROF binary file\n" },
+      "an HPROF binary file; --from/--to: the samples of that window, as jvmprof flame\n" },
     { "diff", "BEFORE AFTER [-o OUT] [--title T]",
       "a differential flame graph: AFTER's stacks, each frame coloured by how its share changed\n"
       "since BEFORE (red grew, blue shrank); each of the two is a file jvmprof flame reads\n" },

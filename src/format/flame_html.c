@@ -7,12 +7,21 @@
  * click to zoom, a search box (substring, or /regex/), colours by frame kind.
  * Test hook: the URL fragment "#search=TEXT" types TEXT into the search box,
  * "#click=NAME" clicks the widest drawn frame named NAME (or the first containing it).
+ * When the samples' times are known (record=y's recording, a window of it, a
+ * file's SAMPLE TIMES), the page also embeds a timeline: for each node with
+ * samples of its own, the time slices (timeline_bins.h) they fall in with
+ * their counts; the script draws them as a heat map and redraws the flame
+ * graph from the samples of a range dragged on it ("#range=A-B", seconds
+ * after the profile's start, drags it; "#whole=1" goes back to the whole).
  * Nothing in C recurses on stack depth, nor does the script. */
 #include "format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../model/recording.h"
+#include "timeline_bins.h"
 
 enum { FH_KIND_ROOT = 7 };     /* the "all" frame; frame kinds 0..6, allocated class 8, thread 9, state 10 */
 #define FH_KIND_BITS 4u
@@ -197,27 +206,161 @@ typedef struct fh_build_ctx {
     fh_names *nm;
 } fh_build_ctx;
 
-static jp_status fh_add_stack(const collapsed_frame *fr, uint32_t k, uint64_t samples, void *ctx)
+/* Adds samples along the path of frames fr[0..k) (made as needed); its last node, or UINT32_MAX when out of
+ * memory. */
+static uint32_t fh_path(fh_build_ctx *b, const collapsed_frame *fr, uint32_t k, uint64_t samples)
 {
-    fh_build_ctx *b = ctx;
     uint32_t node = 0;
     b->t->total[0] += samples;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t name = fh_name(b->m, b->nm, fr[i]);
         if (name == 0 || name - 1 > (UINT32_MAX >> FH_KIND_BITS))
-            return JP_ERR_NOMEM;
+            return UINT32_MAX;
         node = fh_child(b->t, node, (name - 1) << FH_KIND_BITS | fr[i].kind);
         if (node == UINT32_MAX)
-            return JP_ERR_NOMEM;
+            return UINT32_MAX;
         b->t->total[node] += samples;
     }
-    return JP_OK;
+    return node;
+}
+
+static jp_status fh_add_stack(const collapsed_frame *fr, uint32_t k, uint64_t samples, void *ctx)
+{
+    return fh_path(ctx, fr, k, samples) == UINT32_MAX ? JP_ERR_NOMEM : JP_OK;
 }
 
 static jp_status fh_build(const model *m, fh_tree *t, fh_names *nm)
 {
     fh_build_ctx b = { m, t, nm };
     return stack_walk(m, fh_add_stack, &b);
+}
+
+/* ---- timeline ----------------------------------------------------------- */
+
+static void fh_flush(buf *out, sink *s, bool all);
+
+/* The samples with their times and stacks: record=y's recording (the session's model: its CPU and wall
+ * samples), else the model's sample times that know their stack (a window of the recording, a file's
+ * SAMPLE TIMES read back). None for allocation stacks or exact call times. */
+typedef void (*fh_timed_fn)(uint64_t time_ns, uint32_t stack, uint32_t weight, void *ctx);
+typedef struct fh_timed_ctx {
+    fh_timed_fn fn;
+    void *ctx;
+} fh_timed_ctx;
+
+static void fh_timed_event(const recording_event *e, void *arg)
+{
+    const fh_timed_ctx *c = arg;
+    if ((e->kind == RECORDING_CPU || e->kind == RECORDING_WALL) && e->ref)
+        c->fn(e->time_ns, e->ref, e->weight, c->ctx);
+}
+
+static bool fh_timed(const model *m)
+{
+    if (m->stacks_alloc || m->stacks_ns)
+        return false;
+    if (m->recording)
+        return true;
+    for (uint32_t i = 0; i < m->sample_times_len; i++)
+        if (model_sample_time_stack(m, i))
+            return true;
+    return false;
+}
+
+static void fh_timed_each(const model *m, fh_timed_fn fn, void *ctx)
+{
+    if (m->recording) {
+        fh_timed_ctx c = { fn, ctx };
+        recording_each(m->recording, 0, UINT64_MAX, fh_timed_event, &c);
+        return;
+    }
+    for (uint32_t i = 0; i < m->sample_times_len; i++)
+        if (model_sample_time_stack(m, i))
+            fn(m->sample_times[i].wall_ns, model_sample_time_stack(m, i), m->sample_times[i].weight, ctx);
+}
+
+/* The timeline's state: each timed stack's node in the tree (made with 0 samples when the tree has no
+ * samples of it: a recording holds samples a reset=y report no longer counts), the times' span, then the
+ * slices by node (its position in the page's preorder list). */
+typedef struct fh_timeline {
+    fh_build_ctx b;
+    uint32_t *leaf;           /* [stack id]: its node + 1, 0 not yet */
+    uint32_t nstacks, fcap;
+    collapsed_frame *fr;
+    uint64_t first_ns, last_ns, samples;
+    const uint32_t *pos;      /* [node]: its position in the page */
+    timeline_bins bins;
+    bool oom;
+} fh_timeline;
+
+static uint32_t fh_leaf(fh_timeline *tl, uint32_t stack)
+{
+    if (stack == 0 || stack > tl->nstacks)
+        return UINT32_MAX;
+    if (!tl->leaf[stack]) {
+        model_stack ms = model_stack_get(tl->b.m, (stack_id){ stack });
+        if (ms.nframes + 2 > tl->fcap) {
+            collapsed_frame *p = realloc(tl->fr, (size_t)(ms.nframes + 2) * sizeof *p);
+            if (!p) {
+                tl->oom = true;
+                return UINT32_MAX;
+            }
+            tl->fr = p;
+            tl->fcap = ms.nframes + 2;
+        }
+        uint32_t node = fh_path(&tl->b, tl->fr, collapsed_frames(tl->b.m, &ms, tl->fr), 0);
+        if (node == UINT32_MAX) {
+            tl->oom = true;
+            return UINT32_MAX;
+        }
+        tl->leaf[stack] = node + 1;
+    }
+    return tl->leaf[stack] - 1;
+}
+
+static void fh_timeline_span(uint64_t time_ns, uint32_t stack, uint32_t weight, void *ctx)
+{
+    fh_timeline *tl = ctx;
+    if (fh_leaf(tl, stack) == UINT32_MAX)
+        return;
+    if (!tl->samples || time_ns < tl->first_ns)
+        tl->first_ns = time_ns;
+    if (!tl->samples || time_ns > tl->last_ns)
+        tl->last_ns = time_ns;
+    tl->samples += weight;
+}
+
+static void fh_timeline_bin(uint64_t time_ns, uint32_t stack, uint32_t weight, void *ctx)
+{
+    fh_timeline *tl = ctx;
+    uint32_t node = stack && stack <= tl->nstacks && tl->leaf[stack] ? tl->leaf[stack] - 1 : UINT32_MAX;
+    if (node != UINT32_MAX)
+        timeline_bins_add(&tl->bins, time_ns, tl->pos[node], weight);
+}
+
+/* ,"timeline": {"t0": the origin (ms since the epoch), "from": the first slice's start (ms after t0),
+ * "slice": its width (ms), "n": slices, "samples": how many, "cells": [position, pairs, then pairs of
+ * (slice, count), each slice after the first as the step from the one before, ...]} */
+static void fh_timeline_write(const model *m, fh_timeline *tl, buf *out, sink *s)
+{
+    timeline_bins *b = &tl->bins;
+    uint64_t origin_ns = m->start_time_ms * 1000000u;
+    buf_printf(out, ",\n\"timeline\": {\"t0\": %llu, \"from\": %.3f, \"slice\": %.3f, \"n\": %u, \"samples\": %llu, "
+                    "\"cells\": [", (unsigned long long)m->start_time_ms,
+               (double)(int64_t)(b->from_ns - origin_ns) / 1e6, (double)b->slice_ns / 1e6, b->nslices,
+               (unsigned long long)tl->samples);
+    for (uint32_t i = 0; i < b->ncells;) {
+        uint32_t k = i;
+        while (k < b->ncells && b->cells[k].key == b->cells[i].key)
+            k++;
+        buf_printf(out, "%s%u,%u", i ? "," : "", b->cells[i].key, k - i);
+        for (uint32_t j = i; j < k; j++)
+            buf_printf(out, ",%u,%llu", j == i ? b->cells[j].slice : b->cells[j].slice - b->cells[j - 1].slice,
+                       (unsigned long long)b->cells[j].count);
+        fh_flush(out, s, false);
+        i = k;
+    }
+    buf_put(out, "]}", 2);
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -339,10 +482,12 @@ static int fh_name_cmp(const void *a, const void *b)
 }
 
 /* The tree in preorder, children sorted by name (then kind), as
- * "key,total,depth," triples. Iterative: an explicit stack of nodes. */
+ * "key,total,depth," triples; pos (if not NULL) gets each node's place in
+ * that order. Iterative: an explicit stack of nodes. */
 static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *s, const uint64_t *before,
-                                buf *before_out)
+                                buf *before_out, uint32_t *pos)
 {
+    uint32_t emitted = 0;
     uint32_t nnames = intern_count(&nm->tab);
     fh_name_ref *names = malloc(((size_t)nnames + 1) * sizeof *names);
     uint32_t *rank = malloc(((size_t)nnames + 1) * sizeof *rank);
@@ -377,6 +522,8 @@ static jp_status fh_write_nodes(const fh_tree *t, fh_names *nm, buf *out, sink *
     todo[sp++] = 0;
     while (sp > 0) {
         uint32_t i = todo[--sp];
+        if (pos)
+            pos[i] = emitted++;
         buf_printf(out, "%s%u,%llu,%u", i ? "," : "", t->key[i], (unsigned long long)t->total[i], t->depth[i]);
         if (before)
             buf_printf(before_out, "%s%llu", i ? "," : "", (unsigned long long)before[i]);
@@ -422,6 +569,8 @@ static jp_status fh_write_page(const model *m, const model *before, const report
 {
     fh_tree t = { 0 }, tb = { 0 };
     fh_names nm = { 0 };
+    fh_timeline tl = { 0 };
+    uint32_t *pos = NULL;
     uint64_t *before_total = NULL;
     buf out, before_out;
     buf_init(&out);
@@ -436,6 +585,17 @@ static jp_status fh_write_page(const model *m, const model *before, const report
         goto out;
     if ((st = fh_build(m, &t, &nm)) != JP_OK)
         goto out;
+    if (!before && fh_timed(m)) { /* the timed samples' nodes, and their span */
+        st = JP_ERR_NOMEM;
+        tl.b = (fh_build_ctx){ m, &t, &nm };
+        tl.nstacks = model_stack_count(m);
+        if (!(tl.leaf = calloc((size_t)tl.nstacks + 1, sizeof *tl.leaf)))
+            goto out;
+        fh_timed_each(m, fh_timeline_span, &tl);
+        if (tl.oom || !(pos = malloc(((size_t)t.n + 1) * sizeof *pos)))
+            goto out;
+        st = JP_OK;
+    }
     if (before) { /* before's tree over the same names (its ids are its own: the caches start again) */
         st = JP_ERR_NOMEM;
         free(nm.method);
@@ -508,7 +668,7 @@ static jp_status fh_write_page(const model *m, const model *before, const report
         fh_flush(&out, s, false);
     }
     fh_puts(&out, "],\n\"nodes\": [");
-    if ((st = fh_write_nodes(&t, &nm, &out, s, before_total, &before_out)) != JP_OK)
+    if ((st = fh_write_nodes(&t, &nm, &out, s, before_total, &before_out, pos)) != JP_OK)
         goto out;
     if (before) {
         fh_puts(&out, "],\n\"before\": [");
@@ -516,6 +676,16 @@ static jp_status fh_write_page(const model *m, const model *before, const report
         buf_printf(&out, "],\n\"beforeTotal\": %llu", (unsigned long long)tb.total[0]);
     } else {
         fh_puts(&out, "]");
+    }
+    if (tl.samples) { /* the timeline: the timed samples by node and time slice */
+        timeline_bins_init(&tl.bins, m->start_time_ms * 1000000u, tl.first_ns, tl.last_ns, 1000);
+        tl.pos = pos;
+        fh_timed_each(m, fh_timeline_bin, &tl);
+        if (!timeline_bins_finish(&tl.bins)) {
+            st = JP_ERR_NOMEM;
+            goto out;
+        }
+        fh_timeline_write(m, &tl, &out, s);
     }
     if (nm.libs.len) {
         fh_puts(&out, ",\n\"libs\": {");
@@ -543,6 +713,10 @@ out:
     free(nm.cls);
     free(nm.thread);
     free(before_total);
+    free(tl.leaf);
+    free(tl.fr);
+    free(pos);
+    timeline_bins_free(&tl.bins);
     intern_free(&nm.tab);
     arena_free(&nm.mem);
     fh_tree_free(&t);

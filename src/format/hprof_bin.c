@@ -5,7 +5,7 @@
  * SITES and CPU SAMPLES; then jvmprof's own records of what HPROF's binary
  * format had none for (hprof_bin.h): VIRTUAL THREADS (after the threads),
  * NATIVE (after the frames: which classes are libraries, which threads the JVM's own),
- * WALL STATES, CPU TIMES, MONITORS and COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
+ * WALL STATES, SAMPLE TIMES (record=y: each sample's time), CPU TIMES, MONITORS and COUNTS. Tables are written in id order, so hprof_bin_read() rebuilds a
  * model with the same ids and `jvmprof report` prints the same serials and
  * sections. Each record body is built in memory first, for its length prefix. */
 #include "format.h"
@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "../model/recording.h"
 
 typedef struct bin_writer {
     sink *s;
@@ -91,6 +93,58 @@ static void bin_wall_states(bin_writer *w, const model *m)
             buf_put_u8(&w->body, c);
         }
     bin_record(w, HPROF_TAG_JVMPROF_WALL_STATES);
+}
+
+/* SAMPLE TIMES: each CPU or wall sample with its time, its trace and its state: those of record=y's recording,
+ * or a model's sample times when it kept them all (a window of the recording, a file read back); jfr='s
+ * (bounded) are not written. At most what one record's length can say. */
+typedef struct bin_times_ctx {
+    buf *body;
+    uint32_t n, max;
+} bin_times_ctx;
+
+enum { BIN_TIME_ROW = 15 };
+
+static void bin_time_row(bin_times_ctx *c, uint64_t time_ns, uint32_t trace, uint16_t weight, uint8_t state)
+{
+    if (trace == 0 || c->n >= c->max)
+        return;
+    buf_put_u8(c->body, time_ns);
+    buf_put_u4(c->body, HPROF_SERIAL_TRACE + trace);
+    buf_put_u2(c->body, weight);
+    buf_put_u1(c->body, state);
+    c->n++;
+}
+
+static void bin_time_event(const recording_event *e, void *ctx)
+{
+    if (e->kind == RECORDING_CPU || e->kind == RECORDING_WALL)
+        bin_time_row(ctx, e->time_ns, e->trace, e->weight, e->state);
+}
+
+static void bin_sample_times(bin_writer *w, const model *m)
+{
+    bool all_times = m->sample_times_max == UINT32_MAX && m->sample_times_len;
+    if (!m->recording && !all_times)
+        return;
+    bin_times_ctx c = { &w->body, 0, (UINT32_MAX - 4) / BIN_TIME_ROW };
+    buf_put_u4(&w->body, 0); /* the rows, set below */
+    if (m->recording)
+        recording_each(m->recording, 0, UINT64_MAX, bin_time_event, &c);
+    else
+        for (uint32_t i = 0; i < m->sample_times_len; i++)
+            bin_time_row(&c, m->sample_times[i].wall_ns, m->sample_times[i].trace, m->sample_times[i].weight,
+                         m->sample_times[i].state);
+    if (w->body.failed || w->body.len < 4) {
+        w->oom = true;
+        buf_reset(&w->body);
+        return;
+    }
+    w->body.data[0] = (uint8_t)(c.n >> 24);
+    w->body.data[1] = (uint8_t)(c.n >> 16);
+    w->body.data[2] = (uint8_t)(c.n >> 8);
+    w->body.data[3] = (uint8_t)c.n;
+    bin_record(w, HPROF_TAG_JVMPROF_SAMPLE_TIMES);
 }
 
 /* cpu=times: each trace's self time, calls and time waiting; then the methods counted, not timed */
@@ -339,6 +393,7 @@ static jp_status bin_write(const model *m, const report_opts *o, sink *s)
         bin_record(&w, HPROF_TAG_CPU_SAMPLES);
         if (m->wall)
             bin_wall_states(&w, m);
+        bin_sample_times(&w, m);
     }
     if (o->cpu_times)
         bin_cpu_times(&w, m);

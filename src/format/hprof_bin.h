@@ -49,6 +49,10 @@ enum hprof_bin_tag {
      * each u4 thread serial (a START THREAD's). A native frame is a FRAME of such a class, its method name
      * the symbol ("libfoo.so+0x1a2b" when it has none), its line -3 (native). */
     HPROF_TAG_JVMPROF_NATIVE = 0xA8,
+    /* jvmprof's own, after CPU SAMPLES (and WALL STATES), when the samples' times are known (record=y's
+     * recording, or a window of it): u4 rows, each u8 the time it was taken (wall clock, ns since the
+     * epoch), u4 trace serial, u2 weight (the samples it stands for), u1 sample_state. Oldest first. */
+    HPROF_TAG_JVMPROF_SAMPLE_TIMES = 0xA9,
 };
 
 enum { HPROF_SAMPLING_CPU = 0, HPROF_SAMPLING_WALL = 1 };

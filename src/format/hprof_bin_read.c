@@ -2,8 +2,8 @@
  * ids, ours or another producer's) into a model: strings, classes, frames,
  * traces, threads, CPU samples and allocation sites, and jvmprof's own records
  * (hprof_bin.h): SAMPLING (the interval, absent from other producers' files:
- * then 0, unknown), VIRTUAL THREADS, NATIVE (libraries, the JVM's threads), WALL STATES, CPU TIMES, MONITORS and
- * COUNTS. Heap dump and other records are skipped
+ * then 0, unknown), VIRTUAL THREADS, NATIVE (libraries, the JVM's threads), WALL STATES, SAMPLE TIMES (into the
+ * model's sample times, all kept), CPU TIMES, MONITORS and COUNTS. Heap dump and other records are skipped
  * by length. Every read is bounds-checked; a truncated or corrupt file gives
  * a one-line error, never a crash. Producer ids are mapped to model ids
  * through intern tables, so files whose ids are not dense also work. */
@@ -139,6 +139,35 @@ static bool rd_wall_states(reader *r, buf_rd *b)
         model_trace_add_state_samples(r->m, t, (sample_state)state, count);
     }
     r->m->wall = true;
+    return true;
+}
+
+/* SAMPLE TIMES: each sample's time, trace, weight and state, kept in the model's sample times (all of them:
+ * the rows are bounded by the record's length) */
+static bool rd_sample_times(reader *r, buf_rd *b)
+{
+    uint32_t n = buf_get_u4(b);
+    if (b->overrun || (uint64_t)n * 15 != buf_rd_left(b))
+        return false;
+    model *m = r->m;
+    m->sample_times_max = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t time_ns = buf_get_u8(b);
+        uint32_t serial = buf_get_u4(b);
+        uint16_t weight = buf_get_u2(b);
+        uint8_t state = buf_get_u1(b);
+        if (state >= SAMPLE_STATES) {
+            snprintf(r->err, r->errlen, "SAMPLE TIMES: thread state %u (expected 0..%u)", state, SAMPLE_STATES - 1);
+            return false;
+        }
+        trace_id t = rd_trace(r, serial, "SAMPLE TIMES");
+        if (t.v == 0)
+            return false;
+        uint32_t before = m->sample_times_len;
+        model_sample_time_add(m, t, (stack_id){ 0 }, (sample_state)state, weight, time_ns);
+        if (m->sample_times_len == before)
+            return false; /* out of memory */
+    }
     return true;
 }
 
@@ -439,6 +468,8 @@ static bool rd_record(reader *r, uint8_t tag, buf_rd *b, rd_saw *saw)
     }
     case HPROF_TAG_JVMPROF_WALL_STATES:
         return rd_wall_states(r, b);
+    case HPROF_TAG_JVMPROF_SAMPLE_TIMES:
+        return rd_sample_times(r, b);
     case HPROF_TAG_JVMPROF_CPU_TIMES:
         return (saw->times = rd_cpu_times(r, b));
     case HPROF_TAG_JVMPROF_MONITORS:

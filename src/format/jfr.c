@@ -440,7 +440,12 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             continue;
         uint64_t when = e->wall_ns > start_ns ? e->wall_ns - start_ns : 0;
         model_trace tr = model_trace_get(m, (trace_id){ e->trace });
-        for (uint32_t w = 0; w < e->weight; w++) {
+        /* no more than the trace's count (a file's SAMPLE TIMES, record=y's recording, may hold samples a
+         * reset=y report no longer counts) */
+        uint64_t *done = &timed[(size_t)e->trace * nstates + st];
+        uint64_t cap = m->wall ? model_trace_state_samples(m, (trace_id){ e->trace }, (sample_state)st)
+                               : model_trace_samples(m, (trace_id){ e->trace });
+        for (uint32_t w = 0; w < e->weight && *done < cap; w++, (*done)++) {
             size_t at = jw_event_begin(b, st == SAMPLE_NATIVE ? JT_NATIVE_SAMPLE : JT_EXECUTION_SAMPLE);
             jw_long(b, when < span ? when : span);
             jw_long(b, jw_thread_of(c, tr));
@@ -448,7 +453,6 @@ static void jw_events(jw_ctx *c, const report_opts *o)
             jw_long(b, (uint64_t)st + 1);
             jw_event_end(b, at);
         }
-        timed[(size_t)e->trace * nstates + st] += e->weight;
     }
     for (uint32_t i = 1; o->cpu_samples && total && i <= ntraces; i++) {
         trace_id t = { i };

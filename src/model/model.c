@@ -50,6 +50,7 @@ void model_free(model *m)
     free(m->threads);
     free(m->thread_events);
     free(m->sample_times);
+    free(m->sample_stacks);
     recording_free(m->recording);
     arena_free(&m->keys);
     free(m);
@@ -95,7 +96,7 @@ void model_interval_reset(model *m)
     }
 }
 
-void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weight, uint64_t wall_ns)
+void model_sample_time_add(model *m, trace_id t, stack_id s, sample_state st, uint32_t weight, uint64_t wall_ns)
 {
     if (!m->sample_times_max)
         return;
@@ -104,7 +105,43 @@ void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weigh
         m->sample_times_dropped += weight;
         return;
     }
+    if ((s.v || m->sample_stacks) && !model_sample_time_set_stack(m, m->sample_times_len, s)) {
+        m->sample_times_dropped += weight;
+        return;
+    }
     m->sample_times[m->sample_times_len++] = (model_sample_time){ wall_ns, t.v, (uint16_t)weight, (uint8_t)st };
+}
+
+bool model_sample_time_set_stack(model *m, uint32_t i, stack_id s)
+{
+    if (!s.v && !m->sample_stacks)
+        return true;
+    if (i == UINT32_MAX || !model_grow((void **)&m->sample_stacks, &m->sample_stacks_cap, i + 1, sizeof *m->sample_stacks))
+        return false;
+    m->sample_stacks[i] = s.v;
+    return true;
+}
+
+void model_sample_times_keep(model *m, uint64_t from_ns, uint64_t to_ns)
+{
+    if (m->trace_samples_cap)
+        memset(m->trace_samples, 0, m->trace_samples_cap * sizeof *m->trace_samples);
+    if (m->trace_states_cap)
+        memset(m->trace_state_samples, 0, (size_t)m->trace_states_cap * SAMPLE_STATES * sizeof *m->trace_state_samples);
+    m->total_samples = 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->sample_times_len; i++) {
+        model_sample_time e = m->sample_times[i];
+        if (e.wall_ns < from_ns || e.wall_ns >= to_ns || e.trace == 0 || e.trace > model_trace_count(m))
+            continue;
+        model_trace_add_samples(m, (trace_id){ e.trace }, e.weight);
+        if (m->wall)
+            model_trace_add_state_samples(m, (trace_id){ e.trace }, (sample_state)e.state, e.weight);
+        if (m->sample_stacks)
+            m->sample_stacks[n] = model_sample_time_stack(m, i);
+        m->sample_times[n++] = e;
+    }
+    m->sample_times_len = n;
 }
 
 bool model_count_set(model *m, const char *name, uint64_t value)

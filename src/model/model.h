@@ -229,6 +229,9 @@ typedef struct model {
     model_sample_time *sample_times; /* jfr=: the samples' times, in the order taken, at most sample_times_max */
     uint32_t sample_times_len, sample_times_cap, sample_times_max; /* max 0: not kept */
     uint64_t sample_times_dropped; /* samples past sample_times_max: the JFR file spreads them evenly */
+    uint32_t *sample_stacks;      /* [i]: the stack id of sample_times[i] when known (a recording's window; a file's
+                                   * SAMPLE TIMES once trace_stacks_build ran), 0 not; NULL: none known (jfr=) */
+    uint32_t sample_stacks_cap;
     model_monitor *monitor_info;  /* [monitor id - 1] */
     uint32_t monitor_info_cap;
     model_thread *threads;        /* [serial - 1] */
@@ -256,8 +259,18 @@ void model_free(model *m);
  * start again from 0; what is (live objects, the floors behind leak
  * suspects, threads, names, COUNTS, the GC line) stays. */
 void model_interval_reset(model *m);
-/* jfr=: keeps a sample's time (sample_times_max set), or counts it dropped once that many are kept. */
-void model_sample_time_add(model *m, trace_id t, sample_state st, uint32_t weight, uint64_t wall_ns);
+/* jfr=: keeps a sample's time (sample_times_max set), or counts it dropped once that many are kept; s its
+ * stack when known (0: not; the stacks take room only once one is known). */
+void model_sample_time_add(model *m, trace_id t, stack_id s, sample_state st, uint32_t weight, uint64_t wall_ns);
+/* The stack of sample_times[i] (0: not known); setting it false when out of memory. */
+static inline uint32_t model_sample_time_stack(const model *m, uint32_t i)
+{
+    return m->sample_stacks && i < m->sample_stacks_cap ? m->sample_stacks[i] : 0;
+}
+bool model_sample_time_set_stack(model *m, uint32_t i, stack_id s);
+/* jvmprof flame --from/--to: the traces' samples become those of the sample times in from_ns <= time <
+ * to_ns (wall clock), by state too when the samples are wall= ones; the other sample times go. */
+void model_sample_times_keep(model *m, uint64_t from_ns, uint64_t to_ns);
 /* Sets the count `name` (static storage) to value, adding it the first time;
  * false when MODEL_COUNTS_MAX counts are there already. */
 bool model_count_set(model *m, const char *name, uint64_t value);

@@ -2,7 +2,8 @@
  * the ids of the session's model mapped to the new model's as they are met
  * (each table copied by name, the way the readers build a model), CPU and
  * wall samples added to their trace, stack and state with their times (the
- * JFR writer places them where they were taken), lock waits to their monitor
+ * JFR writer places them where they were taken, the flame graph's timeline
+ * slices them by stack), lock waits to their monitor
  * rows, sampled allocations to their sites (live: a window follows no object
  * to its death, so what it allocated is what it shows live). */
 #include "recording_window.h"
@@ -185,13 +186,13 @@ static void rw_event(const recording_event *e, void *arg)
     if (e->kind != RECORDING_CPU && e->kind != RECORDING_WALL)
         return;
     trace_id t = rw_trace(c, e->trace);
+    stack_id s = rw_stack(c, e->ref);
     if (t.v) {
         rw_thread(c, model_trace_get(c->dst, t).thread);
         model_trace_add_samples(c->dst, t, e->weight);
         model_trace_add_state_samples(c->dst, t, (sample_state)e->state, e->weight);
-        model_sample_time_add(c->dst, t, (sample_state)e->state, e->weight, e->time_ns);
+        model_sample_time_add(c->dst, t, s, (sample_state)e->state, e->weight, e->time_ns);
     }
-    stack_id s = rw_stack(c, e->ref);
     if (s.v)
         model_stack_add(c->dst, s, e->weight);
 }

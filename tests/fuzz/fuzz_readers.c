@@ -5,7 +5,9 @@
  *   convert       hprof_bin_read, then pprof_format and jfr_format;
  *                 collapsed_read, then pprof_format
  *   flame/collapse hprof_bin_read + trace_stacks_build, or collapsed_read;
- *                 then flame_html_format and collapsed_format
+ *                 then flame_html_format and collapsed_format; with SAMPLE
+ *                 TIMES, also --from/--to: model_sample_times_keep (the
+ *                 middle half of the times) before trace_stacks_build
  *   heap          heap_histogram_read; heap --text: hprof_heap_text_write
  *   heap --retained  heap_graph_build (both rules), heap_dominators_compute,
  *                 _classes and _top, every edge named; the retained sizes
@@ -131,6 +133,19 @@ static void fuzz_hprof_bin(const uint8_t *data, size_t size)
         write_model(m, &jfr_format, &ro);
     if (trace_stacks_build(m) == JP_OK)
         write_stacks(m);
+    model_free(m);
+    /* jvmprof flame --from/--to: a window of the sample times, read again */
+    m = hprof_bin_read(data, size, &ro, err, sizeof err);
+    if (m && m->sample_times_len) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (uint32_t i = 0; i < m->sample_times_len; i++) {
+            lo = m->sample_times[i].wall_ns < lo ? m->sample_times[i].wall_ns : lo;
+            hi = m->sample_times[i].wall_ns > hi ? m->sample_times[i].wall_ns : hi;
+        }
+        model_sample_times_keep(m, lo + (hi - lo) / 4, hi - (hi - lo) / 4);
+        if (trace_stacks_build(m) == JP_OK)
+            write_stacks(m);
+    }
     model_free(m);
 }
 

@@ -3,13 +3,14 @@
  * model built in code (merging, kind suffixes, thread roots, state leaves,
  * ';' and newlines in names), the round trip collapsed -> model ->
  * collapsed, the reader's errors, the HTML page's escaping and
- * self-containedness, HPROF traces turned into stacks, and size: a
- * 2000-frame stack and 50,000 distinct stacks. */
+ * self-containedness, its timeline of record=y's recording, HPROF traces
+ * turned into stacks, and size: a 2000-frame stack and 50,000 distinct stacks. */
 #include "harness.h"
 
 #include <time.h>
 
 #include "format/format.h"
+#include "model/recording.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -369,6 +370,59 @@ static void test_html(void)
     model_free(m);
 }
 
+/* The timeline of a session's recording: stack A counted in the model (30 samples) and recorded at 0.2 s
+ * and 0.35 s; stack B recorded at 1.2 s but no longer counted (a reset=y report): B's frames are in the
+ * tree with 0 samples, so that a range can show them; a lock wait and a stack-less sample are not drawn.
+ * Slices of 10 ms from 200 ms: 101 of them; nodes in preorder: all, main, a (A's leaf), b (B's leaf). */
+static void test_html_timeline(void)
+{
+    model *m = model_new();
+    ASSERT(m);
+    m->start_time_ms = 1700000000000ull;
+    uint64_t t0 = m->start_time_ms * 1000000ull, ms = 1000000ull;
+    m->recording = recording_new(1u << 20, 3600000ull * ms);
+    ASSERT(m->recording);
+    method_id mm = method(m, "demo.App", "main", "()V"), ma = method(m, "demo.App", "a", "()V"),
+              mb = method(m, "demo.App", "b", "()V");
+    uint32_t sa[] = { stack_frame_pack(ma, FRAME_KIND_JIT), stack_frame_pack(mm, FRAME_KIND_JIT) };
+    uint32_t sb[] = { stack_frame_pack(mb, FRAME_KIND_JIT), stack_frame_pack(mm, FRAME_KIND_JIT) };
+    stack_id a = model_stack_intern(m, 0, SAMPLE_RUNNING, sa, 2), b = model_stack_intern(m, 0, SAMPLE_RUNNING, sb, 2);
+    model_stack_add(m, a, 30);
+    const recording_event evs[] = {
+        { t0 + 200 * ms, 0, 1, 1, a.v, 2, RECORDING_CPU, SAMPLE_RUNNING },
+        { t0 + 350 * ms, 0, 1, 1, a.v, 1, RECORDING_CPU, SAMPLE_RUNNING },
+        { t0 + 500 * ms, 9, 1, 1, 1, 1, RECORDING_LOCK, 0 },
+        { t0 + 900 * ms, 0, 1, 1, 0, 1, RECORDING_CPU, SAMPLE_RUNNING },
+        { t0 + 1200 * ms, 0, 1, 1, b.v, 4, RECORDING_CPU, SAMPLE_RUNNING },
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        CHECK(recording_add(m->recording, &evs[i]));
+    char *html = write_str(m, &flame_html_format, NULL, NULL);
+    ASSERT(html);
+    CHECK(strstr(html, "\"nodes\": [7,30,0,"));
+    CHECK(strstr(html, "\"demo.App.b\""));
+    CHECK(strstr(html, ",\n\"timeline\": {\"t0\": 1700000000000, \"from\": 200.000, \"slice\": 10.000, \"n\": 101, "
+                       "\"samples\": 7, \"cells\": [2,2,0,2,15,1,3,1,100,4]}"));
+    CHECK(strstr(html, "2 frames in the call tree") == NULL && strstr(html, "3 frames in the call tree"));
+    free(html);
+    /* allocation stacks and a diff have no timeline */
+    m->stacks_alloc = true;
+    html = write_str(m, &flame_html_format, NULL, NULL);
+    CHECK(html && !strstr(html, "\"timeline\": {"));
+    free(html);
+    m->stacks_alloc = false;
+    buf out;
+    buf_init(&out);
+    sink *s = sink_open_memory(&out);
+    ASSERT(s);
+    CHECK_EQ_INT(flame_html_write_diff(m, m, "d", s), JP_OK);
+    char err[64];
+    CHECK_EQ_INT(sink_commit(s, err, sizeof err), JP_OK);
+    CHECK(!memmem(out.data, out.len, "\"timeline\": {", 13));
+    buf_free(&out);
+    model_free(m);
+}
+
 /* ---- size ---------------------------------------------------------------- */
 
 static double seconds(clock_t since) { return (double)(clock() - since) / CLOCKS_PER_SEC; }
@@ -465,6 +519,7 @@ int main(void)
     RUN(test_reader_errors);
     RUN(test_trace_stacks);
     RUN(test_html);
+    RUN(test_html_timeline);
     RUN(test_deep_stack);
     RUN(test_many_stacks);
     return DONE();

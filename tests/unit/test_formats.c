@@ -12,6 +12,7 @@
 
 #include "format/format.h"
 #include "format/hprof_bin.h"
+#include "model/recording.h"
 
 #define GOLDEN_TXT "tests/golden/model1.hprof.txt"
 #define GOLDEN_BIN "tests/golden/model1.hprof"
@@ -693,6 +694,97 @@ static void test_jvmprof_records_bad(void)
     buf_free(&bin);
 }
 
+/* record=y's SAMPLE TIMES: a session's recording (CPU samples of two traces, a lock wait that is not a
+ * sample) written in format=b and read back as the model's sample times; the stacks made from the traces
+ * give each its stack; a window keeps the samples of its times; the flame page of the file has the
+ * timeline of them; corrupt rows are refused in one line. */
+static void test_sample_times(void)
+{
+    const uint64_t ms = 1000000u, t0 = UINT64_C(1700000000000);
+    model *m = model_new();
+    ASSERT(m != NULL);
+    m->start_time_ms = m->dump_time_ms = t0;
+    m->recording = recording_new(1u << 20, UINT64_C(3600000000000));
+    ASSERT(m->recording != NULL);
+    frame_id comp = frame(m, "demo.Hot", "Hot.java", "compute", "(I)J", 42);
+    frame_id hmain = frame(m, "demo.Hot", "Hot.java", "main", "([Ljava/lang/String;)V", 17);
+    frame_id slp = frame(m, "java.lang.Thread", "Thread.java", "sleep", "(J)V", FRAME_LINE_NATIVE);
+    frame_id hot_frames[] = { comp, hmain };
+    trace_id hot = model_trace_intern(m, 0, hot_frames, 2), idle = model_trace_intern(m, 0, &slp, 1);
+    model_trace_add_samples(m, hot, 3);
+    model_trace_add_samples(m, idle, 1);
+    const recording_event evs[] = {
+        { t0 * ms + 100 * ms, 0, 1, hot.v, 0, 1, RECORDING_CPU, SAMPLE_RUNNING },
+        { t0 * ms + 110 * ms, 0, 1, hot.v, 0, 2, RECORDING_CPU, SAMPLE_RUNNING },
+        { t0 * ms + 900 * ms, 5000, 1, idle.v, 1, 1, RECORDING_LOCK, 0 },
+        { t0 * ms + 2500 * ms, 0, 1, idle.v, 0, 1, RECORDING_CPU, SAMPLE_RUNNING },
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        CHECK(recording_add(m->recording, &evs[i]));
+    buf bin;
+    ASSERT(write_with(&hprof_bin_format, m, &opts_cpu, &bin) == JP_OK);
+    model_free(m);
+    char err[256] = "";
+    report_opts ro;
+    model *back = hprof_bin_read(bin.data, bin.len, &ro, err, sizeof err);
+    ASSERT(back != NULL);
+    ASSERT(back->sample_times_len == 3);
+    CHECK_EQ_INT(back->sample_times[0].wall_ns, t0 * ms + 100 * ms);
+    CHECK_EQ_INT(back->sample_times[1].weight, 2);
+    CHECK_EQ_INT(back->sample_times[2].wall_ns, t0 * ms + 2500 * ms);
+    CHECK_EQ_INT(back->sample_times[0].trace, back->sample_times[1].trace);
+    CHECK(back->sample_times[0].trace != back->sample_times[2].trace);
+    CHECK_EQ_INT(model_trace_samples(back, (trace_id){ back->sample_times[0].trace }), 3);
+    ASSERT(trace_stacks_build(back) == JP_OK);
+    CHECK(model_sample_time_stack(back, 0) != 0 && model_sample_time_stack(back, 0) == model_sample_time_stack(back, 1));
+    CHECK(model_sample_time_stack(back, 2) != 0 && model_sample_time_stack(back, 2) != model_sample_time_stack(back, 0));
+    /* the page: slices of 10 ms from 100 ms (2400 ms: 240 steps, 241 slices); nodes in preorder: all,
+     * demo.Hot.main, demo.Hot.compute (1 sample in slice 0, 2 in slice 1), java.lang.Thread.sleep (slice 240) */
+    buf page;
+    ASSERT(write_with(&flame_html_format, back, &opts_cpu, &page) == JP_OK);
+    buf_terminate(&page);
+    CHECK(has(&page, ",\n\"timeline\": {\"t0\": 1700000000000, \"from\": 100.000, \"slice\": 10.000, \"n\": 241, "
+                     "\"samples\": 4, \"cells\": [2,2,0,1,1,2,3,1,240,1]}"));
+    buf_free(&page);
+    /* the window from 105 ms to 3 s: the second hot sample and the idle one */
+    model_sample_times_keep(back, t0 * ms + 105 * ms, t0 * ms + 3000 * ms);
+    CHECK_EQ_INT(back->sample_times_len, 2);
+    CHECK_EQ_INT(back->total_samples, 3);
+    CHECK_EQ_INT(model_trace_samples(back, (trace_id){ back->sample_times[0].trace }), 2);
+    CHECK(model_sample_time_stack(back, 1) != 0 && model_sample_time_stack(back, 1) != model_sample_time_stack(back, 0));
+    model_free(back);
+
+    /* the record, its rows corrupted one at a time (model1 without times has none: the golden file) */
+    size_t off = 31;
+    while (off + 9 <= bin.len && bin.data[off] != HPROF_TAG_JVMPROF_SAMPLE_TIMES) {
+        uint32_t rlen = (uint32_t)bin.data[off + 5] << 24 | (uint32_t)bin.data[off + 6] << 16 |
+                        (uint32_t)bin.data[off + 7] << 8 | bin.data[off + 8];
+        off += 9 + (size_t)rlen;
+    }
+    ASSERT(off + 9 <= bin.len);
+    size_t body = off + 9;
+    CHECK_EQ_INT(bin.data[body + 3], 3); /* three rows: the lock wait is not a sample */
+    static const struct { size_t pos; unsigned char v; const char *err; } cases[] = {
+        { 4 + 14, 9, "SAMPLE TIMES: thread state 9 (expected 0..4)" },
+        { 4 + 10, 0x77, "SAMPLE TIMES refers to an unknown TRACE" },
+        { 3, 4, "malformed record (tag 0xa9)" },
+        { 3, 2, "malformed record (tag 0xa9)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char *copy = malloc(bin.len);
+        ASSERT(copy != NULL);
+        memcpy(copy, bin.data, bin.len);
+        copy[body + cases[i].pos] = cases[i].v;
+        char e2[256] = "";
+        model *bad = hprof_bin_read(copy, bin.len, &ro, e2, sizeof e2);
+        if (!CHECK(bad == NULL) || !CHECK(strstr(e2, cases[i].err) != NULL) || !CHECK(one_line(e2)))
+            fprintf(stderr, "    case %zu: \"%s\"\n", i, e2);
+        model_free(bad);
+        free(copy);
+    }
+    buf_free(&bin);
+}
+
 /* An empty model: both writers work, the reader reads it back. */
 /* The ASCII report of an empty model with CPU samples and monitors asked for. */
 #define EMPTY_REPORT \
@@ -1280,6 +1372,7 @@ int main(void)
     RUN(test_round_trip);
     RUN(test_jvmprof_records_round_trip);
     RUN(test_jvmprof_records_bad);
+    RUN(test_sample_times);
     RUN(test_empty_model);
     RUN(test_counts);
     RUN(test_methods);

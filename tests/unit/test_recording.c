@@ -1,7 +1,7 @@
 /* test_recording.c — record=y's ring (src/model/recording.c): the bound on
  * its memory (the oldest chunk goes), the bound on its age, the windows it
  * gives back; and a window replayed into a model of its own
- * (recording_window.c): names, counts, states, times and threads of samples,
+ * (recording_window.c): names, counts, states, times (with their stacks) and threads of samples,
  * lock waits into their monitor rows, allocations into their sites. */
 #include "harness.h"
 
@@ -147,6 +147,17 @@ static void test_window(void)
     CHECK_EQ_INT(w->total_stack_samples, 230);
     CHECK_EQ_INT(w->sample_times_len, 230);
     CHECK_EQ_INT(w->sample_times[0].wall_ns, base + 2500 * MS);
+    /* each sample time knows its stack in the window's model (the flame graph's timeline): the stack whose
+     * top frame is its trace's method */
+    bool stacks_match = true;
+    for (uint32_t i = 0; i < w->sample_times_len; i++) {
+        uint32_t s = model_sample_time_stack(w, i);
+        model_trace tr = model_trace_get(w, (trace_id){ w->sample_times[i].trace });
+        stacks_match &= s != 0 && s <= model_stack_count(w) && tr.nframes &&
+                        stack_frame_method(model_stack_get(w, (stack_id){ s }).frames[0]).v ==
+                            model_frame_get(w, tr.frames[0])->method.v;
+    }
+    CHECK(stacks_match);
     CHECK_EQ_INT(w->window_from_ms, base / MS + 2500);
     CHECK_EQ_INT(w->window_to_ms, base / MS + 5500);
     CHECK_EQ_INT(w->recorded_from_ms, base / MS);

@@ -1785,7 +1785,7 @@ static bool asy_record(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, 
     trace_id t = asy_add_trace(m, s->weight, s->state, serial, frames, tn);
     uint64_t wall_ns = m->sample_times_max || m->recording ? asy_wall_ns_of(s->ticks) : 0;
     if (m->sample_times_max)
-        model_sample_time_add(m, t, (sample_state)s->state, s->weight, wall_ns);
+        model_sample_time_add(m, t, (stack_id){ 0 }, (sample_state)s->state, s->weight, wall_ns);
     if (!as->want_stacks) {
         asy_note(m, wall_ns, s->serial, t, (stack_id){ 0 }, s->weight, s->state);
         return true;

@@ -109,7 +109,7 @@ static void cj_sample(jp_session *session, JNIEnv *jni)
             symbols_trace(m, jni, cj->capture, (uint32_t)count, cj->opts->thread ? pick_serial : 0, cj->opts->lineno, &t))
         {
             model_trace_add_samples(m, t, (uint64_t)nrun);
-            model_sample_time_add(m, t, SAMPLE_RUNNING, (uint32_t)nrun, agent_wall_ms() * 1000000u); /* jfr= */
+            model_sample_time_add(m, t, (stack_id){ 0 }, SAMPLE_RUNNING, (uint32_t)nrun, agent_wall_ms() * 1000000u); /* jfr= */
         }
     }
     jvmti_free(threads);

@@ -106,7 +106,8 @@ function search(text) {
 }
 
 /* #search=TEXT types TEXT into the search box; #click=NAME clicks the widest
-   drawn frame named NAME, else the first whose name contains it */
+   drawn frame named NAME, else the first whose name contains it; #range=A-B drags
+   across the timeline from A to B seconds after the start, #whole=1 goes back */
 function applyHash() {
   icEachHashPart(function (k, v) {
     if (k === 'search') {
@@ -114,6 +115,10 @@ function applyHash() {
       input.dispatchEvent(new Event('input', { bubbles: true }));
     } else if (k === 'click') {
       icClickNamed(flame, 'frame', v, statusEl, 'frame');
+    } else if (k === 'range' && timeline) {
+      timeline.dragSeconds(v);
+    } else if (k === 'whole' && timeline) {
+      timeline.whole();
     }
   });
 }
@@ -144,6 +149,15 @@ msw.style.backgroundColor = '#e052e0';
 legend.appendChild(msw);
 legend.appendChild(document.createTextNode('search match'));
 render();
+/* record=y: the timeline (timeline.js); a range of it redraws the flame graph from its samples alone */
+var full = total.slice();
+var timeline = D.timeline ? tlSetup(D.timeline, n, shape.parent, function (tot) {
+  total.set(tot || full);
+  T = n ? total[0] : 0;
+  zoomed = 0;
+  render();
+  search(input.value);
+}) : null;
 applyHash();
 window.addEventListener('hashchange', applyHash);
 })();
