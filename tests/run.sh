@@ -8,6 +8,8 @@
 # `tests/run.sh it25` runs one family; `tests/run.sh it t2001` runs the tests
 # matching a prefix. Each test has TEST_TIMEOUT seconds (default 600).
 #
+# t6012 (ten minutes of record=y) runs in the background during the JDK 17
+# pass (LONG_TESTS below), and not again on 25.
 # Not run again on JDK 25 (NOT_ON_25), so that make test stays under 45
 # minutes: the tests that start no JVM, and those whose JVM only writes what
 # the code under test (C that does not depend on the JVM) then reads or
@@ -60,13 +62,50 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
         run_one "$(basename "$(dirname "$t")")/$(basename "$t")" "$t"
     done
 fi
-if [ "$what" = all ] || [ "$what" = it ]; then
+# Long tests (LONG_TESTS: minutes of waiting, little CPU) start in the background at the
+# beginning of the JDK 17 pass and are waited for at its end, so that they add no time to it;
+# each has LONG_TEST_TIMEOUT seconds (default 1200).
+LONG_TESTS="t6012"
+long_names=() long_pids=() long_starts=()
+start_long() {
+    local t n
     for t in tests/it/t[0-9]*.sh; do
-        case "$(basename "$t")" in "$filter"*) ;; *) continue ;; esac
-        run_one "it/$(basename "$t" .sh)" bash "$t"
+        n=$(basename "$t" .sh)
+        case "$n" in "$filter"*) ;; *) continue ;; esac
+        case " $LONG_TESTS " in *" ${n%%-*} "*) ;; *) continue ;; esac
+        mkdir -p "$LOG/it"
+        (timeout -k 10 "${LONG_TEST_TIMEOUT:-1200}" bash "$t" >"$LOG/it/$n.log" 2>&1; echo $? >"$LOG/it/$n.rc") &
+        long_names+=("$n") long_pids+=("$!") long_starts+=("$SECONDS")
+        echo "started in the background: it/$n"
     done
+}
+finish_long() {
+    local i n
+    for i in "${!long_names[@]}"; do
+        n=${long_names[$i]}
+        wait "${long_pids[$i]}"
+        if [ "$(cat "$LOG/it/$n.rc" 2>/dev/null)" = 0 ]; then
+            passed=$((passed + 1))
+            printf 'ok    %-50s %3ds (in the background)\n' "it/$n" $((SECONDS - long_starts[i]))
+        else
+            failed=$((failed + 1))
+            failures+=("it/$n")
+            printf 'FAIL  %-50s %3ds (in the background)\n' "it/$n" $((SECONDS - long_starts[i]))
+            sed 's/^/      | /' "$LOG/it/$n.log" | tail -25
+        fi
+    done
+}
+if [ "$what" = all ] || [ "$what" = it ]; then
+    start_long
+    for t in tests/it/t[0-9]*.sh; do
+        n=$(basename "$t" .sh)
+        case "$n" in "$filter"*) ;; *) continue ;; esac
+        case " $LONG_TESTS " in *" ${n%%-*} "*) continue ;; esac
+        run_one "it/$n" bash "$t"
+    done
+    finish_long
 fi
-NOT_ON_25="t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6021 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6110 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
+NOT_ON_25="t6012 t0001 t0002 t0003 t0004 t0005 t0006 t1001 t1002 t1003 t2112 t3108 t3109 t4003 t6004 t6021 t6101 t6103 t6104 t6105 t6106 t6107 t6109 t6110 t6201 t6207 t6208 t7002 t7003 t7004 t9002 t9005 t9007 t9010"
 JDK25_HOME=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 if [ "$what" = all ] || [ "$what" = it25 ]; then
     if [ -x "$JDK25_HOME/bin/java" ] && [ -x "$JDK25_HOME/bin/javac" ]; then
