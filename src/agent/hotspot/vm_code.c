@@ -369,16 +369,10 @@ static vm_code_kind vmc_kind_of(uintptr_t name_at)
     return VM_CODE_STUB;
 }
 
-vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
-                        uint32_t *frame_words, bool *complete)
+/* A blob's kind, frame size and whether its frame is complete at pc (the blob copied at `at`). */
+static vm_code_kind vmc_blob_kind(uintptr_t pc, const uint8_t *blob, uintptr_t at, uint32_t *frame_words,
+                                  bool *complete)
 {
-    *method = NULL;
-    *frame_words = 0;
-    *complete = false;
-    uint8_t blob[VMC_BLOB_BYTES];
-    uintptr_t at;
-    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
-        return VM_CODE_UNKNOWN;
     vm_code_kind kind = vmc_kind_of(vmc_field(blob, vmc_cache.blob_name));
     int32_t words;
     memcpy(&words, blob + vmc_cache.frame_size, sizeof words);
@@ -393,6 +387,20 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
         memcpy(&done, blob + vmc_cache.frame_complete, sizeof done);
     }
     *complete = done >= 0 && pc >= vmc_code_bound(blob, at, vmc_cache.code_begin) + (uintptr_t)done;
+    return kind;
+}
+
+vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
+                        uint32_t *frame_words, bool *complete)
+{
+    *method = NULL;
+    *frame_words = 0;
+    *complete = false;
+    uint8_t blob[VMC_BLOB_BYTES];
+    uintptr_t at;
+    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
+        return VM_CODE_UNKNOWN;
+    vm_code_kind kind = vmc_blob_kind(pc, blob, at, frame_words, complete);
     if (kind == VM_CODE_COMPILED) {
         *method = vmc_method_id(vmc_field(blob, vmc_cache.cm_method));
     } else if (kind == VM_CODE_INTERPRETER) {
@@ -406,6 +414,41 @@ vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_fi
             *method = vmc_method_id(frame_first ? rbx : in_frame);
     }
     return kind;
+}
+
+vm_code_kind vm_code_frame(uintptr_t pc, uintptr_t in_frame, bool check, uintptr_t *method, uint32_t *frame_words,
+                           bool *complete)
+{
+    *method = 0;
+    *frame_words = 0;
+    *complete = false;
+    uint8_t blob[VMC_BLOB_BYTES];
+    uintptr_t at;
+    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
+        return VM_CODE_UNKNOWN;
+    vm_code_kind kind = vmc_blob_kind(pc, blob, at, frame_words, complete);
+    if (kind == VM_CODE_COMPILED)
+        *method = vmc_field(blob, vmc_cache.cm_method);
+    else if (kind == VM_CODE_INTERPRETER)
+        *method = !check || vmc_method_id(in_frame) ? in_frame : 0;
+    return kind;
+}
+
+/* whether jmethodIDs have proved to be what HotSpot has made them so far: the address of a word that holds
+ * the method (set once one id was read so and its method led back to it) */
+static atomic_bool vmc_ids_point;
+
+uintptr_t vm_code_method_of(jmethodID id)
+{
+    uintptr_t method = 0;
+    if (!id || (uintptr_t)id < 4096)
+        return 0;
+    if (atomic_load_explicit(&vmc_ids_point, memory_order_relaxed))
+        return *(const uintptr_t *)id; /* HotSpot never frees an id's word (an unloaded method's is cleared) */
+    if (!vmc_jvm.pid || !vmc_word((uintptr_t)id, &method) || vmc_method_id(method) != id)
+        return 0;
+    atomic_store_explicit(&vmc_ids_point, true, memory_order_relaxed);
+    return method;
 }
 
 /* The calling thread's JavaThreadState (jni: its JNIEnv), or -1 when its layout is not known. */

@@ -37,6 +37,23 @@ typedef enum {
 vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
                         uint32_t *frame_words, bool *complete);
 
+/* As vm_code_at, for a walk that goes through many frames, without the
+ * reads that turn a method into its id (process_vm_readv, a system call
+ * each, about eight for a method not met before): *method is the Method*
+ * itself, a compiled method's, or for the interpreter the word in_frame
+ * (what its frame keeps three words below fp), taken as it is, or only if it
+ * proves to be a method with an id when check (a leaf frame, which may be at
+ * a method's entry, before the frame is the method's); 0 when none. */
+vm_code_kind vm_code_frame(uintptr_t pc, uintptr_t in_frame, bool check, uintptr_t *method, uint32_t *frame_words,
+                           bool *complete);
+
+/* Agent thread: the Method* a jmethodID names now (0 when none: the method
+ * was unloaded, or the id cannot be read): the word the id points to, read
+ * directly once one id has proved to be such a pointer (HotSpot up to 25
+ * keeps each id's word for the life of the process), through
+ * process_vm_readv until then. */
+uintptr_t vm_code_method_of(jmethodID id);
+
 /* A Java frame anchor: where the thread's last Java frame is, which the
  * JVM sets as the thread leaves Java code (AsyncGetCallTrace walks from
  * it when the thread is not in Java). */

@@ -1657,11 +1657,11 @@ static void asy_place(const asy_slot *s, const uint64_t *w, uint32_t nw, uint32_
         at[i] = ASY_NOWHERE;
         if (!ok)
             continue;
-        jmethodID id = (jmethodID)(uintptr_t)(w[i] & (NATIVE_FRAMES_JAVA - 1));
+        uintptr_t method = (uintptr_t)(w[i] & (NATIVE_FRAMES_JAVA - 1));
         uint32_t j = cursor;
-        while (id && j < n && s->frames[j].method_id != id)
+        while (method && j < n && vm_code_method_of(s->frames[j].method_id) != method)
             j++;
-        if (!id || j >= n) {
+        if (!method || j >= n) {
             ok = false;
             for (uint32_t k = seg; k < i; k++)
                 at[k] = ASY_NOWHERE;
@@ -1677,7 +1677,7 @@ static void asy_place(const asy_slot *s, const uint64_t *w, uint32_t nw, uint32_
                 at[k] = below;
         }
         any = true;
-        prev = id;
+        prev = s->frames[j].method_id;
         pos = j + 1;
         cursor = j + 1;
         seg = i + 1;

@@ -76,14 +76,15 @@ static uint64_t nf_now_ns(void)
 static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, uint64_t *pcs, uint32_t *n,
                          uint32_t max)
 {
-    jmethodID method;
+    uintptr_t method;
     uint32_t words;
     bool complete;
-    /* an interpreted frame's method, three words below its fp (read here, where the stack's bounds are known) */
+    /* an interpreted frame's method, three words below its fp (read here, where the stack's bounds are known);
+     * a leaf's checked (it may be at the method's entry, rbp not yet its frame's), the others taken as they are */
     uint64_t in_frame = 0;
     if (r->fp >= r->sp + 24 && !unwind_read(r->fp - 24, lo, hi, &in_frame))
         in_frame = 0;
-    vm_code_kind kind = vm_code_at((uintptr_t)r->pc, (uintptr_t)in_frame, 0, false, &method, &words, &complete);
+    vm_code_kind kind = vm_code_frame((uintptr_t)r->pc, (uintptr_t)in_frame, leaf, &method, &words, &complete);
     if (kind == VM_CODE_UNKNOWN || (leaf && !complete && kind != VM_CODE_INTERPRETER))
         return false;
     uint64_t ret, fp, sp;
@@ -107,7 +108,7 @@ static bool nf_java_step(unwind_regs *r, bool leaf, uint64_t lo, uint64_t hi, ui
     if (kind == VM_CODE_COMPILED || kind == VM_CODE_INTERPRETER) {
         if (*n == max)
             return false;
-        pcs[(*n)++] = NATIVE_FRAMES_JAVA | (uint64_t)(uintptr_t)method;
+        pcs[(*n)++] = NATIVE_FRAMES_JAVA | (uint64_t)method;
     }
     r->pc = ret;
     r->sp = sp;
