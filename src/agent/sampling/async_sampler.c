@@ -141,7 +141,7 @@ typedef struct asy_hot {
     _Atomic uint64_t enqueue;
     /* counters the handler bumps (relaxed atomics are lock-free here) */
     _Atomic uint64_t signals, dropped, no_env, foreign;
-    /* what sampling costs on the program's threads: time inside the handler and
+    /* what sampling costs on the program's threads: the CPU time of the handler (its thread's) and the time
      * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
     _Atomic uint64_t handler_ns, prepare_ns, prepared;
     /* the walks jvmprof took where AsyncGetCallTrace alone would not */
@@ -230,6 +230,15 @@ static uint64_t asy_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's CPU time: a handler's own cost, which a wall clock would overstate by the
+ * time its thread was preempted inside it (more threads than cores) */
+static uint64_t asy_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -649,9 +658,9 @@ static void asy_on_signal(int sig, siginfo_t *si, void *ucontext)
     atomic_fetch_add(&asy_proc.in_handler, 1);
     asy_hot *r = atomic_load(&asy_live);
     if (r) {
-        uint64_t t0 = asy_now_ns();
+        uint64_t t0 = asy_thread_cpu_ns();
         asy_sample(r, si, ucontext);
-        atomic_fetch_add_explicit(&r->handler_ns, asy_now_ns() - t0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&r->handler_ns, asy_thread_cpu_ns() - t0, memory_order_relaxed);
     }
     atomic_fetch_sub(&asy_proc.in_handler, 1);
     errno = saved_errno;
