@@ -573,7 +573,12 @@ static dwarf_cfi *cfi_build(const cfi_section *s)
     }
     if (nf == 0)
         goto fail;
-    qsort(fdes, nf, sizeof *fdes, cfi_fde_cmp);
+    /* a linker's .eh_frame is most often in address order already: sorted only when it is not */
+    size_t out_of_order = 1;
+    while (out_of_order < nf && cfi_fde_cmp(&fdes[out_of_order - 1], &fdes[out_of_order]) <= 0)
+        out_of_order++;
+    if (out_of_order < nf)
+        qsort(fdes, nf, sizeof *fdes, cfi_fde_cmp);
     t->base = fdes[0].start;
     uint64_t covered = 0;   /* the end of the last FDE used */
     cie.offset = UINT64_MAX;
