@@ -244,11 +244,13 @@ run_javac() {
     read_time
 }
 
-# sets RUN_SECONDS (wall) and RUN_CPU (user+sys of the JVM) from timeit.py's output
+# sets RUN_SECONDS (wall), RUN_CPU (user+sys of the JVM) and RUN_PROF (CPU s of its JFR and jvmprof
+# threads, as timeit.py saw them) from timeit.py's output
 read_time() {
-    local wall user sys
-    read -r wall user sys <"$TMP/time"
+    local wall user sys prof
+    read -r wall user sys prof <"$TMP/time"
     RUN_SECONDS=$wall
+    RUN_PROF=${prof:-0}
     RUN_CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
 }
 
@@ -331,7 +333,7 @@ done
 # ---------------------------------------------------------------- measurement
 RAW="$OUT/last-run.csv"
 echo "workload,config,round,seconds,cpu_seconds" >"$RAW"
-declare -A TIMES=() CPUS=() PAIRED=() AGENTMS=() STACKMS=() MONMS=() SAMPMS=()
+declare -A TIMES=() CPUS=() PAIRED=() AGENTMS=() STACKMS=() MONMS=() SAMPMS=() PROFMS=()
 MISSING_REPORTS=()
 START_ALL=$(now)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -353,6 +355,7 @@ for wl in $WORKLOADS; do
             "run_$wl" "$(agent_opt "$cfg" "$report")" "$OUT/logs/$wl-cfg$i-r$r.log"
             TIMES[$wl,$i]+="$RUN_SECONDS "
             CPUS[$wl,$i]+="$RUN_CPU "
+            PROFMS[$wl,$i]+="$(awk -v p="$RUN_PROF" 'BEGIN { printf "%.0f", p * 1000 }') "
             ROUND_T[$i]=$RUN_SECONDS
             # the agent's own account of its cost (its "jvmprof: cost:" line on stderr):
             # agent thread CPU ms + ms spent taking stacks + ms in monitor callbacks
@@ -410,8 +413,8 @@ stats() {
 
 TABLE="$TMP/table.md"
 {
-    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare + allocation callbacks ms | agent CPU % of wall | agent CPU % of no-agent CPU |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| workload | config | runs | median s | min s | max s | ratio | overhead % | paired ratio | CPU s | CPU ratio | agent thread CPU ms | stack-taking wait ms | monitor callbacks ms | signal handlers + class prepare + allocation callbacks ms | agent CPU % of wall | agent CPU % of no-agent CPU | JFR's or jvmprof's own threads, CPU ms (polled) |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$TABLE"
 for wl in $WORKLOADS; do
     base=
@@ -445,7 +448,14 @@ for wl in $WORKLOADS; do
             # which (unlike the ratio) the run-to-run spread of the JIT compilers' work does not blur
             costcpu=$(awk -v a="$a_ms" -v c="$m_ms" -v h="$h" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.2f", (a + c + h) / (b * 10); else print "n/a" }')
         fi
-        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $h_ms | $costpct | $costcpu |" >>"$TABLE"
+        # the profiler's own threads by /proc (timeit.py): JFR's (recorder, sampler, periodic tasks),
+        # whose share of the no-agent CPU is given as the direct cost of a JFR configuration
+        read -r _ p_ms _ _ < <(stats ${PROFMS[$wl,$i]})
+        p_ms=${p_ms%.*}
+        if [[ $cfg == jfr* ]]; then
+            costcpu=$(awk -v p="$p_ms" -v b="${cbase:-0}" 'BEGIN { if (b > 0) printf "%.2f (its threads)", p / (b * 10); else print "n/a" }')
+        fi
+        echo "| $wl | \`$cfg\` | $n | $med | $mn | $mx | $ratio | $pct | $pmed | $cmed | $cratio | $a_ms | $s_ms | $m_ms | $h_ms | $costpct | $costcpu | $p_ms |" >>"$TABLE"
     done
 done
 
