@@ -390,17 +390,24 @@ static vm_code_kind vmc_blob_kind(uintptr_t pc, const uint8_t *blob, uintptr_t a
     return kind;
 }
 
+/* The blob whose code holds pc, copied into blob, with its kind, frame size and completeness; VM_CODE_UNKNOWN
+ * (frame size 0, not complete) when none */
+static vm_code_kind vmc_code_at(uintptr_t pc, uint8_t *blob, uint32_t *frame_words, bool *complete)
+{
+    *frame_words = 0;
+    *complete = false;
+    uintptr_t at;
+    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
+        return VM_CODE_UNKNOWN;
+    return vmc_blob_kind(pc, blob, at, frame_words, complete);
+}
+
 vm_code_kind vm_code_at(uintptr_t pc, uintptr_t rbx, uintptr_t fp, bool frame_first, jmethodID *method,
                         uint32_t *frame_words, bool *complete)
 {
     *method = NULL;
-    *frame_words = 0;
-    *complete = false;
     uint8_t blob[VMC_BLOB_BYTES];
-    uintptr_t at;
-    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
-        return VM_CODE_UNKNOWN;
-    vm_code_kind kind = vmc_blob_kind(pc, blob, at, frame_words, complete);
+    vm_code_kind kind = vmc_code_at(pc, blob, frame_words, complete);
     if (kind == VM_CODE_COMPILED) {
         *method = vmc_method_id(vmc_field(blob, vmc_cache.cm_method));
     } else if (kind == VM_CODE_INTERPRETER) {
@@ -420,13 +427,8 @@ vm_code_kind vm_code_frame(uintptr_t pc, uintptr_t in_frame, bool check, uintptr
                            bool *complete)
 {
     *method = 0;
-    *frame_words = 0;
-    *complete = false;
     uint8_t blob[VMC_BLOB_BYTES];
-    uintptr_t at;
-    if (!vmc_cache.ready || !(at = vmc_blob_at(pc, blob)))
-        return VM_CODE_UNKNOWN;
-    vm_code_kind kind = vmc_blob_kind(pc, blob, at, frame_words, complete);
+    vm_code_kind kind = vmc_code_at(pc, blob, frame_words, complete);
     if (kind == VM_CODE_COMPILED)
         *method = vmc_field(blob, vmc_cache.cm_method);
     else if (kind == VM_CODE_INTERPRETER)

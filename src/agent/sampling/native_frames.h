@@ -24,8 +24,9 @@
  * walk goes through the Java frames too (compiled code, the interpreter,
  * stubs: AsyncGetCallTrace names them), leaving for each compiled or
  * interpreted frame a marker, NATIVE_FRAMES_JAVA | its Method* (0 when
- * unknown; vm_code_method_of gives an id's, on the agent thread), so that the native frames between Java frames (a JNI method's C
- * code that calls Java back, the JVM's own code that runs Java: class
+ * unknown; vm_code_method_of gives an id's, on the agent thread), so that
+ * the native frames between Java frames (a JNI method's C code that calls
+ * Java back, the JVM's own code that runs Java: class
  * initializers, the thread's start) can be put where they were; a walk
  * ends early where a frame cannot be trusted, and after java_max markers
  * (AsyncGetCallTrace's depth: the frames below have no place). 0 before the code map is
