@@ -25,6 +25,23 @@ const char *proc_stat_fields(const char *path, char *buf, size_t cap)
     return close_paren + 2;
 }
 
+bool proc_boot_id(char out[37])
+{
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char b[64];
+    ssize_t n = read(fd, b, sizeof b - 1);
+    close(fd);
+    if (n != 37 || b[36] != '\n')
+        return false;
+    b[36] = '\0';
+    if (strspn(b, "0123456789abcdef-") != 36)
+        return false;
+    memcpy(out, b, 37);
+    return true;
+}
+
 bool proc_start_ticks(const char *path, unsigned long long *ticks)
 {
     char buf[2048];

@@ -3,7 +3,7 @@
  * sleeping, D in uninterruptible sleep, T stopped, ...). The wall-clock
  * sampler asks it of threads JVMTI calls runnable, which may be blocked
  * inside the JVM or the kernel all the same. Also when a process started
- * (probe directories' owners, attach's stale sockets). */
+ * (probe directories' owners, attach's stale sockets), and the boot's id. */
 #ifndef PROC_STATE_H
 #define PROC_STATE_H
 
@@ -20,6 +20,11 @@ const char *proc_stat_fields(const char *path, char *buf, size_t cap);
 /* The start time of the process or thread whose stat file is at PATH (its
  * field 22: clock ticks since boot) into *TICKS; false if it cannot be read. */
 bool proc_start_ticks(const char *path, unsigned long long *ticks);
+
+/* This boot's id (/proc/sys/kernel/random/boot_id: 36 characters of
+ * hex digits and dashes) into out, NUL-ended; false when it cannot be read
+ * or is not of that form. */
+bool proc_boot_id(char out[37]);
 
 /* The state letter of thread TID of this process, or 0 if it cannot be read
  * (the thread has ended, /proc is not mounted). Opens and reads one small

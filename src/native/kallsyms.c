@@ -1,5 +1,6 @@
 /* kallsyms.c — owns the kernel symbol table: the read of /proc/kallsyms's "ADDRESS TYPE NAME [MODULE]" lines, their
- * sort by address and the lookup of the function holding an address. */
+ * sort by address, the lookup of the function holding an address, and the table as bytes (for the per-boot cache,
+ * kallsyms_cache.c). */
 #include "kallsyms.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@ struct kallsyms {
     ks_sym *syms;
     size_t count;
     char *names;
+    size_t names_len;
     bool usable;
 };
 
@@ -121,6 +123,7 @@ kallsyms *kallsyms_load(const char *path)
     }
     int e = ferror(f) ? EIO : ENOMEM;
     fclose(f);
+    k->names_len = names_len;
     if (ok && k->count == 0) {
         ok = false;
         e = ENOENT;
@@ -176,6 +179,81 @@ bool kallsyms_usable(const kallsyms *k)
 size_t kallsyms_count(const kallsyms *k)
 {
     return k ? k->count : 0;
+}
+
+/* ---- the table as bytes: header, then count records { addr, name offset, global }, then the names ---- */
+
+static const char KS_MAGIC[8] = { 'j', 'p', 'k', 's', 'y', 'm', 's', '1' };
+
+typedef struct ks_image_head {
+    char magic[8];
+    uint64_t count, names_len;
+} ks_image_head;
+
+typedef struct ks_image_sym {
+    uint64_t addr;
+    uint32_t name, global;
+} ks_image_sym;
+
+void *kallsyms_image(const kallsyms *k, size_t *len)
+{
+    size_t names_len = k->names_len, total = sizeof(ks_image_head) + k->count * sizeof(ks_image_sym) + names_len;
+    unsigned char *out = malloc(total);
+    if (!out)
+        return NULL;
+    ks_image_head h = { { 0 }, k->count, names_len };
+    memcpy(h.magic, KS_MAGIC, sizeof h.magic);
+    memcpy(out, &h, sizeof h);
+    ks_image_sym *s = (ks_image_sym *)(void *)(out + sizeof h);
+    for (size_t i = 0; i < k->count; i++)
+        s[i] = (ks_image_sym){ k->syms[i].addr, k->syms[i].name, k->syms[i].global };
+    memcpy(out + sizeof h + k->count * sizeof *s, k->names, names_len);
+    *len = total;
+    return out;
+}
+
+kallsyms *kallsyms_from_image(const void *image, size_t len)
+{
+    ks_image_head h;
+    if (len < sizeof h) {
+        errno = EINVAL;
+        return NULL;
+    }
+    memcpy(&h, image, sizeof h);
+    if (memcmp(h.magic, KS_MAGIC, sizeof h.magic) != 0 || h.count == 0 || h.names_len == 0 ||
+        h.names_len > UINT32_MAX || h.count > (len - sizeof h) / sizeof(ks_image_sym) ||
+        len - sizeof h - h.count * sizeof(ks_image_sym) != h.names_len) {
+        errno = EINVAL;
+        return NULL;
+    }
+    const unsigned char *base = image;
+    const char *names = (const char *)base + sizeof h + h.count * sizeof(ks_image_sym);
+    if (names[h.names_len - 1] != '\0') {
+        errno = EINVAL;
+        return NULL;
+    }
+    kallsyms *k = calloc(1, sizeof *k);
+    if (!k || !(k->syms = malloc(h.count * sizeof *k->syms)) || !(k->names = malloc(h.names_len))) {
+        kallsyms_free(k);
+        errno = ENOMEM;
+        return NULL;
+    }
+    k->count = h.count;
+    k->names_len = h.names_len;
+    memcpy(k->names, names, h.names_len);
+    for (size_t i = 0; i < h.count; i++) {
+        ks_image_sym s;
+        memcpy(&s, base + sizeof h + i * sizeof s, sizeof s);
+        if (s.name >= h.names_len || s.global > 1 || (i > 0 && s.addr < k->syms[i - 1].addr)) {
+            kallsyms_free(k);
+            errno = EINVAL;
+            return NULL;
+        }
+        k->syms[i] = (ks_sym){ s.addr, s.name, s.global != 0 };
+        if (s.addr)
+            k->usable = true;
+    }
+    return k;
 }
 
 void kallsyms_free(kallsyms *k)

@@ -29,6 +29,14 @@ bool kallsyms_usable(const kallsyms *k);
 /* How many symbols were loaded. */
 size_t kallsyms_count(const kallsyms *k);
 
+/* The table as bytes kallsyms_from_image reads back (on a machine of this byte order): malloc'd, its length in
+ * *len; NULL when out of memory. */
+void *kallsyms_image(const kallsyms *k, size_t *len);
+
+/* The table in image (len bytes), copied; NULL with errno EINVAL when it is not one kallsyms_image wrote (a wrong
+ * magic, a length that does not add up, a name offset past the names, addresses out of order). */
+kallsyms *kallsyms_from_image(const void *image, size_t len);
+
 void kallsyms_free(kallsyms *k);
 
 #endif

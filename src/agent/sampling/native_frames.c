@@ -25,6 +25,7 @@
 #include "../../native/cxx_name.h"
 #include "../../native/elf_symbols.h"
 #include "../../native/kallsyms.h"
+#include "../../native/kallsyms_cache.h"
 #include "../../native/unwind.h"
 #include "../hotspot/vm_code.h"
 
@@ -45,6 +46,7 @@ static struct {
     bool read_failed;
     kallsyms *kernel;
     bool kernel_loaded, kernel_warned;
+    bool kernel_cached;           /* the symbols came from the per-boot cache (not yet read again after a miss) */
     /* C++ names demangled by the C++ runtime's __cxa_demangle: the JVM's own
      * (Debian's libjvm links libstdc++), else libstdc++ loaded for it */
     char *(*demangle)(const char *mangled, char *out, size_t *len, int *status);
@@ -263,7 +265,7 @@ static const kallsyms *nf_kernel(void)
 {
     if (!nf_proc.kernel_loaded) {
         nf_proc.kernel_loaded = true;
-        nf_proc.kernel = kallsyms_load(NULL);
+        nf_proc.kernel = kallsyms_cache_load(NULL, NULL, &nf_proc.kernel_cached);
         if ((!nf_proc.kernel || !kallsyms_usable(nf_proc.kernel)) && !nf_proc.kernel_warned) {
             nf_proc.kernel_warned = true;
             jp_log_info("kernel frames are unnamed: /proc/kallsyms %s", nf_proc.kernel ? "hides the addresses "
@@ -271,6 +273,23 @@ static const kallsyms *nf_kernel(void)
         }
     }
     return nf_proc.kernel && kallsyms_usable(nf_proc.kernel) ? nf_proc.kernel : NULL;
+}
+
+/* An address the cached symbols do not name may be in a function the kernel added since (a BPF program's): the
+ * symbols read again, once. */
+static const kallsyms *nf_kernel_fresh(void)
+{
+    if (!nf_proc.kernel_cached)
+        return NULL;
+    nf_proc.kernel_cached = false;
+    kallsyms *k = kallsyms_load(NULL);
+    if (!k || !kallsyms_usable(k)) {
+        kallsyms_free(k);
+        return NULL;
+    }
+    kallsyms_free(nf_proc.kernel);
+    nf_proc.kernel = k;
+    return k;
 }
 
 /* A C++ symbol's readable name (malloc'd), or NULL to keep it as it is. */
@@ -310,6 +329,8 @@ static bool nf_name(native_frames_names *n, model *m, uint64_t pc, bool leaf, bo
     if (kernel) {
         const kallsyms *k = nf_kernel();
         sym = k ? kallsyms_find(k, pc) : NULL;
+        if (!sym && k && (k = nf_kernel_fresh()) != NULL)
+            sym = kallsyms_find(k, pc);
         cls = model_class_intern_lib(m, model_cstring(m, "kernel"), MODEL_CODE_KERNEL,
                                      model_cstring(m, "[kernel.kallsyms]"), (str_id){ 0 });
         if (!sym) {

@@ -61,18 +61,8 @@ static void pd_self(pd_owner *me)
     pd_ns("/proc/self/ns/time", &me->timens_dev, &me->timens_ino);
     if (!proc_start_ticks("/proc/self/stat", &me->start))
         me->start = 0;
-    snprintf(me->boot, sizeof me->boot, "-");
-    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        char b[64];
-        ssize_t n = read(fd, b, sizeof b - 1);
-        close(fd);
-        if (n == 37 && b[36] == '\n') {
-            b[36] = '\0';
-            if (strspn(b, "0123456789abcdef-") == 36)
-                memcpy(me->boot, b, 37);
-        }
-    }
+    if (!proc_boot_id(me->boot))
+        snprintf(me->boot, sizeof me->boot, "-");
 }
 
 /* /proc shows this PID namespace: /proc/PID is the process our pid PID. */
