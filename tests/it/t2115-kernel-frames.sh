@@ -22,6 +22,23 @@ if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
     grep -qE 'FileWrites\.[a-zA-Z]+(_\[.\])?;.*;(__)?(libc_)?write;.*_\[k\]' "$T/c.txt" ||
         { grep '_\[k\]' "$T/c.txt" | head -3 >&2; fail "no stack with libc's write under kernel frames under FileWrites"; }
     expect_grep 'vfs_write(vmlinux' "$T/r.txt"
+    # the kernel's symbols kept for the boot in the user's cache (here a directory of the test's): the first
+    # JVM reads /proc/kallsyms and writes the cache (0600 in a 0700 directory), the next reads the cache and
+    # names the same kernel frames
+    mkdir -p "$T/xdg"
+    XDG_CACHE_HOME="$T/xdg" JVMPROF_DEBUG=1 run_java "cpu=samples,collapsed=$T/c1.txt" FileWrites "$T/blocks" 2
+    expect_rc 0
+    expect_grep 'kernel symbols: [0-9]*, read from /proc/kallsyms' "$T/err"
+    cache=$(ls "$T/xdg/jvmprof/")
+    [ "$cache" = "kallsyms-$(cat /proc/sys/kernel/random/boot_id)" ] || fail "cache directory holds '$cache'"
+    [ "$(stat -c %a "$T/xdg/jvmprof")" = 700 ] && [ "$(stat -c %a "$T/xdg/jvmprof/$cache")" = 600 ] ||
+        fail "cache modes $(stat -c %a "$T/xdg/jvmprof") $(stat -c %a "$T/xdg/jvmprof/$cache")"
+    XDG_CACHE_HOME="$T/xdg" JVMPROF_DEBUG=1 run_java "cpu=samples,collapsed=$T/c2.txt" FileWrites "$T/blocks" 2
+    expect_rc 0
+    expect_grep 'kernel symbols: [0-9]*, from the per-boot cache' "$T/err"
+    grep -qE '(vfs_write|ksys_write)_\[k\]' "$T/c2.txt" || fail "no write(2) kernel frames named from the cache"
+    n1=$(grep -c 'kernel symbols' "$T/err")
+    [ "$n1" = 1 ] || fail "kernel symbols read $n1 times"
 else
     note "not root and perf_event_paranoid=$paranoid: kernel frames not checked here"
 fi

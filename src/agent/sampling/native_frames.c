@@ -266,6 +266,8 @@ static const kallsyms *nf_kernel(void)
     if (!nf_proc.kernel_loaded) {
         nf_proc.kernel_loaded = true;
         nf_proc.kernel = kallsyms_cache_load(NULL, NULL, &nf_proc.kernel_cached);
+        jp_log_debug("kernel symbols: %zu, %s", kallsyms_count(nf_proc.kernel),
+                     nf_proc.kernel_cached ? "from the per-boot cache" : "read from /proc/kallsyms");
         if ((!nf_proc.kernel || !kallsyms_usable(nf_proc.kernel)) && !nf_proc.kernel_warned) {
             nf_proc.kernel_warned = true;
             jp_log_info("kernel frames are unnamed: /proc/kallsyms %s", nf_proc.kernel ? "hides the addresses "
