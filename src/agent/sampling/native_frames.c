@@ -32,6 +32,8 @@
 /* stack words a walk may read above the interrupted sp */
 #define NF_STACK_SPAN ((uint64_t)8 << 20)
 #define NF_RETIRED_MAX 64
+#define NF_MISS_WAIT_MIN 100000000u           /* 100 ms */
+#define NF_MISS_WAIT_MAX (64 * NF_MISS_WAIT_MIN)
 
 static struct {
     code_libs *libs;
@@ -42,6 +44,7 @@ static struct {
     _Atomic uint64_t misses;      /* pcs found in no mapping */
     uint64_t misses_seen;         /* agent thread: misses at the last read */
     uint64_t read_at_ns;          /* agent thread: when the map was last read */
+    uint64_t miss_wait_ns;        /* agent thread: the least time between reads for walks that stopped short */
     unsigned long long adds_seen; /* agent thread: libraries the dynamic loader had loaded at the last read */
     bool read_failed;
     kallsyms *kernel;
@@ -208,8 +211,11 @@ bool native_frames_refresh(void)
     dl_iterate_phdr(nf_adds_of, &adds);
     bool loaded = cur && adds != nf_proc.adds_seen;
     nf_proc.adds_seen = adds;
-    /* or when walks stopped short since the last read, at most ten times a second */
-    if (cur && !loaded && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < 100000000u))
+    /* or when walks stopped short since the last read: at most ten times a second, and half as often after each
+     * read that found no library not seen before (the walks stop short for another reason), down to once in 6.4 s */
+    if (!nf_proc.miss_wait_ns)
+        nf_proc.miss_wait_ns = NF_MISS_WAIT_MIN;
+    if (cur && !loaded && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < nf_proc.miss_wait_ns))
         return true;
     if (!cur && nf_proc.read_failed)
         return false;
@@ -217,9 +223,14 @@ bool native_frames_refresh(void)
         return cur != NULL; /* walks keep arriving: read again once the old maps are freed */
     if (!nf_proc.libs && !(nf_proc.libs = code_libs_new()))
         return false;
+    unsigned libs_before = code_libs_count(nf_proc.libs);
     code_map *fresh = code_map_read(nf_proc.libs, NULL);
     nf_proc.read_at_ns = now;
     nf_proc.misses_seen = misses;
+    if (loaded || code_libs_count(nf_proc.libs) != libs_before)
+        nf_proc.miss_wait_ns = NF_MISS_WAIT_MIN;
+    else if (nf_proc.miss_wait_ns < NF_MISS_WAIT_MAX)
+        nf_proc.miss_wait_ns *= 2;
     if (!fresh) {
         if (!cur) {
             nf_proc.read_failed = true;
