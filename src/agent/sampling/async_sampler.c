@@ -226,6 +226,20 @@ static struct {
 
 static asy_state *asy_of(jp_session *session) { return session_part_if(session, JP_PART_ASYNC_SAMPLER); }
 
+#define ASY_PERIOD_MIN_MS 20u
+#define ASY_PERIOD_MAX_MS 100u
+
+unsigned async_sampler_period_ms(jp_session *session)
+{
+    asy_state *as = asy_of(session);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!as || !as->ring || !options_event_is_cpu(as->opts) || cpus < 1)
+        return ASY_PERIOD_MIN_MS;
+    uint64_t fits = (as->ring->mask + 1) / 4 * (uint64_t)(as->opts->interval_ms ? as->opts->interval_ms : 1) /
+                    (uint64_t)cpus;
+    return fits < ASY_PERIOD_MIN_MS ? ASY_PERIOD_MIN_MS : fits > ASY_PERIOD_MAX_MS ? ASY_PERIOD_MAX_MS : (unsigned)fits;
+}
+
 static uint64_t asy_now_ns(void)
 {
     struct timespec ts;

@@ -36,6 +36,10 @@ void async_sampler_thread_end(jp_session *session, JNIEnv *jni);
 void async_sampler_wall_tick(jp_session *session, JNIEnv *jni);
 /* The agent thread: moves the ring's samples into the model. */
 void async_sampler_drain(jp_session *session, JNIEnv *jni);
+/* cpu=samples: how often the agent thread drains the ring, in ms: rarely enough that waking costs little (at most
+ * 100 ms), often enough that all the CPUs' samples of a period fill at most a quarter of the ring (the CPU clock
+ * gives one per interval= ms of a thread's CPU), and 20 ms for events that are not the CPU clock's. */
+unsigned async_sampler_period_ms(jp_session *session);
 /* VM death: the handler stops recording (timers may still fire; they are ignored). */
 void async_sampler_stop(jp_session *session, JNIEnv *jni);
 /* After the session's last report: the threads' CPU timers deleted, the ring and the part's buffers

@@ -2,7 +2,7 @@
  * (the default): a timer on each Java thread's CPU clock signals it every
  * interval= ms of CPU it uses, and the handler takes its stack with
  * AsyncGetCallTrace (async_sampler.c, shared with wall=). The agent thread
- * drains the samples every 20 ms. */
+ * drains the samples every 20 to 100 ms (async_sampler_period_ms). */
 #include "async_sampler.h"
 #include "../core/collector.h"
 
@@ -13,9 +13,7 @@ static bool cpu_async_wanted(const agent_options *o)
 
 static unsigned cpu_async_period(const jp_session *session)
 {
-    const agent_options *o = session->opts;
-    (void)o;
-    return 20;
+    return async_sampler_period_ms((jp_session *)session);
 }
 
 const collector cpu_async_collector = {
