@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/fd_write.h"
 #include "../common/proc_state.h"
 
 #define KC_HEAD 4096                    /* bytes of /proc/kallsyms in the key */
@@ -35,21 +36,28 @@ typedef struct kc_key {
     uint32_t head_len, pad;
 } kc_key;
 
-/* Up to cap bytes of path's start (a /proc file gives a few lines a read); -1 when it cannot be read. */
-static ssize_t kc_read_start(const char *path, char *buf, size_t cap)
+/* Up to cap bytes from fd, across short reads (a /proc file gives a few lines a read) and EINTR. */
+static size_t kc_read_up_to(int fd, void *buf, size_t cap)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
     size_t got = 0;
     while (got < cap) {
-        ssize_t n = read(fd, buf + got, cap - got);
+        ssize_t n = read(fd, (char *)buf + got, cap - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
         got += (size_t)n;
     }
+    return got;
+}
+
+/* Up to cap bytes of path's start; -1 when it cannot be opened. */
+static ssize_t kc_read_start(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t got = kc_read_up_to(fd, buf, cap);
     close(fd);
     return (ssize_t)got;
 }
@@ -135,36 +143,13 @@ static kallsyms *kc_read(int dfd, const char *name, const kc_key *key, const cha
         st.st_size > 0 && (size_t)st.st_size <= KC_MAX && (size_t)st.st_size > want &&
         (buf = malloc((size_t)st.st_size))) {
         size = (size_t)st.st_size;
-        size_t got = 0;
-        while (got < size) {
-            ssize_t n = read(fd, buf + got, size - got);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            got += (size_t)n;
-        }
-        if (got == size && memcmp(buf, key, sizeof *key) == 0 && memcmp(buf + sizeof *key, head, key->head_len) == 0)
+        if (kc_read_up_to(fd, buf, size) == size && memcmp(buf, key, sizeof *key) == 0 &&
+            memcmp(buf + sizeof *key, head, key->head_len) == 0)
             k = kallsyms_from_image(buf + want, size - want);
     }
     free(buf);
     close(fd);
     return k;
-}
-
-static bool kc_write_all(int fd, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        b += w;
-        n -= (size_t)w;
-    }
-    return true;
 }
 
 /* Removes the cache files of other boots (and writes left unfinished by a process that died). */
@@ -203,8 +188,8 @@ static void kc_write(int dfd, const char *name, const kc_key *key, const char *h
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid());
     int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0) {
-        bool ok = kc_write_all(fd, key, sizeof *key) && kc_write_all(fd, head, key->head_len) &&
-                  kc_write_all(fd, image, len);
+        bool ok = fd_write_all(fd, key, sizeof *key) && fd_write_all(fd, head, key->head_len) &&
+                  fd_write_all(fd, image, len);
         ok = close(fd) == 0 && ok;
         if (!ok || renameat(dfd, tmp, dfd, name) != 0)
             (void)unlinkat(dfd, tmp, 0);
