@@ -19,7 +19,7 @@ mkdir -p "$OUT"
 ${CC:-cc} -std=c11 -O2 -g -fPIC -shared -Wall -Wextra -Werror -isystem "$JDK/include" -isystem "$JDK/include/linux" \
     -o "$OUT/libjniheavy.so" "$BENCH_DIR/workloads/jniheavy.c"
 count() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$2"; }
-cost() { sed -n 's/.*signal handlers .* signals (\([0-9.]*\) us each).*/\1/p' "$1"; }
+cost() { sed -n 's/.*signal handlers .* signals (\([0-9.]*\) us each.*/\1/p' "$1"; }
 shares=() all=() mixed=() javac=()
 for ((r = 1; r <= RUNS; r++)); do
     "$JDK/bin/java" "-agentpath:$AGENT=cpu=samples,file=$OUT/r.txt" -cp "$OUT" JniHeavy "$OUT/libjniheavy.so" 500 2 \

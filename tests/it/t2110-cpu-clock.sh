@@ -8,6 +8,19 @@
 . "$(dirname "$0")/lib.sh"
 # verbose line -> "signals samples"
 counts() { sed -n 's/^jvmprof: cpu sampler: \([0-9]*\) signals: [0-9]* stacks recorded (\([0-9]*\) samples.*/\1 \2/p' "$1"; }
+# the handlers' cost line: timed on one handler in 8 of each thread (those without a context switch inside), so
+# on at most a signal in 8 plus one per thread that took signals (a handful here), and on some of them: a switch
+# inside a handler of a few us needs an interrupt or a wait in it, but a machine busy with other jobs may give
+# many; the time per handler is more than nothing and far below a millisecond
+check_cost() {
+    local line sig each timed
+    line=$(grep '^jvmprof: sampler cost: signal handlers' "$1" | tail -1)
+    read -r sig each timed < <(echo "$line" | sed -n 's/.* in \([0-9]*\) signals (\([0-9.]*\) us each, timed on \([0-9]*\)).*/\1 \2 \3/p')
+    [ -n "$timed" ] || fail "no handler cost line of the form expected: '$line'"
+    note "handlers: $each us each, timed on $timed of $sig signals"
+    [ "$timed" -ge 1 ] && [ "$timed" -le $((sig / 8 + 16)) ] || fail "timed on $timed of $sig signals"
+    awk -v e="$each" 'BEGIN { exit !(e > 0 && e < 1000) }' || fail "$each us a handler"
+}
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
 if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
     run_java "cpu=samples,interval=1,verbose=y,file=$T/p.txt" TwoSpinners 2
@@ -26,6 +39,7 @@ if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
     sig=$((sig - off - unwalk))
     [ $((smp - sig)) -le 3 ] && [ $((sig - smp)) -le 3 ] ||
         fail "$smp samples from $sig signals ($off more on threads not sampled, $unwalk not walkable): not one each"
+    check_cost "$T/err"
 else
     note "perf_event_open not open to uid $(id -u) (perf_event_paranoid=$paranoid): only the fallback is checked"
 fi
@@ -35,6 +49,7 @@ expect_grep "with the overruns of POSIX CPU timers), perf_event_open refused (Op
 read -r sig smp < <(counts "$T/err")
 note "POSIX timers: $sig signals, $smp samples"
 [ "$smp" -ge 1500 ] || fail "only $smp samples in 2 s of two threads at interval=1 with POSIX timers"
+check_cost "$T/err"
 # the report holds every sample: those walked and those counted under <unknown frame>
 unwalkable=$(grep -o '[0-9]* samples not walkable' "$T/err" | awk '{s += $1} END {print s + 0}')
 expect_grep "^CPU SAMPLES BEGIN (total = $((smp + unwalkable))" "$T/t.txt"
