@@ -296,6 +296,8 @@ static const kallsyms *nf_kernel_fresh(void)
         return NULL;
     nf_proc.kernel_cached = false;
     kallsyms *k = kallsyms_load(NULL);
+    jp_log_debug("kernel symbols: %zu, read from /proc/kallsyms again (an address the cached ones do not name)",
+                 kallsyms_count(k));
     if (!k || !kallsyms_usable(k)) {
         kallsyms_free(k);
         return NULL;
