@@ -2,7 +2,8 @@
  * images that are not whole refused) and the per-boot cache (kallsyms_cache_load) on a made-up kallsyms file in a
  * directory of the test's own: written 0600 the first time, read back the second, written again when the file's
  * start changes, and never used or followed when it is a link, another user's, or open to others; then the real
- * /proc/kallsyms through the cache names what a read of the file names. */
+ * /proc/kallsyms through the cache names what a read of the file names; a full disk (a small tmpfs, as root)
+ * leaves no file behind. */
 #include "harness.h"
 
 #include <errno.h>
@@ -115,7 +116,7 @@ static void test_cache(void)
     }
     char top[] = "/tmp/jp-kcache-XXXXXX";
     ASSERT(mkdtemp(top) != NULL);
-    char src[300], dir[300], file[600], name[256];
+    char src[300], dir[300], file[600], name[256], cmd[1000];
     snprintf(src, sizeof src, "%s/kallsyms", top);
     snprintf(dir, sizeof dir, "%s/cache", top);
     ASSERT(th_write_file(src, TEXT, strlen(TEXT)));
@@ -240,13 +241,48 @@ static void test_cache(void)
     CHECK(access(other, F_OK) != 0);
     CHECK(access(file, F_OK) == 0);
 
+    /* a full disk (a tmpfs of 64 KiB, where root may mount one): the table still comes back, no file is left */
+    char small[300];
+    snprintf(small, sizeof small, "%s/small", top);
+    ASSERT(mkdir(small, 0700) == 0);
+    snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=64k,mode=0700 jp-kcache-test %s 2>/dev/null", small);
+    if (geteuid() == 0 && system(cmd) == 0) {
+        k = kallsyms_cache_load(small, src, &cached);
+        CHECK(k != NULL && !cached);
+        check_names(k);
+        kallsyms_free(k);
+        char big[400], sub[400];
+        snprintf(sub, sizeof sub, "%s/jvmprof", small);
+        ASSERT(mkdir(sub, 0700) == 0);
+        snprintf(big, sizeof big, "%s/fill", small);
+        char *z = calloc(1, 64 << 10);
+        ASSERT(z != NULL);
+        (void)th_write_file(big, z, 64 << 10); /* the disk full: what is left of it taken */
+        free(z);
+        k = kallsyms_cache_load(sub, src, &cached);
+        CHECK(k != NULL && !cached);
+        kallsyms_free(k);
+        snprintf(cmd, sizeof cmd, "ls -A %s | grep -c tmp", sub);
+        FILE *p = popen(cmd, "r");
+        char out[32] = "";
+        if (p) {
+            if (!fgets(out, sizeof out, p))
+                out[0] = '\0';
+            pclose(p);
+        }
+        CHECK_EQ_INT(atoi(out), 0); /* the unfinished write removed */
+        snprintf(cmd, sizeof cmd, "umount %s", small);
+        CHECK(system(cmd) == 0);
+    } else {
+        printf("  no tmpfs could be mounted here: the full disk is not checked\n");
+    }
+
     /* no directory can be made: read from the file */
     k = kallsyms_cache_load("/proc/jp-no-such-dir", src, &cached);
     CHECK(k != NULL && !cached);
     kallsyms_free(k);
     CHECK(kallsyms_cache_load(dir, "/nonexistent/kallsyms", &cached) == NULL);
 
-    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf %s", top);
     CHECK(system(cmd) == 0);
 }
