@@ -37,6 +37,7 @@ typedef struct tss_part {
     pthread_mutex_t vm_lock;
     trace_producer vm;
     bool vm_made;
+    uint64_t vm_last_ns;           /* thread 0's last event time, under vm_lock */
     /* cpu=samples' samples, in time order, on chunks of their own (TRACE_SAMPLES_THREAD), also under vm_lock */
     trace_producer samples;
     bool samples_made;
@@ -363,8 +364,13 @@ bool trace_vm_event(unsigned type, const uint64_t *fields)
     trace_state *ts = &ps->pub;
     bool ok = false;
     pthread_mutex_lock(&ps->vm_lock);
-    /* the time taken under the lock: thread 0's events come from several threads, and a chunk's times only grow */
+    /* the time taken under the lock: thread 0's events come from several threads, and a chunk's times only grow;
+     * one taken on another CPU may still read a little behind the last (a VM's vCPU clocks differ by tens of ns):
+     * the last again, as the file would store it, so that a plugin is given the time the file holds */
     uint64_t time_ns = trace_session_now(ts);
+    if (time_ns < ps->vm_last_ns)
+        time_ns = ps->vm_last_ns;
+    ps->vm_last_ns = time_ns;
     if (atomic_load_explicit(&ts->on, memory_order_acquire) && ts->stream) {
         if (!ps->vm_made) {
             memset(&ps->vm, 0, sizeof ps->vm);
