@@ -142,7 +142,7 @@ typedef struct asy_hot {
     _Atomic uint64_t enqueue;
     /* counters the handler bumps (relaxed atomics are lock-free here) */
     _Atomic uint64_t signals, dropped, no_env, foreign;
-    /* what sampling costs on the program's threads: the CPU time of the handler (its thread's) and the time
+    /* what sampling costs on the program's threads: the time of the handlers timed (asy_on_signal) and the time
      * inside the ClassPrepare callback (clock_gettime is async-signal-safe) */
     _Atomic uint64_t handler_ns, prepare_ns, prepared;
     _Atomic uint64_t handlers_timed;   /* handlers whose time is in handler_ns (asy_switches) */
@@ -252,10 +252,9 @@ static uint64_t asy_now_ns(void)
 /* The handlers' own cost is timed on one handler in ASY_TIMED_EVERY of each thread: by the monotonic clock (the
  * vDSO's, no system call) from its start to its end, kept only when the thread's count of context switches did
  * not change in between (read with getrusage before the end, after the start, so that a switch at the first
- * call's return is seen). A thread's CPU clock would need a system call at each end, which is where a thread due
- * to be preempted is switched out: the figure then held part of that switch (on H2, 4 threads on 2 cores, about
- * half of all handlers), and a wall clock without the check holds the whole time the thread waited. The total
- * is the kept handlers' time scaled to all signals. */
+ * call's return is seen): a wall clock without the check would hold the time the thread waited. The thread's
+ * CPU clock would take two system calls in every handler. The total is the kept handlers' time scaled to all
+ * signals. */
 #define ASY_TIMED_EVERY 8u
 static __thread unsigned asy_timing_tick __attribute__((tls_model("initial-exec")));
 

@@ -54,7 +54,7 @@ static struct {
      * (Debian's libjvm links libstdc++), else libstdc++ loaded for it */
     char *(*demangle)(const char *mangled, char *out, size_t *len, int *status);
     bool demangle_looked;
-} nf_proc;
+} nf_proc = { .miss_wait_ns = NF_MISS_WAIT_MIN };
 
 struct native_frames_names {
     id_map by_pc;                 /* pc << 2 | leaf << 1 | kernel -> frame id << 32 | packed frame + 1 (0: left out) */
@@ -213,8 +213,6 @@ bool native_frames_refresh(void)
     nf_proc.adds_seen = adds;
     /* or when walks stopped short since the last read: at most ten times a second, and half as often after each
      * read that found no library not seen before (the walks stop short for another reason), down to once in 6.4 s */
-    if (!nf_proc.miss_wait_ns)
-        nf_proc.miss_wait_ns = NF_MISS_WAIT_MIN;
     if (cur && !loaded && (misses == nf_proc.misses_seen || now - nf_proc.read_at_ns < nf_proc.miss_wait_ns))
         return true;
     if (!cur && nf_proc.read_failed)
