@@ -1,5 +1,5 @@
 # bench/agent_opt.sh — sourced by run.sh and paired.sh: a benchmark configuration
-# (none, jfr, jfr-profile, floor=N, ap:OPTS, base:OPTS, or jvmprof's option string)
+# (none, jfr, jfr-profile, floor=N, ap:OPTS, base:OPTS, jvm:OPTION, or jvmprof's option string)
 # turned into the JVM option that loads it, and the file its report goes to.
 # Reads AGENT, and as a configuration needs them AP_LIB, BASE_AGENT, FLOOR_AGENT.
 
@@ -15,6 +15,8 @@ agent_opt() {
         -) printf -- '-agentpath:%s' "$agent" ;;
         jfr) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=default' "$report" ;;
         jfr-profile) printf -- '-XX:StartFlightRecording=dumponexit=true,filename=%s,settings=profile' "$report" ;;
+        # one JVM option and no agent, e.g. jvm:-XX:Flags=FILE for the cost of a VM flag alone
+        jvm:*) printf -- '%s' "${cfg#jvm:}" ;;
         floor=*) printf -- '-agentpath:%s=%s' "${FLOOR_AGENT:?floor=N needs FLOOR_AGENT (bench/alloc_floor.sh)}" "${cfg#floor=}" ;;
         ap:*) printf -- '-agentpath:%s=start,%s,file=%s' "$AP_LIB" "${cfg#ap:}" "$(report_of "$cfg" "$report")" ;;
         # trace= alone writes no report (file= is refused with it): its trace goes beside the report

@@ -20,11 +20,12 @@
 # Environment (all optional):
 #   AGENT=path        default build/libjvmprof.so
 #   AP_LIB=path       async-profiler's library, for ap:OPTS configurations (bench/README.md)
-#   RUNS=N            rounds (default 5); each gives two pairs per configuration
+#   RUNS=N            rounds of javac (default 5); each gives two pairs per configuration
+#   H2_RUNS=N         rounds of H2 (default 8: its pairs spread more)
 #   WORKLOADS="javac h2"
 #   CONFIGS="none|cpu=samples,interval=10|cpu=samples,record=y|jfr" and, with AP_LIB,
 #                     "|ap:event=cpu,interval=10ms" (as run.sh's CONFIGS)
-#   H2_ARGS="1 8000 40000"   H2Load's threads, customers per thread, operations per thread
+#   H2_ARGS="1 8000 80000"   H2Load's threads, customers per thread, operations per thread
 #   RESULTS=path      default bench/RESULTS.md; RECORD=0 to not write it
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -32,7 +33,8 @@ OUT=$BENCH_DIR/out
 RUNS=${RUNS:-5}
 WORKLOADS=${WORKLOADS:-"javac h2"}
 CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|cpu=samples,record=y|jfr${AP_LIB:+|ap:event=cpu,interval=10ms}"}
-H2_ARGS=${H2_ARGS:-"1 8000 40000"}
+H2_ARGS=${H2_ARGS:-"1 8000 80000"}
+H2_RUNS=${H2_RUNS:-8}
 RESULTS=${RESULTS:-$BENCH_DIR/RESULTS.md}
 RECORD=${RECORD:-1}
 H2_JAR=/usr/share/java/h2.jar
@@ -42,6 +44,7 @@ AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
 log() { printf '[paired] %s\n' "$*" >&2; }
 die() { printf '[paired] FAILED: %s\n' "$*" >&2; exit 1; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer (got '$RUNS')"
+[[ $H2_RUNS =~ ^[1-9][0-9]*$ ]] || die "H2_RUNS must be a positive integer (got '$H2_RUNS')"
 (($(nproc) >= 2)) || die "needs 2 CPUs (pairs run on CPUs 0 and 1); this machine has $(nproc)"
 command -v taskset >/dev/null || die "needs taskset (Debian package util-linux)"
 [[ -f $AGENT ]] || die "no agent at $AGENT (run make)"
@@ -92,7 +95,7 @@ one() {
             ((rc == 0)) || { tail -20 "$TMP/$tag.log" >&2; die "H2Load ($cfg) exited with status $rc"; }
             grep -q '^H2LOAD OK ' "$TMP/$tag.log" || die "H2Load ($cfg) printed no 'H2LOAD OK' line" ;;
     esac
-    if [[ $cfg != none ]]; then
+    if [[ $cfg != none && $cfg != jvm:* ]]; then
         [[ -s $(report_of "$cfg" "$report") ]] || die "$cfg wrote no report on $wl"
         rm -f "$(report_of "$cfg" "$report")"
     fi
@@ -118,7 +121,9 @@ START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 for wl in $WORKLOADS; do
     [[ $wl == javac || $wl == h2 ]] || die "unknown workload '$wl' (known: javac h2)"
-    for ((r = 1; r <= RUNS; r++)); do
+    rounds=$RUNS
+    [[ $wl == h2 ]] && rounds=$H2_RUNS
+    for ((r = 1; r <= rounds; r++)); do
         for cfg in "${CFG[@]}"; do
             [[ -n $cfg ]] || continue
             first=cfg second=none
@@ -130,7 +135,7 @@ for wl in $WORKLOADS; do
             for cpu in 0 1; do
                 c=$(cat "$TMP/c$cpu.cpu") n=$(cat "$TMP/n$cpu.cpu")
                 echo "$wl,\"$cfg\",$r,$cpu,$c,$n" >>"$RAW"
-                log "$wl round $r/$RUNS cpu $cpu: $cfg $c s, none $n s, ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
+                log "$wl round $r/$rounds cpu $cpu: $cfg $c s, none $n s, ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
             done
         done
     done
@@ -162,7 +167,7 @@ echo "$TABLE"
 if [[ $RECORD == 1 ]]; then
     {
         echo
-        echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — paired CPU overhead (bench/paired.sh, RUNS=$RUNS)"
+        echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — paired CPU overhead (bench/paired.sh, RUNS=$RUNS, H2_RUNS=$H2_RUNS)"
         echo
         echo "Machine: $(bench_cpu), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); load average $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; $("$JDK/bin/java" -version 2>&1 | head -1); agent $(bench_commit); ${ELAPSED} s."
         if [[ "|$CONFIGS|" == *"|ap:"* ]]; then echo "async-profiler: \`$AP_LIB\`."; fi

@@ -16,6 +16,7 @@
 #                                 "jfr" = no agent but JDK Flight Recorder's default recording
 #                                 (-XX:StartFlightRecording, settings=default), "jfr-profile" = its
 #                                 profile settings, both dumped to a file at exit.
+#                                 "jvm:OPTION" = no agent, one more JVM option (e.g. -XX:Flags=FILE).
 #                                 "floor=N" = not jvmprof but $FLOOR_AGENT (bench/alloc_floor.c) in mode N.
 #                                 "base:OPTS" = OPTS given to $BASE_AGENT, another build of the agent
 #                                 (e.g. of the previous commit), for a before/after comparison in one run;
