@@ -26,6 +26,8 @@
 #   CONFIGS="none|cpu=samples,interval=10|cpu=samples,record=y|jfr" and, with AP_LIB,
 #                     "|ap:event=cpu,interval=10ms" (as run.sh's CONFIGS)
 #   H2_ARGS="1 8000 80000"   H2Load's threads, customers per thread, operations per thread
+#   BASELINE=CONFIG   what each configuration is paired with (default none), e.g.
+#                     jvm:-XX:Flags=FILE for what an agent adds beyond a VM flag it sets
 #   RESULTS=path      default bench/RESULTS.md; RECORD=0 to not write it
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -36,6 +38,7 @@ CONFIGS=${CONFIGS:-"none|cpu=samples,interval=10|cpu=samples,record=y|jfr${AP_LI
 H2_ARGS=${H2_ARGS:-"1 8000 80000"}
 H2_RUNS=${H2_RUNS:-8}
 RESULTS=${RESULTS:-$BENCH_DIR/RESULTS.md}
+BASELINE=${BASELINE:-none}
 RECORD=${RECORD:-1}
 H2_JAR=/usr/share/java/h2.jar
 AGENT=${AGENT:-$ROOT/build/libjvmprof.so}
@@ -66,7 +69,7 @@ NCLASSES=$( (grep -v -e '/package-info\.java$' -e '/module-info\.java$' "$OUT/ja
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-paired.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 RAW=$OUT/paired-last-run.csv
-echo "workload,config,round,cpu,config_cpu_seconds,none_cpu_seconds" >"$RAW"
+echo "workload,config,round,cpu,config_cpu_seconds,baseline_cpu_seconds" >"$RAW"
 
 # one WL CFG CPU TAG: one run of the workload with the configuration, pinned to CPU; its
 # CPU seconds go to $TMP/TAG.cpu. Checks what the run produced.
@@ -95,21 +98,21 @@ one() {
             ((rc == 0)) || { tail -20 "$TMP/$tag.log" >&2; die "H2Load ($cfg) exited with status $rc"; }
             grep -q '^H2LOAD OK ' "$TMP/$tag.log" || die "H2Load ($cfg) printed no 'H2LOAD OK' line" ;;
     esac
-    if [[ $cfg != none && $cfg != jvm:* ]]; then
+    if [[ $cfg != none && $cfg != jvm:* && $cfg != "$BASELINE" ]]; then
         [[ -s $(report_of "$cfg" "$report") ]] || die "$cfg wrote no report on $wl"
         rm -f "$(report_of "$cfg" "$report")"
     fi
     awk '{ printf "%.3f\n", $2 + $3 }' "$TMP/$tag.time" >"$TMP/$tag.cpu"
 }
 
-# pair WL CFG CPU FIRST: CFG and none at the same time on CPU; FIRST=cfg or none starts first
+# pair WL CFG CPU FIRST: CFG and BASELINE at the same time on CPU; FIRST=cfg or none (the baseline) starts first
 pair() {
     local wl=$1 cfg=$2 cpu=$3 first=$4
     if [[ $first == cfg ]]; then
         one "$wl" "$cfg" "$cpu" "c$cpu" & local p1=$!
-        one "$wl" none "$cpu" "n$cpu" & local p2=$!
+        one "$wl" "$BASELINE" "$cpu" "n$cpu" & local p2=$!
     else
-        one "$wl" none "$cpu" "n$cpu" & local p2=$!
+        one "$wl" "$BASELINE" "$cpu" "n$cpu" & local p2=$!
         one "$wl" "$cfg" "$cpu" "c$cpu" & local p1=$!
     fi
     wait "$p1" || return 1
@@ -135,22 +138,26 @@ for wl in $WORKLOADS; do
             for cpu in 0 1; do
                 c=$(cat "$TMP/c$cpu.cpu") n=$(cat "$TMP/n$cpu.cpu")
                 echo "$wl,\"$cfg\",$r,$cpu,$c,$n" >>"$RAW"
-                log "$wl round $r/$rounds cpu $cpu: $cfg $c s, none $n s, ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
+                log "$wl round $r/$rounds cpu $cpu: $cfg $c s, $BASELINE $n s, ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
             done
         done
     done
 done
 ELAPSED=$(($(date +%s) - START))
+WL_DESC=
+[[ " $WORKLOADS " == *" javac "* ]] && WL_DESC+=" javac: run.sh's workload ($(wc -l <"$OUT/javac-files.txt") files of java.base)."
+[[ " $WORKLOADS " == *" h2 "* ]] && WL_DESC+=" H2: H2Load \"$H2_ARGS\" (threads, customers/thread, ops/thread)."
 
-TABLE=$(python3 - "$RAW" <<'EOF'
+TABLE=$(python3 - "$RAW" "$BASELINE" <<'EOF'
 import csv, statistics, sys
 # two-sided 95% quantiles of Student's t by degrees of freedom (1..30), then the normal's
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 rows = {}
 for r in csv.DictReader(open(sys.argv[1])):
-    rows.setdefault((r["workload"], r["config"]), []).append((float(r["config_cpu_seconds"]), float(r["none_cpu_seconds"])))
-print("| workload | config | pairs | CPU s (median) | no agent's CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair |")
+    rows.setdefault((r["workload"], r["config"]), []).append((float(r["config_cpu_seconds"]), float(r["baseline_cpu_seconds"])))
+base = "no agent" if sys.argv[2] == "none" else "`%s`" % sys.argv[2]
+print("| workload | config | pairs | CPU s (median) | %s: CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair |" % base)
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for (wl, cfg), v in rows.items():
     ratios = [c / n for c, n in v]
@@ -171,7 +178,7 @@ if [[ $RECORD == 1 ]]; then
         echo
         echo "Machine: $(bench_cpu), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); load average $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end; $("$JDK/bin/java" -version 2>&1 | head -1); agent $(bench_commit); ${ELAPSED} s."
         if [[ "|$CONFIGS|" == *"|ap:"* ]]; then echo "async-profiler: \`$AP_LIB\`."; fi
-        echo "Each configuration ran at the same time as a run without an agent, both pinned to one CPU (each JVM sees one CPU); CPU time (user + sys) of the configuration's run / the no-agent run's; two pairs a round (CPUs 0 and 1). \`none\` is no agent against no agent: the method's own spread. Wall time is not a figure of this method. javac: the run.sh workload; H2: H2Load \"$H2_ARGS\" (threads, customers/thread, ops/thread)."
+        echo "Each configuration ran at the same time as a run of \`$BASELINE\` (none: no agent), both pinned to one CPU (each JVM sees one CPU); CPU time (user + sys) of the configuration's run / that run's; two pairs a round (CPUs 0 and 1). The baseline against itself shows the method's own spread. Wall time is not a figure of this method.$WL_DESC"
         echo
         echo "$TABLE"
     } >>"$RESULTS"
