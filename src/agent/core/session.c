@@ -251,15 +251,13 @@ static jp_status session_check_outputs(const agent_options *o, const char **bad_
     return JP_OK;
 }
 
-/* What the core asks of JVMTI for every session: line numbers and source files; and, when it may be had,
- * the re-instrumentation of loaded classes. */
-static jvmtiCapabilities session_core_caps(bool retransform)
+/* What the core asks of JVMTI for every session: line numbers and source files. */
+static jvmtiCapabilities session_core_caps(void)
 {
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
-    caps.can_retransform_classes = caps.can_retransform_any_class = retransform;
     return caps;
 }
 
@@ -273,9 +271,11 @@ static jp_status session_prepare(const agent_options *o, const char *text, bool 
         return JP_ERR_NOMEM;
     }
     collectors_choose(s);
-    /* the JVM grants retransformation only at start-up: asked for then, so that a later session
-     * (Control.start, Control.tracingBegin) can instrument the classes loaded before it */
-    jvmtiCapabilities caps = session_core_caps(at_load);
+    /* Retransformation is asked for by the collectors that rewrite classes (cpu=times, trace=exec,
+     * the exact allocation counts), at start-up or later: HotSpot grants it in the live phase too.
+     * Not for every session: while an environment holds it, HotSpot's compilers record for every
+     * method they compile the dependencies that would let a redefinition deoptimize it. */
+    jvmtiCapabilities caps = session_core_caps();
     if (collectors_want_vthreads())
         vthreads_capabilities(&caps); /* when the JVM offers it (JDK 21 and later) */
     if (collectors_capabilities(&caps) != JP_OK) {
@@ -498,12 +498,8 @@ bool session_attach(char *err, size_t errlen)
     pthread_mutex_lock(&session_all.lock);
     bool ok = session_all.loaded;
     if (!ok) {
-        jvmtiCapabilities caps = session_core_caps(true);
-        if ((*agent_jvmti)->AddCapabilities(agent_jvmti, &caps) != JVMTI_ERROR_NONE) {
-            /* without re-instrumentation: cpu=times and trace=exec then cover only classes loaded later */
-            caps = session_core_caps(false);
-            (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
-        }
+        jvmtiCapabilities caps = session_core_caps(); /* the collectors add what they need as they start */
+        (*agent_jvmti)->AddCapabilities(agent_jvmti, &caps);
         ok = session_set_callbacks() == JP_OK && jvmti_event(JVMTI_EVENT_VM_DEATH, true) == JP_OK &&
              jvmti_event(JVMTI_EVENT_THREAD_START, true) == JP_OK && jvmti_event(JVMTI_EVENT_THREAD_END, true) == JP_OK &&
              jvmti_event(JVMTI_EVENT_DATA_DUMP_REQUEST, true) == JP_OK;

@@ -117,13 +117,13 @@ static bool ctm_wanted(const agent_options *o) { return o->cpu == OPTIONS_CPU_TI
 
 static void ctm_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
-/* Started late, the classes loaded before are retransformed to be instrumented. */
+/* Started late, the classes loaded before are retransformed to be instrumented; at the end
+ * of a session in a running JVM, the classes are retransformed back to their own code. */
 static jp_status ctm_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
-    if (!session->at_load) {
-        caps->can_retransform_classes = 1;
-        caps->can_retransform_any_class = 1;
-    }
+    (void)session;
+    caps->can_retransform_classes = 1;
+    caps->can_retransform_any_class = 1;
     return JP_OK;
 }
 

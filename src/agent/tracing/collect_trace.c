@@ -217,10 +217,11 @@ static bool tr_wanted(const agent_options *o) { return o->trace != 0; }
  * for trace=exec alone. */
 static void tr_callbacks(jvmtiEventCallbacks *cb) { cb->ClassFileLoadHook = bci_class_file_load_hook; }
 
-/* Started late, the classes loaded before are retransformed to be instrumented. */
+/* Started late, the classes loaded before are retransformed to be instrumented; at the end
+ * of a session in a running JVM, the classes are retransformed back to their own code. */
 static jp_status tr_capabilities(jp_session *session, jvmtiCapabilities *caps)
 {
-    if (agent_late_start && (session->opts->trace & OPTIONS_TRACE_ENTRY)) {
+    if (session->opts->trace & OPTIONS_TRACE_ENTRY) {
         caps->can_retransform_classes = 1;
         caps->can_retransform_any_class = 1;
     }
