@@ -157,7 +157,7 @@ rows = {}
 for r in csv.DictReader(open(sys.argv[1])):
     rows.setdefault((r["workload"], r["config"]), []).append((float(r["config_cpu_seconds"]), float(r["baseline_cpu_seconds"])))
 base = "no agent" if sys.argv[2] == "none" else "`%s`" % sys.argv[2]
-print("| workload | config | pairs | CPU s (median) | %s: CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair |" % base)
+print("| workload | config | pairs | CPU s (median) | " + base + ": CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair |")
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for (wl, cfg), v in rows.items():
     ratios = [c / n for c, n in v]
