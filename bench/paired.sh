@@ -69,7 +69,7 @@ NCLASSES=$( (grep -v -e '/package-info\.java$' -e '/module-info\.java$' "$OUT/ja
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/jvmprof-paired.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 RAW=$OUT/paired-last-run.csv
-echo "workload,config,round,cpu,config_cpu_seconds,baseline_cpu_seconds" >"$RAW"
+echo "workload,config,round,cpu,config_cpu_seconds,baseline_cpu_seconds,config_sys_seconds,baseline_sys_seconds" >"$RAW"
 
 # one WL CFG CPU TAG: one run of the workload with the configuration, pinned to CPU; its
 # CPU seconds go to $TMP/TAG.cpu. Checks what the run produced.
@@ -102,7 +102,7 @@ one() {
         [[ -s $(report_of "$cfg" "$report") ]] || die "$cfg wrote no report on $wl"
         rm -f "$(report_of "$cfg" "$report")"
     fi
-    awk '{ printf "%.3f\n", $2 + $3 }' "$TMP/$tag.time" >"$TMP/$tag.cpu"
+    awk '{ printf "%.3f %.3f %.3f\n", $2 + $3, $2, $3 }' "$TMP/$tag.time" >"$TMP/$tag.cpu"
 }
 
 # pair WL CFG CPU FIRST: CFG and BASELINE at the same time on CPU; FIRST=cfg or none (the baseline) starts first
@@ -136,9 +136,10 @@ for wl in $WORKLOADS; do
             wait "$p0" || die "a run on CPU 0 failed"
             wait "$p1" || die "a run on CPU 1 failed"
             for cpu in 0 1; do
-                c=$(cat "$TMP/c$cpu.cpu") n=$(cat "$TMP/n$cpu.cpu")
-                echo "$wl,\"$cfg\",$r,$cpu,$c,$n" >>"$RAW"
-                log "$wl round $r/$rounds cpu $cpu: $cfg $c s, $BASELINE $n s, ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
+                read -r c _ cs <"$TMP/c$cpu.cpu"
+                read -r n _ ns <"$TMP/n$cpu.cpu"
+                echo "$wl,\"$cfg\",$r,$cpu,$c,$n,$cs,$ns" >>"$RAW"
+                log "$wl round $r/$rounds cpu $cpu: $cfg $c s (sys $cs), $BASELINE $n s (sys $ns), ratio $(awk -v a="$c" -v b="$n" 'BEGIN { printf "%.4f", a / b }')"
             done
         done
     done
@@ -155,19 +156,21 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 rows = {}
 for r in csv.DictReader(open(sys.argv[1])):
-    rows.setdefault((r["workload"], r["config"]), []).append((float(r["config_cpu_seconds"]), float(r["baseline_cpu_seconds"])))
+    rows.setdefault((r["workload"], r["config"]), []).append((float(r["config_cpu_seconds"]), float(r["baseline_cpu_seconds"]),
+                                                              float(r["config_sys_seconds"]), float(r["baseline_sys_seconds"])))
 base = "no agent" if sys.argv[2] == "none" else "`%s`" % sys.argv[2]
-print("| workload | config | pairs | CPU s (median) | " + base + ": CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| workload | config | pairs | CPU s (median) | " + base + ": CPU s (median) | paired CPU ratio: median | mean | 95% interval of the mean | sd of one pair | of the CPU, sys s (median): config / baseline |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (wl, cfg), v in rows.items():
-    ratios = [c / n for c, n in v]
+    ratios = [x[0] / x[1] for x in v]
     n = len(ratios)
     mean = statistics.fmean(ratios)
     sd = statistics.stdev(ratios) if n > 1 else 0.0
     half = (T95[n - 2] if n - 1 <= 30 else 1.96) * sd / n ** 0.5 if n > 1 else float("nan")
-    print("| %s | `%s` | %d | %.2f | %.2f | %.4f | %.4f | %.4f .. %.4f | %.1f%% |" % (
-        wl, cfg, n, statistics.median(c for c, _ in v), statistics.median(m for _, m in v),
-        statistics.median(ratios), mean, mean - half, mean + half, 100 * sd))
+    print("| %s | `%s` | %d | %.2f | %.2f | %.4f | %.4f | %.4f .. %.4f | %.1f%% | %.3f / %.3f |" % (
+        wl, cfg, n, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v),
+        statistics.median(ratios), mean, mean - half, mean + half, 100 * sd,
+        statistics.median(x[2] for x in v), statistics.median(x[3] for x in v)))
 EOF
 )
 echo "$TABLE"
