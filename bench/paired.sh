@@ -61,7 +61,7 @@ if [[ " $WORKLOADS " == *" javac "* && ! -s $OUT/javac-files.txt ]]; then
     log "preparing javac's sources with run.sh"
     WORKLOADS=javac CONFIGS=none RUNS=1 WARMUP=0 STARTUP=0 RECORD=0 "$BENCH_DIR/run.sh" >/dev/null
 fi
-[[ -f $H2_JAR ]] || die "$H2_JAR missing (Debian package libh2-java; run.sh installs it)"
+if [[ " $WORKLOADS " == *" h2 "* && ! -f $H2_JAR ]]; then die "$H2_JAR missing (Debian package libh2-java; run.sh installs it)"; fi
 mkdir -p "$OUT/classes"
 "$JDK/bin/javac" -d "$OUT/classes" -nowarn "$BENCH_DIR/workloads/H2Load.java"
 NCLASSES=$( (grep -v -e '/package-info\.java$' -e '/module-info\.java$' "$OUT/javac-files.txt" 2>/dev/null || true) | wc -l)
