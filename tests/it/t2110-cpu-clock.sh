@@ -4,7 +4,9 @@
 # interval asked for, also below the scheduler tick. Where perf_event_open is
 # refused (here by a seccomp filter, as in a container), the sampler says why
 # and falls back to POSIX CPU timers, whose signals come at the tick and stand
-# for the expirations since: the total still follows the CPU time.
+# for the expirations since: the total still follows the CPU time. Without
+# kernel frames (cstack=native or java) at interval=10 or more, POSIX timers
+# are chosen: they cost less a sample.
 . "$(dirname "$0")/lib.sh"
 # verbose line -> "signals samples"
 counts() { sed -n 's/^jvmprof: cpu sampler: \([0-9]*\) signals: [0-9]* stacks recorded (\([0-9]*\) samples.*/\1 \2/p' "$1"; }
@@ -43,6 +45,15 @@ if [ "$(id -u)" = 0 ] || [ "$paranoid" -le 1 ]; then
 else
     note "perf_event_open not open to uid $(id -u) (perf_event_paranoid=$paranoid): only the fallback is checked"
 fi
+# cstack=native at interval=10 needs nothing only the perf_event clock gives: POSIX CPU timers, chosen and
+# said so, whose totals still follow the CPU time (two spinners for 2 s: about 400 samples of 10 ms; a busy
+# machine gives the spinners less CPU, never more, and the budget (CpuBudget) counts their own CPU time)
+run_java "cpu=samples,cstack=native,interval=10,verbose=y,file=$T/n.txt" TwoSpinners 2
+expect_rc 0
+expect_grep "with the overruns of POSIX CPU timers), chosen: cstack=native at interval=10 needs no perf_event clock" "$T/err"
+read -r sig smp < <(counts "$T/err")
+note "cstack=native, interval=10: POSIX timers, $sig signals, $smp samples"
+[ "$smp" -ge 360 ] && [ "$smp" -le 520 ] || fail "$smp samples of 10 ms in 2 s of CPU of each of two spinners (expected 360..520)"
 timeout -k 10 120 "$ROOT/build/tools/deny" perf_event_open "$JAVA" "-agentpath:$AGENT=cpu=samples,interval=1,verbose=y,file=$T/t.txt" \
     -cp "$CLASSES" TwoSpinners 2 >"$T/out" 2>"$T/err" || fail "TwoSpinners failed without perf_event_open: $(tail -3 "$T/err")"
 expect_grep "with the overruns of POSIX CPU timers), perf_event_open refused (Operation not permitted)" "$T/err"

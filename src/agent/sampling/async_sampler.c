@@ -97,6 +97,13 @@ static const char *const asy_agct_names[ASY_AGCT_CODES] = {
 /* cstack=: the kernel's frames and the native ones kept per sample */
 #define ASY_KERNEL_FRAMES 48u
 #define ASY_NATIVE_FRAMES 256u /* with the markers of the Java frames between (native_frames.h) */
+/* The least interval= (ms) at which CPU samples without kernel frames take POSIX CPU timers rather than a
+ * perf_event task clock. A POSIX timer is checked at the scheduler's tick (4 ms at 250 Hz), which comes anyway;
+ * a task clock runs a timer interrupt of its own for each sample and sends its signal from another interrupt:
+ * measured on a 2-core VM, about 50 us of CPU a sample against a few (bench/RESULTS.md, 2026-12-03). Below
+ * this interval the perf_event clock gives the stacks at the interval asked for, where POSIX timers would give
+ * one a tick, standing for several samples. */
+#define ASY_POSIX_MIN_INTERVAL_MS 10u
 /* perf events by file descriptor, for the handler (the signal carries its fd) */
 #define ASY_PERF_FDS 65536u
 
@@ -211,6 +218,7 @@ static asy_hot *_Atomic asy_live;
 static struct {
     asy_agct_fn agct;
     bool perf_timers;           /* a perf_event task clock, not a POSIX CPU timer */
+    bool posix_chosen;          /* POSIX CPU timers because nothing asked needs the perf_event clock */
     char perf_refused[96];      /* why not: perf_event_open's error */
     int kernel_refused;         /* errno of the kernel's refusal of kernel callchains (0: given) */
     bool kernel_said;
@@ -1267,6 +1275,14 @@ static void asy_timer_delete_word(uintptr_t w, perf_thread ***later, size_t *n, 
  * nor under a seccomp profile that refuses the call). */
 static void asy_choose_timer(asy_state *as)
 {
+    /* the perf_event clock only where a sample needs what it alone gives: the kernel's frames (cstack=mixed),
+     * another event=, or signals at an interval below the scheduler's tick; else POSIX CPU timers */
+    asy_proc.posix_chosen = !as->event_other && as->opts->cstack != OPTIONS_CSTACK_MIXED &&
+                            as->opts->interval_ms >= ASY_POSIX_MIN_INTERVAL_MS;
+    if (asy_proc.posix_chosen) {
+        asy_proc.perf_timers = false;
+        return;
+    }
     int err = 0;
     perf_thread *pt = asy_perf_open(as, (pid_t)syscall(SYS_gettid), &err);
     asy_proc.perf_timers = pt != NULL;
@@ -2169,7 +2185,11 @@ static void asy_describe(const asy_state *as, char *out, size_t len)
     if (!as->opts->wall_ms && asy_proc.perf_timers && atomic_load(&as->perf_fallbacks))
         asy_appendf(out, len, &used, ", %llu threads on POSIX CPU timers (no perf_event clock could be opened for them)",
                     (unsigned long long)atomic_load(&as->perf_fallbacks));
-    if (!as->opts->wall_ms && !asy_proc.perf_timers)
+    if (!as->opts->wall_ms && asy_proc.posix_chosen)
+        asy_appendf(out, len, &used, ", chosen: cstack=%s at interval=%u needs no perf_event clock (kernel frames and "
+                    "intervals below %u ms do), and they cost less a sample", as->opts->cstack == OPTIONS_CSTACK_JAVA ? "java"
+                    : "native", as->opts->interval_ms, ASY_POSIX_MIN_INTERVAL_MS);
+    else if (!as->opts->wall_ms && !asy_proc.perf_timers)
         asy_appendf(out, len, &used, ", perf_event_open refused (%s): POSIX timers are checked at the scheduler "
                     "tick, so an interval below it gives fewer stacks, each standing for several samples",
                     asy_proc.perf_refused);
