@@ -218,7 +218,6 @@ static asy_hot *_Atomic asy_live;
 static struct {
     asy_agct_fn agct;
     bool perf_timers;           /* a perf_event task clock, not a POSIX CPU timer */
-    bool posix_chosen;          /* POSIX CPU timers because nothing asked needs the perf_event clock */
     char perf_refused[96];      /* why not: perf_event_open's error */
     int kernel_refused;         /* errno of the kernel's refusal of kernel callchains (0: given) */
     bool kernel_said;
@@ -1270,16 +1269,21 @@ static void asy_timer_delete_word(uintptr_t w, perf_thread ***later, size_t *n, 
     (*later)[(*n)++] = pt;
 }
 
-/* Whether perf events can be used here: one must open (not for an
- * unprivileged user under kernel.perf_event_paranoid >= 2 with Debian's 3,
- * nor under a seccomp profile that refuses the call). */
+/* Whether the session's CPU samples need what only the perf_event clock gives: the kernel's frames
+ * (cstack=mixed), another event=, or signals at an interval below the scheduler's tick; if not, they take
+ * POSIX CPU timers. */
+static bool asy_needs_perf_clock(const asy_state *as)
+{
+    return as->event_other || as->opts->cstack == OPTIONS_CSTACK_MIXED ||
+           as->opts->interval_ms < ASY_POSIX_MIN_INTERVAL_MS;
+}
+
+/* The clock of the session's CPU samples: POSIX CPU timers where it needs no perf_event clock; else perf
+ * events, where they can be used here: one must open (not for an unprivileged user under
+ * kernel.perf_event_paranoid >= 2 with Debian's 3, nor under a seccomp profile that refuses the call). */
 static void asy_choose_timer(asy_state *as)
 {
-    /* the perf_event clock only where a sample needs what it alone gives: the kernel's frames (cstack=mixed),
-     * another event=, or signals at an interval below the scheduler's tick; else POSIX CPU timers */
-    asy_proc.posix_chosen = !as->event_other && as->opts->cstack != OPTIONS_CSTACK_MIXED &&
-                            as->opts->interval_ms >= ASY_POSIX_MIN_INTERVAL_MS;
-    if (asy_proc.posix_chosen) {
+    if (!asy_needs_perf_clock(as)) {
         asy_proc.perf_timers = false;
         return;
     }
@@ -2185,7 +2189,7 @@ static void asy_describe(const asy_state *as, char *out, size_t len)
     if (!as->opts->wall_ms && asy_proc.perf_timers && atomic_load(&as->perf_fallbacks))
         asy_appendf(out, len, &used, ", %llu threads on POSIX CPU timers (no perf_event clock could be opened for them)",
                     (unsigned long long)atomic_load(&as->perf_fallbacks));
-    if (!as->opts->wall_ms && asy_proc.posix_chosen)
+    if (!as->opts->wall_ms && !asy_needs_perf_clock(as))
         asy_appendf(out, len, &used, ", chosen: cstack=%s at interval=%u needs no perf_event clock (kernel frames and "
                     "intervals below %u ms do), and they cost less a sample", as->opts->cstack == OPTIONS_CSTACK_JAVA ? "java"
                     : "native", as->opts->interval_ms, ASY_POSIX_MIN_INTERVAL_MS);
