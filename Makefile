@@ -272,7 +272,7 @@ bench: all $(BUILD)/tools/rewrite_cost $(BUILD)/tools/alloc_floor.so $(BUILD)/to
 	@bench/run.sh
 	@WORKLOADS="javac h2" CONFIGS="none|heap=sites|heap=sites,lifetimes=y|heap=sites,alloc_count=site|heap=sites,alloc_count=site,lifetimes=y" STARTUP=0 bench/run.sh
 	@WORKLOADS=javac CONFIGS="none|trace=exec|trace=exec,receivers=n|trace=exec:light|trace=exec,mintime=1ms|trace=mem:light+thread+class" STARTUP=0 bench/run.sh
-	@WORKLOADS="javac h2" CONFIGS="none|cpu=samples,interval=10|cpu=samples,interval=10,cstack=java|cpu=samples,interval=10,record=y$${AP_LIB:+|ap:event=cpu,interval=10ms}" STARTUP=0 bench/run.sh
+	@WORKLOADS="javac h2" CONFIGS="none|cpu=samples,interval=10|cpu=samples,interval=10,cstack=mixed|cpu=samples,interval=10,cstack=java|cpu=samples,interval=10,record=y$${AP_LIB:+|ap:event=cpu,interval=10ms}" STARTUP=0 bench/run.sh
 	@bench/paired.sh
 	@bench/timer_cost.sh
 	@bench/native_names.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 38's naming target: on a JNI-heavy workload (bench/workloads/JniHeavy.java
 # and jniheavy.c: a C hash, libc's qsort and memcpy, zlib through java.util.zip),
-# the share of cpu=samples' samples (cstack=mixed, the default) that hold a native
+# the share of cpu=samples' samples (cstack=mixed) that hold a native
 # frame without a symbol, where symbols exist: in a library with a full symbol
 # table (.symtab, its own or a separate debug file's). Frames of stripped libraries
 # (Debian's libz.so.1 keeps only its exported functions, and no debug file for it
@@ -22,7 +22,7 @@ count() { sed -n "s/^$1 \([0-9]*\)$/\1/p" "$2"; }
 cost() { sed -n 's/.*signal handlers .* signals (\([0-9.]*\) us each.*/\1/p' "$1"; }
 shares=() all=() mixed=() javac=()
 for ((r = 1; r <= RUNS; r++)); do
-    "$JDK/bin/java" "-agentpath:$AGENT=cpu=samples,file=$OUT/r.txt" -cp "$OUT" JniHeavy "$OUT/libjniheavy.so" 500 2 \
+    "$JDK/bin/java" "-agentpath:$AGENT=cpu=samples,cstack=mixed,file=$OUT/r.txt" -cp "$OUT" JniHeavy "$OUT/libjniheavy.so" 500 2 \
         >/dev/null 2>"$OUT/err.txt"
     n=$(count "samples with native frames (cstack=)" "$OUT/r.txt")
     u=$(count "samples with a native frame without a symbol" "$OUT/r.txt")

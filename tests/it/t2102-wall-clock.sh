@@ -11,7 +11,7 @@
 # calls the native Thread.sleep0 (JDK 21) or Thread.sleepNanos0 (JDK 22+),
 # whose frame is then the sleeping one. These shares are read with
 # cstack=java (the top frame is the Java one); with native frames (the
-# default, cstack=mixed) the sleeping samples hold the JVM's and the C
+# default, cstack=native) the sleeping samples hold the JVM's and the C
 # library's frames above the native Thread.sleep.
 . "$(dirname "$0")/lib.sh"
 SLEEP_RE='^java\.lang\.Thread\.sleep(0|Nanos0)?$' # the native frame that sleeps
@@ -45,7 +45,7 @@ grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];\[sleeping\] [0-9]*$' "$T/w
 run_java "wall=10,thread=y,collapsed=$T/m.col" SleepCompute 2
 expect_rc 0
 grep -Eq 'java\.lang\.Thread\.sleep(0|Nanos0)?_\[n\];JVM_Sleep[A-Za-z]*;.*;\[sleeping\] [0-9]*$' "$T/m.col" ||
-    { grep sleeping "$T/m.col" | head -3 >&2; fail "cstack=mixed: no sleeping stack with JVM_Sleep above Thread.sleep"; }
+    { grep sleeping "$T/m.col" | head -3 >&2; fail "cstack=native (the default): no sleeping stack with JVM_Sleep above Thread.sleep"; }
 
 run_java "cpu=samples,cstack=java,file=$T/c.txt" SleepCompute 4
 expect_rc 0

@@ -1,4 +1,4 @@
-# cstack= (default mixed): the native frames between Java frames and below
+# cstack= (default native): the native frames between Java frames and below
 # them, in the order they were on the stack. NativeHot's callback mode calls
 # a native method whose C code (jp_call_java) calls Java back
 # (NativeHot.javaBurn, which burns the CPU): at least 90% of the samples

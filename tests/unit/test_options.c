@@ -234,6 +234,28 @@ static void test_interval(void)
     PARSE_BAD("interval", "interval", "1..60000");
 }
 
+/* cstack=: native frames by default on event=cpu (kernel frames cost the perf_event clock there), the
+ * kernel's too with another event= (a perf event already); what is given wins. */
+static void test_cstack_default(void)
+{
+    if (PARSE_OK("cpu=samples"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
+    if (PARSE_OK("cpu=samples,event=cpu"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
+    if (PARSE_OK("wall=10"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
+    if (PARSE_OK("cpu=samples,event=cache-misses"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
+    if (PARSE_OK("cpu=samples,event=sched:sched_switch"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
+    if (PARSE_OK("cpu=samples,cstack=mixed"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
+    if (PARSE_OK("cpu=samples,cstack=java,event=page-faults"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_JAVA);
+    if (PARSE_OK("cpu=samples,event=page-faults,cstack=native"))
+        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
+}
+
 static void test_depth(void)
 {
     if (PARSE_OK("depth=0"))
@@ -1105,6 +1127,7 @@ int main(void)
     RUN(test_bool_options);
     RUN(test_help);
     RUN(test_interval);
+    RUN(test_cstack_default);
     RUN(test_depth);
     RUN(test_cutoff);
     RUN(test_file);
