@@ -238,22 +238,19 @@ static void test_interval(void)
  * kernel's too with another event= (a perf event already); what is given wins. */
 static void test_cstack_default(void)
 {
-    if (PARSE_OK("cpu=samples"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
-    if (PARSE_OK("cpu=samples,event=cpu"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
-    if (PARSE_OK("wall=10"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
-    if (PARSE_OK("cpu=samples,event=cache-misses"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
-    if (PARSE_OK("cpu=samples,event=sched:sched_switch"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
-    if (PARSE_OK("cpu=samples,cstack=mixed"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_MIXED);
-    if (PARSE_OK("cpu=samples,cstack=java,event=page-faults"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_JAVA);
-    if (PARSE_OK("cpu=samples,event=page-faults,cstack=native"))
-        CHECK_EQ_INT(opts.cstack, OPTIONS_CSTACK_NATIVE);
+    static const struct { const char *text; options_cstack cstack; } cases[] = {
+        { "cpu=samples", OPTIONS_CSTACK_NATIVE },
+        { "cpu=samples,event=cpu", OPTIONS_CSTACK_NATIVE },
+        { "wall=10", OPTIONS_CSTACK_NATIVE },
+        { "cpu=samples,event=cache-misses", OPTIONS_CSTACK_MIXED },
+        { "cpu=samples,event=sched:sched_switch", OPTIONS_CSTACK_MIXED },
+        { "cpu=samples,cstack=mixed", OPTIONS_CSTACK_MIXED },
+        { "cpu=samples,cstack=java,event=page-faults", OPTIONS_CSTACK_JAVA },
+        { "cpu=samples,event=page-faults,cstack=native", OPTIONS_CSTACK_NATIVE },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (PARSE_OK(cases[i].text) && !CHECK_EQ_INT(opts.cstack, cases[i].cstack))
+            fprintf(stderr, "    text: %s\n", cases[i].text);
 }
 
 static void test_depth(void)
