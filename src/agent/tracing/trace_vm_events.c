@@ -150,6 +150,39 @@ static uint64_t tv_tag_class_id(jlong tag)
     return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == tv_session_bits() ? t & 0xffffffffu : 0;
 }
 
+/* Class objects that had an object's tag (the reference walk's, or an
+ * event's naming a Class object) when they were given their class's: the old
+ * tag and the class, for the walk to name those it met (tv_walk_name_late_classes).
+ * A slot is written old = 0, class, old; read old, class, old. */
+#define TV_RETAGGED 1024u
+static struct {
+    _Atomic uint64_t old, cls;
+} tv_retagged[TV_RETAGGED];
+static _Atomic uint32_t tv_retagged_next;
+
+static void tv_retag_note(uint64_t old, uint64_t cls)
+{
+    uint32_t i = atomic_fetch_add_explicit(&tv_retagged_next, 1, memory_order_relaxed) % TV_RETAGGED;
+    atomic_store_explicit(&tv_retagged[i].old, 0, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&tv_retagged[i].cls, cls, memory_order_relaxed);
+    atomic_store_explicit(&tv_retagged[i].old, old, memory_order_release);
+}
+
+/* The class a Class object once tagged old was given, or 0. */
+static uint64_t tv_retag_find(uint64_t old)
+{
+    for (uint32_t i = 0; i < TV_RETAGGED; i++) {
+        if (atomic_load_explicit(&tv_retagged[i].old, memory_order_acquire) != old)
+            continue;
+        uint64_t cls = atomic_load_explicit(&tv_retagged[i].cls, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&tv_retagged[i].old, memory_order_relaxed) == old)
+            return cls;
+    }
+    return 0;
+}
+
 /* The trace's id of a class, from its Class object's tag, or named and tagged now. */
 static uint64_t tv_class_of(jclass klass)
 {
@@ -170,8 +203,11 @@ static uint64_t tv_class_of(jclass klass)
     }
     uint64_t id = trace_class_id(name, n);
     (*tv_jvm.env)->Deallocate(tv_jvm.env, (unsigned char *)sig);
-    if (id && id <= 0xffffffffu)
+    if (id && id <= 0xffffffffu) {
+        if (tag && !((uint64_t)tag & TV_CLASS_TAG))
+            tv_retag_note((uint64_t)tag, id);
         (*tv_jvm.env)->SetTag(tv_jvm.env, klass, (jlong)(TV_CLASS_TAG | tv_session_bits() << 32 | id));
+    }
     return id;
 }
 
@@ -768,6 +804,8 @@ uint64_t trace_receiver_id(const trace_state *ts, jobject self, trace_receivers 
 
 /* ---- the object-reference report ---- */
 
+#define TV_WALKS 3 /* the reference walk, made again while an object's class cannot be named */
+
 typedef struct tv_obj { uint64_t id, cls, size, length1, kind; } tv_obj;
 typedef struct tv_ref { uint64_t from, to; uint32_t kind, index; } tv_ref;
 
@@ -870,21 +908,168 @@ static int tv_ref_cmp(const void *a, const void *b)
     return x->from < y->from ? -1 : x->from > y->from;
 }
 
+static int tv_u64_cmp(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return *x < *y ? -1 : *x > *y;
+}
+
+/* The Class object an object's class reference names (refs sorted by from), or 0. */
+static uint64_t tv_walk_class_ref(const tv_walk *w, uint64_t id)
+{
+    size_t lo = 0, hi = w->nrefs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->refs[mid].from < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < w->nrefs && w->refs[lo].from == id; lo++)
+        if (w->refs[lo].kind == JVMTI_HEAP_REFERENCE_CLASS)
+            return w->refs[lo].to;
+    return 0;
+}
+
+/* id as the entry of map (triples: old tag, class id, new tag; sorted) holds it */
+static uint64_t tv_walk_renamed(const uint64_t *map, size_t n, uint64_t id)
+{
+    const uint64_t *at = n ? bsearch(&id, map, n, 3 * sizeof *map, tv_u64_cmp) : NULL;
+    return at ? at[2] : id;
+}
+
+/* A class made after tv_tag_loaded named its classes (by another thread: an
+ * array class has no class-load event) has a Class object the walk met
+ * untagged and gave a plain object's tag (or an allocation event did), and
+ * its objects were told no class. Such Class objects are named now, given their class
+ * tag, and every mention of them in the walk renamed: each object's class is
+ * known and each Class object listed as one. Refs sorted by from, before and after. */
+static size_t tv_walk_unnamed(const tv_walk *w, uint64_t class_class)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nobjs; i++)
+        n += w->objs[i].cls == 0 || (w->objs[i].kind != TRACE_OBJECT_CLASS && w->objs[i].cls == class_class);
+    return n;
+}
+
+static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_class)
+{
+    size_t n = tv_walk_unnamed(w, class_class);
+    if (!n)
+        return;
+    uint64_t *mirror = malloc(n * sizeof *mirror), *map = malloc(n * 3 * sizeof *map);
+    jlong *tags_in = malloc(n * sizeof *tags_in);
+    bool *found = calloc(n, sizeof *found);
+    size_t m = 0, got_n = 0;
+    for (size_t i = 0; mirror && map && tags_in && found && i < w->nobjs; i++) {
+        const tv_obj *o = &w->objs[i];
+        uint64_t c = o->cls == 0 ? tv_walk_class_ref(w, o->id)
+                     : o->kind != TRACE_OBJECT_CLASS && o->cls == class_class ? o->id
+                                                                              : 0;
+        if (c)
+            mirror[m++] = c;
+    }
+    if (m) {
+        qsort(mirror, m, sizeof *mirror, tv_u64_cmp);
+        size_t u = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!u || mirror[u - 1] != mirror[i])
+                mirror[u++] = mirror[i];
+        for (size_t i = 0; i < u; i++)
+            tags_in[i] = (jlong)mirror[i];
+        jint got = 0;
+        jobject *objs = NULL;
+        jlong *tags = NULL;
+        jvmtiEnv *env = tv_jvm.env;
+        if (u <= INT32_MAX && (*env)->GetObjectsWithTags(env, (jint)u, tags_in, &got, &objs, &tags) == JVMTI_ERROR_NONE) {
+            for (jint k = 0; k < got; k++) {
+                uint64_t cls = tv_class_of((jclass)objs[k]), old = (uint64_t)tags[k];
+                uint64_t *at = bsearch(&old, mirror, u, sizeof *mirror, tv_u64_cmp);
+                if (at && cls) {
+                    map[3 * got_n] = old;
+                    map[3 * got_n + 1] = cls;
+                    map[3 * got_n++ + 2] = TV_CLASS_TAG | tv_session_bits() << 32 | cls;
+                    found[at - mirror] = true;
+                }
+                (*jni)->DeleteLocalRef(jni, objs[k]);
+            }
+            (*env)->Deallocate(env, (unsigned char *)objs);
+            (*env)->Deallocate(env, (unsigned char *)tags);
+        }
+        for (size_t i = 0; i < u; i++) { /* those not found had been named by an event since the walk */
+            uint64_t cls = found[i] ? 0 : tv_retag_find(mirror[i]);
+            if (cls) {
+                map[3 * got_n] = mirror[i];
+                map[3 * got_n + 1] = cls;
+                map[3 * got_n++ + 2] = TV_CLASS_TAG | tv_session_bits() << 32 | cls;
+            }
+        }
+        jp_log_debug("trace: %zu Class objects the reference walk found untagged; %zu named after it", u, got_n);
+    }
+    if (got_n) {
+        qsort(map, got_n, 3 * sizeof *map, tv_u64_cmp);
+        for (size_t i = 0; i < w->nobjs; i++) { /* first each object's class, by the refs as they are */
+            tv_obj *o = &w->objs[i];
+            if (o->cls == 0) {
+                uint64_t c = tv_walk_class_ref(w, o->id);
+                const uint64_t *at = c ? bsearch(&c, map, got_n, 3 * sizeof *map, tv_u64_cmp) : NULL;
+                if (at)
+                    o->cls = at[1];
+            }
+        }
+        for (size_t i = 0; i < w->nobjs; i++) {
+            tv_obj *o = &w->objs[i];
+            uint64_t id = tv_walk_renamed(map, got_n, o->id);
+            if (id != o->id) {
+                o->id = id;
+                o->kind = TRACE_OBJECT_CLASS;
+            }
+        }
+        for (size_t i = 0; i < w->nrefs; i++) {
+            w->refs[i].from = tv_walk_renamed(map, got_n, w->refs[i].from);
+            w->refs[i].to = tv_walk_renamed(map, got_n, w->refs[i].to);
+        }
+        qsort(w->refs, w->nrefs, sizeof *w->refs, tv_ref_cmp);
+    }
+    free(mirror);
+    free(map);
+    free(tags_in);
+    free(found);
+}
+
 bool trace_object_references(JNIEnv *jni)
 {
     if (!tv_jvm.env || !trace_thread_followed(jni))
         return false;
-    tv_tag_loaded(jni, true); /* every object's class named */
+    /* Every loaded class is named before the walk, and the Class objects it
+     * finds untagged after it (an archived class not loaded yet, a class made
+     * meanwhile). One the VM held only while making it, gone since, cannot
+     * be named: the walk is made again (object ids are tags: they stay). */
+    uint64_t class_class = trace_class_id("java/lang/Class", 15);
     tv_walk w;
-    memset(&w, 0, sizeof w);
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.heap_reference_callback = tv_walk_ref;
     jvmtiEnv *env = tv_jvm.env;
-    bool ok = jvmti_check((*env)->FollowReferences(env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
-                  JP_OK && !w.oom;
-    if (ok) {
+    bool ok = false;
+    for (int attempt = 1;; attempt++) {
+        tv_tag_loaded(jni, true);
+        memset(&w, 0, sizeof w);
+        ok = jvmti_check((*env)->FollowReferences(env, 0, NULL, NULL, &cb, &w), "FollowReferences(trace)") ==
+                 JP_OK && !w.oom;
+        if (!ok)
+            break;
         qsort(w.refs, w.nrefs, sizeof *w.refs, tv_ref_cmp);
+        tv_walk_name_late_classes(jni, &w, class_class);
+        size_t left = tv_walk_unnamed(&w, class_class);
+        if (!left || attempt == TV_WALKS)
+            break;
+        jp_log_debug("trace: %zu objects of the reference walk have no class named; walking again", left);
+        free(w.objs);
+        free(w.refs);
+        free(w.seen);
+    }
+    if (ok) {
         ok = trace_thread_event(jni, TRACE_EV_REFERENCES, (uint64_t[]){ w.nobjs, w.nrefs });
         for (size_t i = 0; ok && i < w.nobjs; i++) {
             const tv_obj *o = &w.objs[i];
