@@ -166,6 +166,7 @@ typedef struct jvmprof_event {
         struct { int kind; uint64_t object; jvmprof_name class_name; } monitor;
         struct { jvmprof_name message; } user;
         struct { uint64_t objects, references; } references;
+        /* object: class_name empty if it could not be named (`jvmprof trace` shows <class 0>) */
         struct { uint64_t object; int kind; jvmprof_name class_name; uint64_t size; int64_t length; } object;
         struct { uint64_t object; int kind; uint32_t index; } reference; /* kind: JVMTI's jvmtiHeapReferenceKind */
         struct { jvmprof_name stack; } sample;  /* "pkg.Class.method;..." from the root */

@@ -183,7 +183,10 @@ void jvmprof_plugin_event(const jvmprof_event *e)
     case JVMPROF_EV_OBJECT: {
         int k = e->u.object.kind;
         put(&l, "object object=%" PRIu64 " ", e->u.object.object);
-        name(&l, e->u.object.class_name);
+        if (e->u.object.class_name.len) /* empty: not named, the text's <class 0> (plugin.h) */
+            name(&l, e->u.object.class_name);
+        else
+            put(&l, "<class 0>");
         put(&l, " %s bytes=%" PRIu64, k == JVMPROF_OBJECT_ARRAY ? "array" : k == JVMPROF_OBJECT_CLASS ? "class"
                                       : k == JVMPROF_OBJECT_PLAIN ? "object" : "?", e->u.object.size);
         if (e->u.object.length >= 0)
