@@ -914,8 +914,8 @@ static int tv_u64_cmp(const void *a, const void *b)
     return *x < *y ? -1 : *x > *y;
 }
 
-/* The Class object an object's class reference names (refs sorted by from), or 0. */
-static uint64_t tv_walk_class_ref(const tv_walk *w, uint64_t id)
+/* The index of the first reference from id (refs sorted by from), or of the next object's. */
+static size_t tv_walk_first_ref(const tv_walk *w, uint64_t id)
 {
     size_t lo = 0, hi = w->nrefs;
     while (lo < hi) {
@@ -925,7 +925,13 @@ static uint64_t tv_walk_class_ref(const tv_walk *w, uint64_t id)
         else
             hi = mid;
     }
-    for (; lo < w->nrefs && w->refs[lo].from == id; lo++)
+    return lo;
+}
+
+/* The Class object an object's class reference names (refs sorted by from), or 0. */
+static uint64_t tv_walk_class_ref(const tv_walk *w, uint64_t id)
+{
+    for (size_t lo = tv_walk_first_ref(w, id); lo < w->nrefs && w->refs[lo].from == id; lo++)
         if (w->refs[lo].kind == JVMTI_HEAP_REFERENCE_CLASS)
             return w->refs[lo].to;
     return 0;
@@ -981,7 +987,8 @@ static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_cl
         jobject *objs = NULL;
         jlong *tags = NULL;
         jvmtiEnv *env = tv_jvm.env;
-        if (u <= INT32_MAX && (*env)->GetObjectsWithTags(env, (jint)u, tags_in, &got, &objs, &tags) == JVMTI_ERROR_NONE) {
+        if (u <= INT32_MAX &&
+            (*env)->GetObjectsWithTags(env, (jint)u, tags_in, &got, &objs, &tags) == JVMTI_ERROR_NONE) {
             for (jint k = 0; k < got; k++) {
                 uint64_t cls = tv_class_of((jclass)objs[k]), old = (uint64_t)tags[k];
                 uint64_t *at = bsearch(&old, mirror, u, sizeof *mirror, tv_u64_cmp);
@@ -1074,15 +1081,7 @@ bool trace_object_references(JNIEnv *jni)
         for (size_t i = 0; ok && i < w.nobjs; i++) {
             const tv_obj *o = &w.objs[i];
             ok = trace_thread_event(jni, TRACE_EV_OBJECT, (uint64_t[]){ o->id, o->kind, o->cls, o->size, o->length1 });
-            size_t lo = 0, hi = w.nrefs; /* the first reference from o */
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (w.refs[mid].from < o->id)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (; ok && lo < w.nrefs && w.refs[lo].from == o->id; lo++)
+            for (size_t lo = tv_walk_first_ref(&w, o->id); ok && lo < w.nrefs && w.refs[lo].from == o->id; lo++)
                 ok = trace_thread_event(jni, TRACE_EV_REFERENCE, (uint64_t[]){ w.refs[lo].to, w.refs[lo].kind,
                                                                                w.refs[lo].index });
             if (ok)
