@@ -944,12 +944,7 @@ static uint64_t tv_walk_renamed(const uint64_t *map, size_t n, uint64_t id)
     return at ? at[2] : id;
 }
 
-/* A class made after tv_tag_loaded named its classes (by another thread: an
- * array class has no class-load event) has a Class object the walk met
- * untagged and gave a plain object's tag (or an allocation event did), and
- * its objects were told no class. Such Class objects are named now, given their class
- * tag, and every mention of them in the walk renamed: each object's class is
- * known and each Class object listed as one. Refs sorted by from, before and after. */
+/* How many objects have no class named, or are Class objects listed as plain objects. */
 static size_t tv_walk_unnamed(const tv_walk *w, uint64_t class_class)
 {
     size_t n = 0;
@@ -958,6 +953,14 @@ static size_t tv_walk_unnamed(const tv_walk *w, uint64_t class_class)
     return n;
 }
 
+/* A class made after tv_tag_loaded named its classes (by another thread: an
+ * array class has no class-load event) has a Class object the walk met
+ * untagged and gave a plain object's tag (or an allocation event did), and
+ * its objects were told no class (so has a Class object the JDK's archive
+ * holds for a class not loaded yet). Such Class objects are named now, given
+ * their class tag, and every mention of them in the walk renamed: each
+ * object's class is known and each Class object listed as one. Refs sorted
+ * by from, before and after. */
 static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_class)
 {
     size_t n = tv_walk_unnamed(w, class_class);
