@@ -150,15 +150,16 @@ static uint64_t tv_tag_class_id(jlong tag)
     return (t & TV_CLASS_TAG) && ((t >> 32) & 0xffffu) == tv_session_bits() ? t & 0xffffffffu : 0;
 }
 
+#define TV_RETAGGED 1024u
 /* Class objects that had an object's tag (the reference walk's, or an
  * event's naming a Class object) when they were given their class's: the old
  * tag and the class, for the walk to name those it met (tv_walk_name_late_classes).
- * A slot is written old = 0, class, old; read old, class, old. */
-#define TV_RETAGGED 1024u
+ * A slot is written old = 0, class, old; read old, class, old. Global: written
+ * by any thread's tv_class_of, read by the thread that asked for the report. */
 static struct {
     _Atomic uint64_t old, cls;
 } tv_retagged[TV_RETAGGED];
-static _Atomic uint32_t tv_retagged_next;
+static _Atomic uint32_t tv_retagged_next; /* the next slot of tv_retagged, modulo its size */
 
 static void tv_retag_note(uint64_t old, uint64_t cls)
 {
