@@ -143,6 +143,12 @@ static uint64_t tv_session_bits(void)
     return ts ? ts->gen & 0xffffu : 0;
 }
 
+/* The tag this session gives the Class object of class id. */
+static uint64_t tv_class_tag(uint64_t id)
+{
+    return TV_CLASS_TAG | tv_session_bits() << 32 | id;
+}
+
 /* The class id a Class object's tag holds, if this session gave it; else 0. */
 static uint64_t tv_tag_class_id(jlong tag)
 {
@@ -207,7 +213,7 @@ static uint64_t tv_class_of(jclass klass)
     if (id && id <= 0xffffffffu) {
         if (tag && !((uint64_t)tag & TV_CLASS_TAG))
             tv_retag_note((uint64_t)tag, id);
-        (*tv_jvm.env)->SetTag(tv_jvm.env, klass, (jlong)(TV_CLASS_TAG | tv_session_bits() << 32 | id));
+        (*tv_jvm.env)->SetTag(tv_jvm.env, klass, (jlong)tv_class_tag(id));
     }
     return id;
 }
@@ -945,6 +951,15 @@ static uint64_t tv_walk_renamed(const uint64_t *map, size_t n, uint64_t id)
     return at ? at[2] : id;
 }
 
+/* A renaming added to map (triples, see tv_walk_renamed): the Class object tagged old is class cls's. */
+static void tv_walk_rename(uint64_t *map, size_t *n, uint64_t old, uint64_t cls)
+{
+    map[3 * *n] = old;
+    map[3 * *n + 1] = cls;
+    map[3 * *n + 2] = tv_class_tag(cls);
+    ++*n;
+}
+
 /* How many objects have no class named, or are Class objects listed as plain objects. */
 static size_t tv_walk_unnamed(const tv_walk *w, uint64_t class_class)
 {
@@ -954,14 +969,14 @@ static size_t tv_walk_unnamed(const tv_walk *w, uint64_t class_class)
     return n;
 }
 
-/* A class made after tv_tag_loaded named its classes (by another thread: an
- * array class has no class-load event) has a Class object the walk met
- * untagged and gave a plain object's tag (or an allocation event did), and
- * its objects were told no class (so has a Class object the JDK's archive
- * holds for a class not loaded yet). Such Class objects are named now, given
- * their class tag, and every mention of them in the walk renamed: each
- * object's class is known and each Class object listed as one. Refs sorted
- * by from, before and after. */
+/* Some Class objects have no class tag when the walk meets them: those of
+ * classes made after tv_tag_loaded (by another thread; an array class has
+ * no class-load event) and those the JDK's archive holds for classes not
+ * loaded yet. The walk (or an allocation event) gave them a plain object's
+ * tag, so they were listed as objects and their objects got no class. They
+ * are named now, given their class tag, and every mention of them in the
+ * walk renamed: each object's class is known and each Class object listed
+ * as one. Refs sorted by from, before and after. */
 static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_class)
 {
     size_t n = tv_walk_unnamed(w, class_class);
@@ -997,9 +1012,7 @@ static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_cl
                 uint64_t cls = tv_class_of((jclass)objs[k]), old = (uint64_t)tags[k];
                 uint64_t *at = bsearch(&old, mirror, u, sizeof *mirror, tv_u64_cmp);
                 if (at && cls) {
-                    map[3 * got_n] = old;
-                    map[3 * got_n + 1] = cls;
-                    map[3 * got_n++ + 2] = TV_CLASS_TAG | tv_session_bits() << 32 | cls;
+                    tv_walk_rename(map, &got_n, old, cls);
                     found[at - mirror] = true;
                 }
                 (*jni)->DeleteLocalRef(jni, objs[k]);
@@ -1009,11 +1022,8 @@ static void tv_walk_name_late_classes(JNIEnv *jni, tv_walk *w, uint64_t class_cl
         }
         for (size_t i = 0; i < u; i++) { /* those not found had been named by an event since the walk */
             uint64_t cls = found[i] ? 0 : tv_retag_find(mirror[i]);
-            if (cls) {
-                map[3 * got_n] = mirror[i];
-                map[3 * got_n + 1] = cls;
-                map[3 * got_n++ + 2] = TV_CLASS_TAG | tv_session_bits() << 32 | cls;
-            }
+            if (cls)
+                tv_walk_rename(map, &got_n, mirror[i], cls);
         }
         jp_log_debug("trace: %zu Class objects the reference walk found untagged; %zu named after it", u, got_n);
     }
