@@ -1,4 +1,4 @@
-# cstack= (default mixed): a sample taken in a JNI library's C code holds the
+# cstack= (default native): a sample taken in a JNI library's C code holds the
 # C frames above the Java frames that called them. NativeHot calls a native
 # method whose C function jp_hot_loop burns the CPU: at least 90% of the CPU
 # samples end in jp_hot_loop, called from Java_NativeHot_spin, under
