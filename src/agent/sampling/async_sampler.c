@@ -1939,10 +1939,14 @@ static void asy_take(asy_state *as, model *m, JNIEnv *jni, const asy_slot *s, in
     /* no Java frame: the native frames alone (a thread with none yet), or above the reason */
     if (s->nkernel + s->nnative > 0 &&
         asy_record(as, m, jni, s, code == 0 ? NULL : code < ASY_AGCT_CODES ? asy_agct_names[code] : "other")) {
-        as->recorded += s->weight;
-        as->stacks++;
-        if (code) /* its Java part is under <unknown frame> */
+        /* its Java part under <unknown frame>: counted as not walkable only, so that the verbose line's
+         * recorded and not walkable samples are apart and add up to the report's total with the rest */
+        if (code) {
             as->failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
+        } else {
+            as->recorded += s->weight;
+            as->stacks++;
+        }
         return;
     }
     as->failed[code < ASY_AGCT_CODES ? code : ASY_AGCT_CODES] += s->weight;
