@@ -1,6 +1,6 @@
 // GcQuick: N quick System.gc() calls, then (if asked) M KiB-sized
 // allocations that make young collections, then prints what the JVM's
-// GarbageCollectorMXBeans counted ("young Y full F") and exits at once:
+// GarbageCollectorMXBeans counted ("young Y full F", read until two readings agree) and exits at once:
 // the notifications of the last collections are still on their way.
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -14,6 +14,16 @@ public class GcQuick {
             System.gc();
         for (int i = 0; i < m; i++)
             sink = new byte[1024];
+        // reading the beans allocates (the first time, a lot: the management classes), and an allocation
+        // can make a young collection after the young bean was read: read again until two readings agree,
+        // with the line made in between, so that only println's own few bytes come after the last reading
+        String line = counts(), again;
+        while (!(again = counts()).equals(line))
+            line = again;
+        System.out.println(line);
+    }
+
+    static String counts() {
         long young = 0, full = 0;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc.getName().contains("Old") || gc.getName().contains("MarkSweep"))
@@ -21,6 +31,6 @@ public class GcQuick {
             else
                 young += gc.getCollectionCount();
         }
-        System.out.println("young " + young + " full " + full);
+        return "young " + young + " full " + full;
     }
 }
